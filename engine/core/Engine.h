@@ -1,0 +1,105 @@
+#pragma once
+
+#include "AtomPack.h"
+#include "Launcher.h"
+#include "protocol/ActivationEvent.h"
+#include "protocol/BackendInfo.h"
+#include "protocol/HostInteraction.h"
+#include "protocol/Policy.h"
+#include "protocol/SettingsValues.h"
+#include "protocol/SpawnRequest.h"
+
+#include <QFuture>
+#include <QObject>
+
+#include <memory>
+#include <optional>
+
+namespace sandbox {
+
+class SettingsStore;
+class SecretStore;
+
+// The launcher engine: registry, settings, secrets, the activation transaction, the
+// process table, packs, policy. Every public method is thread-safe. Slow operations
+// return futures and run on the engine's worker threads; signals are emitted from those
+// threads (connect with Qt::QueuedConnection or AutoConnection from presenters).
+class Engine final : public QObject
+{
+    Q_OBJECT
+
+public:
+    struct Options
+    {
+        QString configDirectory;   // settings.json, policy.json, packs.json; default: per-user config location
+        QString stateDirectory;    // per-backend state; default: per-user data location
+        QString keychainService = QStringLiteral("sandbox-studio");
+        bool allowPlaintextSecrets = false; // the user's explicit opt-in
+        std::shared_ptr<SettingsStore> settingsStore; // tests inject a failing store; default: file store
+        std::shared_ptr<SecretStore> secretStore;     // default: keychain (or plaintext when allowed)
+    };
+
+    explicit Engine(Options options, QObject *parent = nullptr);
+    ~Engine() override;
+
+    // --- backends
+    // Registers a built-in launcher (builtin:<kind>).
+    void registerBuiltin(std::shared_ptr<Launcher> launcher);
+    QList<BackendInfo> backends() const;
+    Result<BackendInfo> backend(const BackendRef &ref) const;
+    std::optional<BackendRef> activeRef() const;
+    // Restores the persisted selection at start-up (activates it, or builtin:auto).
+    QFuture<ActivationResult> restore();
+
+    // --- settings and secrets
+    Result<SettingsView> settings(const BackendRef &ref) const;
+    // Validates and stores settings for a backend that is not active. For the active
+    // backend, changes are applied through activate() so runtime and disk never disagree.
+    Status updateSettings(const BackendRef &ref, const SettingsValues &values,
+                          const QList<SecretUpdate> &secrets = {});
+
+    // --- the activation transaction (serialized; queued requests run one after another)
+    QFuture<ActivationResult> activate(const BackendRef &ref,
+                                       std::optional<SettingsValues> candidate = std::nullopt,
+                                       const QList<SecretUpdate> &secrets = {});
+
+    // --- policy
+    Policy policy() const;
+    Status setPolicy(const Policy &policy);
+
+    // --- processes. spawn() must be called from a thread with an event loop; the
+    // process object lives in that thread.
+    Result<std::shared_ptr<SandboxProcess>> spawn(const SpawnRequest &request, quint64 *processId = nullptr);
+    QList<ProcessInfo> processes() const;
+    Status kill(quint64 processId);
+
+    // --- packs
+    Status installPack(std::shared_ptr<AtomPack> pack);
+    QList<PackInfo> packs() const;
+    QFuture<Status> enablePack(const QString &packId);
+    QFuture<Status> disablePack(const QString &packId);
+    QFuture<Status> removePack(const QString &packId);
+
+    // --- host interactions
+    void answerInteraction(const HostInteractionResponse &response);
+
+    // Warnings a status display must show (e.g. plaintext secret storage is on).
+    QStringList warnings() const;
+
+signals:
+    void activationEvent(const sandbox::ActivationEvent &event);
+    void activationFinished(const sandbox::ActivationResult &result);
+    void cleanupWarning(const sandbox::CleanupWarning &warning);
+    void hostInteractionRequested(const sandbox::HostInteractionRequest &request);
+    void backendsChanged();
+    void activeBackendChanged(const sandbox::BackendRef &ref);
+    void policyChanged(const sandbox::Policy &policy);
+    void processStarted(const sandbox::ProcessInfo &info);
+    void processFinished(quint64 processId, const sandbox::ExitStatus &status);
+
+private:
+    class Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace sandbox

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "protocol/Error.h"
+#include "protocol/SpawnRequest.h"
+
+#include <QByteArray>
+#include <QObject>
+
+namespace sandbox {
+
+// A process started by a launcher. Lives in the thread that called Launcher::spawn()
+// (which has an event loop). Starting may be slow for some launchers: spawn() returns at
+// once and the object emits started() or failedToStart(). finished() is emitted exactly
+// once, after all output has been delivered, when the whole sandbox (the command and
+// everything it started) has ended.
+class SandboxProcess : public QObject
+{
+    Q_OBJECT
+
+public:
+    using QObject::QObject;
+    ~SandboxProcess() override = default;
+
+    virtual qint64 pid() const = 0; // host pid of the sandbox's outermost process, 0 if none
+    virtual bool isRunning() const = 0;
+    virtual ExitStatus exitStatus() const = 0;
+
+    virtual void writeStdin(const QByteArray &data) = 0;
+    virtual void closeStdin() = 0;
+    virtual void terminate() = 0; // SIGTERM to the sandbox, then SIGKILL after a grace period
+    virtual void kill() = 0;      // SIGKILL to everything in the sandbox
+
+signals:
+    void started();
+    void failedToStart(const sandbox::Error &error);
+    void stdoutReady(const QByteArray &data);
+    void stderrReady(const QByteArray &data);
+    void finished(const sandbox::ExitStatus &status);
+};
+
+} // namespace sandbox

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "Error.h"
+#include "FieldSpec.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace sandbox {
+
+// What a backend says about itself: serializable, data only. Unknown keys anywhere
+// (code, html, script, callbacks, validate, pattern expressions ...) are rejected.
+//
+// JSON: { name, description, settings: { fields: [FieldSpec...] },
+//         platforms?: ["linux","macos","windows"],
+//         enforcement?: { filesystem?: text, network?: text, allowedDomains?: text,
+//                         hostExecution?: text, confinement?: text } }
+// enforcement values say, as plain text, what enforces that policy dimension
+// ("Landlock ABI 4 + mount namespace", "not enforced", ...).
+struct BackendDescriptor
+{
+    QString name;
+    QString description;
+    QList<FieldSpec> fields;
+    QStringList platforms;
+    QMap<QString, QString> enforcement;
+
+    static const QStringList &enforcementDimensions();
+    static const QStringList &knownPlatforms();
+
+    const FieldSpec *field(const QString &id) const;
+    bool hasSecrets() const;
+
+    QJsonObject toJson() const;
+    static Result<BackendDescriptor> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("descriptor"));
+    // Checks invariants (ids unique, select options present, defaults well typed, ...).
+    Status validate(const QString &path = QStringLiteral("descriptor")) const;
+
+    friend bool operator==(const BackendDescriptor &, const BackendDescriptor &) = default;
+};
+
+} // namespace sandbox

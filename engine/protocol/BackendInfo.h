@@ -1,0 +1,51 @@
+#pragma once
+
+#include "BackendDescriptor.h"
+#include "BackendRef.h"
+#include "Error.h"
+
+#include <QJsonObject>
+#include <QString>
+
+namespace sandbox {
+
+// Whether a backend can run now, and why not.
+struct Availability
+{
+    bool available = false;
+    QString reason;
+
+    QJsonObject toJson() const;
+    static Result<Availability> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("availability"));
+    friend bool operator==(const Availability &, const Availability &) = default;
+};
+
+// A backend as discovery lists it.
+// JSON: { ref, descriptor, availability, active, sourceLabel }
+struct BackendInfo
+{
+    BackendRef ref;
+    BackendDescriptor descriptor;
+    Availability availability;
+    bool active = false;
+    QString sourceLabel; // "Built-in" or the contributing pack's name
+
+    QJsonObject toJson() const;
+    static Result<BackendInfo> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("backend"));
+};
+
+// An installed atom pack. JSON: { id, publisher, name, version, enabled, backends: [ref] }
+struct PackInfo
+{
+    QString id;
+    QString publisher;
+    QString name;
+    QString version;
+    bool enabled = true;
+    QList<BackendRef> backends;
+
+    QJsonObject toJson() const;
+    static Result<PackInfo> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("pack"));
+};
+
+} // namespace sandbox

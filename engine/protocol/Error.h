@@ -1,0 +1,63 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <optional>
+#include <utility>
+#include <variant>
+
+namespace sandbox {
+
+// An error a user can act on: where it happened (a field path such as
+// "settings.fields[2].defaultValue", a backend ref, a file) and what is wrong.
+// `details` carries per-field errors when one operation finds several.
+struct Error
+{
+    QString where;
+    QString message;
+    QList<Error> details;
+
+    QString toString() const;
+    QJsonObject toJson() const;
+    static Error fromJson(const QJsonObject &object);
+
+    friend bool operator==(const Error &, const Error &) = default;
+};
+
+template<typename T>
+class Result final
+{
+public:
+    // A default Result is an error; futures need default-constructible results.
+    Result() : m_value(Error{QString(), QStringLiteral("no result")}) { }
+    Result(T value) : m_value(std::move(value)) { }
+    Result(Error error) : m_value(std::move(error)) { }
+
+    bool ok() const { return std::holds_alternative<T>(m_value); }
+    explicit operator bool() const { return ok(); }
+    const T &value() const & { return std::get<T>(m_value); }
+    T &&value() && { return std::get<T>(std::move(m_value)); }
+    const Error &error() const { return std::get<Error>(m_value); }
+
+private:
+    std::variant<T, Error> m_value;
+};
+
+class Status final
+{
+public:
+    Status() = default;
+    Status(Error error) : m_error(std::move(error)) { }
+    static Status success() { return {}; }
+
+    bool ok() const { return !m_error.has_value(); }
+    explicit operator bool() const { return ok(); }
+    const Error &error() const { return *m_error; }
+
+private:
+    std::optional<Error> m_error;
+};
+
+} // namespace sandbox

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "Error.h"
+
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace sandbox {
+
+struct SelectOption
+{
+    QString value;
+    QString label;
+    friend bool operator==(const SelectOption &, const SelectOption &) = default;
+};
+
+// One field of a backend's settings schema. Data only.
+// JSON keys: id, type, label, description?, defaultValue?, required?, options? (select),
+// min?, max? (number). Any other key is rejected.
+struct FieldSpec
+{
+    enum class Type { String, Number, Boolean, Select, Secret };
+
+    QString id;
+    Type type = Type::String;
+    QString label;
+    QString description;
+    QJsonValue defaultValue; // Undefined when absent; never set for secrets
+    bool required = false;
+    QList<SelectOption> options;
+    std::optional<double> min;
+    std::optional<double> max;
+
+    static QString typeName(Type type);
+    static std::optional<Type> typeFromName(const QString &name);
+
+    // Checks one value against this field; returns an error whose `where` is `path`.
+    Status validateValue(const QJsonValue &value, const QString &path) const;
+
+    QJsonObject toJson() const;
+    static Result<FieldSpec> fromJson(const QJsonValue &value, const QString &path);
+
+    friend bool operator==(const FieldSpec &, const FieldSpec &) = default;
+};
+
+} // namespace sandbox

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "BackendRef.h"
+#include "Error.h"
+#include "FieldSpec.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+namespace sandbox {
+
+// A question a launcher (or the engine, for hostExecution "ask") needs answered now.
+// JSON: { id, ref?, kind: "confirm"|"choice"|"text"|"secret", title, message,
+//         options?: [{value,label}] (choice), defaultValue? }
+struct HostInteractionRequest
+{
+    enum class Kind { Confirm, Choice, Text, Secret };
+
+    QString id;
+    BackendRef ref;
+    bool hasRef = false;
+    Kind kind = Kind::Confirm;
+    QString title;
+    QString message;
+    QList<SelectOption> options;
+    QString defaultValue;
+
+    static QString kindName(Kind kind);
+    QJsonObject toJson() const;
+    static Result<HostInteractionRequest> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("interaction"));
+};
+
+// JSON: { id, accepted, value? }. A secret answer's value is never logged or echoed.
+struct HostInteractionResponse
+{
+    QString id;
+    bool accepted = false;
+    QString value;
+
+    QJsonObject toJson() const;
+    static Result<HostInteractionResponse> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("answer"));
+};
+
+} // namespace sandbox
+
+Q_DECLARE_METATYPE(sandbox::HostInteractionRequest)

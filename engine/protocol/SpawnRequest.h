@@ -1,0 +1,63 @@
+#pragma once
+
+#include "BackendRef.h"
+#include "Error.h"
+#include "Policy.h"
+
+#include <QJsonObject>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace sandbox {
+
+// JSON: { argv: [..] (non-empty), env?: {K: V}, cwd (absolute; the workspace),
+//         timeoutMs?: int >= 0 (0 = none), policy?: Policy (overrides the stored policy) }
+struct SpawnRequest
+{
+    QStringList argv;
+    QMap<QString, QString> env;
+    QString cwd;
+    qint64 timeoutMs = 0;
+    std::optional<Policy> policy;
+
+    QJsonObject toJson() const;
+    static Result<SpawnRequest> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("spawn"));
+};
+
+// How a sandboxed process ended. exitCode is meaningful when !signaled.
+struct ExitStatus
+{
+    int exitCode = 0;
+    bool signaled = false;
+    int signal = 0;
+    bool timedOut = false;
+
+    // The shell convention: exitCode, or 128 + signal.
+    int shellStatus() const { return signaled ? 128 + signal : exitCode; }
+    QJsonObject toJson() const;
+    static Result<ExitStatus> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("exit"));
+    friend bool operator==(const ExitStatus &, const ExitStatus &) = default;
+};
+
+// JSON: { id, pid, owner: BackendRef, argv, cwd, state: "running"|"exited", exit? , startedAt (ISO) }
+struct ProcessInfo
+{
+    quint64 id = 0;
+    qint64 pid = 0;
+    BackendRef owner;
+    QStringList argv;
+    QString cwd;
+    bool running = true;
+    ExitStatus exit;
+    QString startedAt;
+
+    QJsonObject toJson() const;
+    static Result<ProcessInfo> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("process"));
+};
+
+} // namespace sandbox
+
+Q_DECLARE_METATYPE(sandbox::ExitStatus)

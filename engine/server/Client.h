@@ -1,0 +1,91 @@
+#pragma once
+
+#include "protocol/ActivationEvent.h"
+#include "protocol/BackendInfo.h"
+#include "protocol/HostInteraction.h"
+#include "protocol/Policy.h"
+#include "protocol/SettingsValues.h"
+#include "protocol/SpawnRequest.h"
+
+#include <QFuture>
+#include <QJsonObject>
+#include <QObject>
+
+#include <memory>
+#include <optional>
+
+namespace sandbox {
+
+class Transport;
+
+// A process spawned through a Client. Output and exit arrive as signals.
+class RemoteProcess : public QObject
+{
+    Q_OBJECT
+
+public:
+    using QObject::QObject;
+    virtual quint64 id() const = 0;
+    virtual void writeStdin(const QByteArray &data) = 0;
+    virtual void closeStdin() = 0;
+    virtual void kill() = 0;
+
+signals:
+    void started(const sandbox::ProcessInfo &info);
+    void failedToStart(const sandbox::Error &error);
+    void stdoutReady(const QByteArray &data);
+    void stderrReady(const QByteArray &data);
+    void finished(const sandbox::ExitStatus &status);
+};
+
+// The presenters' only way into the engine (Studio, sandboxctl, any other client):
+// typed calls that travel as protocol messages over a Transport, the same whether the
+// engine is in this process or in a daemon. Must be used from a thread with an event
+// loop; futures resolve and signals are emitted on that thread.
+class Client final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit Client(std::unique_ptr<Transport> transport, QObject *parent = nullptr);
+    ~Client() override;
+
+    QFuture<Result<QList<BackendInfo>>> backends();
+    QFuture<Result<BackendInfo>> describe(const BackendRef &ref);
+    QFuture<Result<SettingsView>> settings(const BackendRef &ref);
+    QFuture<Status> updateSettings(const BackendRef &ref, const SettingsValues &values,
+                                   const QList<SecretUpdate> &secrets = {});
+    // Activation events stream through activationEvent() while this runs.
+    QFuture<Result<ActivationResult>> activate(const BackendRef &ref,
+                                               std::optional<SettingsValues> candidate = std::nullopt,
+                                               const QList<SecretUpdate> &secrets = {});
+    QFuture<Result<Policy>> policy();
+    QFuture<Status> setPolicy(const Policy &policy);
+    // The returned object is owned by the caller.
+    std::unique_ptr<RemoteProcess> spawn(const SpawnRequest &request);
+    QFuture<Result<QList<ProcessInfo>>> processes();
+    QFuture<Status> kill(quint64 processId);
+    QFuture<Result<QList<PackInfo>>> packs();
+    QFuture<Status> enablePack(const QString &packId);
+    QFuture<Status> disablePack(const QString &packId);
+    QFuture<Status> removePack(const QString &packId);
+    QFuture<Status> answerInteraction(const HostInteractionResponse &response);
+    // { active, warnings[], processes, server: {version, pid} }
+    QFuture<Result<QJsonObject>> status();
+
+signals:
+    void activationEvent(const sandbox::ActivationEvent &event);
+    void activationFinished(const sandbox::ActivationResult &result);
+    void cleanupWarning(const sandbox::CleanupWarning &warning);
+    void hostInteractionRequested(const sandbox::HostInteractionRequest &request);
+    void backendsChanged();
+    void activeBackendChanged(const sandbox::BackendRef &ref);
+    void policyChanged(const sandbox::Policy &policy);
+    void disconnected(const QString &reason);
+
+private:
+    class Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace sandbox
