@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs a command inside a private D-Bus session bus with a real, unlocked gnome-keyring
+# (the Secret Service QtKeychain talks to), so keychain tests never touch the user's own.
+# Usage: tests/with-keyring.sh CMD [ARGS...]
+set -euo pipefail
+if [ "${SANDBOX_KEYRING_READY:-}" = 1 ]; then
+    exec "$@"
+fi
+home=$(mktemp -d "${TMPDIR:-/tmp}/sandbox-keyring.XXXXXX")
+trap 'rm -rf "$home"' EXIT
+export SANDBOX_KEYRING_HOME="$home"
+dbus-run-session -- bash -c '
+    set -euo pipefail
+    export HOME="$SANDBOX_KEYRING_HOME" XDG_DATA_HOME="$SANDBOX_KEYRING_HOME/data" \
+           XDG_RUNTIME_DIR="$SANDBOX_KEYRING_HOME/run"
+    mkdir -p "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"; chmod 700 "$XDG_RUNTIME_DIR"
+    eval "$(printf "test-keyring-password" | gnome-keyring-daemon --unlock --components=secrets)"
+    export SANDBOX_KEYRING_READY=1
+    exec "$@"' bash "$@"
