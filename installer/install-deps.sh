@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Installs the system packages Sandbox Studio needs to build, run and test, and only
+# those that are missing. Debian/Ubuntu (apt-get); prints the equivalent for others.
+# Usage: installer/install-deps.sh [build|test]
+set -euo pipefail
+
+mode=${1:-build}
+
+build_packages=(
+    build-essential cmake ninja-build ccache pkg-config git
+    qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+    qt6-qpa-plugins libgl-dev
+    qtkeychain-qt6-dev libseccomp-dev libssl-dev
+    dbus dbus-x11 gnome-keyring
+)
+test_packages=(
+    xvfb xauth x11-utils trayer
+    bubblewrap curl python3 iproute2 util-linux
+    clang libclang-rt-14-dev
+)
+
+packages=("${build_packages[@]}")
+if [ "$mode" = test ]; then
+    packages+=("${test_packages[@]}")
+fi
+
+if ! command -v apt-get >/dev/null 2>&1; then
+    cat >&2 <<'MSG'
+This script installs packages with apt-get (Debian/Ubuntu). Elsewhere install:
+  Fedora: sudo dnf install cmake ninja-build ccache gcc-c++ qt6-qtbase-devel qt6-qttools-devel \
+          qtkeychain-qt6-devel libseccomp-devel openssl-devel dbus-daemon gnome-keyring \
+          xorg-x11-server-Xvfb bubblewrap curl clang compiler-rt
+  macOS:  brew install cmake ninja ccache qt@6 qtkeychain openssl@3
+MSG
+    exit 1
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+        missing+=("$p")
+    fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+        echo "Missing packages: ${missing[*]}; run this as root or install sudo." >&2
+        exit 1
+    fi
+    sudo=(sudo)
+fi
+
+echo "Installing missing packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds with warnings as errors, and runs every test:
+# unit, integration, escape, GUI (offscreen and under Xvfb with a real tray host),
+# the fuzzers for a bounded time, and the benchmark (which prints, never fails on time).
+# Environment: SANDBOX_FUZZ_SECONDS (default 20 per fuzzer), SANDBOX_SKIP_FUZZ=1,
+#              SANDBOX_SKIP_BENCH=1, CTEST_ARGS (extra ctest arguments).
+set -euo pipefail
+cd "$(dirname "$0")"
+root=$PWD
+
+installer/install-deps.sh test
+
+export CCACHE_DIR=${CCACHE_DIR:-$root/build/.ccache}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+echo "== configure"
+cmake --preset ci >/dev/null
+echo "== build"
+cmake --build --preset ci -j "$jobs"
+
+echo "== tests"
+status=0
+# One private D-Bus session with an unlocked gnome-keyring for every keychain test;
+# no test touches the user's own keychain.
+tests/with-keyring.sh ctest --test-dir build/ci --output-on-failure --label-exclude bench \
+    --timeout 600 ${CTEST_ARGS:-} || status=$?
+
+if [ "${SANDBOX_SKIP_FUZZ:-0}" != 1 ] && [ -x tests/fuzz/run-fuzzers.sh ]; then
+    echo "== fuzzers (${SANDBOX_FUZZ_SECONDS:-20}s each)"
+    tests/fuzz/run-fuzzers.sh "${SANDBOX_FUZZ_SECONDS:-20}" || status=1
+fi
+
+if [ "${SANDBOX_SKIP_BENCH:-0}" != 1 ]; then
+    echo "== benchmarks (figures only)"
+    ctest --test-dir build/ci --label-regex bench --verbose --timeout 600 | grep -v '^[0-9]*: Test command' || true
+fi
+
+exit $status
