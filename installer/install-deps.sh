@@ -7,7 +7,7 @@ set -euo pipefail
 mode=${1:-build}
 
 build_packages=(
-    build-essential cmake ninja-build ccache pkg-config git
+    build-essential cmake ninja-build ccache pkg-config git clang-format
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     qt6-qpa-plugins libgl-dev
     qtkeychain-qt6-dev libseccomp-dev libssl-dev
