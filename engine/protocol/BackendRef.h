@@ -11,7 +11,7 @@ namespace sandbox {
 
 // The source-qualified identity of a backend. Canonical text forms:
 //   builtin:<kind>                 e.g. builtin:auto
-//   atom-pack:<packId>:<kind>      e.g. atom-pack:power-pack:docker
+//   atom-pack:<packId>:<kind>      e.g. atom-pack:acme-tools:cloud
 // The canonical text is the key of a backend's settings and secrets.
 // kind and packId: [a-z0-9][a-z0-9._-]{0,63}
 class BackendRef final
