@@ -11,7 +11,8 @@ namespace sandbox {
 // One step of the activation transaction, in the specification's order.
 enum class ActivationStep { Validate, ResolveSecrets, Prepare, Probe, Swap, Persist, Cleanup };
 
-QString activationStepName(ActivationStep step); // "validate", "resolve-secrets", "prepare", "probe", "swap", "persist", "cleanup"
+QString activationStepName(
+    ActivationStep step); // "validate", "resolve-secrets", "prepare", "probe", "swap", "persist", "cleanup"
 std::optional<ActivationStep> activationStepFromName(const QString &name);
 QList<ActivationStep> allActivationSteps();
 
@@ -27,6 +28,7 @@ struct ActivationEvent
     QString message;
 
     static QString stateName(State state);
+    static std::optional<State> stateFromName(const QString &name);
     QJsonObject toJson() const;
     static Result<ActivationEvent> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("event"));
     friend bool operator==(const ActivationEvent &, const ActivationEvent &) = default;
@@ -59,6 +61,7 @@ struct ActivationResult
 
     QJsonObject toJson() const;
     static Result<ActivationResult> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("result"));
+    friend bool operator==(const ActivationResult &, const ActivationResult &) = default;
 };
 
 } // namespace sandbox

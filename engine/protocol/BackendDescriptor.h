@@ -35,7 +35,8 @@ struct BackendDescriptor
     bool hasSecrets() const;
 
     QJsonObject toJson() const;
-    static Result<BackendDescriptor> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("descriptor"));
+    static Result<BackendDescriptor> fromJson(const QJsonValue &value,
+                                              const QString &path = QStringLiteral("descriptor"));
     // Checks invariants (ids unique, select options present, defaults well typed, ...).
     Status validate(const QString &path = QStringLiteral("descriptor")) const;
 

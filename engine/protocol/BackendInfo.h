@@ -32,6 +32,7 @@ struct BackendInfo
 
     QJsonObject toJson() const;
     static Result<BackendInfo> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("backend"));
+    friend bool operator==(const BackendInfo &, const BackendInfo &) = default;
 };
 
 // An installed atom pack. JSON: { id, publisher, name, version, enabled, backends: [ref] }
@@ -46,6 +47,7 @@ struct PackInfo
 
     QJsonObject toJson() const;
     static Result<PackInfo> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("pack"));
+    friend bool operator==(const PackInfo &, const PackInfo &) = default;
 };
 
 } // namespace sandbox

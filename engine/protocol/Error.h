@@ -26,14 +26,19 @@ struct Error
     friend bool operator==(const Error &, const Error &) = default;
 };
 
-template<typename T>
-class Result final
+template <typename T> class Result final
 {
 public:
     // A default Result is an error; futures need default-constructible results.
-    Result() : m_value(Error{QString(), QStringLiteral("no result")}) { }
-    Result(T value) : m_value(std::move(value)) { }
-    Result(Error error) : m_value(std::move(error)) { }
+    Result()
+        : m_value(Error{ QString(), QStringLiteral("no result"), {} })
+    { }
+    Result(T value)
+        : m_value(std::move(value))
+    { }
+    Result(Error error)
+        : m_value(std::move(error))
+    { }
 
     bool ok() const { return std::holds_alternative<T>(m_value); }
     explicit operator bool() const { return ok(); }
@@ -49,7 +54,9 @@ class Status final
 {
 public:
     Status() = default;
-    Status(Error error) : m_error(std::move(error)) { }
+    Status(Error error)
+        : m_error(std::move(error))
+    { }
     static Status success() { return {}; }
 
     bool ok() const { return !m_error.has_value(); }
@@ -59,5 +66,10 @@ public:
 private:
     std::optional<Error> m_error;
 };
+
+// The strict decoder of an Error (for messages that carry one): unknown keys and wrong
+// types are rejected; details nest at most a few levels. On success fills `decoded`.
+// (Not a Result<Error>: that type cannot tell its value from its error.)
+Status errorFromJson(const QJsonValue &value, const QString &path, Error &decoded);
 
 } // namespace sandbox

@@ -38,6 +38,13 @@ struct FieldSpec
     static QString typeName(Type type);
     static std::optional<Type> typeFromName(const QString &name);
 
+    // Checks the field's own invariants (id syntax, plain-text label, select options present
+    // and unique, default well typed and in range, no default for secrets, min <= max);
+    // errors name `path` and the field id.
+    Status validate(const QString &path) const;
+    // Field ids: [A-Za-z][A-Za-z0-9_.-]{0,63}
+    static bool isValidId(const QString &id);
+
     // Checks one value against this field; returns an error whose `where` is `path`.
     Status validateValue(const QJsonValue &value, const QString &path) const;
 

@@ -27,8 +27,11 @@ struct HostInteractionRequest
     QString defaultValue;
 
     static QString kindName(Kind kind);
+    static std::optional<Kind> kindFromName(const QString &name);
     QJsonObject toJson() const;
-    static Result<HostInteractionRequest> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("interaction"));
+    static Result<HostInteractionRequest> fromJson(const QJsonValue &value,
+                                                   const QString &path = QStringLiteral("interaction"));
+    friend bool operator==(const HostInteractionRequest &, const HostInteractionRequest &) = default;
 };
 
 // JSON: { id, accepted, value? }. A secret answer's value is never logged or echoed.
@@ -39,7 +42,9 @@ struct HostInteractionResponse
     QString value;
 
     QJsonObject toJson() const;
-    static Result<HostInteractionResponse> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("answer"));
+    static Result<HostInteractionResponse> fromJson(const QJsonValue &value,
+                                                    const QString &path = QStringLiteral("answer"));
+    friend bool operator==(const HostInteractionResponse &, const HostInteractionResponse &) = default;
 };
 
 } // namespace sandbox

@@ -39,10 +39,28 @@ public:
     QJsonObject optionalObject(const QString &key);
     QJsonValue value(const QString &key) const;
 
+    // Additions: integers, required booleans/objects/arrays and plain (markup-free) text.
+    bool requireBool(const QString &key);
+    qint64 requireInteger(const QString &key, qint64 min, qint64 max);
+    std::optional<qint64> optionalInteger(const QString &key, qint64 min, qint64 max);
+    QJsonObject requireObject(const QString &key);
+    QJsonArray requireArray(const QString &key);
+    QString requirePlainText(const QString &key);
+    QString optionalPlainText(const QString &key);
+
     // Rejects any key of the object not in `allowed` (call after reading).
     void rejectUnknownKeys(const QSet<QString> &allowed);
+    // Same, appending `why` to the message ("unknown key; descriptors are data only").
+    void rejectUnknownKeys(const QSet<QString> &allowed, const QString &why);
 
+    // With its article, as messages use it: "a string", "an array", "null".
     static QString typeName(const QJsonValue &value);
+
+    // Strings longer than this are rejected by every read (a protocol object never needs more).
+    static constexpr qsizetype maxStringLength = 1024 * 1024;
+    // Empty when `text` is plain text; otherwise why not (markup such as "<script", control
+    // characters). Descriptors and interactions are shown to users and must not carry markup.
+    static QString plainTextProblem(const QString &text);
 
 private:
     QJsonObject m_object;
@@ -51,6 +69,8 @@ private:
 };
 
 // Parses text into a JSON object with an error naming `where` and the offset.
+// Documents larger than maxDocumentSize are refused before parsing.
 Result<QJsonObject> parseJsonObject(const QByteArray &text, const QString &where);
+constexpr qsizetype maxDocumentSize = 16 * 1024 * 1024;
 
 } // namespace sandbox

@@ -6,6 +6,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace sandbox {
 
 // Sandbox policy: independent of the backend; activating a backend never rewrites it.
@@ -38,6 +40,17 @@ struct Policy
 
     static QString networkModeName(NetworkMode mode);
     static QString hostExecutionName(HostExecution mode);
+    static QString processConfinementName(ProcessConfinement mode);
+    static std::optional<NetworkMode> networkModeFromName(const QString &name);
+    static std::optional<HostExecution> hostExecutionFromName(const QString &name);
+    static std::optional<ProcessConfinement> processConfinementFromName(const QString &name);
+
+    // Bounds every policy stays within (a policy is small; bigger ones are mistakes or attacks).
+    static constexpr qsizetype maxEntries = 4096;
+    static constexpr qsizetype maxPathLength = 4096;
+    // Empty when acceptable; otherwise what is wrong with one path or domain entry.
+    static QString pathProblem(const QString &path);
+    static QString domainProblem(const QString &domain);
 
     Status validate(const QString &where = QStringLiteral("policy")) const;
     QJsonObject toJson() const;

@@ -52,8 +52,13 @@ struct SecretUpdate
     Action action = Action::Keep;
     QString value; // only for Replace; never serialized back out by read APIs
 
+    static QString actionName(Action action);
+    // What the update does: an empty Replace keeps the stored secret (empty input = no change).
+    Action effectiveAction() const { return action == Action::Replace && value.isEmpty() ? Action::Keep : action; }
+
     QJsonObject toJson() const;
     static Result<SecretUpdate> fromJson(const QJsonValue &value, const QString &path);
+    friend bool operator==(const SecretUpdate &, const SecretUpdate &) = default;
 };
 
 // Values handed to Launcher::configure(): ordinary values with defaults filled in plus

@@ -25,6 +25,7 @@ struct SpawnRequest
 
     QJsonObject toJson() const;
     static Result<SpawnRequest> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("spawn"));
+    friend bool operator==(const SpawnRequest &, const SpawnRequest &) = default;
 };
 
 // How a sandboxed process ended. exitCode is meaningful when !signaled.
@@ -56,6 +57,7 @@ struct ProcessInfo
 
     QJsonObject toJson() const;
     static Result<ProcessInfo> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("process"));
+    friend bool operator==(const ProcessInfo &, const ProcessInfo &) = default;
 };
 
 } // namespace sandbox

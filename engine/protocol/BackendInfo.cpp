@@ -1,0 +1,139 @@
+#include "BackendInfo.h"
+
+#include "JsonReader.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+
+namespace sandbox {
+
+namespace {
+
+constexpr qsizetype maxReasonLength = 64 * 1024;
+constexpr qsizetype maxPackBackends = 256;
+constexpr qsizetype maxLabelLength = 200;
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("sandbox::BackendInfo", text);
+}
+
+QString boundedPlainText(JsonReader &reader, const QString &key, bool required, qsizetype maxLength)
+{
+    const QString text = required ? reader.requirePlainText(key) : reader.optionalPlainText(key);
+    if (reader.ok() && text.size() > maxLength)
+        reader.fail(key, tr("is too long (%1 characters, at most %2)").arg(text.size()).arg(maxLength));
+    return text;
+}
+
+} // namespace
+
+QJsonObject Availability::toJson() const
+{
+    QJsonObject object{ { QStringLiteral("available"), available } };
+    if (!reason.isEmpty())
+        object.insert(QStringLiteral("reason"), reason);
+    return object;
+}
+
+Result<Availability> Availability::fromJson(const QJsonValue &value, const QString &path)
+{
+    JsonReader reader(value, path);
+    reader.rejectUnknownKeys({ QStringLiteral("available"), QStringLiteral("reason") });
+    Availability availability;
+    availability.available = reader.requireBool(QStringLiteral("available"));
+    availability.reason = boundedPlainText(reader, QStringLiteral("reason"), false, maxReasonLength);
+    if (!reader.ok())
+        return reader.error();
+    return availability;
+}
+
+QJsonObject BackendInfo::toJson() const
+{
+    return { { QStringLiteral("ref"), ref.toJson() },
+             { QStringLiteral("descriptor"), descriptor.toJson() },
+             { QStringLiteral("availability"), availability.toJson() },
+             { QStringLiteral("active"), active },
+             { QStringLiteral("sourceLabel"), sourceLabel } };
+}
+
+Result<BackendInfo> BackendInfo::fromJson(const QJsonValue &value, const QString &path)
+{
+    JsonReader reader(value, path);
+    reader.rejectUnknownKeys({ QStringLiteral("ref"), QStringLiteral("descriptor"), QStringLiteral("availability"),
+                               QStringLiteral("active"), QStringLiteral("sourceLabel") });
+    BackendInfo info;
+    info.active = reader.requireBool(QStringLiteral("active"));
+    info.sourceLabel = boundedPlainText(reader, QStringLiteral("sourceLabel"), true, maxLabelLength);
+    for (const QString &key : { QStringLiteral("ref"), QStringLiteral("descriptor"), QStringLiteral("availability") }) {
+        if (reader.ok() && !reader.has(key))
+            reader.fail(key, tr("missing required key"));
+    }
+    if (!reader.ok())
+        return reader.error();
+
+    Result<BackendRef> ref
+        = BackendRef::fromJson(reader.value(QStringLiteral("ref")), reader.childPath(QStringLiteral("ref")));
+    if (!ref)
+        return ref.error();
+    info.ref = ref.value();
+    Result<BackendDescriptor> descriptor = BackendDescriptor::fromJson(reader.value(QStringLiteral("descriptor")),
+                                                                       reader.childPath(QStringLiteral("descriptor")));
+    if (!descriptor)
+        return descriptor.error();
+    info.descriptor = std::move(descriptor).value();
+    Result<Availability> availability = Availability::fromJson(reader.value(QStringLiteral("availability")),
+                                                               reader.childPath(QStringLiteral("availability")));
+    if (!availability)
+        return availability.error();
+    info.availability = availability.value();
+    return info;
+}
+
+QJsonObject PackInfo::toJson() const
+{
+    QJsonArray refs;
+    for (const BackendRef &ref : backends)
+        refs.append(ref.toJson());
+    return { { QStringLiteral("id"), id },           { QStringLiteral("publisher"), publisher },
+             { QStringLiteral("name"), name },       { QStringLiteral("version"), version },
+             { QStringLiteral("enabled"), enabled }, { QStringLiteral("backends"), refs } };
+}
+
+Result<PackInfo> PackInfo::fromJson(const QJsonValue &value, const QString &path)
+{
+    JsonReader reader(value, path);
+    reader.rejectUnknownKeys({ QStringLiteral("id"), QStringLiteral("publisher"), QStringLiteral("name"),
+                               QStringLiteral("version"), QStringLiteral("enabled"), QStringLiteral("backends") });
+    PackInfo pack;
+    pack.id = reader.requireString(QStringLiteral("id"));
+    if (reader.ok() && !BackendRef::isValidIdentifier(pack.id))
+        reader.fail(QStringLiteral("id"),
+                    tr("\"%1\" is not a valid pack id; expected [a-z0-9][a-z0-9._-]{0,63}").arg(pack.id.left(80)));
+    pack.publisher = boundedPlainText(reader, QStringLiteral("publisher"), true, maxLabelLength);
+    pack.name = boundedPlainText(reader, QStringLiteral("name"), true, maxLabelLength);
+    pack.version = boundedPlainText(reader, QStringLiteral("version"), true, maxLabelLength);
+    pack.enabled = reader.requireBool(QStringLiteral("enabled"));
+    const QJsonArray backends = reader.optionalArray(QStringLiteral("backends"));
+    if (!reader.ok())
+        return reader.error();
+    if (backends.size() > maxPackBackends)
+        return Error{ reader.childPath(QStringLiteral("backends")),
+                      tr("too many backends (%1, at most %2)").arg(backends.size()).arg(maxPackBackends),
+                      {} };
+    for (qsizetype i = 0; i < backends.size(); ++i) {
+        const QString where = reader.childPath(QStringLiteral("backends[%1]").arg(i));
+        Result<BackendRef> ref = BackendRef::fromJson(backends.at(i), where);
+        if (!ref)
+            return ref.error();
+        // A pack contributes only under its own identity; anything else would shadow another source.
+        if (ref.value().source() != BackendRef::Source::AtomPack || ref.value().packId() != pack.id)
+            return Error{ where, tr("%1 does not belong to pack \"%2\"").arg(ref.value().toString(), pack.id), {} };
+        if (pack.backends.contains(ref.value()))
+            return Error{ where, tr("%1 is listed twice").arg(ref.value().toString()), {} };
+        pack.backends.append(ref.value());
+    }
+    return pack;
+}
+
+} // namespace sandbox
