@@ -72,7 +72,6 @@ Policy Policy::defaults()
         QStringLiteral("~/.azure"),
         QStringLiteral("~/.config/gcloud"),
         QStringLiteral("~/.kube"),
-        QStringLiteral("~/.docker"),
         QStringLiteral("~/.config/containers/auth.json"),
         QStringLiteral("~/.config/gh"),
         QStringLiteral("~/.password-store"),
