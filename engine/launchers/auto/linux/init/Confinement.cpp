@@ -1,0 +1,391 @@
+#include "Confinement.h"
+
+#include <cerrno>
+#include <cstddef>
+#include <cstring>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/securebits.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <termios.h>
+#include <unistd.h>
+
+// The distribution's kernel headers predate Landlock ABI 4-7; the values below are the
+// kernel's stable UAPI.
+namespace {
+
+constexpr unsigned kCreateRulesetVersion = 1U << 0;
+constexpr int kRulePathBeneath = 1;
+constexpr int kRuleNetPort = 2;
+
+constexpr unsigned long long kFsExecute = 1ULL << 0;
+constexpr unsigned long long kFsWriteFile = 1ULL << 1;
+constexpr unsigned long long kFsReadFile = 1ULL << 2;
+constexpr unsigned long long kFsReadDir = 1ULL << 3;
+constexpr unsigned long long kFsRefer = 1ULL << 13;
+constexpr unsigned long long kFsTruncate = 1ULL << 14;
+constexpr unsigned long long kFsIoctlDev = 1ULL << 15;
+constexpr unsigned long long kNetBindTcp = 1ULL << 0;
+constexpr unsigned long long kNetConnectTcp = 1ULL << 1;
+constexpr unsigned long long kScopeAbstractUnix = 1ULL << 0;
+constexpr unsigned long long kScopeSignal = 1ULL << 1;
+
+struct RulesetAttr
+{
+    unsigned long long handledAccessFs;
+    unsigned long long handledAccessNet;
+    unsigned long long scoped;
+};
+
+struct __attribute__((packed)) PathBeneathAttr
+{
+    unsigned long long allowedAccess;
+    int parentFd;
+};
+
+struct NetPortAttr
+{
+    unsigned long long allowedAccess;
+    unsigned long long port;
+};
+
+unsigned long long fsRightsForAbi(int abi)
+{
+    unsigned long long rights = (1ULL << 13) - 1; // ABI 1: execute .. make_sym
+    if (abi >= 2)
+        rights |= kFsRefer;
+    if (abi >= 3)
+        rights |= kFsTruncate;
+    if (abi >= 5)
+        rights |= kFsIoctlDev;
+    return rights;
+}
+
+// Rights that make sense on a non-directory (the kernel rejects the others).
+constexpr unsigned long long kFileOnlyRights = kFsExecute | kFsWriteFile | kFsReadFile | kFsTruncate | kFsIoctlDev;
+
+std::string errnoText(const std::string &what)
+{
+    return what + ": " + std::strerror(errno);
+}
+
+bool addPathRule(int rulesetFd, const std::string &path, unsigned long long rights, std::string &error)
+{
+    const int fd = open(path.c_str(), O_PATH | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return true; // nothing to allow: the path does not exist in this sandbox
+        error = errnoText("Landlock: cannot open " + path);
+        return false;
+    }
+    struct stat st = {};
+    if (fstat(fd, &st) != 0) {
+        error = errnoText("Landlock: cannot stat " + path);
+        close(fd);
+        return false;
+    }
+    if (!S_ISDIR(st.st_mode))
+        rights &= kFileOnlyRights;
+    PathBeneathAttr attr = { rights, fd };
+    const long rc = syscall(SYS_landlock_add_rule, rulesetFd, kRulePathBeneath, &attr, 0);
+    const int saved = errno;
+    close(fd);
+    if (rc != 0) {
+        errno = saved;
+        error = errnoText("Landlock: cannot add a rule for " + path);
+        return false;
+    }
+    return true;
+}
+
+bool hasCapability(int cap)
+{
+    __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    __user_cap_data_struct data[2] = {};
+    if (syscall(SYS_capget, &header, data) != 0)
+        return false;
+    return (data[cap / 32].effective & (1U << (cap % 32))) != 0;
+}
+
+bool permittedIsEmpty()
+{
+    __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    __user_cap_data_struct data[2] = {};
+    if (syscall(SYS_capget, &header, data) != 0)
+        return false;
+    return data[0].permitted == 0 && data[1].permitted == 0;
+}
+
+int rlimitResource(const std::string &name)
+{
+    if (name == "core")
+        return RLIMIT_CORE;
+    if (name == "nofile")
+        return RLIMIT_NOFILE;
+    if (name == "nproc")
+        return RLIMIT_NPROC;
+    if (name == "as")
+        return RLIMIT_AS;
+    if (name == "fsize")
+        return RLIMIT_FSIZE;
+    if (name == "cpu")
+        return RLIMIT_CPU;
+    return -1;
+}
+
+} // namespace
+
+namespace sandbox::init {
+
+int landlockAbi()
+{
+    const long abi = syscall(SYS_landlock_create_ruleset, nullptr, 0, kCreateRulesetVersion);
+    return abi < 0 ? 0 : static_cast<int>(abi);
+}
+
+bool applyRlimits(const InitConfig &config, std::string &error)
+{
+    for (const auto &[name, value] : config.rlimits) {
+        const int resource = rlimitResource(name);
+        if (resource < 0) {
+            error = "unknown resource limit '" + name + "'";
+            return false;
+        }
+        struct rlimit limit = {};
+        limit.rlim_cur = limit.rlim_max = value < 0 ? RLIM_INFINITY : static_cast<rlim_t>(value);
+        struct rlimit current = {};
+        getrlimit(resource, &current);
+        // Never raise a hard limit the caller already has lower.
+        if (current.rlim_max != RLIM_INFINITY && (limit.rlim_max == RLIM_INFINITY || limit.rlim_max > current.rlim_max))
+            limit.rlim_cur = limit.rlim_max = current.rlim_max;
+        if (setrlimit(resource, &limit) != 0) {
+            error = errnoText("cannot set resource limit " + name);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool dropPrivileges(std::string &error)
+{
+    if (hasCapability(CAP_SETPCAP)) {
+        // A uid 0 inside the sandbox must not regain capabilities by exec.
+        const unsigned long bits = SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP
+            | SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE
+            | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED;
+        if (prctl(PR_SET_SECUREBITS, bits, 0, 0, 0) != 0) {
+            error = errnoText("cannot lock securebits");
+            return false;
+        }
+        for (int cap = 0; cap <= 63; ++cap) {
+            if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) < 0)
+                break; // past the last capability this kernel knows
+            if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0) {
+                error = errnoText("cannot drop capability " + std::to_string(cap) + " from the bounding set");
+                return false;
+            }
+        }
+    }
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
+        error = errnoText("cannot clear ambient capabilities");
+        return false;
+    }
+    __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    __user_cap_data_struct data[2] = {};
+    if (syscall(SYS_capset, &header, data) != 0) {
+        error = errnoText("cannot drop capabilities");
+        return false;
+    }
+    if (!permittedIsEmpty()) {
+        error = "capabilities remain after dropping them";
+        return false;
+    }
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+        error = errnoText("cannot set no_new_privs");
+        return false;
+    }
+    return true;
+}
+
+bool applyLandlock(const InitConfig &config, std::string &error)
+{
+    const int abi = landlockAbi();
+    if (abi < 1) {
+        // Tier 1 walls the filesystem with its mount namespace; tier 2 has nothing else.
+        if (config.tier == 1)
+            return true;
+        error = "Landlock is not available";
+        return false;
+    }
+    const unsigned long long fsRights = fsRightsForAbi(abi);
+    RulesetAttr attr = {};
+    attr.handledAccessFs = fsRights;
+    const bool restrictTcp = config.network != InitConfig::Network::Full && abi >= 4;
+    if (restrictTcp)
+        attr.handledAccessNet = kNetBindTcp | kNetConnectTcp;
+    if (abi >= 6)
+        attr.scoped = kScopeAbstractUnix | kScopeSignal;
+    size_t attrSize = sizeof(attr);
+    if (abi < 6)
+        attrSize = offsetof(RulesetAttr, scoped);
+    if (abi < 4)
+        attrSize = offsetof(RulesetAttr, handledAccessNet);
+    const int rulesetFd = static_cast<int>(syscall(SYS_landlock_create_ruleset, &attr, attrSize, 0));
+    if (rulesetFd < 0) {
+        error = errnoText("Landlock: cannot create a ruleset");
+        return false;
+    }
+    const unsigned long long readRights = kFsExecute | kFsReadFile | kFsReadDir;
+    const unsigned long long deviceRights = readRights | kFsWriteFile | (fsRights & (kFsTruncate | kFsIoctlDev));
+    bool ok = true;
+    for (const std::string &path : config.landlockReadable)
+        ok = ok && addPathRule(rulesetFd, path, readRights, error);
+    for (const std::string &path : config.landlockWritable)
+        ok = ok && addPathRule(rulesetFd, path, fsRights, error);
+    for (const std::string &path : config.landlockDevices)
+        ok = ok && addPathRule(rulesetFd, path, deviceRights, error);
+    if (ok && restrictTcp) {
+        for (int port : config.landlockConnectPorts) {
+            NetPortAttr net
+                = { kNetConnectTcp | (config.tier == 1 ? kNetBindTcp : 0), static_cast<unsigned long long>(port) };
+            if (syscall(SYS_landlock_add_rule, rulesetFd, kRuleNetPort, &net, 0) != 0) {
+                error = errnoText("Landlock: cannot add a TCP rule");
+                ok = false;
+                break;
+            }
+        }
+    }
+    if (ok && syscall(SYS_landlock_restrict_self, rulesetFd, 0) != 0) {
+        error = errnoText("Landlock: cannot restrict the sandbox");
+        ok = false;
+    }
+    close(rulesetFd);
+    return ok;
+}
+
+bool applySeccomp(const InitConfig &config, std::string &error)
+{
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx) {
+        error = "seccomp: cannot create a filter";
+        return false;
+    }
+    // Any architecture but the native one (ia32 via int 0x80, x32) kills the process.
+    int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+    const auto deny = SCMP_ACT_ERRNO(EPERM);
+    static const int deniedCalls[] = {
+        SCMP_SYS(ptrace),
+        SCMP_SYS(process_vm_readv),
+        SCMP_SYS(process_vm_writev),
+        SCMP_SYS(io_uring_setup),
+        SCMP_SYS(io_uring_enter),
+        SCMP_SYS(io_uring_register),
+        SCMP_SYS(bpf),
+        SCMP_SYS(keyctl),
+        SCMP_SYS(add_key),
+        SCMP_SYS(request_key),
+        SCMP_SYS(userfaultfd),
+        SCMP_SYS(perf_event_open),
+        SCMP_SYS(mount),
+        SCMP_SYS(umount2),
+        SCMP_SYS(pivot_root),
+        SCMP_SYS(move_mount),
+        SCMP_SYS(open_tree),
+        SCMP_SYS(fsopen),
+        SCMP_SYS(fsmount),
+        SCMP_SYS(fsconfig),
+        SCMP_SYS(fspick),
+        SCMP_SYS(mount_setattr),
+        SCMP_SYS(unshare),
+        SCMP_SYS(setns),
+        SCMP_SYS(kexec_load),
+        SCMP_SYS(kexec_file_load),
+        SCMP_SYS(init_module),
+        SCMP_SYS(finit_module),
+        SCMP_SYS(delete_module),
+        SCMP_SYS(chroot),
+        SCMP_SYS(acct),
+        SCMP_SYS(swapon),
+        SCMP_SYS(swapoff),
+        SCMP_SYS(reboot),
+        SCMP_SYS(syslog),
+        SCMP_SYS(quotactl),
+        SCMP_SYS(open_by_handle_at),
+        SCMP_SYS(name_to_handle_at),
+        SCMP_SYS(iopl),
+        SCMP_SYS(ioperm),
+        SCMP_SYS(settimeofday),
+        SCMP_SYS(clock_settime),
+        SCMP_SYS(clock_adjtime),
+        SCMP_SYS(adjtimex),
+        SCMP_SYS(vhangup),
+        SCMP_SYS(uselib),
+        SCMP_SYS(lookup_dcookie),
+        SCMP_SYS(fanotify_init),
+        SCMP_SYS(pidfd_getfd),
+    };
+    for (int call : deniedCalls)
+        rc = rc ? rc : seccomp_rule_add(ctx, deny, call, 0);
+    // clone3 passes its flags in memory seccomp cannot read: ENOSYS makes libc fall back
+    // to clone, whose flags are checked below.
+    rc = rc ? rc : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    static const unsigned long long namespaceFlags[]
+        = { CLONE_NEWUSER, CLONE_NEWNS,  CLONE_NEWPID,    CLONE_NEWNET,
+            CLONE_NEWIPC,  CLONE_NEWUTS, CLONE_NEWCGROUP, 0x00000080ULL /* CLONE_NEWTIME */ };
+    for (unsigned long long flag : namespaceFlags)
+        rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(clone), 1, SCMP_A0_64(SCMP_CMP_MASKED_EQ, flag, flag));
+    // personality(): only the default persona (libseccomp cannot express "0 or the
+    // 0xffffffff query" in one rule, and nothing common needs the query).
+    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(personality), 1, SCMP_A0_64(SCMP_CMP_NE, 0ULL));
+    // Terminal input injection into a shell outside the sandbox.
+    rc = rc ? rc
+            : seccomp_rule_add(ctx, deny, SCMP_SYS(ioctl), 1, SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, TIOCSTI));
+    rc = rc ? rc
+            : seccomp_rule_add(ctx, deny, SCMP_SYS(ioctl), 1, SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, TIOCLINUX));
+    // Raw and packet sockets, always.
+    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A0_64(SCMP_CMP_EQ, AF_PACKET));
+    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xfULL, SOCK_RAW));
+    rc = rc ? rc
+            : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xfULL, SOCK_PACKET));
+    // Without a network namespace (tier 2) the network is cut here: every family but
+    // unix (and netlink, which reaches only the kernel) is refused.
+    if (config.tier == 2 && config.network != InitConfig::Network::Full) {
+        for (int family = 2; family < 64; ++family) {
+            if (family == AF_NETLINK || family == AF_PACKET)
+                continue;
+            rc = rc ? rc
+                    : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
+                                       SCMP_A0_64(SCMP_CMP_EQ, static_cast<scmp_datum_t>(family)));
+        }
+    }
+    if (config.denyUnixSockets)
+        rc = rc ? rc
+                : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1, SCMP_A0_64(SCMP_CMP_EQ, AF_UNIX));
+    if (rc != 0) {
+        error = std::string("seccomp: cannot build the filter: ") + std::strerror(-rc);
+        seccomp_release(ctx);
+        return false;
+    }
+    rc = seccomp_load(ctx);
+    seccomp_release(ctx);
+    if (rc != 0) {
+        error = std::string("seccomp: cannot load the filter: ") + std::strerror(-rc);
+        return false;
+    }
+    return true;
+}
+
+bool confine(const InitConfig &config, std::string &error)
+{
+    return applyRlimits(config, error) && dropPrivileges(error) && applyLandlock(config, error)
+        && applySeccomp(config, error);
+}
+
+} // namespace sandbox::init

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "InitConfig.h"
+
+#include <string>
+
+namespace sandbox::init {
+
+// The Landlock ABI the running kernel offers (0 when Landlock is unavailable).
+int landlockAbi();
+
+// Each step returns false and sets `error` when it cannot be applied; the caller then
+// refuses to run the command (never unconfined).
+bool applyRlimits(const InitConfig &config, std::string &error);
+bool dropPrivileges(std::string &error);
+bool applyLandlock(const InitConfig &config, std::string &error);
+bool applySeccomp(const InitConfig &config, std::string &error);
+
+// All of the above, in the order that keeps each step possible.
+bool confine(const InitConfig &config, std::string &error);
+
+} // namespace sandbox::init

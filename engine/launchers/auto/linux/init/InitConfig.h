@@ -1,0 +1,45 @@
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sandbox::init {
+
+// What sandbox-init is asked to do, decoded from the configuration the launcher passes
+// on fd 3. The wire format is a sequence of NUL-terminated strings: a record key
+// followed by a fixed number of fields for that key (see InitConfig.cpp). Unknown keys
+// and truncated records are errors: sandbox-init never guesses.
+struct MountOp
+{
+    enum class Kind { BindReadOnly, BindWritable, Tmpfs, Mask };
+    Kind kind = Kind::BindReadOnly;
+    std::string source;
+    std::string target;
+};
+
+struct InitConfig
+{
+    enum class Network { None, Allowlist, Full };
+
+    int tier = 0;
+    std::vector<std::string> argv;
+    std::vector<std::string> env;
+    std::string cwd;
+    std::string hostname = "sandbox";
+    Network network = Network::None;
+    std::string proxySocket; // host path of the filtering proxy's unix socket
+    int proxyPort = 0; // tier 1: 127.0.0.1 port bridged to proxySocket
+    std::vector<MountOp> mounts;
+    std::vector<std::string> landlockReadable;
+    std::vector<std::string> landlockWritable;
+    std::vector<std::string> landlockDevices; // read + write + ioctl (device nodes, /dev dirs)
+    std::vector<int> landlockConnectPorts;
+    bool denyUnixSockets = false;
+    std::vector<std::pair<std::string, long long>> rlimits;
+};
+
+// Parses `data`; on failure returns false and sets `error`.
+bool parseConfig(const std::string &data, InitConfig &config, std::string &error);
+
+} // namespace sandbox::init

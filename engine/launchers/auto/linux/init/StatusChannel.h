@@ -1,0 +1,21 @@
+#pragma once
+
+#include <string>
+
+namespace sandbox::init {
+
+// Lines sandbox-init reports to the launcher on fd 4 (each one write, < PIPE_BUF, so
+// lines from several processes never interleave):
+//   started <pid>     the command is running
+//   error <message>   confinement could not be established; the command never ran
+//   exit <code>       the command exited
+//   signal <n>        the command was killed by signal n
+constexpr int kConfigFd = 3;
+constexpr int kStatusFd = 4;
+constexpr int kSetupFailedStatus = 125;
+
+void report(const std::string &line);
+// Reports a confinement failure (status line + stderr) and exits with kSetupFailedStatus.
+[[noreturn]] void failSetup(const std::string &message);
+
+} // namespace sandbox::init

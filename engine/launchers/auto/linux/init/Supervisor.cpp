@@ -1,0 +1,385 @@
+#include "Supervisor.h"
+
+#include "Confinement.h"
+#include "ProxyBridge.h"
+#include "RootFilesystem.h"
+#include "StatusChannel.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char **environ;
+
+namespace sandbox::init {
+
+namespace {
+
+std::string errnoText(const std::string &what)
+{
+    return what + ": " + std::strerror(errno);
+}
+
+sigset_t handledSignals()
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : { SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1 })
+        sigaddset(&set, sig);
+    return set;
+}
+
+bool isForwarded(int sig)
+{
+    return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
+}
+
+std::string describeExit(int status)
+{
+    if (WIFSIGNALED(status))
+        return "signal " + std::to_string(WTERMSIG(status));
+    return "exit " + std::to_string(WEXITSTATUS(status));
+}
+
+int shellStatus(int status)
+{
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+// Forks the command. The child confines itself when `confineChild` (tier 2) and execs;
+// a CLOEXEC pipe tells the parent whether exec happened. Returns the child's pid, or -1
+// when the command never ran (setup failure already reported by the child).
+pid_t startCommand(const InitConfig &config, bool confineChild)
+{
+    int pipeFds[2];
+    if (pipe2(pipeFds, O_CLOEXEC) != 0)
+        failSetup(errnoText("cannot create a pipe"));
+    const pid_t pid = fork();
+    if (pid < 0)
+        failSetup(errnoText("cannot fork the command"));
+    if (pid == 0) {
+        close(pipeFds[0]);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        setsid();
+        std::string error;
+        if (confineChild && !confine(config, error)) {
+            const char marker = 'C';
+            (void)!write(pipeFds[1], &marker, 1);
+            failSetup(error);
+        }
+        if (chdir(config.cwd.c_str()) != 0) {
+            const int saved = errno;
+            const std::string message
+                = "sandbox: cannot enter the workspace " + config.cwd + ": " + std::strerror(saved) + "\n";
+            (void)!write(STDERR_FILENO, message.data(), message.size());
+            const char marker = 'X';
+            (void)!write(pipeFds[1], &marker, 1);
+            _exit(kSetupFailedStatus);
+        }
+        std::vector<char *> argv;
+        for (const std::string &arg : config.argv)
+            argv.push_back(const_cast<char *>(arg.c_str()));
+        argv.push_back(nullptr);
+        std::vector<char *> envp;
+        for (const std::string &entry : config.env)
+            envp.push_back(const_cast<char *>(entry.c_str()));
+        envp.push_back(nullptr);
+        environ = envp.data();
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, nullptr);
+        for (int sig : { SIGPIPE, SIGINT, SIGQUIT, SIGTERM, SIGHUP })
+            signal(sig, SIG_DFL);
+        execvp(argv[0], argv.data());
+        const int saved = errno;
+        const std::string message = "sandbox: cannot run " + config.argv[0] + ": " + std::strerror(saved) + "\n";
+        (void)!write(STDERR_FILENO, message.data(), message.size());
+        const char marker = 'E';
+        (void)!write(pipeFds[1], &marker, 1);
+        _exit(saved == ENOENT ? 127 : 126);
+    }
+    close(pipeFds[1]);
+    char marker = 0;
+    ssize_t n;
+    do {
+        n = read(pipeFds[0], &marker, 1);
+    } while (n < 0 && errno == EINTR);
+    close(pipeFds[0]);
+    if (n == 1 && marker == 'C') {
+        waitpid(pid, nullptr, 0);
+        return -1;
+    }
+    report("started " + std::to_string(pid));
+    return pid;
+}
+
+// Kills every process that is (or becomes, by reparenting to us as subreaper or pid 1)
+// our child, until none is left.
+void killDescendants()
+{
+    for (;;) {
+        bool any = false;
+        if (DIR *proc = opendir("/proc")) {
+            const pid_t self = getpid();
+            while (dirent *entry = readdir(proc)) {
+                char *end = nullptr;
+                const long pid = std::strtol(entry->d_name, &end, 10);
+                if (*end != '\0' || pid <= 0)
+                    continue;
+                const std::string statPath = std::string("/proc/") + entry->d_name + "/stat";
+                const int fd = open(statPath.c_str(), O_RDONLY | O_CLOEXEC);
+                if (fd < 0)
+                    continue;
+                char buffer[512];
+                const ssize_t n = read(fd, buffer, sizeof buffer - 1);
+                close(fd);
+                if (n <= 0)
+                    continue;
+                buffer[n] = '\0';
+                const char *paren = std::strrchr(buffer, ')');
+                int ppid = 0;
+                char state = 0;
+                if (!paren || std::sscanf(paren + 1, " %c %d", &state, &ppid) != 2 || ppid != self)
+                    continue;
+                any = true;
+                kill(static_cast<pid_t>(pid), SIGKILL);
+            }
+            closedir(proc);
+        }
+        while (waitpid(-1, nullptr, WNOHANG) > 0)
+            any = true;
+        if (!any) {
+            if (waitpid(-1, nullptr, WNOHANG) < 0 && errno == ECHILD)
+                return;
+            usleep(1000);
+        }
+    }
+}
+
+bool bringUpLoopback(std::string &error)
+{
+    const int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        error = errnoText("cannot create a socket for lo");
+        return false;
+    }
+    ifreq request = {};
+    std::strncpy(request.ifr_name, "lo", IFNAMSIZ - 1);
+    request.ifr_flags = IFF_UP | IFF_LOOPBACK | IFF_RUNNING;
+    const int rc = ioctl(fd, SIOCSIFFLAGS, &request);
+    const int saved = errno;
+    close(fd);
+    if (rc != 0) {
+        errno = saved;
+        error = errnoText("cannot bring up lo");
+        return false;
+    }
+    return true;
+}
+
+// pid 1 of the sandbox (tier 1).
+[[noreturn]] void runInit(const InitConfig &config, uid_t uid, gid_t gid)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    std::string error;
+    if (!mapIds(uid, gid, error))
+        failSetup(error);
+    int proxyFd = -1;
+    if (!buildRoot(config, proxyFd, error))
+        failSetup(error);
+    if (sethostname(config.hostname.data(), config.hostname.size()) != 0)
+        failSetup(errnoText("cannot set the host name"));
+    ProxyBridge bridge;
+    if (config.network != InitConfig::Network::Full) {
+        if (!bringUpLoopback(error))
+            failSetup(error);
+        if (config.network == InitConfig::Network::Allowlist && !bridge.listen(config.proxyPort, proxyFd, error))
+            failSetup(error);
+    }
+    if (!confine(config, error))
+        failSetup(error);
+    prctl(PR_SET_DUMPABLE, 0);
+
+    const sigset_t signals = handledSignals();
+    const int signalFd = signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (signalFd < 0)
+        failSetup(errnoText("cannot create a signalfd"));
+    const pid_t command = startCommand(config, false);
+    if (command < 0)
+        _exit(kSetupFailedStatus);
+
+    int commandStatus = -1;
+    std::vector<pollfd> fds;
+    for (;;) {
+        fds.clear();
+        fds.push_back({ signalFd, POLLIN, 0 });
+        bridge.collect(fds);
+        if (poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR)
+            break;
+        bridge.dispatch(fds.data() + 1, fds.size() - 1);
+        if (!(fds[0].revents & POLLIN))
+            continue;
+        signalfd_siginfo info;
+        while (read(signalFd, &info, sizeof info) == sizeof info) {
+            const int sig = static_cast<int>(info.ssi_signo);
+            if (isForwarded(sig))
+                kill(-command, sig);
+        }
+        int status = 0;
+        pid_t pid;
+        while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+            if (pid == command)
+                commandStatus = status;
+        }
+        if (commandStatus != -1)
+            break;
+    }
+    // The command is over: nothing it started outlives it.
+    kill(-1, SIGKILL);
+    while (waitpid(-1, nullptr, 0) > 0 || errno == EINTR) { }
+    report(describeExit(commandStatus));
+    _exit(shellStatus(commandStatus));
+}
+
+} // namespace
+
+void runNamespaced(const InitConfig &config)
+{
+    const uid_t uid = getuid();
+    const gid_t gid = getgid();
+    unsigned long flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP;
+    if (config.network != InitConfig::Network::Full)
+        flags |= CLONE_NEWNET;
+    const long child = syscall(SYS_clone, flags | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
+    if (child < 0)
+        failSetup(errnoText("cannot create the sandbox namespaces"));
+    if (child == 0)
+        runInit(config, uid, gid);
+    const pid_t init = static_cast<pid_t>(child);
+    const sigset_t signals = handledSignals();
+    bool killed = false;
+    for (;;) {
+        siginfo_t info;
+        const int sig = sigwaitinfo(&signals, &info);
+        if (sig < 0)
+            continue;
+        if (isForwarded(sig)) {
+            kill(init, sig);
+        } else if (sig == SIGUSR1) {
+            killed = true;
+            kill(init, SIGKILL);
+        }
+        int status = 0;
+        if (waitpid(init, &status, WNOHANG) == init) {
+            // pid 1 reports the command's end itself unless it was killed from outside.
+            if (WIFSIGNALED(status)) {
+                report(killed ? std::string("signal 9") : describeExit(status));
+                _exit(shellStatus(status));
+            }
+            _exit(WEXITSTATUS(status));
+        }
+    }
+}
+
+void runUnshared(const InitConfig &config)
+{
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
+        failSetup(errnoText("cannot become a child subreaper"));
+    const pid_t command = startCommand(config, true);
+    if (command < 0) {
+        killDescendants();
+        _exit(kSetupFailedStatus);
+    }
+    const sigset_t signals = handledSignals();
+    for (;;) {
+        siginfo_t info;
+        const int sig = sigwaitinfo(&signals, &info);
+        if (sig < 0)
+            continue;
+        if (isForwarded(sig)) {
+            kill(-command, sig);
+        } else if (sig == SIGUSR1) {
+            kill(-command, SIGKILL);
+            kill(command, SIGKILL);
+            killDescendants();
+            report("signal 9");
+            _exit(128 + SIGKILL);
+        }
+        int status = 0;
+        pid_t pid;
+        while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+            if (pid == command) {
+                kill(-command, SIGKILL);
+                killDescendants();
+                report(describeExit(status));
+                _exit(shellStatus(status));
+            }
+        }
+    }
+}
+
+int probe()
+{
+    std::printf("landlock %d\n", landlockAbi());
+    const unsigned long flags
+        = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP;
+    int pipeFds[2];
+    if (pipe2(pipeFds, O_CLOEXEC) != 0)
+        return 1;
+    const uid_t uid = getuid();
+    const gid_t gid = getgid();
+    const long child = syscall(SYS_clone, flags | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
+    if (child == 0) {
+        close(pipeFds[0]);
+        std::string error;
+        // The same steps tier 1 takes first: a refused namespace (AppArmor, a container's
+        // seccomp policy) shows up here, not halfway through a real spawn.
+        if (mapIds(uid, gid, error) && mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0
+            && mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=700") == 0 && mkdir("/tmp/proc", 0755) == 0
+            && mount("proc", "/tmp/proc", "proc", MS_NOSUID | MS_NODEV, nullptr) == 0)
+            _exit(0);
+        if (error.empty())
+            error = errnoText("mount");
+        (void)!write(pipeFds[1], error.data(), error.size());
+        _exit(1);
+    }
+    close(pipeFds[1]);
+    if (child < 0) {
+        std::printf("userns %s\n", errnoText("clone").c_str());
+    } else {
+        char buffer[400] = {};
+        const ssize_t n = read(pipeFds[0], buffer, sizeof buffer - 1);
+        int status = 0;
+        waitpid(static_cast<pid_t>(child), &status, 0);
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+            std::printf("userns ok\n");
+        else
+            std::printf("userns %s\n", n > 0 ? buffer : "failed");
+    }
+    close(pipeFds[0]);
+    const int mode = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
+    if (mode < 0)
+        std::printf("seccomp %s\n", errnoText("prctl").c_str());
+    else if (seccomp_api_get() < 1)
+        std::printf("seccomp libseccomp reports no kernel support\n");
+    else
+        std::printf("seccomp ok\n");
+    return 0;
+}
+
+} // namespace sandbox::init

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "InitConfig.h"
+
+#include <string>
+
+namespace sandbox::init {
+
+// Tier 1: the host-side process. Creates the namespaces with pid 1 of the sandbox as its
+// child, relays signals to it, mirrors its exit. Never returns.
+[[noreturn]] void runNamespaced(const InitConfig &config);
+
+// Tier 2: no namespaces. Becomes a child subreaper, starts the confined command in its
+// own session, relays signals, and when the command ends kills every descendant left.
+[[noreturn]] void runUnshared(const InitConfig &config);
+
+// `sandbox-init --probe`: prints what this kernel lets a sandbox use.
+int probe();
+
+} // namespace sandbox::init
