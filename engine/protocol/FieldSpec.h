@@ -29,7 +29,7 @@ struct FieldSpec
     Type type = Type::String;
     QString label;
     QString description;
-    QJsonValue defaultValue; // Undefined when absent; never set for secrets
+    QJsonValue defaultValue = QJsonValue(QJsonValue::Undefined); // absent; never set for secrets
     bool required = false;
     QList<SelectOption> options;
     std::optional<double> min;

@@ -1,0 +1,407 @@
+#include "ProtocolTestSupport.h"
+#include "protocol/BackendDescriptor.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+using namespace sandbox;
+using sandbox::test::jsonValue;
+
+namespace {
+
+// The specification's example descriptor, plus one field of every other type.
+const QByteArray validDescriptor = R"({
+  "name": "Cloud sandbox",
+  "description": "Runs tools in an isolated remote environment.",
+  "settings": { "fields": [
+    { "id": "region", "type": "string", "label": "Region", "defaultValue": "us-east" },
+    { "id": "apiKey", "type": "secret", "label": "API key", "required": true },
+    { "id": "cpus", "type": "number", "label": "CPUs", "defaultValue": 2, "min": 1, "max": 64,
+      "description": "Cores per sandbox; 1 < cores is typical" },
+    { "id": "keepWarm", "type": "boolean", "label": "Keep warm", "defaultValue": false },
+    { "id": "tier", "type": "select", "label": "Tier", "defaultValue": "small",
+      "options": [ { "value": "small", "label": "Small" }, { "value": "large" } ] }
+  ] },
+  "platforms": ["linux", "macos"],
+  "enforcement": { "filesystem": "remote VM", "network": "provider firewall" }
+})";
+
+// Replaces `from` with `to` in the valid document (a way to write one-defect variants).
+QByteArray variant(const char *from, const char *to)
+{
+    QByteArray text = validDescriptor;
+    const qsizetype at = text.indexOf(from);
+    if (at < 0)
+        qFatal("variant anchor not found: %s", from);
+    return text.replace(at, qstrlen(from), to);
+}
+
+// A descriptor holding one field given as JSON text.
+QByteArray withField(const QByteArray &field)
+{
+    return R"({"name":"Test","settings":{"fields":[)" + field + "]}}";
+}
+
+QByteArray withFields(const QByteArray &a, const QByteArray &b)
+{
+    return R"({"name":"Test","settings":{"fields":[)" + a + "," + b + "]}}";
+}
+
+} // namespace
+
+class TestDescriptor final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void decodesSpecificationExample();
+    void roundTrip();
+    void minimalDescriptor();
+    void rejects_data();
+    void rejects();
+    void plainTextAllowsComparisons();
+    void validateChecksConstructedDescriptors();
+    void validateValue_data();
+    void validateValue();
+    void fieldTypeNames();
+};
+
+void TestDescriptor::decodesSpecificationExample()
+{
+    const Result<BackendDescriptor> decoded = BackendDescriptor::fromJson(jsonValue(validDescriptor));
+    QVERIFY2(decoded.ok(), qPrintable(decoded.ok() ? QString() : decoded.error().toString()));
+    const BackendDescriptor &d = decoded.value();
+    QCOMPARE(d.name, QStringLiteral("Cloud sandbox"));
+    QCOMPARE(d.fields.size(), 5);
+    QVERIFY(d.hasSecrets());
+    const FieldSpec *region = d.field(QStringLiteral("region"));
+    QVERIFY(region);
+    QCOMPARE(region->type, FieldSpec::Type::String);
+    QCOMPARE(region->defaultValue.toString(), QStringLiteral("us-east"));
+    const FieldSpec *apiKey = d.field(QStringLiteral("apiKey"));
+    QVERIFY(apiKey);
+    QCOMPARE(apiKey->type, FieldSpec::Type::Secret);
+    QVERIFY(apiKey->required);
+    QVERIFY(apiKey->defaultValue.isUndefined());
+    const FieldSpec *cpus = d.field(QStringLiteral("cpus"));
+    QCOMPARE(cpus->min, std::optional<double>(1));
+    QCOMPARE(cpus->max, std::optional<double>(64));
+    const FieldSpec *tier = d.field(QStringLiteral("tier"));
+    QCOMPARE(tier->options.size(), 2);
+    QCOMPARE(tier->options.at(0).label, QStringLiteral("Small"));
+    QCOMPARE(tier->options.at(1).label, QString());
+    QVERIFY(!d.field(QStringLiteral("nope")));
+    QCOMPARE(d.platforms, (QStringList{ QStringLiteral("linux"), QStringLiteral("macos") }));
+    QCOMPARE(d.enforcement.value(QStringLiteral("network")), QStringLiteral("provider firewall"));
+}
+
+void TestDescriptor::roundTrip()
+{
+    const BackendDescriptor original = BackendDescriptor::fromJson(jsonValue(validDescriptor)).value();
+    const QJsonObject json = original.toJson();
+    const Result<BackendDescriptor> again = BackendDescriptor::fromJson(json);
+    QVERIFY(again.ok());
+    QCOMPARE(again.value(), original);
+    QCOMPARE(again.value().toJson(), json);
+}
+
+void TestDescriptor::minimalDescriptor()
+{
+    // The settings schema is optional: a backend with no settings renders a "no settings" state.
+    const Result<BackendDescriptor> decoded = BackendDescriptor::fromJson(jsonValue(R"({"name":"Plain"})"));
+    QVERIFY(decoded.ok());
+    QVERIFY(decoded.value().fields.isEmpty());
+    QVERIFY(!decoded.value().hasSecrets());
+    QCOMPARE(BackendDescriptor::fromJson(decoded.value().toJson()).value(), decoded.value());
+}
+
+void TestDescriptor::rejects_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("where");
+    QTest::addColumn<QString>("message");
+
+    // Code, HTML, scripts, callbacks and validation expressions: any unknown key.
+    QTest::newRow("script key in field") << variant(R"("label": "API key",)",
+                                                    R"j("label": "API key", "script": "steal()",)j")
+                                         << "descriptor.settings.fields[1].script"
+                                         << "unknown key; descriptors are data only";
+    QTest::newRow("html at top") << variant(R"("name":)", R"("html": "<div/>", "name":)") << "descriptor.html"
+                                 << "unknown key; descriptors are data only";
+    QTest::newRow("callback") << variant(R"("name":)", R"("configure": "function(s){}", "name":)")
+                              << "descriptor.configure"
+                              << "unknown key";
+    QTest::newRow("validation expression")
+        << withField(R"j({"id":"a","type":"string","label":"A","validate":"/^[a-z]+$/.test(v)"})j")
+        << "descriptor.settings.fields[0].validate"
+        << "unknown key; descriptors are data only";
+    QTest::newRow("pattern") << withField(R"({"id":"a","type":"string","label":"A","pattern":"^[a-z]+$"})")
+                             << "descriptor.settings.fields[0].pattern"
+                             << "unknown key";
+    QTest::newRow("settings extra") << QByteArray(R"({"name":"T","settings":{"fields":[],"onChange":"x"}})")
+                                    << "descriptor.settings.onChange"
+                                    << "unknown key; descriptors are data only";
+    QTest::newRow("option extra") << withField(
+        R"({"id":"a","type":"select","label":"A","options":[{"value":"x","onclick":"y"}]})")
+                                  << "descriptor.settings.fields[0].options[0].onclick"
+                                  << "unknown key";
+    QTest::newRow("enforcement dimension")
+        << QByteArray(R"({"name":"T","enforcement":{"gpu":"yes"}})") << "descriptor.enforcement.gpu"
+        << "unknown key";
+
+    // Markup in user-visible text.
+    QTest::newRow("script in name") << variant(R"("Cloud sandbox")", R"j("Cloud <script>alert(1)</script>")j")
+                                    << "descriptor.name"
+                                    << "contains markup";
+    QTest::newRow("tag in description") << variant(R"("Runs tools)", R"j("<img src=x onerror=alert(1)> Runs tools)j")
+                                        << "descriptor.description"
+                                        << "contains markup";
+    QTest::newRow("bold label") << variant(R"("label": "Region")", R"("label": "<b>Region</b>")")
+                                << "descriptor.settings.fields[0].label"
+                                << "contains markup";
+    QTest::newRow("closing tag") << variant(R"("label": "Region")", R"("label": "Region</a>")")
+                                 << "descriptor.settings.fields[0].label"
+                                 << "contains markup";
+    QTest::newRow("comment") << variant(R"("label": "Region")", R"("label": "Region<!-- x -->")")
+                             << "descriptor.settings.fields[0].label"
+                             << "contains markup";
+    QTest::newRow("field description") << withField(
+        R"({"id":"a","type":"string","label":"A","description":"<i>x</i>"})")
+                                       << "descriptor.settings.fields[0].description"
+                                       << "contains markup";
+    QTest::newRow("option label") << withField(
+        R"({"id":"a","type":"select","label":"A","options":[{"value":"x","label":"<u>X</u>"}]})")
+                                  << "descriptor.settings.fields[0].options[0].label"
+                                  << "contains markup";
+    QTest::newRow("enforcement markup") << QByteArray(R"({"name":"T","enforcement":{"network":"<b>all</b>"}})")
+                                        << "descriptor.enforcement.network"
+                                        << "contains markup";
+    QTest::newRow("control character") << QByteArray("{\"name\":\"T\\u0007\"}") << "descriptor.name"
+                                       << "control character";
+    QTest::newRow("bidi override") << QByteArray("{\"name\":\"T\\u202e\"}") << "descriptor.name"
+                                   << "bidirectional override";
+
+    // Structure and types.
+    QTest::newRow("not an object") << QByteArray("[]") << "descriptor"
+                                   << "expected an object, got an array";
+    QTest::newRow("missing name") << QByteArray(R"({"description":"x"})") << "descriptor.name"
+                                  << "missing required key";
+    QTest::newRow("empty name") << QByteArray(R"({"name":""})") << "descriptor.name"
+                                << "must not be empty";
+    QTest::newRow("name type") << QByteArray(R"({"name":5})") << "descriptor.name"
+                               << "expected a string, got a number";
+    QTest::newRow("fields type") << QByteArray(R"({"name":"T","settings":{"fields":{}}})")
+                                 << "descriptor.settings.fields"
+                                 << "expected an array, got an object";
+    QTest::newRow("settings type") << QByteArray(R"({"name":"T","settings":[]})") << "descriptor.settings"
+                                   << "expected an object, got an array";
+    QTest::newRow("field not object") << withField("\"region\"") << "descriptor.settings.fields[0]"
+                                      << "expected an object, got a string";
+    QTest::newRow("platform type") << QByteArray(R"({"name":"T","platforms":["linux",3]})") << "descriptor.platforms[1]"
+                                   << "expected a string, got a number";
+    QTest::newRow("unknown platform") << QByteArray(R"({"name":"T","platforms":["beos"]})") << "descriptor.platforms[0]"
+                                      << "unknown platform \"beos\"";
+    QTest::newRow("duplicate platform") << QByteArray(R"({"name":"T","platforms":["linux","linux"]})")
+                                        << "descriptor.platforms[1]"
+                                        << "listed twice";
+    QTest::newRow("required type") << withField(R"({"id":"a","type":"string","label":"A","required":"yes"})")
+                                   << "descriptor.settings.fields[0].required"
+                                   << "expected a boolean, got a string";
+
+    // Field rules, each naming the field.
+    QTest::newRow("unknown field type") << withField(R"({"id":"color","type":"color","label":"Colour"})")
+                                        << "descriptor.settings.fields[0].type"
+                                        << "field \"color\" has the unknown type \"color\"";
+    QTest::newRow("missing field type") << withField(R"({"id":"a","label":"A"})")
+                                        << "descriptor.settings.fields[0].type"
+                                        << "missing required key";
+    QTest::newRow("missing id") << withField(R"({"type":"string","label":"A"})") << "descriptor.settings.fields[0].id"
+                                << "missing required key";
+    QTest::newRow("missing label") << withField(R"({"id":"a","type":"string"})")
+                                   << "descriptor.settings.fields[0].label"
+                                   << "missing required key";
+    QTest::newRow("id digit first") << withField(R"({"id":"1abc","type":"string","label":"A"})")
+                                    << "descriptor.settings.fields[0].id"
+                                    << "\"1abc\" is not a valid field id";
+    QTest::newRow("id with space") << withField(R"({"id":"a b","type":"string","label":"A"})")
+                                   << "descriptor.settings.fields[0].id"
+                                   << "is not a valid field id";
+    QTest::newRow("id too long") << withField(R"({"id":")" + QByteArray(65, 'a') + R"(","type":"string","label":"A"})")
+                                 << "descriptor.settings.fields[0].id"
+                                 << "is not a valid field id";
+    QTest::newRow("duplicate ids") << withFields(R"({"id":"region","type":"string","label":"A"})",
+                                                 R"({"id":"region","type":"number","label":"B"})")
+                                   << "descriptor.settings.fields[1].id"
+                                   << "duplicate field id \"region\" (also fields[0])";
+    QTest::newRow("select without options")
+        << withField(R"({"id":"mode","type":"select","label":"Mode"})") << "descriptor.settings.fields[0].options"
+        << "select field \"mode\" needs at least one option";
+    QTest::newRow("select empty options") << withField(R"({"id":"mode","type":"select","label":"Mode","options":[]})")
+                                          << "descriptor.settings.fields[0].options"
+                                          << "select field \"mode\" needs at least one option";
+    QTest::newRow("duplicate option values")
+        << withField(R"({"id":"mode","type":"select","label":"Mode","options":[{"value":"a"},{"value":"a"}]})")
+        << "descriptor.settings.fields[0].options[1].value"
+        << "select field \"mode\" has the option value \"a\" twice";
+    QTest::newRow("empty option value") << withField(
+        R"({"id":"mode","type":"select","label":"Mode","options":[{"value":""}]})")
+                                        << "descriptor.settings.fields[0].options[0].value"
+                                        << "must not be empty";
+    QTest::newRow("select default not an option") << variant(R"("defaultValue": "small")", R"("defaultValue": "huge")")
+                                                  << "descriptor.settings.fields[4].defaultValue"
+                                                  << "invalid default for field \"tier\": \"huge\" is not one of the "
+                                                     "options (\"small\", \"large\")";
+    QTest::newRow("string default number") << variant(R"("defaultValue": "us-east")", R"("defaultValue": 5)")
+                                           << "descriptor.settings.fields[0].defaultValue"
+                                           << "invalid default for field \"region\": expected a string, got a number";
+    QTest::newRow("number default string")
+        << variant(R"("defaultValue": 2)", R"("defaultValue": "2")") << "descriptor.settings.fields[2].defaultValue"
+        << "invalid default for field \"cpus\": expected a number, got a string";
+    QTest::newRow("boolean default string") << variant(R"("defaultValue": false)", R"("defaultValue": "no")")
+                                            << "descriptor.settings.fields[3].defaultValue"
+                                            << "invalid default for field \"keepWarm\": expected a boolean";
+    QTest::newRow("null default") << variant(R"("defaultValue": false)", R"("defaultValue": null)")
+                                  << "descriptor.settings.fields[3].defaultValue"
+                                  << "expected a boolean, got null";
+    QTest::newRow("secret with default") << variant(R"("label": "API key",)",
+                                                    R"("label": "API key", "defaultValue": "sk-123",)")
+                                         << "descriptor.settings.fields[1].defaultValue"
+                                         << "secret field \"apiKey\" cannot have a default";
+    QTest::newRow("min greater than max")
+        << variant(R"("min": 1, "max": 64)", R"("min": 10, "max": 1)") << "descriptor.settings.fields[2].min"
+        << "field \"cpus\": min (10) is greater than max (1)";
+    QTest::newRow("default above max") << variant(R"("defaultValue": 2)", R"("defaultValue": 65)")
+                                       << "descriptor.settings.fields[2].defaultValue"
+                                       << "invalid default for field \"cpus\": 65 is above the maximum 64";
+    QTest::newRow("default below min") << variant(R"("defaultValue": 2)", R"("defaultValue": 0.5)")
+                                       << "descriptor.settings.fields[2].defaultValue"
+                                       << "0.5 is below the minimum 1";
+    QTest::newRow("min type") << variant(R"("min": 1)", R"("min": "1")") << "descriptor.settings.fields[2].min"
+                              << "expected a number, got a string";
+    QTest::newRow("options on string") << withField(
+        R"({"id":"a","type":"string","label":"A","options":[{"value":"x"}]})")
+                                       << "descriptor.settings.fields[0].options"
+                                       << "field \"a\" is a string field; only select fields have options";
+    QTest::newRow("max on boolean") << withField(R"({"id":"a","type":"boolean","label":"A","max":3})")
+                                    << "descriptor.settings.fields[0].max"
+                                    << "only number fields have min and max";
+}
+
+void TestDescriptor::rejects()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, where);
+    QFETCH(QString, message);
+    const QJsonValue value = jsonValue(json);
+    QVERIFY2(!value.isUndefined(), "test document must be valid JSON");
+    const Result<BackendDescriptor> decoded = BackendDescriptor::fromJson(value);
+    QVERIFY(!decoded.ok());
+    SANDBOX_EXPECT_ERROR(decoded.error(), where, message);
+}
+
+void TestDescriptor::plainTextAllowsComparisons()
+{
+    // "<" that opens no tag is ordinary text; descriptions legitimately compare things.
+    const Result<BackendDescriptor> decoded
+        = BackendDescriptor::fromJson(jsonValue(R"({"name":"A < B","description":"cores <= 4, 3<5, x <- y"})"));
+    QVERIFY2(decoded.ok(), qPrintable(decoded.ok() ? QString() : decoded.error().toString()));
+    QCOMPARE(decoded.value().name, QStringLiteral("A < B"));
+}
+
+void TestDescriptor::validateChecksConstructedDescriptors()
+{
+    // Built-in launchers construct descriptors in C++; validate() holds them to the same rules.
+    BackendDescriptor d;
+    d.name = QStringLiteral("Built in");
+    FieldSpec a;
+    a.id = QStringLiteral("image");
+    a.label = QStringLiteral("Image");
+    d.fields = { a, a };
+    Status status = d.validate();
+    QVERIFY(!status.ok());
+    SANDBOX_EXPECT_ERROR(status.error(), QStringLiteral("descriptor.settings.fields[1].id"),
+                         QStringLiteral("duplicate field id \"image\""));
+
+    d.fields = { a };
+    d.fields[0].type = FieldSpec::Type::Secret;
+    d.fields[0].defaultValue = QStringLiteral("x");
+    status = d.validate(QStringLiteral("builtin:auto"));
+    QVERIFY(!status.ok());
+    SANDBOX_EXPECT_ERROR(status.error(), QStringLiteral("builtin:auto.settings.fields[0].defaultValue"),
+                         QStringLiteral("secret field \"image\" cannot have a default"));
+
+    d.fields[0].defaultValue = QJsonValue(QJsonValue::Undefined);
+    d.fields[0].type = FieldSpec::Type::Number;
+    d.fields[0].min = std::numeric_limits<double>::infinity();
+    status = d.validate();
+    QVERIFY(!status.ok());
+    SANDBOX_EXPECT_ERROR(status.error(), QStringLiteral("descriptor.settings.fields[0].min"),
+                         QStringLiteral("min must be finite"));
+
+    d.fields[0].min.reset();
+    QVERIFY(d.validate().ok());
+    d.name = QStringLiteral("  ");
+    QVERIFY(!d.validate().ok());
+}
+
+void TestDescriptor::validateValue_data()
+{
+    QTest::addColumn<QByteArray>("field");
+    QTest::addColumn<QByteArray>("value");
+    QTest::addColumn<QString>("message"); // empty: accepted
+
+    QTest::newRow("string ok") << QByteArray(R"({"id":"a","type":"string","label":"A"})") << QByteArray(R"("x")")
+                               << QString();
+    QTest::newRow("string wrong") << QByteArray(R"({"id":"a","type":"string","label":"A"})") << QByteArray("true")
+                                  << "expected a string, got a boolean";
+    QTest::newRow("number ok") << QByteArray(R"({"id":"n","type":"number","label":"N","min":0,"max":10})")
+                               << QByteArray("10") << QString();
+    QTest::newRow("number above") << QByteArray(R"({"id":"n","type":"number","label":"N","min":0,"max":10})")
+                                  << QByteArray("10.5") << "10.5 is above the maximum 10";
+    QTest::newRow("number below") << QByteArray(R"({"id":"n","type":"number","label":"N","min":0})") << QByteArray("-1")
+                                  << "-1 is below the minimum 0";
+    QTest::newRow("number wrong") << QByteArray(R"({"id":"n","type":"number","label":"N"})") << QByteArray(R"("1")")
+                                  << "expected a number, got a string";
+    QTest::newRow("boolean ok") << QByteArray(R"({"id":"b","type":"boolean","label":"B"})") << QByteArray("false")
+                                << QString();
+    QTest::newRow("boolean wrong") << QByteArray(R"({"id":"b","type":"boolean","label":"B"})") << QByteArray("0")
+                                   << "expected a boolean, got a number";
+    QTest::newRow("select ok") << QByteArray(R"({"id":"s","type":"select","label":"S","options":[{"value":"x"}]})")
+                               << QByteArray(R"("x")") << QString();
+    QTest::newRow("select other") << QByteArray(R"({"id":"s","type":"select","label":"S","options":[{"value":"x"}]})")
+                                  << QByteArray(R"("y")") << "\"y\" is not one of the options (\"x\")";
+    QTest::newRow("secret plain") << QByteArray(R"({"id":"k","type":"secret","label":"K"})") << QByteArray(R"("sk-1")")
+                                  << "is a secret field";
+}
+
+void TestDescriptor::validateValue()
+{
+    QFETCH(QByteArray, field);
+    QFETCH(QByteArray, value);
+    QFETCH(QString, message);
+    const Result<FieldSpec> spec = FieldSpec::fromJson(jsonValue(field), QStringLiteral("field"));
+    QVERIFY2(spec.ok(), qPrintable(spec.ok() ? QString() : spec.error().toString()));
+    const Status status = spec.value().validateValue(jsonValue(value), QStringLiteral("here"));
+    if (message.isEmpty()) {
+        QVERIFY2(status.ok(), qPrintable(status.ok() ? QString() : status.error().toString()));
+    } else {
+        QVERIFY(!status.ok());
+        SANDBOX_EXPECT_ERROR(status.error(), QStringLiteral("here"), message);
+    }
+}
+
+void TestDescriptor::fieldTypeNames()
+{
+    const QStringList names{ QStringLiteral("string"), QStringLiteral("number"), QStringLiteral("boolean"),
+                             QStringLiteral("select"), QStringLiteral("secret") };
+    for (const QString &name : names) {
+        const std::optional<FieldSpec::Type> type = FieldSpec::typeFromName(name);
+        QVERIFY(type.has_value());
+        QCOMPARE(FieldSpec::typeName(*type), name);
+    }
+    QVERIFY(!FieldSpec::typeFromName(QStringLiteral("String")).has_value());
+    QVERIFY(!FieldSpec::typeFromName(QStringLiteral("html")).has_value());
+}
+
+QTEST_GUILESS_MAIN(TestDescriptor)
+#include "test_descriptor.moc"
