@@ -1,0 +1,37 @@
+#pragma once
+
+#include "protocol/BackendInfo.h"
+
+#include <QList>
+#include <QListWidget>
+
+#include <optional>
+
+namespace sandbox {
+
+// Every registered backend: name, source, availability (with the reason), which one is
+// active; description and enforcement claims in each row's tooltip. Rows carry the
+// canonical BackendRef text in Qt::UserRole.
+class BackendList final : public QListWidget
+{
+    Q_OBJECT
+
+public:
+    explicit BackendList(QWidget *parent = nullptr);
+
+    void setBackends(const QList<BackendInfo> &backends);
+    const QList<BackendInfo> &backends() const { return m_backends; }
+    std::optional<BackendInfo> selectedBackend() const;
+    std::optional<BackendInfo> backend(const BackendRef &ref) const;
+    void select(const BackendRef &ref);
+
+    static QString enforcementTitle(const QString &dimension);
+
+signals:
+    void backendSelected(const sandbox::BackendRef &ref);
+
+private:
+    QList<BackendInfo> m_backends;
+};
+
+} // namespace sandbox

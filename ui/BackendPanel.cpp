@@ -1,0 +1,316 @@
+#include "BackendPanel.h"
+
+#include "ActivationProgress.h"
+#include "ActivationText.h"
+#include "BackendList.h"
+#include "SchemaForm.h"
+#include "server/Client.h"
+
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace sandbox {
+
+namespace {
+
+QLabel *detailLabel(const QString &name, QWidget *parent)
+{
+    auto *label = new QLabel(parent);
+    label->setObjectName(name);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+} // namespace
+
+BackendPanel::BackendPanel(Client *client, QWidget *parent)
+    : QWidget(parent)
+    , m_client(client)
+    , m_list(new BackendList(this))
+    , m_form(new SchemaForm(this))
+    , m_status(new QLabel(this))
+    , m_discard(new QPushButton(tr("Discard changes"), this))
+    , m_save(new QPushButton(tr("Save settings"), this))
+    , m_activate(new QPushButton(tr("Activate"), this))
+    , m_progress(new ActivationProgress(client, this))
+{
+    setObjectName(QStringLiteral("backendPanel"));
+
+    auto *details = new QWidget(this);
+    details->setObjectName(QStringLiteral("backendDetails"));
+    m_name = detailLabel(QStringLiteral("backendName"), details);
+    QFont big = m_name->font();
+    big.setBold(true);
+    big.setPointSizeF(big.pointSizeF() * 1.2);
+    m_name->setFont(big);
+    m_description = detailLabel(QStringLiteral("backendDescription"), details);
+    m_source = detailLabel(QStringLiteral("backendSource"), details);
+    m_availability = detailLabel(QStringLiteral("backendAvailability"), details);
+    m_platforms = detailLabel(QStringLiteral("backendPlatforms"), details);
+    m_claimsBox = new QWidget(details);
+    m_claimsBox->setObjectName(QStringLiteral("backendClaims"));
+    m_claims = new QFormLayout(m_claimsBox);
+    m_claims->setContentsMargins(0, 0, 0, 0);
+
+    auto *facts = new QFormLayout;
+    facts->addRow(tr("Source:"), m_source);
+    facts->addRow(tr("State:"), m_availability);
+    facts->addRow(tr("Platforms:"), m_platforms);
+    auto *claimsTitle = new QLabel(tr("What enforces the policy with this backend:"), details);
+    claimsTitle->setObjectName(QStringLiteral("backendClaimsTitle"));
+
+    auto *detailsLayout = new QVBoxLayout(details);
+    detailsLayout->setContentsMargins(0, 0, 0, 0);
+    detailsLayout->addWidget(m_name);
+    detailsLayout->addWidget(m_description);
+    detailsLayout->addLayout(facts);
+    detailsLayout->addWidget(claimsTitle);
+    detailsLayout->addWidget(m_claimsBox);
+
+    auto *settingsGroup = new QGroupBox(tr("Settings"), this);
+    settingsGroup->setObjectName(QStringLiteral("backendSettingsGroup"));
+    auto *settingsLayout = new QVBoxLayout(settingsGroup);
+    settingsLayout->addWidget(m_form);
+
+    auto *scrolled = new QWidget(this);
+    auto *scrolledLayout = new QVBoxLayout(scrolled);
+    scrolledLayout->addWidget(details);
+    scrolledLayout->addWidget(settingsGroup);
+    scrolledLayout->addStretch(1);
+    auto *scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("backendScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(scrolled);
+
+    m_status->setObjectName(QStringLiteral("backendStatus"));
+    m_status->setWordWrap(true);
+    m_discard->setObjectName(QStringLiteral("discardSettingsButton"));
+    m_discard->setAccessibleName(tr("Discard the changes to these settings"));
+    m_save->setObjectName(QStringLiteral("saveSettingsButton"));
+    m_save->setAccessibleName(tr("Save the settings without activating"));
+    m_activate->setObjectName(QStringLiteral("activateButton"));
+    m_activate->setAccessibleName(tr("Activate the selected backend"));
+    m_activate->setDefault(true);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_status, 1);
+    buttons->addWidget(m_discard);
+    buttons->addWidget(m_save);
+    buttons->addWidget(m_activate);
+
+    auto *progressGroup = new QGroupBox(tr("Activation"), this);
+    progressGroup->setObjectName(QStringLiteral("activationGroup"));
+    auto *progressLayout = new QVBoxLayout(progressGroup);
+    progressLayout->addWidget(m_progress);
+
+    m_list->setMinimumWidth(220);
+    auto *right = new QWidget(this);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(scroll, 1);
+    rightLayout->addLayout(buttons);
+    rightLayout->addWidget(progressGroup);
+
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->setObjectName(QStringLiteral("backendSplitter"));
+    split->setChildrenCollapsible(false);
+    split->addWidget(m_list);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+
+    connect(m_list, &BackendList::backendSelected, this, &BackendPanel::showBackend);
+    connect(m_form, &SchemaForm::changed, this, &BackendPanel::updateButtons);
+    connect(m_save, &QPushButton::clicked, this, &BackendPanel::saveSettings);
+    connect(m_activate, &QPushButton::clicked, this, &BackendPanel::activateSelected);
+    connect(m_discard, &QPushButton::clicked, this, &BackendPanel::discardChanges);
+    connect(m_client, &Client::backendsChanged, this, &BackendPanel::reload);
+    connect(m_client, &Client::activeBackendChanged, this, &BackendPanel::reload);
+
+    showDetails({});
+    updateButtons();
+    reload();
+}
+
+void BackendPanel::reload()
+{
+    m_client->backends().then(this, [this](const Result<QList<BackendInfo>> &result) {
+        if (!result) {
+            m_status->setText(tr("The backends could not be listed: %1").arg(result.error().toString()));
+            return;
+        }
+        m_list->setBackends(result.value());
+        if (const auto selected = m_list->selectedBackend())
+            showDetails(*selected);
+        updateButtons();
+    });
+}
+
+QString BackendPanel::nameOf(const BackendRef &ref) const
+{
+    const auto info = m_list->backend(ref);
+    return info ? info->descriptor.name : ref.toString();
+}
+
+void BackendPanel::showBackend(const BackendRef &ref)
+{
+    const auto info = m_list->backend(ref);
+    if (!info)
+        return;
+    showDetails(*info);
+    loadSettings(*info);
+}
+
+void BackendPanel::showDetails(const BackendInfo &info)
+{
+    const bool none = !info.ref.isValid();
+    m_name->setText(none ? tr("No backend selected") : info.descriptor.name);
+    m_description->setText(info.descriptor.description);
+    m_source->setText(info.sourceLabel.isEmpty() ? (info.ref.isBuiltin() ? tr("Built-in") : info.ref.packId())
+                                                 : info.sourceLabel);
+    if (info.active)
+        m_availability->setText(tr("Active — new commands run with this backend"));
+    else if (info.availability.available)
+        m_availability->setText(tr("Available"));
+    else
+        m_availability->setText(info.availability.reason.isEmpty()
+                                    ? tr("Unavailable")
+                                    : tr("Unavailable: %1").arg(info.availability.reason));
+    m_platforms->setText(info.descriptor.platforms.isEmpty() ? tr("Not stated")
+                                                             : info.descriptor.platforms.join(QStringLiteral(", ")));
+    while (m_claims->rowCount() > 0)
+        m_claims->removeRow(0);
+    for (const QString &dimension : BackendDescriptor::enforcementDimensions()) {
+        const QString claim = info.descriptor.enforcement.value(dimension);
+        auto *value = new QLabel(claim.isEmpty() ? tr("Not stated by this backend") : claim, m_claimsBox);
+        value->setObjectName(QStringLiteral("claim_") + dimension);
+        value->setWordWrap(true);
+        value->setEnabled(!claim.isEmpty());
+        m_claims->addRow(BackendList::enforcementTitle(dimension) + QLatin1Char(':'), value);
+    }
+}
+
+void BackendPanel::loadSettings(const BackendInfo &info)
+{
+    const quint64 request = ++m_settingsRequest;
+    m_formRef.reset();
+    m_form->clear();
+    updateButtons();
+    m_client->settings(info.ref).then(this, [this, request, info](const Result<SettingsView> &result) {
+        if (request != m_settingsRequest)
+            return; // the user moved on to another backend meanwhile
+        if (!result) {
+            m_form->clear();
+            m_form->showErrors(result.error());
+            return;
+        }
+        m_form->setSchema(info.descriptor, result.value());
+        m_formRef = info.ref;
+        updateButtons();
+    });
+}
+
+void BackendPanel::updateButtons()
+{
+    const auto selected = m_list->selectedBackend();
+    const bool ready = selected && m_formRef && *m_formRef == selected->ref;
+    const bool dirty = ready && m_form->isDirty();
+    const bool busy = m_saving || m_activating;
+    const bool active = selected && selected->active;
+    m_discard->setEnabled(dirty && !busy);
+    // The active backend's settings change only through activation, so runtime and the
+    // stored settings never disagree.
+    m_save->setEnabled(dirty && !busy && !active);
+    m_save->setToolTip(active ? tr("The active backend's settings are applied by activating it again.") : QString());
+    m_activate->setEnabled(ready && !busy && (!active || dirty));
+    m_activate->setText(active ? (dirty ? tr("Apply and reactivate") : tr("Active")) : tr("Activate"));
+}
+
+void BackendPanel::discardChanges()
+{
+    if (const auto selected = m_list->selectedBackend())
+        loadSettings(*selected);
+    m_status->clear();
+}
+
+void BackendPanel::saveSettings()
+{
+    const auto selected = m_list->selectedBackend();
+    if (!selected || !m_formRef)
+        return;
+    const BackendInfo info = *selected;
+    m_saving = true;
+    m_form->clearErrors();
+    m_status->setText(tr("Saving the settings of “%1”…").arg(info.descriptor.name));
+    updateButtons();
+    m_client->updateSettings(info.ref, m_form->values(), m_form->secretUpdates())
+        .then(this, [this, info](const Status &status) {
+            m_saving = false;
+            if (!status) {
+                m_form->showErrors(status.error());
+                m_status->setText(tr("The settings of “%1” were not saved.").arg(info.descriptor.name));
+                updateButtons();
+                return;
+            }
+            m_status->setText(tr("Settings of “%1” saved.").arg(info.descriptor.name));
+            if (m_list->selectedBackend() && m_list->selectedBackend()->ref == info.ref)
+                loadSettings(info);
+            updateButtons();
+        });
+}
+
+void BackendPanel::activateSelected()
+{
+    const auto selected = m_list->selectedBackend();
+    if (!selected || !m_formRef)
+        return;
+    const BackendInfo info = *selected;
+    std::optional<SettingsValues> candidate;
+    if (m_form->isDirty())
+        candidate = m_form->values();
+    m_activating = true;
+    m_form->clearErrors();
+    m_status->clear();
+    m_progress->begin(info.descriptor.name);
+    updateButtons();
+    m_client->activate(info.ref, candidate, m_form->secretUpdates())
+        .then(this, [this, info](const Result<ActivationResult> &reply) {
+            m_activating = false;
+            ActivationResult result;
+            if (reply) {
+                result = reply.value();
+            } else {
+                result.ref = info.ref;
+                result.error = reply.error();
+            }
+            QString summary;
+            if (result.ok) {
+                summary = tr("“%1” is now the active backend. Commands started from now on use it; commands "
+                             "already running keep the backend that started them.")
+                              .arg(info.descriptor.name);
+                m_status->clear();
+            } else {
+                const QString activeName = result.active.isValid() ? nameOf(result.active) : QString();
+                summary = ActivationText::failureSummary(result, info.descriptor.name, activeName);
+                m_form->showErrors(result.error);
+            }
+            m_progress->finish(result, summary);
+            emit activationCompleted(result, summary);
+            reload();
+            if (result.ok && m_list->selectedBackend() && m_list->selectedBackend()->ref == info.ref)
+                loadSettings(info);
+            updateButtons();
+        });
+}
+
+} // namespace sandbox

@@ -1,0 +1,113 @@
+#include "HostInteractionPresenter.h"
+
+#include "server/Client.h"
+
+#include <QAbstractButton>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QVBoxLayout>
+
+namespace sandbox {
+
+HostInteractionPresenter::HostInteractionPresenter(Client *client, QWidget *window)
+    : QObject(window)
+    , m_client(client)
+    , m_window(window)
+{
+    connect(m_client, &Client::hostInteractionRequested, this, &HostInteractionPresenter::present);
+}
+
+void HostInteractionPresenter::answer(const QString &id, bool accepted, const QString &value)
+{
+    HostInteractionResponse response;
+    response.id = id;
+    response.accepted = accepted;
+    response.value = value;
+    m_client->answerInteraction(response);
+}
+
+void HostInteractionPresenter::present(const HostInteractionRequest &request)
+{
+    const QString id = request.id;
+    const QString title = request.title.isEmpty() ? tr("Sandbox Studio") : request.title;
+    QDialog *dialog = nullptr;
+
+    switch (request.kind) {
+    case HostInteractionRequest::Kind::Confirm: {
+        auto *box = new QMessageBox(QMessageBox::Question, title, request.message, QMessageBox::Yes | QMessageBox::No,
+                                    m_window);
+        box->setObjectName(QStringLiteral("hostInteractionConfirm"));
+        box->setDefaultButton(QMessageBox::No);
+        box->button(QMessageBox::Yes)->setObjectName(QStringLiteral("hostInteractionYes"));
+        box->button(QMessageBox::No)->setObjectName(QStringLiteral("hostInteractionNo"));
+        connect(box, &QMessageBox::finished, this, [this, id, box](int) {
+            answer(id, box->standardButton(box->clickedButton()) == QMessageBox::Yes, {});
+        });
+        dialog = box;
+        break;
+    }
+    case HostInteractionRequest::Kind::Choice: {
+        auto *choice = new QDialog(m_window);
+        choice->setObjectName(QStringLiteral("hostInteractionChoice"));
+        choice->setWindowTitle(title);
+        auto *text = new QLabel(request.message, choice);
+        text->setWordWrap(true);
+        auto *combo = new QComboBox(choice);
+        combo->setObjectName(QStringLiteral("hostInteractionChoiceCombo"));
+        combo->setAccessibleName(request.message);
+        for (const SelectOption &option : request.options)
+            combo->addItem(option.label.isEmpty() ? option.value : option.label, option.value);
+        const int preset = combo->findData(request.defaultValue);
+        if (preset >= 0)
+            combo->setCurrentIndex(preset);
+        auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, choice);
+        buttons->setObjectName(QStringLiteral("hostInteractionButtons"));
+        connect(buttons, &QDialogButtonBox::accepted, choice, &QDialog::accept);
+        connect(buttons, &QDialogButtonBox::rejected, choice, &QDialog::reject);
+        auto *layout = new QVBoxLayout(choice);
+        layout->addWidget(text);
+        layout->addWidget(combo);
+        layout->addWidget(buttons);
+        connect(choice, &QDialog::finished, this, [this, id, combo](int result) {
+            answer(id, result == QDialog::Accepted,
+                   result == QDialog::Accepted ? combo->currentData().toString() : QString());
+        });
+        dialog = choice;
+        break;
+    }
+    case HostInteractionRequest::Kind::Text:
+    case HostInteractionRequest::Kind::Secret: {
+        const bool secret = request.kind == HostInteractionRequest::Kind::Secret;
+        auto *input = new QInputDialog(m_window);
+        input->setObjectName(secret ? QStringLiteral("hostInteractionSecret") : QStringLiteral("hostInteractionText"));
+        input->setWindowTitle(title);
+        input->setLabelText(request.message);
+        input->setInputMode(QInputDialog::TextInput);
+        input->setTextEchoMode(secret ? QLineEdit::Password : QLineEdit::Normal);
+        if (!secret)
+            input->setTextValue(request.defaultValue);
+        connect(input, &QInputDialog::finished, this, [this, id, input](int result) {
+            const bool accepted = result == QDialog::Accepted;
+            answer(id, accepted, accepted ? input->textValue() : QString());
+            input->setTextValue({}); // a typed secret does not outlive the answer
+        });
+        dialog = input;
+        break;
+    }
+    }
+    dialog->setProperty("interactionId", id);
+    dialog->setAccessibleName(title);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::ApplicationModal);
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+    emit dialogShown(dialog);
+}
+
+} // namespace sandbox

@@ -1,0 +1,212 @@
+#include "MainWindow.h"
+
+#include "Autostart.h"
+#include "HostInteractionPresenter.h"
+#include "NoticeBanner.h"
+#include "SandboxPage.h"
+#include "StatusIcons.h"
+#include "TrayController.h"
+#include "server/Client.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QJsonArray>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+namespace sandbox {
+
+namespace {
+
+const QString kKeepInTray = QStringLiteral("ui/keepRunningInTray");
+const QString kNoTrayNoticeDismissed = QStringLiteral("ui/noTrayNoticeDismissed");
+
+} // namespace
+
+MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
+    : QMainWindow(parent)
+    , m_client(client)
+    , m_tray(tray)
+    , m_page(new SandboxPage(client))
+    , m_trayBanner(new NoticeBanner(QStringLiteral("noTrayBanner"), NoticeBanner::Kind::Information))
+    , m_cleanupBanner(new NoticeBanner(QStringLiteral("cleanupBanner"), NoticeBanner::Kind::Warning))
+    , m_warningBanner(new NoticeBanner(QStringLiteral("warningBanner"), NoticeBanner::Kind::Warning))
+    , m_activeStatus(new QLabel)
+    , m_interactions(new HostInteractionPresenter(client, this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Sandbox Studio"));
+    setWindowIcon(StatusIcons::application());
+    setAccessibleName(tr("Sandbox Studio"));
+
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(m_trayBanner);
+    layout->addWidget(m_warningBanner);
+    layout->addWidget(m_cleanupBanner);
+    layout->addWidget(m_page, 1);
+    setCentralWidget(central);
+
+    m_activeStatus->setObjectName(QStringLiteral("activeBackendStatus"));
+    statusBar()->addWidget(m_activeStatus, 1);
+
+    createMenus();
+
+    const bool trayAvailable = m_tray && TrayController::isTrayAvailable();
+    if (!trayAvailable && !QSettings().value(kNoTrayNoticeDismissed, false).toBool()) {
+        m_trayBanner->showMessage(tr("This desktop has no system tray, so Sandbox Studio cannot stay in the tray: "
+                                     "closing this window quits it, and backends are switched here in the window."));
+    }
+    connect(m_trayBanner, &NoticeBanner::dismissed, this, [] { QSettings().setValue(kNoTrayNoticeDismissed, true); });
+
+    connect(m_client, &Client::cleanupWarning, this, [this](const CleanupWarning &warning) {
+        m_cleanupBanner->showMessage(
+            warning.willRetry
+                ? tr("The new backend is active, but cleaning up after “%1” failed: %2 Sandbox Studio will try "
+                     "again in the background (attempt %3).")
+                      .arg(warning.ref.toString(), warning.message)
+                      .arg(warning.attempt)
+                : tr("The new backend is active, but cleaning up after “%1” failed: %2")
+                      .arg(warning.ref.toString(), warning.message));
+    });
+    connect(m_client, &Client::disconnected, this, [this](const QString &reason) {
+        m_warningBanner->showMessage(tr("The connection to the sandbox engine was lost: %1").arg(reason));
+        m_page->setEnabled(false);
+    });
+    connect(m_client, &Client::activeBackendChanged, this, &MainWindow::updateActiveBackend);
+    connect(m_client, &Client::backendsChanged, this, &MainWindow::updateActiveBackend);
+    if (m_tray)
+        connect(m_tray, &TrayController::openRequested, this, [this] {
+            showNormal();
+            raise();
+            activateWindow();
+        });
+
+    resize(1280, 860);
+    updateActiveBackend();
+    showEngineWarnings();
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *app = menuBar()->addMenu(tr("&Studio"));
+    app->setObjectName(QStringLiteral("studioMenu"));
+    app->setToolTipsVisible(true);
+
+    m_autostart = app->addAction(tr("Start at &Login"));
+    m_autostart->setObjectName(QStringLiteral("autostartAction"));
+    m_autostart->setCheckable(true);
+    Autostart autostart(QCoreApplication::applicationFilePath());
+    m_autostart->setChecked(autostart.isEnabled());
+    m_autostart->setEnabled(Autostart::isSupported());
+    m_autostart->setToolTip(Autostart::isSupported() ? tr("Start Sandbox Studio in the background when you log in")
+                                                     : tr("Starting at login is not supported on this system"));
+    connect(m_autostart, &QAction::toggled, this, &MainWindow::toggleAutostart);
+
+    const bool trayAvailable = m_tray && TrayController::isTrayAvailable();
+    m_keepInTray = app->addAction(tr("Keep Running in the &Tray When Closed"));
+    m_keepInTray->setObjectName(QStringLiteral("keepInTrayAction"));
+    m_keepInTray->setCheckable(true);
+    m_keepInTray->setChecked(QSettings().value(kKeepInTray, true).toBool());
+    // Greyed, not hidden: the user should see what this desktop cannot offer.
+    m_keepInTray->setEnabled(trayAvailable);
+    m_keepInTray->setToolTip(trayAvailable ? tr("Closing the window leaves Sandbox Studio running in the tray")
+                                           : tr("Not available: this desktop has no system tray"));
+    connect(m_keepInTray, &QAction::toggled, this, [](bool keep) { QSettings().setValue(kKeepInTray, keep); });
+
+    app->addSeparator();
+    QAction *quit = app->addAction(tr("&Quit"), this, &MainWindow::quitRequested);
+    quit->setObjectName(QStringLiteral("quitAction"));
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("helpMenu"));
+    QAction *about = help->addAction(tr("&About Sandbox Studio"), this, &MainWindow::showAbout);
+    about->setObjectName(QStringLiteral("aboutAction"));
+}
+
+bool MainWindow::closesToTray() const
+{
+    return m_tray && TrayController::isTrayAvailable() && m_tray->isVisible() && m_keepInTray->isChecked();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (closesToTray()) {
+        hide();
+        event->ignore();
+        if (!m_toldAboutTray) {
+            m_toldAboutTray = true;
+            m_tray->notify(tr("Sandbox Studio is still running"),
+                           tr("The engine keeps serving from the tray. Choose Quit in the tray menu to stop it."));
+        }
+        return;
+    }
+    event->accept();
+    emit quitRequested();
+}
+
+void MainWindow::toggleAutostart(bool enabled)
+{
+    Autostart autostart(QCoreApplication::applicationFilePath());
+    const Status status = autostart.setEnabled(enabled);
+    if (!status) {
+        const QSignalBlocker blocker(m_autostart);
+        m_autostart->setChecked(autostart.isEnabled());
+        m_warningBanner->showMessage(tr("Could not change starting at login: %1").arg(status.error().toString()));
+        return;
+    }
+    statusBar()->showMessage(enabled ? tr("Sandbox Studio will start when you log in.")
+                                     : tr("Sandbox Studio will no longer start when you log in."),
+                             5000);
+}
+
+void MainWindow::updateActiveBackend()
+{
+    m_client->backends().then(this, [this](const Result<QList<BackendInfo>> &result) {
+        if (!result)
+            return;
+        QString active;
+        for (const BackendInfo &info : result.value()) {
+            if (info.active)
+                active = info.descriptor.name;
+        }
+        m_activeStatus->setText(active.isEmpty() ? tr("No backend is active: sandboxed commands cannot start.")
+                                                 : tr("Active backend: %1").arg(active));
+    });
+}
+
+void MainWindow::showEngineWarnings()
+{
+    m_client->status().then(this, [this](const Result<QJsonObject> &result) {
+        if (!result)
+            return;
+        QStringList warnings;
+        for (const QJsonValue &warning : result.value().value(QStringLiteral("warnings")).toArray())
+            warnings << warning.toString();
+        warnings.removeAll(QString());
+        if (!warnings.isEmpty())
+            m_warningBanner->showMessage(warnings.join(QLatin1Char('\n')));
+    });
+}
+
+void MainWindow::showAbout()
+{
+    auto *box = new QMessageBox(QMessageBox::Information, tr("About Sandbox Studio"),
+                                tr("<b>Sandbox Studio</b> %1<br>Decides how every command an AI coding agent runs "
+                                   "is confined.")
+                                    .arg(QCoreApplication::applicationVersion()),
+                                QMessageBox::Close, this);
+    box->setObjectName(QStringLiteral("aboutDialog"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+} // namespace sandbox

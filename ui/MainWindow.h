@@ -1,0 +1,59 @@
+#pragma once
+
+#include "protocol/ActivationEvent.h"
+
+#include <QMainWindow>
+
+class QAction;
+class QLabel;
+
+namespace sandbox {
+
+class Client;
+class HostInteractionPresenter;
+class NoticeBanner;
+class SandboxPage;
+class TrayController;
+
+// Sandbox Studio's window: the Sandbox page, banners for warnings, the app's own
+// settings (start at login, keep running in the tray).
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+
+public:
+    MainWindow(Client *client, TrayController *tray, QWidget *parent = nullptr);
+
+    SandboxPage *page() const { return m_page; }
+    NoticeBanner *cleanupBanner() const { return m_cleanupBanner; }
+    NoticeBanner *trayBanner() const { return m_trayBanner; }
+    NoticeBanner *warningBanner() const { return m_warningBanner; }
+    bool closesToTray() const;
+
+signals:
+    void quitRequested();
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createMenus();
+    void updateActiveBackend();
+    void showEngineWarnings();
+    void toggleAutostart(bool enabled);
+    void showAbout();
+
+    Client *m_client = nullptr;
+    TrayController *m_tray = nullptr;
+    SandboxPage *m_page = nullptr;
+    NoticeBanner *m_trayBanner = nullptr;
+    NoticeBanner *m_cleanupBanner = nullptr;
+    NoticeBanner *m_warningBanner = nullptr;
+    QLabel *m_activeStatus = nullptr;
+    QAction *m_autostart = nullptr;
+    QAction *m_keepInTray = nullptr;
+    HostInteractionPresenter *m_interactions = nullptr;
+    bool m_toldAboutTray = false;
+};
+
+} // namespace sandbox

@@ -1,0 +1,285 @@
+#include "PolicyPanel.h"
+
+#include "StringListEditor.h"
+#include "WheelGuard.h"
+#include "server/Client.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace sandbox {
+
+PolicyPanel::PolicyPanel(Client *client, QWidget *parent)
+    : QWidget(parent)
+    , m_client(client)
+    , m_domainsHint(new QLabel(this))
+    , m_error(new QLabel(this))
+    , m_status(new QLabel(this))
+    , m_apply(new QPushButton(tr("Apply"), this))
+    , m_revert(new QPushButton(tr("Revert"), this))
+{
+    setObjectName(QStringLiteral("policyPanel"));
+
+    m_readable
+        = new StringListEditor(QStringLiteral("policyReadable"), tr("Readable paths"), tr("/path or ~/path"), this);
+    m_writable = new StringListEditor(QStringLiteral("policyWritable"), tr("Writable paths"),
+                                      tr("${workspace} or /path"), this);
+    m_denied = new StringListEditor(QStringLiteral("policyDenied"), tr("Denied paths"), tr("~/.ssh"), this);
+    m_readOnly = new StringListEditor(QStringLiteral("policyReadOnly"), tr("Read-only paths"),
+                                      tr("${workspace}/.git/hooks"), this);
+    m_allowedDomains = new StringListEditor(QStringLiteral("policyAllowedDomains"), tr("Allowed domains"),
+                                            tr("example.com or *.example.com:443"), this);
+    m_deniedDomains = new StringListEditor(QStringLiteral("policyDeniedDomains"), tr("Denied domains"),
+                                           tr("tracker.example.com"), this);
+
+    m_processes = createCombo(
+        QStringLiteral("policyProcesses"), tr("Process confinement"),
+        { { tr("Isolated — sandboxed commands see only their own processes"),
+            int(Policy::ProcessConfinement::Isolated) },
+          { tr("Shared — sandboxed commands can see host processes"), int(Policy::ProcessConfinement::Shared) } });
+    m_network = createCombo(QStringLiteral("policyNetworkMode"), tr("Network access"),
+                            { { tr("No network"), int(Policy::NetworkMode::None) },
+                              { tr("Allowed domains only"), int(Policy::NetworkMode::Allowlist) },
+                              { tr("Full network access"), int(Policy::NetworkMode::Full) } });
+    m_hostExecution
+        = createCombo(QStringLiteral("policyHostExecution"), tr("Host execution"),
+                      { { tr("Deny — commands never run outside the sandbox"), int(Policy::HostExecution::Deny) },
+                        { tr("Ask — each request to run on the host asks you first"), int(Policy::HostExecution::Ask) },
+                        { tr("Allow — commands may run on the host unconfined"), int(Policy::HostExecution::Allow) } });
+
+    auto *filesystem = new QGroupBox(tr("Filesystem"), this);
+    filesystem->setObjectName(QStringLiteral("policyFilesystemGroup"));
+    auto *fsForm = new QFormLayout(filesystem);
+    fsForm->setRowWrapPolicy(QFormLayout::WrapAllRows);
+    fsForm->addRow(tr("Readable:"), m_readable);
+    fsForm->addRow(tr("Writable:"), m_writable);
+    fsForm->addRow(tr("Denied (never readable or writable):"), m_denied);
+    fsForm->addRow(tr("Read-only inside writable paths:"), m_readOnly);
+
+    auto *processes = new QGroupBox(tr("Processes"), this);
+    processes->setObjectName(QStringLiteral("policyProcessesGroup"));
+    auto *procForm = new QFormLayout(processes);
+    procForm->addRow(tr("Confinement:"), m_processes);
+
+    auto *network = new QGroupBox(tr("Network"), this);
+    network->setObjectName(QStringLiteral("policyNetworkGroup"));
+    auto *netForm = new QFormLayout(network);
+    netForm->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    netForm->addRow(tr("Mode:"), m_network);
+    m_domainsHint->setObjectName(QStringLiteral("policyDomainsHint"));
+    m_domainsHint->setWordWrap(true);
+    m_domainsHint->setEnabled(false);
+    netForm->addRow(m_domainsHint);
+    auto *domainsForm = new QFormLayout;
+    domainsForm->setRowWrapPolicy(QFormLayout::WrapAllRows);
+    domainsForm->addRow(tr("Allowed domains:"), m_allowedDomains);
+    domainsForm->addRow(tr("Denied domains (win over allowed):"), m_deniedDomains);
+    netForm->addRow(domainsForm);
+
+    auto *host = new QGroupBox(tr("Host execution"), this);
+    host->setObjectName(QStringLiteral("policyHostGroup"));
+    auto *hostForm = new QFormLayout(host);
+    hostForm->addRow(tr("Commands on the host:"), m_hostExecution);
+
+    m_error->setObjectName(QStringLiteral("policyError"));
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->hide();
+    m_status->setObjectName(QStringLiteral("policyStatus"));
+    m_status->setWordWrap(true);
+
+    m_apply->setObjectName(QStringLiteral("policyApply"));
+    m_apply->setAccessibleName(tr("Apply the policy changes"));
+    m_revert->setObjectName(QStringLiteral("policyRevert"));
+    m_revert->setAccessibleName(tr("Revert the policy changes"));
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_status, 1);
+    buttons->addWidget(m_revert);
+    buttons->addWidget(m_apply);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(filesystem);
+    layout->addWidget(processes);
+    layout->addWidget(network);
+    layout->addWidget(host);
+    layout->addWidget(m_error);
+    layout->addLayout(buttons);
+    layout->addStretch(1);
+
+    for (StringListEditor *editor : { m_readable, m_writable, m_denied, m_readOnly, m_allowedDomains, m_deniedDomains })
+        connect(editor, &StringListEditor::changed, this, &PolicyPanel::updateState);
+    for (QComboBox *combo : { m_processes, m_network, m_hostExecution })
+        connect(combo, &QComboBox::currentIndexChanged, this, &PolicyPanel::updateState);
+    connect(m_apply, &QPushButton::clicked, this, &PolicyPanel::apply);
+    connect(m_revert, &QPushButton::clicked, this, &PolicyPanel::revert);
+    connect(m_client, &Client::policyChanged, this, [this](const Policy &policy) {
+        // Someone else (sandboxctl, another window) saved a policy: follow it unless the
+        // user is in the middle of editing, in which case Revert will pick it up.
+        const bool wasDirty = isDirty();
+        m_saved = policy;
+        m_loaded = true;
+        if (!wasDirty)
+            load(policy);
+        updateState();
+    });
+
+    setEnabled(false);
+    m_status->setText(tr("Loading the policy…"));
+    reload();
+}
+
+QComboBox *PolicyPanel::createCombo(const QString &name, const QString &accessibleName,
+                                    const QList<std::pair<QString, int>> &items)
+{
+    auto *combo = new QComboBox(this);
+    combo->setObjectName(name);
+    combo->setAccessibleName(accessibleName);
+    for (const auto &[text, value] : items)
+        combo->addItem(text, value);
+    WheelGuard::install(combo);
+    return combo;
+}
+
+void PolicyPanel::reload()
+{
+    m_client->policy().then(this, [this](const Result<Policy> &result) {
+        setEnabled(true);
+        if (!result) {
+            showError(result.error());
+            m_status->setText(tr("The policy could not be loaded."));
+            return;
+        }
+        m_saved = result.value();
+        m_loaded = true;
+        load(m_saved);
+    });
+}
+
+void PolicyPanel::load(const Policy &policy)
+{
+    const QSignalBlocker b1(m_processes), b2(m_network), b3(m_hostExecution);
+    m_readable->setItems(policy.readable);
+    m_writable->setItems(policy.writable);
+    m_denied->setItems(policy.denied);
+    m_readOnly->setItems(policy.readOnly);
+    m_allowedDomains->setItems(policy.allowedDomains);
+    m_deniedDomains->setItems(policy.deniedDomains);
+    m_processes->setCurrentIndex(m_processes->findData(int(policy.processes)));
+    m_network->setCurrentIndex(m_network->findData(int(policy.network)));
+    m_hostExecution->setCurrentIndex(m_hostExecution->findData(int(policy.hostExecution)));
+    clearErrors();
+    updateState();
+}
+
+Policy PolicyPanel::editedPolicy() const
+{
+    Policy policy = m_saved;
+    policy.readable = m_readable->items();
+    policy.writable = m_writable->items();
+    policy.denied = m_denied->items();
+    policy.readOnly = m_readOnly->items();
+    policy.allowedDomains = m_allowedDomains->items();
+    policy.deniedDomains = m_deniedDomains->items();
+    policy.processes = Policy::ProcessConfinement(m_processes->currentData().toInt());
+    policy.network = Policy::NetworkMode(m_network->currentData().toInt());
+    policy.hostExecution = Policy::HostExecution(m_hostExecution->currentData().toInt());
+    return policy;
+}
+
+bool PolicyPanel::isDirty() const
+{
+    return m_loaded && editedPolicy() != m_saved;
+}
+
+void PolicyPanel::updateState()
+{
+    const bool dirty = isDirty();
+    m_apply->setEnabled(dirty && !m_busy);
+    m_revert->setEnabled(dirty && !m_busy);
+    const bool allowlist = m_network->currentData().toInt() == int(Policy::NetworkMode::Allowlist);
+    m_allowedDomains->setEnabled(allowlist);
+    m_deniedDomains->setEnabled(allowlist);
+    m_domainsHint->setText(allowlist ? tr("Only the allowed domains are reachable, through the engine's filtering "
+                                          "proxy; a denied entry wins over an allowed one.")
+                                     : tr("The domain lists apply only in the “Allowed domains only” mode."));
+    if (!m_busy)
+        m_status->setText(dirty ? tr("Unsaved changes.") : QString());
+}
+
+void PolicyPanel::apply()
+{
+    const Policy policy = editedPolicy();
+    m_busy = true;
+    clearErrors();
+    m_status->setText(tr("Saving the policy…"));
+    updateState();
+    m_client->setPolicy(policy).then(this, [this, policy](const Status &status) {
+        m_busy = false;
+        if (!status) {
+            showError(status.error());
+            updateState();
+            m_status->setText(tr("The policy was not saved."));
+            return;
+        }
+        m_saved = policy;
+        updateState();
+        m_status->setText(tr("Policy saved. It applies to commands started from now on."));
+        emit saved(policy);
+    });
+}
+
+void PolicyPanel::revert()
+{
+    load(m_saved);
+    m_status->setText(tr("Changes reverted."));
+}
+
+void PolicyPanel::clearErrors()
+{
+    m_error->clear();
+    m_error->hide();
+    for (StringListEditor *editor : { m_readable, m_writable, m_denied, m_readOnly, m_allowedDomains, m_deniedDomains })
+        editor->setError({});
+}
+
+void PolicyPanel::showError(const Error &error)
+{
+    clearErrors();
+    // The engine names the offending field in `where` (e.g. "policy.filesystem.writable[1]").
+    const QList<std::pair<QString, StringListEditor *>> editors{
+        { QStringLiteral("readable"), m_readable },           { QStringLiteral("writable"), m_writable },
+        { QStringLiteral("readOnly"), m_readOnly },           { QStringLiteral("allowedDomains"), m_allowedDomains },
+        { QStringLiteral("deniedDomains"), m_deniedDomains }, { QStringLiteral("denied"), m_denied },
+    };
+    QStringList lines;
+    QList<Error> pending{ error };
+    while (!pending.isEmpty()) {
+        const Error current = pending.takeFirst();
+        pending.append(current.details);
+        if (!current.details.isEmpty() && current.where.isEmpty())
+            continue;
+        lines << current.toString();
+        for (const auto &[key, editor] : editors) {
+            const QStringList parts = current.where.split(QLatin1Char('.'));
+            const bool names = std::any_of(parts.begin(), parts.end(), [&key](const QString &part) {
+                return part == key || part.startsWith(key + QLatin1Char('['));
+            });
+            if (names) {
+                const QString previous = editor->error();
+                editor->setError(previous.isEmpty() ? current.message : previous + QLatin1Char('\n') + current.message);
+                break;
+            }
+        }
+    }
+    m_error->setText(tr("The engine rejected the policy:\n%1").arg(lines.join(QLatin1Char('\n'))));
+    m_error->show();
+}
+
+} // namespace sandbox

@@ -1,0 +1,57 @@
+#include "SandboxPage.h"
+
+#include "BackendPanel.h"
+#include "PolicyPanel.h"
+
+#include <QGroupBox>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace sandbox {
+
+SandboxPage::SandboxPage(Client *client, QWidget *parent)
+    : QWidget(parent)
+    , m_policy(new PolicyPanel(client))
+    , m_backends(new BackendPanel(client))
+{
+    setObjectName(QStringLiteral("sandboxPage"));
+
+    auto *note = new QLabel(this);
+    note->setObjectName(QStringLiteral("independenceNote"));
+    note->setWordWrap(true);
+    note->setText(tr("The <b>policy</b> decides what sandboxed commands may do: files, processes, network and "
+                     "host execution. The <b>backend</b> is the launcher that enforces it. They are independent: "
+                     "changing the backend does not change the policy. Commands already running keep the backend "
+                     "that started them."));
+
+    auto *policyGroup = new QGroupBox(tr("Policy"), this);
+    policyGroup->setObjectName(QStringLiteral("policyGroup"));
+    auto *policyScroll = new QScrollArea(policyGroup);
+    policyScroll->setObjectName(QStringLiteral("policyScroll"));
+    policyScroll->setWidgetResizable(true);
+    policyScroll->setFrameShape(QFrame::NoFrame);
+    policyScroll->setWidget(m_policy);
+    auto *policyLayout = new QVBoxLayout(policyGroup);
+    policyLayout->addWidget(policyScroll);
+
+    auto *backendGroup = new QGroupBox(tr("Backend"), this);
+    backendGroup->setObjectName(QStringLiteral("backendGroup"));
+    auto *backendLayout = new QVBoxLayout(backendGroup);
+    backendLayout->addWidget(m_backends);
+
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->setObjectName(QStringLiteral("sandboxSplitter"));
+    split->setChildrenCollapsible(false);
+    split->addWidget(policyGroup);
+    split->addWidget(backendGroup);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(note);
+    layout->addWidget(split, 1);
+}
+
+} // namespace sandbox

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "protocol/ActivationEvent.h"
+#include "protocol/BackendInfo.h"
+
+#include <QObject>
+
+class QAction;
+class QActionGroup;
+class QMenu;
+class QSystemTrayIcon;
+
+namespace sandbox {
+
+class Client;
+
+// The system tray: every backend with its state (active, available, unavailable), the
+// active one checked; choosing one runs the activation transaction with progress in the
+// tooltip and the outcome as a notification. Also "Open Sandbox Studio" and "Quit".
+// Backend actions are named "trayBackend:<canonical ref>".
+class TrayController final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit TrayController(Client *client, QObject *parent = nullptr);
+    ~TrayController() override;
+
+    // Whether the desktop offers a tray (QSystemTrayIcon::isSystemTrayAvailable()).
+    static bool isTrayAvailable();
+    // Shows the icon when a tray exists; the menu is built either way.
+    void show();
+    bool isVisible() const;
+    QMenu *menu() const { return m_menu; }
+    QString toolTip() const;
+    QAction *actionFor(const BackendRef &ref) const;
+    void notify(const QString &title, const QString &message, bool warning = false);
+    void refresh();
+
+signals:
+    void openRequested();
+    void quitRequested();
+    // Every notification shown (also when no tray can show it), for the window and tests.
+    void notified(const QString &title, const QString &message);
+
+private:
+    void rebuild(const QList<BackendInfo> &backends);
+    void activate(const BackendInfo &info);
+    void onActivationEvent(const ActivationEvent &event);
+    void updateToolTip();
+    QString nameOf(const BackendRef &ref) const;
+
+    Client *m_client = nullptr;
+    QSystemTrayIcon *m_tray = nullptr;
+    QMenu *m_menu = nullptr;
+    QActionGroup *m_group = nullptr;
+    QAction *m_header = nullptr;
+    QAction *m_backendsEnd = nullptr;
+    QList<QAction *> m_backendActions;
+    QList<BackendInfo> m_backends;
+    QString m_progress;
+};
+
+} // namespace sandbox
