@@ -1,0 +1,342 @@
+#include "ProtocolTestSupport.h"
+#include "protocol/Policy.h"
+
+#include <QJsonArray>
+#include <QTest>
+
+using namespace sandbox;
+using sandbox::test::jsonValue;
+
+namespace {
+
+// A policy document with one list entry substituted (data rows name the list and entry).
+QJsonObject policyWith(const QString &section, const QString &list, const QJsonValue &entry)
+{
+    QJsonObject json = Policy::defaults().toJson();
+    QJsonObject inner = json.value(section).toObject();
+    QJsonArray array = inner.value(list).toArray();
+    array.append(entry);
+    inner.insert(list, array);
+    json.insert(section, inner);
+    return json;
+}
+
+} // namespace
+
+class TestPolicy final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void defaultsAreCareful();
+    void roundTrip();
+    void optionalSections();
+    void paths_data();
+    void paths();
+    void domains_data();
+    void domains();
+    void rejects_data();
+    void rejects();
+    void sizeBounds();
+    void collectsSeveralProblems();
+    void modeNames();
+};
+
+void TestPolicy::defaultsAreCareful()
+{
+    const Policy policy = Policy::defaults();
+    QVERIFY(policy.validate().ok());
+    QCOMPARE(policy.readable, QStringList{ QStringLiteral("/") });
+    const QStringList credentialStores{
+        QStringLiteral("~/.ssh"),
+        QStringLiteral("~/.gnupg"),
+        QStringLiteral("~/.aws"),
+        QStringLiteral("~/.config/gcloud"),
+        QStringLiteral("~/.kube"),
+        QStringLiteral("~/.password-store"),
+        QStringLiteral("~/.netrc"),
+        QStringLiteral("~/.git-credentials"),
+        QStringLiteral("~/.local/share/keyrings"),
+        QStringLiteral("~/.mozilla"),
+        QStringLiteral("~/.config/google-chrome"),
+        QStringLiteral("~/.config/chromium"),
+    };
+    for (const QString &store : credentialStores)
+        QVERIFY2(policy.denied.contains(store), qPrintable(store));
+    QCOMPARE(policy.writable, (QStringList{ QStringLiteral("${workspace}"), QStringLiteral("/tmp") }));
+    QVERIFY(policy.readOnly.contains(QStringLiteral("${workspace}/.git/hooks")));
+    QVERIFY(policy.readOnly.contains(QStringLiteral("${workspace}/.git/config")));
+    QCOMPARE(policy.network, Policy::NetworkMode::None);
+    QVERIFY(policy.allowedDomains.isEmpty());
+    QCOMPARE(policy.hostExecution, Policy::HostExecution::Deny);
+    QCOMPARE(policy.processes, Policy::ProcessConfinement::Isolated);
+}
+
+void TestPolicy::roundTrip()
+{
+    Policy policy = Policy::defaults();
+    QCOMPARE(Policy::fromJson(policy.toJson()).value(), policy);
+    policy.network = Policy::NetworkMode::Allowlist;
+    policy.allowedDomains
+        = { QStringLiteral("example.com"), QStringLiteral("*.github.com"), QStringLiteral("registry.npmjs.org:443") };
+    policy.deniedDomains = { QStringLiteral("evil.example.com") };
+    policy.hostExecution = Policy::HostExecution::Ask;
+    policy.processes = Policy::ProcessConfinement::Shared;
+    policy.writable.append(QStringLiteral("~/.cache/pip"));
+    const Result<Policy> again = Policy::fromJson(policy.toJson());
+    QVERIFY2(again.ok(), qPrintable(again.ok() ? QString() : again.error().toString()));
+    QCOMPARE(again.value(), policy);
+    QCOMPARE(again.value().toJson().value(QStringLiteral("network")).toObject().value(QStringLiteral("mode")),
+             QJsonValue(QStringLiteral("allowlist")));
+}
+
+void TestPolicy::optionalSections()
+{
+    // Lists and confinement may be left out; confinement then stays isolated.
+    const Result<Policy> minimal
+        = Policy::fromJson(jsonValue(R"({"filesystem":{},"network":{"mode":"full"},"hostExecution":"allow"})"));
+    QVERIFY(minimal.ok());
+    QCOMPARE(minimal.value().processes, Policy::ProcessConfinement::Isolated);
+    QCOMPARE(minimal.value().network, Policy::NetworkMode::Full);
+    QVERIFY(minimal.value().readable.isEmpty());
+}
+
+void TestPolicy::paths_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("problem"); // empty: accepted
+    QTest::newRow("absolute") << "/usr/share" << QString();
+    QTest::newRow("root") << "/" << QString();
+    QTest::newRow("home") << "~/.cache" << QString();
+    QTest::newRow("home itself") << "~" << QString();
+    QTest::newRow("workspace") << "${workspace}" << QString();
+    QTest::newRow("inside workspace") << "${workspace}/.git/hooks" << QString();
+    QTest::newRow("spaces") << "~/Library/Application Support/x" << QString();
+    QTest::newRow("dots in names") << "/a/..b/c.." << QString();
+    QTest::newRow("relative") << "src"
+                              << "must be absolute, start with ~/ or start with ${workspace}";
+    QTest::newRow("dot relative") << "./src"
+                                  << "must be absolute";
+    QTest::newRow("other user home") << "~root/.ssh"
+                                     << "must be absolute";
+    QTest::newRow("workspace glued") << "${workspace}x"
+                                     << "must be absolute";
+    QTest::newRow("dotdot") << "/tmp/../etc"
+                            << "must not contain \"..\" components";
+    QTest::newRow("dotdot at end") << "${workspace}/.."
+                                   << "must not contain \"..\" components";
+    QTest::newRow("home dotdot") << "~/../root"
+                                 << "must not contain \"..\"";
+    QTest::newRow("nul") << QStringLiteral("/tmp/a") + QChar(0) + QStringLiteral("b") << "contains a NUL character";
+    QTest::newRow("newline") << "/tmp/a\nb"
+                             << "contains a control character";
+    QTest::newRow("empty") << QString() << "must not be empty";
+    QTest::newRow("other variable") << "${workspace}/${HOME}"
+                                    << "unknown variable";
+    QTest::newRow("variable later") << "/home/${USER}"
+                                    << "unknown variable";
+    QTest::newRow("too long") << QStringLiteral("/") + QString(4096, QLatin1Char('a')) << "is too long";
+}
+
+void TestPolicy::paths()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, problem);
+    const Result<Policy> decoded
+        = Policy::fromJson(policyWith(QStringLiteral("filesystem"), QStringLiteral("denied"), path));
+    const qsizetype index = Policy::defaults().denied.size();
+    if (problem.isEmpty()) {
+        QVERIFY2(decoded.ok(), qPrintable(decoded.ok() ? QString() : decoded.error().toString()));
+        QCOMPARE(decoded.value().denied.last(), path);
+    } else {
+        QVERIFY(!decoded.ok());
+        SANDBOX_EXPECT_ERROR(decoded.error(), QStringLiteral("policy.filesystem.denied[%1]").arg(index), problem);
+        QVERIFY(Policy::pathProblem(path).contains(problem));
+    }
+}
+
+void TestPolicy::domains_data()
+{
+    QTest::addColumn<QString>("domain");
+    QTest::addColumn<QString>("problem"); // empty: accepted
+    QTest::newRow("plain") << "example.com" << QString();
+    QTest::newRow("wildcard") << "*.example.com" << QString();
+    QTest::newRow("port") << "example.com:8443" << QString();
+    QTest::newRow("wildcard port") << "*.example.com:443" << QString();
+    QTest::newRow("single label") << "localhost" << QString();
+    QTest::newRow("digits") << "127.0.0.1" << QString();
+    QTest::newRow("hyphen") << "my-host.example.com" << QString();
+    QTest::newRow("lone star") << "*"
+                               << "a lone \"*\" would allow every domain";
+    QTest::newRow("lone star port") << "*:443"
+                                    << "a lone \"*\"";
+    QTest::newRow("scheme") << "https://example.com"
+                            << "not a URL";
+    QTest::newRow("path") << "example.com/login"
+                          << "without a path";
+    QTest::newRow("space") << "example .com"
+                           << "must not contain whitespace";
+    QTest::newRow("tab") << "example.com\t"
+                         << "must not contain whitespace";
+    QTest::newRow("empty") << QString() << "must not be empty";
+    QTest::newRow("port zero") << "example.com:0"
+                               << "invalid port";
+    QTest::newRow("port too big") << "example.com:65536"
+                                  << "invalid port";
+    QTest::newRow("port letters") << "example.com:http"
+                                  << "invalid port";
+    QTest::newRow("empty port") << "example.com:"
+                                << "invalid port";
+    QTest::newRow("inner star") << "ex*ample.com"
+                                << "only allowed as a leading";
+    QTest::newRow("star suffix") << "example.*"
+                                 << "only allowed as a leading";
+    QTest::newRow("empty label") << "example..com"
+                                 << "is not a valid domain name";
+    QTest::newRow("trailing dot") << "example.com."
+                                  << "is not a valid domain name";
+    QTest::newRow("leading hyphen") << "-example.com"
+                                    << "is not a valid domain name";
+    QTest::newRow("underscore") << "ex_ample.com"
+                                << "is not a valid domain name";
+    QTest::newRow("ipv6") << "[::1]:80"
+                          << "is not a valid domain name";
+    QTest::newRow("long label") << QString(64, QLatin1Char('a')) + QStringLiteral(".com") << "is not a valid domain";
+    QTest::newRow("too long") << QString(300, QLatin1Char('a')) << "is too long";
+}
+
+void TestPolicy::domains()
+{
+    QFETCH(QString, domain);
+    QFETCH(QString, problem);
+    for (const QString &list : { QStringLiteral("allowedDomains"), QStringLiteral("deniedDomains") }) {
+        const Result<Policy> decoded = Policy::fromJson(policyWith(QStringLiteral("network"), list, domain));
+        if (problem.isEmpty()) {
+            QVERIFY2(decoded.ok(), qPrintable(decoded.ok() ? QString() : decoded.error().toString()));
+        } else {
+            QVERIFY(!decoded.ok());
+            SANDBOX_EXPECT_ERROR(decoded.error(), QStringLiteral("policy.network.%1[0]").arg(list), problem);
+        }
+    }
+}
+
+void TestPolicy::rejects_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("where");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("not an object") << QByteArray(R"("deny")") << "policy"
+                                   << "expected an object, got a string";
+    QTest::newRow("mode type") << QByteArray(R"({"filesystem":{},"network":{"mode":1},"hostExecution":"deny"})")
+                               << "policy.network.mode"
+                               << "expected a string, got a number";
+    QTest::newRow("unknown mode") << QByteArray(R"({"filesystem":{},"network":{"mode":"some"},"hostExecution":"deny"})")
+                                  << "policy.network.mode"
+                                  << "unknown network mode \"some\"; expected none, allowlist or full";
+    QTest::newRow("missing mode") << QByteArray(R"({"filesystem":{},"network":{},"hostExecution":"deny"})")
+                                  << "policy.network.mode"
+                                  << "missing required key";
+    QTest::newRow("missing network") << QByteArray(R"({"filesystem":{},"hostExecution":"deny"})") << "policy.network"
+                                     << "missing required key";
+    QTest::newRow("missing filesystem") << QByteArray(R"({"network":{"mode":"none"},"hostExecution":"deny"})")
+                                        << "policy.filesystem"
+                                        << "missing required key";
+    QTest::newRow("missing host execution")
+        << QByteArray(R"({"filesystem":{},"network":{"mode":"none"}})") << "policy.hostExecution"
+        << "missing required key";
+    QTest::newRow("unknown host execution")
+        << QByteArray(R"({"filesystem":{},"network":{"mode":"none"},"hostExecution":"sometimes"})")
+        << "policy.hostExecution"
+        << "unknown mode \"sometimes\"; expected deny, ask or allow";
+    QTest::newRow("host execution bool") << QByteArray(
+        R"({"filesystem":{},"network":{"mode":"none"},"hostExecution":true})")
+                                         << "policy.hostExecution"
+                                         << "expected a string, got a boolean";
+    QTest::newRow("unknown confinement") << QByteArray(
+        R"({"filesystem":{},"confinement":{"processes":"none"},"network":{"mode":"none"},"hostExecution":"deny"})")
+                                         << "policy.confinement.processes"
+                                         << "unknown confinement \"none\"";
+    QTest::newRow("list type") << QByteArray(
+        R"({"filesystem":{"readable":"/"},"network":{"mode":"none"},"hostExecution":"deny"})")
+                               << "policy.filesystem.readable"
+                               << "expected an array, got a string";
+    QTest::newRow("entry type") << QByteArray(
+        R"({"filesystem":{"writable":["/tmp",7]},"network":{"mode":"none"},"hostExecution":"deny"})")
+                                << "policy.filesystem.writable[1]"
+                                << "expected a string, got a number";
+    QTest::newRow("unknown fs key") << QByteArray(
+        R"({"filesystem":{"executable":[]},"network":{"mode":"none"},"hostExecution":"deny"})")
+                                    << "policy.filesystem.executable"
+                                    << "unknown key";
+    QTest::newRow("unknown top key") << QByteArray(
+        R"({"filesystem":{},"network":{"mode":"none"},"hostExecution":"deny","gpu":true})")
+                                     << "policy.gpu"
+                                     << "unknown key";
+    QTest::newRow("unknown network key") << QByteArray(
+        R"({"filesystem":{},"network":{"mode":"none","proxy":"x"},"hostExecution":"deny"})")
+                                         << "policy.network.proxy"
+                                         << "unknown key";
+}
+
+void TestPolicy::rejects()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, where);
+    QFETCH(QString, message);
+    const Result<Policy> decoded = Policy::fromJson(jsonValue(json));
+    QVERIFY(!decoded.ok());
+    SANDBOX_EXPECT_ERROR(decoded.error(), where, message);
+}
+
+void TestPolicy::sizeBounds()
+{
+    Policy policy = Policy::defaults();
+    for (int i = 0; i < Policy::maxEntries; ++i)
+        policy.denied.append(QStringLiteral("/d/%1").arg(i));
+    Status status = policy.validate();
+    QVERIFY(!status.ok());
+    SANDBOX_EXPECT_ERROR(status.error(), QStringLiteral("policy.filesystem.denied"),
+                         QStringLiteral("too many entries"));
+    QVERIFY(!Policy::fromJson(policy.toJson()).ok());
+
+    policy = Policy::defaults();
+    for (int i = 0; i < Policy::maxEntries + 1; ++i)
+        policy.allowedDomains.append(QStringLiteral("h%1.example.com").arg(i));
+    status = policy.validate();
+    QVERIFY(!status.ok());
+    SANDBOX_EXPECT_ERROR(status.error(), QStringLiteral("policy.network.allowedDomains"),
+                         QStringLiteral("too many entries"));
+
+    // A string beyond the reader's limit is refused before any path rule runs.
+    QJsonObject json = policyWith(QStringLiteral("filesystem"), QStringLiteral("readable"),
+                                  QString(QStringLiteral("/") + QString(2 * 1024 * 1024, QLatin1Char('a'))));
+    const Result<Policy> decoded = Policy::fromJson(json);
+    QVERIFY(!decoded.ok());
+    QVERIFY(decoded.error().message.contains(QStringLiteral("too long")));
+}
+
+void TestPolicy::collectsSeveralProblems()
+{
+    Policy policy = Policy::defaults();
+    policy.readable.append(QStringLiteral("relative"));
+    policy.allowedDomains.append(QStringLiteral("*"));
+    const Status status = policy.validate(QStringLiteral("stored"));
+    QVERIFY(!status.ok());
+    SANDBOX_EXPECT_ERROR(status.error(), QStringLiteral("stored.filesystem.readable[1]"), QStringLiteral("absolute"));
+    QCOMPARE(status.error().details.size(), 2);
+    QCOMPARE(status.error().details.at(1).where, QStringLiteral("stored.network.allowedDomains[0]"));
+}
+
+void TestPolicy::modeNames()
+{
+    for (auto mode : { Policy::NetworkMode::None, Policy::NetworkMode::Allowlist, Policy::NetworkMode::Full })
+        QCOMPARE(Policy::networkModeFromName(Policy::networkModeName(mode)), std::optional(mode));
+    for (auto mode : { Policy::HostExecution::Deny, Policy::HostExecution::Ask, Policy::HostExecution::Allow })
+        QCOMPARE(Policy::hostExecutionFromName(Policy::hostExecutionName(mode)), std::optional(mode));
+    QCOMPARE(Policy::networkModeName(Policy::NetworkMode::Allowlist), QStringLiteral("allowlist"));
+    QCOMPARE(Policy::hostExecutionName(Policy::HostExecution::Ask), QStringLiteral("ask"));
+    QVERIFY(!Policy::networkModeFromName(QStringLiteral("None")).has_value());
+}
+
+QTEST_GUILESS_MAIN(TestPolicy)
+#include "test_policy.moc"
