@@ -73,3 +73,10 @@ private:
 Status errorFromJson(const QJsonValue &value, const QString &path, Error &decoded);
 
 } // namespace sandbox
+
+// Error contains QList<Error>, and Qt's detection of operator== recurses through the list
+// forever when a signal carries an Error (moc registers its metatype). It has one: say so.
+template<>
+struct QTypeTraits::has_operator_equal<sandbox::Error> : std::true_type
+{
+};
