@@ -1,0 +1,104 @@
+#include "LocalServer.h"
+
+#include "LocalSocketTransport.h"
+#include "PeerCredentials.h"
+#include "ProtocolServer.h"
+#include "RpcMessage.h"
+#include "RuntimeDirectory.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QLocalServer>
+#include <QLocalSocket>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sandbox {
+
+namespace {
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("sandbox::LocalServer", text);
+}
+} // namespace
+
+LocalServer::LocalServer(ProtocolServer &server, QObject *parent)
+    : QObject(parent)
+    , m_server(server)
+    , m_local(new QLocalServer(this))
+{
+    connect(m_local, &QLocalServer::newConnection, this, &LocalServer::onNewConnection);
+}
+
+LocalServer::~LocalServer()
+{
+    close();
+}
+
+Status LocalServer::listen(const QString &path)
+{
+    const QString directory = QFileInfo(path).absolutePath();
+    if (const Status dir = RuntimeDirectory::ensure(directory); !dir.ok())
+        return dir;
+    // Only the lock holder gets here, so whatever is at the path is a dead owner's socket.
+    QLocalServer::removeServer(path);
+    m_local->setSocketOptions(QLocalServer::UserAccessOption);
+    if (!m_local->listen(path))
+        return Error{ path, tr("cannot listen on the engine socket: %1").arg(m_local->errorString()), {} };
+    if (::chmod(QFile::encodeName(path).constData(), 0600) != 0) {
+        m_local->close();
+        return Error{ path, tr("cannot make the engine socket owner-only"), {} };
+    }
+    m_path = path;
+    return Status::success();
+}
+
+void LocalServer::close()
+{
+    if (!m_local->isListening())
+        return;
+    m_local->close(); // also removes the socket file
+    m_path.clear();
+}
+
+bool LocalServer::isListening() const
+{
+    return m_local->isListening();
+}
+
+void LocalServer::onNewConnection()
+{
+    while (QLocalSocket *socket = m_local->nextPendingConnection()) {
+        const std::optional<PeerCredentials> peer = PeerCredentials::of(socket->socketDescriptor());
+        if (!peer) {
+            qWarning("sandbox engine: refused a connection whose credentials cannot be read");
+            socket->abort();
+            socket->deleteLater();
+            continue;
+        }
+        if (peer->uid != quint32(::geteuid())) {
+            qWarning("sandbox engine: refused a connection from uid %u pid %lld: only uid %u may use this engine",
+                     peer->uid, static_cast<long long>(peer->pid), unsigned(::geteuid()));
+            emit peerRefused(peer->uid, peer->pid);
+            // Tell the refused client why, so its user sees more than a dropped connection.
+            const RpcError error{
+                RpcErrorCode::PeerRefused,
+                tr("connection refused: this engine belongs to uid %1 and serves no other user").arg(::geteuid()),
+                {}
+            };
+            if (const auto frame = FrameDecoder::encode(
+                    QJsonDocument(RpcMessage::errorResponse(QJsonValue(QJsonValue::Null), error).toJson())
+                        .toJson(QJsonDocument::Compact)))
+                socket->write(*frame);
+            connect(socket, &QLocalSocket::disconnected, socket, &QObject::deleteLater);
+            socket->disconnectFromServer();
+            continue;
+        }
+        m_server.addConnection(std::make_unique<LocalSocketTransport>(socket, peer->toString()));
+    }
+}
+
+} // namespace sandbox

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <QLatin1String>
+#include <QList>
+
+namespace sandbox {
+
+// The local protocol's vocabulary, in one table: every method a presenter can call and
+// every notification the server pushes. Client, server, docs and tests use these names.
+inline constexpr int ProtocolVersion = 1;
+
+namespace Method {
+inline constexpr QLatin1String Hello{ "hello" };
+inline constexpr QLatin1String BackendsList{ "backends.list" };
+inline constexpr QLatin1String BackendsDescribe{ "backends.describe" };
+inline constexpr QLatin1String BackendsActivate{ "backends.activate" };
+inline constexpr QLatin1String SettingsGet{ "settings.get" };
+inline constexpr QLatin1String SettingsUpdate{ "settings.update" };
+inline constexpr QLatin1String SecretsReplace{ "secrets.replace" };
+inline constexpr QLatin1String SecretsRemove{ "secrets.remove" };
+inline constexpr QLatin1String PolicyGet{ "policy.get" };
+inline constexpr QLatin1String PolicySet{ "policy.set" };
+inline constexpr QLatin1String ProcessSpawn{ "process.spawn" };
+inline constexpr QLatin1String ProcessWrite{ "process.write" };
+inline constexpr QLatin1String ProcessCloseStdin{ "process.closeStdin" };
+inline constexpr QLatin1String ProcessKill{ "process.kill" };
+inline constexpr QLatin1String ProcessList{ "process.list" };
+inline constexpr QLatin1String PacksList{ "packs.list" };
+inline constexpr QLatin1String PacksEnable{ "packs.enable" };
+inline constexpr QLatin1String PacksDisable{ "packs.disable" };
+inline constexpr QLatin1String PacksRemove{ "packs.remove" };
+inline constexpr QLatin1String InteractionAnswer{ "interaction.answer" };
+inline constexpr QLatin1String EngineStatus{ "engine.status" };
+} // namespace Method
+
+namespace Notification {
+inline constexpr QLatin1String ActivationEvent{ "activation.event" };
+inline constexpr QLatin1String ActivationFinished{ "activation.finished" };
+inline constexpr QLatin1String CleanupWarning{ "cleanup.warning" };
+inline constexpr QLatin1String InteractionRequest{ "interaction.request" };
+inline constexpr QLatin1String BackendsChanged{ "backends.changed" };
+inline constexpr QLatin1String ActiveBackendChanged{ "backends.activeChanged" };
+inline constexpr QLatin1String PolicyChanged{ "policy.changed" };
+inline constexpr QLatin1String ProcessStarted{ "process.started" };
+inline constexpr QLatin1String ProcessFailedToStart{ "process.failedToStart" };
+inline constexpr QLatin1String ProcessOutput{ "process.output" };
+inline constexpr QLatin1String ProcessExited{ "process.exited" };
+} // namespace Notification
+
+struct ProtocolEntry
+{
+    QLatin1String name;
+    QLatin1String shape; // params -> result, for --help and docs
+};
+
+const QList<ProtocolEntry> &protocolMethods();
+const QList<ProtocolEntry> &protocolNotifications();
+
+} // namespace sandbox
