@@ -12,6 +12,7 @@
 #include <QFuture>
 #include <QObject>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -37,14 +38,26 @@ public:
         bool allowPlaintextSecrets = false; // the user's explicit opt-in
         std::shared_ptr<SettingsStore> settingsStore; // tests inject a failing store; default: file store
         std::shared_ptr<SecretStore> secretStore;     // default: keychain (or plaintext when allowed)
+        // Background retries of a failed cleanup: first after cleanupRetryInitialMs, then
+        // doubling up to cleanupRetryMaxMs, at most cleanupRetryAttempts attempts in all.
+        int cleanupRetryInitialMs = 1000;
+        int cleanupRetryMaxMs = 60000;
+        int cleanupRetryAttempts = 10;
+        // An unanswered Host Interaction question is refused after this long.
+        int interactionTimeoutMs = 120000;
     };
 
     explicit Engine(Options options, QObject *parent = nullptr);
     ~Engine() override;
 
     // --- backends
-    // Registers a built-in launcher (builtin:<kind>).
+    // Registers a built-in launcher (builtin:<kind>). This one instance serves every
+    // activation of the backend (re-activating it reconfigures that instance).
     void registerBuiltin(std::shared_ptr<Launcher> launcher);
+    // Registers a built-in backend whose launchers `factory` makes: every activation gets
+    // a fresh instance, so the serving one is never touched by a candidate. One instance
+    // is made at once for listing (descriptor, availability).
+    Status registerBuiltin(const QString &kind, std::function<std::shared_ptr<Launcher>()> factory);
     QList<BackendInfo> backends() const;
     Result<BackendInfo> backend(const BackendRef &ref) const;
     std::optional<BackendRef> activeRef() const;

@@ -1,0 +1,300 @@
+#include "ActivationTransaction.h"
+
+#include "CleanupScheduler.h"
+#include "FutureWait.h"
+#include "SecretStore.h"
+#include "SettingsStore.h"
+
+#include <QSet>
+
+namespace sandbox {
+
+ActivationTransaction::ActivationTransaction(Context &context, Request request)
+    : m_context(context)
+    , m_request(std::move(request))
+{ }
+
+QString ActivationTransaction::where(const QString &fieldId) const
+{
+    return fieldId.isEmpty() ? m_request.ref.toString() : m_request.ref.toString() + QLatin1Char('.') + fieldId;
+}
+
+void ActivationTransaction::emitEvent(ActivationStep step, ActivationEvent::State state, const QString &message)
+{
+    if (m_context.emitEvent)
+        m_context.emitEvent(ActivationEvent{ m_request.id, m_request.ref, step, state, message });
+}
+
+ActivationResult ActivationTransaction::run()
+{
+    ActivationResult result;
+    result.activationId = m_request.id;
+    result.ref = m_request.ref;
+
+    using Step = std::pair<ActivationStep, Status (ActivationTransaction::*)()>;
+    const QList<Step> steps{ { ActivationStep::Validate, &ActivationTransaction::validate },
+                             { ActivationStep::ResolveSecrets, &ActivationTransaction::resolveSecrets },
+                             { ActivationStep::Prepare, &ActivationTransaction::prepare },
+                             { ActivationStep::Probe, &ActivationTransaction::probe },
+                             { ActivationStep::Swap, &ActivationTransaction::swap },
+                             { ActivationStep::Persist, &ActivationTransaction::persist } };
+
+    for (qsizetype i = 0; i < steps.size(); ++i) {
+        const ActivationStep step = steps[i].first;
+        emitEvent(step, ActivationEvent::State::Started);
+        const Status status = (this->*steps[i].second)();
+        if (status.ok()) {
+            if (step == ActivationStep::ResolveSecrets && m_skipResolve)
+                emitEvent(step, ActivationEvent::State::Skipped, tr("This backend has no secret settings."));
+            else
+                emitEvent(step, ActivationEvent::State::Succeeded);
+            continue;
+        }
+
+        emitEvent(step, ActivationEvent::State::Failed, status.error().toString());
+        for (qsizetype j = i + 1; j < steps.size(); ++j)
+            emitEvent(steps[j].first, ActivationEvent::State::Skipped, tr("An earlier step failed."));
+        emitEvent(ActivationStep::Cleanup, ActivationEvent::State::Skipped, tr("An earlier step failed."));
+        // A candidate that never became (or no longer is) active still gets its resources
+        // released, in the background, once nothing of it runs.
+        if (m_candidate.launcher && m_candidate.launcher != m_context.active.current().launcher)
+            m_context.cleanup.retireInBackground(m_request.ref, m_candidate.launcher);
+        result.ok = false;
+        result.error = status.error();
+        result.failedStep = step;
+        result.active = m_context.active.ref().value_or(BackendRef());
+        return result;
+    }
+
+    cleanup();
+    result.ok = true;
+    result.active = m_context.active.ref().value_or(BackendRef());
+    return result;
+}
+
+Status ActivationTransaction::validate()
+{
+    std::optional<BackendEntry> entry = m_context.registry.entry(m_request.ref);
+    if (!entry)
+        return Error{ where(), tr("No backend %1 is registered.").arg(m_request.ref.toString()), {} };
+    if (!entry->enabled) {
+        return Error{
+            where(),
+            tr("The pack \"%1\" that provides this backend is disabled. Enable the pack first.").arg(entry->packId),
+            {}
+        };
+    }
+    m_entry = *entry;
+
+    if (m_request.candidate) {
+        m_values = *m_request.candidate;
+    } else {
+        Result<SettingsDocument> document = m_context.settings.load();
+        if (!document.ok())
+            return document.error();
+        const QJsonObject stored = document.value().backends.value(m_request.ref.toString());
+        Result<SettingsValues> values = SettingsValues::fromJson(stored, where());
+        if (!values.ok())
+            return values.error();
+        m_values = values.value();
+    }
+    if (Status valid = m_values.validate(m_entry.descriptor, where()); !valid.ok())
+        return valid;
+
+    return checkSecretUpdates(m_entry, m_request.secrets, &m_secretUpdates);
+}
+
+Status ActivationTransaction::checkSecretUpdates(const BackendEntry &entry, const QList<SecretUpdate> &updates,
+                                                 QList<SecretUpdate> *effective)
+{
+    const QString ref = entry.ref.toString();
+    Error problems{ ref, tr("The secret updates are not valid."), {} };
+    QSet<QString> seen;
+    for (const SecretUpdate &update : updates) {
+        const QString path = ref + QLatin1Char('.') + update.fieldId;
+        const FieldSpec *field = entry.descriptor.field(update.fieldId);
+        if (!field || field->type != FieldSpec::Type::Secret) {
+            problems.details.append(Error{ path, tr("not a secret field of this backend"), {} });
+            continue;
+        }
+        if (seen.contains(update.fieldId)) {
+            problems.details.append(Error{ path, tr("given more than once"), {} });
+            continue;
+        }
+        seen.insert(update.fieldId);
+        if (update.action == SecretUpdate::Action::Remove
+            || (update.action == SecretUpdate::Action::Replace && !update.value.isEmpty()))
+            effective->append(update);
+    }
+    if (!problems.details.isEmpty())
+        return problems;
+    return {};
+}
+
+Status ActivationTransaction::resolveSecrets()
+{
+    m_resolved.values = m_values.withDefaults(m_entry.descriptor);
+    if (!m_entry.descriptor.hasSecrets()) {
+        m_skipResolve = true;
+        return {};
+    }
+    Error missing{ where(), tr("Required secrets are not set."), {} };
+    for (const FieldSpec &field : std::as_const(m_entry.descriptor.fields)) {
+        if (field.type != FieldSpec::Type::Secret)
+            continue;
+        std::optional<QString> value;
+        auto update = std::find_if(m_secretUpdates.cbegin(), m_secretUpdates.cend(),
+                                   [&](const SecretUpdate &u) { return u.fieldId == field.id; });
+        if (update != m_secretUpdates.cend()) {
+            if (update->action == SecretUpdate::Action::Replace)
+                value = update->value;
+        } else {
+            Result<std::optional<QString>> stored = m_context.secrets.read(m_request.ref, field.id);
+            if (!stored.ok())
+                return stored.error();
+            value = stored.value();
+        }
+        if (value)
+            m_resolved.secrets.insert(field.id, *value);
+        else if (field.required)
+            missing.details.append(Error{ where(field.id), tr("%1 is required: enter a value.").arg(field.label), {} });
+    }
+    if (!missing.details.isEmpty())
+        return missing;
+    return {};
+}
+
+Status ActivationTransaction::prepare()
+{
+    Result<BackendRegistry::Instance> instance = m_context.registry.instantiate(m_request.ref);
+    if (!instance.ok())
+        return instance.error();
+    m_candidate = instance.value();
+
+    QFuture<Status> configured = m_candidate.launcher->configure(m_resolved);
+    waitForFuture(QFuture<void>(configured));
+    // The resolved values have reached the launcher; the engine keeps no copy around.
+    m_resolved.secrets.clear();
+    if (Status status = statusOf(configured, where(), QStringLiteral("configure()")); !status.ok())
+        return status;
+
+    QFuture<Status> prepared = m_candidate.launcher->prepare();
+    waitForFuture(QFuture<void>(prepared));
+    return statusOf(prepared, where(), QStringLiteral("prepare()"));
+}
+
+Status ActivationTransaction::probe()
+{
+    QFuture<Availability> probed = m_candidate.launcher->isAvailable();
+    waitForFuture(QFuture<void>(probed));
+    if (probed.isCanceled() || probed.resultCount() == 0)
+        return Error{ where(), tr("The backend's availability probe ended without a result."), {} };
+    const Availability availability = probed.result();
+    m_probedGeneration = m_candidate.host ? m_candidate.host->availabilityGeneration() : 0;
+    m_context.registry.setAvailability(m_request.ref, availability);
+    if (!availability.available) {
+        return Error{ where(),
+                      availability.reason.isEmpty() ? tr("The backend reports that it is not available.")
+                                                    : availability.reason,
+                      {} };
+    }
+    return {};
+}
+
+Status ActivationTransaction::swap()
+{
+    if (m_candidate.host && m_candidate.host->availabilityGeneration() != m_probedGeneration) {
+        return Error{ where(),
+                      tr("The backend reported an availability change after it was probed, so it was not "
+                         "made active. Activate it again."),
+                      {} };
+    }
+    m_previous = m_context.active.swap(ActiveBackend::Snapshot{ m_request.ref, m_candidate.launcher });
+    if (m_context.activeChanged)
+        m_context.activeChanged(m_request.ref);
+    return {};
+}
+
+Status ActivationTransaction::applySecretUpdates(QList<std::pair<QString, std::optional<QString>>> *undo)
+{
+    for (const SecretUpdate &update : std::as_const(m_secretUpdates)) {
+        Result<std::optional<QString>> old = m_context.secrets.read(m_request.ref, update.fieldId);
+        if (!old.ok())
+            return old.error();
+        const Status status = update.action == SecretUpdate::Action::Replace
+            ? m_context.secrets.write(m_request.ref, update.fieldId, update.value)
+            : m_context.secrets.remove(m_request.ref, update.fieldId);
+        if (!status.ok())
+            return status;
+        undo->append({ update.fieldId, old.value() });
+    }
+    return {};
+}
+
+void ActivationTransaction::undoSecretUpdates(const QList<std::pair<QString, std::optional<QString>>> &undo)
+{
+    for (auto it = undo.crbegin(); it != undo.crend(); ++it) {
+        if (it->second)
+            m_context.secrets.write(m_request.ref, it->first, *it->second);
+        else
+            m_context.secrets.remove(m_request.ref, it->first);
+    }
+}
+
+Status ActivationTransaction::persist()
+{
+    QList<std::pair<QString, std::optional<QString>>> undo;
+    Status status = applySecretUpdates(&undo);
+    if (status.ok()) {
+        const QJsonObject values = m_values.withoutDefaults(m_entry.descriptor).toJson();
+        const QString key = m_request.ref.toString();
+        const BackendRef ref = m_request.ref;
+        status = m_context.settings.update([&](SettingsDocument &document) -> Status {
+            if (values.isEmpty())
+                document.backends.remove(key);
+            else
+                document.backends.insert(key, values);
+            document.active = ref;
+            return {};
+        });
+    }
+    if (status.ok())
+        return {};
+
+    undoSecretUpdates(undo);
+    m_context.active.swap(m_previous);
+    if (m_context.activeChanged)
+        m_context.activeChanged(m_previous.ref);
+    return status;
+}
+
+void ActivationTransaction::cleanup()
+{
+    const ActivationStep step = ActivationStep::Cleanup;
+    emitEvent(step, ActivationEvent::State::Started);
+    if (!m_previous.launcher) {
+        emitEvent(step, ActivationEvent::State::Skipped, tr("No backend was active before."));
+        return;
+    }
+    if (m_previous.launcher == m_candidate.launcher) {
+        emitEvent(step, ActivationEvent::State::Skipped, tr("The backend keeps its launcher instance."));
+        return;
+    }
+    const BackendRef previousRef = m_previous.ref.value_or(BackendRef());
+    const CleanupScheduler::Attempt attempt = m_context.cleanup.retire(previousRef, std::move(m_previous.launcher));
+    switch (attempt.outcome) {
+    case CleanupScheduler::Outcome::Disposed:
+        emitEvent(step, ActivationEvent::State::Succeeded);
+        break;
+    case CleanupScheduler::Outcome::Deferred:
+        emitEvent(step, ActivationEvent::State::Skipped, attempt.message);
+        break;
+    case CleanupScheduler::Outcome::FailedWillRetry:
+        emitEvent(step, ActivationEvent::State::Warning,
+                  tr("Could not release the resources of %1: %2. Retrying in the background.")
+                      .arg(previousRef.toString(), attempt.message));
+        break;
+    }
+}
+
+} // namespace sandbox

@@ -1,0 +1,155 @@
+#include "BackendRegistry.h"
+
+#include <QDir>
+
+namespace sandbox {
+
+BackendRegistry::BackendRegistry(QString stateRoot, HostInteractionBroker *broker,
+                                 std::function<void(const BackendRef &)> availabilityChanged)
+    : m_stateRoot(std::move(stateRoot))
+    , m_broker(broker)
+    , m_availabilityChanged(std::move(availabilityChanged))
+{ }
+
+QString BackendRegistry::stateDirectoryFor(const BackendRef &ref) const
+{
+    // ':' cannot appear in a kind or pack id, so this mapping keeps refs apart.
+    QString name = ref.toString();
+    name.replace(QLatin1Char(':'), QLatin1Char('_'));
+    return QDir(m_stateRoot).filePath(QStringLiteral("backends/") + name);
+}
+
+std::unique_ptr<BackendHost> BackendRegistry::makeHost(const BackendRef &ref) const
+{
+    return std::make_unique<BackendHost>(ref, stateDirectoryFor(ref), m_broker, m_availabilityChanged);
+}
+
+Status BackendRegistry::add(const BackendRef &ref, const QString &sourceLabel, const QString &packId,
+                            std::shared_ptr<Launcher> catalog, LauncherFactory factory)
+{
+    if (!ref.isValid())
+        return Error{ ref.toString(), tr("not a valid backend reference"), {} };
+    if (!catalog)
+        return Error{ ref.toString(), tr("no launcher was given"), {} };
+    if (catalog->kind() != ref.kind())
+        return Error{ ref.toString(),
+                      tr("the launcher's kind \"%1\" does not match the reference").arg(catalog->kind()),
+                      {} };
+    const BackendDescriptor descriptor = catalog->descriptor();
+    if (Status valid = descriptor.validate(ref.toString() + QStringLiteral(".descriptor")); !valid.ok())
+        return valid;
+
+    Slot slot;
+    slot.entry.ref = ref;
+    slot.entry.descriptor = descriptor;
+    slot.entry.sourceLabel = sourceLabel;
+    slot.entry.packId = packId;
+    slot.entry.availability = Availability{ false, tr("Not checked yet.") };
+    slot.catalog = std::move(catalog);
+    slot.catalogHost = makeHost(ref);
+    slot.factory = std::move(factory);
+
+    QMutexLocker locker(&m_mutex);
+    for (const Slot &existing : std::as_const(m_slots)) {
+        if (existing.entry.ref == ref)
+            return Error{ ref.toString(), tr("a backend with this reference is already registered"), {} };
+    }
+    slot.catalog->attach(slot.catalogHost.get());
+    m_slots.append(std::move(slot));
+    return {};
+}
+
+void BackendRegistry::removePack(const QString &packId)
+{
+    QMutexLocker locker(&m_mutex);
+    m_slots.removeIf([&](const Slot &slot) { return !slot.entry.packId.isEmpty() && slot.entry.packId == packId; });
+}
+
+void BackendRegistry::setPackEnabled(const QString &packId, bool enabled)
+{
+    QMutexLocker locker(&m_mutex);
+    for (Slot &slot : m_slots) {
+        if (!slot.entry.packId.isEmpty() && slot.entry.packId == packId)
+            slot.entry.enabled = enabled;
+    }
+}
+
+std::optional<BackendEntry> BackendRegistry::entry(const BackendRef &ref) const
+{
+    QMutexLocker locker(&m_mutex);
+    for (const Slot &slot : m_slots) {
+        if (slot.entry.ref == ref)
+            return slot.entry;
+    }
+    return std::nullopt;
+}
+
+QList<BackendEntry> BackendRegistry::entries() const
+{
+    QMutexLocker locker(&m_mutex);
+    QList<BackendEntry> list;
+    for (const Slot &slot : m_slots)
+        list.append(slot.entry);
+    return list;
+}
+
+std::shared_ptr<Launcher> BackendRegistry::catalog(const BackendRef &ref) const
+{
+    QMutexLocker locker(&m_mutex);
+    for (const Slot &slot : m_slots) {
+        if (slot.entry.ref == ref)
+            return slot.catalog;
+    }
+    return nullptr;
+}
+
+void BackendRegistry::setAvailability(const BackendRef &ref, const Availability &availability)
+{
+    QMutexLocker locker(&m_mutex);
+    for (Slot &slot : m_slots) {
+        if (slot.entry.ref == ref)
+            slot.entry.availability = availability;
+    }
+}
+
+Result<BackendRegistry::Instance> BackendRegistry::instantiate(const BackendRef &ref)
+{
+    LauncherFactory factory;
+    std::shared_ptr<Launcher> catalog;
+    BackendHost *catalogHost = nullptr;
+    {
+        QMutexLocker locker(&m_mutex);
+        for (const Slot &slot : m_slots) {
+            if (slot.entry.ref == ref) {
+                factory = slot.factory;
+                catalog = slot.catalog;
+                catalogHost = slot.catalogHost.get();
+            }
+        }
+    }
+    if (!catalog)
+        return Error{ ref.toString(), tr("No backend %1 is registered.").arg(ref.toString()), {} };
+    if (!factory)
+        return Instance{ catalog, catalogHost };
+
+    std::shared_ptr<Launcher> launcher = factory();
+    if (!launcher || launcher->kind() != ref.kind())
+        return Error{ ref.toString(),
+                      tr("The backend's provider did not create a launcher of kind \"%1\".").arg(ref.kind()),
+                      {} };
+
+    // The host lives exactly as long as the launcher that points to it: the holder
+    // destroys the launcher first, then its host.
+    struct Holder
+    {
+        std::unique_ptr<BackendHost> host;
+        std::shared_ptr<Launcher> launcher;
+    };
+    auto holder = std::make_shared<Holder>();
+    holder->host = makeHost(ref);
+    holder->launcher = std::move(launcher);
+    holder->launcher->attach(holder->host.get());
+    return Instance{ std::shared_ptr<Launcher>(holder, holder->launcher.get()), holder->host.get() };
+}
+
+} // namespace sandbox

@@ -1,0 +1,83 @@
+#pragma once
+
+#include "BackendHost.h"
+#include "Launcher.h"
+
+#include <QCoreApplication>
+#include <QList>
+#include <QMutex>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace sandbox {
+
+class HostInteractionBroker;
+
+using LauncherFactory = std::function<std::shared_ptr<Launcher>()>;
+
+// One backend the engine knows: where it comes from and how to make launchers for it.
+struct BackendEntry
+{
+    BackendRef ref;
+    BackendDescriptor descriptor;
+    QString sourceLabel;
+    QString packId; // empty for built-ins
+    bool enabled = true;
+    Availability availability;
+};
+
+// The backends the engine can list and activate, keyed by source-qualified ref. Every
+// activation gets a fresh launcher instance from the backend's factory (with its own
+// LauncherHost), so the instance that is serving is never touched by a candidate's
+// configure()/prepare(). A backend registered as a single instance reuses that instance.
+class BackendRegistry final
+{
+    Q_DECLARE_TR_FUNCTIONS(BackendRegistry)
+
+public:
+    struct Instance
+    {
+        std::shared_ptr<Launcher> launcher;
+        BackendHost *host = nullptr;
+    };
+
+    BackendRegistry(QString stateRoot, HostInteractionBroker *broker,
+                    std::function<void(const BackendRef &)> availabilityChanged);
+
+    // `catalog` answers descriptor() and availability for listing; `factory` (may be
+    // empty: then `catalog` itself is used for every activation) makes activation instances.
+    Status add(const BackendRef &ref, const QString &sourceLabel, const QString &packId,
+               std::shared_ptr<Launcher> catalog, LauncherFactory factory);
+    void removePack(const QString &packId);
+    void setPackEnabled(const QString &packId, bool enabled);
+
+    std::optional<BackendEntry> entry(const BackendRef &ref) const;
+    QList<BackendEntry> entries() const;
+    std::shared_ptr<Launcher> catalog(const BackendRef &ref) const;
+    void setAvailability(const BackendRef &ref, const Availability &availability);
+
+    Result<Instance> instantiate(const BackendRef &ref);
+
+    QString stateDirectoryFor(const BackendRef &ref) const;
+
+private:
+    struct Slot
+    {
+        BackendEntry entry;
+        std::shared_ptr<Launcher> catalog;
+        std::shared_ptr<BackendHost> catalogHost;
+        LauncherFactory factory;
+    };
+
+    std::unique_ptr<BackendHost> makeHost(const BackendRef &ref) const;
+
+    QString m_stateRoot;
+    HostInteractionBroker *m_broker;
+    std::function<void(const BackendRef &)> m_availabilityChanged;
+    mutable QMutex m_mutex;
+    QList<Slot> m_slots; // registration order is listing order
+};
+
+} // namespace sandbox

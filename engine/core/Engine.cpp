@@ -1,0 +1,828 @@
+#include "Engine.h"
+
+#include "ActivationTransaction.h"
+#include "ActiveBackend.h"
+#include "BackendRegistry.h"
+#include "CleanupScheduler.h"
+#include "FileSettingsStore.h"
+#include "HostInteractionBroker.h"
+#include "KeychainSecretStore.h"
+#include "PackStateStore.h"
+#include "PlaintextSecretStore.h"
+#include "PolicyStore.h"
+#include "ProcessTable.h"
+#include "SecretStore.h"
+#include "SettingsStore.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QMetaMethod>
+#include <QPointer>
+#include <QSet>
+#include <QStandardPaths>
+#include <QThread>
+#include <QThreadPool>
+#include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace sandbox {
+
+class Engine::Private
+{
+public:
+    Private(Engine *engine, Options engineOptions);
+    ~Private();
+
+    quint64 takeActivationId();
+    ActivationResult runTransaction(quint64 id, const BackendRef &ref, std::optional<SettingsValues> candidate,
+                                    const QList<SecretUpdate> &secrets);
+    ActivationResult restoreSelection(quint64 id);
+    Status leavePack(const QString &packId, bool remove);
+    Status fallBackFrom(const QString &packId, const QString &action);
+    Status setPackEnabled(const QString &packId, bool enabled);
+    Status adoptPackSettings(const QString &packId, const QString &publisher, const PackRecord *previous);
+    void refreshAvailability(const BackendRef &ref);
+    void addWarning(const QString &warning);
+    void processEnded(quint64 id, ExitStatus status);
+
+    template <typename T> QFuture<T> enqueue(std::function<T(quint64 id)> job)
+    {
+        QMutexLocker locker(&queueMutex);
+        const quint64 id = nextActivationId++;
+        return QtConcurrent::run(&activationPool, [job = std::move(job), id] { return job(id); });
+    }
+
+    Engine *q;
+    Options options;
+    QThread eventThread;
+    QObject *eventContext = nullptr;
+    std::unique_ptr<HostInteractionBroker> broker;
+    std::shared_ptr<SettingsStore> settings;
+    std::shared_ptr<SecretStore> secrets;
+    PlaintextSecretStore *plaintextSecrets = nullptr;
+    std::unique_ptr<PolicyStore> policyStore;
+    std::unique_ptr<PackStateStore> packStore;
+    std::unique_ptr<BackendRegistry> registry;
+    ProcessTable table;
+    ActiveBackend active;
+    std::unique_ptr<CleanupScheduler> cleanup;
+    QThreadPool activationPool;
+
+    QMutex queueMutex;
+    quint64 nextActivationId = 1;
+
+    QMutex packsMutex;
+    QHash<QString, std::shared_ptr<AtomPack>> packs;
+    QMap<QString, PackRecord> packRecords;
+
+    mutable QMutex warningsMutex;
+    QStringList warnings;
+    QSet<quint64> timedOut;
+};
+
+namespace {
+
+QString defaultDirectory(QStandardPaths::StandardLocation location, const QString &configured)
+{
+    if (!configured.isEmpty())
+        return configured;
+    return QStandardPaths::writableLocation(location);
+}
+
+} // namespace
+
+Engine::Private::Private(Engine *engine, Options engineOptions)
+    : q(engine)
+    , options(std::move(engineOptions))
+{
+    options.configDirectory = defaultDirectory(QStandardPaths::AppConfigLocation, options.configDirectory);
+    options.stateDirectory = defaultDirectory(QStandardPaths::AppDataLocation, options.stateDirectory);
+
+    eventThread.setObjectName(QStringLiteral("sandbox-engine-events"));
+    eventThread.start();
+    eventContext = new QObject;
+    eventContext->moveToThread(&eventThread);
+
+    broker = std::make_unique<HostInteractionBroker>(
+        [this](const HostInteractionRequest &request) {
+            if (!q->isSignalConnected(QMetaMethod::fromSignal(&Engine::hostInteractionRequested)))
+                return false;
+            emit q->hostInteractionRequested(request);
+            return true;
+        },
+        eventContext, options.interactionTimeoutMs);
+
+    settings
+        = options.settingsStore ? options.settingsStore : std::make_shared<FileSettingsStore>(options.configDirectory);
+    if (options.secretStore) {
+        secrets = options.secretStore;
+    } else if (options.allowPlaintextSecrets) {
+        auto plaintext = std::make_shared<PlaintextSecretStore>(options.configDirectory);
+        plaintextSecrets = plaintext.get();
+        secrets = plaintext;
+    } else {
+        secrets = std::make_shared<KeychainSecretStore>(options.keychainService);
+    }
+    policyStore = std::make_unique<PolicyStore>(options.configDirectory);
+    packStore = std::make_unique<PackStateStore>(options.configDirectory);
+    registry = std::make_unique<BackendRegistry>(options.stateDirectory, broker.get(),
+                                                 [this](const BackendRef &ref) { refreshAvailability(ref); });
+    cleanup = std::make_unique<CleanupScheduler>(
+        table, eventContext,
+        CleanupScheduler::Backoff{ options.cleanupRetryInitialMs, options.cleanupRetryMaxMs,
+                                   options.cleanupRetryAttempts },
+        [this](const CleanupWarning &warning) { emit q->cleanupWarning(warning); });
+    table.setIdleCallback([this](const Launcher *launcher) { cleanup->launcherIdle(launcher); });
+
+    // One worker: activations and pack operations run strictly one after another.
+    activationPool.setMaxThreadCount(1);
+    activationPool.setExpiryTimeout(-1);
+    activationPool.setObjectName(QStringLiteral("sandbox-activation"));
+
+    Result<QMap<QString, PackRecord>> records = packStore->load();
+    if (records.ok())
+        packRecords = records.value();
+    else
+        warnings.append(records.error().toString());
+}
+
+Engine::Private::~Private()
+{
+    cleanup->shutdown();
+    broker->refuseAll();
+    activationPool.waitForDone();
+    QMetaObject::invokeMethod(eventContext, &QObject::deleteLater);
+    eventThread.quit();
+    eventThread.wait();
+    table.setIdleCallback({});
+}
+
+void Engine::Private::addWarning(const QString &warning)
+{
+    QMutexLocker locker(&warningsMutex);
+    if (!warnings.contains(warning))
+        warnings.append(warning);
+}
+
+quint64 Engine::Private::takeActivationId()
+{
+    QMutexLocker locker(&queueMutex);
+    return nextActivationId++;
+}
+
+ActivationResult Engine::Private::runTransaction(quint64 id, const BackendRef &ref,
+                                                 std::optional<SettingsValues> candidate,
+                                                 const QList<SecretUpdate> &secretUpdates)
+{
+    ActivationTransaction::Context context{ *registry,
+                                            *settings,
+                                            *secrets,
+                                            active,
+                                            *cleanup,
+                                            [this](const ActivationEvent &event) { emit q->activationEvent(event); },
+                                            [this](const std::optional<BackendRef> &activeRef) {
+                                                emit q->activeBackendChanged(activeRef.value_or(BackendRef()));
+                                            } };
+    ActivationTransaction transaction(context,
+                                      ActivationTransaction::Request{ id, ref, std::move(candidate), secretUpdates });
+    ActivationResult result = transaction.run();
+    emit q->activationFinished(result);
+    emit q->backendsChanged();
+    return result;
+}
+
+void Engine::Private::refreshAvailability(const BackendRef &ref)
+{
+    const ActiveBackend::Snapshot current = active.current();
+    std::shared_ptr<Launcher> launcher
+        = (current.ref && *current.ref == ref) ? current.launcher : registry->catalog(ref);
+    if (!launcher)
+        return;
+    QPointer<Engine> engine(q);
+    QMetaObject::invokeMethod(eventContext, [this, engine, launcher, ref] {
+        auto *watcher = new QFutureWatcher<Availability>(eventContext);
+        QObject::connect(watcher, &QFutureWatcher<Availability>::finished, eventContext, [this, engine, watcher, ref] {
+            watcher->deleteLater();
+            if (!engine)
+                return;
+            const QFuture<Availability> future = watcher->future();
+            const Availability availability = (future.isCanceled() || future.resultCount() == 0)
+                ? Availability{ false,
+                                Engine::tr("The backend's availability probe ended "
+                                           "without a result.") }
+                : future.result();
+            registry->setAvailability(ref, availability);
+            emit q->backendsChanged();
+        });
+        watcher->setFuture(launcher->isAvailable());
+    });
+}
+
+ActivationResult Engine::Private::restoreSelection(quint64 id)
+{
+    const BackendRef autoRef = BackendRef::builtin(QStringLiteral("auto"));
+    BackendRef target = autoRef;
+    Result<SettingsDocument> document = settings->load();
+    if (document.ok() && document.value().active)
+        target = *document.value().active;
+    else if (!document.ok())
+        addWarning(document.error().toString());
+
+    ActivationResult result = runTransaction(id, target, std::nullopt, {});
+    if (!result.ok && target != autoRef) {
+        addWarning(Engine::tr("The saved backend %1 could not be activated (%2); the built-in auto backend is "
+                              "used instead.")
+                       .arg(target.toString(), result.error.toString()));
+        result = runTransaction(takeActivationId(), autoRef, std::nullopt, {});
+    }
+    if (!result.ok) {
+        addWarning(Engine::tr("No sandbox backend could be activated (%1). Commands will not run until a backend "
+                              "is activated.")
+                       .arg(result.error.toString()));
+    }
+    return result;
+}
+
+Status Engine::Private::fallBackFrom(const QString &packId, const QString &action)
+{
+    const std::optional<BackendRef> current = active.ref();
+    if (!current || current->isBuiltin() || current->packId() != packId)
+        return {};
+    const BackendRef autoRef = BackendRef::builtin(QStringLiteral("auto"));
+    const ActivationResult fallback = runTransaction(takeActivationId(), autoRef, std::nullopt, {});
+    if (fallback.ok)
+        return {};
+    return Error{ packId,
+                  Engine::tr("Cannot %1 the pack: its backend %2 is active and switching to the built-in "
+                             "auto backend first failed (%3). Nothing was changed.")
+                      .arg(action, current->toString(), fallback.error.toString()),
+                  {} };
+}
+
+Status Engine::Private::leavePack(const QString &packId, bool remove)
+{
+    {
+        QMutexLocker locker(&packsMutex);
+        if (!packs.contains(packId))
+            return Error{ packId, Engine::tr("No pack \"%1\" is installed.").arg(packId), {} };
+    }
+    if (Status status = fallBackFrom(packId, remove ? Engine::tr("remove") : Engine::tr("disable")); !status.ok())
+        return status;
+
+    QMutexLocker locker(&packsMutex);
+    QMap<QString, PackRecord> records = packRecords;
+    PackRecord &record = records[packId];
+    if (remove)
+        record.installed = false;
+    else
+        record.enabled = false;
+    if (Status saved = packStore->save(records); !saved.ok())
+        return saved;
+    packRecords = records;
+    if (remove) {
+        packs.remove(packId);
+        registry->removePack(packId);
+    } else {
+        registry->setPackEnabled(packId, false);
+    }
+    locker.unlock();
+    emit q->backendsChanged();
+    return {};
+}
+
+Status Engine::Private::setPackEnabled(const QString &packId, bool enabled)
+{
+    QMutexLocker locker(&packsMutex);
+    if (!packs.contains(packId))
+        return Error{ packId, Engine::tr("No pack \"%1\" is installed.").arg(packId), {} };
+    QMap<QString, PackRecord> records = packRecords;
+    records[packId].enabled = enabled;
+    if (Status saved = packStore->save(records); !saved.ok())
+        return saved;
+    packRecords = records;
+    registry->setPackEnabled(packId, enabled);
+    locker.unlock();
+    for (const BackendEntry &entry : registry->entries()) {
+        if (entry.packId == packId)
+            refreshAvailability(entry.ref);
+    }
+    emit q->backendsChanged();
+    return {};
+}
+
+Status Engine::Private::adoptPackSettings(const QString &packId, const QString &publisher, const PackRecord *previous)
+{
+    // Same identity (or a first install): the settings under its refs are its own.
+    if (previous && previous->publisher == publisher)
+        return {};
+    const QString prefix = QStringLiteral("atom-pack:") + packId + QLatin1Char(':');
+    const QString newIdentity = publisher + QLatin1Char('/') + packId;
+
+    if (previous) {
+        // Another publisher's pack takes over this id: its secrets must never reach the
+        // newcomer. They cannot be moved without exposing them, so they are removed.
+        for (const QString &secret : previous->secretFields) {
+            const QString kind = secret.section(QLatin1Char('/'), 0, 0);
+            const QString field = secret.section(QLatin1Char('/'), 1);
+            if (Status removed = secrets->remove(BackendRef::atomPack(packId, kind), field); !removed.ok())
+                return removed;
+        }
+    }
+    const QString oldIdentity = previous ? previous->publisher + QLatin1Char('/') + packId : QString();
+    bool movedAway = false;
+    Status status = settings->update([&](SettingsDocument &document) -> Status {
+        QMap<QString, QJsonObject> theirs;
+        for (auto it = document.backends.begin(); it != document.backends.end();) {
+            if (it.key().startsWith(prefix)) {
+                theirs.insert(it.key(), it.value());
+                it = document.backends.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        if (!theirs.isEmpty() && !oldIdentity.isEmpty()) {
+            document.retained.insert(oldIdentity, theirs);
+            movedAway = true;
+        } else if (!theirs.isEmpty()) {
+            // Settings of an unknown identity: keep them, but not under the newcomer's refs.
+            document.retained.insert(QStringLiteral("unknown/") + packId, theirs);
+            movedAway = true;
+        }
+        const QMap<QString, QJsonObject> mine = document.retained.take(newIdentity);
+        for (auto it = mine.begin(); it != mine.end(); ++it)
+            document.backends.insert(it.key(), it.value());
+        if (document.active && document.active->toString().startsWith(prefix))
+            document.active.reset();
+        return {};
+    });
+    if (status.ok() && movedAway && previous) {
+        addWarning(Engine::tr("The pack \"%1\" is now provided by %2 instead of %3. The settings of the earlier "
+                              "pack were set aside and its secrets were removed.")
+                       .arg(packId, publisher, previous->publisher));
+    }
+    return status;
+}
+
+void Engine::Private::processEnded(quint64 id, ExitStatus status)
+{
+    {
+        QMutexLocker locker(&warningsMutex);
+        if (timedOut.remove(id))
+            status.timedOut = true;
+    }
+    std::shared_ptr<SandboxProcess> process = table.process(id);
+    if (!table.finish(id, status))
+        return;
+    emit q->processFinished(id, status);
+    // The process object may be in the middle of emitting; release it from its event loop.
+    if (process)
+        QMetaObject::invokeMethod(
+            process.get(), [process] {}, Qt::QueuedConnection);
+}
+
+// ---------------------------------------------------------------------------------------
+
+Engine::Engine(Options options, QObject *parent)
+    : QObject(parent)
+    , d(std::make_unique<Private>(this, std::move(options)))
+{
+    qRegisterMetaType<sandbox::ActivationEvent>();
+    qRegisterMetaType<sandbox::ActivationResult>();
+    qRegisterMetaType<sandbox::CleanupWarning>();
+    qRegisterMetaType<sandbox::HostInteractionRequest>();
+    qRegisterMetaType<sandbox::BackendRef>();
+    qRegisterMetaType<sandbox::ExitStatus>();
+}
+
+Engine::~Engine() = default;
+
+void Engine::registerBuiltin(std::shared_ptr<Launcher> launcher)
+{
+    if (!launcher) {
+        d->addWarning(tr("A built-in backend could not be registered: no launcher was given."));
+        return;
+    }
+    const BackendRef ref = BackendRef::builtin(launcher->kind());
+    if (Status status = d->registry->add(ref, tr("Built-in"), {}, std::move(launcher), {}); !status.ok()) {
+        d->addWarning(
+            tr("The built-in backend %1 could not be registered: %2").arg(ref.toString(), status.error().toString()));
+        return;
+    }
+    d->refreshAvailability(ref);
+    emit backendsChanged();
+}
+
+Status Engine::registerBuiltin(const QString &kind, std::function<std::shared_ptr<Launcher>()> factory)
+{
+    const BackendRef ref = BackendRef::builtin(kind);
+    std::shared_ptr<Launcher> catalog = factory ? factory() : nullptr;
+    if (!catalog)
+        return Error{ ref.toString(), tr("The backend's factory did not create a launcher."), {} };
+    if (Status status = d->registry->add(ref, tr("Built-in"), {}, std::move(catalog), std::move(factory)); !status.ok())
+        return status;
+    d->refreshAvailability(ref);
+    emit backendsChanged();
+    return {};
+}
+
+QList<BackendInfo> Engine::backends() const
+{
+    const std::optional<BackendRef> activeRef = d->active.ref();
+    QList<BackendInfo> list;
+    for (const BackendEntry &entry : d->registry->entries()) {
+        BackendInfo info;
+        info.ref = entry.ref;
+        info.descriptor = entry.descriptor;
+        info.availability = entry.availability;
+        info.active = activeRef && *activeRef == entry.ref;
+        info.sourceLabel = entry.sourceLabel;
+        if (!entry.enabled) {
+            // Listed so the user sees it, but it cannot be activated until its pack is enabled.
+            info.availability = Availability{
+                false, tr("Its pack \"%1\" is disabled. Enable the pack to use this backend.").arg(entry.sourceLabel)
+            };
+        }
+        list.append(info);
+    }
+    return list;
+}
+
+Result<BackendInfo> Engine::backend(const BackendRef &ref) const
+{
+    for (const BackendInfo &info : backends()) {
+        if (info.ref == ref)
+            return info;
+    }
+    return Error{ ref.toString(), tr("No backend %1 is registered.").arg(ref.toString()), {} };
+}
+
+std::optional<BackendRef> Engine::activeRef() const
+{
+    return d->active.ref();
+}
+
+QFuture<ActivationResult> Engine::restore()
+{
+    return d->enqueue<ActivationResult>([this](quint64 id) { return d->restoreSelection(id); });
+}
+
+Result<SettingsView> Engine::settings(const BackendRef &ref) const
+{
+    const std::optional<BackendEntry> entry = d->registry->entry(ref);
+    if (!entry)
+        return Error{ ref.toString(), tr("No backend %1 is registered.").arg(ref.toString()), {} };
+    Result<SettingsDocument> document = d->settings->load();
+    if (!document.ok())
+        return document.error();
+    Result<SettingsValues> stored
+        = SettingsValues::fromJson(document.value().backends.value(ref.toString()), ref.toString());
+    if (!stored.ok())
+        return stored.error();
+
+    SettingsView view;
+    view.values = stored.value().withDefaults(entry->descriptor);
+    view.insecureStorage = d->secrets->isInsecure();
+    for (const FieldSpec &field : entry->descriptor.fields) {
+        if (field.type != FieldSpec::Type::Secret)
+            continue;
+        Result<bool> configured = d->secrets->isConfigured(ref, field.id);
+        if (!configured.ok())
+            return configured.error();
+        view.secretsConfigured.insert(field.id, configured.value());
+    }
+    return view;
+}
+
+Status Engine::updateSettings(const BackendRef &ref, const SettingsValues &values, const QList<SecretUpdate> &secrets)
+{
+    const std::optional<BackendEntry> entry = d->registry->entry(ref);
+    if (!entry)
+        return Error{ ref.toString(), tr("No backend %1 is registered.").arg(ref.toString()), {} };
+    const std::optional<BackendRef> activeRef = d->active.ref();
+    if (activeRef && *activeRef == ref) {
+        return Error{ ref.toString(),
+                      tr("This backend is active: apply its settings by activating it again, so the "
+                         "running backend and the saved settings never disagree."),
+                      {} };
+    }
+    if (Status valid = values.validate(entry->descriptor, ref.toString()); !valid.ok())
+        return valid;
+    QList<SecretUpdate> effective;
+    if (Status valid = ActivationTransaction::checkSecretUpdates(*entry, secrets, &effective); !valid.ok())
+        return valid;
+
+    QList<std::pair<QString, std::optional<QString>>> undo;
+    auto undoSecrets = [&] {
+        for (auto it = undo.crbegin(); it != undo.crend(); ++it) {
+            if (it->second)
+                d->secrets->write(ref, it->first, *it->second);
+            else
+                d->secrets->remove(ref, it->first);
+        }
+    };
+    for (const SecretUpdate &update : std::as_const(effective)) {
+        Result<std::optional<QString>> old = d->secrets->read(ref, update.fieldId);
+        if (!old.ok()) {
+            undoSecrets();
+            return old.error();
+        }
+        const Status status = update.action == SecretUpdate::Action::Replace
+            ? d->secrets->write(ref, update.fieldId, update.value)
+            : d->secrets->remove(ref, update.fieldId);
+        if (!status.ok()) {
+            undoSecrets();
+            return status;
+        }
+        undo.append({ update.fieldId, old.value() });
+    }
+
+    const QJsonObject stored = values.withoutDefaults(entry->descriptor).toJson();
+    const QString key = ref.toString();
+    Status status = d->settings->update([&](SettingsDocument &document) -> Status {
+        if (stored.isEmpty())
+            document.backends.remove(key);
+        else
+            document.backends.insert(key, stored);
+        return {};
+    });
+    if (!status.ok())
+        undoSecrets();
+    return status;
+}
+
+QFuture<ActivationResult> Engine::activate(const BackendRef &ref, std::optional<SettingsValues> candidate,
+                                           const QList<SecretUpdate> &secrets)
+{
+    return d->enqueue<ActivationResult>(
+        [this, ref, candidate, secrets](quint64 id) { return d->runTransaction(id, ref, candidate, secrets); });
+}
+
+Policy Engine::policy() const
+{
+    Result<Policy> policy = d->policyStore->load();
+    return policy.ok() ? policy.value() : Policy::defaults();
+}
+
+Status Engine::setPolicy(const Policy &policy)
+{
+    if (Status status = d->policyStore->save(policy); !status.ok())
+        return status;
+    emit policyChanged(policy);
+    return {};
+}
+
+namespace {
+
+Status validateSpawnRequest(const SpawnRequest &request)
+{
+    const auto tr = [](const char *text) { return Engine::tr(text); };
+    if (request.argv.isEmpty() || request.argv.first().isEmpty())
+        return Error{ QStringLiteral("spawn.argv"), tr("The command is empty."), {} };
+    if (request.cwd.isEmpty() || !QDir::isAbsolutePath(request.cwd))
+        return Error{ QStringLiteral("spawn.cwd"), tr("The working directory must be an absolute path."), {} };
+    if (!QFileInfo(request.cwd).isDir())
+        return Error{ QStringLiteral("spawn.cwd"),
+                      tr("The working directory %1 does not exist.").arg(request.cwd),
+                      {} };
+    if (request.timeoutMs < 0)
+        return Error{ QStringLiteral("spawn.timeoutMs"), tr("The timeout cannot be negative."), {} };
+    for (auto it = request.env.begin(); it != request.env.end(); ++it) {
+        if (it.key().isEmpty() || it.key().contains(QLatin1Char('=')) || it.key().contains(QChar(0)))
+            return Error{ QStringLiteral("spawn.env"), tr("\"%1\" is not a valid variable name.").arg(it.key()), {} };
+    }
+    if (request.policy)
+        return request.policy->validate(QStringLiteral("spawn.policy"));
+    return {};
+}
+
+} // namespace
+
+Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &request, quint64 *processId)
+{
+    if (Status valid = validateSpawnRequest(request); !valid.ok())
+        return valid.error();
+    Policy effectivePolicy;
+    if (request.policy) {
+        effectivePolicy = *request.policy;
+    } else {
+        Result<Policy> stored = d->policyStore->load();
+        if (!stored.ok())
+            return stored.error();
+        effectivePolicy = stored.value();
+    }
+
+    const ActiveBackend::Snapshot snapshot = d->active.pinCurrent(d->table);
+    if (!snapshot.launcher || !snapshot.ref) {
+        return Error{ QStringLiteral("spawn"),
+                      tr("No sandbox backend is active, so nothing was run (commands never run unconfined). "
+                         "Activate a backend first."),
+                      {} };
+    }
+    Result<std::shared_ptr<SandboxProcess>> spawned = snapshot.launcher->spawn(request, effectivePolicy);
+    if (!spawned.ok() || !spawned.value()) {
+        d->table.unpin(snapshot.launcher.get());
+        if (!spawned.ok())
+            return spawned.error();
+        return Error{ snapshot.ref->toString(), tr("The backend did not start the command."), {} };
+    }
+    std::shared_ptr<SandboxProcess> process = spawned.value();
+    const quint64 id = d->table.add(*snapshot.ref, snapshot.launcher, process, request);
+    d->table.unpin(snapshot.launcher.get());
+    if (processId)
+        *processId = id;
+
+    QPointer<Engine> engine(this);
+    SandboxProcess *object = process.get();
+    connect(object, &SandboxProcess::started, object, [engine, id, object] {
+        if (engine)
+            engine->d->table.setPid(id, object->pid());
+    });
+    connect(object, &SandboxProcess::finished, object, [engine, id](const ExitStatus &status) {
+        if (engine)
+            engine->d->processEnded(id, status);
+    });
+    connect(object, &SandboxProcess::failedToStart, object, [engine, id](const Error &) {
+        if (engine)
+            engine->d->processEnded(id, ExitStatus{ 127, false, 0, false });
+    });
+    if (request.timeoutMs > 0) {
+        QTimer::singleShot(request.timeoutMs, object, [engine, id, object] {
+            if (!engine || !object->isRunning())
+                return;
+            {
+                QMutexLocker locker(&engine->d->warningsMutex);
+                engine->d->timedOut.insert(id);
+            }
+            object->kill();
+        });
+    }
+    if (const std::optional<ProcessInfo> info = d->table.info(id))
+        emit processStarted(*info);
+    return process;
+}
+
+QList<ProcessInfo> Engine::processes() const
+{
+    return d->table.list();
+}
+
+Status Engine::kill(quint64 processId)
+{
+    const std::optional<ProcessInfo> info = d->table.info(processId);
+    if (!info)
+        return Error{ QStringLiteral("process %1").arg(processId), tr("No such process."), {} };
+    std::shared_ptr<SandboxProcess> process = d->table.process(processId);
+    if (!info->running || !process)
+        return Error{ QStringLiteral("process %1").arg(processId), tr("The process has already ended."), {} };
+    // The process object lives in the thread that spawned it.
+    QMetaObject::invokeMethod(process.get(), [process] { process->kill(); });
+    return {};
+}
+
+Status Engine::installPack(std::shared_ptr<AtomPack> pack)
+{
+    if (!pack)
+        return Error{ QStringLiteral("pack"), tr("No pack was given."), {} };
+    const QString id = pack->id();
+    if (!BackendRef::isValidIdentifier(id))
+        return Error{ QStringLiteral("pack.id"), tr("\"%1\" is not a valid pack id.").arg(id), {} };
+    const QString publisher = pack->publisher().trimmed();
+    if (publisher.isEmpty() || publisher.contains(QLatin1Char('/')))
+        return Error{ id, tr("The pack must name its publisher (without \"/\")."), {} };
+
+    QMutexLocker locker(&d->packsMutex);
+    if (d->packs.contains(id))
+        return Error{ id, tr("A pack with this id is already installed. Remove it first."), {} };
+
+    const QList<std::shared_ptr<Launcher>> launchers = pack->createLaunchers();
+    if (launchers.isEmpty())
+        return Error{ id, tr("The pack contributes no backend."), {} };
+    QStringList secretFields;
+    QList<BackendRef> added;
+    auto rollback = [&] { d->registry->removePack(id); };
+    for (const std::shared_ptr<Launcher> &launcher : launchers) {
+        if (!launcher) {
+            rollback();
+            return Error{ id, tr("The pack returned an empty launcher."), {} };
+        }
+        const QString kind = launcher->kind();
+        if (!BackendRef::isValidIdentifier(kind)) {
+            rollback();
+            return Error{ id, tr("\"%1\" is not a valid backend kind.").arg(kind), {} };
+        }
+        const BackendRef ref = BackendRef::atomPack(id, kind);
+        std::weak_ptr<AtomPack> weakPack = pack;
+        LauncherFactory factory = [weakPack, kind]() -> std::shared_ptr<Launcher> {
+            std::shared_ptr<AtomPack> owner = weakPack.lock();
+            if (!owner)
+                return nullptr;
+            for (const std::shared_ptr<Launcher> &made : owner->createLaunchers()) {
+                if (made && made->kind() == kind)
+                    return made;
+            }
+            return nullptr;
+        };
+        if (Status status = d->registry->add(ref, pack->name(), id, launcher, std::move(factory)); !status.ok()) {
+            rollback();
+            return status;
+        }
+        added.append(ref);
+        for (const FieldSpec &field : launcher->descriptor().fields) {
+            if (field.type == FieldSpec::Type::Secret)
+                secretFields.append(kind + QLatin1Char('/') + field.id);
+        }
+    }
+
+    const std::optional<PackRecord> previous
+        = d->packRecords.contains(id) ? std::optional<PackRecord>(d->packRecords.value(id)) : std::nullopt;
+    if (Status status = d->adoptPackSettings(id, publisher, previous ? &*previous : nullptr); !status.ok()) {
+        rollback();
+        return status;
+    }
+    PackRecord record;
+    record.publisher = publisher;
+    record.name = pack->name();
+    record.version = pack->version();
+    record.enabled = (previous && previous->publisher == publisher) ? previous->enabled : true;
+    record.installed = true;
+    record.secretFields = secretFields;
+    QMap<QString, PackRecord> records = d->packRecords;
+    records.insert(id, record);
+    if (Status status = d->packStore->save(records); !status.ok()) {
+        rollback();
+        return status;
+    }
+    d->packRecords = records;
+    d->packs.insert(id, pack);
+    d->registry->setPackEnabled(id, record.enabled);
+    locker.unlock();
+
+    for (const BackendRef &ref : std::as_const(added))
+        d->refreshAvailability(ref);
+    emit backendsChanged();
+    return {};
+}
+
+QList<PackInfo> Engine::packs() const
+{
+    QMutexLocker locker(&d->packsMutex);
+    const QList<BackendEntry> entries = d->registry->entries();
+    QList<PackInfo> list;
+    for (auto it = d->packs.begin(); it != d->packs.end(); ++it) {
+        const PackRecord record = d->packRecords.value(it.key());
+        PackInfo info;
+        info.id = it.key();
+        info.publisher = record.publisher;
+        info.name = record.name;
+        info.version = record.version;
+        info.enabled = record.enabled;
+        for (const BackendEntry &entry : entries) {
+            if (entry.packId == it.key())
+                info.backends.append(entry.ref);
+        }
+        list.append(info);
+    }
+    std::sort(list.begin(), list.end(), [](const PackInfo &a, const PackInfo &b) { return a.id < b.id; });
+    return list;
+}
+
+QFuture<Status> Engine::enablePack(const QString &packId)
+{
+    return d->enqueue<Status>([this, packId](quint64) { return d->setPackEnabled(packId, true); });
+}
+
+QFuture<Status> Engine::disablePack(const QString &packId)
+{
+    return d->enqueue<Status>([this, packId](quint64) { return d->leavePack(packId, false); });
+}
+
+QFuture<Status> Engine::removePack(const QString &packId)
+{
+    return d->enqueue<Status>([this, packId](quint64) { return d->leavePack(packId, true); });
+}
+
+void Engine::answerInteraction(const HostInteractionResponse &response)
+{
+    d->broker->answer(response);
+}
+
+QStringList Engine::warnings() const
+{
+    QStringList list;
+    if (d->secrets->isInsecure()) {
+        list.append(tr("Secrets are stored in plain text in %1, because plaintext secret storage is allowed. "
+                       "Anyone who can read your files can read them.")
+                        .arg(d->secrets->location()));
+    }
+    list += d->settings->warnings();
+    list += d->policyStore->warnings();
+    list += d->packStore->warnings();
+    if (d->plaintextSecrets)
+        list += d->plaintextSecrets->warnings();
+    QMutexLocker locker(&d->warningsMutex);
+    list += d->warnings;
+    return list;
+}
+
+} // namespace sandbox

@@ -1,0 +1,62 @@
+#include "FileSettingsStore.h"
+
+#include <QDir>
+
+namespace sandbox {
+
+FileSettingsStore::FileSettingsStore(const QString &configDirectory)
+    : m_file(QDir(configDirectory).filePath(QStringLiteral("settings.json")))
+{ }
+
+Result<SettingsDocument> FileSettingsStore::readLocked()
+{
+    QString warning;
+    Result<std::optional<QJsonObject>> object = m_file.read(
+        [this](const QJsonObject &json) -> Status {
+            Result<SettingsDocument> document = SettingsDocument::fromJson(json, m_file.path());
+            return document.ok() ? Status() : Status(document.error());
+        },
+        &warning);
+    if (!warning.isEmpty())
+        m_warnings.append(warning);
+    if (!object.ok())
+        return object.error();
+    if (!object.value())
+        return SettingsDocument();
+    return SettingsDocument::fromJson(*object.value(), m_file.path());
+}
+
+Result<SettingsDocument> FileSettingsStore::load()
+{
+    QMutexLocker locker(&m_mutex);
+    if (Status status = m_file.lock(); !status.ok())
+        return status.error();
+    Result<SettingsDocument> document = readLocked();
+    m_file.unlock();
+    return document;
+}
+
+Status FileSettingsStore::update(const std::function<Status(SettingsDocument &)> &change)
+{
+    QMutexLocker locker(&m_mutex);
+    if (Status status = m_file.lock(); !status.ok())
+        return status;
+    Result<SettingsDocument> document = readLocked();
+    Status status = document.ok() ? Status() : Status(document.error());
+    if (status.ok()) {
+        SettingsDocument changed = document.value();
+        status = change(changed);
+        if (status.ok())
+            status = m_file.write(changed.toJson());
+    }
+    m_file.unlock();
+    return status;
+}
+
+QStringList FileSettingsStore::warnings() const
+{
+    QMutexLocker locker(&m_mutex);
+    return m_warnings;
+}
+
+} // namespace sandbox

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "protocol/Error.h"
+
+#include <QCoreApplication>
+#include <QFileDevice>
+#include <QJsonObject>
+#include <QLockFile>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace sandbox {
+
+// One JSON file of the engine's configuration, shared by every process of the user:
+// a lock file beside it serializes readers and writers, writes are atomic (QSaveFile:
+// write a temporary file, flush, rename), and a file that cannot be read is kept as
+// "<name>.corrupt-<timestamp>" and reported rather than overwritten.
+class LockedJsonFile final
+{
+    Q_DECLARE_TR_FUNCTIONS(LockedJsonFile)
+
+public:
+    // Checks a parsed object; an error makes the file count as corrupt.
+    using Validator = std::function<Status(const QJsonObject &)>;
+
+    explicit LockedJsonFile(QString path,
+                            QFileDevice::Permissions permissions = QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+
+    QString path() const { return m_path; }
+
+    // Takes the cross-process lock (waits up to `timeoutMs`). Stale locks of dead
+    // processes are taken over.
+    Status lock(int timeoutMs = 10000);
+    void unlock();
+
+    // Reads the file (call with the lock held). Absent file: no object, no warning.
+    // Unreadable file: renamed to a backup, no object, *warning says what happened.
+    // When the backup cannot be made the result is an error, so nothing overwrites it.
+    Result<std::optional<QJsonObject>> read(const Validator &validate, QString *warning);
+    // Atomically replaces the file (call with the lock held).
+    Status write(const QJsonObject &object);
+
+private:
+    QString m_path;
+    QFileDevice::Permissions m_permissions;
+    std::unique_ptr<QLockFile> m_lock;
+};
+
+} // namespace sandbox

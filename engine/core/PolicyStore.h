@@ -1,0 +1,28 @@
+#pragma once
+
+#include "LockedJsonFile.h"
+#include "protocol/Policy.h"
+
+#include <QMutex>
+#include <QStringList>
+
+namespace sandbox {
+
+// policy.json in the configuration directory. Absent: Policy::defaults(). Only
+// setPolicy() writes it; activating a backend never does.
+class PolicyStore final
+{
+public:
+    explicit PolicyStore(const QString &configDirectory);
+
+    Result<Policy> load();
+    Status save(const Policy &policy);
+    QStringList warnings() const;
+
+private:
+    mutable QMutex m_mutex;
+    LockedJsonFile m_file;
+    QStringList m_warnings;
+};
+
+} // namespace sandbox

@@ -1,0 +1,98 @@
+#include "SettingsDocument.h"
+
+#include "protocol/JsonReader.h"
+
+#include <QCoreApplication>
+#include <QJsonValue>
+
+namespace sandbox {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("SettingsDocument", text);
+}
+
+Result<QMap<QString, QJsonObject>> readBackendMap(const QJsonObject &object, const QString &where)
+{
+    QMap<QString, QJsonObject> map;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const QString path = where + QLatin1Char('.') + it.key();
+        Result<BackendRef> ref = BackendRef::parse(it.key());
+        if (!ref.ok())
+            return Error{ path, ref.error().message, {} };
+        if (ref.value().toString() != it.key())
+            return Error{ path, tr("not a canonical backend reference"), {} };
+        if (!it.value().isObject())
+            return Error{ path, tr("expected an object, got %1").arg(JsonReader::typeName(it.value())), {} };
+        map.insert(it.key(), it.value().toObject());
+    }
+    return map;
+}
+
+} // namespace
+
+QJsonObject SettingsDocument::toJson() const
+{
+    QJsonObject object{ { QStringLiteral("version"), currentVersion } };
+    if (active)
+        object.insert(QStringLiteral("active"), active->toString());
+    QJsonObject backendsObject;
+    for (auto it = backends.begin(); it != backends.end(); ++it)
+        backendsObject.insert(it.key(), it.value());
+    object.insert(QStringLiteral("backends"), backendsObject);
+    if (!retained.isEmpty()) {
+        QJsonObject retainedObject;
+        for (auto it = retained.begin(); it != retained.end(); ++it) {
+            QJsonObject refs;
+            for (auto ref = it.value().begin(); ref != it.value().end(); ++ref)
+                refs.insert(ref.key(), ref.value());
+            retainedObject.insert(it.key(), refs);
+        }
+        object.insert(QStringLiteral("retained"), retainedObject);
+    }
+    return object;
+}
+
+Result<SettingsDocument> SettingsDocument::fromJson(const QJsonObject &object, const QString &where)
+{
+    JsonReader reader(object, where);
+    const double version = reader.requireNumber(QStringLiteral("version"));
+    const QString active = reader.optionalString(QStringLiteral("active"));
+    const QJsonObject backends = reader.optionalObject(QStringLiteral("backends"));
+    const QJsonObject retained = reader.optionalObject(QStringLiteral("retained"));
+    reader.rejectUnknownKeys({ QStringLiteral("version"), QStringLiteral("active"), QStringLiteral("backends"),
+                               QStringLiteral("retained") });
+    if (!reader.ok())
+        return reader.error();
+    if (version != currentVersion) {
+        return Error{ reader.childPath(QStringLiteral("version")),
+                      tr("version %1 is not supported (this build reads version %2)").arg(version).arg(currentVersion),
+                      {} };
+    }
+
+    SettingsDocument document;
+    if (!active.isEmpty()) {
+        Result<BackendRef> ref = BackendRef::parse(active);
+        if (!ref.ok())
+            return Error{ reader.childPath(QStringLiteral("active")), ref.error().message, {} };
+        document.active = ref.value();
+    }
+    Result<QMap<QString, QJsonObject>> map = readBackendMap(backends, reader.childPath(QStringLiteral("backends")));
+    if (!map.ok())
+        return map.error();
+    document.backends = map.value();
+    for (auto it = retained.begin(); it != retained.end(); ++it) {
+        const QString path = reader.childPath(QStringLiteral("retained")) + QLatin1Char('.') + it.key();
+        if (!it.value().isObject())
+            return Error{ path, tr("expected an object, got %1").arg(JsonReader::typeName(it.value())), {} };
+        Result<QMap<QString, QJsonObject>> refs = readBackendMap(it.value().toObject(), path);
+        if (!refs.ok())
+            return refs.error();
+        document.retained.insert(it.key(), refs.value());
+    }
+    return document;
+}
+
+} // namespace sandbox
