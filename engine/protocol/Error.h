@@ -9,6 +9,17 @@
 #include <variant>
 
 namespace sandbox {
+struct Error;
+}
+
+// Error contains QList<Error>, and Qt's detection of operator== recurses through the list
+// forever when a signal carries an Error (moc registers its metatype). It has one: say so,
+// before Error is defined (its defaulted operator== already asks the question).
+template <> struct QTypeTraits::has_operator_equal<sandbox::Error> : std::true_type
+{
+};
+
+namespace sandbox {
 
 // An error a user can act on: where it happened (a field path such as
 // "settings.fields[2].defaultValue", a backend ref, a file) and what is wrong.
@@ -73,10 +84,3 @@ private:
 Status errorFromJson(const QJsonValue &value, const QString &path, Error &decoded);
 
 } // namespace sandbox
-
-// Error contains QList<Error>, and Qt's detection of operator== recurses through the list
-// forever when a signal carries an Error (moc registers its metatype). It has one: say so.
-template<>
-struct QTypeTraits::has_operator_equal<sandbox::Error> : std::true_type
-{
-};
