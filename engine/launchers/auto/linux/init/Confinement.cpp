@@ -247,6 +247,8 @@ bool applyLandlock(const InitConfig &config, std::string &error)
     bool ok = true;
     for (const std::string &path : config.landlockReadable)
         ok = ok && addPathRule(rulesetFd, path, readRights, error);
+    for (const std::string &path : config.landlockDirectories)
+        ok = ok && addPathRule(rulesetFd, path, kFsReadDir, error);
     for (const std::string &path : config.landlockWritable)
         ok = ok && addPathRule(rulesetFd, path, fsRights, error);
     for (const std::string &path : config.landlockDevices)

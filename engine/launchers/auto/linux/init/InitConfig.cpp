@@ -26,9 +26,9 @@ bool toInt(const std::string &text, long long min, long long max, long long &out
 bool parseConfig(const std::string &data, InitConfig &config, std::string &error)
 {
     static const std::map<std::string, int> arity = {
-        { "version", 1 }, { "tier", 1 },      { "arg", 1 },       { "env", 1 },    { "cwd", 1 },  { "hostname", 1 },
-        { "net", 1 },     { "proxy", 1 },     { "proxyport", 1 }, { "mount", 3 },  { "llro", 1 }, { "llrw", 1 },
-        { "lldev", 1 },   { "llconnect", 1 }, { "unix", 1 },      { "rlimit", 2 },
+        { "version", 1 }, { "tier", 1 },  { "arg", 1 },       { "env", 1 },   { "cwd", 1 },    { "hostname", 1 },
+        { "net", 1 },     { "proxy", 1 }, { "proxyport", 1 }, { "mount", 3 }, { "llro", 1 },   { "llrw", 1 },
+        { "lldir", 1 },   { "lldev", 1 }, { "llconnect", 1 }, { "unix", 1 },  { "rlimit", 2 },
     };
     std::vector<std::string> tokens;
     size_t pos = 0;
@@ -121,6 +121,8 @@ bool parseConfig(const std::string &data, InitConfig &config, std::string &error
             config.mounts.push_back(op);
         } else if (key == "llro") {
             config.landlockReadable.push_back(a);
+        } else if (key == "lldir") {
+            config.landlockDirectories.push_back(a);
         } else if (key == "llrw") {
             config.landlockWritable.push_back(a);
         } else if (key == "lldev") {

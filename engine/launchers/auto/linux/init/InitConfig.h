@@ -33,6 +33,7 @@ struct InitConfig
     std::vector<MountOp> mounts;
     std::vector<std::string> landlockReadable;
     std::vector<std::string> landlockWritable;
+    std::vector<std::string> landlockDirectories; // listing only
     std::vector<std::string> landlockDevices; // read + write + ioctl (device nodes, /dev dirs)
     std::vector<int> landlockConnectPorts;
     bool denyUnixSockets = false;

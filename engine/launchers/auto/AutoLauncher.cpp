@@ -1,0 +1,340 @@
+#include "AutoLauncher.h"
+
+#include "linux/KernelProbe.h"
+#include "linux/LinuxSandboxProcess.h"
+#include "linux/SandboxPlan.h"
+#include "net/DomainRules.h"
+#include "net/FilteringProxy.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QMutexLocker>
+#include <QUuid>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace sandbox {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("sandbox::AutoLauncher", text);
+}
+
+const QString kTierField = QStringLiteral("tier");
+const QString kTierStrongest = QStringLiteral("strongest");
+const QString kTierLandlockSeccomp = QStringLiteral("landlock-seccomp");
+
+template <typename T> QFuture<T> ready(T value)
+{
+    QPromise<T> promise;
+    promise.start();
+    promise.addResult(std::move(value));
+    promise.finish();
+    return promise.future();
+}
+
+} // namespace
+
+AutoLauncher::AutoLauncher() = default;
+AutoLauncher::~AutoLauncher() = default;
+
+QString AutoLauncher::locateInit()
+{
+    const QString overridePath = qEnvironmentVariable("SANDBOX_INIT_PATH");
+    if (!overridePath.isEmpty())
+        return overridePath;
+    const QString appDir = QCoreApplication::applicationDirPath();
+    const QStringList candidates = { appDir + QStringLiteral("/sandbox-init"),
+                                     appDir + QStringLiteral("/../libexec/sandbox-studio/sandbox-init") };
+    for (const QString &candidate : candidates) {
+        const QFileInfo info(candidate);
+        if (info.isFile() && info.isExecutable())
+            return info.canonicalFilePath();
+    }
+    return {};
+}
+
+BackendDescriptor AutoLauncher::descriptor() const
+{
+    BackendDescriptor descriptor;
+    descriptor.name = tr("Automatic (OS sandbox)");
+    descriptor.description = tr("Confines each command with the strongest lightweight sandbox this system offers: "
+                                "namespaces, Landlock and seccomp on Linux.");
+    FieldSpec tierField;
+    tierField.id = kTierField;
+    tierField.type = FieldSpec::Type::Select;
+    tierField.label = tr("Sandbox tier");
+    tierField.description = tr("Strongest picks namespaces + Landlock + seccomp when the kernel allows user "
+                               "namespaces. Landlock + seccomp skips namespaces (for hosts where they misbehave) "
+                               "and is weaker: host processes stay visible and /tmp is shared.");
+    tierField.defaultValue = kTierStrongest;
+    tierField.options
+        = { { kTierStrongest, tr("Strongest available") }, { kTierLandlockSeccomp, tr("Landlock + seccomp only") } };
+    descriptor.fields = { tierField };
+    descriptor.platforms = { QStringLiteral("linux") };
+    QMutexLocker lock(&m_mutex);
+    descriptor.enforcement = enforcementFor(m_tier, m_landlockAbi);
+    return descriptor;
+}
+
+QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi) const
+{
+    QMap<QString, QString> claims;
+    const QString landlock = abi > 0 ? tr("Landlock ABI %1").arg(abi) : tr("no Landlock (kernel lacks it)");
+    switch (tier) {
+    case Tier::None:
+        if (!m_prepared) {
+            const QString pending = tr("decided when the backend is prepared (the strongest tier the kernel offers)");
+            for (const QString &dimension : BackendDescriptor::enforcementDimensions())
+                claims.insert(dimension, pending);
+        } else {
+            for (const QString &dimension : BackendDescriptor::enforcementDimensions())
+                claims.insert(
+                    dimension,
+                    tr("not enforced: no sandbox tier is available (%1), nothing is run").arg(m_unavailableReason));
+        }
+        return claims;
+    case Tier::Namespaces:
+        claims.insert(QStringLiteral("filesystem"),
+                      tr("mount namespace with a root built from the policy (read-only binds, denied paths masked "
+                         "wherever they appear, read-only paths inside writable ones, private /tmp, minimal /dev) "
+                         "+ %1 as a second wall")
+                          .arg(landlock));
+        claims.insert(QStringLiteral("confinement"),
+                      tr("user, pid, ipc, uts and cgroup namespaces (host processes invisible and unreachable); "
+                         "seccomp-bpf deny list (ptrace, mount, namespaces, bpf, io_uring, keyrings, modules, "
+                         "foreign architectures killed); no_new_privs; every capability dropped; %1 signal and "
+                         "abstract-socket scoping; a pid-1 reaper; ends with its parent")
+                          .arg(abi >= 6 ? landlock : tr("(no Landlock scoping on this kernel)")));
+        claims.insert(QStringLiteral("network"),
+                      tr("none: empty network namespace%1; allowlist: only the filtering proxy, bridged on "
+                         "127.0.0.1:%2; full: the host's network")
+                          .arg(abi >= 4 ? tr(" + Landlock TCP rules") : QString())
+                          .arg(SandboxPlan::kProxyPort));
+        claims.insert(QStringLiteral("allowedDomains"),
+                      tr("filtering proxy (HTTP CONNECT, HTTP, SOCKS5) resolving names itself, refusing private "
+                         "and loopback targets unless named exactly; proxy variables set; no other route out of "
+                         "the network namespace"));
+        claims.insert(QStringLiteral("hostExecution"),
+                      tr("deny: session and system bus, $XDG_RUNTIME_DIR, every unix socket under /run, agent "
+                         "sockets masked, abstract sockets unreachable (own network namespace%1); ask: asked "
+                         "before each spawn, no answer means deny; allow: exposed")
+                          .arg(abi >= 6 ? tr(", Landlock scope") : QString()));
+        return claims;
+    case Tier::LandlockSeccomp:
+        claims.insert(QStringLiteral("filesystem"),
+                      tr("%1 only: readable and writable paths granted, denied paths unreadable (their names stay "
+                         "listable), read-only paths inside writable ones kept read-only, so new entries cannot "
+                         "be created directly in a writable directory that contains one; /tmp and /dev/shm are "
+                         "the host's (not private); only null, zero, full, random, urandom and tty devices")
+                          .arg(landlock));
+        claims.insert(QStringLiteral("confinement"),
+                      tr("weaker, no namespaces: host processes are visible in /proc; seccomp-bpf deny list, "
+                         "no_new_privs, capabilities dropped; %1; the command and everything it starts are "
+                         "killed when it ends (child subreaper)")
+                          .arg(abi >= 6 ? tr("signals to processes outside the sandbox blocked by Landlock scope")
+                                        : tr("not enforced: signals to the user's other processes are possible "
+                                             "(Landlock ABI < 6)")));
+        claims.insert(QStringLiteral("network"),
+                      tr("none: seccomp refuses every socket family but unix and netlink%1; allowlist: the same, "
+                         "the proxy is reached over its unix socket; full: the host's network")
+                          .arg(abi >= 4 ? tr(", plus Landlock TCP rules") : QString()));
+        claims.insert(QStringLiteral("allowedDomains"),
+                      tr("filtering proxy on a unix socket only (ALL_PROXY=socks5h://localhost/<socket>, understood "
+                         "by curl); tools that need a TCP proxy cannot reach the network"));
+        claims.insert(QStringLiteral("hostExecution"),
+                      tr("deny: new unix sockets refused by seccomp, abstract sockets %1; not enforced for unix "
+                         "socket paths while allowed domains are on (the proxy needs them); ask: asked before each "
+                         "spawn")
+                          .arg(abi >= 6 ? tr("scoped by Landlock") : tr("reachable (Landlock ABI < 6)")));
+        return claims;
+    }
+    return claims;
+}
+
+QFuture<Status> AutoLauncher::configure(const ResolvedSettings &settings)
+{
+    const QJsonValue value = settings.values.values.value(kTierField, kTierStrongest);
+    const QString tierName = value.toString(kTierStrongest);
+    if (tierName != kTierStrongest && tierName != kTierLandlockSeccomp) {
+        return ready(Status(
+            Error{ QStringLiteral("builtin:auto.tier"),
+                   tr("unknown tier '%1' (expected %2 or %3)").arg(tierName, kTierStrongest, kTierLandlockSeccomp),
+                   {} }));
+    }
+    QMutexLocker lock(&m_mutex);
+    const bool force = tierName == kTierLandlockSeccomp;
+    if (force != m_forceLandlockSeccomp)
+        m_prepared = false; // the tier must be chosen again
+    m_forceLandlockSeccomp = force;
+    return ready(Status::success());
+}
+
+QFuture<Status> AutoLauncher::prepare()
+{
+    return QtConcurrent::run([this] { return prepareNow(); });
+}
+
+Status AutoLauncher::prepareNow()
+{
+    const QString initPath = locateInit();
+    bool force = false;
+    {
+        QMutexLocker lock(&m_mutex);
+        force = m_forceLandlockSeccomp;
+    }
+    Tier tier = Tier::None;
+    QString reason;
+    KernelProbe probe;
+    if (initPath.isEmpty()) {
+        reason = tr("the helper sandbox-init was not found next to %1 nor in ../libexec/sandbox-studio "
+                    "(set SANDBOX_INIT_PATH or reinstall)")
+                     .arg(QCoreApplication::applicationDirPath());
+    } else {
+        probe = KernelProbe::run(initPath);
+        if (!probe.ran) {
+            reason = probe.failure;
+        } else if (!probe.seccomp) {
+            reason = tr("seccomp is unavailable: %1").arg(probe.seccompError);
+        } else if (!force && probe.namespaces) {
+            tier = Tier::Namespaces;
+        } else if (probe.landlockAbi >= 1) {
+            tier = Tier::LandlockSeccomp;
+        } else if (force) {
+            reason = tr("the Landlock + seccomp tier was selected but this kernel has no Landlock");
+        } else {
+            reason = tr("user namespaces are refused (%1) and the kernel has no Landlock").arg(probe.namespacesError);
+        }
+    }
+    QMutexLocker lock(&m_mutex);
+    m_initPath = initPath;
+    m_tier = tier;
+    m_landlockAbi = probe.landlockAbi;
+    m_unavailableReason = reason;
+    m_prepared = true;
+    if (tier == Tier::None)
+        return Error{ QStringLiteral("builtin:auto"), tr("No sandbox tier is available: %1").arg(reason), {} };
+    return Status::success();
+}
+
+QFuture<Availability> AutoLauncher::isAvailable()
+{
+    QMutexLocker lock(&m_mutex);
+    if (!m_prepared)
+        return ready(Availability{ false, tr("not prepared yet") });
+    if (m_tier == Tier::None)
+        return ready(Availability{ false, m_unavailableReason });
+    if (!QFileInfo(m_initPath).isExecutable())
+        return ready(Availability{ false, tr("the helper %1 is gone").arg(m_initPath) });
+    return ready(Availability{ true, {} });
+}
+
+AutoLauncher::Tier AutoLauncher::tier() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_tier;
+}
+
+Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &request, const Policy &policy)
+{
+    const QString where = QStringLiteral("builtin:auto");
+    Tier tier;
+    int abi;
+    QString initPath;
+    {
+        QMutexLocker lock(&m_mutex);
+        tier = m_tier;
+        abi = m_landlockAbi;
+        initPath = m_initPath;
+    }
+    if (tier == Tier::None)
+        return Error{ where, tr("The backend is not prepared or has no sandbox tier; nothing was run."), {} };
+    if (Status valid = policy.validate(); !valid)
+        return valid.error();
+
+    SandboxPlan::Input input;
+    input.policy = policy;
+    input.request = request;
+    input.tier = tier == Tier::Namespaces ? 1 : 2;
+    input.landlockAbi = abi;
+    // Fail on a bad request or policy now, before any process exists.
+    if (Result<SandboxPlan> check = SandboxPlan::build(input);
+        !check && policy.network != Policy::NetworkMode::Allowlist)
+        return check.error();
+
+    std::function<void()> onEnded;
+    if (policy.network == Policy::NetworkMode::Allowlist) {
+        Result<DomainRules> rules = DomainRules::parse(policy.allowedDomains, policy.deniedDomains);
+        if (!rules)
+            return rules.error();
+        std::shared_ptr<FilteringProxy> proxy;
+        {
+            QMutexLocker lock(&m_mutex);
+            if (!m_proxy)
+                m_proxy = std::make_shared<FilteringProxy>();
+            proxy = m_proxy;
+        }
+        Result<QString> channel = proxy->openChannel(rules.value());
+        if (!channel)
+            return channel.error();
+        input.proxySocket = channel.value();
+        const QString socketPath = channel.value();
+        onEnded = [proxy, socketPath] { proxy->closeChannel(socketPath); };
+        if (Result<SandboxPlan> check = SandboxPlan::build(input); !check) {
+            onEnded();
+            return check.error();
+        }
+    }
+    auto builder = [input](bool expose) -> Result<QByteArray> {
+        SandboxPlan::Input withAnswer = input;
+        withAnswer.exposeHostExecution = expose;
+        Result<SandboxPlan> plan = SandboxPlan::build(withAnswer);
+        if (!plan)
+            return plan.error();
+        return plan.value().serialize();
+    };
+    auto process = std::make_shared<LinuxSandboxProcess>(initPath, where, builder, request.timeoutMs, onEnded);
+    switch (policy.hostExecution) {
+    case Policy::HostExecution::Allow:
+        process->startWith(true);
+        break;
+    case Policy::HostExecution::Deny:
+        process->startWith(false);
+        break;
+    case Policy::HostExecution::Ask:
+        if (!host()) {
+            process->startWith(false);
+            break;
+        }
+        HostInteractionRequest question;
+        question.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        question.ref = BackendRef::builtin(kind());
+        question.hasRef = true;
+        question.kind = HostInteractionRequest::Kind::Confirm;
+        question.title = tr("Allow host execution?");
+        question.message = tr("The command '%1' asks to reach the host's session bus, service manager, container "
+                              "engine and agent sockets, which can run programs outside the sandbox. Allow it for "
+                              "this command?")
+                               .arg(request.argv.join(QLatin1Char(' ')).left(200));
+        process->startAfter(host()->ask(question));
+        break;
+    }
+    return std::shared_ptr<SandboxProcess>(process);
+}
+
+QFuture<Status> AutoLauncher::disposeIdle()
+{
+    std::shared_ptr<FilteringProxy> proxy;
+    {
+        QMutexLocker lock(&m_mutex);
+        // A proxy still serving a sandbox stays; an idle one is stopped.
+        if (m_proxy && m_proxy->channelCount() == 0)
+            proxy = std::move(m_proxy);
+    }
+    proxy.reset();
+    return ready(Status::success());
+}
+
+} // namespace sandbox

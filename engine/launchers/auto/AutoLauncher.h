@@ -1,0 +1,55 @@
+#pragma once
+
+#include "core/Launcher.h"
+
+#include <QMutex>
+#include <QString>
+
+#include <memory>
+
+namespace sandbox {
+
+class FilteringProxy;
+struct KernelProbe;
+
+// builtin:auto — the strongest lightweight OS sandbox this host offers, chosen at
+// prepare(). On Linux: tier 1 (user/mount/pid/net/ipc/uts/cgroup namespaces, a root
+// built from the policy, Landlock, seccomp) or tier 2 (Landlock + seccomp, where user
+// namespaces are refused). What enforces each policy dimension is reported as data in
+// descriptor().enforcement. Nothing runs unconfined: without a tier it is unavailable.
+class AutoLauncher final : public Launcher
+{
+public:
+    enum class Tier { None, Namespaces, LandlockSeccomp };
+
+    AutoLauncher();
+    ~AutoLauncher() override;
+
+    QString kind() const override { return QStringLiteral("auto"); }
+    BackendDescriptor descriptor() const override;
+    QFuture<Status> configure(const ResolvedSettings &settings) override;
+    QFuture<Status> prepare() override;
+    QFuture<Availability> isAvailable() override;
+    Result<std::shared_ptr<SandboxProcess>> spawn(const SpawnRequest &request, const Policy &policy) override;
+    QFuture<Status> disposeIdle() override;
+
+    Tier tier() const;
+    // Where sandbox-init is looked for: $SANDBOX_INIT_PATH, next to the executable,
+    // ../libexec/sandbox-studio/.
+    static QString locateInit();
+
+private:
+    Status prepareNow();
+    QMap<QString, QString> enforcementFor(Tier tier, int landlockAbi) const;
+
+    mutable QMutex m_mutex;
+    bool m_forceLandlockSeccomp = false;
+    bool m_prepared = false;
+    Tier m_tier = Tier::None;
+    int m_landlockAbi = 0;
+    QString m_unavailableReason;
+    QString m_initPath;
+    std::shared_ptr<FilteringProxy> m_proxy;
+};
+
+} // namespace sandbox

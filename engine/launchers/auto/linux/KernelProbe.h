@@ -1,0 +1,22 @@
+#pragma once
+
+#include <QString>
+
+namespace sandbox {
+
+// What this kernel lets a sandbox use, as measured by running `sandbox-init --probe`
+// (the same binary, the same steps a spawn takes).
+struct KernelProbe
+{
+    bool ran = false;
+    QString failure; // why the probe itself could not run
+    int landlockAbi = 0;
+    bool namespaces = false; // user + mount + pid + net + ipc + uts + cgroup, mounts work
+    QString namespacesError;
+    bool seccomp = false;
+    QString seccompError;
+
+    static KernelProbe run(const QString &initPath);
+};
+
+} // namespace sandbox

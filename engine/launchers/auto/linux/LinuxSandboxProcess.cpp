@@ -1,0 +1,298 @@
+#include "LinuxSandboxProcess.h"
+
+#include <QTimer>
+
+#include <cerrno>
+#include <csignal>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace sandbox {
+
+namespace {
+
+// A sealed, read-only-from-now-on memory file holding `data`, or -1.
+int sealedMemfd(const QByteArray &data)
+{
+    const int fd = memfd_create("sandbox-init-config", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0)
+        return -1;
+    qsizetype done = 0;
+    while (done < data.size()) {
+        const ssize_t n = write(fd, data.constData() + done, static_cast<size_t>(data.size() - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            close(fd);
+            return -1;
+        }
+        done += n;
+    }
+    if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0
+        || lseek(fd, 0, SEEK_SET) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+} // namespace
+
+LinuxSandboxProcess::LinuxSandboxProcess(QString initPath, QString where, ConfigBuilder builder, qint64 timeoutMs,
+                                         std::function<void()> onEnded, QObject *parent)
+    : SandboxProcess(parent)
+    , m_initPath(std::move(initPath))
+    , m_where(std::move(where))
+    , m_builder(std::move(builder))
+    , m_timeoutMs(timeoutMs)
+    , m_onEnded(std::move(onEnded))
+{ }
+
+LinuxSandboxProcess::~LinuxSandboxProcess()
+{
+    if (m_process && m_process->state() != QProcess::NotRunning) {
+        // Nothing outlives its process object: sandbox-init takes the sandbox down.
+        ::kill(static_cast<pid_t>(m_process->processId()), SIGKILL);
+        m_process->waitForFinished(5000);
+    }
+    if (m_statusFd >= 0)
+        close(m_statusFd);
+    if (m_state != State::Ended && m_onEnded)
+        m_onEnded();
+}
+
+void LinuxSandboxProcess::startWith(bool exposeHostExecution)
+{
+    QMetaObject::invokeMethod(
+        this, [this, exposeHostExecution] { launch(exposeHostExecution); }, Qt::QueuedConnection);
+}
+
+void LinuxSandboxProcess::startAfter(QFuture<HostInteractionResponse> answer)
+{
+    m_answerWatcher = new QFutureWatcher<HostInteractionResponse>(this);
+    connect(m_answerWatcher, &QFutureWatcherBase::finished, this, [this] {
+        bool accepted = false;
+        if (!m_answerWatcher->isCanceled() && m_answerWatcher->future().resultCount() > 0)
+            accepted = m_answerWatcher->result().accepted;
+        if (m_state == State::Pending)
+            launch(accepted);
+    });
+    m_answerWatcher->setFuture(answer);
+}
+
+void LinuxSandboxProcess::launch(bool exposeHostExecution)
+{
+    if (m_state != State::Pending)
+        return;
+    m_state = State::Starting;
+    Result<QByteArray> config = m_builder(exposeHostExecution);
+    if (!config) {
+        endWithoutStart(config.error().message);
+        return;
+    }
+    const int configFd = sealedMemfd(config.value());
+    int statusPipe[2] = { -1, -1 };
+    if (configFd < 0 || pipe2(statusPipe, O_CLOEXEC) != 0) {
+        if (configFd >= 0)
+            close(configFd);
+        endWithoutStart(
+            tr("cannot pass the configuration to sandbox-init: %1").arg(QString::fromLocal8Bit(strerror(errno))));
+        return;
+    }
+    m_statusFd = statusPipe[0];
+    const int statusWrite = statusPipe[1];
+    m_process = new QProcess(this);
+    m_process->setProgram(m_initPath);
+    QProcessEnvironment environment;
+    environment.insert(QStringLiteral("SANDBOX_INIT"), QStringLiteral("1"));
+    m_process->setProcessEnvironment(environment);
+    m_process->setWorkingDirectory(QStringLiteral("/"));
+    m_process->setChildProcessModifier([configFd, statusWrite] {
+        // Async-signal-safe only. Lift both above the target numbers first so neither
+        // dup2 can clobber the other; dup2 clears FD_CLOEXEC on the copies.
+        const int configCopy = fcntl(configFd, F_DUPFD, 10);
+        const int statusCopy = fcntl(statusWrite, F_DUPFD, 10);
+        if (configCopy < 0 || statusCopy < 0 || dup2(configCopy, 3) != 3 || dup2(statusCopy, 4) != 4)
+            _exit(125);
+    });
+    connect(m_process, &QProcess::readyReadStandardOutput, this,
+            [this] { emit stdoutReady(m_process->readAllStandardOutput()); });
+    connect(m_process, &QProcess::readyReadStandardError, this,
+            [this] { emit stderrReady(m_process->readAllStandardError()); });
+    connect(m_process, &QProcess::finished, this, &LinuxSandboxProcess::onProcessFinished);
+    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart && m_state == State::Starting)
+            endWithoutStart(tr("cannot run %1: %2").arg(m_initPath, m_process->errorString()));
+    });
+    m_statusNotifier = new QSocketNotifier(m_statusFd, QSocketNotifier::Read, this);
+    connect(m_statusNotifier, &QSocketNotifier::activated, this, &LinuxSandboxProcess::readStatus);
+    m_process->start(QIODevice::ReadWrite);
+    close(configFd);
+    close(statusWrite);
+    if (m_state != State::Starting)
+        return; // failed to start, already reported
+    if (!m_pendingStdin.isEmpty())
+        m_process->write(m_pendingStdin);
+    m_pendingStdin.clear();
+    if (m_pendingClose)
+        m_process->closeWriteChannel();
+    if (m_timeoutMs > 0) {
+        QTimer::singleShot(m_timeoutMs, this, [this] {
+            if (m_state == State::Starting || m_state == State::Running) {
+                m_timedOut = true;
+                kill();
+            }
+        });
+    }
+}
+
+void LinuxSandboxProcess::readStatus()
+{
+    if (m_statusFd < 0)
+        return;
+    char buffer[1024];
+    const ssize_t n = read(m_statusFd, buffer, sizeof buffer);
+    if (n <= 0) {
+        if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+            m_statusNotifier->setEnabled(false);
+            close(m_statusFd);
+            m_statusFd = -1;
+        }
+        return;
+    }
+    m_statusBuffer.append(buffer, n);
+    qsizetype newline;
+    while ((newline = m_statusBuffer.indexOf('\n')) >= 0) {
+        const QString line = QString::fromUtf8(m_statusBuffer.left(newline));
+        m_statusBuffer.remove(0, newline + 1);
+        const QString key = line.section(QLatin1Char(' '), 0, 0);
+        const QString value = line.section(QLatin1Char(' '), 1);
+        if (key == QLatin1String("started") && m_state == State::Starting) {
+            m_state = State::Running;
+            emit started();
+        } else if (key == QLatin1String("error") && m_setupError.isEmpty()) {
+            m_setupError = value;
+        } else if (key == QLatin1String("exit") && !m_haveExit) {
+            m_haveExit = true;
+            m_exit = ExitStatus{ value.toInt(), false, 0, false };
+        } else if (key == QLatin1String("signal") && !m_haveExit) {
+            m_haveExit = true;
+            m_exit = ExitStatus{ 0, true, value.toInt(), false };
+        }
+    }
+}
+
+void LinuxSandboxProcess::onProcessFinished()
+{
+    if (m_state == State::Ended)
+        return;
+    // Every writer of the status pipe is gone now: drain it.
+    while (m_statusFd >= 0)
+        readStatus();
+    emit stdoutReady(m_process->readAllStandardOutput());
+    emit stderrReady(m_process->readAllStandardError());
+    const bool ran = m_state == State::Running;
+    if (!ran) {
+        QString message = m_setupError;
+        if (message.isEmpty() && m_timedOut)
+            message = tr("timed out before the sandbox was ready");
+        if (message.isEmpty())
+            message = tr("sandbox-init ended (status %1) before starting the command").arg(m_process->exitCode());
+        endWithoutStart(message);
+        return;
+    }
+    if (!m_haveExit) {
+        if (m_process->exitStatus() == QProcess::CrashExit)
+            m_exit = ExitStatus{ 0, true, m_process->exitCode() > 0 ? m_process->exitCode() : SIGKILL, false };
+        else
+            m_exit = ExitStatus{ m_process->exitCode(), false, 0, false };
+    }
+    m_exit.timedOut = m_timedOut;
+    m_state = State::Ended;
+    if (m_onEnded)
+        m_onEnded();
+    emit finished(m_exit);
+}
+
+void LinuxSandboxProcess::endWithoutStart(const QString &message)
+{
+    if (m_state == State::Ended)
+        return;
+    m_state = State::Ended;
+    m_exit = ExitStatus{ 125, false, 0, m_timedOut };
+    if (m_onEnded)
+        m_onEnded();
+    emit failedToStart(
+        Error{ m_where, tr("The sandbox could not be set up, so the command was not run: %1").arg(message), {} });
+}
+
+void LinuxSandboxProcess::endBeforeStart(int signal)
+{
+    m_state = State::Ended;
+    m_exit = ExitStatus{ 0, true, signal, m_timedOut };
+    if (m_onEnded)
+        m_onEnded();
+    emit finished(m_exit);
+}
+
+qint64 LinuxSandboxProcess::pid() const
+{
+    return m_process ? m_process->processId() : 0;
+}
+
+bool LinuxSandboxProcess::isRunning() const
+{
+    return m_state != State::Ended;
+}
+
+void LinuxSandboxProcess::writeStdin(const QByteArray &data)
+{
+    if (m_process && m_process->state() != QProcess::NotRunning)
+        m_process->write(data);
+    else if (m_state == State::Pending)
+        m_pendingStdin += data;
+}
+
+void LinuxSandboxProcess::closeStdin()
+{
+    if (m_process)
+        m_process->closeWriteChannel();
+    else
+        m_pendingClose = true;
+}
+
+void LinuxSandboxProcess::terminate()
+{
+    if (m_state == State::Pending) {
+        endBeforeStart(SIGTERM);
+        return;
+    }
+    if (m_state == State::Ended || !m_process || m_process->processId() <= 0)
+        return;
+    ::kill(static_cast<pid_t>(m_process->processId()), SIGTERM);
+    QTimer::singleShot(kTerminateGraceMs, this, [this] {
+        if (m_state != State::Ended)
+            kill();
+    });
+}
+
+void LinuxSandboxProcess::kill()
+{
+    if (m_state == State::Pending) {
+        endBeforeStart(SIGKILL);
+        return;
+    }
+    if (m_state == State::Ended || !m_process || m_process->processId() <= 0)
+        return;
+    // sandbox-init kills the whole sandbox on SIGUSR1; SIGKILL to it is the fallback
+    // (its pid 1 / command die with it through PR_SET_PDEATHSIG).
+    const auto pid = static_cast<pid_t>(m_process->processId());
+    ::kill(pid, SIGUSR1);
+    QTimer::singleShot(kKillFallbackMs, this, [this, pid] {
+        if (m_state != State::Ended && m_process && m_process->processId() == pid)
+            ::kill(pid, SIGKILL);
+    });
+}
+
+} // namespace sandbox

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "core/SandboxProcess.h"
+#include "protocol/HostInteraction.h"
+
+#include <QFuture>
+#include <QFutureWatcher>
+#include <QPointer>
+#include <QProcess>
+#include <QSocketNotifier>
+
+#include <functional>
+#include <memory>
+
+namespace sandbox {
+
+// A command confined by sandbox-init. The configuration reaches sandbox-init through a
+// sealed memfd on fd 3 (never a file another process could swap); sandbox-init reports
+// "started", "error", "exit" and "signal" lines on fd 4.
+class LinuxSandboxProcess final : public SandboxProcess
+{
+    Q_OBJECT
+
+public:
+    // Builds sandbox-init's configuration; the argument says whether host execution
+    // channels are exposed (hostExecution allow, or ask answered yes).
+    using ConfigBuilder = std::function<Result<QByteArray>(bool exposeHostExecution)>;
+
+    LinuxSandboxProcess(QString initPath, QString where, ConfigBuilder builder, qint64 timeoutMs,
+                        std::function<void()> onEnded, QObject *parent = nullptr);
+    ~LinuxSandboxProcess() override;
+
+    // Starts at once (from the event loop, so callers can connect first).
+    void startWith(bool exposeHostExecution);
+    // Starts once `answer` resolves: accepted exposes host execution, anything else
+    // (refusal, no presenter) denies it.
+    void startAfter(QFuture<HostInteractionResponse> answer);
+
+    qint64 pid() const override;
+    bool isRunning() const override;
+    ExitStatus exitStatus() const override { return m_exit; }
+    void writeStdin(const QByteArray &data) override;
+    void closeStdin() override;
+    void terminate() override;
+    void kill() override;
+
+    static constexpr int kTerminateGraceMs = 3000;
+    static constexpr int kKillFallbackMs = 2000;
+
+private:
+    enum class State { Pending, Starting, Running, Ended };
+
+    void launch(bool exposeHostExecution);
+    void readStatus();
+    void onProcessFinished();
+    void endWithoutStart(const QString &message);
+    void endBeforeStart(int signal);
+
+    QString m_initPath;
+    QString m_where;
+    ConfigBuilder m_builder;
+    qint64 m_timeoutMs;
+    std::function<void()> m_onEnded;
+    State m_state = State::Pending;
+    QProcess *m_process = nullptr;
+    QSocketNotifier *m_statusNotifier = nullptr;
+    int m_statusFd = -1;
+    QByteArray m_statusBuffer;
+    QString m_setupError;
+    bool m_haveExit = false;
+    ExitStatus m_exit;
+    bool m_timedOut = false;
+    QByteArray m_pendingStdin;
+    bool m_pendingClose = false;
+    QFutureWatcher<HostInteractionResponse> *m_answerWatcher = nullptr;
+};
+
+} // namespace sandbox

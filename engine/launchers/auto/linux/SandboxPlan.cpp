@@ -1,0 +1,485 @@
+#include "SandboxPlan.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <functional>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace sandbox {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("sandbox::SandboxPlan", text);
+}
+
+bool isUnder(const QString &path, const QString &root)
+{
+    if (root == QLatin1String("/"))
+        return path.startsWith(QLatin1Char('/'));
+    return path == root || path.startsWith(root + QLatin1Char('/'));
+}
+
+int depth(const QString &path)
+{
+    return path == QLatin1String("/") ? 0 : static_cast<int>(path.count(QLatin1Char('/')));
+}
+
+void appendUnique(QStringList &list, const QString &value)
+{
+    if (!value.isEmpty() && !list.contains(value))
+        list.append(value);
+}
+
+// /proc/self/mountinfo escapes blanks and backslashes as \ooo.
+QString unescapeMountField(const QByteArray &field)
+{
+    QByteArray out;
+    for (qsizetype i = 0; i < field.size(); ++i) {
+        if (field[i] == '\\' && i + 3 < field.size()) {
+            bool ok = false;
+            const int value = field.mid(i + 1, 3).toInt(&ok, 8);
+            if (ok) {
+                out += char(value);
+                i += 3;
+                continue;
+            }
+        }
+        out += field[i];
+    }
+    return QString::fromLocal8Bit(out);
+}
+
+struct MountInfo
+{
+    QString device;
+    QString root;
+    QString mountPoint;
+};
+
+QList<MountInfo> readMountInfo()
+{
+    QList<MountInfo> mounts;
+    QFile file(QStringLiteral("/proc/self/mountinfo"));
+    if (!file.open(QIODevice::ReadOnly))
+        return mounts;
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    for (const QByteArray &line : lines) {
+        const QList<QByteArray> fields = line.split(' ');
+        if (fields.size() < 5)
+            continue;
+        mounts.append({ QString::fromLatin1(fields[2]), unescapeMountField(fields[3]), unescapeMountField(fields[4]) });
+    }
+    return mounts;
+}
+
+// Every path under which the host shows the object at `path`: the same filesystem
+// subtree may be mounted at several places (bind mounts), and a denied path must be
+// hidden under each of them.
+QStringList aliasesOf(const QString &path, const QList<MountInfo> &mounts)
+{
+    QStringList aliases{ path };
+    const MountInfo *owner = nullptr;
+    for (const MountInfo &mount : mounts) {
+        if (isUnder(path, mount.mountPoint) && (!owner || mount.mountPoint.size() >= owner->mountPoint.size()))
+            owner = &mount;
+    }
+    if (!owner)
+        return aliases;
+    const QString relative = path.mid(owner->mountPoint == QLatin1String("/") ? 0 : owner->mountPoint.size());
+    const QString inFilesystem = QDir::cleanPath(owner->root + QLatin1Char('/') + relative);
+    for (const MountInfo &mount : mounts) {
+        if (mount.device != owner->device || !isUnder(inFilesystem, mount.root))
+            continue;
+        const QString rest = inFilesystem.mid(mount.root == QLatin1String("/") ? 0 : mount.root.size());
+        appendUnique(aliases, QDir::cleanPath(mount.mountPoint + QLatin1Char('/') + rest));
+    }
+    return aliases;
+}
+
+void scanSockets(const QString &directory, int levels, QStringList &out)
+{
+    if (levels < 0)
+        return;
+    QDir dir(directory);
+    const QFileInfoList entries
+        = dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+    for (const QFileInfo &entry : entries) {
+        if (entry.isSymLink())
+            continue;
+        struct stat st = {};
+        if (lstat(QFile::encodeName(entry.absoluteFilePath()).constData(), &st) != 0)
+            continue;
+        if (S_ISSOCK(st.st_mode))
+            appendUnique(out, entry.absoluteFilePath());
+        else if (S_ISDIR(st.st_mode))
+            scanSockets(entry.absoluteFilePath(), levels - 1, out);
+    }
+}
+
+enum Rights { kRead = 1, kWrite = 2 };
+
+struct Carveout
+{
+    QString path;
+    int cap; // the rights that survive under this path
+};
+
+} // namespace
+
+QStringList SandboxPlan::hostExecutionChannels(const QProcessEnvironment &environment)
+{
+    QStringList channels;
+    const QString runtime = environment.value(QStringLiteral("XDG_RUNTIME_DIR"));
+    if (!runtime.isEmpty())
+        appendUnique(channels, QFileInfo(runtime).canonicalFilePath());
+    appendUnique(channels, QFileInfo(QStringLiteral("/run/user")).canonicalFilePath());
+    const QString bus = environment.value(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"));
+    for (const QString &address : bus.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
+        if (!address.startsWith(QLatin1String("unix:")))
+            continue;
+        for (const QString &pair : address.mid(5).split(QLatin1Char(','))) {
+            if (pair.startsWith(QLatin1String("path=")))
+                appendUnique(channels, QFileInfo(pair.mid(5)).canonicalFilePath());
+        }
+    }
+    for (const char *variable : { "SSH_AUTH_SOCK", "GPG_AGENT_INFO" }) {
+        const QString value = environment.value(QString::fromLatin1(variable)).section(QLatin1Char(':'), 0, 0);
+        if (!value.isEmpty())
+            appendUnique(channels, QFileInfo(value).canonicalFilePath());
+    }
+    // Service managers, message buses, container engines and agents all listen on unix
+    // sockets below /run (and /var/run, usually the same directory).
+    for (const char *root : { "/run", "/var/run" }) {
+        const QString canonical = QFileInfo(QString::fromLatin1(root)).canonicalFilePath();
+        if (!canonical.isEmpty())
+            scanSockets(canonical, 4, channels);
+    }
+    scanSockets(QStringLiteral("/tmp"), 2, channels);
+    channels.removeAll(QString());
+    return channels;
+}
+
+Result<SandboxPlan> SandboxPlan::build(const Input &input)
+{
+    SandboxPlan plan;
+    plan.m_tier = input.tier;
+    if (input.request.argv.isEmpty() || input.request.argv.first().isEmpty())
+        return Error{ QStringLiteral("spawn.argv"), tr("no command to run"), {} };
+    for (const QString &arg : input.request.argv) {
+        if (arg.contains(QChar(0)))
+            return Error{ QStringLiteral("spawn.argv"), tr("an argument contains a NUL character"), {} };
+    }
+    plan.m_argv = input.request.argv;
+    if (Status resolved = plan.resolvePaths(input); !resolved)
+        return resolved.error();
+    switch (input.policy.network) {
+    case Policy::NetworkMode::None:
+        plan.m_network = QStringLiteral("none");
+        break;
+    case Policy::NetworkMode::Allowlist:
+        plan.m_network = QStringLiteral("allowlist");
+        if (input.proxySocket.isEmpty())
+            return Error{ QStringLiteral("policy.network"), tr("allowed domains need the filtering proxy"), {} };
+        plan.m_proxySocket = input.proxySocket;
+        break;
+    case Policy::NetworkMode::Full:
+        plan.m_network = QStringLiteral("full");
+        break;
+    }
+    if (!input.exposeHostExecution)
+        plan.m_hostChannels = hostExecutionChannels(input.hostEnvironment);
+    // Tier 2 cannot hide a socket path; refusing new unix sockets closes every channel.
+    // With allowed domains the proxy itself is a unix socket, so they stay possible
+    // (the descriptor says so).
+    plan.m_denyUnixSockets
+        = input.tier == 2 && !input.exposeHostExecution && input.policy.network != Policy::NetworkMode::Allowlist;
+    if (input.tier == 1)
+        plan.planMounts(input);
+    if (Status landlock = plan.planLandlock(input); !landlock)
+        return landlock.error();
+    plan.planEnvironment(input);
+    return plan;
+}
+
+Status SandboxPlan::resolvePaths(const Input &input)
+{
+    const QString home = input.homePath.isEmpty() ? QDir::homePath() : input.homePath;
+    const QFileInfo cwd(input.request.cwd);
+    if (!cwd.isAbsolute() || !cwd.isDir())
+        return Error{ QStringLiteral("spawn.cwd"),
+                      tr("the workspace '%1' is not an existing directory").arg(input.request.cwd),
+                      {} };
+    m_cwd = cwd.canonicalFilePath();
+
+    auto expand = [&](const QString &raw, const QString &where, QString &out) -> Status {
+        QString path = raw;
+        if (path == QLatin1String("~") || path.startsWith(QLatin1String("~/")))
+            path = home + path.mid(1);
+        else if (path.startsWith(QLatin1String("${workspace}")))
+            path = m_cwd + path.mid(12);
+        if (!QDir::isAbsolutePath(path))
+            return Error{ where, tr("'%1' is not an absolute path (nor ~/ or ${workspace} relative)").arg(raw), {} };
+        out = QDir::cleanPath(path);
+        return {};
+    };
+    auto resolveList = [&](const QStringList &paths, const QString &name, QStringList &out) -> Status {
+        for (qsizetype i = 0; i < paths.size(); ++i) {
+            QString path;
+            if (Status ok = expand(paths[i], QStringLiteral("policy.filesystem.%1[%2]").arg(name).arg(i), path); !ok)
+                return ok;
+            // Symlinks resolved now: a link can neither widen nor dodge the policy later.
+            appendUnique(out, QFileInfo(path).canonicalFilePath());
+        }
+        return {};
+    };
+    if (Status ok = resolveList(input.policy.readable, QStringLiteral("readable"), m_readable); !ok)
+        return ok;
+    if (Status ok = resolveList(input.policy.writable, QStringLiteral("writable"), m_writable); !ok)
+        return ok;
+    if (Status ok = resolveList(input.policy.readOnly, QStringLiteral("readOnly"), m_readOnly); !ok)
+        return ok;
+    QStringList denied;
+    if (Status ok = resolveList(input.policy.denied, QStringLiteral("denied"), denied); !ok)
+        return ok;
+    const QList<MountInfo> mounts = readMountInfo();
+    for (const QString &path : denied) {
+        for (const QString &alias : aliasesOf(path, mounts))
+            appendUnique(m_denied, alias);
+    }
+    if (input.tier == 1 && m_writable.contains(QStringLiteral("/tmp"))) {
+        m_writable.removeAll(QStringLiteral("/tmp"));
+        m_privateTmp = true;
+    }
+    return {};
+}
+
+void SandboxPlan::planMounts(const Input &)
+{
+    struct Planned
+    {
+        int order;
+        Mount mount;
+    };
+    QList<Planned> binds;
+    for (const QString &path : m_readable)
+        binds.append({ 0, { QStringLiteral("ro"), path, path } });
+    if (m_privateTmp)
+        binds.append({ 1, { QStringLiteral("tmpfs"), QString(), QStringLiteral("/tmp") } });
+    for (const QString &path : m_writable)
+        binds.append({ 2, { QStringLiteral("rw"), path, path } });
+    for (const QString &path : m_readOnly)
+        binds.append({ 3, { QStringLiteral("ro"), path, path } });
+    // Parents before children; at the same path, later categories win.
+    std::stable_sort(binds.begin(), binds.end(), [](const Planned &a, const Planned &b) {
+        const int da = depth(a.mount.target);
+        const int db = depth(b.mount.target);
+        return da != db ? da < db : a.order < b.order;
+    });
+    for (const Planned &planned : binds)
+        m_mounts.append(planned.mount);
+    // Masks last, so no bind can uncover one: denied always wins.
+    QStringList masks = m_denied;
+    for (const QString &channel : m_hostChannels)
+        appendUnique(masks, channel);
+    std::stable_sort(masks.begin(), masks.end(),
+                     [](const QString &a, const QString &b) { return depth(a) < depth(b); });
+    for (const QString &path : masks) {
+        if (path.startsWith(QLatin1String("/proc/")) || path == QLatin1String("/proc"))
+            continue; // /proc is the sandbox's own
+        m_mounts.append({ QStringLiteral("mask"), QString(), path });
+    }
+}
+
+Status SandboxPlan::planLandlock(const Input &input)
+{
+    if (input.tier == 1) {
+        // Second wall behind the mount plan, on the sandbox's own paths.
+        m_landlockReadable = m_readable;
+        m_landlockWritable = m_writable;
+        if (m_privateTmp)
+            m_landlockWritable.append(QStringLiteral("/tmp"));
+        m_landlockWritable.append(QStringLiteral("/dev/shm"));
+        m_landlockDevices = { QStringLiteral("/dev"), QStringLiteral("/proc") };
+        return {};
+    }
+    // Tier 2: Landlock is the only wall and can only grant, never subtract, so grants
+    // are split around the denied and read-only paths they contain.
+    QList<Carveout> carveouts;
+    for (const QString &path : m_denied)
+        carveouts.append({ path, 0 });
+    carveouts.append({ QStringLiteral("/dev"), 0 }); // devices are granted one by one below
+    for (const QString &path : m_readOnly)
+        carveouts.append({ path, kRead });
+    QStringList directoryOnly;
+    int rules = 0;
+    bool tooMany = false;
+    std::function<void(const QString &, int)> grant = [&](const QString &path, int rights) {
+        if (++rules > kMaxLandlockRules) {
+            tooMany = true;
+            return;
+        }
+        int cap = rights;
+        bool inside = false;
+        for (const Carveout &carveout : carveouts) {
+            if ((carveout.cap & rights) == rights)
+                continue;
+            if (carveout.path == path)
+                cap &= carveout.cap;
+            else if (isUnder(carveout.path, path))
+                inside = true;
+        }
+        if (cap != rights) {
+            if (cap & kWrite)
+                appendUnique(m_landlockWritable, path);
+            else if (cap & kRead)
+                appendUnique(m_landlockReadable, path);
+            return;
+        }
+        struct stat st = {};
+        if (!inside || lstat(QFile::encodeName(path).constData(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+            if (rights & kWrite)
+                appendUnique(m_landlockWritable, path);
+            else
+                appendUnique(m_landlockReadable, path);
+            return;
+        }
+        bool deniedInside = false;
+        for (const Carveout &carveout : carveouts)
+            deniedInside = deniedInside || (carveout.cap == 0 && isUnder(carveout.path, path) && carveout.path != path);
+        if (deniedInside)
+            appendUnique(directoryOnly, path); // listing only: names below stay visible
+        else
+            appendUnique(m_landlockReadable, path);
+        const QStringList children
+            = QDir(path).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+        for (const QString &child : children) {
+            const QString childPath = (path == QLatin1String("/") ? QString() : path) + QLatin1Char('/') + child;
+            struct stat childStat = {};
+            if (lstat(QFile::encodeName(childPath).constData(), &childStat) != 0 || S_ISLNK(childStat.st_mode))
+                continue; // a link is governed by the rules of the path it leads to
+            grant(childPath, rights);
+        }
+    };
+    for (const QString &path : m_readable)
+        grant(path, kRead);
+    for (const QString &path : m_writable)
+        grant(path, kRead | kWrite);
+    if (tooMany)
+        return Error{
+            QStringLiteral("policy.filesystem"),
+            tr("the policy needs more than %1 Landlock rules in this tier; deny fewer paths inside readable ones")
+                .arg(kMaxLandlockRules),
+            {}
+        };
+    m_landlockDevices = { QStringLiteral("/dev/null"),   QStringLiteral("/dev/zero"),    QStringLiteral("/dev/full"),
+                          QStringLiteral("/dev/random"), QStringLiteral("/dev/urandom"), QStringLiteral("/dev/tty") };
+    appendUnique(m_landlockWritable, QStringLiteral("/dev/shm"));
+    m_directoryOnly = directoryOnly;
+    return {};
+}
+
+void SandboxPlan::planEnvironment(const Input &input)
+{
+    const QProcessEnvironment &host = input.hostEnvironment;
+    QMap<QString, QString> env;
+    env.insert(QStringLiteral("PATH"),
+               host.value(QStringLiteral("PATH"),
+                          QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")));
+    env.insert(QStringLiteral("HOME"), input.homePath.isEmpty() ? QDir::homePath() : input.homePath);
+    env.insert(QStringLiteral("LANG"), host.value(QStringLiteral("LANG"), QStringLiteral("C.UTF-8")));
+    env.insert(QStringLiteral("TERM"), host.value(QStringLiteral("TERM"), QStringLiteral("dumb")));
+    const QString user = host.value(QStringLiteral("USER"));
+    if (!user.isEmpty())
+        env.insert(QStringLiteral("USER"), user);
+    if (input.exposeHostExecution) {
+        for (const char *name : { "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS", "SSH_AUTH_SOCK" }) {
+            const QString value = host.value(QString::fromLatin1(name));
+            if (!value.isEmpty())
+                env.insert(QString::fromLatin1(name), value);
+        }
+    }
+    for (auto it = input.request.env.begin(); it != input.request.env.end(); ++it)
+        env.insert(it.key(), it.value());
+    if (input.policy.network == Policy::NetworkMode::Allowlist) {
+        // The proxy variables come last: the request cannot point tools elsewhere (and
+        // there is nowhere else to go).
+        QStringList proxyNames;
+        if (m_tier == 1) {
+            const QString http = QStringLiteral("http://127.0.0.1:%1").arg(kProxyPort);
+            const QString socks = QStringLiteral("socks5h://127.0.0.1:%1").arg(kProxyPort);
+            for (const char *name : { "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "npm_config_proxy",
+                                      "npm_config_https_proxy", "PIP_PROXY", "SANDBOX_PROXY" })
+                env.insert(QString::fromLatin1(name), http);
+            env.insert(QStringLiteral("ALL_PROXY"), socks);
+            env.insert(QStringLiteral("all_proxy"), socks);
+        } else {
+            // No network namespace: the proxy is reachable only as a unix socket, which
+            // curl (>= 7.84) accepts as a SOCKS5 proxy.
+            const QString socks = QStringLiteral("socks5h://localhost") + m_proxySocket;
+            env.insert(QStringLiteral("ALL_PROXY"), socks);
+            env.insert(QStringLiteral("all_proxy"), socks);
+            for (const char *name : { "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY" })
+                env.remove(QString::fromLatin1(name));
+        }
+        if (m_tier == 2)
+            env.insert(QStringLiteral("SANDBOX_PROXY_SOCKET"), m_proxySocket);
+        env.insert(QStringLiteral("NO_PROXY"), QString());
+        env.insert(QStringLiteral("no_proxy"), QString());
+    }
+    for (auto it = env.begin(); it != env.end(); ++it) {
+        if (!it.key().isEmpty() && !it.key().contains(QLatin1Char('=')) && !it.key().contains(QChar(0))
+            && !it.value().contains(QChar(0)))
+            m_environment.append(it.key() + QLatin1Char('=') + it.value());
+    }
+}
+
+QByteArray SandboxPlan::serialize() const
+{
+    QByteArray out;
+    auto field = [&out](const QString &text) {
+        out += QFile::encodeName(text);
+        out += '\0';
+    };
+    auto record = [&](const char *key, std::initializer_list<QString> values) {
+        field(QString::fromLatin1(key));
+        for (const QString &value : values)
+            field(value);
+    };
+    record("version", { QStringLiteral("1") });
+    record("tier", { QString::number(m_tier) });
+    for (const QString &arg : m_argv)
+        record("arg", { arg });
+    for (const QString &entry : m_environment)
+        record("env", { entry });
+    record("cwd", { m_cwd });
+    record("net", { m_network });
+    if (!m_proxySocket.isEmpty()) {
+        record("proxy", { m_proxySocket });
+        record("proxyport", { QString::number(kProxyPort) });
+        if (m_tier == 1)
+            record("llconnect", { QString::number(kProxyPort) });
+    }
+    for (const Mount &mount : m_mounts)
+        record("mount", { mount.kind, mount.source, mount.target });
+    for (const QString &path : m_landlockReadable)
+        record("llro", { path });
+    for (const QString &path : m_directoryOnly)
+        record("lldir", { path });
+    for (const QString &path : m_landlockWritable)
+        record("llrw", { path });
+    for (const QString &path : m_landlockDevices)
+        record("lldev", { path });
+    record("unix", { m_denyUnixSockets ? QStringLiteral("deny") : QStringLiteral("allow") });
+    record("rlimit", { QStringLiteral("core"), QStringLiteral("0") });
+    return out;
+}
+
+} // namespace sandbox

@@ -1,0 +1,85 @@
+#pragma once
+
+#include "protocol/Error.h"
+#include "protocol/Policy.h"
+#include "protocol/SpawnRequest.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+
+namespace sandbox {
+
+// Turns a policy and a spawn request into sandbox-init's configuration: the resolved
+// mount plan (tier 1) or Landlock rule set (tier 2), the seccomp profile switches, the
+// network mode and proxy, rlimits, argv, cwd and the command's environment.
+class SandboxPlan final
+{
+public:
+    struct Input
+    {
+        Policy policy;
+        SpawnRequest request;
+        int tier = 1;
+        int landlockAbi = 0;
+        QString proxySocket; // allowlist mode only
+        bool exposeHostExecution = false; // hostExecution allow, or ask answered yes
+        QProcessEnvironment hostEnvironment = QProcessEnvironment::systemEnvironment();
+        QString homePath; // default: QDir::homePath()
+    };
+
+    struct Mount
+    {
+        QString kind; // ro | rw | tmpfs | mask
+        QString source;
+        QString target;
+        friend bool operator==(const Mount &, const Mount &) = default;
+    };
+
+    static constexpr int kProxyPort = 3128;
+    static constexpr int kMaxLandlockRules = 8192;
+
+    static Result<SandboxPlan> build(const Input &input);
+
+    QByteArray serialize() const;
+
+    const QList<Mount> &mounts() const { return m_mounts; }
+    const QStringList &environment() const { return m_environment; }
+    const QStringList &landlockReadable() const { return m_landlockReadable; }
+    const QStringList &landlockWritable() const { return m_landlockWritable; }
+    QString workspace() const { return m_cwd; }
+
+    // Every unix socket and runtime directory through which a sandboxed command could
+    // make the host run something (session/system bus, service managers, container
+    // engines, agents), found by scanning rather than by a list of product names.
+    static QStringList hostExecutionChannels(const QProcessEnvironment &environment);
+
+private:
+    Status resolvePaths(const Input &input);
+    void planMounts(const Input &input);
+    Status planLandlock(const Input &input);
+    void planEnvironment(const Input &input);
+
+    int m_tier = 1;
+    QStringList m_argv;
+    QString m_cwd;
+    QString m_network;
+    QString m_proxySocket;
+    QStringList m_readable;
+    QStringList m_writable;
+    QStringList m_readOnly;
+    QStringList m_denied; // resolved, with every alias under which the host shows them
+    QStringList m_hostChannels;
+    bool m_privateTmp = false;
+    bool m_denyUnixSockets = false;
+    QList<Mount> m_mounts;
+    QStringList m_landlockReadable;
+    QStringList m_landlockWritable;
+    QStringList m_landlockDevices;
+    QStringList m_directoryOnly; // tier 2: listing only (ancestors of denied paths)
+    QStringList m_environment;
+};
+
+} // namespace sandbox

@@ -1,0 +1,98 @@
+#include "FilteringProxy.h"
+
+#include "ProxyServer.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QMutexLocker>
+#include <QTemporaryDir>
+
+namespace sandbox {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("sandbox::FilteringProxy", text);
+}
+
+} // namespace
+
+FilteringProxy::FilteringProxy()
+{
+    m_thread.setObjectName(QStringLiteral("sandbox-proxy"));
+}
+
+FilteringProxy::~FilteringProxy()
+{
+    if (m_thread.isRunning()) {
+        // The server and its connections die on their own thread.
+        QMetaObject::invokeMethod(m_server, &QObject::deleteLater, Qt::QueuedConnection);
+        m_thread.quit();
+        m_thread.wait();
+    }
+}
+
+Status FilteringProxy::start()
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_thread.isRunning())
+        return Status::success();
+    // Unix socket paths are short (108 bytes): a directory under the temp location,
+    // created 0700 by QTemporaryDir.
+    m_directory = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/sandbox-proxy-XXXXXX"));
+    if (!m_directory->isValid()) {
+        const QString message = tr("cannot create the proxy's runtime directory: %1").arg(m_directory->errorString());
+        m_directory.reset();
+        return Error{ QStringLiteral("proxy"), message, {} };
+    }
+    QFile::setPermissions(m_directory->path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    m_server = new ProxyServer;
+    m_server->moveToThread(&m_thread);
+    QObject::connect(&m_thread, &QThread::finished, m_server, &QObject::deleteLater);
+    m_thread.start();
+    return Status::success();
+}
+
+Result<QString> FilteringProxy::openChannel(const DomainRules &rules)
+{
+    if (Status started = start(); !started)
+        return started.error();
+    QMutexLocker lock(&m_mutex);
+    const QString path = m_directory->path() + QStringLiteral("/c%1.sock").arg(++m_nextChannel);
+    QString error;
+    QMetaObject::invokeMethod(
+        m_server, [&] { error = m_server->listen(path, rules); }, Qt::BlockingQueuedConnection);
+    if (!error.isEmpty())
+        return Error{ QStringLiteral("proxy"), error, {} };
+    return path;
+}
+
+void FilteringProxy::closeChannel(const QString &socketPath)
+{
+    QMutexLocker lock(&m_mutex);
+    if (!m_thread.isRunning())
+        return;
+    QMetaObject::invokeMethod(
+        m_server, [&] { m_server->close(socketPath); }, Qt::BlockingQueuedConnection);
+}
+
+int FilteringProxy::channelCount() const
+{
+    QMutexLocker lock(&m_mutex);
+    if (!m_thread.isRunning())
+        return 0;
+    int count = 0;
+    QMetaObject::invokeMethod(
+        m_server, [&] { count = m_server->count(); }, Qt::BlockingQueuedConnection);
+    return count;
+}
+
+QString FilteringProxy::runtimeDirectory() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_directory ? m_directory->path() : QString();
+}
+
+} // namespace sandbox

@@ -1,0 +1,435 @@
+#include "ProxyConnection.h"
+
+#include "AddressClass.h"
+
+#include <QCoreApplication>
+#include <QHostInfo>
+#include <QLocalSocket>
+#include <QTcpSocket>
+#include <QUrl>
+
+namespace sandbox {
+
+namespace {
+
+QByteArray socksReply(quint8 code)
+{
+    // VER REP RSV ATYP=IPv4 0.0.0.0:0
+    return QByteArray("\x05", 1) + char(code) + QByteArray("\x00\x01\x00\x00\x00\x00\x00\x00", 8);
+}
+
+bool isToken(const QByteArray &text)
+{
+    if (text.isEmpty())
+        return false;
+    for (char c : text) {
+        if (c <= 32 || c >= 127 || QByteArray("()<>@,;:\\\"/[]?={}").contains(c))
+            return false;
+    }
+    return true;
+}
+
+// Hop-by-hop and proxy-only headers never go upstream.
+bool isProxyOnlyHeader(const QByteArray &name)
+{
+    const QByteArray lower = name.toLower();
+    return lower == "proxy-connection" || lower == "proxy-authorization" || lower == "connection"
+        || lower == "keep-alive" || lower == "te" || lower == "upgrade" || lower == "trailer";
+}
+
+} // namespace
+
+ProxyConnection::ProxyConnection(QLocalSocket *client, const DomainRules &rules, QObject *parent)
+    : QObject(parent)
+    , m_client(client)
+    , m_rules(rules)
+{
+    m_client->setParent(this);
+    m_timer.setSingleShot(true);
+    connect(&m_timer, &QTimer::timeout, this, [this] {
+        if (m_state == State::Relaying)
+            finish();
+        else
+            fail(408, 0x06, tr("timed out"));
+    });
+    m_timer.start(kHandshakeTimeoutMs);
+    connect(m_client, &QLocalSocket::readyRead, this, &ProxyConnection::onClientData);
+    connect(m_client, &QLocalSocket::disconnected, this, [this] {
+        if (m_state == State::Relaying && m_upstream) {
+            m_upstream->disconnectFromHost();
+            return;
+        }
+        finish();
+    });
+    QMetaObject::invokeMethod(this, &ProxyConnection::onClientData, Qt::QueuedConnection);
+}
+
+ProxyConnection::~ProxyConnection()
+{
+    if (m_lookupId >= 0)
+        QHostInfo::abortHostLookup(m_lookupId);
+}
+
+void ProxyConnection::onClientData()
+{
+    if (m_state == State::Relaying) {
+        if (m_upstream)
+            m_upstream->write(m_client->readAll());
+        armIdle();
+        return;
+    }
+    if (m_state == State::Closing)
+        return;
+    m_buffer += m_client->readAll();
+    if (m_state == State::Greeting && !m_buffer.isEmpty()) {
+        if (m_buffer.at(0) == '\x05') {
+            m_protocol = Protocol::Socks;
+        } else {
+            m_protocol = Protocol::Http;
+            m_state = State::HttpHead;
+        }
+    }
+    if (m_protocol == Protocol::Socks && m_state == State::Greeting)
+        parseSocksGreeting();
+    if (m_protocol == Protocol::Socks && m_state == State::SocksRequest)
+        parseSocksRequest();
+    if (m_protocol == Protocol::Http && m_state == State::HttpHead)
+        parseHttpHead();
+}
+
+void ProxyConnection::parseSocksGreeting()
+{
+    if (m_buffer.size() < 2)
+        return;
+    const int methods = quint8(m_buffer.at(1));
+    if (methods == 0) {
+        fail(0, 0x01, tr("malformed SOCKS5 greeting"));
+        return;
+    }
+    if (m_buffer.size() < 2 + methods)
+        return;
+    const QByteArray offered = m_buffer.mid(2, methods);
+    m_buffer.remove(0, 2 + methods);
+    if (!offered.contains('\x00')) {
+        m_client->write(QByteArray("\x05\xff", 2)); // no acceptable method
+        m_state = State::Closing;
+        m_client->disconnectFromServer();
+        return;
+    }
+    m_client->write(QByteArray("\x05\x00", 2));
+    m_state = State::SocksRequest;
+}
+
+void ProxyConnection::parseSocksRequest()
+{
+    if (m_buffer.size() < 5)
+        return;
+    if (m_buffer.at(0) != '\x05' || m_buffer.at(2) != '\x00') {
+        fail(0, 0x01, tr("malformed SOCKS5 request"));
+        return;
+    }
+    const quint8 command = quint8(m_buffer.at(1));
+    const quint8 type = quint8(m_buffer.at(3));
+    qsizetype need = 0;
+    QString host;
+    if (type == 0x01) {
+        need = 4 + 4 + 2;
+    } else if (type == 0x04) {
+        need = 4 + 16 + 2;
+    } else if (type == 0x03) {
+        need = 4 + 1 + quint8(m_buffer.at(4)) + 2;
+    } else {
+        fail(0, 0x08, tr("unsupported SOCKS5 address type"));
+        return;
+    }
+    if (m_buffer.size() < need)
+        return;
+    const auto *bytes = reinterpret_cast<const quint8 *>(m_buffer.constData());
+    if (type == 0x01) {
+        host = QHostAddress(quint32((bytes[4] << 24) | (bytes[5] << 16) | (bytes[6] << 8) | bytes[7])).toString();
+    } else if (type == 0x04) {
+        Q_IPV6ADDR ip;
+        for (int i = 0; i < 16; ++i)
+            ip[i] = bytes[4 + i];
+        host = QHostAddress(ip).toString();
+    } else {
+        const int length = bytes[4];
+        if (length == 0) {
+            fail(0, 0x01, tr("empty SOCKS5 domain name"));
+            return;
+        }
+        host = QString::fromLatin1(m_buffer.mid(5, length));
+    }
+    const quint16 port = quint16((bytes[need - 2] << 8) | bytes[need - 1]);
+    m_buffer.remove(0, need);
+    if (command != 0x01) {
+        fail(0, 0x07, tr("only SOCKS5 CONNECT is supported"));
+        return;
+    }
+    startTarget(host, port);
+}
+
+void ProxyConnection::parseHttpHead()
+{
+    const qsizetype end = m_buffer.indexOf("\r\n\r\n");
+    if (end < 0) {
+        if (m_buffer.size() > kMaxHeadBytes)
+            fail(431, 0, tr("request header larger than %1 bytes").arg(kMaxHeadBytes));
+        return;
+    }
+    if (end > kMaxHeadBytes) {
+        fail(431, 0, tr("request header larger than %1 bytes").arg(kMaxHeadBytes));
+        return;
+    }
+    const QByteArray head = m_buffer.left(end);
+    m_buffer.remove(0, end + 4);
+    QList<QByteArray> lines = head.split('\n');
+    for (QByteArray &line : lines) {
+        if (line.endsWith('\r'))
+            line.chop(1);
+    }
+    const QList<QByteArray> requestLine = lines.takeFirst().split(' ');
+    if (requestLine.size() != 3 || !isToken(requestLine[0]) || !requestLine[2].startsWith("HTTP/1.")) {
+        fail(400, 0, tr("malformed request line"));
+        return;
+    }
+    const QByteArray method = requestLine[0];
+    const QByteArray target = requestLine[1];
+    QList<QPair<QByteArray, QByteArray>> headers;
+    QByteArray hostHeader;
+    for (const QByteArray &line : lines) {
+        const qsizetype colon = line.indexOf(':');
+        if (colon <= 0 || !isToken(line.left(colon))) {
+            fail(400, 0, tr("malformed header line"));
+            return;
+        }
+        const QByteArray name = line.left(colon);
+        const QByteArray value = line.mid(colon + 1).trimmed();
+        if (name.compare("host", Qt::CaseInsensitive) == 0)
+            hostHeader = value;
+        headers.append({ name, value });
+    }
+    auto splitAuthority = [](const QByteArray &authority, quint16 defaultPort, QString &host, quint16 &port) {
+        const QUrl url(QStringLiteral("http://") + QString::fromLatin1(authority) + QLatin1Char('/'), QUrl::StrictMode);
+        if (!url.isValid() || url.host().isEmpty() || !url.userInfo().isEmpty() || url.path() != QLatin1String("/"))
+            return false;
+        host = url.host();
+        const int p = url.port(defaultPort);
+        if (p <= 0 || p > 65535)
+            return false;
+        port = quint16(p);
+        return true;
+    };
+    QString host;
+    quint16 port = 0;
+    if (method == "CONNECT") {
+        m_httpConnect = true;
+        if (!target.contains(':') || !splitAuthority(target, 0, host, port) || port == 0) {
+            fail(400, 0, tr("CONNECT needs host:port"));
+            return;
+        }
+        startTarget(host, port);
+        return;
+    }
+    QByteArray path;
+    if (target.startsWith("/")) {
+        // Origin form (a client talking to the proxy's socket directly): Host decides.
+        if (hostHeader.isEmpty() || !splitAuthority(hostHeader, 80, host, port)) {
+            fail(400, 0, tr("request without an absolute URI or a valid Host header"));
+            return;
+        }
+        path = target;
+    } else {
+        const QUrl url(QString::fromLatin1(target), QUrl::StrictMode);
+        if (!url.isValid() || url.scheme() != QLatin1String("http") || url.host().isEmpty()
+            || !url.userInfo().isEmpty()) {
+            fail(400, 0, tr("only http:// absolute URIs can be proxied without CONNECT"));
+            return;
+        }
+        host = url.host();
+        const int p = url.port(80);
+        if (p <= 0 || p > 65535) {
+            fail(400, 0, tr("bad port in the request URI"));
+            return;
+        }
+        port = quint16(p);
+        path = url.path(QUrl::FullyEncoded).toLatin1();
+        if (path.isEmpty())
+            path = "/";
+        if (url.hasQuery())
+            path += '?' + url.query(QUrl::FullyEncoded).toLatin1();
+    }
+    QByteArray forward = method + ' ' + path + ' ' + requestLine[2] + "\r\n";
+    bool sawHost = false;
+    for (const auto &[name, value] : headers) {
+        if (isProxyOnlyHeader(name))
+            continue;
+        if (name.compare("host", Qt::CaseInsensitive) == 0) {
+            if (sawHost)
+                continue;
+            sawHost = true;
+        }
+        forward += name + ": " + value + "\r\n";
+    }
+    if (!sawHost) {
+        const QString hostValue = host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
+        forward
+            += "Host: " + hostValue.toLatin1() + (port == 80 ? QByteArray() : ':' + QByteArray::number(port)) + "\r\n";
+    }
+    // One request per connection: a kept-alive connection could not be re-checked.
+    forward += "Connection: close\r\n\r\n";
+    m_forwardHead = forward;
+    startTarget(host, port);
+}
+
+void ProxyConnection::startTarget(const QString &host, quint16 port)
+{
+    m_host = DomainRules::normalizeHost(host);
+    m_port = port;
+    if (m_host.isEmpty() || port == 0) {
+        fail(400, 0x01, tr("invalid target '%1'").arg(host.left(100)));
+        return;
+    }
+    m_decision = m_rules.check(m_host, port);
+    if (!m_decision.allowed) {
+        refuse(m_decision.reason);
+        return;
+    }
+    QHostAddress literal;
+    if (literal.setAddress(m_host)) {
+        const QString kind = AddressClass::internalKind(literal);
+        if (!kind.isEmpty() && !m_decision.exact) {
+            refuse(tr("%1 is a %2 address").arg(m_host, kind));
+            return;
+        }
+        connectTo(literal);
+        return;
+    }
+    m_state = State::Resolving;
+    m_lookupId = QHostInfo::lookupHost(m_host, this, &ProxyConnection::onResolved);
+}
+
+void ProxyConnection::onResolved(const QHostInfo &info)
+{
+    m_lookupId = -1;
+    if (m_state != State::Resolving)
+        return;
+    if (info.error() != QHostInfo::NoError || info.addresses().isEmpty()) {
+        fail(502, 0x04, tr("cannot resolve %1").arg(m_host));
+        return;
+    }
+    QStringList refused;
+    for (const QHostAddress &address : info.addresses()) {
+        const QString kind = AddressClass::internalKind(address);
+        if (kind.isEmpty() || m_decision.exact) {
+            // The address checked here is the one connected to: no second lookup.
+            connectTo(address);
+            return;
+        }
+        refused.append(address.toString() + QStringLiteral(" (") + kind + QLatin1Char(')'));
+    }
+    refuse(tr("%1 resolves only to internal addresses: %2").arg(m_host, refused.join(QStringLiteral(", "))));
+}
+
+void ProxyConnection::connectTo(const QHostAddress &address)
+{
+    m_state = State::Connecting;
+    m_upstream = new QTcpSocket(this);
+    connect(m_upstream, &QTcpSocket::connected, this, &ProxyConnection::onUpstreamConnected);
+    connect(m_upstream, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
+        if (m_state == State::Connecting) {
+            const quint8 code = error == QAbstractSocket::ConnectionRefusedError ? 0x05 : 0x04;
+            fail(502, code, tr("cannot connect to %1:%2: %3").arg(m_host).arg(m_port).arg(m_upstream->errorString()));
+        }
+    });
+    connect(m_upstream, &QTcpSocket::readyRead, this, [this] {
+        if (m_state == State::Relaying) {
+            m_client->write(m_upstream->readAll());
+            armIdle();
+        }
+    });
+    connect(m_upstream, &QTcpSocket::disconnected, this, [this] {
+        if (m_state != State::Relaying)
+            return;
+        m_client->write(m_upstream->readAll());
+        m_state = State::Closing;
+        m_client->disconnectFromServer();
+        if (m_client->state() == QLocalSocket::UnconnectedState)
+            finish();
+    });
+    m_upstream->connectToHost(address, m_port);
+}
+
+void ProxyConnection::onUpstreamConnected()
+{
+    m_state = State::Relaying;
+    if (m_protocol == Protocol::Socks)
+        m_client->write(socksReply(0x00));
+    else if (m_httpConnect)
+        m_client->write("HTTP/1.1 200 Connection established\r\n\r\n");
+    else
+        m_upstream->write(m_forwardHead);
+    if (!m_buffer.isEmpty())
+        m_upstream->write(m_buffer);
+    m_buffer.clear();
+    armIdle();
+    if (m_client->bytesAvailable() > 0)
+        onClientData();
+    if (m_client->state() != QLocalSocket::ConnectedState)
+        m_upstream->disconnectFromHost();
+}
+
+void ProxyConnection::refuse(const QString &reason)
+{
+    fail(403, 0x02, reason);
+}
+
+void ProxyConnection::fail(int httpStatus, quint8 socksCode, const QString &reason)
+{
+    if (m_state == State::Closing)
+        return;
+    m_state = State::Closing;
+    if (m_protocol == Protocol::Socks && socksCode != 0) {
+        m_client->write(socksReply(socksCode));
+    } else if (m_protocol == Protocol::Http && httpStatus != 0) {
+        static const QMap<int, QByteArray> phrases = {
+            { 400, "Bad Request" },     { 403, "Forbidden" },
+            { 408, "Request Timeout" }, { 431, "Request Header Fields Too Large" },
+            { 502, "Bad Gateway" },
+        };
+        QByteArray text = reason.toUtf8();
+        text.replace('\r', ' ').replace('\n', ' ');
+        const QByteArray body = "sandbox proxy: " + text + "\n";
+        QByteArray response
+            = "HTTP/1.1 " + QByteArray::number(httpStatus) + ' ' + phrases.value(httpStatus, "Error") + "\r\n";
+        if (httpStatus == 403)
+            response += "X-Sandbox-Refused: " + text + "\r\n";
+        response += "Content-Type: text/plain; charset=utf-8\r\nContent-Length: " + QByteArray::number(body.size())
+            + "\r\nConnection: close\r\n\r\n" + body;
+        m_client->write(response);
+    }
+    if (m_upstream)
+        m_upstream->abort();
+    m_client->disconnectFromServer();
+    if (m_client->state() == QLocalSocket::UnconnectedState)
+        finish();
+}
+
+void ProxyConnection::finish()
+{
+    if (m_state == State::Relaying || m_state != State::Closing)
+        m_state = State::Closing;
+    m_timer.stop();
+    if (m_upstream)
+        m_upstream->abort();
+    if (m_client->state() != QLocalSocket::UnconnectedState)
+        m_client->abort();
+    deleteLater();
+}
+
+void ProxyConnection::armIdle()
+{
+    m_timer.start(kIdleTimeoutMs);
+}
+
+} // namespace sandbox

@@ -1,0 +1,41 @@
+#include "ProxyServer.h"
+
+#include "ProxyConnection.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QLocalServer>
+#include <QLocalSocket>
+
+namespace sandbox {
+
+QString ProxyServer::listen(const QString &path, const DomainRules &rules)
+{
+    auto *server = new QLocalServer(this);
+    server->setSocketOptions(QLocalServer::UserAccessOption);
+    server->setMaxPendingConnections(128);
+    if (!server->listen(path)) {
+        const QString error = QCoreApplication::translate("sandbox::ProxyServer", "cannot listen on %1: %2")
+                                  .arg(path, server->errorString());
+        delete server;
+        return error;
+    }
+    connect(server, &QLocalServer::newConnection, server, [server, rules] {
+        while (QLocalSocket *client = server->nextPendingConnection())
+            new ProxyConnection(client, rules, server);
+    });
+    m_servers.insert(path, server);
+    return {};
+}
+
+void ProxyServer::close(const QString &path)
+{
+    // Deleting the server also ends its connections (they are its children).
+    if (QLocalServer *server = m_servers.take(path)) {
+        server->close();
+        delete server;
+    }
+    QFile::remove(path);
+}
+
+} // namespace sandbox

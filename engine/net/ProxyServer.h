@@ -1,0 +1,30 @@
+#pragma once
+
+#include "DomainRules.h"
+
+#include <QHash>
+#include <QObject>
+#include <QString>
+
+class QLocalServer;
+
+namespace sandbox {
+
+// FilteringProxy's worker, living on the proxy thread: one QLocalServer per channel.
+class ProxyServer final : public QObject
+{
+    Q_OBJECT
+
+public:
+    using QObject::QObject;
+
+    // Both are called on the proxy thread (FilteringProxy uses blocking queued calls).
+    QString listen(const QString &path, const DomainRules &rules);
+    void close(const QString &path);
+    int count() const { return static_cast<int>(m_servers.size()); }
+
+private:
+    QHash<QString, QLocalServer *> m_servers;
+};
+
+} // namespace sandbox
