@@ -185,12 +185,14 @@ Status ActivationTransaction::prepare()
 
 Status ActivationTransaction::probe()
 {
+    // A change the launcher reports from the start of the probe until the swap makes the
+    // probe's answer stale; the swap step then refuses.
+    m_probedGeneration = m_candidate.host ? m_candidate.host->availabilityGeneration() : 0;
     QFuture<Availability> probed = m_candidate.launcher->isAvailable();
     waitForFuture(QFuture<void>(probed));
     if (probed.isCanceled() || probed.resultCount() == 0)
         return Error{ where(), tr("The backend's availability probe ended without a result."), {} };
     const Availability availability = probed.result();
-    m_probedGeneration = m_candidate.host ? m_candidate.host->availabilityGeneration() : 0;
     m_context.registry.setAvailability(m_request.ref, availability);
     if (!availability.available) {
         return Error{ where(),
@@ -205,8 +207,8 @@ Status ActivationTransaction::swap()
 {
     if (m_candidate.host && m_candidate.host->availabilityGeneration() != m_probedGeneration) {
         return Error{ where(),
-                      tr("The backend reported an availability change after it was probed, so it was not "
-                         "made active. Activate it again."),
+                      tr("The backend reported an availability change while it was being probed, so it was "
+                         "not made active. Activate it again."),
                       {} };
     }
     m_previous = m_context.active.swap(ActiveBackend::Snapshot{ m_request.ref, m_candidate.launcher });

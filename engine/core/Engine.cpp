@@ -79,6 +79,7 @@ public:
     mutable QMutex warningsMutex;
     QStringList warnings;
     QSet<quint64> timedOut;
+    QSet<BackendRef> refreshing;
 };
 
 namespace {
@@ -194,23 +195,36 @@ ActivationResult Engine::Private::runTransaction(quint64 id, const BackendRef &r
 
 void Engine::Private::refreshAvailability(const BackendRef &ref)
 {
+    {
+        // One probe per backend at a time: a notice that arrives while probing (even one
+        // the probe itself caused) is covered by the probe in flight.
+        QMutexLocker locker(&warningsMutex);
+        if (refreshing.contains(ref))
+            return;
+        refreshing.insert(ref);
+    }
     const ActiveBackend::Snapshot current = active.current();
     std::shared_ptr<Launcher> launcher
         = (current.ref && *current.ref == ref) ? current.launcher : registry->catalog(ref);
-    if (!launcher)
+    if (!launcher) {
+        QMutexLocker locker(&warningsMutex);
+        refreshing.remove(ref);
         return;
+    }
     QPointer<Engine> engine(q);
     QMetaObject::invokeMethod(eventContext, [this, engine, launcher, ref] {
         auto *watcher = new QFutureWatcher<Availability>(eventContext);
         QObject::connect(watcher, &QFutureWatcher<Availability>::finished, eventContext, [this, engine, watcher, ref] {
             watcher->deleteLater();
+            {
+                QMutexLocker locker(&warningsMutex);
+                refreshing.remove(ref);
+            }
             if (!engine)
                 return;
             const QFuture<Availability> future = watcher->future();
             const Availability availability = (future.isCanceled() || future.resultCount() == 0)
-                ? Availability{ false,
-                                Engine::tr("The backend's availability probe ended "
-                                           "without a result.") }
+                ? Availability{ false, Engine::tr("The backend's availability probe ended without a result.") }
                 : future.result();
             registry->setAvailability(ref, availability);
             emit q->backendsChanged();

@@ -1,0 +1,143 @@
+#include "FaultInjectingLauncher.h"
+
+#include "HostProcess.h"
+
+#include <QThread>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace sandbox::test {
+
+FaultPlan::FaultPlan()
+{
+    FieldSpec label;
+    label.id = QStringLiteral("label");
+    label.type = FieldSpec::Type::String;
+    label.label = QStringLiteral("Label");
+    label.defaultValue = QStringLiteral("default");
+    FieldSpec count;
+    count.id = QStringLiteral("count");
+    count.type = FieldSpec::Type::Number;
+    count.label = QStringLiteral("Count");
+    count.defaultValue = 3;
+    count.min = 0;
+    count.max = 100;
+    fields = { label, count };
+}
+
+FaultInjectingLauncher::FaultInjectingLauncher(QString kind, std::shared_ptr<FaultPlan> plan)
+    : m_kind(std::move(kind))
+    , m_plan(std::move(plan))
+{
+    QMutexLocker locker(&m_plan->mutex);
+    m_instance = ++m_plan->instancesMade;
+}
+
+std::function<std::shared_ptr<Launcher>()> FaultInjectingLauncher::factory(const QString &kind,
+                                                                           std::shared_ptr<FaultPlan> plan)
+{
+    return [kind, plan] { return std::make_shared<FaultInjectingLauncher>(kind, plan); };
+}
+
+QString FaultInjectingLauncher::kind() const
+{
+    return m_kind;
+}
+
+BackendDescriptor FaultInjectingLauncher::descriptor() const
+{
+    BackendDescriptor descriptor;
+    descriptor.name = QStringLiteral("Fault injecting test launcher (%1)").arg(m_kind);
+    descriptor.description = QStringLiteral("Runs host processes; fails where a test tells it to.");
+    QMutexLocker locker(&m_plan->mutex);
+    descriptor.fields = m_plan->fields;
+    return descriptor;
+}
+
+QFuture<Status> FaultInjectingLauncher::configure(const ResolvedSettings &settings)
+{
+    QMutexLocker locker(&m_plan->mutex);
+    m_plan->configured.append(settings);
+    m_label = settings.values.values.value(QStringLiteral("label")).toString();
+    if (m_plan->failConfigure)
+        return QtFuture::makeReadyFuture(Status(Error{ m_kind, QStringLiteral("injected configure failure"), {} }));
+    return QtFuture::makeReadyFuture(Status());
+}
+
+QFuture<Status> FaultInjectingLauncher::prepare()
+{
+    bool ask = false;
+    {
+        QMutexLocker locker(&m_plan->mutex);
+        ask = m_plan->askDuringPrepare;
+    }
+    if (ask) {
+        HostInteractionRequest request;
+        request.kind = HostInteractionRequest::Kind::Confirm;
+        request.title = QStringLiteral("Set up");
+        request.message = QStringLiteral("Allow the test launcher to set up?");
+        return host()->ask(request).then([](const HostInteractionResponse &response) {
+            return response.accepted
+                ? Status()
+                : Status(Error{ QStringLiteral("prepare"), QStringLiteral("setup was declined"), {} });
+        });
+    }
+    // Slow work happens off the engine's thread, as a real launcher's would.
+    return QtConcurrent::run([plan = m_plan, kind = m_kind, label = m_label]() -> Status {
+        int delay = 0;
+        bool fail = false;
+        {
+            QMutexLocker locker(&plan->mutex);
+            ++plan->preparesRunning;
+            plan->maxPreparesRunning = qMax(plan->maxPreparesRunning, plan->preparesRunning);
+            plan->prepareLog.append(kind + QLatin1Char(':') + label);
+            delay = plan->prepareDelayMs;
+            fail = plan->failPrepare;
+        }
+        if (delay > 0)
+            QThread::msleep(delay);
+        QMutexLocker locker(&plan->mutex);
+        --plan->preparesRunning;
+        if (fail)
+            return Error{ kind, QStringLiteral("injected prepare failure"), {} };
+        return {};
+    });
+}
+
+QFuture<Availability> FaultInjectingLauncher::isAvailable()
+{
+    bool notify = false;
+    bool unavailable = false;
+    {
+        QMutexLocker locker(&m_plan->mutex);
+        notify = m_plan->notifyWhileProbing;
+        unavailable = m_plan->unavailable;
+    }
+    if (notify && host())
+        host()->notifyAvailabilityChanged();
+    if (unavailable)
+        return QtFuture::makeReadyFuture(
+            Availability{ false, QStringLiteral("injected: the runtime is not reachable") });
+    return QtFuture::makeReadyFuture(Availability{ true, {} });
+}
+
+Result<std::shared_ptr<SandboxProcess>> FaultInjectingLauncher::spawn(const SpawnRequest &request, const Policy &)
+{
+    const QString tag = m_kind + QLatin1Char('#') + QString::number(m_instance);
+    return std::shared_ptr<SandboxProcess>(
+        std::make_shared<HostProcess>(request, QMap<QString, QString>{ { QStringLiteral("FAULT_LAUNCHER"), tag } }));
+}
+
+QFuture<Status> FaultInjectingLauncher::disposeIdle()
+{
+    QMutexLocker locker(&m_plan->mutex);
+    ++m_plan->disposeCalls;
+    if (m_plan->disposeFailures > 0) {
+        --m_plan->disposeFailures;
+        return QtFuture::makeReadyFuture(Status(Error{ m_kind, QStringLiteral("injected cleanup failure"), {} }));
+    }
+    ++m_plan->disposeSuccesses;
+    m_plan->disposedInstances.append(m_kind + QLatin1Char('#') + QString::number(m_instance));
+    return QtFuture::makeReadyFuture(Status());
+}
+
+} // namespace sandbox::test

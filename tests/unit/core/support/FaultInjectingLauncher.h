@@ -1,0 +1,71 @@
+#pragma once
+
+#include "core/Launcher.h"
+
+#include <QMutex>
+#include <QStringList>
+
+#include <memory>
+
+namespace sandbox::test {
+
+// What a FaultInjectingLauncher should get wrong, and what it saw. Shared by every
+// instance one test makes, so a test can steer and observe the launchers the engine
+// creates per activation.
+struct FaultPlan
+{
+    mutable QMutex mutex;
+
+    // --- faults (set before the engine calls)
+    bool failConfigure = false;
+    bool failPrepare = false;
+    bool unavailable = false;
+    bool notifyWhileProbing = false; // reports an availability change during isAvailable()
+    bool askDuringPrepare = false; // prepare() asks the host and fails unless accepted
+    int disposeFailures = 0; // the next N disposeIdle() calls fail
+    int prepareDelayMs = 0;
+    QList<FieldSpec> fields; // the settings schema; defaults: label (string), count (number)
+
+    // --- observations
+    int preparesRunning = 0;
+    int maxPreparesRunning = 0;
+    QStringList prepareLog; // "<kind>:<label>" of every prepare(), in call order
+    QList<ResolvedSettings> configured;
+    int instancesMade = 0;
+    int disposeCalls = 0;
+    int disposeSuccesses = 0;
+    QStringList disposedInstances; // "<kind>#<instance>" of every successful disposal
+
+    FaultPlan();
+};
+
+// A real launcher for tests: it runs commands as host processes (HostProcess) and fails
+// on purpose where its FaultPlan says, so tests can break each activation step. Only tests
+// register it; it is not part of any build of the product.
+class FaultInjectingLauncher final : public Launcher
+{
+public:
+    FaultInjectingLauncher(QString kind, std::shared_ptr<FaultPlan> plan);
+
+    int instance() const { return m_instance; }
+
+    QString kind() const override;
+    BackendDescriptor descriptor() const override;
+    QFuture<Status> configure(const ResolvedSettings &settings) override;
+    QFuture<Status> prepare() override;
+    QFuture<Availability> isAvailable() override;
+    // The child sees FAULT_LAUNCHER=<kind>#<instance> in its environment.
+    Result<std::shared_ptr<SandboxProcess>> spawn(const SpawnRequest &request, const Policy &policy) override;
+    QFuture<Status> disposeIdle() override;
+
+    // A factory for Engine::registerBuiltin / test packs.
+    static std::function<std::shared_ptr<Launcher>()> factory(const QString &kind, std::shared_ptr<FaultPlan> plan);
+
+private:
+    QString m_kind;
+    std::shared_ptr<FaultPlan> m_plan;
+    int m_instance = 0;
+    QString m_label;
+};
+
+} // namespace sandbox::test

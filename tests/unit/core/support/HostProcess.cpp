@@ -1,0 +1,87 @@
+#include "HostProcess.h"
+
+#include <QProcessEnvironment>
+
+namespace sandbox::test {
+
+HostProcess::HostProcess(const SpawnRequest &request, const QMap<QString, QString> &extraEnv)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    for (auto it = request.env.begin(); it != request.env.end(); ++it)
+        environment.insert(it.key(), it.value());
+    for (auto it = extraEnv.begin(); it != extraEnv.end(); ++it)
+        environment.insert(it.key(), it.value());
+    m_process.setProcessEnvironment(environment);
+    m_process.setWorkingDirectory(request.cwd);
+    m_process.setProgram(request.argv.first());
+    m_process.setArguments(request.argv.mid(1));
+
+    connect(&m_process, &QProcess::started, this, &SandboxProcess::started);
+    connect(&m_process, &QProcess::readyReadStandardOutput, this,
+            [this] { emit stdoutReady(m_process.readAllStandardOutput()); });
+    connect(&m_process, &QProcess::readyReadStandardError, this,
+            [this] { emit stderrReady(m_process.readAllStandardError()); });
+    connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart && !m_finished) {
+            m_finished = true;
+            m_exit = ExitStatus{ 127, false, 0, false };
+            emit failedToStart(Error{ m_process.program(), m_process.errorString(), {} });
+        }
+    });
+    connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        if (m_finished)
+            return;
+        const QByteArray out = m_process.readAllStandardOutput();
+        if (!out.isEmpty())
+            emit stdoutReady(out);
+        const QByteArray err = m_process.readAllStandardError();
+        if (!err.isEmpty())
+            emit stderrReady(err);
+        m_finished = true;
+        if (status == QProcess::CrashExit)
+            m_exit = ExitStatus{ 0, true, m_lastSignal, false };
+        else
+            m_exit = ExitStatus{ code, false, 0, false };
+        emit finished(m_exit);
+    });
+    m_process.start();
+}
+
+qint64 HostProcess::pid() const
+{
+    return m_process.processId();
+}
+
+bool HostProcess::isRunning() const
+{
+    return !m_finished;
+}
+
+ExitStatus HostProcess::exitStatus() const
+{
+    return m_exit;
+}
+
+void HostProcess::writeStdin(const QByteArray &data)
+{
+    m_process.write(data);
+}
+
+void HostProcess::closeStdin()
+{
+    m_process.closeWriteChannel();
+}
+
+void HostProcess::terminate()
+{
+    m_lastSignal = 15;
+    m_process.terminate();
+}
+
+void HostProcess::kill()
+{
+    m_lastSignal = 9;
+    m_process.kill();
+}
+
+} // namespace sandbox::test

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "core/SandboxProcess.h"
+
+#include <QProcess>
+
+namespace sandbox::test {
+
+// A SandboxProcess that runs the command directly on the host with QProcess. Only the
+// test launchers use it: it is how they run real processes without confinement, which no
+// launcher of the product ever does.
+class HostProcess final : public SandboxProcess
+{
+    Q_OBJECT
+
+public:
+    explicit HostProcess(const SpawnRequest &request, const QMap<QString, QString> &extraEnv = {});
+
+    qint64 pid() const override;
+    bool isRunning() const override;
+    ExitStatus exitStatus() const override;
+    void writeStdin(const QByteArray &data) override;
+    void closeStdin() override;
+    void terminate() override;
+    void kill() override;
+
+private:
+    QProcess m_process;
+    ExitStatus m_exit;
+    bool m_finished = false;
+    int m_lastSignal = 9;
+};
+
+} // namespace sandbox::test

@@ -1,0 +1,497 @@
+// The activation transaction, step by step: a fault injected at each of the seven steps,
+// process ownership across swaps, restore at start-up, Host Interaction.
+#include "EngineRig.h"
+#include "core/PlaintextSecretStore.h"
+#include "launchers/vm/VmLauncher.h"
+
+#include <QDir>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace sandbox;
+using namespace sandbox::test;
+
+namespace {
+
+const QStringList transactionSteps{ QStringLiteral("validate"), QStringLiteral("resolve-secrets"),
+                                    QStringLiteral("prepare"),  QStringLiteral("probe"),
+                                    QStringLiteral("swap"),     QStringLiteral("persist") };
+
+// The events a transaction must report when `failedStep` fails (empty: none fails), with
+// `cleanupState` as the final state of the cleanup step when everything before succeeded.
+QStringList expectedTrace(const QString &failedStep, const QString &cleanupState, bool hasSecrets)
+{
+    QStringList trace;
+    bool failed = false;
+    for (const QString &step : transactionSteps) {
+        if (failed) {
+            trace << step + QStringLiteral(":skipped");
+            continue;
+        }
+        trace << step + QStringLiteral(":started");
+        if (step == failedStep) {
+            trace << step + QStringLiteral(":failed");
+            failed = true;
+        } else if (step == QStringLiteral("resolve-secrets") && !hasSecrets) {
+            trace << step + QStringLiteral(":skipped");
+        } else {
+            trace << step + QStringLiteral(":succeeded");
+        }
+    }
+    if (failed)
+        trace << QStringLiteral("cleanup:skipped");
+    else
+        trace << QStringLiteral("cleanup:started") << QStringLiteral("cleanup:") + cleanupState;
+    return trace;
+}
+
+FieldSpec secretField(const QString &id, bool required)
+{
+    FieldSpec field;
+    field.id = id;
+    field.type = FieldSpec::Type::Secret;
+    field.label = QStringLiteral("Token");
+    field.required = required;
+    return field;
+}
+
+// Runs `sh -c script` through the engine and returns its stdout once it has ended.
+struct Ran
+{
+    quint64 id = 0;
+    QByteArray out;
+    ExitStatus exit;
+    BackendRef owner;
+};
+
+// Warnings other than the one about plaintext secret storage, which the rig turns on.
+QStringList warningsBesidesPlaintext(const Engine &engine)
+{
+    QStringList warnings = engine.warnings();
+    warnings.removeIf([](const QString &warning) { return warning.contains(QStringLiteral("plain text")); });
+    return warnings;
+}
+
+Ran run(EngineRig &rig, const QString &script)
+{
+    quint64 id = 0;
+    Result<std::shared_ptr<SandboxProcess>> spawned
+        = rig.engine->spawn(rig.command({ QStringLiteral("/bin/sh"), QStringLiteral("-c"), script }), &id);
+    if (!spawned.ok())
+        qFatal("spawn failed: %s", qPrintable(spawned.error().toString()));
+    Ran ran;
+    ran.id = id;
+    std::shared_ptr<SandboxProcess> process = spawned.value();
+    QObject::connect(process.get(), &SandboxProcess::stdoutReady, [&ran](const QByteArray &data) { ran.out += data; });
+    bool done = false;
+    QObject::connect(process.get(), &SandboxProcess::finished, [&](const ExitStatus &status) {
+        ran.exit = status;
+        done = true;
+    });
+    QDeadlineTimer deadline(30000);
+    while (!done && !deadline.hasExpired())
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    for (const ProcessInfo &info : rig.engine->processes()) {
+        if (info.id == id)
+            ran.owner = info.owner;
+    }
+    return ran;
+}
+
+} // namespace
+
+class ActivationTest final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void faultAtEachStep_data();
+    void faultAtEachStep();
+    void processesStayWithTheLauncherThatCreatedThem();
+    void reactivationUsesAFreshInstance();
+    void spawnWithoutAnActiveBackendRunsNothing();
+    void restoreActivatesTheSavedSelection();
+    void restoreFallsBackToAuto();
+    void restoreWithNothingActivatableLeavesNoBackend();
+    void vmBackendIsListedButNeverRuns();
+    void activationNeverRewritesPolicy();
+    void hostInteractionAnswered();
+    void hostInteractionWithoutPresenterIsRefused();
+    void hostInteractionTimesOut();
+    void spawnTimeoutKillsTheProcess();
+};
+
+void ActivationTest::faultAtEachStep_data()
+{
+    QTest::addColumn<QString>("fault");
+    QTest::addColumn<QString>("failedStep");
+    QTest::newRow("validate") << "validate"
+                              << "validate";
+    QTest::newRow("resolve-secrets") << "resolve-secrets"
+                                     << "resolve-secrets";
+    QTest::newRow("configure") << "configure"
+                               << "prepare";
+    QTest::newRow("prepare") << "prepare"
+                             << "prepare";
+    QTest::newRow("probe") << "probe"
+                           << "probe";
+    QTest::newRow("swap") << "swap"
+                          << "swap";
+    QTest::newRow("persist") << "persist"
+                             << "persist";
+    QTest::newRow("cleanup") << "cleanup"
+                             << "";
+}
+
+void ActivationTest::faultAtEachStep()
+{
+    QFETCH(QString, fault);
+    QFETCH(QString, failedStep);
+
+    EngineRig rig;
+    rig.faultPlan->fields.append(secretField(QStringLiteral("token"), fault == QStringLiteral("resolve-secrets")));
+    rig.restart(); // registers the backends again, with the secret field
+    const ActivationResult baseline = rig.activate(EngineRig::autoRef());
+    QVERIFY2(baseline.ok, qPrintable(baseline.error.toString()));
+    QCOMPARE(rig.engine->activeRef(), EngineRig::autoRef());
+    const QByteArray settingsBefore = readFile(rig.settingsPath());
+    QCOMPARE(rig.settingsFile().value(QStringLiteral("active")).toString(), QStringLiteral("builtin:auto"));
+    const QByteArray servingBefore = run(rig, QStringLiteral("echo $FAULT_LAUNCHER")).out.trimmed();
+    QVERIFY(servingBefore.startsWith("auto#"));
+    const int faultInstancesBefore = rig.faultPlan->instancesMade;
+
+    SettingsValues candidate = values({ { QStringLiteral("label"), QStringLiteral("new") } });
+    QList<SecretUpdate> secrets;
+    if (fault == QStringLiteral("validate"))
+        candidate = values({ { QStringLiteral("label"), 5 }, { QStringLiteral("bogus"), true } });
+    else if (fault == QStringLiteral("configure"))
+        rig.faultPlan->failConfigure = true;
+    else if (fault == QStringLiteral("prepare"))
+        rig.faultPlan->failPrepare = true;
+    else if (fault == QStringLiteral("probe"))
+        rig.faultPlan->unavailable = true;
+    else if (fault == QStringLiteral("swap"))
+        rig.faultPlan->notifyWhileProbing = true;
+    else if (fault == QStringLiteral("persist"))
+        rig.store->failWrites = 1;
+    else if (fault == QStringLiteral("cleanup"))
+        rig.autoPlan->disposeFailures = 2;
+    if (fault == QStringLiteral("persist") || fault == QStringLiteral("cleanup"))
+        secrets.append(
+            SecretUpdate{ QStringLiteral("token"), SecretUpdate::Action::Replace, QStringLiteral("s3cr3t") });
+
+    QSignalSpy activeChanges(rig.engine.get(), &Engine::activeBackendChanged);
+    const ActivationResult result = rig.activate(EngineRig::faultRef(), candidate, secrets);
+
+    // Events: every step in order, the failed one failed, the rest skipped.
+    const QString cleanupState = fault == QStringLiteral("cleanup") ? QStringLiteral("warning") : QString();
+    QCOMPARE(rig.observer->trace(result.activationId), expectedTrace(failedStep, cleanupState, true));
+    for (const ActivationEvent &event : rig.observer->events(result.activationId))
+        QCOMPARE(event.ref, EngineRig::faultRef());
+
+    if (failedStep.isEmpty()) {
+        // Cleanup failure keeps the new activation, warns, and retries until it works.
+        QVERIFY2(result.ok, qPrintable(result.error.toString()));
+        QCOMPARE(rig.engine->activeRef(), EngineRig::faultRef());
+        QCOMPARE(rig.settingsFile().value(QStringLiteral("active")).toString(), QStringLiteral("builtin:fault"));
+        QTRY_COMPARE(rig.autoPlan->disposeSuccesses, 1);
+        QCOMPARE(rig.autoPlan->disposeCalls, 3);
+        const QList<CleanupWarning> warnings = rig.observer->cleanupWarnings();
+        QCOMPARE(warnings.size(), 2);
+        QCOMPARE(warnings[0].ref, EngineRig::autoRef());
+        QCOMPARE(warnings[0].attempt, 1);
+        QVERIFY(warnings[0].willRetry);
+        QCOMPARE(warnings[1].attempt, 2);
+        QVERIFY(warnings[0].message.contains(QStringLiteral("injected cleanup failure")));
+        QCOMPARE(run(rig, QStringLiteral("echo $FAULT_LAUNCHER")).owner, EngineRig::faultRef());
+        return;
+    }
+
+    QVERIFY(!result.ok);
+    QVERIFY(result.failedStep.has_value());
+    QCOMPARE(activationStepName(*result.failedStep), failedStep);
+    QVERIFY(!result.error.message.isEmpty());
+    QCOMPARE(result.active, EngineRig::autoRef());
+
+    // Runtime and disk are as before; the old launcher kept serving and was not disposed.
+    QCOMPARE(rig.engine->activeRef(), EngineRig::autoRef());
+    QCOMPARE(readFile(rig.settingsPath()), settingsBefore);
+    QCOMPARE(rig.autoPlan->disposeCalls, 0);
+    const Ran ran = run(rig, QStringLiteral("echo $FAULT_LAUNCHER"));
+    QCOMPARE(ran.owner, EngineRig::autoRef());
+    QCOMPARE(ran.out.trimmed(), servingBefore);
+    QCOMPARE(ran.exit.exitCode, 0);
+
+    if (fault == QStringLiteral("validate")) {
+        QCOMPARE(result.error.details.size(), 2);
+        QCOMPARE(rig.faultPlan->instancesMade, faultInstancesBefore); // no candidate was made
+    }
+    if (fault == QStringLiteral("resolve-secrets")) {
+        QVERIFY(result.error.toString().contains(QStringLiteral("builtin:fault.token")));
+        QCOMPARE(rig.faultPlan->instancesMade, faultInstancesBefore);
+    }
+    if (fault == QStringLiteral("persist")) {
+        // Swapped in, then back: the new backend was active for a moment, never nothing.
+        QCOMPARE(activeChanges.size(), 2);
+        QCOMPARE(activeChanges[0][0].value<BackendRef>(), EngineRig::faultRef());
+        QCOMPARE(activeChanges[1][0].value<BackendRef>(), EngineRig::autoRef());
+        // The secret update was undone with the rest.
+        PlaintextSecretStore secretsFile(rig.configDir);
+        QCOMPARE(secretsFile.read(EngineRig::faultRef(), QStringLiteral("token")).value(), std::nullopt);
+    } else {
+        QCOMPARE(activeChanges.size(), 0);
+    }
+    if (fault == QStringLiteral("configure") || fault == QStringLiteral("prepare") || fault == QStringLiteral("probe")
+        || fault == QStringLiteral("swap") || fault == QStringLiteral("persist")) {
+        // The failed candidate's resources are released in the background.
+        QTRY_COMPARE(rig.faultPlan->disposeSuccesses, 1);
+    }
+}
+
+void ActivationTest::processesStayWithTheLauncherThatCreatedThem()
+{
+    EngineRig rig;
+    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+
+    QSignalSpy started(rig.engine.get(), &Engine::processStarted);
+    QSignalSpy finished(rig.engine.get(), &Engine::processFinished);
+    quint64 longId = 0;
+    Result<std::shared_ptr<SandboxProcess>> longRunning = rig.engine->spawn(
+        rig.command({ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("exec sleep 60") }), &longId);
+    QVERIFY(longRunning.ok());
+    QCOMPARE(started.size(), 1);
+    QTRY_VERIFY(longRunning.value()->pid() > 0);
+
+    const ActivationResult switched = rig.activate(EngineRig::faultRef());
+    QVERIFY2(switched.ok, qPrintable(switched.error.toString()));
+    // The old launcher still owns a running process: its disposal waits for it.
+    QCOMPARE(rig.observer->trace(switched.activationId).last(), QStringLiteral("cleanup:skipped"));
+    QCOMPARE(rig.autoPlan->disposeCalls, 0);
+
+    const Ran fresh = run(rig, QStringLiteral("echo $FAULT_LAUNCHER"));
+    QCOMPARE(fresh.owner, EngineRig::faultRef());
+    QVERIFY(fresh.out.startsWith("fault#"));
+
+    const QList<ProcessInfo> processes = rig.engine->processes();
+    const auto old = std::find_if(processes.cbegin(), processes.cend(),
+                                  [&](const ProcessInfo &info) { return info.id == longId; });
+    QVERIFY(old != processes.cend());
+    QVERIFY(old->running);
+    QCOMPARE(old->owner, EngineRig::autoRef());
+    QCOMPARE(rig.autoPlan->disposeCalls, 0);
+
+    // kill() reaches a process of the previous launcher; its end releases that launcher.
+    QVERIFY(rig.engine->kill(longId).ok());
+    QTRY_COMPARE(rig.autoPlan->disposeSuccesses, 1);
+    QTRY_VERIFY(std::any_of(finished.cbegin(), finished.cend(),
+                            [&](const QList<QVariant> &args) { return args[0].toULongLong() == longId; }));
+    for (const ProcessInfo &info : rig.engine->processes()) {
+        if (info.id == longId) {
+            QVERIFY(!info.running);
+            QVERIFY(info.exit.signaled);
+        }
+    }
+    QVERIFY(!rig.engine->kill(longId).ok());
+    QVERIFY(!rig.engine->kill(987654).ok());
+}
+
+void ActivationTest::reactivationUsesAFreshInstance()
+{
+    EngineRig rig;
+    QVERIFY(rig.activate(EngineRig::faultRef(), values({ { QStringLiteral("label"), QStringLiteral("one") } })).ok);
+    quint64 longId = 0;
+    Result<std::shared_ptr<SandboxProcess>> longRunning
+        = rig.engine->spawn(rig.command({ QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                                          QStringLiteral("echo $FAULT_LAUNCHER; exec sleep 60") }),
+                            &longId);
+    QVERIFY(longRunning.ok());
+    QByteArray longOut;
+    connect(longRunning.value().get(), &SandboxProcess::stdoutReady, this, [&](const QByteArray &d) { longOut += d; });
+    QTRY_COMPARE(longOut.trimmed(), QByteArray("fault#2"));
+
+    const ActivationResult again
+        = rig.activate(EngineRig::faultRef(), values({ { QStringLiteral("label"), QStringLiteral("two") } }));
+    QVERIFY2(again.ok, qPrintable(again.error.toString()));
+    QCOMPARE(rig.faultPlan->configured.last().values.values.value(QStringLiteral("label")).toString(),
+             QStringLiteral("two"));
+    QCOMPARE(run(rig, QStringLiteral("echo $FAULT_LAUNCHER")).out.trimmed(), QByteArray("fault#3"));
+    QCOMPARE(rig.faultPlan->disposeCalls, 0);
+    QVERIFY(rig.engine->kill(longId).ok());
+    QTRY_COMPARE(rig.faultPlan->disposedInstances, QStringList{ QStringLiteral("fault#2") });
+    QCOMPARE(rig.settingsFile()
+                 .value(QStringLiteral("backends"))
+                 .toObject()
+                 .value(QStringLiteral("builtin:fault"))
+                 .toObject()
+                 .value(QStringLiteral("label"))
+                 .toString(),
+             QStringLiteral("two"));
+}
+
+void ActivationTest::spawnWithoutAnActiveBackendRunsNothing()
+{
+    EngineRig rig;
+    const QString marker = rig.dir.filePath(QStringLiteral("workspace/ran"));
+    Result<std::shared_ptr<SandboxProcess>> spawned = rig.engine->spawn(
+        rig.command({ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("touch ") + marker }));
+    QVERIFY(!spawned.ok());
+    QVERIFY(spawned.error().message.contains(QStringLiteral("No sandbox backend is active")));
+    QTest::qWait(100);
+    QVERIFY(!QFile::exists(marker));
+    QVERIFY(rig.engine->processes().isEmpty());
+
+    // Bad requests are refused before any launcher sees them.
+    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    QCOMPARE(rig.engine->spawn(rig.command({})).error().where, QStringLiteral("spawn.argv"));
+    SpawnRequest relative = rig.command({ QStringLiteral("/bin/true") });
+    relative.cwd = QStringLiteral("workspace");
+    QCOMPARE(rig.engine->spawn(relative).error().where, QStringLiteral("spawn.cwd"));
+}
+
+void ActivationTest::restoreActivatesTheSavedSelection()
+{
+    EngineRig rig;
+    QVERIFY(rig.activate(EngineRig::faultRef(), values({ { QStringLiteral("label"), QStringLiteral("saved") } })).ok);
+    rig.restart();
+    QCOMPARE(rig.engine->activeRef(), std::nullopt);
+    const ActivationResult restored = await(rig.engine->restore());
+    QVERIFY2(restored.ok, qPrintable(restored.error.toString()));
+    QCOMPARE(rig.engine->activeRef(), EngineRig::faultRef());
+    QCOMPARE(rig.faultPlan->configured.last().values.values.value(QStringLiteral("label")).toString(),
+             QStringLiteral("saved"));
+    QVERIFY(warningsBesidesPlaintext(*rig.engine).isEmpty());
+}
+
+void ActivationTest::restoreFallsBackToAuto()
+{
+    EngineRig rig;
+    QVERIFY(rig.activate(EngineRig::faultRef()).ok);
+    rig.faultPlan->unavailable = true;
+    rig.restart();
+    const ActivationResult restored = await(rig.engine->restore());
+    QVERIFY2(restored.ok, qPrintable(restored.error.toString()));
+    QCOMPARE(rig.engine->activeRef(), EngineRig::autoRef());
+    const QStringList warnings = warningsBesidesPlaintext(*rig.engine);
+    QCOMPARE(warnings.size(), 1);
+    QVERIFY(warnings.first().contains(QStringLiteral("builtin:fault")));
+}
+
+void ActivationTest::restoreWithNothingActivatableLeavesNoBackend()
+{
+    EngineRig rig;
+    rig.autoPlan->failPrepare = true;
+    const ActivationResult restored = await(rig.engine->restore());
+    QVERIFY(!restored.ok);
+    QCOMPARE(rig.engine->activeRef(), std::nullopt);
+    QVERIFY(!rig.engine->spawn(rig.command({ QStringLiteral("/bin/true") })).ok());
+    QVERIFY(rig.engine->warnings()
+                .join(QLatin1Char('\n'))
+                .contains(QStringLiteral("No sandbox backend could be activated")));
+    QVERIFY(!QFile::exists(rig.settingsPath()));
+}
+
+void ActivationTest::vmBackendIsListedButNeverRuns()
+{
+    EngineRig rig;
+    rig.engine->registerBuiltin(createVmLauncher());
+    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    QTRY_VERIFY(rig.engine->backend(BackendRef::builtin(QStringLiteral("vm")))
+                    .value()
+                    .availability.reason.contains(QStringLiteral("not available in this build")));
+    const BackendInfo vm = rig.engine->backend(BackendRef::builtin(QStringLiteral("vm"))).value();
+    QVERIFY(!vm.availability.available);
+    QCOMPARE(vm.sourceLabel, QStringLiteral("Built-in"));
+
+    const ActivationResult result = rig.activate(BackendRef::builtin(QStringLiteral("vm")));
+    QVERIFY(!result.ok);
+    QCOMPARE(result.failedStep, ActivationStep::Prepare);
+    QCOMPARE(rig.engine->activeRef(), EngineRig::autoRef());
+
+    std::shared_ptr<Launcher> launcher = createVmLauncher();
+    QVERIFY(!launcher->spawn(rig.command({ QStringLiteral("/bin/true") }), Policy::defaults()).ok());
+}
+
+void ActivationTest::activationNeverRewritesPolicy()
+{
+    EngineRig rig;
+    Policy policy = Policy::defaults();
+    policy.network = Policy::NetworkMode::Full;
+    QSignalSpy policyChanged(rig.engine.get(), &Engine::policyChanged);
+    QVERIFY(rig.engine->setPolicy(policy).ok());
+    QCOMPARE(policyChanged.size(), 1);
+    const QString policyPath = QDir(rig.configDir).filePath(QStringLiteral("policy.json"));
+    const QByteArray before = readFile(policyPath);
+    const QDateTime modified = QFileInfo(policyPath).lastModified();
+    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    QVERIFY(rig.activate(EngineRig::faultRef()).ok);
+    QCOMPARE(readFile(policyPath), before);
+    QCOMPARE(QFileInfo(policyPath).lastModified(), modified);
+    QCOMPARE(rig.engine->policy(), policy);
+    QCOMPARE(policyChanged.size(), 1);
+}
+
+void ActivationTest::hostInteractionAnswered()
+{
+    EngineRig rig;
+    rig.faultPlan->askDuringPrepare = true;
+    Engine *engine = rig.engine.get();
+    QList<HostInteractionRequest> asked;
+    connect(
+        engine, &Engine::hostInteractionRequested, this,
+        [&](const HostInteractionRequest &request) {
+            asked.append(request);
+            engine->answerInteraction(HostInteractionResponse{ request.id, true, {} });
+        },
+        Qt::QueuedConnection);
+    const ActivationResult result = rig.activate(EngineRig::faultRef());
+    QVERIFY2(result.ok, qPrintable(result.error.toString()));
+    QCOMPARE(asked.size(), 1);
+    QVERIFY(!asked.first().id.isEmpty());
+    QVERIFY(asked.first().hasRef);
+    QCOMPARE(asked.first().ref, EngineRig::faultRef());
+}
+
+void ActivationTest::hostInteractionWithoutPresenterIsRefused()
+{
+    EngineRig rig;
+    rig.faultPlan->askDuringPrepare = true;
+    const ActivationResult result = rig.activate(EngineRig::faultRef());
+    QVERIFY(!result.ok);
+    QCOMPARE(result.failedStep, ActivationStep::Prepare);
+    QVERIFY(result.error.message.contains(QStringLiteral("declined")));
+}
+
+void ActivationTest::hostInteractionTimesOut()
+{
+    EngineRig::Setup setup;
+    setup.interactionTimeoutMs = 200;
+    EngineRig rig(setup);
+    rig.faultPlan->askDuringPrepare = true;
+    int asked = 0;
+    connect(
+        rig.engine.get(), &Engine::hostInteractionRequested, this, [&] { ++asked; }, Qt::QueuedConnection);
+    const ActivationResult result = rig.activate(EngineRig::faultRef());
+    QCOMPARE(asked, 1);
+    QVERIFY(!result.ok);
+    QCOMPARE(result.failedStep, ActivationStep::Prepare);
+    QCOMPARE(rig.engine->activeRef(), std::nullopt);
+}
+
+void ActivationTest::spawnTimeoutKillsTheProcess()
+{
+    EngineRig rig;
+    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    SpawnRequest request
+        = rig.command({ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("exec sleep 60") });
+    request.timeoutMs = 100;
+    quint64 id = 0;
+    QSignalSpy finished(rig.engine.get(), &Engine::processFinished);
+    QVERIFY(rig.engine->spawn(request, &id).ok());
+    QTRY_COMPARE(finished.size(), 1);
+    const ExitStatus status = finished.first().at(1).value<ExitStatus>();
+    QVERIFY(status.timedOut);
+    QVERIFY(status.signaled);
+}
+
+QTEST_GUILESS_MAIN(ActivationTest)
+#include "tst_activation.moc"
