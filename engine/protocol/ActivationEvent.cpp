@@ -184,8 +184,10 @@ QJsonObject ActivationResult::toJson() const
 {
     QJsonObject object{ { QStringLiteral("activationId"), static_cast<qint64>(activationId) },
                         { QStringLiteral("ref"), ref.toJson() },
-                        { QStringLiteral("ok"), ok },
-                        { QStringLiteral("active"), active.toJson() } };
+                        { QStringLiteral("ok"), ok } };
+    // Absent when no backend is active (the engine could not establish even the fallback).
+    if (active.isValid())
+        object.insert(QStringLiteral("active"), active.toJson());
     if (!ok) {
         object.insert(QStringLiteral("error"), error.toJson());
         if (failedStep)
@@ -205,8 +207,10 @@ Result<ActivationResult> ActivationResult::fromJson(const QJsonValue &value, con
     if (const std::optional<Error> error = nestedRef(reader, QStringLiteral("ref"), result.ref))
         return *error;
     result.ok = reader.requireBool(QStringLiteral("ok"));
-    if (const std::optional<Error> error = nestedRef(reader, QStringLiteral("active"), result.active))
-        return *error;
+    if (reader.has(QStringLiteral("active"))) {
+        if (const std::optional<Error> error = nestedRef(reader, QStringLiteral("active"), result.active))
+            return *error;
+    }
     if (!reader.ok())
         return reader.error();
     if (result.ok) {

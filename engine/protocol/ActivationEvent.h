@@ -49,7 +49,8 @@ struct CleanupWarning
 };
 
 // The outcome of one activation request.
-// JSON: { activationId, ref, ok, error?, failedStep?, active (the ref active afterwards) }
+// JSON: { activationId, ref, ok, error?, failedStep?, active? (the ref active afterwards;
+//         absent when none is) }
 struct ActivationResult
 {
     quint64 activationId = 0;

@@ -99,6 +99,11 @@ void TestMessages::activationResultRoundTrip()
     failed.failedStep = ActivationStep::Validate;
     failed.active = autoRef; // nothing changed
     QCOMPARE(roundTripped(failed), failed);
+
+    // When not even the fallback could be established, no backend is active.
+    failed.active = BackendRef();
+    QVERIFY(!failed.toJson().contains(QStringLiteral("active")));
+    QCOMPARE(roundTripped(failed), failed);
 }
 
 void TestMessages::hostInteractionRoundTrip()
