@@ -18,13 +18,6 @@
 
 namespace sandbox {
 
-namespace {
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("sandbox::LocalServer", text);
-}
-} // namespace
-
 LocalServer::LocalServer(ProtocolServer &server, QObject *parent)
     : QObject(parent)
     , m_server(server)

@@ -135,7 +135,8 @@ Result<RpcMessage> RpcMessage::fromJson(const QJsonObject &object)
         static const QStringList known{ QStringLiteral("jsonrpc"), QStringLiteral("id"),     QStringLiteral("method"),
                                         QStringLiteral("params"),  QStringLiteral("result"), QStringLiteral("error") };
         if (!known.contains(it.key()))
-            return fieldError(it.key(), tr("unknown member of a JSON-RPC message"));
+            return fieldError(QStringLiteral("message"),
+                              tr("unknown member \"%1\" of a JSON-RPC message").arg(it.key()));
     }
 
     const bool hasId = object.contains(QStringLiteral("id"));
