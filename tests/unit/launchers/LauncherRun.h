@@ -1,0 +1,56 @@
+#pragma once
+
+#include "core/Launcher.h"
+#include "launchers/auto/AutoLauncher.h"
+#include "protocol/Policy.h"
+#include "protocol/SpawnRequest.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+namespace sandbox::test {
+
+// What a user of the launcher sees of one command.
+struct RunResult
+{
+    bool spawned = false; // spawn() returned a process
+    bool started = false; // the process emitted started()
+    bool failedToStart = false;
+    QString error; // spawn() error or failedToStart() message
+    QByteArray out;
+    QByteArray err;
+    ExitStatus status;
+    qint64 pid = 0;
+};
+
+// Answers Host Interaction questions with a fixed answer; owns a state directory.
+class FixedAnswerHost final : public LauncherHost
+{
+public:
+    explicit FixedAnswerHost(bool accept)
+        : m_accept(accept)
+    { }
+    QString stateDirectory() const override;
+    QFuture<HostInteractionResponse> ask(const HostInteractionRequest &request) override;
+    void notifyAvailabilityChanged() override { }
+    int questions() const { return m_questions; }
+
+private:
+    bool m_accept;
+    int m_questions = 0;
+};
+
+// An auto launcher configured for `tier` ("strongest" or "landlock-seccomp") and prepared.
+std::shared_ptr<AutoLauncher> preparedLauncher(const QString &tier, QString *error = nullptr);
+
+// Runs `argv` through `launcher` and waits (event loop) until it has finished.
+RunResult runIn(Launcher &launcher, const QStringList &argv, const Policy &policy, const QString &cwd,
+                const QByteArray &input = {}, qint64 timeoutMs = 0, int waitMs = 60000);
+
+// The careful default policy, with the denied list extended by `extraDenied`.
+Policy defaultPolicy(const QStringList &extraDenied = {});
+
+} // namespace sandbox::test

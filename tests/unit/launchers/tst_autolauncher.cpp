@@ -1,0 +1,374 @@
+// The auto launcher driven directly: configure / prepare / isAvailable / spawn, in both
+// tiers, asserting what a user of the engine would notice.
+#include "LauncherRun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QLocalServer>
+#include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace sandbox;
+using namespace sandbox::test;
+
+namespace {
+
+// Host processes whose command line contains `marker`.
+int processesWith(const QByteArray &marker)
+{
+    int count = 0;
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : entries) {
+        bool numeric = false;
+        entry.toInt(&numeric);
+        if (!numeric)
+            continue;
+        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(entry));
+        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains(marker))
+            ++count;
+    }
+    return count;
+}
+
+QByteArray uniqueSleep()
+{
+    return QByteArray::number(300 + QRandomGenerator::global()->bounded(1000)) + '.'
+        + QByteArray::number(QRandomGenerator::global()->bounded(100000, 999999));
+}
+
+} // namespace
+
+class TestAutoLauncher final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void descriptorIsDataWithATierSetting();
+    void claimsNameWhatEnforcesEachDimension_data();
+    void claimsNameWhatEnforcesEachDimension();
+    void missingHelperMakesItUnavailable();
+    void unknownTierIsRejected();
+    void unpreparedLauncherRunsNothing();
+    void runsCommandAndStreamsOutput_data() { tiers(); }
+    void runsCommandAndStreamsOutput();
+    void reportsExitCodesAndSignals_data() { tiers(); }
+    void reportsExitCodesAndSignals();
+    void passesStdin_data() { tiers(); }
+    void passesStdin();
+    void missingCommandIs127_data() { tiers(); }
+    void missingCommandIs127();
+    void workspaceIsWritableButNothingElse_data() { tiers(); }
+    void workspaceIsWritableButNothingElse();
+    void deniedPathIsUnreadable_data() { tiers(); }
+    void deniedPathIsUnreadable();
+    void environmentStartsMinimal_data() { tiers(); }
+    void environmentStartsMinimal();
+    void timeoutKillsTheWholeSandbox_data() { tiers(); }
+    void timeoutKillsTheWholeSandbox();
+    void killEndsEveryProcessInside_data() { tiers(); }
+    void killEndsEveryProcessInside();
+    void hostExecutionAskIsAskedAndRefusalDenies_data() { tiers(); }
+    void hostExecutionAskIsAskedAndRefusalDenies();
+    void badRequestsAreRefusedBeforeAnythingRuns();
+
+private:
+    void tiers();
+    AutoLauncher &launcher();
+
+    std::shared_ptr<AutoLauncher> m_strongest;
+    std::shared_ptr<AutoLauncher> m_tier2;
+    QTemporaryDir m_workspace{ QDir::tempPath() + QStringLiteral("/ws-XXXXXX") };
+};
+
+void TestAutoLauncher::initTestCase()
+{
+    QVERIFY(m_workspace.isValid());
+    QString error;
+    m_strongest = preparedLauncher(QStringLiteral("strongest"), &error);
+    QVERIFY2(m_strongest, qPrintable(error));
+    m_tier2 = preparedLauncher(QStringLiteral("landlock-seccomp"), &error);
+    QVERIFY2(m_tier2, qPrintable(error));
+    // This machine allows user namespaces: strongest must pick them.
+    QCOMPARE(m_strongest->tier(), AutoLauncher::Tier::Namespaces);
+    QCOMPARE(m_tier2->tier(), AutoLauncher::Tier::LandlockSeccomp);
+    QVERIFY(m_strongest->isAvailable().result().available);
+    QVERIFY(m_tier2->isAvailable().result().available);
+}
+
+void TestAutoLauncher::tiers()
+{
+    QTest::addColumn<int>("tier");
+    QTest::newRow("namespaces") << 1;
+    QTest::newRow("landlock-seccomp") << 2;
+}
+
+AutoLauncher &TestAutoLauncher::launcher()
+{
+    QFETCH(int, tier);
+    return tier == 1 ? *m_strongest : *m_tier2;
+}
+
+void TestAutoLauncher::descriptorIsDataWithATierSetting()
+{
+    const BackendDescriptor descriptor = AutoLauncher().descriptor();
+    QVERIFY2(descriptor.validate(), "descriptor must validate");
+    QCOMPARE(descriptor.fields.size(), 1);
+    const FieldSpec &tier = descriptor.fields.first();
+    QCOMPARE(tier.id, QStringLiteral("tier"));
+    QCOMPARE(tier.type, FieldSpec::Type::Select);
+    QCOMPARE(tier.defaultValue.toString(), QStringLiteral("strongest"));
+    QCOMPARE(tier.options.size(), 2);
+    QCOMPARE(descriptor.platforms, QStringList{ QStringLiteral("linux") });
+    // Round-trips through the protocol's strict decoder.
+    Result<BackendDescriptor> decoded = BackendDescriptor::fromJson(descriptor.toJson());
+    QVERIFY2(decoded, decoded ? "" : qPrintable(decoded.error().toString()));
+    QCOMPARE(decoded.value(), descriptor);
+}
+
+void TestAutoLauncher::claimsNameWhatEnforcesEachDimension_data()
+{
+    QTest::addColumn<int>("tier");
+    QTest::addColumn<QString>("filesystem");
+    QTest::addColumn<QString>("confinement");
+    QTest::newRow("namespaces") << 1 << QStringLiteral("mount namespace") << QStringLiteral("pid");
+    QTest::newRow("landlock-seccomp") << 2 << QStringLiteral("Landlock ABI") << QStringLiteral("visible in /proc");
+}
+
+void TestAutoLauncher::claimsNameWhatEnforcesEachDimension()
+{
+    QFETCH(QString, filesystem);
+    QFETCH(QString, confinement);
+    const BackendDescriptor descriptor = launcher().descriptor();
+    for (const QString &dimension : BackendDescriptor::enforcementDimensions())
+        QVERIFY2(!descriptor.enforcement.value(dimension).isEmpty(), qPrintable(dimension));
+    QVERIFY2(descriptor.enforcement.value(QStringLiteral("filesystem")).contains(filesystem),
+             qPrintable(descriptor.enforcement.value(QStringLiteral("filesystem"))));
+    QVERIFY2(descriptor.enforcement.value(QStringLiteral("confinement")).contains(confinement),
+             qPrintable(descriptor.enforcement.value(QStringLiteral("confinement"))));
+    QVERIFY(descriptor.enforcement.value(QStringLiteral("filesystem")).contains(QStringLiteral("Landlock ABI")));
+}
+
+void TestAutoLauncher::missingHelperMakesItUnavailable()
+{
+    qputenv("SANDBOX_INIT_PATH", "/nonexistent/sandbox-init");
+    AutoLauncher launcher;
+    QFuture<Status> prepared = launcher.prepare();
+    prepared.waitForFinished();
+    qunsetenv("SANDBOX_INIT_PATH");
+    QVERIFY(!prepared.result());
+    QVERIFY2(prepared.result().error().message.contains(QStringLiteral("/nonexistent/sandbox-init")),
+             qPrintable(prepared.result().error().message));
+    const Availability availability = launcher.isAvailable().result();
+    QVERIFY(!availability.available);
+    QVERIFY(!availability.reason.isEmpty());
+    const RunResult run = runIn(launcher, { QStringLiteral("true") }, Policy::defaults(), m_workspace.path());
+    QVERIFY(!run.spawned);
+    QVERIFY(run.error.contains(QStringLiteral("nothing was run")));
+    QVERIFY(launcher.descriptor()
+                .enforcement.value(QStringLiteral("filesystem"))
+                .startsWith(QStringLiteral("not enforced")));
+}
+
+void TestAutoLauncher::unknownTierIsRejected()
+{
+    AutoLauncher launcher;
+    ResolvedSettings settings;
+    settings.values.values.insert(QStringLiteral("tier"), QStringLiteral("none-at-all"));
+    const Status status = launcher.configure(settings).result();
+    QVERIFY(!status);
+    QVERIFY(status.error().message.contains(QStringLiteral("none-at-all")));
+}
+
+void TestAutoLauncher::unpreparedLauncherRunsNothing()
+{
+    AutoLauncher launcher;
+    QVERIFY(!launcher.isAvailable().result().available);
+    const RunResult run = runIn(launcher, { QStringLiteral("true") }, Policy::defaults(), m_workspace.path());
+    QVERIFY(!run.spawned);
+}
+
+void TestAutoLauncher::runsCommandAndStreamsOutput()
+{
+    const RunResult run = runIn(
+        launcher(), { QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("echo hello; echo oops >&2; pwd") },
+        Policy::defaults(), m_workspace.path());
+    QVERIFY2(run.started, qPrintable(run.error + QString::fromLocal8Bit(run.err)));
+    QCOMPARE(run.out, QByteArray("hello\n") + QFileInfo(m_workspace.path()).canonicalFilePath().toLocal8Bit() + '\n');
+    QCOMPARE(run.err, QByteArray("oops\n"));
+    QCOMPARE(run.status, (ExitStatus{ 0, false, 0, false }));
+    QVERIFY(run.pid > 0);
+}
+
+void TestAutoLauncher::reportsExitCodesAndSignals()
+{
+    RunResult run = runIn(launcher(), { QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("exit 7") },
+                          Policy::defaults(), m_workspace.path());
+    QCOMPARE(run.status, (ExitStatus{ 7, false, 0, false }));
+    run = runIn(launcher(), { QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("kill -TERM $$") },
+                Policy::defaults(), m_workspace.path());
+    QCOMPARE(run.status, (ExitStatus{ 0, true, SIGTERM, false }));
+    QCOMPARE(run.status.shellStatus(), 128 + SIGTERM);
+    // A command exiting 125 is not mistaken for a setup failure.
+    run = runIn(launcher(), { QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("exit 125") },
+                Policy::defaults(), m_workspace.path());
+    QVERIFY(run.started);
+    QVERIFY(!run.failedToStart);
+    QCOMPARE(run.status.exitCode, 125);
+}
+
+void TestAutoLauncher::passesStdin()
+{
+    const RunResult run = runIn(launcher(), { QStringLiteral("cat") }, Policy::defaults(), m_workspace.path(),
+                                QByteArray("line one\nline two\n"));
+    QCOMPARE(run.out, QByteArray("line one\nline two\n"));
+    QCOMPARE(run.status.exitCode, 0);
+}
+
+void TestAutoLauncher::missingCommandIs127()
+{
+    const RunResult run
+        = runIn(launcher(), { QStringLiteral("no-such-command-anywhere") }, Policy::defaults(), m_workspace.path());
+    QCOMPARE(run.status.exitCode, 127);
+    QVERIFY(run.err.contains("no-such-command-anywhere"));
+}
+
+void TestAutoLauncher::workspaceIsWritableButNothingElse()
+{
+    QTemporaryDir outside(QStringLiteral("/var/tmp/outside-XXXXXX"));
+    QVERIFY(outside.isValid());
+    const QString inside = m_workspace.filePath(QStringLiteral("made-inside"));
+    const QString escaped = outside.filePath(QStringLiteral("made-outside"));
+    const RunResult run = runIn(launcher(),
+                                { QStringLiteral("sh"), QStringLiteral("-c"),
+                                  QStringLiteral("echo in > '%1'; echo out > '%2'; echo x > /etc/sandbox-test-marker; "
+                                                 "echo done")
+                                      .arg(inside, escaped) },
+                                Policy::defaults(), m_workspace.path());
+    QCOMPARE(run.out, QByteArray("done\n"));
+    QVERIFY(QFile::exists(inside));
+    QVERIFY(!QFile::exists(escaped));
+    QVERIFY(!QFile::exists(QStringLiteral("/etc/sandbox-test-marker")));
+    QVERIFY(run.err.contains(escaped.toLocal8Bit()));
+}
+
+void TestAutoLauncher::deniedPathIsUnreadable()
+{
+    QTemporaryDir home(QStringLiteral("/var/tmp/home-XXXXXX"));
+    QVERIFY(home.isValid());
+    QVERIFY(QDir(home.path()).mkpath(QStringLiteral("vault")));
+    QFile secret(home.filePath(QStringLiteral("vault/key")));
+    QVERIFY(secret.open(QIODevice::WriteOnly));
+    secret.write("TOP-SECRET-VALUE\n");
+    secret.close();
+    QFile visible(home.filePath(QStringLiteral("notes")));
+    QVERIFY(visible.open(QIODevice::WriteOnly));
+    visible.write("public\n");
+    visible.close();
+    const RunResult run = runIn(launcher(),
+                                { QStringLiteral("sh"), QStringLiteral("-c"),
+                                  QStringLiteral("cat '%1/vault/key'; cat '%1/notes'").arg(home.path()) },
+                                defaultPolicy({ home.filePath(QStringLiteral("vault")) }), m_workspace.path());
+    QVERIFY(!run.out.contains("TOP-SECRET"));
+    QCOMPARE(run.out, QByteArray("public\n"));
+}
+
+void TestAutoLauncher::environmentStartsMinimal()
+{
+    qputenv("SANDBOX_TEST_LEAK", "leaked");
+    const RunResult run = runIn(launcher(), { QStringLiteral("env") }, Policy::defaults(), m_workspace.path());
+    qunsetenv("SANDBOX_TEST_LEAK");
+    QVERIFY(run.out.contains("PATH="));
+    QVERIFY(run.out.contains("HOME="));
+    QVERIFY(!run.out.contains("SANDBOX_TEST_LEAK"));
+    QVERIFY(!run.out.contains("SANDBOX_INIT"));
+}
+
+void TestAutoLauncher::timeoutKillsTheWholeSandbox()
+{
+    const QByteArray marker = uniqueSleep();
+    const RunResult run = runIn(launcher(),
+                                { QStringLiteral("sh"), QStringLiteral("-c"),
+                                  QStringLiteral("sleep %1 & sleep %1").arg(QString::fromLatin1(marker)) },
+                                Policy::defaults(), m_workspace.path(), {}, 500);
+    QVERIFY(run.status.timedOut);
+    QVERIFY(run.status.signaled);
+    QCOMPARE(processesWith(marker), 0);
+}
+
+void TestAutoLauncher::killEndsEveryProcessInside()
+{
+    const QByteArray marker = uniqueSleep();
+    SpawnRequest request;
+    request.argv = { QStringLiteral("sh"), QStringLiteral("-c"),
+                     QStringLiteral("setsid sleep %1 & (sleep %1 &) ; sleep %1").arg(QString::fromLatin1(marker)) };
+    request.cwd = m_workspace.path();
+    auto spawned = launcher().spawn(request, Policy::defaults());
+    QVERIFY(spawned);
+    std::shared_ptr<SandboxProcess> process = spawned.value();
+    QSignalSpy started(process.get(), &SandboxProcess::started);
+    QSignalSpy finished(process.get(), &SandboxProcess::finished);
+    QVERIFY(started.wait(10000));
+    // The shell (its command line names the marker too) and three sleeps.
+    QTRY_COMPARE_WITH_TIMEOUT(processesWith(marker), 4, 10000);
+    process->kill();
+    QVERIFY(finished.wait(10000));
+    QCOMPARE(processesWith(marker), 0);
+    const auto status = finished.first().first().value<ExitStatus>();
+    QVERIFY(status.signaled);
+    QCOMPARE(status.signal, SIGKILL);
+    QVERIFY(!process->isRunning());
+}
+
+void TestAutoLauncher::hostExecutionAskIsAskedAndRefusalDenies()
+{
+    QFETCH(int, tier);
+    // A host service socket below /run, as a session bus or container engine has.
+    const QString path = QStringLiteral("/run/sandbox-test-%1.sock").arg(QRandomGenerator::global()->bounded(1000000));
+    QLocalServer server;
+    QVERIFY(server.listen(path));
+    const QString probe = QStringLiteral(
+        "import socket,sys\ntry:\n s=socket.socket(socket.AF_UNIX)\n s.connect(sys.argv[1]); print('reached')\n"
+        "except OSError as e:\n print('refused', e)\n");
+    const QStringList argv = { QStringLiteral("python3"), QStringLiteral("-c"), probe, path };
+    Policy policy = Policy::defaults();
+    policy.hostExecution = Policy::HostExecution::Ask;
+    for (const bool accept : { false, true }) {
+        auto launcher = preparedLauncher(tier == 1 ? QStringLiteral("strongest") : QStringLiteral("landlock-seccomp"));
+        QVERIFY(launcher);
+        FixedAnswerHost host(accept);
+        launcher->attach(&host);
+        const RunResult run = runIn(*launcher, argv, policy, m_workspace.path());
+        QCOMPARE(host.questions(), 1);
+        QVERIFY2(run.out.startsWith(accept ? "reached" : "refused"), QByteArray(run.out + run.err).constData());
+    }
+    policy.hostExecution = Policy::HostExecution::Deny;
+    QVERIFY(runIn(launcher(), argv, policy, m_workspace.path()).out.startsWith("refused"));
+    policy.hostExecution = Policy::HostExecution::Allow;
+    QVERIFY(runIn(launcher(), argv, policy, m_workspace.path()).out.startsWith("reached"));
+}
+
+void TestAutoLauncher::badRequestsAreRefusedBeforeAnythingRuns()
+{
+    RunResult run
+        = runIn(*m_strongest, { QStringLiteral("true") }, Policy::defaults(), QStringLiteral("/nonexistent/ws"));
+    QVERIFY(!run.spawned);
+    QVERIFY(run.error.contains(QStringLiteral("/nonexistent/ws")));
+    Policy policy = Policy::defaults();
+    policy.readable.append(QStringLiteral("relative/path"));
+    run = runIn(*m_strongest, { QStringLiteral("true") }, policy, m_workspace.path());
+    QVERIFY(!run.spawned);
+    QVERIFY2(run.error.contains(QStringLiteral("readable[1]")), qPrintable(run.error));
+    policy = Policy::defaults();
+    policy.network = Policy::NetworkMode::Allowlist;
+    policy.allowedDomains = { QStringLiteral("bad domain!") };
+    run = runIn(*m_strongest, { QStringLiteral("true") }, policy, m_workspace.path());
+    QVERIFY(!run.spawned);
+}
+
+QTEST_GUILESS_MAIN(TestAutoLauncher)
+#include "tst_autolauncher.moc"
