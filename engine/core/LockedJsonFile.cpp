@@ -23,9 +23,12 @@ Status LockedJsonFile::lock(int timeoutMs)
         return Error{ dir, tr("Cannot create the configuration directory. Check its permissions."), {} };
     QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     m_lock = std::make_unique<QLockFile>(m_path + QStringLiteral(".lock"));
-    // A lock older than this whose owner still exists is treated as stuck; a lock whose
-    // owner died is taken over at once by QLockFile.
-    m_lock->setStaleLockTime(60000);
+    // QLockFile takes over at once a lock whose owner is known to be dead. A writer killed
+    // while it was creating the lock file leaves an empty one that names no owner; such a
+    // lock counts as stale after this long. Holding the lock only spans one small read and
+    // one atomic write, so a live owner is never near it, and even a takeover could only
+    // lose an update, never tear the file (writes are atomic renames).
+    m_lock->setStaleLockTime(3000);
     if (!m_lock->tryLock(timeoutMs)) {
         const QLockFile::LockError error = m_lock->error();
         m_lock.reset();

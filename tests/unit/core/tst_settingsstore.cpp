@@ -1,0 +1,261 @@
+// settings.json and policy.json: schema validation with per-field errors, only
+// non-default values written, corrupt files kept as backups and reported.
+#include "EngineRig.h"
+#include "core/FileSettingsStore.h"
+
+#include <QDir>
+#include <QTest>
+
+using namespace sandbox;
+using namespace sandbox::test;
+
+namespace {
+
+QStringList corruptBackups(const QString &directory, const QString &name)
+{
+    return QDir(directory).entryList({ name + QStringLiteral(".corrupt-*") }, QDir::Files);
+}
+
+void writeFile(const QString &path, const QByteArray &bytes)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(bytes);
+}
+
+} // namespace
+
+class SettingsStoreTest final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void perFieldValidationErrors();
+    void onlyNonDefaultValuesAreWritten();
+    void settingsAreKeyedByCanonicalRef();
+    void activeBackendSettingsGoThroughActivation();
+    void corruptSettingsAreBackedUpAndReported();
+    void unsupportedVersionIsKeptNotOverwritten();
+    void corruptPolicyIsBackedUpAndDefaultsUsed();
+    void invalidPolicyIsRefused();
+    void storeSerializesWritersOfOneProcess();
+};
+
+void SettingsStoreTest::perFieldValidationErrors()
+{
+    EngineRig rig;
+    QVERIFY(rig.engine
+                ->updateSettings(EngineRig::faultRef(), values({ { QStringLiteral("label"), QStringLiteral("kept") } }))
+                .ok());
+    const QByteArray before = readFile(rig.settingsPath());
+
+    const Status status = rig.engine->updateSettings(EngineRig::faultRef(),
+                                                     values({ { QStringLiteral("label"), 5 },
+                                                              { QStringLiteral("count"), QStringLiteral("many") },
+                                                              { QStringLiteral("bogus"), true } }));
+    QVERIFY(!status.ok());
+    QCOMPARE(status.error().details.size(), 3);
+    QStringList where;
+    for (const Error &detail : status.error().details) {
+        where.append(detail.where);
+        QVERIFY(!detail.message.isEmpty());
+    }
+    where.sort();
+    QCOMPARE(where,
+             (QStringList{ QStringLiteral("builtin:fault.bogus"), QStringLiteral("builtin:fault.count"),
+                           QStringLiteral("builtin:fault.label") }));
+    // Nothing changed.
+    QCOMPARE(readFile(rig.settingsPath()), before);
+    QCOMPARE(
+        rig.engine->settings(EngineRig::faultRef()).value().values.values.value(QStringLiteral("label")).toString(),
+        QStringLiteral("kept"));
+
+    // Out of range is a field error too.
+    const Status range
+        = rig.engine->updateSettings(EngineRig::faultRef(), values({ { QStringLiteral("count"), 1000 } }));
+    QVERIFY(!range.ok());
+    QVERIFY(range.error().toString().contains(QStringLiteral("builtin:fault.count")));
+
+    // Secrets for fields that are not secret fields are refused.
+    const Status secret = rig.engine->updateSettings(
+        EngineRig::faultRef(), {},
+        { SecretUpdate{ QStringLiteral("label"), SecretUpdate::Action::Replace, QStringLiteral("x") } });
+    QVERIFY(!secret.ok());
+    QCOMPARE(readFile(rig.settingsPath()), before);
+
+    // An unknown backend is named.
+    const Status unknown = rig.engine->updateSettings(BackendRef::builtin(QStringLiteral("nope")), {});
+    QCOMPARE(unknown.error().where, QStringLiteral("builtin:nope"));
+}
+
+void SettingsStoreTest::onlyNonDefaultValuesAreWritten()
+{
+    EngineRig rig;
+    QVERIFY(rig.engine
+                ->updateSettings(
+                    EngineRig::faultRef(),
+                    values({ { QStringLiteral("label"), QStringLiteral("default") }, { QStringLiteral("count"), 3 } }))
+                .ok());
+    QJsonObject file = rig.settingsFile();
+    QCOMPARE(file.value(QStringLiteral("version")).toInt(), 1);
+    QVERIFY(!file.value(QStringLiteral("backends")).toObject().contains(QStringLiteral("builtin:fault")));
+
+    QVERIFY(rig.engine
+                ->updateSettings(
+                    EngineRig::faultRef(),
+                    values({ { QStringLiteral("label"), QStringLiteral("x") }, { QStringLiteral("count"), 3 } }))
+                .ok());
+    file = rig.settingsFile();
+    QCOMPARE(file.value(QStringLiteral("backends")).toObject().value(QStringLiteral("builtin:fault")).toObject(),
+             (QJsonObject{ { QStringLiteral("label"), QStringLiteral("x") } }));
+    // Reads fill defaults back in.
+    const SettingsView view = rig.engine->settings(EngineRig::faultRef()).value();
+    QCOMPARE(view.values.values.value(QStringLiteral("count")).toInt(), 3);
+    QCOMPARE(view.values.values.value(QStringLiteral("label")).toString(), QStringLiteral("x"));
+
+    // Activation with defaults only writes no entry either.
+    QVERIFY(rig.activate(EngineRig::autoRef(), values({ { QStringLiteral("count"), 3 } })).ok);
+    QVERIFY(!rig.settingsFile().value(QStringLiteral("backends")).toObject().contains(QStringLiteral("builtin:auto")));
+    QCOMPARE(rig.settingsFile().value(QStringLiteral("active")).toString(), QStringLiteral("builtin:auto"));
+}
+
+void SettingsStoreTest::settingsAreKeyedByCanonicalRef()
+{
+    EngineRig rig;
+    QVERIFY(
+        rig.engine->updateSettings(EngineRig::autoRef(), values({ { QStringLiteral("label"), QStringLiteral("a") } }))
+            .ok());
+    QVERIFY(
+        rig.engine->updateSettings(EngineRig::faultRef(), values({ { QStringLiteral("label"), QStringLiteral("f") } }))
+            .ok());
+    const QJsonObject backends = rig.settingsFile().value(QStringLiteral("backends")).toObject();
+    QCOMPARE(backends.keys(), (QStringList{ QStringLiteral("builtin:auto"), QStringLiteral("builtin:fault") }));
+    rig.restart();
+    QCOMPARE(rig.engine->settings(EngineRig::autoRef()).value().values.values.value(QStringLiteral("label")).toString(),
+             QStringLiteral("a"));
+}
+
+void SettingsStoreTest::activeBackendSettingsGoThroughActivation()
+{
+    EngineRig rig;
+    QVERIFY(rig.activate(EngineRig::faultRef()).ok);
+    const Status status = rig.engine->updateSettings(EngineRig::faultRef(),
+                                                     values({ { QStringLiteral("label"), QStringLiteral("x") } }));
+    QVERIFY(!status.ok());
+    QVERIFY(status.error().message.contains(QStringLiteral("activat")));
+}
+
+void SettingsStoreTest::corruptSettingsAreBackedUpAndReported()
+{
+    EngineRig rig;
+    rig.observer.reset();
+    rig.engine.reset();
+    const QByteArray garbage("{ \"version\": 1, \"backends\": { \"builtin:fault\": { \"label\": \"trunc");
+    writeFile(rig.settingsPath(), garbage);
+    rig.restart();
+
+    // Defaults are used, the bad file is kept byte for byte, and the user is told.
+    const SettingsView view = rig.engine->settings(EngineRig::faultRef()).value();
+    QCOMPARE(view.values.values.value(QStringLiteral("label")).toString(), QStringLiteral("default"));
+    const QStringList backups = corruptBackups(rig.configDir, QStringLiteral("settings.json"));
+    QCOMPARE(backups.size(), 1);
+    QCOMPARE(readFile(QDir(rig.configDir).filePath(backups.first())), garbage);
+    const QString warnings = rig.engine->warnings().join(QLatin1Char('\n'));
+    QVERIFY2(warnings.contains(backups.first()), qPrintable(warnings));
+    QVERIFY(!QFile::exists(rig.settingsPath()));
+
+    // Writing again starts a fresh file; the backup stays.
+    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    QCOMPARE(rig.settingsFile().value(QStringLiteral("active")).toString(), QStringLiteral("builtin:auto"));
+    QCOMPARE(corruptBackups(rig.configDir, QStringLiteral("settings.json")).size(), 1);
+
+    // A structurally wrong (but parseable) file is corrupt too.
+    rig.observer.reset();
+    rig.engine.reset();
+    writeFile(rig.settingsPath(), R"({"version":1,"active":"not a ref","backends":{}})");
+    rig.restart();
+    QVERIFY(rig.engine->settings(EngineRig::faultRef()).ok());
+    QCOMPARE(corruptBackups(rig.configDir, QStringLiteral("settings.json")).size(), 2);
+}
+
+void SettingsStoreTest::unsupportedVersionIsKeptNotOverwritten()
+{
+    EngineRig rig;
+    rig.observer.reset();
+    rig.engine.reset();
+    const QByteArray future(R"({"version":7,"backends":{}})");
+    writeFile(rig.settingsPath(), future);
+    rig.restart();
+    QVERIFY(rig.engine->settings(EngineRig::faultRef()).ok());
+    const QStringList backups = corruptBackups(rig.configDir, QStringLiteral("settings.json"));
+    QCOMPARE(backups.size(), 1);
+    QCOMPARE(readFile(QDir(rig.configDir).filePath(backups.first())), future);
+    QVERIFY(rig.engine->warnings().join(QLatin1Char('\n')).contains(QStringLiteral("version 7")));
+}
+
+void SettingsStoreTest::corruptPolicyIsBackedUpAndDefaultsUsed()
+{
+    EngineRig rig;
+    const QString policyPath = QDir(rig.configDir).filePath(QStringLiteral("policy.json"));
+    QCOMPARE(rig.engine->policy(), Policy::defaults());
+    QVERIFY(!QFile::exists(policyPath)); // defaults are not written
+
+    writeFile(policyPath, "not json at all");
+    QCOMPARE(rig.engine->policy(), Policy::defaults());
+    const QStringList backups = corruptBackups(rig.configDir, QStringLiteral("policy.json"));
+    QCOMPARE(backups.size(), 1);
+    QCOMPARE(readFile(QDir(rig.configDir).filePath(backups.first())), QByteArray("not json at all"));
+    QVERIFY(rig.engine->warnings().join(QLatin1Char('\n')).contains(backups.first()));
+}
+
+void SettingsStoreTest::invalidPolicyIsRefused()
+{
+    EngineRig rig;
+    Policy good = Policy::defaults();
+    good.network = Policy::NetworkMode::Allowlist;
+    good.allowedDomains = { QStringLiteral("example.com") };
+    QVERIFY(rig.engine->setPolicy(good).ok());
+    const QString policyPath = QDir(rig.configDir).filePath(QStringLiteral("policy.json"));
+    const QByteArray before = readFile(policyPath);
+    QCOMPARE(QFile(policyPath).permissions() & (QFileDevice::ReadOther | QFileDevice::WriteOther),
+             QFileDevice::Permissions());
+
+    Policy bad = good;
+    bad.allowedDomains = { QStringLiteral("not a domain!") };
+    QVERIFY(!rig.engine->setPolicy(bad).ok());
+    QCOMPARE(readFile(policyPath), before);
+    QCOMPARE(rig.engine->policy(), good);
+}
+
+void SettingsStoreTest::storeSerializesWritersOfOneProcess()
+{
+    QTemporaryDir dir;
+    FileSettingsStore first(dir.path());
+    FileSettingsStore second(dir.path()); // two stores on one file, as two processes would have
+    constexpr int perThread = 40;
+    auto writer = [&](FileSettingsStore &store, const QString &key) {
+        for (int i = 0; i < perThread; ++i) {
+            const Status status = store.update([&](SettingsDocument &document) -> Status {
+                QJsonObject entry = document.backends.value(key);
+                entry.insert(QStringLiteral("n"), entry.value(QStringLiteral("n")).toInt() + 1);
+                document.backends.insert(key, entry);
+                return {};
+            });
+            QVERIFY(status.ok());
+        }
+    };
+    std::unique_ptr<QThread> a(QThread::create([&] { writer(first, QStringLiteral("builtin:a")); }));
+    std::unique_ptr<QThread> b(QThread::create([&] { writer(second, QStringLiteral("builtin:b")); }));
+    a->start();
+    b->start();
+    a->wait();
+    b->wait();
+    const SettingsDocument document = first.load().value();
+    // No update was lost to an interleaved read-modify-write.
+    QCOMPARE(document.backends.value(QStringLiteral("builtin:a")).value(QStringLiteral("n")).toInt(), perThread);
+    QCOMPARE(document.backends.value(QStringLiteral("builtin:b")).value(QStringLiteral("n")).toInt(), perThread);
+}
+
+QTEST_GUILESS_MAIN(SettingsStoreTest)
+#include "tst_settingsstore.moc"
