@@ -1,0 +1,281 @@
+// The filtering proxy over its unix socket, against a real local HTTP server: each
+// protocol, allowed and refused targets, deny-wins, ports, internal addresses, garbage.
+#include "UpstreamServer.h"
+#include "net/FilteringProxy.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QLocalSocket>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sched.h>
+#include <sys/mount.h>
+
+using namespace sandbox;
+using namespace sandbox::test;
+
+namespace {
+
+// Sends `request` and reads until the proxy closes or `until` appears.
+QByteArray exchange(const QString &path, const QByteArray &request, const QByteArray &until = {}, int waitMs = 5000)
+{
+    QLocalSocket socket;
+    socket.connectToServer(path);
+    if (!socket.waitForConnected(waitMs))
+        return "NOT CONNECTED";
+    socket.write(request);
+    socket.flush();
+    QByteArray reply;
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < waitMs) {
+        if (socket.waitForReadyRead(100))
+            reply += socket.readAll();
+        if (!until.isEmpty() && reply.contains(until))
+            break;
+        if (socket.state() != QLocalSocket::ConnectedState) {
+            reply += socket.readAll();
+            break;
+        }
+    }
+    return reply;
+}
+
+QByteArray socksConnect(const QByteArray &host, quint16 port, bool byName)
+{
+    QByteArray request("\x05\x01\x00", 3);
+    request += QByteArray("\x05\x01\x00", 3);
+    if (byName) {
+        request += '\x03';
+        request += char(host.size());
+        request += host;
+    } else {
+        request += '\x01';
+        for (const QByteArray &part : host.split('.'))
+            request += char(part.toInt());
+    }
+    request += char(port >> 8);
+    request += char(port & 0xff);
+    return request;
+}
+
+} // namespace
+
+class TestFilteringProxy final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void plainHttpIsForwardedWithoutProxyHeaders();
+    void originFormUsesTheHostHeader();
+    void connectTunnels();
+    void socks5ByAddressAndByName();
+    void refusalsCarryAReason();
+    void deniedWinsOverAllowed();
+    void portsAreMatched();
+    void internalAddressesNeedAnExactEntry();
+    void garbageNeverBreaksTheProxy_data();
+    void garbageNeverBreaksTheProxy();
+    void oversizedHeadersAreRefused();
+    void socksWithoutNoAuthOrWithBindIsRefused();
+    void channelsAreOwnerOnlyAndClose();
+
+private:
+    QString channel(const QStringList &allowed, const QStringList &denied = {});
+
+    UpstreamServer m_upstream;
+    FilteringProxy m_proxy;
+    QByteArray m_target;
+    bool m_ownHosts = false;
+    QTemporaryDir m_hostsDir;
+};
+
+void TestFilteringProxy::initTestCase()
+{
+    QVERIFY(m_upstream.start());
+    m_target = "127.0.0.1:" + QByteArray::number(m_upstream.port());
+    // A private /etc/hosts (in a mount namespace of this test only) gives names under a
+    // wildcard that resolve to internal addresses, through the real resolver.
+    if (geteuid() == 0 && unshare(CLONE_NEWNS) == 0
+        && mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0) {
+        QFile hosts(m_hostsDir.filePath(QStringLiteral("hosts")));
+        QVERIFY(hosts.open(QIODevice::WriteOnly));
+        hosts.write("127.0.0.1 localhost\n127.0.0.1 api.internal.test\n127.0.0.1 db.internal.test\n");
+        hosts.close();
+        m_ownHosts
+            = mount(QFile::encodeName(hosts.fileName()).constData(), "/etc/hosts", nullptr, MS_BIND, nullptr) == 0;
+    }
+}
+
+QString TestFilteringProxy::channel(const QStringList &allowed, const QStringList &denied)
+{
+    const Result<DomainRules> rules = DomainRules::parse(allowed, denied);
+    if (!rules)
+        return {};
+    const Result<QString> path = m_proxy.openChannel(rules.value());
+    return path ? path.value() : QString();
+}
+
+void TestFilteringProxy::plainHttpIsForwardedWithoutProxyHeaders()
+{
+    const QString path = channel({ QStringLiteral("127.0.0.1") });
+    QVERIFY(!path.isEmpty());
+    const QByteArray reply = exchange(path,
+                                      "GET http://" + m_target + "/some/path?q=1 HTTP/1.1\r\nHost: " + m_target
+                                          + "\r\nProxy-Connection: keep-alive\r\nProxy-Authorization: x\r\n"
+                                            "User-Agent: test\r\n\r\n");
+    QVERIFY2(reply.startsWith("HTTP/1.1 200 OK"), reply.constData());
+    QVERIFY(reply.contains("upstream-ok\nGET /some/path?q=1 HTTP/1.1"));
+    QVERIFY(reply.contains("User-Agent: test"));
+    QVERIFY(!reply.contains("Proxy-Connection"));
+    QVERIFY(!reply.contains("Proxy-Authorization"));
+    QVERIFY(reply.contains("Connection: close"));
+}
+
+void TestFilteringProxy::originFormUsesTheHostHeader()
+{
+    const QString path = channel({ QStringLiteral("127.0.0.1") });
+    const QByteArray reply = exchange(path, "GET /direct HTTP/1.1\r\nHost: " + m_target + "\r\n\r\n");
+    QVERIFY2(reply.contains("upstream-ok\nGET /direct HTTP/1.1"), reply.constData());
+    // No Host at all: nothing to check, refused.
+    QVERIFY(exchange(path, "GET /direct HTTP/1.1\r\n\r\n").startsWith("HTTP/1.1 400"));
+}
+
+void TestFilteringProxy::connectTunnels()
+{
+    const QString path = channel({ QStringLiteral("127.0.0.1") });
+    const QByteArray reply = exchange(path,
+                                      "CONNECT " + m_target + " HTTP/1.1\r\nHost: " + m_target
+                                          + "\r\n\r\nGET /through-tunnel HTTP/1.1\r\nHost: x\r\n\r\n",
+                                      "upstream-ok\nGET /through-tunnel");
+    QVERIFY2(reply.startsWith("HTTP/1.1 200 Connection established\r\n\r\nHTTP/1.1 200 OK"), reply.constData());
+}
+
+void TestFilteringProxy::socks5ByAddressAndByName()
+{
+    const QString path = channel({ QStringLiteral("127.0.0.1"), QStringLiteral("localhost") });
+    for (const bool byName : { false, true }) {
+        const QByteArray request = socksConnect(byName ? "localhost" : "127.0.0.1", m_upstream.port(), byName)
+            + "GET /socks HTTP/1.1\r\nHost: x\r\n\r\n";
+        const QByteArray reply = exchange(path, request, "upstream-ok\nGET /socks");
+        QVERIFY2(reply.startsWith(QByteArray("\x05\x00\x05\x00\x00\x01", 6)), reply.toHex().constData());
+        QVERIFY(reply.contains("upstream-ok\nGET /socks"));
+    }
+}
+
+void TestFilteringProxy::refusalsCarryAReason()
+{
+    const QString path = channel({ QStringLiteral("example.com") });
+    const int before = m_upstream.requests();
+    QByteArray reply = exchange(path, "CONNECT " + m_target + " HTTP/1.1\r\n\r\n");
+    QVERIFY2(reply.startsWith("HTTP/1.1 403 Forbidden"), reply.constData());
+    QVERIFY(reply.contains("X-Sandbox-Refused: 127.0.0.1:"));
+    QVERIFY(reply.contains("not in the policy's allowed domains"));
+    reply = exchange(path, "GET http://" + m_target + "/ HTTP/1.1\r\n\r\n");
+    QVERIFY(reply.startsWith("HTTP/1.1 403"));
+    reply = exchange(path, socksConnect("127.0.0.1", m_upstream.port(), false));
+    QCOMPARE(reply.left(4), QByteArray("\x05\x00\x05\x02", 4)); // connection not allowed by ruleset
+    QCOMPARE(m_upstream.requests(), before);
+}
+
+void TestFilteringProxy::deniedWinsOverAllowed()
+{
+    const QString path
+        = channel({ QStringLiteral("127.0.0.1"), QStringLiteral("localhost") }, { QStringLiteral("localhost") });
+    QByteArray reply
+        = exchange(path, "CONNECT localhost:" + QByteArray::number(m_upstream.port()) + " HTTP/1.1\r\n\r\n");
+    QVERIFY2(reply.startsWith("HTTP/1.1 403"), reply.constData());
+    QVERIFY(reply.contains("denied by the policy entry 'localhost'"));
+    reply = exchange(path, "CONNECT " + m_target + " HTTP/1.1\r\n\r\n", "established");
+    QVERIFY(reply.startsWith("HTTP/1.1 200"));
+}
+
+void TestFilteringProxy::portsAreMatched()
+{
+    const quint16 other = m_upstream.port() == 65535 ? 1 : m_upstream.port() + 1;
+    QString path = channel({ QStringLiteral("127.0.0.1:%1").arg(other) });
+    QVERIFY(exchange(path, "CONNECT " + m_target + " HTTP/1.1\r\n\r\n").startsWith("HTTP/1.1 403"));
+    path = channel({ QStringLiteral("127.0.0.1:%1").arg(m_upstream.port()) });
+    QVERIFY(exchange(path, "CONNECT " + m_target + " HTTP/1.1\r\n\r\n", "established").startsWith("HTTP/1.1 200"));
+}
+
+void TestFilteringProxy::internalAddressesNeedAnExactEntry()
+{
+    if (!m_ownHosts)
+        QSKIP("needs root to give this test its own /etc/hosts");
+    const QByteArray port = QByteArray::number(m_upstream.port());
+    // Matched through a wildcard: the name resolves to loopback, refused.
+    QString path = channel({ QStringLiteral("*.internal.test") });
+    QByteArray reply = exchange(path, "CONNECT api.internal.test:" + port + " HTTP/1.1\r\n\r\n");
+    QVERIFY2(reply.startsWith("HTTP/1.1 403"), reply.constData());
+    QVERIFY(reply.contains("loopback"));
+    reply = exchange(path, socksConnect("db.internal.test", m_upstream.port(), true));
+    QCOMPARE(reply.left(4), QByteArray("\x05\x00\x05\x02", 4));
+    // Named exactly: the user meant it.
+    path = channel({ QStringLiteral("*.internal.test"), QStringLiteral("api.internal.test") });
+    reply = exchange(path, "CONNECT api.internal.test:" + port + " HTTP/1.1\r\n\r\n", "established");
+    QVERIFY2(reply.startsWith("HTTP/1.1 200"), reply.constData());
+}
+
+void TestFilteringProxy::garbageNeverBreaksTheProxy_data()
+{
+    QTest::addColumn<QByteArray>("garbage");
+    QTest::newRow("binary") << QByteArray("\x00\xff\x13\x37\r\n\r\n", 8);
+    QTest::newRow("no version") << QByteArray("GET /\r\n\r\n");
+    QTest::newRow("bad header") << QByteArray("GET http://127.0.0.1/ HTTP/1.1\r\nno colon here\r\n\r\n");
+    QTest::newRow("https absolute") << QByteArray("GET https://127.0.0.1/ HTTP/1.1\r\n\r\n");
+    QTest::newRow("connect no port") << QByteArray("CONNECT 127.0.0.1 HTTP/1.1\r\n\r\n");
+    QTest::newRow("connect userinfo") << QByteArray("CONNECT user@127.0.0.1:80 HTTP/1.1\r\n\r\n");
+    QTest::newRow("socks zero methods") << QByteArray("\x05\x00", 2);
+    QTest::newRow("socks bad atyp") << QByteArray("\x05\x01\x00\x05\x01\x00\x07\x00\x00", 9);
+    QTest::newRow("socks empty name") << QByteArray("\x05\x01\x00\x05\x01\x00\x03\x00\x00\x50", 10);
+    QTest::newRow("socks name garbage") << QByteArray("\x05\x01\x00\x05\x01\x00\x03\x03\xff\x00\x01\x00\x50", 13);
+}
+
+void TestFilteringProxy::garbageNeverBreaksTheProxy()
+{
+    QFETCH(QByteArray, garbage);
+    const QString path = channel({ QStringLiteral("127.0.0.1") });
+    const QByteArray reply = exchange(path, garbage);
+    QVERIFY2(!reply.contains("upstream-ok"), reply.constData());
+    // Still serving.
+    QVERIFY(exchange(path, "CONNECT " + m_target + " HTTP/1.1\r\n\r\n", "established").startsWith("HTTP/1.1 200"));
+}
+
+void TestFilteringProxy::oversizedHeadersAreRefused()
+{
+    const QString path = channel({ QStringLiteral("127.0.0.1") });
+    const QByteArray huge
+        = "GET http://" + m_target + "/ HTTP/1.1\r\nX-Big: " + QByteArray(40 * 1024, 'a') + "\r\n\r\n";
+    QVERIFY(exchange(path, huge).startsWith("HTTP/1.1 431"));
+    // Without an end of header at all.
+    QVERIFY(exchange(path, "GET http://x/ HTTP/1.1\r\nX: " + QByteArray(64 * 1024, 'b')).startsWith("HTTP/1.1 431"));
+}
+
+void TestFilteringProxy::socksWithoutNoAuthOrWithBindIsRefused()
+{
+    const QString path = channel({ QStringLiteral("127.0.0.1") });
+    QCOMPARE(exchange(path, QByteArray("\x05\x01\x02", 3)), QByteArray("\x05\xff", 2));
+    QByteArray bind("\x05\x01\x00\x05\x02\x00\x01\x7f\x00\x00\x01\x00\x50", 13);
+    QCOMPARE(exchange(path, bind).left(4), QByteArray("\x05\x00\x05\x07", 4));
+}
+
+void TestFilteringProxy::channelsAreOwnerOnlyAndClose()
+{
+    const QString path = channel({ QStringLiteral("127.0.0.1") });
+    const QFileInfo directory(QFileInfo(path).absolutePath());
+    QCOMPARE(directory.permissions()
+                 & (QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup | QFile::ReadOther | QFile::WriteOther
+                    | QFile::ExeOther),
+             QFile::Permissions());
+    const int before = m_proxy.channelCount();
+    m_proxy.closeChannel(path);
+    QCOMPARE(m_proxy.channelCount(), before - 1);
+    QVERIFY(!QFile::exists(path));
+    QCOMPARE(exchange(path, "CONNECT " + m_target + " HTTP/1.1\r\n\r\n"), QByteArray("NOT CONNECTED"));
+}
+
+QTEST_GUILESS_MAIN(TestFilteringProxy)
+#include "tst_filteringproxy.moc"
