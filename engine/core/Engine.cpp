@@ -80,6 +80,8 @@ public:
     QStringList warnings;
     QSet<quint64> timedOut;
     QSet<BackendRef> refreshing;
+    // Cleared first thing on destruction: process signals arriving later are ignored.
+    std::shared_ptr<QAtomicInt> alive = std::make_shared<QAtomicInt>(1);
 };
 
 namespace {
@@ -150,6 +152,16 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
 
 Engine::Private::~Private()
 {
+    alive->storeRelease(0);
+    // Commands never outlive the engine that confined them.
+    for (const std::shared_ptr<SandboxProcess> &process : table.takeRunning()) {
+        if (process->thread() == QThread::currentThread()) {
+            process->kill();
+        } else {
+            // Killed, and released, in the thread the process object lives in.
+            QMetaObject::invokeMethod(process.get(), [process] { process->kill(); });
+        }
+    }
     cleanup->shutdown();
     broker->refuseAll();
     activationPool.waitForDone();
@@ -646,27 +658,29 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
     if (processId)
         *processId = id;
 
-    QPointer<Engine> engine(this);
+    // The process may outlive the engine: every handler checks that the engine still is.
+    Private *priv = d.get();
+    std::shared_ptr<QAtomicInt> alive = d->alive;
     SandboxProcess *object = process.get();
-    connect(object, &SandboxProcess::started, object, [engine, id, object] {
-        if (engine)
-            engine->d->table.setPid(id, object->pid());
+    connect(object, &SandboxProcess::started, object, [priv, alive, id, object] {
+        if (alive->loadAcquire())
+            priv->table.setPid(id, object->pid());
     });
-    connect(object, &SandboxProcess::finished, object, [engine, id](const ExitStatus &status) {
-        if (engine)
-            engine->d->processEnded(id, status);
+    connect(object, &SandboxProcess::finished, object, [priv, alive, id](const ExitStatus &status) {
+        if (alive->loadAcquire())
+            priv->processEnded(id, status);
     });
-    connect(object, &SandboxProcess::failedToStart, object, [engine, id](const Error &) {
-        if (engine)
-            engine->d->processEnded(id, ExitStatus{ 127, false, 0, false });
+    connect(object, &SandboxProcess::failedToStart, object, [priv, alive, id](const Error &) {
+        if (alive->loadAcquire())
+            priv->processEnded(id, ExitStatus{ 127, false, 0, false });
     });
     if (request.timeoutMs > 0) {
-        QTimer::singleShot(request.timeoutMs, object, [engine, id, object] {
-            if (!engine || !object->isRunning())
+        QTimer::singleShot(request.timeoutMs, object, [priv, alive, id, object] {
+            if (!alive->loadAcquire() || !object->isRunning())
                 return;
             {
-                QMutexLocker locker(&engine->d->warningsMutex);
-                engine->d->timedOut.insert(id);
+                QMutexLocker locker(&priv->warningsMutex);
+                priv->timedOut.insert(id);
             }
             object->kill();
         });

@@ -158,4 +158,20 @@ std::shared_ptr<SandboxProcess> ProcessTable::process(quint64 id) const
     return nullptr;
 }
 
+QList<std::shared_ptr<SandboxProcess>> ProcessTable::takeRunning()
+{
+    QList<Row> rows;
+    {
+        QMutexLocker locker(&m_mutex);
+        rows.swap(m_rows);
+        m_use.clear();
+    }
+    QList<std::shared_ptr<SandboxProcess>> running;
+    for (const Row &row : std::as_const(rows)) {
+        if (row.info.running && row.process)
+            running.append(row.process);
+    }
+    return running;
+}
+
 } // namespace sandbox

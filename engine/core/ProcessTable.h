@@ -37,6 +37,8 @@ public:
     QList<ProcessInfo> list() const;
     std::optional<ProcessInfo> info(quint64 id) const;
     std::shared_ptr<SandboxProcess> process(quint64 id) const;
+    // Forgets every process (the engine is shutting down) and hands back the running ones.
+    QList<std::shared_ptr<SandboxProcess>> takeRunning();
 
 private:
     struct Row

@@ -47,6 +47,16 @@ HostProcess::HostProcess(const SpawnRequest &request, const QMap<QString, QStrin
     m_process.start();
 }
 
+HostProcess::~HostProcess()
+{
+    // No signal of a half-destroyed object reaches anyone.
+    m_process.disconnect(this);
+    if (m_process.state() != QProcess::NotRunning) {
+        m_process.kill();
+        m_process.waitForFinished(5000);
+    }
+}
+
 qint64 HostProcess::pid() const
 {
     return m_process.processId();

@@ -15,6 +15,7 @@ class HostProcess final : public SandboxProcess
 
 public:
     explicit HostProcess(const SpawnRequest &request, const QMap<QString, QString> &extraEnv = {});
+    ~HostProcess() override;
 
     qint64 pid() const override;
     bool isRunning() const override;
