@@ -38,6 +38,8 @@ public:
     QJsonArray optionalArray(const QString &key);
     QJsonObject optionalObject(const QString &key);
     QJsonValue value(const QString &key) const;
+    // The object's keys, for objects keyed by data (settings by field id, env by name).
+    QStringList keys() const { return m_object.keys(); }
 
     // Additions: integers, required booleans/objects/arrays and plain (markup-free) text.
     bool requireBool(const QString &key);

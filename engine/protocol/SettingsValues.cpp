@@ -94,22 +94,24 @@ QJsonObject SettingsValues::toJson() const
 
 Result<SettingsValues> SettingsValues::fromJson(const QJsonValue &value, const QString &path)
 {
-    if (!value.isObject())
-        return Error{ path, tr("expected an object, got %1").arg(JsonReader::typeName(value)), {} };
-    const QJsonObject object = value.toObject();
-    if (object.size() > maxValues)
-        return Error{ path, tr("too many settings (%1, at most %2)").arg(object.size()).arg(maxValues), {} };
+    JsonReader reader(value, path);
+    if (!reader.ok())
+        return reader.error();
+    const QStringList keys = reader.keys();
+    if (keys.size() > maxValues)
+        return Error{ path, tr("too many settings (%1, at most %2)").arg(keys.size()).arg(maxValues), {} };
     SettingsValues settings;
-    for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
-        const QString where = child(path, shownKey(it.key()));
-        if (!FieldSpec::isValidId(it.key()))
-            return Error{ where, tr("not a valid field id; expected [A-Za-z][A-Za-z0-9_.-]{0,63}"), {} };
-        const QJsonValue v = it.value();
-        if (!v.isString() && !v.isDouble() && !v.isBool())
-            return Error{ where, tr("expected a string, number or boolean, got %1").arg(JsonReader::typeName(v)), {} };
-        if (v.isString() && v.toString().size() > JsonReader::maxStringLength)
-            return Error{ where, tr("is too long (at most %1 characters)").arg(JsonReader::maxStringLength), {} };
-        settings.values.insert(it.key(), v);
+    for (const QString &key : keys) {
+        const QJsonValue v = reader.value(key);
+        if (!FieldSpec::isValidId(key))
+            reader.fail(shownKey(key), tr("not a valid field id; expected [A-Za-z][A-Za-z0-9_.-]{0,63}"));
+        else if (!v.isString() && !v.isDouble() && !v.isBool())
+            reader.fail(key, tr("expected a string, number or boolean, got %1").arg(JsonReader::typeName(v)));
+        else if (v.isString() && v.toString().size() > JsonReader::maxStringLength)
+            reader.fail(key, tr("is too long (at most %1 characters)").arg(JsonReader::maxStringLength));
+        if (!reader.ok())
+            return reader.error();
+        settings.values.insert(key, v);
     }
     return settings;
 }

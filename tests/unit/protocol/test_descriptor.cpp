@@ -1,5 +1,6 @@
 #include "ProtocolTestSupport.h"
 #include "protocol/BackendDescriptor.h"
+#include "protocol/JsonReader.h"
 
 #include <QJsonArray>
 #include <QTest>
@@ -64,6 +65,7 @@ private slots:
     void validateValue_data();
     void validateValue();
     void fieldTypeNames();
+    void sizeBounds();
 };
 
 void TestDescriptor::decodesSpecificationExample()
@@ -401,6 +403,33 @@ void TestDescriptor::fieldTypeNames()
     }
     QVERIFY(!FieldSpec::typeFromName(QStringLiteral("String")).has_value());
     QVERIFY(!FieldSpec::typeFromName(QStringLiteral("html")).has_value());
+}
+
+void TestDescriptor::sizeBounds()
+{
+    // Bounds keep a hostile pack from making the engine and the form do unbounded work.
+    QJsonArray fields;
+    for (int i = 0; i < 257; ++i)
+        fields.append(QJsonObject{ { QStringLiteral("id"), QStringLiteral("f%1").arg(i) },
+                                   { QStringLiteral("type"), QStringLiteral("boolean") },
+                                   { QStringLiteral("label"), QStringLiteral("F") } });
+    QJsonObject json{ { QStringLiteral("name"), QStringLiteral("Big") },
+                      { QStringLiteral("settings"), QJsonObject{ { QStringLiteral("fields"), fields } } } };
+    Result<BackendDescriptor> decoded = BackendDescriptor::fromJson(json);
+    QVERIFY(!decoded.ok());
+    SANDBOX_EXPECT_ERROR(decoded.error(), QStringLiteral("descriptor.settings.fields"),
+                         QStringLiteral("too many fields"));
+
+    json = QJsonObject{ { QStringLiteral("name"), QString(201, QLatin1Char('n')) } };
+    decoded = BackendDescriptor::fromJson(json);
+    QVERIFY(!decoded.ok());
+    SANDBOX_EXPECT_ERROR(decoded.error(), QStringLiteral("descriptor.name"), QStringLiteral("is too long"));
+
+    json = QJsonObject{ { QStringLiteral("name"), QStringLiteral("Long text") },
+                        { QStringLiteral("description"), QString(JsonReader::maxStringLength + 1, QLatin1Char('d')) } };
+    decoded = BackendDescriptor::fromJson(json);
+    QVERIFY(!decoded.ok());
+    SANDBOX_EXPECT_ERROR(decoded.error(), QStringLiteral("descriptor.description"), QStringLiteral("is too long"));
 }
 
 QTEST_GUILESS_MAIN(TestDescriptor)
