@@ -39,6 +39,7 @@ void UpstreamServer::listenOnThread()
     m_port = m_server->serverPort();
     QObject::connect(m_server, &QTcpServer::newConnection, m_server, [this] {
         while (QTcpSocket *socket = m_server->nextPendingConnection()) {
+            ++m_connections;
             auto *buffer = new QByteArray;
             QObject::connect(socket, &QTcpSocket::readyRead, socket, [this, socket, buffer] {
                 *buffer += socket->readAll();

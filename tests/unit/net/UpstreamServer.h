@@ -24,6 +24,7 @@ public:
     bool start();
     quint16 port() const { return m_port; }
     int requests() const { return m_requests.load(); }
+    int connections() const { return m_connections.load(); }
 
 private:
     void listenOnThread();
@@ -33,6 +34,7 @@ private:
     QTcpServer *m_server = nullptr;
     quint16 m_port = 0;
     std::atomic<int> m_requests{ 0 };
+    std::atomic<int> m_connections{ 0 };
 };
 
 } // namespace sandbox::test

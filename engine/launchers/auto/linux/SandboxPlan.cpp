@@ -275,8 +275,29 @@ void SandboxPlan::planMounts(const Input &)
         binds.append({ 1, { QStringLiteral("tmpfs"), QString(), QStringLiteral("/tmp") } });
     for (const QString &path : m_writable)
         binds.append({ 2, { QStringLiteral("rw"), path, path } });
-    for (const QString &path : m_readOnly)
+    for (const QString &path : m_readOnly) {
         binds.append({ 3, { QStringLiteral("ro"), path, path } });
+        // Every directory between the writable root and a read-only path becomes a mount
+        // point of its own: a mount point cannot be renamed or removed, so the sandbox
+        // cannot move .git aside and put a fresh one (with hooks) in its place.
+        QString writableRoot;
+        for (const QString &root : m_writable) {
+            if (isUnder(path, root) && path != root && root.size() > writableRoot.size())
+                writableRoot = root;
+        }
+        if (writableRoot.isEmpty())
+            continue;
+        for (QString ancestor = QFileInfo(path).path();
+             ancestor.size() > writableRoot.size() && isUnder(ancestor, writableRoot);
+             ancestor = QFileInfo(ancestor).path()) {
+            const Mount pin{ QStringLiteral("rw"), ancestor, ancestor };
+            bool known = false;
+            for (const Planned &planned : binds)
+                known = known || planned.mount == pin;
+            if (!known)
+                binds.append({ 2, pin });
+        }
+    }
     // Parents before children; at the same path, later categories win.
     std::stable_sort(binds.begin(), binds.end(), [](const Planned &a, const Planned &b) {
         const int da = depth(a.mount.target);

@@ -1,0 +1,503 @@
+// The escape suite: every promise of the auto backend attacked from inside the sandbox,
+// in both tiers. Each case is a shell snippet or an escape-probe subcommand run in the
+// sandbox; the test asserts what the user would see (output, status) and what the host
+// would see (files unchanged, processes alive, listeners untouched).
+#include "EscapeDriver.h"
+#include "UpstreamServer.h"
+
+#include <QDir>
+#include <QFile>
+#include <QLocalServer>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUdpSocket>
+
+#include <csignal>
+#include <sched.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+using namespace sandbox;
+using namespace sandbox::test;
+
+namespace {
+
+enum Expect {
+    ProbeBlocked, // escape-probe printed BLOCKED and never ESCAPED
+    ProbeKilled, // escape-probe was killed by seccomp (SIGSYS)
+    NoSecret, // no credential content in anything the command printed
+    Fails, // the command failed, and the needle is absent from its output
+    Succeeds, // the command succeeded and printed the needle
+};
+
+const QByteArray kSecretMarker = "SECRET-";
+
+bool have(const char *tool)
+{
+    return !QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty();
+}
+
+} // namespace
+
+class TestEscape final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void escape_data();
+    void escape();
+
+private:
+    void addRows(int tier);
+    QString expand(const QString &text) const;
+    bool hostCheck(const QString &check, QString &why);
+    void resetGit();
+
+    EscapeDriver m_driver;
+    QTemporaryDir m_home{ QStringLiteral("/var/tmp/escape-home-XXXXXX") };
+    QTemporaryDir m_workspace{ QStringLiteral("/var/tmp/escape-ws-XXXXXX") };
+    QTemporaryDir m_busDir{ QStringLiteral("/var/tmp/escape-bus-XXXXXX") };
+    QString m_alias;
+    QString m_probe;
+    UpstreamServer m_allowed;
+    UpstreamServer m_forbidden;
+    QUdpSocket m_udp;
+    QProcess m_victim;
+    QProcess m_bus;
+    QString m_busPath;
+    QLocalServer m_runService;
+    QLocalServer m_abstractService;
+    QString m_abstractName;
+    QByteArray m_gitConfig;
+    QMap<int, int> m_casesPerTier;
+    int m_allowedConnectionsBefore = 0;
+};
+
+void TestEscape::initTestCase()
+{
+    QVERIFY(m_home.isValid() && m_workspace.isValid() && m_busDir.isValid());
+    m_probe = QCoreApplication::applicationDirPath() + QStringLiteral("/escape-probe");
+    QVERIFY2(QFileInfo(m_probe).isExecutable(), qPrintable(m_probe));
+
+    // A home with credentials where the default policy's denied list expects them.
+    qputenv("HOME", QFile::encodeName(m_home.path()));
+    auto write = [](const QString &path, const QByteArray &content) {
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QFile file(path);
+        return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
+    };
+    QVERIFY(write(m_home.filePath(QStringLiteral(".ssh/id_ed25519")), "SECRET-SSH-KEY\n"));
+    QVERIFY(write(m_home.filePath(QStringLiteral(".aws/credentials")), "SECRET-AWS-KEY\n"));
+    QVERIFY(write(m_home.filePath(QStringLiteral(".gnupg/private-keys-v1.d/k.key")), "SECRET-GPG-KEY\n"));
+    QVERIFY(write(m_home.filePath(QStringLiteral(".netrc")), "machine x login y password SECRET-NETRC\n"));
+    QVERIFY(write(m_home.filePath(QStringLiteral("notes.txt")), "public notes\n"));
+
+    // The workspace: a repository whose hooks and config must stay read-only.
+    QVERIFY(write(m_workspace.filePath(QStringLiteral("existing.txt")), "existing\n"));
+    QVERIFY(QDir(m_workspace.path()).mkpath(QStringLiteral("src")));
+    QVERIFY(QDir(m_workspace.path()).mkpath(QStringLiteral(".git/hooks")));
+    QVERIFY(write(m_workspace.filePath(QStringLiteral(".git/config")), "[core]\n\tbare = false\n"));
+    QVERIFY(write(m_workspace.filePath(QStringLiteral(".git/HEAD")), "ref: refs/heads/main\n"));
+    QDir(m_workspace.path()).mkpath(QStringLiteral(".git/objects"));
+    QDir(m_workspace.path()).mkpath(QStringLiteral(".git/refs/heads"));
+    QVERIFY(write(m_workspace.filePath(QStringLiteral(".git/hooks/pre-commit.sample")), "#!/bin/sh\nexit 0\n"));
+    m_gitConfig = "[core]\n\tbare = false\n";
+    QVERIFY(QFile::link(m_home.filePath(QStringLiteral(".ssh/id_ed25519")),
+                        m_workspace.filePath(QStringLiteral("link-to-ssh"))));
+
+    // The same home reachable under a second path (a bind mount the user has), made in a
+    // mount namespace of this test so the host is untouched.
+    if (geteuid() == 0 && unshare(CLONE_NEWNS) == 0
+        && mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0) {
+        m_alias = m_busDir.filePath(QStringLiteral("home-alias"));
+        QDir().mkpath(m_alias);
+        if (mount(QFile::encodeName(m_home.path()).constData(), QFile::encodeName(m_alias).constData(), nullptr,
+                  MS_BIND, nullptr)
+            != 0)
+            m_alias.clear();
+    }
+
+    // Host-side things a sandbox must not reach.
+    QVERIFY(m_allowed.start());
+    QVERIFY(m_forbidden.start());
+    QVERIFY(m_udp.bind(QHostAddress::LocalHost, 0));
+    m_victim.start(QStringLiteral("sleep"), { QStringLiteral("1000") });
+    QVERIFY(m_victim.waitForStarted());
+    m_busPath = m_busDir.filePath(QStringLiteral("bus"));
+    if (have("dbus-daemon")) {
+        m_bus.start(QStringLiteral("dbus-daemon"),
+                    { QStringLiteral("--session"), QStringLiteral("--nofork"),
+                      QStringLiteral("--address=unix:path=") + m_busPath });
+        QVERIFY(m_bus.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(m_busPath), 5000);
+        qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=" + QFile::encodeName(m_busPath));
+    }
+    const QString runSocket
+        = QStringLiteral("/run/escape-service-%1.sock").arg(QRandomGenerator::global()->bounded(1000000));
+    QVERIFY(m_runService.listen(runSocket));
+    m_abstractName = QStringLiteral("sandbox-escape-%1").arg(QRandomGenerator::global()->bounded(1000000));
+    m_abstractService.setSocketOptions(QLocalServer::AbstractNamespaceOption);
+    QVERIFY(m_abstractService.listen(m_abstractName));
+
+    QString error;
+    QVERIFY2(m_driver.prepare(&error), qPrintable(error));
+    qInfo("escape suite driver: %s", qPrintable(m_driver.describe()));
+}
+
+void TestEscape::cleanupTestCase()
+{
+    for (auto it = m_casesPerTier.begin(); it != m_casesPerTier.end(); ++it)
+        qInfo("tier %d: %d escape cases", it.key(), it.value());
+    m_victim.kill();
+    m_victim.waitForFinished();
+    m_bus.kill();
+    m_bus.waitForFinished();
+    if (!m_alias.isEmpty())
+        umount2(QFile::encodeName(m_alias).constData(), MNT_DETACH);
+}
+
+QString TestEscape::expand(const QString &text) const
+{
+    QString out = text;
+    out.replace(QStringLiteral("{probe}"), m_probe);
+    out.replace(QStringLiteral("{home}"), m_home.path());
+    out.replace(QStringLiteral("{alias}"), m_alias);
+    out.replace(QStringLiteral("{ws}"), m_workspace.path());
+    out.replace(QStringLiteral("{port}"), QString::number(m_allowed.port()));
+    out.replace(QStringLiteral("{port2}"), QString::number(m_forbidden.port()));
+    out.replace(QStringLiteral("{udpport}"), QString::number(m_udp.localPort()));
+    out.replace(QStringLiteral("{victim}"), QString::number(m_victim.processId()));
+    out.replace(QStringLiteral("{bus}"), m_busPath);
+    out.replace(QStringLiteral("{runsock}"), m_runService.fullServerName());
+    out.replace(QStringLiteral("{abstract}"), QLatin1Char('@') + m_abstractName);
+    return out;
+}
+
+void TestEscape::escape_data()
+{
+    QTest::addColumn<int>("tier");
+    QTest::addColumn<QString>("policy");
+    QTest::addColumn<QStringList>("argv");
+    QTest::addColumn<int>("expect");
+    QTest::addColumn<QByteArray>("needle");
+    QTest::addColumn<QString>("check");
+    addRows(1);
+    addRows(2);
+}
+
+void TestEscape::addRows(int tier)
+{
+    const QString t = tier == 1 ? QStringLiteral("t1 ") : QStringLiteral("t2 ");
+    int count = 0;
+    auto row = [&](const char *name, const QString &policy, const QStringList &argv, Expect expect,
+                   const QByteArray &needle = {}, const QString &check = {}) {
+        QTest::newRow(qPrintable(t + QString::fromLatin1(name)))
+            << tier << policy << argv << int(expect) << needle << check;
+        ++count;
+    };
+    const QString def = QStringLiteral("default");
+    const QString allow = QStringLiteral("allowlist");
+    auto sh = [](const char *script) {
+        return QStringList{ QStringLiteral("sh"), QStringLiteral("-c"), QString::fromLatin1(script) };
+    };
+    auto probe = [](std::initializer_list<const char *> args) {
+        QStringList argv{ QStringLiteral("{probe}") };
+        for (const char *arg : args)
+            argv.append(QString::fromLatin1(arg));
+        return argv;
+    };
+
+    // --- reading credentials
+    row("read ssh key", def, sh("cat {home}/.ssh/id_ed25519"), NoSecret);
+    row("read aws credentials", def, sh("cat {home}/.aws/credentials"), NoSecret);
+    row("read gnupg key", def, sh("cat {home}/.gnupg/private-keys-v1.d/k.key"), NoSecret);
+    row("read netrc file", def, sh("cat {home}/.netrc"), NoSecret);
+    row("read through a symlink in the workspace", def, sh("cat {ws}/link-to-ssh"), NoSecret);
+    row("read through a new symlink", def,
+        sh("ln -s {home}/.ssh/id_ed25519 {ws}/src/l; cat {ws}/src/l; rm -f {ws}/src/l"), NoSecret);
+    row("read through a new hardlink", def,
+        sh("ln {home}/.ssh/id_ed25519 {ws}/src/h; cat {ws}/src/h; rm -f {ws}/src/h"), NoSecret);
+    row("read through /proc/self/root", def, sh("cat /proc/self/root{home}/.ssh/id_ed25519"), NoSecret);
+    row("read through /proc/1/root", def, sh("cat /proc/1/root{home}/.ssh/id_ed25519"), NoSecret);
+    row("read through /proc/self/cwd", def, sh("cd {home} && cat /proc/self/cwd/.ssh/id_ed25519 .aws/credentials"),
+        NoSecret);
+    row("read through a file descriptor of the directory", def,
+        QStringList{
+            QStringLiteral("python3"), QStringLiteral("-c"),
+            QStringLiteral(
+                "import "
+                "os\nfd=os.open('{home}/.ssh',os.O_RDONLY)\nprint(open('/proc/self/fd/%d/id_ed25519'%fd).read())") },
+        NoSecret);
+    if (!m_alias.isEmpty())
+        row("read through another mount of the same directory", def,
+            sh("cat {alias}/.ssh/id_ed25519 {alias}/.aws/credentials"), NoSecret);
+    row("grep the whole home", def, sh("grep -r SECRET {home} /proc/self/root{home} 2>/dev/null"), NoSecret);
+    row("archive the home", def, sh("tar -cf - {home} 2>/dev/null | tar -xOf - 2>/dev/null"), NoSecret);
+    row("find and read key files", def, sh("find {home} / -xdev -name 'id_ed25519' -exec cat {} + 2>/dev/null"),
+        NoSecret);
+
+    // --- writing outside the writable paths
+    row("write into /etc", def, sh("echo x > /etc/escape-marker"), Fails, {},
+        QStringLiteral("nofile:/etc/escape-marker"));
+    row("write into the home", def, sh("echo x > {home}/escape-marker"), Fails, {},
+        QStringLiteral("nofile:{home}/escape-marker"));
+    row("write into /usr", def, sh("touch /usr/escape-marker"), Fails, {}, QStringLiteral("nofile:/usr/escape-marker"));
+    row("write next to the workspace", def, sh("touch /var/tmp/escape-marker-outside"), Fails, {},
+        QStringLiteral("nofile:/var/tmp/escape-marker-outside"));
+    row("write through /proc/self/root", def, sh("echo x > /proc/self/root/etc/escape-marker"), Fails, {},
+        QStringLiteral("nofile:/etc/escape-marker"));
+    row("write a git hook", def,
+        sh("echo 'curl evil' > {ws}/.git/hooks/pre-commit && chmod +x {ws}/.git/hooks/pre-commit"), Fails, {},
+        QStringLiteral("git-intact"));
+    row("append to git config", def, sh("printf '[core]\\n\\thooksPath = /tmp/h\\n' >> {ws}/.git/config"), Fails, {},
+        QStringLiteral("git-intact"));
+    row("replace git config", def,
+        sh("rm -f {ws}/.git/config; mv {ws}/.git/config {ws}/.git/c2; echo x > {ws}/.git/config"), Fails, {},
+        QStringLiteral("git-intact"));
+    row("move the hooks directory away", def, sh("mv {ws}/.git/hooks {ws}/.git/h2 || mv {ws}/.git {ws}/g2"), Fails, {},
+        QStringLiteral("git-intact"));
+    row("move .git aside and plant a new one", def,
+        sh("mv {ws}/.git {ws}/g2; mkdir -p {ws}/.git/hooks && echo evil > {ws}/.git/hooks/pre-commit"), Fails, {},
+        QStringLiteral("git-intact"));
+    row("remove the hooks directory", def, sh("rm -rf {ws}/.git/hooks; test ! -e {ws}/.git/hooks"), Fails, {},
+        QStringLiteral("git-intact"));
+    row("replace a sample hook", def, sh("echo evil > {ws}/.git/hooks/pre-commit.sample"), Fails, {},
+        QStringLiteral("git-intact"));
+    if (have("git"))
+        row("git config core.hooksPath", def,
+            QStringList{ QStringLiteral("git"), QStringLiteral("-C"), QStringLiteral("{ws}"), QStringLiteral("config"),
+                         QStringLiteral("core.hooksPath"), QStringLiteral("/tmp/h") },
+            Fails, {}, QStringLiteral("git-intact"));
+
+    // --- syscalls that must be refused
+    for (const char *name : { "ptrace", "process_vm", "io_uring", "bpf", "keyctl", "userfaultfd", "perf_event_open",
+                              "mount", "unshare", "setns", "clone_newuser", "chroot", "kexec", "modules", "personality",
+                              "raw_socket", "tiocsti", "open_by_handle_at" })
+        row(name, def, probe({ name }), ProbeBlocked);
+    row("x32 syscall entry", def, probe({ "x32" }), ProbeKilled);
+    row("ia32 int 0x80 entry", def, probe({ "ia32" }), ProbeKilled);
+    row("unshare tool", def, sh("unshare -r true || unshare -m true"), Fails);
+    row("mount tool", def, sh("mount -t tmpfs none /tmp"), Fails);
+    row("chroot tool", def, sh("chroot / true"), Fails);
+
+    // --- network none
+    row("connect to a host loopback listener", def, probe({ "connect_tcp", "127.0.0.1", "{port}" }), ProbeBlocked, {},
+        QStringLiteral("no-tcp"));
+    row("connect to the outside", def, probe({ "connect_tcp", "1.1.1.1", "80" }), ProbeBlocked);
+    row("udp to a host listener", def, probe({ "send_udp", "127.0.0.1", "{udpport}" }), Succeeds, {},
+        QStringLiteral("no-udp"));
+    if (have("curl"))
+        row("curl a host server", def, sh("curl -sS --max-time 3 http://127.0.0.1:{port}/"), Fails, "upstream-ok",
+            QStringLiteral("no-tcp"));
+    row("python to a host server", def,
+        QStringList{
+            QStringLiteral("python3"), QStringLiteral("-c"),
+            QStringLiteral(
+                "import urllib.request\nprint(urllib.request.urlopen('http://127.0.0.1:{port}/',timeout=3).read())") },
+        Fails, "upstream-ok", QStringLiteral("no-tcp"));
+
+    // --- allowed domains
+    if (have("curl")) {
+        row("allowed server through the proxy", allow, sh("curl -sS --max-time 10 http://127.0.0.1:{port}/allowed"),
+            Succeeds, "upstream-ok\nGET /allowed");
+        row("other server through the proxy", allow, sh("curl -sSf --max-time 10 http://127.0.0.1:{port2}/"), Fails,
+            "upstream-ok", QStringLiteral("port2-untouched"));
+        row("around the proxy with --noproxy", allow,
+            sh("curl -sS --max-time 3 --noproxy '*' http://127.0.0.1:{port2}/"), Fails, "upstream-ok",
+            QStringLiteral("port2-untouched"));
+        if (tier == 1) {
+            row("tunnel to the allowed server", allow, sh("curl -sS --max-time 10 -p http://127.0.0.1:{port}/tunnel"),
+                Succeeds, "upstream-ok\nGET /tunnel");
+            row("refusal says why", allow, sh("curl -sS -i --max-time 10 http://127.0.0.1:{port2}/"), Succeeds,
+                "X-Sandbox-Refused", QStringLiteral("port2-untouched"));
+        }
+    }
+    row("direct connection around the proxy", allow, probe({ "connect_tcp", "127.0.0.1", "{port2}" }), ProbeBlocked, {},
+        QStringLiteral("port2-untouched"));
+    row("direct connection to the allowed server", allow, probe({ "connect_tcp", "127.0.0.1", "{port}" }),
+        ProbeBlocked);
+    row("udp around the proxy", allow, probe({ "send_udp", "127.0.0.1", "{udpport}" }), Succeeds, {},
+        QStringLiteral("no-udp"));
+
+    // --- host processes
+    row("kill a host process", def, probe({ "kill", "{victim}" }), ProbeBlocked, {}, QStringLiteral("victim-alive"));
+    row("kill every process", def, sh("kill -9 -1; true"), Succeeds, {}, QStringLiteral("victim-alive"));
+    if (tier == 1) {
+        row("see a host process", def, sh("test -e /proc/{victim} && echo visible"), Fails, "visible");
+        row("count processes", def, sh("ls /proc | grep -c '^[0-9]' | awk '$1 < 10 {print \"few\"}'"), Succeeds, "few");
+    } else {
+        // Tier 2 says host processes are visible: the claim must be true, not the opposite.
+        row("see a host process (claimed visible)", def, sh("test -e /proc/{victim} && echo visible"), Succeeds,
+            "visible");
+    }
+
+    // --- devices
+    row("read /dev/mem", def, sh("head -c 16 /dev/mem > /dev/null"), Fails);
+    row("read /dev/kmem and ports", def, sh("head -c 1 /dev/kmem > /dev/null || head -c 1 /dev/port > /dev/null"),
+        Fails);
+    row("read the disk", def, sh("head -c 16 /dev/vda || head -c 16 /dev/sda"), Fails);
+    row("read the kernel log", def, sh("head -c 100 /dev/kmsg"), Fails);
+    if (tier == 1)
+        row("block devices absent", def, sh("ls /dev | grep -E '^(vd|sd|nvme|mem$|kmem|port)' && echo present"), Fails,
+            "present");
+
+    // --- host execution channels
+    if (have("dbus-daemon")) {
+        row("session bus socket", def, probe({ "connect_unix", "{bus}" }), ProbeBlocked);
+        if (have("dbus-send"))
+            row("session bus with dbus-send", def,
+                sh("DBUS_SESSION_BUS_ADDRESS=unix:path={bus} dbus-send --session --print-reply "
+                   "--dest=org.freedesktop.DBus "
+                   "/org/freedesktop/DBus org.freedesktop.DBus.ListNames"),
+                Fails, "org.freedesktop.DBus");
+    }
+    row("service socket under /run", def, probe({ "connect_unix", "{runsock}" }), ProbeBlocked);
+    row("abstract unix socket", def, probe({ "connect_unix", "{abstract}" }), ProbeBlocked);
+
+    // --- what must keep working
+    row("sh runs", def, sh("echo works"), Succeeds, "works");
+    row("ls and cat run", def, sh("ls / >/dev/null && cat {home}/notes.txt"), Succeeds, "public notes");
+    if (tier == 1)
+        row("create in the workspace", def, sh("echo new > {ws}/new.txt && cat {ws}/new.txt"), Succeeds, "new",
+            QStringLiteral("file:{ws}/new.txt"));
+    row("modify the workspace", def,
+        sh("echo more >> {ws}/existing.txt && echo sub > {ws}/src/made.txt && cat {ws}/src/made.txt"), Succeeds, "sub",
+        QStringLiteral("file:{ws}/src/made.txt"));
+    row("use /tmp", def, sh("echo t > /tmp/escape-tmp-file && cat /tmp/escape-tmp-file && rm /tmp/escape-tmp-file"),
+        Succeeds, "t");
+    row("devices that programs need", def, sh("echo x > /dev/null && head -c 4 /dev/urandom | wc -c"), Succeeds, "4");
+    if (have("git"))
+        row("git works", def,
+            sh("cd /tmp && rm -rf escape-repo && git init -q escape-repo && git -C escape-repo status --short && echo "
+               "git-ok"),
+            Succeeds, "git-ok");
+    row("python works", def,
+        QStringList{ QStringLiteral("python3"), QStringLiteral("-c"), QStringLiteral("print(6*7)") }, Succeeds, "42");
+    m_casesPerTier[tier] = count;
+}
+
+bool TestEscape::hostCheck(const QString &rawCheck, QString &why)
+{
+    const QString check = expand(rawCheck);
+    if (check.isEmpty())
+        return true;
+    if (check.startsWith(QLatin1String("nofile:"))) {
+        why = check.mid(7) + QStringLiteral(" was created on the host");
+        return !QFile::exists(check.mid(7));
+    }
+    if (check.startsWith(QLatin1String("file:"))) {
+        why = check.mid(5) + QStringLiteral(" is missing on the host");
+        return QFile::exists(check.mid(5));
+    }
+    if (check == QLatin1String("git-intact")) {
+        QFile config(m_workspace.filePath(QStringLiteral(".git/config")));
+        const bool configOk = config.open(QIODevice::ReadOnly) && config.readAll() == m_gitConfig;
+        const QStringList hooks = QDir(m_workspace.filePath(QStringLiteral(".git/hooks"))).entryList(QDir::Files);
+        QFile sample(m_workspace.filePath(QStringLiteral(".git/hooks/pre-commit.sample")));
+        const bool sampleOk = sample.open(QIODevice::ReadOnly) && sample.readAll() == "#!/bin/sh\nexit 0\n";
+        why = QStringLiteral("git control files changed: config ok=%1 hooks=%2 sample ok=%3")
+                  .arg(configOk)
+                  .arg(hooks.join(QLatin1Char(',')))
+                  .arg(sampleOk);
+        const bool notMoved = !QFile::exists(m_workspace.filePath(QStringLiteral("g2")))
+            && !QFile::exists(m_workspace.filePath(QStringLiteral(".git/h2")));
+        return configOk && sampleOk && notMoved && hooks == QStringList{ QStringLiteral("pre-commit.sample") };
+    }
+    if (check == QLatin1String("victim-alive")) {
+        why = QStringLiteral("the host process was killed");
+        return m_victim.state() == QProcess::Running && ::kill(static_cast<pid_t>(m_victim.processId()), 0) == 0;
+    }
+    if (check == QLatin1String("no-tcp")) {
+        why = QStringLiteral("the host listener was reached");
+        return m_allowed.connections() == m_allowedConnectionsBefore;
+    }
+    if (check == QLatin1String("port2-untouched")) {
+        why = QStringLiteral("the forbidden server was reached");
+        return m_forbidden.connections() == 0;
+    }
+    if (check == QLatin1String("no-udp")) {
+        QTest::qWait(200);
+        why = QStringLiteral("a datagram reached the host");
+        return !m_udp.hasPendingDatagrams();
+    }
+    why = QStringLiteral("unknown check ") + check;
+    return false;
+}
+
+void TestEscape::escape()
+{
+    QFETCH(int, tier);
+    QFETCH(QString, policy);
+    QFETCH(QStringList, argv);
+    QFETCH(int, expect);
+    QFETCH(QByteArray, needle);
+    QFETCH(QString, check);
+    QStringList expanded;
+    for (const QString &arg : argv)
+        expanded.append(expand(arg));
+    m_allowedConnectionsBefore = m_allowed.connections();
+    const EscapeDriver::Outcome outcome = m_driver.run(
+        tier,
+        policy == QLatin1String("allowlist") ? m_driver.allowlistPolicy(m_allowed.port()) : m_driver.defaultPolicy(),
+        expanded, m_workspace.path());
+    const QByteArray all = outcome.out + outcome.err;
+    const QByteArray report
+        = "\n--- stdout:\n" + outcome.out + "\n--- stderr:\n" + outcome.err + "\n--- " + outcome.note.toUtf8();
+    QVERIFY2(outcome.ran, report.constData());
+    QVERIFY2(!all.contains(kSecretMarker), report.constData());
+    switch (Expect(expect)) {
+    case ProbeBlocked:
+        QVERIFY2(outcome.exitCode == 0 && !outcome.signaled && outcome.out.contains("BLOCKED")
+                     && !outcome.out.contains("ESCAPED"),
+                 report.constData());
+        break;
+    case ProbeKilled:
+        QVERIFY2(outcome.signaled && outcome.signal == SIGSYS, report.constData());
+        QVERIFY2(!outcome.out.contains("ESCAPED"), report.constData());
+        break;
+    case NoSecret:
+        break; // checked above for every case
+    case Fails:
+        QVERIFY2(outcome.signaled || outcome.exitCode != 0, report.constData());
+        if (!needle.isEmpty())
+            QVERIFY2(!all.contains(needle), report.constData());
+        break;
+    case Succeeds:
+        QVERIFY2(!outcome.signaled && outcome.exitCode == 0, report.constData());
+        QVERIFY2(outcome.out.contains(needle), report.constData());
+        break;
+    }
+    QString why;
+    QVERIFY2(hostCheck(check, why), qPrintable(why + QString::fromUtf8(report)));
+    resetGit();
+}
+
+void TestEscape::resetGit()
+{
+    // Keep cases independent even if one fails: put the repository back as it was.
+    QDir workspace(m_workspace.path());
+    if (workspace.exists(QStringLiteral("g2"))) {
+        QDir(workspace.filePath(QStringLiteral(".git"))).removeRecursively();
+        workspace.rename(QStringLiteral("g2"), QStringLiteral(".git"));
+    }
+    if (workspace.exists(QStringLiteral(".git/h2"))) {
+        QDir(workspace.filePath(QStringLiteral(".git/hooks"))).removeRecursively();
+        workspace.rename(QStringLiteral(".git/h2"), QStringLiteral(".git/hooks"));
+    }
+    workspace.mkpath(QStringLiteral(".git/hooks"));
+    QFile::remove(workspace.filePath(QStringLiteral(".git/hooks/pre-commit")));
+    QFile config(workspace.filePath(QStringLiteral(".git/config")));
+    if (config.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        config.write(m_gitConfig);
+    QFile sample(workspace.filePath(QStringLiteral(".git/hooks/pre-commit.sample")));
+    if (sample.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        sample.write("#!/bin/sh\nexit 0\n");
+}
+
+QTEST_GUILESS_MAIN(TestEscape)
+#include "tst_escape.moc"
