@@ -3,6 +3,7 @@
 #include "JsonReader.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QJsonArray>
 
 namespace sandbox {
@@ -60,31 +61,31 @@ QString domainCheck(const QString &domain)
 
 } // namespace
 
+namespace {
+
+// The list is data shipped with the engine (resources/policy/credential-stores.txt) so
+// that it can be audited and extended without reading code.
+QStringList defaultCredentialStores()
+{
+    QFile file(QStringLiteral(":/sandbox/policy/credential-stores.txt"));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("The built-in list of credential stores is missing from this build");
+    QStringList paths;
+    for (const QByteArray &raw : file.readAll().split('\n')) {
+        const QString line = QString::fromUtf8(raw).trimmed();
+        if (!line.isEmpty() && !line.startsWith(u'#'))
+            paths.append(line);
+    }
+    return paths;
+}
+
+} // namespace
+
 Policy Policy::defaults()
 {
     Policy policy;
     policy.readable = { QStringLiteral("/") };
-    // Credential stores, keychains and browser profiles: readable "/" would otherwise expose them.
-    policy.denied = {
-        QStringLiteral("~/.ssh"),
-        QStringLiteral("~/.gnupg"),
-        QStringLiteral("~/.aws"),
-        QStringLiteral("~/.azure"),
-        QStringLiteral("~/.config/gcloud"),
-        QStringLiteral("~/.kube"),
-        QStringLiteral("~/.config/containers/auth.json"),
-        QStringLiteral("~/.config/gh"),
-        QStringLiteral("~/.password-store"),
-        QStringLiteral("~/.netrc"),
-        QStringLiteral("~/.git-credentials"),
-        QStringLiteral("~/.local/share/keyrings"),
-        QStringLiteral("~/Library/Keychains"),
-        QStringLiteral("~/.mozilla"),
-        QStringLiteral("~/.config/google-chrome"),
-        QStringLiteral("~/.config/chromium"),
-        QStringLiteral("~/.config/BraveSoftware"),
-        QStringLiteral("~/.config/microsoft-edge"),
-    };
+    policy.denied = defaultCredentialStores();
     policy.writable = { workspaceVariable, QStringLiteral("/tmp") };
     // Repository files that make git run code must not be writable by what runs in the workspace.
     policy.readOnly

@@ -53,6 +53,7 @@ void TestPolicy::defaultsAreCareful()
         QStringLiteral("~/.aws"),
         QStringLiteral("~/.config/gcloud"),
         QStringLiteral("~/.kube"),
+        QStringLiteral("~/.docker"),
         QStringLiteral("~/.password-store"),
         QStringLiteral("~/.netrc"),
         QStringLiteral("~/.git-credentials"),
