@@ -259,11 +259,6 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
     input.request = request;
     input.tier = tier == Tier::Namespaces ? 1 : 2;
     input.landlockAbi = abi;
-    // Fail on a bad request or policy now, before any process exists.
-    if (Result<SandboxPlan> check = SandboxPlan::build(input);
-        !check && policy.network != Policy::NetworkMode::Allowlist)
-        return check.error();
-
     std::function<void()> onEnded;
     if (policy.network == Policy::NetworkMode::Allowlist) {
         Result<DomainRules> rules = DomainRules::parse(policy.allowedDomains, policy.deniedDomains);
@@ -282,18 +277,26 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
         input.proxySocket = channel.value();
         const QString socketPath = channel.value();
         onEnded = [proxy, socketPath] { proxy->closeChannel(socketPath); };
-        if (Result<SandboxPlan> check = SandboxPlan::build(input); !check) {
-            onEnded();
-            return check.error();
-        }
     }
-    auto builder = [input](bool expose) -> Result<QByteArray> {
+    // The plan is built now, so a bad request or policy fails before any process exists;
+    // only an "ask" answer can change it later (host execution channels exposed or not).
+    input.exposeHostExecution = policy.hostExecution == Policy::HostExecution::Allow;
+    Result<SandboxPlan> plan = SandboxPlan::build(input);
+    if (!plan) {
+        if (onEnded)
+            onEnded();
+        return plan.error();
+    }
+    const QByteArray planned = plan.value().serialize();
+    auto builder = [input, planned](bool expose) -> Result<QByteArray> {
+        if (expose == input.exposeHostExecution)
+            return planned;
         SandboxPlan::Input withAnswer = input;
         withAnswer.exposeHostExecution = expose;
-        Result<SandboxPlan> plan = SandboxPlan::build(withAnswer);
-        if (!plan)
-            return plan.error();
-        return plan.value().serialize();
+        Result<SandboxPlan> answered = SandboxPlan::build(withAnswer);
+        if (!answered)
+            return answered.error();
+        return answered.value().serialize();
     };
     auto process = std::make_shared<LinuxSandboxProcess>(initPath, where, builder, request.timeoutMs, onEnded);
     switch (policy.hostExecution) {

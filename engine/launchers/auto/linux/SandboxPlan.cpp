@@ -134,7 +134,7 @@ struct Carveout
 
 } // namespace
 
-QStringList SandboxPlan::hostExecutionChannels(const QProcessEnvironment &environment)
+QStringList SandboxPlan::hostExecutionChannels(const QProcessEnvironment &environment, bool includeTmp)
 {
     QStringList channels;
     const QString runtime = environment.value(QStringLiteral("XDG_RUNTIME_DIR"));
@@ -162,7 +162,8 @@ QStringList SandboxPlan::hostExecutionChannels(const QProcessEnvironment &enviro
         if (!canonical.isEmpty())
             scanSockets(canonical, 4, channels);
     }
-    scanSockets(QStringLiteral("/tmp"), 2, channels);
+    if (includeTmp)
+        scanSockets(QStringLiteral("/tmp"), 2, channels);
     channels.removeAll(QString());
     return channels;
 }
@@ -194,8 +195,9 @@ Result<SandboxPlan> SandboxPlan::build(const Input &input)
         plan.m_network = QStringLiteral("full");
         break;
     }
-    if (!input.exposeHostExecution)
-        plan.m_hostChannels = hostExecutionChannels(input.hostEnvironment);
+    // Only tier 1 can hide them (masks); tier 2 refuses unix sockets instead.
+    if (!input.exposeHostExecution && input.tier == 1)
+        plan.m_hostChannels = hostExecutionChannels(input.hostEnvironment, !plan.m_privateTmp);
     // Tier 2 cannot hide a socket path; refusing new unix sockets closes every channel.
     // With allowed domains the proxy itself is a unix socket, so they stay possible
     // (the descriptor says so).

@@ -54,7 +54,8 @@ public:
     // Every unix socket and runtime directory through which a sandboxed command could
     // make the host run something (session/system bus, service managers, container
     // engines, agents), found by scanning rather than by a list of product names.
-    static QStringList hostExecutionChannels(const QProcessEnvironment &environment);
+    // `includeTmp`: also scan /tmp (not needed when the sandbox gets a private /tmp).
+    static QStringList hostExecutionChannels(const QProcessEnvironment &environment, bool includeTmp = true);
 
 private:
     Status resolvePaths(const Input &input);

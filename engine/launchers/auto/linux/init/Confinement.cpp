@@ -345,31 +345,32 @@ bool applySeccomp(const InitConfig &config, std::string &error)
         rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(clone), 1, SCMP_A0_64(SCMP_CMP_MASKED_EQ, flag, flag));
     // personality(): only the default persona (libseccomp cannot express "0 or the
     // 0xffffffff query" in one rule, and nothing common needs the query).
-    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(personality), 1, SCMP_A0_64(SCMP_CMP_NE, 0ULL));
+    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(personality), 1, SCMP_A0_32(SCMP_CMP_NE, 0U));
     // Terminal input injection into a shell outside the sandbox.
     rc = rc ? rc
             : seccomp_rule_add(ctx, deny, SCMP_SYS(ioctl), 1, SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, TIOCSTI));
     rc = rc ? rc
             : seccomp_rule_add(ctx, deny, SCMP_SYS(ioctl), 1, SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, TIOCLINUX));
     // Raw and packet sockets, always.
-    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A0_64(SCMP_CMP_EQ, AF_PACKET));
-    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xfULL, SOCK_RAW));
-    rc = rc ? rc
-            : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xfULL, SOCK_PACKET));
+    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A0_32(SCMP_CMP_EQ, AF_PACKET));
+    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A1_32(SCMP_CMP_MASKED_EQ, 0xfU, SOCK_RAW));
+    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A1_32(SCMP_CMP_MASKED_EQ, 0xfU, SOCK_PACKET));
     // Without a network namespace (tier 2) the network is cut here: every family but
     // unix (and netlink, which reaches only the kernel) is refused.
     if (config.tier == 2 && config.network != InitConfig::Network::Full) {
-        for (int family = 2; family < 64; ++family) {
-            if (family == AF_NETLINK || family == AF_PACKET)
-                continue;
+        for (int family = AF_INET; family < AF_NETLINK; ++family) {
             rc = rc ? rc
                     : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
                                        SCMP_A0_64(SCMP_CMP_EQ, static_cast<scmp_datum_t>(family)));
         }
+        // AF_PACKET (17) is refused above; everything from 18 on is refused here.
+        rc = rc ? rc
+                : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
+                                   SCMP_A0_64(SCMP_CMP_GT, static_cast<scmp_datum_t>(AF_PACKET)));
     }
     if (config.denyUnixSockets)
         rc = rc ? rc
-                : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1, SCMP_A0_64(SCMP_CMP_EQ, AF_UNIX));
+                : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1, SCMP_A0_32(SCMP_CMP_EQ, AF_UNIX));
     if (rc != 0) {
         error = std::string("seccomp: cannot build the filter: ") + std::strerror(-rc);
         seccomp_release(ctx);

@@ -225,7 +225,7 @@ bool buildProc(const std::string &root, std::string &error)
         return false;
     }
     // Kernel knobs stay read-only even where the namespace would let them be written.
-    for (const char *sub : { "/sys", "/sysrq-trigger", "/irq", "/bus", "/fs" }) {
+    for (const char *sub : { "/sys", "/sysrq-trigger" }) {
         const std::string path = proc + sub;
         if (access(path.c_str(), F_OK) != 0)
             continue;
