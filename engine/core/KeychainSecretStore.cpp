@@ -1,6 +1,7 @@
 #include "KeychainSecretStore.h"
 
 #include <QEventLoop>
+#include <QThread>
 #include <QTimer>
 #include <qt6keychain/keychain.h>
 
@@ -50,21 +51,33 @@ template <typename Job> JobOutcome runJob(Job *job, const std::function<void(Job
 
 } // namespace
 
+// The process-wide keychain thread (see the class comment).
+struct KeychainThread
+{
+    KeychainThread()
+    {
+        thread.setObjectName(QStringLiteral("sandbox-keychain"));
+        thread.start();
+        context = new QObject;
+        context->moveToThread(&thread);
+    }
+    ~KeychainThread()
+    {
+        QMetaObject::invokeMethod(context, &QObject::deleteLater);
+        thread.quit();
+        thread.wait();
+    }
+    QThread thread;
+    QObject *context = nullptr;
+};
+
+Q_GLOBAL_STATIC(KeychainThread, keychainThread)
+
 KeychainSecretStore::KeychainSecretStore(QString service)
     : m_service(std::move(service))
-{
-    m_thread.setObjectName(QStringLiteral("sandbox-keychain"));
-    m_thread.start();
-    m_context = new QObject;
-    m_context->moveToThread(&m_thread);
-}
+{ }
 
-KeychainSecretStore::~KeychainSecretStore()
-{
-    QMetaObject::invokeMethod(m_context, &QObject::deleteLater);
-    m_thread.quit();
-    m_thread.wait();
-}
+KeychainSecretStore::~KeychainSecretStore() = default;
 
 QString KeychainSecretStore::keyFor(const BackendRef &ref, const QString &fieldId)
 {
@@ -84,10 +97,11 @@ QString KeychainSecretStore::location() const
 
 void KeychainSecretStore::runOnKeychainThread(const std::function<void()> &work)
 {
-    if (QThread::currentThread() == &m_thread)
+    KeychainThread *keychain = keychainThread();
+    if (QThread::currentThread() == &keychain->thread)
         work();
     else
-        QMetaObject::invokeMethod(m_context, work, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(keychain->context, work, Qt::BlockingQueuedConnection);
 }
 
 static Error keychainError(const BackendRef &ref, const QString &fieldId, const JobOutcome &outcome,

@@ -3,18 +3,16 @@
 #include "SecretStore.h"
 
 #include <QCoreApplication>
-#include <QThread>
 
-#include <memory>
-
-class QObject;
+#include <functional>
 
 namespace sandbox {
 
 // Secrets in the OS keychain through QtKeychain (Secret Service over D-Bus on Linux,
 // Keychain on macOS, Credential Manager on Windows). Key: "<canonical ref>/<field id>".
-// QtKeychain queues its jobs on one executor object, so every job runs on this store's
-// own thread with a local event loop; callers on any thread wait for the outcome.
+// QtKeychain queues every job of the process on one executor object that lives in the
+// thread of the first job, so all jobs run on one keychain thread that lives as long as
+// the process, each with a local event loop; callers on any thread wait for the outcome.
 class KeychainSecretStore final : public SecretStore
 {
     Q_DECLARE_TR_FUNCTIONS(KeychainSecretStore)
@@ -35,11 +33,9 @@ public:
     static QString unreachableMessage();
 
 private:
-    void runOnKeychainThread(const std::function<void()> &work);
+    static void runOnKeychainThread(const std::function<void()> &work);
 
     QString m_service;
-    QThread m_thread;
-    QObject *m_context = nullptr;
 };
 
 } // namespace sandbox

@@ -1,0 +1,77 @@
+// No keychain service reachable (no session bus): a clear error that says what to do,
+// and nothing changes; backends without secret settings keep working.
+#include "EngineRig.h"
+
+#include <QTest>
+
+using namespace sandbox;
+using namespace sandbox::test;
+
+class KeychainUnreachableTest final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void unreachableKeychainIsReportedAndChangesNothing();
+};
+
+void KeychainUnreachableTest::initTestCase()
+{
+    // CTest sets this; refuse to run against a real session's keychain by accident.
+    QVERIFY(qEnvironmentVariable("DBUS_SESSION_BUS_ADDRESS").contains(QStringLiteral("nonexistent")));
+}
+
+void KeychainUnreachableTest::unreachableKeychainIsReportedAndChangesNothing()
+{
+    EngineRig::Setup setup;
+    setup.allowPlaintextSecrets = false;
+    EngineRig rig(setup);
+    FieldSpec key;
+    key.id = QStringLiteral("apiKey");
+    key.type = FieldSpec::Type::Secret;
+    key.label = QStringLiteral("API key");
+    rig.faultPlan->fields.append(key);
+    rig.restart();
+
+    // No secrets involved: works without a keychain.
+    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    const QByteArray before = readFile(rig.settingsPath());
+
+    auto checkMessage = [](const QString &text) {
+        QVERIFY2(text.contains(QStringLiteral("No OS keychain is reachable")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("gnome-keyring")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("plaintext")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("hunter2")), qPrintable(text));
+    };
+
+    const ActivationResult result = rig.activate(
+        EngineRig::faultRef(), values({ { QStringLiteral("label"), QStringLiteral("x") } }),
+        { SecretUpdate{ QStringLiteral("apiKey"), SecretUpdate::Action::Replace, QStringLiteral("hunter2") } });
+    QVERIFY(!result.ok);
+    QCOMPARE(result.failedStep, ActivationStep::Persist);
+    checkMessage(result.error.toString());
+    QCOMPARE(rig.engine->activeRef(), EngineRig::autoRef());
+    QCOMPARE(readFile(rig.settingsPath()), before);
+
+    // Activation with a stored secret to resolve fails at resolving it.
+    const ActivationResult resolve = rig.activate(EngineRig::faultRef());
+    QVERIFY(!resolve.ok);
+    QCOMPARE(resolve.failedStep, ActivationStep::ResolveSecrets);
+    checkMessage(resolve.error.toString());
+
+    const Status update = rig.engine->updateSettings(
+        EngineRig::faultRef(), values({ { QStringLiteral("label"), QStringLiteral("y") } }),
+        { SecretUpdate{ QStringLiteral("apiKey"), SecretUpdate::Action::Replace, QStringLiteral("hunter2") } });
+    QVERIFY(!update.ok());
+    checkMessage(update.error().toString());
+    QCOMPARE(readFile(rig.settingsPath()), before);
+
+    const Result<SettingsView> view = rig.engine->settings(EngineRig::faultRef());
+    QVERIFY(!view.ok());
+    checkMessage(view.error().toString());
+    QVERIFY(!rig.observer->everythingAsJson().contains("hunter2"));
+}
+
+QTEST_GUILESS_MAIN(KeychainUnreachableTest)
+#include "tst_keychainunreachable.moc"
