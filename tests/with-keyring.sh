@@ -15,5 +15,17 @@ dbus-run-session -- bash -c '
            XDG_RUNTIME_DIR="$SANDBOX_KEYRING_HOME/run"
     mkdir -p "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"; chmod 700 "$XDG_RUNTIME_DIR"
     eval "$(printf "test-keyring-password" | gnome-keyring-daemon --unlock --components=secrets)"
+    # The daemon registers on the bus asynchronously: a client that asks before then makes
+    # D-Bus activate a second, locked keyring. Wait until the unlocked one answers.
+    for _ in $(seq 1 100); do
+        if dbus-send --session --print-reply --dest=org.freedesktop.DBus / \
+               org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q "boolean true" &&
+           dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \
+               org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Service string:Collections \
+               2>/dev/null | grep -q "collection/login"; then
+            break
+        fi
+        sleep 0.05
+    done
     export SANDBOX_KEYRING_READY=1
     exec "$@"' bash "$@"
