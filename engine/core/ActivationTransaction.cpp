@@ -142,17 +142,18 @@ Status ActivationTransaction::resolveSecrets()
     for (const FieldSpec &field : std::as_const(m_entry.descriptor.fields)) {
         if (field.type != FieldSpec::Type::Secret)
             continue;
-        std::optional<QString> value;
+        // Read even when an update replaces it: that proves the store is reachable before
+        // anything changes, and the stored value is what an undo restores.
+        Result<std::optional<QString>> stored = m_context.secrets.read(m_request.ref, field.id);
+        if (!stored.ok())
+            return stored.error();
+        std::optional<QString> value = stored.value();
         auto update = std::find_if(m_secretUpdates.cbegin(), m_secretUpdates.cend(),
                                    [&](const SecretUpdate &u) { return u.fieldId == field.id; });
         if (update != m_secretUpdates.cend()) {
-            if (update->action == SecretUpdate::Action::Replace)
-                value = update->value;
-        } else {
-            Result<std::optional<QString>> stored = m_context.secrets.read(m_request.ref, field.id);
-            if (!stored.ok())
-                return stored.error();
-            value = stored.value();
+            m_storedSecrets.insert(field.id, stored.value());
+            value = update->action == SecretUpdate::Action::Replace ? std::optional<QString>(update->value)
+                                                                    : std::nullopt;
         }
         if (value)
             m_resolved.secrets.insert(field.id, *value);
@@ -211,6 +212,7 @@ Status ActivationTransaction::swap()
                          "not made active. Activate it again."),
                       {} };
     }
+    m_context.cleanup.reclaim(m_candidate.launcher.get());
     m_previous = m_context.active.swap(ActiveBackend::Snapshot{ m_request.ref, m_candidate.launcher });
     if (m_context.activeChanged)
         m_context.activeChanged(m_request.ref);
@@ -220,15 +222,13 @@ Status ActivationTransaction::swap()
 Status ActivationTransaction::applySecretUpdates(QList<std::pair<QString, std::optional<QString>>> *undo)
 {
     for (const SecretUpdate &update : std::as_const(m_secretUpdates)) {
-        Result<std::optional<QString>> old = m_context.secrets.read(m_request.ref, update.fieldId);
-        if (!old.ok())
-            return old.error();
+        const std::optional<QString> old = m_storedSecrets.value(update.fieldId);
         const Status status = update.action == SecretUpdate::Action::Replace
             ? m_context.secrets.write(m_request.ref, update.fieldId, update.value)
             : m_context.secrets.remove(m_request.ref, update.fieldId);
         if (!status.ok())
             return status;
-        undo->append({ update.fieldId, old.value() });
+        undo->append({ update.fieldId, old });
     }
     return {};
 }

@@ -79,6 +79,7 @@ private:
     SettingsValues m_values; // validated, without defaults filled in
     QList<SecretUpdate> m_secretUpdates; // Replace/Remove only
     ResolvedSettings m_resolved;
+    QMap<QString, std::optional<QString>> m_storedSecrets; // before the updates, for an undo
     BackendRegistry::Instance m_candidate;
     quint64 m_probedGeneration = 0;
     ActiveBackend::Snapshot m_previous;

@@ -62,6 +62,13 @@ void CleanupScheduler::retireInBackground(const BackendRef &ref, std::shared_ptr
     m_deferred.insert(launcher.get(), Item{ ref, std::move(launcher) });
 }
 
+void CleanupScheduler::reclaim(const Launcher *launcher)
+{
+    QMutexLocker locker(&m_mutex);
+    m_deferred.remove(launcher);
+    m_retrying.remove(launcher);
+}
+
 void CleanupScheduler::launcherIdle(const Launcher *launcher)
 {
     QMutexLocker locker(&m_mutex);
@@ -101,7 +108,8 @@ void CleanupScheduler::scheduleAttempt(Item item, int attempt, int delayMs)
         QTimer::singleShot(delayMs, m_timerContext, [this, item, attempt] {
             {
                 QMutexLocker guard(&m_mutex);
-                if (m_shutdown)
+                // Shut down, reclaimed, or superseded: this attempt is no longer wanted.
+                if (m_shutdown || m_retrying.value(item.launcher.get()) != attempt)
                     return;
             }
             auto *watcher = new QFutureWatcher<Status>(m_timerContext);

@@ -47,6 +47,9 @@ public:
     Attempt retire(const BackendRef &ref, std::shared_ptr<Launcher> launcher);
     // Same, but the first attempt also runs in the background (a failed candidate).
     void retireInBackground(const BackendRef &ref, std::shared_ptr<Launcher> launcher);
+    // The launcher became active again (a re-activated single-instance backend): any
+    // pending disposal of it is dropped.
+    void reclaim(const Launcher *launcher);
     // ProcessTable's idle callback.
     void launcherIdle(const Launcher *launcher);
     // Launchers whose disposal has not succeeded yet (deferred or being retried).

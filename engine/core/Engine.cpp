@@ -135,7 +135,16 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
         table, eventContext,
         CleanupScheduler::Backoff{ options.cleanupRetryInitialMs, options.cleanupRetryMaxMs,
                                    options.cleanupRetryAttempts },
-        [this](const CleanupWarning &warning) { emit q->cleanupWarning(warning); });
+        [this](const CleanupWarning &warning) {
+            if (!warning.willRetry) {
+                addWarning(Engine::tr("The resources of %1 could not be released after %2 attempts (%3). Restart "
+                                      "the application to release them.")
+                               .arg(warning.ref.toString())
+                               .arg(warning.attempt)
+                               .arg(warning.message));
+            }
+            emit q->cleanupWarning(warning);
+        });
     table.setIdleCallback([this](const Launcher *launcher) { cleanup->launcherIdle(launcher); });
 
     // One worker: activations and pack operations run strictly one after another.

@@ -119,6 +119,7 @@ private slots:
     void hostInteractionWithoutPresenterIsRefused();
     void hostInteractionTimesOut();
     void spawnTimeoutKillsTheProcess();
+    void cleanupGivesUpAfterItsAttemptsAndSaysSo();
 };
 
 void ActivationTest::faultAtEachStep_data()
@@ -491,6 +492,25 @@ void ActivationTest::spawnTimeoutKillsTheProcess()
     const ExitStatus status = finished.first().at(1).value<ExitStatus>();
     QVERIFY(status.timedOut);
     QVERIFY(status.signaled);
+}
+
+void ActivationTest::cleanupGivesUpAfterItsAttemptsAndSaysSo()
+{
+    EngineRig rig; // six attempts, 50 ms doubling up to 200 ms
+    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    rig.autoPlan->disposeFailures = 1000;
+    const ActivationResult result = rig.activate(EngineRig::faultRef());
+    QVERIFY(result.ok);
+    QTRY_COMPARE(rig.observer->cleanupWarnings().size(), 6);
+    const QList<CleanupWarning> warnings = rig.observer->cleanupWarnings();
+    for (int i = 0; i < warnings.size(); ++i) {
+        QCOMPARE(warnings[i].attempt, i + 1);
+        QCOMPARE(warnings[i].willRetry, i + 1 < 6);
+    }
+    QVERIFY(rig.engine->warnings().join(QLatin1Char('\n')).contains(QStringLiteral("could not be released")));
+    QTest::qWait(500);
+    QCOMPARE(rig.autoPlan->disposeCalls, 6);
+    QCOMPARE(rig.engine->activeRef(), EngineRig::faultRef());
 }
 
 QTEST_GUILESS_MAIN(ActivationTest)

@@ -49,7 +49,9 @@ void KeychainUnreachableTest::unreachableKeychainIsReportedAndChangesNothing()
         EngineRig::faultRef(), values({ { QStringLiteral("label"), QStringLiteral("x") } }),
         { SecretUpdate{ QStringLiteral("apiKey"), SecretUpdate::Action::Replace, QStringLiteral("hunter2") } });
     QVERIFY(!result.ok);
-    QCOMPARE(result.failedStep, ActivationStep::Persist);
+    // Found out before anything was prepared or swapped.
+    QCOMPARE(result.failedStep, ActivationStep::ResolveSecrets);
+    QCOMPARE(rig.faultPlan->configured.size(), 0);
     checkMessage(result.error.toString());
     QCOMPARE(rig.engine->activeRef(), EngineRig::autoRef());
     QCOMPARE(readFile(rig.settingsPath()), before);
