@@ -2,6 +2,13 @@
 
 #include "LauncherRun.h"
 
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QProcess>
+
 namespace sandbox::test {
 
 EscapeDriver::EscapeDriver() = default;
@@ -9,6 +16,12 @@ EscapeDriver::~EscapeDriver() = default;
 
 bool EscapeDriver::prepare(QString *error)
 {
+    const QByteArray forced = qgetenv("SANDBOX_ESCAPE_DRIVER");
+    const QString sandboxctl = QCoreApplication::applicationDirPath() + QStringLiteral("/sandboxctl");
+    if (forced == "sandboxctl" || (forced != "direct" && QFileInfo(sandboxctl).isExecutable())) {
+        m_sandboxctl = sandboxctl;
+        return prepareCli(error);
+    }
     m_tier1 = preparedLauncher(QStringLiteral("strongest"), error);
     m_tier2 = preparedLauncher(QStringLiteral("landlock-seccomp"), error);
     if (!m_tier1 || !m_tier2)
@@ -23,11 +36,15 @@ bool EscapeDriver::prepare(QString *error)
 
 QString EscapeDriver::describe() const
 {
+    if (!m_sandboxctl.isEmpty())
+        return QStringLiteral("sandboxctl run (%1, embedded engine, config under %2)").arg(m_sandboxctl, m_configRoot);
     return QStringLiteral("the auto launcher driven directly (configure, prepare, spawn)");
 }
 
 EscapeDriver::Outcome EscapeDriver::run(int tier, const Policy &policy, const QStringList &argv, const QString &cwd)
 {
+    if (!m_sandboxctl.isEmpty())
+        return runCli(tier, policy, argv, cwd);
     const RunResult result = runIn(tier == 1 ? *m_tier1 : *m_tier2, argv, policy, cwd, QByteArray(""), 60000, 90000);
     Outcome outcome;
     outcome.ran = result.started;
@@ -51,6 +68,112 @@ Policy EscapeDriver::allowlistPolicy(quint16 allowedPort) const
     policy.network = Policy::NetworkMode::Allowlist;
     policy.allowedDomains = { QStringLiteral("127.0.0.1:%1").arg(allowedPort) };
     return policy;
+}
+
+namespace {
+
+QProcessEnvironment cliEnvironment(const QString &configRoot, int tier)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    const QString base = configRoot + QStringLiteral("/tier%1").arg(tier);
+    environment.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), base + QStringLiteral("/config"));
+    environment.insert(QStringLiteral("SANDBOX_STATE_DIR"), base + QStringLiteral("/state"));
+    return environment;
+}
+
+struct CliResult
+{
+    int status = -1;
+    QByteArray out;
+    QByteArray err;
+    bool finished = false;
+};
+
+CliResult sandboxctl(const QString &program, const QStringList &arguments, const QProcessEnvironment &environment,
+                     const QString &cwd, int waitMs)
+{
+    QProcess process;
+    process.setProcessEnvironment(environment);
+    process.setWorkingDirectory(cwd);
+    process.start(program, QStringList{ QStringLiteral("--embedded") } + arguments);
+    process.closeWriteChannel();
+    CliResult result;
+    result.finished = process.waitForFinished(waitMs);
+    if (!result.finished) {
+        process.kill();
+        process.waitForFinished();
+    }
+    result.status = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+} // namespace
+
+bool EscapeDriver::prepareCli(QString *error)
+{
+    m_configRoot = QDir::tempPath() + QStringLiteral("/escape-cli-%1").arg(QCoreApplication::applicationPid());
+    for (int tier : { 1, 2 }) {
+        const QProcessEnvironment environment = cliEnvironment(m_configRoot, tier);
+        QDir().mkpath(environment.value(QStringLiteral("SANDBOX_CONFIG_DIR")));
+        QDir().mkpath(environment.value(QStringLiteral("SANDBOX_STATE_DIR")));
+        const QString tierName = tier == 1 ? QStringLiteral("strongest") : QStringLiteral("landlock-seccomp");
+        const CliResult set = sandboxctl(m_sandboxctl,
+                                         { QStringLiteral("settings"), QStringLiteral("set"),
+                                           QStringLiteral("builtin:auto"), QStringLiteral("tier=") + tierName },
+                                         environment, QDir::tempPath(), 60000);
+        const CliResult activated
+            = sandboxctl(m_sandboxctl, { QStringLiteral("activate"), QStringLiteral("builtin:auto") }, environment,
+                         QDir::tempPath(), 60000);
+        const CliResult described
+            = sandboxctl(m_sandboxctl, { QStringLiteral("describe"), QStringLiteral("builtin:auto") }, environment,
+                         QDir::tempPath(), 60000);
+        const QByteArray expected = tier == 1 ? "mount namespace" : "visible in /proc";
+        if (set.status != 0 || activated.status != 0 || !described.out.contains(expected)) {
+            if (error)
+                *error = QStringLiteral("cannot select tier %1 through sandboxctl: %2 %3 %4")
+                             .arg(tier)
+                             .arg(QString::fromLocal8Bit(set.err + activated.err + described.err))
+                             .arg(QString::fromLocal8Bit(activated.out))
+                             .arg(QString::fromLocal8Bit(described.out));
+            return false;
+        }
+    }
+    return true;
+}
+
+EscapeDriver::Outcome EscapeDriver::runCli(int tier, const Policy &policy, const QStringList &argv, const QString &cwd)
+{
+    const QString policyPath = m_configRoot + QStringLiteral("/policy-%1.json").arg(tier);
+    QFile file(policyPath);
+    Outcome outcome;
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        || file.write(QJsonDocument(policy.toJson()).toJson()) <= 0) {
+        outcome.note = QStringLiteral("cannot write %1").arg(policyPath);
+        return outcome;
+    }
+    file.close();
+    const CliResult result
+        = sandboxctl(m_sandboxctl,
+                     QStringList{ QStringLiteral("run"), QStringLiteral("--policy"), policyPath,
+                                  QStringLiteral("--timeout"), QStringLiteral("60"), QStringLiteral("--") }
+                         + argv,
+                     cliEnvironment(m_configRoot, tier), cwd, 90000);
+    outcome.out = result.out;
+    outcome.err = result.err;
+    // sandboxctl's own failures are 125 with its name on stderr; anything else is the
+    // command's status (128 + n for a signal).
+    outcome.ran = result.finished && result.status >= 0 && !(result.status == 125 && result.err.contains("sandboxctl"));
+    if (result.status > 128 && result.status < 128 + 65) {
+        outcome.signaled = true;
+        outcome.signal = result.status - 128;
+        outcome.exitCode = 0;
+    } else {
+        outcome.exitCode = result.status;
+    }
+    outcome.note = QStringLiteral("sandboxctl exit status %1").arg(result.status);
+    return outcome;
 }
 
 } // namespace sandbox::test

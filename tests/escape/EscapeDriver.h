@@ -15,7 +15,10 @@ class AutoLauncher;
 namespace sandbox::test {
 
 // Runs one command in the auto backend, in tier 1 (namespaces) or tier 2 (Landlock +
-// seccomp), the way the suite's cases need it.
+// seccomp). When sandboxctl is built next to the suite, through `sandboxctl run` (the way
+// an agent runs commands; one engine configuration directory per tier, the tier chosen
+// with `settings set builtin:auto tier=...`); otherwise the launcher is driven directly.
+// SANDBOX_ESCAPE_DRIVER=direct|sandboxctl forces one.
 class EscapeDriver final
 {
 public:
@@ -41,6 +44,11 @@ public:
     Policy allowlistPolicy(quint16 allowedPort) const;
 
 private:
+    bool prepareCli(QString *error);
+    Outcome runCli(int tier, const Policy &policy, const QStringList &argv, const QString &cwd);
+
+    QString m_sandboxctl;
+    QString m_configRoot;
     std::shared_ptr<AutoLauncher> m_tier1;
     std::shared_ptr<AutoLauncher> m_tier2;
 };
