@@ -1,0 +1,473 @@
+// The local protocol's framing and message handling, through the real transports: byte
+// streams cut anywhere, garbage, truncated and oversized frames, unknown methods, wrong
+// and missing parameters. Each gets a JSON-RPC error naming what is wrong (or, for a
+// broken stream, a clean hang-up), and the server keeps serving everyone else.
+#include "core/Engine.h"
+#include "server/Client.h"
+#include "server/FrameDecoder.h"
+#include "server/InProcessTransport.h"
+#include "server/LocalServer.h"
+#include "server/LocalSocketTransport.h"
+#include "server/ProtocolMethods.h"
+#include "server/ProtocolServer.h"
+#include "server/RpcMessage.h"
+
+#include <QJsonDocument>
+#include <QLocalSocket>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QtEndian>
+
+#include <memory>
+
+using namespace sandbox;
+
+namespace {
+
+QByteArray frameOf(const QByteArray &payload)
+{
+    QByteArray header(4, Qt::Uninitialized);
+    qToBigEndian<quint32>(quint32(payload.size()), header.data());
+    return header + payload;
+}
+
+QByteArray frameOf(const QJsonObject &object)
+{
+    return frameOf(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+QJsonObject request(int id, const QString &method, const QJsonObject &params = {})
+{
+    return QJsonObject{ { QStringLiteral("jsonrpc"), QStringLiteral("2.0") },
+                        { QStringLiteral("id"), id },
+                        { QStringLiteral("method"), method },
+                        { QStringLiteral("params"), params } };
+}
+
+template <typename T> T waitFor(const QFuture<T> &future)
+{
+    if (!QTest::qWaitFor([&future] { return future.isFinished(); }, 20000))
+        return T(); // an error Result: the caller's check fails and says so
+    return future.result();
+}
+
+// A client that speaks raw bytes, to send what a well-behaved Client never would.
+class RawClient
+{
+public:
+    explicit RawClient(const QString &path)
+    {
+        m_socket.connectToServer(path);
+        QVERIFY(m_socket.waitForConnected(5000));
+    }
+
+    void send(const QByteArray &bytes)
+    {
+        m_socket.write(bytes);
+        m_socket.flush();
+    }
+
+    // The next message from the server (skipping notifications), or an empty object when
+    // the server hung up first. Waits in the event loop: the server runs in this thread.
+    QJsonObject next(int timeoutMs = 10000)
+    {
+        QJsonObject found;
+        auto take = [this, &found] {
+            m_decoder.append(m_socket.readAll());
+            while (const auto payload = m_decoder.takeFrame()) {
+                const QJsonObject object = QJsonDocument::fromJson(*payload).object();
+                if (!object.contains(QStringLiteral("method"))) {
+                    found = object;
+                    return true;
+                }
+            }
+            return m_socket.state() != QLocalSocket::ConnectedState;
+        };
+        [[maybe_unused]] const bool done = QTest::qWaitFor(take, timeoutMs);
+        return found;
+    }
+
+    bool waitForDisconnect(int timeoutMs = 10000)
+    {
+        return QTest::qWaitFor([this] { return m_socket.state() == QLocalSocket::UnconnectedState; }, timeoutMs);
+    }
+
+    void hello()
+    {
+        send(frameOf(request(0, Method::Hello, { { QStringLiteral("protocolVersion"), ProtocolVersion } })));
+        const QJsonObject reply = next();
+        QCOMPARE(reply.value(QStringLiteral("result")).toObject().value(QStringLiteral("protocolVersion")).toInt(),
+                 ProtocolVersion);
+    }
+
+    QLocalSocket m_socket;
+    FrameDecoder m_decoder;
+};
+
+QJsonObject errorOf(const QJsonObject &reply)
+{
+    return reply.value(QStringLiteral("error")).toObject();
+}
+
+} // namespace
+
+class TestProtocolWire final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+
+    void frameDecoderReassemblesPieces();
+    void frameDecoderRejectsOversizedAndEmptyFrames();
+    void frameDecoderNamesTruncation();
+    void messageDecoderNamesTheField_data();
+    void messageDecoderNamesTheField();
+
+    void garbageGetsParseErrorAndConnectionSurvives();
+    void requestBeforeHelloIsRefused();
+    void unknownProtocolVersionIsRefusedAndClosed();
+    void unknownMethodIsNamed();
+    void wrongOrMissingParametersAreNamed_data();
+    void wrongOrMissingParametersAreNamed();
+    void oversizedMessageClosesOnlyThatConnection();
+    void truncatedFrameThenHangUpLeavesServerHealthy();
+    void clientSeesSameResultsInProcessAndOverSocket();
+    void clientFailsPendingCallsWhenEngineGoesAway();
+
+private:
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<Engine> m_engine;
+    std::unique_ptr<ProtocolServer> m_server;
+    std::unique_ptr<LocalServer> m_local;
+    QString m_socketPath;
+};
+
+void TestProtocolWire::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    Engine::Options options;
+    options.configDirectory = m_dir->filePath(QStringLiteral("config"));
+    options.stateDirectory = m_dir->filePath(QStringLiteral("state"));
+    options.keychainService = QStringLiteral("sandbox-studio-test-wire");
+    m_engine = std::make_unique<Engine>(options);
+    m_server = std::make_unique<ProtocolServer>(*m_engine);
+    m_local = std::make_unique<LocalServer>(*m_server);
+    m_socketPath = m_dir->filePath(QStringLiteral("run/engine.sock"));
+    const Status listening = m_local->listen(m_socketPath);
+    QVERIFY2(listening.ok(), qPrintable(listening.ok() ? QString() : listening.error().toString()));
+}
+
+void TestProtocolWire::cleanup()
+{
+    m_local.reset();
+    m_server.reset();
+    m_engine.reset();
+    m_dir.reset();
+}
+
+void TestProtocolWire::frameDecoderReassemblesPieces()
+{
+    QByteArray stream;
+    const QList<QByteArray> payloads{ QByteArrayLiteral("{\"a\":1}"), QByteArray(70000, 'x'),
+                                      QByteArrayLiteral("{\"b\":\"\xc3\xa9\"}") };
+    for (const QByteArray &p : payloads)
+        stream += *FrameDecoder::encode(p);
+    FrameDecoder decoder;
+    QList<QByteArray> received;
+    for (char byte : stream) {
+        decoder.append(QByteArray(1, byte));
+        while (const auto payload = decoder.takeFrame())
+            received.append(*payload);
+    }
+    QCOMPARE(received, payloads);
+    QCOMPARE(decoder.pendingBytes(), 0);
+    QVERIFY(decoder.truncationError().isEmpty());
+}
+
+void TestProtocolWire::frameDecoderRejectsOversizedAndEmptyFrames()
+{
+    FrameDecoder decoder;
+    QByteArray header(4, Qt::Uninitialized);
+    qToBigEndian<quint32>(9 * 1024 * 1024, header.data());
+    decoder.append(header);
+    QVERIFY(!decoder.takeFrame());
+    QVERIFY(decoder.failed());
+    QCOMPARE(decoder.errorString(),
+             QStringLiteral("protocol error: message of 9437184 bytes exceeds the limit of 8388608 bytes"));
+    decoder.append(*FrameDecoder::encode(QByteArrayLiteral("{}")));
+    QVERIFY2(!decoder.takeFrame(), "a broken stream must stay broken");
+
+    FrameDecoder empty;
+    empty.append(QByteArray(4, '\0'));
+    QVERIFY(!empty.takeFrame());
+    QCOMPARE(empty.errorString(), QStringLiteral("protocol error: empty frame (length 0)"));
+
+    QVERIFY(!FrameDecoder::encode(QByteArray(FrameDecoder::DefaultMaxPayload + 1, 'x')));
+}
+
+void TestProtocolWire::frameDecoderNamesTruncation()
+{
+    FrameDecoder decoder;
+    decoder.append(frameOf(QByteArrayLiteral("{\"jsonrpc\":\"2.0\"}")).left(10));
+    QVERIFY(!decoder.takeFrame());
+    QCOMPARE(decoder.truncationError(),
+             QStringLiteral("protocol error: connection closed inside a frame (6 of 17 bytes)"));
+    FrameDecoder header;
+    header.append(QByteArray(2, '\0'));
+    QCOMPARE(header.truncationError(),
+             QStringLiteral("protocol error: connection closed inside a frame header (2 of 4 bytes)"));
+}
+
+void TestProtocolWire::messageDecoderNamesTheField_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("where");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("not json") << QByteArrayLiteral("{\"jsonrpc\":") << QStringLiteral("message")
+                              << QStringLiteral("not valid JSON at offset");
+    QTest::newRow("array") << QByteArrayLiteral("[1]") << QStringLiteral("message")
+                           << QStringLiteral("expected a JSON object");
+    QTest::newRow("no version") << QByteArrayLiteral("{\"id\":1,\"method\":\"x\"}") << QStringLiteral("jsonrpc")
+                                << QStringLiteral("missing");
+    QTest::newRow("old version") << QByteArrayLiteral("{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"x\"}")
+                                 << QStringLiteral("jsonrpc") << QStringLiteral("expected \"2.0\"");
+    QTest::newRow("method number") << QByteArrayLiteral("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":5}")
+                                   << QStringLiteral("method")
+                                   << QStringLiteral("expected a non-empty string, got a number");
+    QTest::newRow("params array") << QByteArrayLiteral("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":[]}")
+                                  << QStringLiteral("params") << QStringLiteral("expected an object, got an array");
+    QTest::newRow("id object") << QByteArrayLiteral("{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"x\"}")
+                               << QStringLiteral("id") << QStringLiteral("expected an integer or a string");
+    QTest::newRow("id fraction") << QByteArrayLiteral("{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"x\"}")
+                                 << QStringLiteral("id") << QStringLiteral("expected an integer or a string");
+    QTest::newRow("extra member") << QByteArrayLiteral("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"code\":1}")
+                                  << QStringLiteral("message") << QStringLiteral("unknown member \"code\"");
+    QTest::newRow("result and error") << QByteArrayLiteral("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":1,\"error\":{}}")
+                                      << QStringLiteral("result") << QStringLiteral("exactly one of");
+    QTest::newRow("error code text") << QByteArrayLiteral(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":\"x\",\"message\":\"m\"}}")
+                                     << QStringLiteral("error.code")
+                                     << QStringLiteral("expected an integer, got a string");
+}
+
+void TestProtocolWire::messageDecoderNamesTheField()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, where);
+    QFETCH(QString, message);
+    const Result<QJsonObject> object = decodePayload(json);
+    const Error error = object.ok() ? RpcMessage::fromJson(object.value()).error() : object.error();
+    QCOMPARE(error.where, where);
+    QVERIFY2(error.message.contains(message), qPrintable(error.message));
+}
+
+void TestProtocolWire::garbageGetsParseErrorAndConnectionSurvives()
+{
+    RawClient raw(m_socketPath);
+    raw.hello();
+    raw.send(frameOf(QByteArrayLiteral("this is not json")));
+    const QJsonObject reply = raw.next();
+    QCOMPARE(errorOf(reply).value(QStringLiteral("code")).toInt(), RpcErrorCode::ParseError);
+    QVERIFY(errorOf(reply).value(QStringLiteral("message")).toString().contains(QStringLiteral("not valid JSON")));
+    QVERIFY(reply.value(QStringLiteral("id")).isNull());
+
+    raw.send(frameOf(request(7, Method::PolicyGet)));
+    const QJsonObject policy = raw.next();
+    QCOMPARE(policy.value(QStringLiteral("id")).toInt(), 7);
+    QVERIFY(policy.value(QStringLiteral("result")).toObject().contains(QStringLiteral("policy")));
+}
+
+void TestProtocolWire::requestBeforeHelloIsRefused()
+{
+    RawClient raw(m_socketPath);
+    raw.send(frameOf(request(1, Method::BackendsList)));
+    const QJsonObject reply = raw.next();
+    QCOMPARE(errorOf(reply).value(QStringLiteral("code")).toInt(), RpcErrorCode::HelloRequired);
+    QVERIFY(errorOf(reply).value(QStringLiteral("message")).toString().contains(QStringLiteral("hello")));
+    raw.hello();
+}
+
+void TestProtocolWire::unknownProtocolVersionIsRefusedAndClosed()
+{
+    RawClient raw(m_socketPath);
+    raw.send(frameOf(request(1, Method::Hello, { { QStringLiteral("protocolVersion"), 99 } })));
+    const QJsonObject reply = raw.next();
+    QCOMPARE(errorOf(reply).value(QStringLiteral("code")).toInt(), RpcErrorCode::VersionMismatch);
+    QCOMPARE(errorOf(reply).value(QStringLiteral("message")).toString(),
+             QStringLiteral("protocol version 99 is not supported; this engine speaks version 1"));
+    QVERIFY(raw.waitForDisconnect());
+}
+
+void TestProtocolWire::unknownMethodIsNamed()
+{
+    RawClient raw(m_socketPath);
+    raw.hello();
+    raw.send(frameOf(request(3, QStringLiteral("backends.explode"))));
+    const QJsonObject reply = raw.next();
+    QCOMPARE(reply.value(QStringLiteral("id")).toInt(), 3);
+    QCOMPARE(errorOf(reply).value(QStringLiteral("code")).toInt(), RpcErrorCode::MethodNotFound);
+    QCOMPARE(errorOf(reply).value(QStringLiteral("message")).toString(),
+             QStringLiteral("unknown method \"backends.explode\""));
+}
+
+void TestProtocolWire::wrongOrMissingParametersAreNamed_data()
+{
+    QTest::addColumn<QString>("method");
+    QTest::addColumn<QJsonObject>("params");
+    QTest::addColumn<QString>("where");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("missing ref") << QString(Method::BackendsDescribe) << QJsonObject() << QStringLiteral("params.ref")
+                                 << QStringLiteral("missing");
+    QTest::newRow("ref number") << QString(Method::SettingsGet) << QJsonObject{ { QStringLiteral("ref"), 4 } }
+                                << QStringLiteral("params.ref") << QStringLiteral("expected");
+    QTest::newRow("ref text bad") << QString(Method::BackendsActivate)
+                                  << QJsonObject{ { QStringLiteral("ref"), QStringLiteral("nonsense") } }
+                                  << QStringLiteral("params.ref") << QString();
+    QTest::newRow("unknown param") << QString(Method::PolicyGet) << QJsonObject{ { QStringLiteral("bogus"), 1 } }
+                                   << QStringLiteral("params.bogus") << QStringLiteral("unknown parameter");
+    QTest::newRow("process id text") << QString(Method::ProcessKill)
+                                     << QJsonObject{ { QStringLiteral("processId"), QStringLiteral("abc") } }
+                                     << QStringLiteral("params.processId")
+                                     << QStringLiteral("expected a positive integer, got a string");
+    QTest::newRow("process id missing") << QString(Method::ProcessCloseStdin) << QJsonObject()
+                                        << QStringLiteral("params.processId") << QStringLiteral("missing");
+    QTest::newRow("stdin not base64") << QString(Method::ProcessWrite)
+                                      << QJsonObject{ { QStringLiteral("processId"), 1 },
+                                                      { QStringLiteral("data"), QStringLiteral("%%%") } }
+                                      << QStringLiteral("params.data") << QStringLiteral("not valid base64");
+    QTest::newRow("policy wrong type") << QString(Method::PolicySet)
+                                       << QJsonObject{ { QStringLiteral("policy"), QStringLiteral("open") } }
+                                       << QStringLiteral("params.policy") << QString();
+    QTest::newRow("spawn without argv")
+        << QString(Method::ProcessSpawn)
+        << QJsonObject{ { QStringLiteral("request"), QJsonObject{ { QStringLiteral("cwd"), QStringLiteral("/") } } } }
+        << QStringLiteral("params.request.argv") << QString();
+    QTest::newRow("secret empty") << QString(Method::SecretsReplace)
+                                  << QJsonObject{ { QStringLiteral("ref"), QStringLiteral("builtin:auto") },
+                                                  { QStringLiteral("field"), QStringLiteral("k") },
+                                                  { QStringLiteral("value"), QString() } }
+                                  << QStringLiteral("params.value") << QStringLiteral("non-empty");
+    QTest::newRow("pack id missing") << QString(Method::PacksDisable) << QJsonObject()
+                                     << QStringLiteral("params.packId") << QStringLiteral("missing");
+    QTest::newRow("answer wrong") << QString(Method::InteractionAnswer)
+                                  << QJsonObject{ { QStringLiteral("answer"),
+                                                    QJsonObject{ { QStringLiteral("id"), 3 } } } }
+                                  << QStringLiteral("params.answer.id") << QString();
+}
+
+void TestProtocolWire::wrongOrMissingParametersAreNamed()
+{
+    QFETCH(QString, method);
+    QFETCH(QJsonObject, params);
+    QFETCH(QString, where);
+    QFETCH(QString, message);
+    const Policy before = m_engine->policy();
+    RawClient raw(m_socketPath);
+    raw.hello();
+    raw.send(frameOf(request(9, method, params)));
+    const QJsonObject reply = raw.next();
+    QCOMPARE(reply.value(QStringLiteral("id")).toInt(), 9);
+    const QJsonObject error = errorOf(reply);
+    QCOMPARE(error.value(QStringLiteral("code")).toInt(), RpcErrorCode::InvalidParams);
+    const QString text = error.value(QStringLiteral("message")).toString();
+    QVERIFY2(text.startsWith(where), qPrintable(text));
+    QVERIFY2(text.contains(message), qPrintable(text));
+    QCOMPARE(
+        error.value(QStringLiteral("data")).toObject().value(QStringLiteral("where")).toString().left(where.size()),
+        where);
+    QCOMPARE(m_engine->policy(), before);
+}
+
+void TestProtocolWire::oversizedMessageClosesOnlyThatConnection()
+{
+    RawClient bystander(m_socketPath);
+    bystander.hello();
+
+    RawClient raw(m_socketPath);
+    raw.hello();
+    QByteArray header(4, Qt::Uninitialized);
+    qToBigEndian<quint32>(FrameDecoder::DefaultMaxPayload + 1, header.data());
+    raw.send(header + QByteArray(1024, '{'));
+    const QJsonObject reply = raw.next();
+    QCOMPARE(errorOf(reply).value(QStringLiteral("code")).toInt(), RpcErrorCode::TooLarge);
+    QCOMPARE(errorOf(reply).value(QStringLiteral("message")).toString(),
+             QStringLiteral("protocol error: message of 8388609 bytes exceeds the limit of 8388608 bytes"));
+    QVERIFY(raw.waitForDisconnect());
+
+    bystander.send(frameOf(request(2, Method::EngineStatus)));
+    const QJsonObject status = bystander.next();
+    QCOMPARE(status.value(QStringLiteral("result")).toObject().value(QStringLiteral("clients")).toInt(), 1);
+}
+
+void TestProtocolWire::truncatedFrameThenHangUpLeavesServerHealthy()
+{
+    QSignalSpy closed(m_server.get(), &ProtocolServer::sessionClosed);
+    {
+        RawClient raw(m_socketPath);
+        raw.hello();
+        raw.send(frameOf(request(5, Method::BackendsList)).left(12));
+        raw.m_socket.disconnectFromServer();
+    }
+    QTRY_COMPARE(closed.count(), 1);
+    QVERIFY2(closed.at(0).at(2).toString().contains(QStringLiteral("inside a frame")),
+             qPrintable(closed.at(0).at(2).toString()));
+    QCOMPARE(m_server->sessionCount(), 0);
+
+    RawClient next(m_socketPath);
+    next.hello();
+}
+
+void TestProtocolWire::clientSeesSameResultsInProcessAndOverSocket()
+{
+    auto [clientEnd, serverEnd] = InProcessTransport::createPair();
+    m_server->addConnection(std::move(serverEnd));
+    Client embedded(std::move(clientEnd));
+    QString error;
+    auto transport = LocalSocketTransport::connectTo(m_socketPath, 5000, &error);
+    QVERIFY2(transport, qPrintable(error));
+    Client remote(std::move(transport));
+
+    const Result<Policy> a = waitFor(embedded.policy());
+    const Result<Policy> b = waitFor(remote.policy());
+    QVERIFY(a.ok() && b.ok());
+    QCOMPARE(a.value(), b.value());
+
+    // The same refusal, word for word, whichever way the request travelled.
+    const BackendRef missing = BackendRef::builtin(QStringLiteral("no-such-kind"));
+    const Result<SettingsView> ea = waitFor(embedded.settings(missing));
+    const Result<SettingsView> eb = waitFor(remote.settings(missing));
+    QVERIFY(!ea.ok() && !eb.ok());
+    QCOMPARE(ea.error().toString(), eb.error().toString());
+    QVERIFY(ea.error().toString().contains(QStringLiteral("builtin:no-such-kind")));
+
+    // A policy change made by one client is pushed to the other.
+    QSignalSpy pushed(&remote, &Client::policyChanged);
+    Policy changed = a.value();
+    changed.network = Policy::NetworkMode::Full;
+    QVERIFY(waitFor(embedded.setPolicy(changed)).ok());
+    QTRY_COMPARE(pushed.count(), 1);
+    QCOMPARE(pushed.at(0).at(0).value<Policy>().network, Policy::NetworkMode::Full);
+}
+
+void TestProtocolWire::clientFailsPendingCallsWhenEngineGoesAway()
+{
+    QString error;
+    auto transport = LocalSocketTransport::connectTo(m_socketPath, 5000, &error);
+    QVERIFY2(transport, qPrintable(error));
+    Client client(std::move(transport));
+    QVERIFY(waitFor(client.policy()).ok());
+    QSignalSpy gone(&client, &Client::disconnected);
+    m_local.reset();
+    m_server.reset();
+    QTRY_COMPARE(gone.count(), 1);
+    const Result<QList<BackendInfo>> after = waitFor(client.backends());
+    QVERIFY(!after.ok());
+    QVERIFY2(after.error().message.contains(QStringLiteral("not connected")), qPrintable(after.error().message));
+}
+
+QTEST_GUILESS_MAIN(TestProtocolWire)
+#include "tst_protocol_wire.moc"
