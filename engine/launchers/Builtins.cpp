@@ -1,7 +1,10 @@
 #include "Builtins.h"
 
-#include "auto/AutoLauncher.h"
 #include "core/Engine.h"
+
+#ifdef SANDBOX_HAVE_AUTO_LAUNCHER
+#include "auto/AutoLauncher.h"
+#endif
 
 #ifdef SANDBOX_HAVE_VM_LAUNCHER
 #include "launchers/vm/VmLauncher.h"
@@ -13,7 +16,9 @@ namespace sandbox {
 
 void registerBuiltinLaunchers(Engine &engine)
 {
+#ifdef SANDBOX_HAVE_AUTO_LAUNCHER
     engine.registerBuiltin(std::make_shared<AutoLauncher>());
+#endif
 #ifdef SANDBOX_HAVE_VM_LAUNCHER
     engine.registerBuiltin(createVmLauncher());
 #endif

@@ -52,9 +52,14 @@ LinuxSandboxProcess::LinuxSandboxProcess(QString initPath, QString where, Config
 LinuxSandboxProcess::~LinuxSandboxProcess()
 {
     if (m_process && m_process->state() != QProcess::NotRunning) {
-        // Nothing outlives its process object: sandbox-init takes the sandbox down.
-        ::kill(static_cast<pid_t>(m_process->processId()), SIGKILL);
-        m_process->waitForFinished(5000);
+        // Nothing outlives its process object: sandbox-init takes the whole sandbox down
+        // on SIGUSR1; SIGKILL is the fallback.
+        const auto pid = static_cast<pid_t>(m_process->processId());
+        ::kill(pid, SIGUSR1);
+        if (!m_process->waitForFinished(kKillFallbackMs)) {
+            ::kill(pid, SIGKILL);
+            m_process->waitForFinished(5000);
+        }
     }
     if (m_statusFd >= 0)
         close(m_statusFd);
