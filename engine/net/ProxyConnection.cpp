@@ -259,22 +259,14 @@ void ProxyConnection::parseHttpHead()
         if (url.hasQuery())
             path += '?' + url.query(QUrl::FullyEncoded).toLatin1();
     }
+    // The Host header is always the checked target: a client-supplied one could name
+    // another site served from the same address.
+    const QString hostValue = host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
     QByteArray forward = method + ' ' + path + ' ' + requestLine[2] + "\r\n";
-    bool sawHost = false;
+    forward += "Host: " + hostValue.toLatin1() + (port == 80 ? QByteArray() : ':' + QByteArray::number(port)) + "\r\n";
     for (const auto &[name, value] : headers) {
-        if (isProxyOnlyHeader(name))
-            continue;
-        if (name.compare("host", Qt::CaseInsensitive) == 0) {
-            if (sawHost)
-                continue;
-            sawHost = true;
-        }
-        forward += name + ": " + value + "\r\n";
-    }
-    if (!sawHost) {
-        const QString hostValue = host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;
-        forward
-            += "Host: " + hostValue.toLatin1() + (port == 80 ? QByteArray() : ':' + QByteArray::number(port)) + "\r\n";
+        if (!isProxyOnlyHeader(name) && name.compare("host", Qt::CaseInsensitive) != 0)
+            forward += name + ": " + value + "\r\n";
     }
     // One request per connection: a kept-alive connection could not be re-checked.
     forward += "Connection: close\r\n\r\n";

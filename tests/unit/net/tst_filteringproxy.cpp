@@ -69,6 +69,7 @@ class TestFilteringProxy final : public QObject
 private slots:
     void initTestCase();
     void plainHttpIsForwardedWithoutProxyHeaders();
+    void hostHeaderIsTheCheckedTarget();
     void originFormUsesTheHostHeader();
     void connectTunnels();
     void socks5ByAddressAndByName();
@@ -132,6 +133,15 @@ void TestFilteringProxy::plainHttpIsForwardedWithoutProxyHeaders()
     QVERIFY(!reply.contains("Proxy-Connection"));
     QVERIFY(!reply.contains("Proxy-Authorization"));
     QVERIFY(reply.contains("Connection: close"));
+}
+
+void TestFilteringProxy::hostHeaderIsTheCheckedTarget()
+{
+    const QString path = channel({ QStringLiteral("127.0.0.1") });
+    const QByteArray reply
+        = exchange(path, "GET http://" + m_target + "/ HTTP/1.1\r\nHost: other-site.example\r\n\r\n");
+    QVERIFY2(reply.contains(QByteArray("Host: " + m_target)), reply.constData());
+    QVERIFY(!reply.contains("other-site.example"));
 }
 
 void TestFilteringProxy::originFormUsesTheHostHeader()
