@@ -282,6 +282,11 @@ void TestEscape::addRows(int tier)
     row("x32 syscall entry", def, probe({ "x32" }), ProbeKilled);
     row("ia32 int 0x80 entry", def, probe({ "ia32" }), ProbeKilled);
     row("unshare tool", def, sh("unshare -r true || unshare -m true"), Fails);
+    row("write a kernel setting", def, sh("echo 1 > /proc/sys/kernel/sysrq || echo 1 > /proc/sys/net/ipv4/ip_forward"),
+        Fails);
+    row("trigger sysrq", def, sh("echo h > /proc/sysrq-trigger"), Fails);
+    row("dump core", def, sh("ulimit -c"), Succeeds, "0");
+    row("raise the core limit", def, sh("ulimit -c unlimited"), Fails);
     row("mount tool", def, sh("mount -t tmpfs none /tmp"), Fails);
     row("chroot tool", def, sh("chroot / true"), Fails);
 
