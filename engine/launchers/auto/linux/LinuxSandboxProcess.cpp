@@ -106,6 +106,8 @@ void LinuxSandboxProcess::launch(bool exposeHostExecution)
         return;
     }
     m_statusFd = statusPipe[0];
+    // Never block the event loop on it, not even when draining at the end.
+    fcntl(m_statusFd, F_SETFL, fcntl(m_statusFd, F_GETFL) | O_NONBLOCK);
     const int statusWrite = statusPipe[1];
     m_process = new QProcess(this);
     m_process->setProgram(m_initPath);
@@ -152,10 +154,10 @@ void LinuxSandboxProcess::launch(bool exposeHostExecution)
     }
 }
 
-void LinuxSandboxProcess::readStatus()
+bool LinuxSandboxProcess::readStatus()
 {
     if (m_statusFd < 0)
-        return;
+        return false;
     char buffer[1024];
     const ssize_t n = read(m_statusFd, buffer, sizeof buffer);
     if (n <= 0) {
@@ -164,7 +166,7 @@ void LinuxSandboxProcess::readStatus()
             close(m_statusFd);
             m_statusFd = -1;
         }
-        return;
+        return n < 0 && errno == EINTR;
     }
     m_statusBuffer.append(buffer, n);
     qsizetype newline;
@@ -186,15 +188,15 @@ void LinuxSandboxProcess::readStatus()
             m_exit = ExitStatus{ 0, true, value.toInt(), false };
         }
     }
+    return true;
 }
 
 void LinuxSandboxProcess::onProcessFinished()
 {
     if (m_state == State::Ended)
         return;
-    // Every writer of the status pipe is gone now: drain it.
-    while (m_statusFd >= 0)
-        readStatus();
+    // sandbox-init has exited, so everything it wrote is in the pipe: drain it.
+    while (readStatus()) { }
     emit stdoutReady(m_process->readAllStandardOutput());
     emit stderrReady(m_process->readAllStandardError());
     const bool ran = m_state == State::Running;

@@ -51,7 +51,7 @@ private:
     enum class State { Pending, Starting, Running, Ended };
 
     void launch(bool exposeHostExecution);
-    void readStatus();
+    bool readStatus(); // true when it read something
     void onProcessFinished();
     void endWithoutStart(const QString &message);
     void endBeforeStart(int signal);
