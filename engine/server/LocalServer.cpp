@@ -5,6 +5,7 @@
 #include "ProtocolServer.h"
 #include "RpcMessage.h"
 #include "RuntimeDirectory.h"
+#include "ServerLog.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -67,14 +68,14 @@ void LocalServer::onNewConnection()
     while (QLocalSocket *socket = m_local->nextPendingConnection()) {
         const std::optional<PeerCredentials> peer = PeerCredentials::of(socket->socketDescriptor());
         if (!peer) {
-            qWarning("sandbox engine: refused a connection whose credentials cannot be read");
+            qCWarning(lcServer, "refused a connection whose credentials cannot be read");
             socket->abort();
             socket->deleteLater();
             continue;
         }
         if (peer->uid != quint32(::geteuid())) {
-            qWarning("sandbox engine: refused a connection from uid %u pid %lld: only uid %u may use this engine",
-                     peer->uid, static_cast<long long>(peer->pid), unsigned(::geteuid()));
+            qCWarning(lcServer, "refused a connection from uid %u pid %lld: only uid %u may use this engine", peer->uid,
+                      static_cast<long long>(peer->pid), unsigned(::geteuid()));
             emit peerRefused(peer->uid, peer->pid);
             // Tell the refused client why, so its user sees more than a dropped connection.
             const RpcError error{

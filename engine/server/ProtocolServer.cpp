@@ -1,6 +1,7 @@
 #include "ProtocolServer.h"
 
 #include "ProtocolMethods.h"
+#include "ServerLog.h"
 #include "ServerSession.h"
 #include "Transport.h"
 #include "core/Engine.h"
@@ -13,6 +14,8 @@
 #include <QTimer>
 
 namespace sandbox {
+
+Q_LOGGING_CATEGORY(lcServer, "sandbox.server")
 
 namespace {
 
@@ -210,7 +213,7 @@ void ProtocolServer::addConnection(std::unique_ptr<Transport> transport)
     });
     connect(t, &Transport::disconnected, session,
             [this, session](const QString &reason) { onSessionGone(session, reason); });
-    qInfo("sandbox engine: client connected (session %llu, %s)", session->id(), qPrintable(session->peer()));
+    qCInfo(lcServer, "client connected (session %llu, %s)", session->id(), qPrintable(session->peer()));
     emit sessionOpened(session->id(), session->peer());
 }
 
@@ -241,8 +244,8 @@ void ProtocolServer::onSessionGone(ServerSession *session, const QString &reason
             ++killed;
         }
     }
-    qInfo("sandbox engine: client disconnected (session %llu, %s)%s%s; %d process(es) killed", session->id(),
-          qPrintable(session->peer()), reason.isEmpty() ? "" : ": ", qPrintable(reason), killed);
+    qCInfo(lcServer, "client disconnected (session %llu, %s)%s%s; %d process(es) killed", session->id(),
+           qPrintable(session->peer()), reason.isEmpty() ? "" : ": ", qPrintable(reason), killed);
     emit sessionClosed(session->id(), session->peer(), reason);
     session->deleteLater();
 }

@@ -1,0 +1,154 @@
+#include "EngineHost.h"
+
+#include "launchers/Builtins.h"
+#include "server/Client.h"
+#include "server/InProcessTransport.h"
+#include "server/LocalServer.h"
+#include "server/LocalSocketTransport.h"
+#include "server/OwnerLock.h"
+#include "server/ProtocolServer.h"
+#include "server/RuntimeDirectory.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QThread>
+#include <QTimer>
+
+namespace sandbox {
+
+Engine::Options EngineHost::engineOptionsFromEnvironment(const QString &configDirectory)
+{
+    Engine::Options options;
+    options.configDirectory = configDirectory.isEmpty() ? qEnvironmentVariable("SANDBOX_CONFIG_DIR") : configDirectory;
+    options.stateDirectory = qEnvironmentVariable("SANDBOX_STATE_DIR");
+    return options;
+}
+
+EngineHost::EngineHost(Options options, QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+    , m_socketPath(m_options.socketPath.isEmpty() ? RuntimeDirectory::defaultSocketPath()
+                                                  : QFileInfo(m_options.socketPath).absoluteFilePath())
+{ }
+
+EngineHost::~EngineHost()
+{
+    shutdown();
+    m_localServer.reset();
+    m_server.reset();
+    m_engine.reset();
+    m_lock.reset(); // last: a successor may take over only once we are gone
+}
+
+qint64 EngineHost::ownerPid() const
+{
+    if (isOwner())
+        return QCoreApplication::applicationPid();
+    return OwnerLock(RuntimeDirectory::lockPathFor(m_socketPath)).ownerPid();
+}
+
+void EngineHost::shutdown()
+{
+    if (!m_server)
+        return;
+    m_server->killAllProcesses();
+    // Give the killed processes a moment to be reaped so their exit is recorded.
+    QDeadlineTimer deadline(2000);
+    while (!deadline.hasExpired()) {
+        bool running = false;
+        for (const ProcessInfo &info : m_engine->processes())
+            running = running || info.running;
+        if (!running)
+            break;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        QThread::msleep(10);
+    }
+    if (m_localServer)
+        m_localServer->close();
+}
+
+Result<std::unique_ptr<Client>> EngineHost::start()
+{
+    if (isOwner())
+        return createClient();
+    const QString directory = QFileInfo(m_socketPath).absolutePath();
+    const QString lockPath = RuntimeDirectory::lockPathFor(m_socketPath);
+    QDeadlineTimer deadline(m_options.connectTimeoutMs);
+    QString lastError;
+    for (;;) {
+        if (m_options.mode == Mode::ConnectOrHost) {
+            QString error;
+            bool refused = false;
+            auto transport = LocalSocketTransport::connectTo(m_socketPath, 1000, &error, &refused);
+            if (transport)
+                return std::make_unique<Client>(std::move(transport));
+            if (refused)
+                return Error{ m_socketPath, error, {} };
+            lastError = error;
+        }
+        // Nobody answers: try to become the owner. Only the lock decides, so two processes
+        // racing here never both host an engine.
+        if (const Status dir = RuntimeDirectory::ensure(directory); !dir.ok()) {
+            if (m_options.mode == Mode::HostOnly)
+                return dir.error();
+            lastError = dir.error().toString();
+        } else {
+            if (!m_lock)
+                m_lock = std::make_unique<OwnerLock>(lockPath);
+            const Result<bool> acquired = m_lock->tryAcquire();
+            if (acquired.ok() && acquired.value())
+                return host();
+            if (!acquired.ok())
+                lastError = acquired.error().toString();
+            else if (m_options.mode == Mode::HostOnly) {
+                m_anotherOwner = true;
+                m_lock.reset();
+                return Error{ m_socketPath,
+                              tr("an engine is already running for this user (pid %1)").arg(ownerPid()),
+                              {} };
+            }
+        }
+        if (deadline.hasExpired())
+            break;
+        // The owner is starting up (or just exiting): look again shortly.
+        QThread::msleep(50);
+    }
+    m_lock.reset();
+    return Error{ m_socketPath, tr("cannot reach the engine: %1").arg(lastError), {} };
+}
+
+Result<std::unique_ptr<Client>> EngineHost::host()
+{
+    m_engine = std::make_unique<Engine>(m_options.engine);
+    registerBuiltinLaunchers(*m_engine);
+    m_server = std::make_unique<ProtocolServer>(*m_engine);
+    m_localServer = std::make_unique<LocalServer>(*m_server);
+    if (const Status listening = m_localServer->listen(m_socketPath); !listening.ok()) {
+        m_localServer.reset();
+        m_server.reset();
+        m_engine.reset();
+        m_lock.reset();
+        return listening.error();
+    }
+    // Restoring runs the activation transaction; clients see its events like any other.
+    m_restored = m_engine->restore();
+    return createClient();
+}
+
+Result<std::unique_ptr<Client>> EngineHost::createClient()
+{
+    if (!isOwner()) {
+        QString error;
+        auto transport = LocalSocketTransport::connectTo(m_socketPath, m_options.connectTimeoutMs, &error);
+        if (!transport)
+            return Error{ m_socketPath, error, {} };
+        return std::make_unique<Client>(std::move(transport));
+    }
+    auto [clientEnd, serverEnd] = InProcessTransport::createPair();
+    m_server->addConnection(std::move(serverEnd));
+    return std::make_unique<Client>(std::move(clientEnd));
+}
+
+} // namespace sandbox

@@ -1,0 +1,26 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <optional>
+
+namespace sandbox {
+
+// The terminal a person answers on: prompts (written to stderr, so stdout stays the
+// command's output) and input without echo for secrets.
+class Terminal final
+{
+public:
+    // True when a person can answer: stdin and stderr are terminals.
+    static bool isInteractive();
+    static std::optional<QString> readLine(const QString &prompt);
+    static std::optional<QString> readSecret(const QString &prompt);
+
+    // Writes all of `data` to a file descriptor (retrying short writes).
+    static bool writeAll(int fd, const QByteArray &data);
+    static void out(const QString &text); // stdout, UTF-8
+    static void err(const QString &text); // stderr, UTF-8
+};
+
+} // namespace sandbox

@@ -1,0 +1,118 @@
+#include "Daemon.h"
+
+#include "common/EngineHost.h"
+#include "common/SignalWatcher.h"
+#include "server/Client.h"
+#include "server/RuntimeDirectory.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+#include <csignal>
+#include <cstdio>
+
+namespace sandbox {
+
+Daemon::Daemon(QObject *parent)
+    : QObject(parent)
+{ }
+
+Daemon::~Daemon()
+{
+    m_client.reset();
+    m_host.reset();
+}
+
+int Daemon::run(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        tr("Runs the Sandbox Studio engine headless and serves the local protocol for sandboxctl and other "
+           "clients.\nExit status: 0 after a clean shutdown, or when an engine already runs for this user "
+           "(nothing to do); 1 when the engine cannot be started; 2 for a bad command line."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption socketOption(QStringLiteral("socket"),
+                                          tr("Serve on PATH instead of %1.").arg(RuntimeDirectory::defaultSocketPath()),
+                                          tr("PATH"));
+    const QCommandLineOption configOption(QStringLiteral("config-dir"),
+                                          tr("Keep settings and policy in DIR (default: $SANDBOX_CONFIG_DIR or the "
+                                             "per-user configuration directory)."),
+                                          tr("DIR"));
+    parser.addOption(socketOption);
+    parser.addOption(configOption);
+    if (!parser.parse(arguments)) {
+        std::fprintf(stderr, "sandboxd: %s\n", qPrintable(parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return 0;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        std::printf("sandboxd %s\n", qPrintable(QCoreApplication::applicationVersion()));
+        return 0;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        std::fprintf(stderr, "sandboxd: %s\n",
+                     qPrintable(tr("unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst())));
+        return 2;
+    }
+
+    // Signals first: a SIGTERM that arrives while the engine starts still shuts it down cleanly.
+    m_signals = std::make_unique<SignalWatcher>(QList<int>{ SIGTERM, SIGINT, SIGHUP });
+    connect(m_signals.get(), &SignalWatcher::signalReceived, this, &Daemon::stop);
+
+    EngineHost::Options options;
+    options.mode = EngineHost::Mode::HostOnly;
+    options.socketPath = parser.value(socketOption);
+    options.engine = EngineHost::engineOptionsFromEnvironment(parser.value(configOption));
+    m_host = std::make_unique<EngineHost>(options);
+    Result<std::unique_ptr<Client>> client = m_host->start();
+    if (!client.ok()) {
+        if (m_host->anotherOwnerRunning()) {
+            qInfo("%s",
+                  qPrintable(tr("an engine is already running for this user (pid %1, socket %2); not starting "
+                                "another")
+                                 .arg(m_host->ownerPid())
+                                 .arg(m_host->socketPath())));
+            return 0;
+        }
+        qCritical("%s", qPrintable(tr("cannot start the engine: %1").arg(client.error().toString())));
+        return 1;
+    }
+    m_client = std::move(client).value();
+    logEvents();
+    qInfo("%s",
+          qPrintable(tr("serving on %1 (pid %2)").arg(m_host->socketPath()).arg(QCoreApplication::applicationPid())));
+    return QCoreApplication::exec();
+}
+
+void Daemon::logEvents()
+{
+    // What an administrator reading the journal needs; never settings values or secrets.
+    connect(m_client.get(), &Client::activationFinished, this, [](const ActivationResult &result) {
+        if (result.ok)
+            qInfo("%s", qPrintable(tr("activated %1").arg(result.ref.toString())));
+        else
+            qWarning("%s",
+                     qPrintable(tr("activation of %1 failed: %2").arg(result.ref.toString(), result.error.toString())));
+    });
+    connect(m_client.get(), &Client::cleanupWarning, this, [](const CleanupWarning &warning) {
+        qWarning("%s",
+                 qPrintable(tr("cleanup of %1 failed (attempt %2): %3")
+                                .arg(warning.ref.toString())
+                                .arg(warning.attempt)
+                                .arg(warning.message)));
+    });
+}
+
+void Daemon::stop(int signalNumber)
+{
+    qInfo("%s", qPrintable(tr("signal %1 received; ending running processes and shutting down").arg(signalNumber)));
+    if (m_host)
+        m_host->shutdown();
+    QCoreApplication::quit();
+}
+
+} // namespace sandbox
