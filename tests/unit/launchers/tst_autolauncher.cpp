@@ -66,6 +66,7 @@ private slots:
     void workspaceIsWritableButNothingElse();
     void deniedPathIsUnreadable_data() { tiers(); }
     void deniedPathIsUnreadable();
+    void narrowReadablePolicyStillRunsTools();
     void environmentStartsMinimal_data() { tiers(); }
     void environmentStartsMinimal();
     void timeoutKillsTheWholeSandbox_data() { tiers(); }
@@ -275,6 +276,21 @@ void TestAutoLauncher::deniedPathIsUnreadable()
                                 defaultPolicy({ home.filePath(QStringLiteral("vault")) }), m_workspace.path());
     QVERIFY(!run.out.contains("TOP-SECRET"));
     QCOMPARE(run.out, QByteArray("public\n"));
+}
+
+void TestAutoLauncher::narrowReadablePolicyStillRunsTools()
+{
+    // Only /usr and /etc readable: /bin, /lib64 ... are links into /usr on this system and
+    // must still resolve.
+    Policy policy = Policy::defaults();
+    policy.readable = { QStringLiteral("/usr"), QStringLiteral("/etc") };
+    const RunResult run = runIn(*m_strongest,
+                                { QStringLiteral("sh"), QStringLiteral("-c"),
+                                  QStringLiteral("ls / | tr '\\n' ' '; test -e /var && echo var-visible") },
+                                policy, m_workspace.path());
+    QVERIFY2(run.status.exitCode != 0 || !run.out.contains("var-visible"), run.out.constData());
+    QVERIFY2(run.out.contains("usr"), qPrintable(QString::fromLocal8Bit(run.out + run.err)));
+    QVERIFY(!run.out.contains("root"));
 }
 
 void TestAutoLauncher::environmentStartsMinimal()

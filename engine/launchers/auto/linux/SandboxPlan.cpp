@@ -308,6 +308,24 @@ void SandboxPlan::planMounts(const Input &)
     });
     for (const Planned &planned : binds)
         m_mounts.append(planned.mount);
+    // Merged-/usr links (/bin, /lib, /lib64, /sbin ...) whose targets are readable but
+    // which no readable root brings along themselves.
+    const QFileInfoList top
+        = QDir(QStringLiteral("/")).entryInfoList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot);
+    for (const QFileInfo &entry : top) {
+        if (!entry.isSymLink())
+            continue;
+        const QString link = entry.absoluteFilePath();
+        const QString target = entry.canonicalFilePath();
+        bool linkCovered = false;
+        bool targetReadable = false;
+        for (const QString &root : m_readable + m_writable) {
+            linkCovered = linkCovered || isUnder(link, root);
+            targetReadable = targetReadable || (!target.isEmpty() && isUnder(target, root));
+        }
+        if (!linkCovered && targetReadable)
+            m_symlinks.append({ target, link });
+    }
     // Masks last, so no bind can uncover one: denied always wins.
     QStringList masks = m_denied;
     for (const QString &channel : m_hostChannels)
@@ -331,6 +349,8 @@ Status SandboxPlan::planLandlock(const Input &input)
             m_landlockWritable.append(QStringLiteral("/tmp"));
         m_landlockWritable.append(QStringLiteral("/dev/shm"));
         m_landlockDevices = { QStringLiteral("/dev"), QStringLiteral("/proc") };
+        // The assembled root holds only what the plan put there: listing it is harmless.
+        m_directoryOnly = { QStringLiteral("/") };
         return {};
     }
     // Tier 2: Landlock is the only wall and can only grant, never subtract, so grants
@@ -492,6 +512,8 @@ QByteArray SandboxPlan::serialize() const
     }
     for (const Mount &mount : m_mounts)
         record("mount", { mount.kind, mount.source, mount.target });
+    for (const auto &[target, link] : m_symlinks)
+        record("symlink", { target, link });
     for (const QString &path : m_landlockReadable)
         record("llro", { path });
     for (const QString &path : m_directoryOnly)

@@ -76,6 +76,7 @@ private:
     bool m_privateTmp = false;
     bool m_denyUnixSockets = false;
     QList<Mount> m_mounts;
+    QList<QPair<QString, QString>> m_symlinks; // (target, link)
     QStringList m_landlockReadable;
     QStringList m_landlockWritable;
     QStringList m_landlockDevices;

@@ -26,9 +26,9 @@ bool toInt(const std::string &text, long long min, long long max, long long &out
 bool parseConfig(const std::string &data, InitConfig &config, std::string &error)
 {
     static const std::map<std::string, int> arity = {
-        { "version", 1 }, { "tier", 1 },  { "arg", 1 },       { "env", 1 },   { "cwd", 1 },    { "hostname", 1 },
-        { "net", 1 },     { "proxy", 1 }, { "proxyport", 1 }, { "mount", 3 }, { "llro", 1 },   { "llrw", 1 },
-        { "lldir", 1 },   { "lldev", 1 }, { "llconnect", 1 }, { "unix", 1 },  { "rlimit", 2 },
+        { "version", 1 }, { "tier", 1 },  { "arg", 1 },       { "env", 1 },       { "cwd", 1 },     { "hostname", 1 },
+        { "net", 1 },     { "proxy", 1 }, { "proxyport", 1 }, { "mount", 3 },     { "symlink", 2 }, { "llro", 1 },
+        { "llrw", 1 },    { "lldir", 1 }, { "lldev", 1 },     { "llconnect", 1 }, { "unix", 1 },    { "rlimit", 2 },
     };
     std::vector<std::string> tokens;
     size_t pos = 0;
@@ -119,6 +119,13 @@ bool parseConfig(const std::string &data, InitConfig &config, std::string &error
                 return false;
             }
             config.mounts.push_back(op);
+        } else if (key == "symlink") {
+            const std::string &link = tokens[i + 2];
+            if (link.empty() || link.front() != '/' || link.find("/..") != std::string::npos) {
+                error = "configuration: bad symlink path '" + link + "'";
+                return false;
+            }
+            config.symlinks.emplace_back(a, link);
         } else if (key == "llro") {
             config.landlockReadable.push_back(a);
         } else if (key == "lldir") {

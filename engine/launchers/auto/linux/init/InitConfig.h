@@ -31,6 +31,7 @@ struct InitConfig
     std::string proxySocket; // host path of the filtering proxy's unix socket
     int proxyPort = 0; // tier 1: 127.0.0.1 port bridged to proxySocket
     std::vector<MountOp> mounts;
+    std::vector<std::pair<std::string, std::string>> symlinks; // (target, link path) in the new root
     std::vector<std::string> landlockReadable;
     std::vector<std::string> landlockWritable;
     std::vector<std::string> landlockDirectories; // listing only

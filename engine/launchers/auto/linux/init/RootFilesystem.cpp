@@ -312,6 +312,17 @@ bool buildRoot(const InitConfig &config, int &proxyFd, std::string &error)
         if (!ok)
             return false;
     }
+    // Top-level links such as /bin -> usr/bin, when only their targets are readable.
+    for (const auto &[target, link] : config.symlinks) {
+        struct stat st = {};
+        const std::string path = root + link;
+        if (lstat(path.c_str(), &st) == 0)
+            continue;
+        if (symlink(target.c_str(), path.c_str()) != 0) {
+            error = errnoText("cannot create the link " + link);
+            return false;
+        }
+    }
     for (int fd : sourceFds) {
         if (fd >= 0)
             close(fd);
