@@ -46,7 +46,8 @@ Status FileSettingsStore::update(const std::function<Status(SettingsDocument &)>
     if (status.ok()) {
         SettingsDocument changed = document.value();
         status = change(changed);
-        if (status.ok())
+        // Nothing to write is not written: no churn, and no file that only holds defaults.
+        if (status.ok() && !(changed == document.value()))
             status = m_file.write(changed.toJson());
     }
     m_file.unlock();
