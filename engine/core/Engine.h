@@ -58,10 +58,15 @@ public:
     // a fresh instance, so the serving one is never touched by a candidate. One instance
     // is made at once for listing (descriptor, availability).
     Status registerBuiltin(const QString &kind, std::function<std::shared_ptr<Launcher>()> factory);
+    // Every registered backend. A backend of a disabled pack is listed, unavailable, with
+    // the reason; it cannot be activated until its pack is enabled.
     QList<BackendInfo> backends() const;
     Result<BackendInfo> backend(const BackendRef &ref) const;
     std::optional<BackendRef> activeRef() const;
     // Restores the persisted selection at start-up (activates it, or builtin:auto).
+    // Install packs first. A fallback to builtin:auto is a normal activation (it is then
+    // the persisted selection) and is reported in warnings(); when nothing can be
+    // activated no backend is active and spawn() refuses to run anything.
     QFuture<ActivationResult> restore();
 
     // --- settings and secrets
