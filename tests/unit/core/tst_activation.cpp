@@ -120,6 +120,7 @@ private slots:
     void hostInteractionTimesOut();
     void spawnTimeoutKillsTheProcess();
     void cleanupGivesUpAfterItsAttemptsAndSaysSo();
+    void singleInstanceBackendIsNeverDisposedWhileActive();
 };
 
 void ActivationTest::faultAtEachStep_data()
@@ -511,6 +512,34 @@ void ActivationTest::cleanupGivesUpAfterItsAttemptsAndSaysSo()
     QTest::qWait(500);
     QCOMPARE(rig.autoPlan->disposeCalls, 6);
     QCOMPARE(rig.engine->activeRef(), EngineRig::faultRef());
+}
+
+void ActivationTest::singleInstanceBackendIsNeverDisposedWhileActive()
+{
+    EngineRig rig;
+    auto soloPlan = std::make_shared<FaultPlan>();
+    auto solo = std::make_shared<FaultInjectingLauncher>(QStringLiteral("solo"), soloPlan);
+    rig.engine->registerBuiltin(solo);
+    const BackendRef soloRef = BackendRef::builtin(QStringLiteral("solo"));
+    QVERIFY(rig.activate(soloRef).ok);
+    quint64 longId = 0;
+    QVERIFY(
+        rig.engine
+            ->spawn(rig.command({ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("exec sleep 60") }),
+                    &longId)
+            .ok());
+
+    // Replaced while it still runs a process: its disposal waits for that process...
+    QVERIFY(rig.activate(EngineRig::faultRef()).ok);
+    // ...but it becomes active again first, so it must not be disposed when that process ends.
+    QVERIFY(rig.activate(soloRef, values({ { QStringLiteral("label"), QStringLiteral("again") } })).ok);
+    QCOMPARE(soloPlan->instancesMade, 1);
+    QCOMPARE(soloPlan->configured.size(), 2);
+    QVERIFY(rig.engine->kill(longId).ok());
+    QTRY_COMPARE(rig.faultPlan->disposeSuccesses, 1);
+    QTest::qWait(200);
+    QCOMPARE(soloPlan->disposeCalls, 0);
+    QCOMPARE(run(rig, QStringLiteral("echo $FAULT_LAUNCHER")).out.trimmed(), QByteArray("solo#1"));
 }
 
 QTEST_GUILESS_MAIN(ActivationTest)
