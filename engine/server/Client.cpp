@@ -318,7 +318,9 @@ std::unique_ptr<RemoteProcess> Client::spawn(const SpawnRequest &request)
     Private *p = d.get();
     auto process = std::make_unique<ClientProcess>([p](const QString &method, const QJsonObject &params) {
         p->sendRequest(method, params, [method](const RpcMessage &reply) {
-            if (reply.kind == RpcMessage::Kind::ErrorResponse)
+            // Only the engine's refusals are worth a warning; a connection that is gone is
+            // reported once, through disconnected().
+            if (reply.kind == RpcMessage::Kind::ErrorResponse && reply.error.code != RpcErrorCode::InternalError)
                 qWarning("sandbox client: %s failed: %s", qPrintable(method), qPrintable(reply.error.message));
         });
     });

@@ -1,0 +1,440 @@
+// sandboxd and sandboxctl as a user runs them: real processes, the real socket, the real
+// engine and the built-in auto backend. Several clients at once, clients killed in the
+// middle of an activation or a command, another user knocking, and the embedded engine
+// answering exactly as the daemon does.
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+struct Outcome
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+QString binary(const QString &name)
+{
+    return QCoreApplication::applicationDirPath() + QLatin1Char('/') + name;
+}
+
+// Never kill(0, ...): a process that already ended has id 0, and that would be our group.
+void killHard(const QProcess &process)
+{
+    if (process.processId() > 0)
+        ::kill(pid_t(process.processId()), SIGKILL);
+}
+
+bool pidAlive(qint64 pid)
+{
+    return pid > 0 && ::kill(pid_t(pid), 0) == 0;
+}
+
+} // namespace
+
+class TestDaemon final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+
+    void helpVersionAndExitStatus();
+    void secondOwnerIsNotStarted();
+    void concurrentClientsRunCommandsDuringAnActivation();
+    void clientKilledMidSpawnTakesItsProcessesWithIt();
+    void clientKilledMidActivationLeavesEngineConsistent();
+    void anotherUserIsRefusedAndLogged();
+    void embeddedAndDaemonGiveTheSameOutput();
+    void terminateEndsRunningProcesses();
+
+private:
+    QProcessEnvironment environment(const QString &name) const;
+    void startDaemon();
+    Outcome ctl(const QStringList &args, const QByteArray &input = {}, const QString &profile = QStringLiteral("d"),
+                int timeoutMs = 60000);
+    std::unique_ptr<QProcess> startCtl(const QStringList &args);
+    QJsonArray processes();
+
+    std::unique_ptr<QTemporaryDir> m_root;
+    QString m_socket;
+    std::unique_ptr<QProcess> m_daemon;
+    QByteArray m_daemonLog;
+};
+
+QProcessEnvironment TestDaemon::environment(const QString &name) const
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(name + QStringLiteral("/config")));
+    env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(name + QStringLiteral("/state")));
+    return env;
+}
+
+void TestDaemon::init()
+{
+    m_root = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_root->isValid());
+    QVERIFY(QDir(m_root->path()).mkpath(QStringLiteral("work")));
+    m_socket = m_root->filePath(QStringLiteral("run/engine.sock"));
+    m_daemonLog.clear();
+}
+
+void TestDaemon::cleanup()
+{
+    if (m_daemon && m_daemon->state() != QProcess::NotRunning) {
+        m_daemon->terminate();
+        if (!m_daemon->waitForFinished(15000))
+            m_daemon->kill();
+        m_daemon->waitForFinished(5000);
+    }
+    m_daemon.reset();
+    m_root.reset();
+}
+
+void TestDaemon::startDaemon()
+{
+    m_daemon = std::make_unique<QProcess>();
+    m_daemon->setProcessEnvironment(environment(QStringLiteral("d")));
+    connect(m_daemon.get(), &QProcess::readyReadStandardError, this,
+            [this] { m_daemonLog += m_daemon->readAllStandardError(); });
+    m_daemon->start(binary(QStringLiteral("sandboxd")), { QStringLiteral("--socket"), m_socket });
+    QVERIFY(m_daemon->waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains("serving on"), 30000);
+}
+
+Outcome TestDaemon::ctl(const QStringList &args, const QByteArray &input, const QString &profile, int timeoutMs)
+{
+    QProcess process;
+    process.setProcessEnvironment(environment(profile));
+    process.setWorkingDirectory(m_root->filePath(QStringLiteral("work")));
+    QStringList all{ QStringLiteral("--socket"),
+                     profile == QLatin1String("d") ? m_socket
+                                                   : m_root->filePath(profile + QStringLiteral("/engine.sock")) };
+    all += args;
+    process.start(binary(QStringLiteral("sandboxctl")), all);
+    if (!process.waitForStarted())
+        return {};
+    process.write(input);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        return { -2, process.readAllStandardOutput(), process.readAllStandardError() };
+    }
+    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
+             process.readAllStandardError() };
+}
+
+std::unique_ptr<QProcess> TestDaemon::startCtl(const QStringList &args)
+{
+    auto process = std::make_unique<QProcess>();
+    process->setProcessEnvironment(environment(QStringLiteral("d")));
+    process->setWorkingDirectory(m_root->filePath(QStringLiteral("work")));
+    process->start(binary(QStringLiteral("sandboxctl")), QStringList{ QStringLiteral("--socket"), m_socket } + args);
+    process->waitForStarted();
+    return process;
+}
+
+QJsonArray TestDaemon::processes()
+{
+    const Outcome ps = ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
+    return QJsonDocument::fromJson(ps.out).array();
+}
+
+void TestDaemon::helpVersionAndExitStatus()
+{
+    QProcess d;
+    d.start(binary(QStringLiteral("sandboxd")), { QStringLiteral("--help") });
+    QVERIFY(d.waitForFinished());
+    QCOMPARE(d.exitCode(), 0);
+    const QByteArray help = d.readAllStandardOutput();
+    QVERIFY(help.contains("--socket"));
+    QVERIFY(help.contains("already runs for this user"));
+    d.start(binary(QStringLiteral("sandboxd")), { QStringLiteral("--version") });
+    QVERIFY(d.waitForFinished());
+    QVERIFY(d.readAllStandardOutput().startsWith("sandboxd "));
+    d.start(binary(QStringLiteral("sandboxd")), { QStringLiteral("--bogus") });
+    QVERIFY(d.waitForFinished());
+    QCOMPARE(d.exitCode(), 2);
+
+    const Outcome general = ctl({ QStringLiteral("--help") });
+    QCOMPARE(general.exitCode, 0);
+    for (const char *command : { "backends", "describe", "settings", "secret", "activate", "policy", "run", "ps",
+                                 "kill", "packs", "status" }) {
+        QVERIFY2(general.out.contains(QByteArray(QByteArray("  ") + command)), command);
+        const Outcome one = ctl({ QString::fromLatin1(command), QStringLiteral("--help") });
+        QCOMPARE(one.exitCode, 0);
+        QVERIFY2(one.out.startsWith(QByteArray(QByteArray("usage: sandboxctl ") + command)), one.out.constData());
+    }
+    const Outcome unknown = ctl({ QStringLiteral("frobnicate") });
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY(unknown.err.contains("unknown command \"frobnicate\""));
+    // run's own usage errors are 125, never a status the command could have produced itself.
+    QCOMPARE(ctl({ QStringLiteral("run") }).exitCode, 125);
+}
+
+void TestDaemon::secondOwnerIsNotStarted()
+{
+    startDaemon();
+    QProcess second;
+    second.setProcessEnvironment(environment(QStringLiteral("d")));
+    second.start(binary(QStringLiteral("sandboxd")), { QStringLiteral("--socket"), m_socket });
+    QVERIFY(second.waitForFinished(30000));
+    QCOMPARE(second.exitCode(), 0);
+    const QByteArray message = second.readAllStandardError();
+    QVERIFY2(
+        message.contains(QByteArray("already running for this user (pid " + QByteArray::number(m_daemon->processId()))),
+        message.constData());
+
+    const Outcome embedded = ctl({ QStringLiteral("--embedded"), QStringLiteral("status") });
+    QCOMPARE(embedded.exitCode, 1);
+    QVERIFY(embedded.err.contains("already runs for this user"));
+
+    const Outcome status = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
+    QCOMPARE(status.exitCode, 0);
+    const QJsonObject s = QJsonDocument::fromJson(status.out).object();
+    QCOMPARE(s.value(QStringLiteral("server")).toObject().value(QStringLiteral("pid")).toInteger(),
+             m_daemon->processId());
+    QCOMPARE(s.value(QStringLiteral("embedded")).toBool(), false);
+}
+
+void TestDaemon::concurrentClientsRunCommandsDuringAnActivation()
+{
+    startDaemon();
+    std::vector<std::unique_ptr<QProcess>> runs;
+    for (int i = 0; i < 4; ++i) {
+        runs.push_back(startCtl(
+            { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+              QStringLiteral("read line; echo \"client %1 got $line\"; echo to-stderr-%1 >&2; exit %1").arg(i) }));
+    }
+    auto activation = startCtl({ QStringLiteral("activate"), QStringLiteral("builtin:auto") });
+    for (int i = 0; i < 4; ++i) {
+        runs[size_t(i)]->write(QByteArray("line-") + QByteArray::number(i) + '\n');
+        runs[size_t(i)]->closeWriteChannel();
+    }
+    for (int i = 0; i < 4; ++i) {
+        QProcess &run = *runs[size_t(i)];
+        QVERIFY(run.waitForFinished(60000));
+        QCOMPARE(run.exitCode(), i);
+        QCOMPARE(run.readAllStandardOutput(),
+                 QByteArray("client ") + QByteArray::number(i) + " got line-" + QByteArray::number(i) + '\n');
+        QCOMPARE(run.readAllStandardError(), QByteArray("to-stderr-") + QByteArray::number(i) + '\n');
+    }
+    QVERIFY(activation->waitForFinished(60000));
+    const QByteArray activated = activation->readAllStandardOutput();
+    QCOMPARE(activation->exitCode(), 0);
+    QVERIFY2(activated.contains("swap             succeeded"), activated.constData());
+    QVERIFY(activated.endsWith("activated builtin:auto\n"));
+
+    const QJsonArray list = processes();
+    QCOMPARE(list.size(), 4);
+    for (const QJsonValue &p : list) {
+        QCOMPARE(p.toObject().value(QStringLiteral("state")).toString(), QStringLiteral("exited"));
+        QCOMPARE(p.toObject().value(QStringLiteral("owner")).toObject().value(QStringLiteral("kind")).toString(),
+                 QStringLiteral("auto"));
+    }
+}
+
+void TestDaemon::clientKilledMidSpawnTakesItsProcessesWithIt()
+{
+    startDaemon();
+    auto victim
+        = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sleep"), QStringLiteral("300") });
+    auto survivor = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                               QStringLiteral("read x; echo survived $x") });
+    QJsonArray list;
+    QTRY_VERIFY_WITH_TIMEOUT((list = processes()).size() == 2, 30000);
+    qint64 sleepPid = 0;
+    for (const QJsonValue &p : std::as_const(list)) {
+        if (p.toObject().value(QStringLiteral("argv")).toArray().first().toString() == QLatin1String("sleep"))
+            sleepPid = p.toObject().value(QStringLiteral("pid")).toInteger();
+    }
+    QVERIFY(pidAlive(sleepPid));
+
+    killHard(*victim);
+    QVERIFY(victim->waitForFinished());
+    QTRY_VERIFY_WITH_TIMEOUT(!pidAlive(sleepPid), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains("1 process(es) killed"), 30000);
+
+    // The other client and its command are untouched.
+    survivor->write("yes\n");
+    survivor->closeWriteChannel();
+    QVERIFY(survivor->waitForFinished(30000));
+    QCOMPARE(survivor->exitCode(), 0);
+    QCOMPARE(survivor->readAllStandardOutput(), QByteArray("survived yes\n"));
+    const Outcome status = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
+    QCOMPARE(status.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(status.out).object().value(QStringLiteral("processes")).toInt(), 0);
+}
+
+void TestDaemon::clientKilledMidActivationLeavesEngineConsistent()
+{
+    startDaemon();
+    for (int round = 0; round < 3; ++round) {
+        auto victim = startCtl({ QStringLiteral("activate"), QStringLiteral("builtin:auto") });
+        QByteArray seen;
+        QTRY_VERIFY_WITH_TIMEOUT((seen += victim->readAllStandardOutput()).contains("validate"), 30000);
+        killHard(*victim);
+        QVERIFY(victim->state() == QProcess::NotRunning || victim->waitForFinished());
+    }
+    // The activations ran to their end without their clients; the engine still answers
+    // everyone, and builtin:auto is what it says is active.
+    const Outcome status = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
+    QCOMPARE(status.exitCode, 0);
+    const QJsonObject active = QJsonDocument::fromJson(status.out).object().value(QStringLiteral("active")).toObject();
+    QCOMPARE(active.value(QStringLiteral("kind")).toString(), QStringLiteral("auto"));
+    const Outcome again = ctl({ QStringLiteral("activate"), QStringLiteral("builtin:auto") });
+    QCOMPARE(again.exitCode, 0);
+    const Outcome run
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("echo"), QStringLiteral("ok") });
+    QCOMPARE(run.exitCode, 0);
+    QCOMPARE(run.out, QByteArray("ok\n"));
+    QCOMPARE(m_daemon->state(), QProcess::Running);
+}
+
+void TestDaemon::anotherUserIsRefusedAndLogged()
+{
+    if (::geteuid() != 0)
+        QSKIP("needs root to run a client as another user");
+    if (QStandardPaths::findExecutable(QStringLiteral("setpriv")).isEmpty())
+        QSKIP("setpriv (util-linux) is not installed");
+    startDaemon();
+    // Open the path to everyone, so what stops the other user is the uid check in the
+    // engine, not the file system.
+    const QString runDir = QFileInfo(m_socket).absolutePath();
+    for (const QString &dir : { m_root->path(), runDir })
+        QVERIFY(::chmod(QFile::encodeName(dir).constData(), 0755) == 0);
+    QVERIFY(::chmod(QFile::encodeName(m_socket).constData(), 0666) == 0);
+
+    QProcess intruder;
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("HOME"), QStringLiteral("/nonexistent"));
+    env.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
+    intruder.setProcessEnvironment(env);
+    intruder.start(QStringLiteral("setpriv"),
+                   { QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"), QStringLiteral("--clear-groups"),
+                     binary(QStringLiteral("sandboxctl")), QStringLiteral("--socket"), m_socket,
+                     QStringLiteral("status") });
+    QVERIFY(intruder.waitForFinished(30000));
+    const QByteArray err = intruder.readAllStandardError();
+    QCOMPARE(intruder.exitCode(), 1);
+    QVERIFY2(err.contains("served by uid 0"), err.constData());
+    QVERIFY(intruder.readAllStandardOutput().isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains("refused a connection from uid 65534 pid "), 10000);
+
+    const Outcome status = ctl({ QStringLiteral("status") });
+    QCOMPARE(status.exitCode, 0);
+}
+
+void TestDaemon::embeddedAndDaemonGiveTheSameOutput()
+{
+    QFile policyFile(m_root->filePath(QStringLiteral("work/policy.json")));
+    QVERIFY(policyFile.open(QIODevice::WriteOnly));
+    policyFile.write(
+        R"({"filesystem":{"readable":["/"],"writable":["${workspace}","/tmp"],"denied":["~/.ssh"],"readOnly":[]},
+        "confinement":{"processes":"isolated"},
+        "network":{"mode":"allowlist","allowedDomains":["example.org"],"deniedDomains":[]},
+        "hostExecution":"deny"})");
+    policyFile.close();
+    const QList<QStringList> script{
+        { QStringLiteral("backends") },
+        { QStringLiteral("backends"), QStringLiteral("--json") },
+        { QStringLiteral("describe"), QStringLiteral("builtin:auto") },
+        { QStringLiteral("settings"), QStringLiteral("get"), QStringLiteral("builtin:auto") },
+        { QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:auto"), QStringLiteral("nope=1") },
+        { QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:auto"),
+          QStringLiteral("tier=bogus") },
+        { QStringLiteral("settings"), QStringLiteral("get"), QStringLiteral("builtin:nothing") },
+        { QStringLiteral("policy"), QStringLiteral("show") },
+        { QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("policy.json") },
+        { QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") },
+        { QStringLiteral("activate"), QStringLiteral("builtin:auto") },
+        { QStringLiteral("activate"), QStringLiteral("builtin:vm") },
+        { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+          QStringLiteral("cat; echo done; exit 7") },
+        { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/no/such/program") },
+        { QStringLiteral("kill"), QStringLiteral("999") },
+        { QStringLiteral("packs"), QStringLiteral("list") },
+        { QStringLiteral("packs"), QStringLiteral("disable"), QStringLiteral("no-such-pack") },
+        { QStringLiteral("run"), QStringLiteral("--policy"), QStringLiteral("missing.json"), QStringLiteral("--"),
+          QStringLiteral("true") },
+    };
+    auto play = [&](const QString &profile) {
+        QList<Outcome> outcomes;
+        for (const QStringList &command : script)
+            outcomes.append(ctl(command, QByteArray("piped input\n"), profile));
+        return outcomes;
+    };
+    // Embedded: no engine runs for profile "e", so each sandboxctl hosts its own.
+    const QList<Outcome> embedded = play(QStringLiteral("e"));
+    startDaemon();
+    const QList<Outcome> daemon = play(QStringLiteral("d"));
+    for (qsizetype i = 0; i < script.size(); ++i) {
+        const QString what = script[i].join(QLatin1Char(' '));
+        QVERIFY2(embedded[i].exitCode == daemon[i].exitCode,
+                 qPrintable(what + QStringLiteral(": %1 vs %2").arg(embedded[i].exitCode).arg(daemon[i].exitCode)));
+        QVERIFY2(embedded[i].out == daemon[i].out,
+                 qPrintable(what + QStringLiteral(":\n") + QString::fromUtf8(embedded[i].out) + QStringLiteral("\nvs\n")
+                            + QString::fromUtf8(daemon[i].out)));
+        QVERIFY2(embedded[i].err == daemon[i].err,
+                 qPrintable(what + QStringLiteral(":\n") + QString::fromUtf8(embedded[i].err) + QStringLiteral("\nvs\n")
+                            + QString::fromUtf8(daemon[i].err)));
+    }
+    // And what they say is what a user expects.
+    QCOMPARE(daemon[4].exitCode, 1);
+    QVERIFY(daemon[4].err.contains("builtin:auto has no setting \"nope\""));
+    QCOMPARE(daemon[12].exitCode, 7);
+    QCOMPARE(daemon[12].out, QByteArray("piped input\ndone\n"));
+    QCOMPARE(daemon[13].exitCode, 127); // the shell's "command not found", from inside the sandbox
+    QCOMPARE(daemon[17].exitCode, 125); // sandboxctl's own error, not the command's
+    QVERIFY(daemon[17].err.startsWith("sandboxctl: cannot read missing.json"));
+    QVERIFY(daemon[11].exitCode != 0);
+    QVERIFY(daemon[9].out.contains("example.org"));
+}
+
+void TestDaemon::terminateEndsRunningProcesses()
+{
+    startDaemon();
+    auto client
+        = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sleep"), QStringLiteral("300") });
+    QJsonArray list;
+    QTRY_VERIFY_WITH_TIMEOUT((list = processes()).size() == 1, 30000);
+    const qint64 pid = list.first().toObject().value(QStringLiteral("pid")).toInteger();
+    QVERIFY(pidAlive(pid));
+    m_daemon->terminate();
+    QVERIFY(m_daemon->waitForFinished(30000));
+    QCOMPARE(m_daemon->exitStatus(), QProcess::NormalExit);
+    QCOMPARE(m_daemon->exitCode(), 0);
+    QVERIFY(!pidAlive(pid));
+    QVERIFY(client->waitForFinished(30000));
+    QVERIFY(client->exitCode() != 0);
+    QVERIFY(!QFile::exists(m_socket));
+    // The selection survived the shutdown: a new owner restores it.
+    QVERIFY(QDir(m_root->filePath(QStringLiteral("d/config"))).exists());
+    const Outcome after = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
+    QCOMPARE(after.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(after.out)
+                 .object()
+                 .value(QStringLiteral("active"))
+                 .toObject()
+                 .value(QStringLiteral("kind")),
+             QJsonValue(QStringLiteral("auto")));
+}
+
+QTEST_GUILESS_MAIN(TestDaemon)
+#include "tst_daemon.moc"
