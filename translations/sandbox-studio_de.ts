@@ -1,4 +1,873 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
+<context>
+    <name>sandbox::ActivationProgress</name>
+    <message>
+        <source>Activation steps</source>
+        <translation>Aktivierungsschritte</translation>
+    </message>
+    <message>
+        <source>Activation in progress</source>
+        <translation>Aktivierung läuft</translation>
+    </message>
+    <message>
+        <source>No activation has run in this session.</source>
+        <translation>In dieser Sitzung wurde noch nichts aktiviert.</translation>
+    </message>
+    <message>
+        <source>Activating “%1”…</source>
+        <translation>„%1“ wird aktiviert …</translation>
+    </message>
+    <message>
+        <source>Activation finished.</source>
+        <translation>Aktivierung abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>Activation failed.</source>
+        <translation>Aktivierung fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>ausstehend</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>succeeded</source>
+        <translation>erfolgreich</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>nicht ausgeführt</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>Warnung</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 – %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::ActivationText</name>
+    <message>
+        <source>Validate settings</source>
+        <translation>Einstellungen prüfen</translation>
+    </message>
+    <message>
+        <source>Resolve secrets</source>
+        <translation>Geheimnisse auflösen</translation>
+    </message>
+    <message>
+        <source>Configure and prepare</source>
+        <translation>Konfigurieren und vorbereiten</translation>
+    </message>
+    <message>
+        <source>Probe availability</source>
+        <translation>Verfügbarkeit prüfen</translation>
+    </message>
+    <message>
+        <source>Switch the active backend</source>
+        <translation>Aktives Backend umschalten</translation>
+    </message>
+    <message>
+        <source>Save settings and selection</source>
+        <translation>Einstellungen und Auswahl speichern</translation>
+    </message>
+    <message>
+        <source>Clean up the previous backend</source>
+        <translation>Vorheriges Backend aufräumen</translation>
+    </message>
+    <message>
+        <source>Activating “%1” failed at step “%2”: %3</source>
+        <translation>Die Aktivierung von „%1“ ist beim Schritt „%2“ fehlgeschlagen: %3</translation>
+    </message>
+    <message>
+        <source>Activating “%1” failed: %2</source>
+        <translation>Die Aktivierung von „%1“ ist fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>No backend is active.</source>
+        <translation>Kein Backend ist aktiv.</translation>
+    </message>
+    <message>
+        <source>“%1” is still the active backend.</source>
+        <translation>„%1“ ist weiterhin das aktive Backend.</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::Autostart</name>
+    <message>
+        <source>Keeps the sandbox engine running in the tray</source>
+        <translation>Hält die Sandbox-Engine im Systembereich der Kontrollleiste am Laufen</translation>
+    </message>
+    <message>
+        <source>Starting at login is not supported on this system.</source>
+        <translation>Der Start bei der Anmeldung wird auf diesem System nicht unterstützt.</translation>
+    </message>
+    <message>
+        <source>could not remove the autostart entry</source>
+        <translation>der Autostart-Eintrag konnte nicht entfernt werden</translation>
+    </message>
+    <message>
+        <source>could not create the autostart folder</source>
+        <translation>der Autostart-Ordner konnte nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>could not write the autostart entry: %1</source>
+        <translation>der Autostart-Eintrag konnte nicht geschrieben werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::BackendList</name>
+    <message>
+        <source>Backends</source>
+        <translation>Backends</translation>
+    </message>
+    <message>
+        <source>Filesystem</source>
+        <translation>Dateisystem</translation>
+    </message>
+    <message>
+        <source>Process confinement</source>
+        <translation>Prozessisolierung</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation>Netzwerk</translation>
+    </message>
+    <message>
+        <source>Allowed domains</source>
+        <translation>Erlaubte Domains</translation>
+    </message>
+    <message>
+        <source>Host execution</source>
+        <translation>Ausführung auf dem Host</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>Aktiv</translation>
+    </message>
+    <message>
+        <source>Available</source>
+        <translation>Verfügbar</translation>
+    </message>
+    <message>
+        <source>Unavailable</source>
+        <translation>Nicht verfügbar</translation>
+    </message>
+    <message>
+        <source>Unavailable: %1</source>
+        <translation>Nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>Built-in</source>
+        <translation>Integriert</translation>
+    </message>
+    <message>
+        <source>%1
+%2 · %3</source>
+        <translation>%1
+%2 · %3</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1, %2, %3</source>
+        <translation>%1, %2, %3</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::BackendPanel</name>
+    <message>
+        <source>Discard changes</source>
+        <translation>Änderungen verwerfen</translation>
+    </message>
+    <message>
+        <source>Save settings</source>
+        <translation>Einstellungen speichern</translation>
+    </message>
+    <message>
+        <source>Activate</source>
+        <translation>Aktivieren</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>Herkunft:</translation>
+    </message>
+    <message>
+        <source>State:</source>
+        <translation>Zustand:</translation>
+    </message>
+    <message>
+        <source>Platforms:</source>
+        <translation>Plattformen:</translation>
+    </message>
+    <message>
+        <source>What enforces the policy with this backend:</source>
+        <translation>Womit dieses Backend die Richtlinie durchsetzt:</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Discard the changes to these settings</source>
+        <translation>Die Änderungen an diesen Einstellungen verwerfen</translation>
+    </message>
+    <message>
+        <source>Save the settings without activating</source>
+        <translation>Die Einstellungen speichern, ohne zu aktivieren</translation>
+    </message>
+    <message>
+        <source>Activate the selected backend</source>
+        <translation>Das ausgewählte Backend aktivieren</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>Aktivierung</translation>
+    </message>
+    <message>
+        <source>The backends could not be listed: %1</source>
+        <translation>Die Backends konnten nicht aufgelistet werden: %1</translation>
+    </message>
+    <message>
+        <source>No backend selected</source>
+        <translation>Kein Backend ausgewählt</translation>
+    </message>
+    <message>
+        <source>Built-in</source>
+        <translation>Integriert</translation>
+    </message>
+    <message>
+        <source>Active — new commands run with this backend</source>
+        <translation>Aktiv – neue Befehle laufen mit diesem Backend</translation>
+    </message>
+    <message>
+        <source>Available</source>
+        <translation>Verfügbar</translation>
+    </message>
+    <message>
+        <source>Unavailable</source>
+        <translation>Nicht verfügbar</translation>
+    </message>
+    <message>
+        <source>Unavailable: %1</source>
+        <translation>Nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>Not stated</source>
+        <translation>Keine Angabe</translation>
+    </message>
+    <message>
+        <source>Not stated by this backend</source>
+        <translation>Von diesem Backend nicht angegeben</translation>
+    </message>
+    <message>
+        <source>The active backend's settings are applied by activating it again.</source>
+        <translation>Die Einstellungen des aktiven Backends werden übernommen, indem es erneut aktiviert wird.</translation>
+    </message>
+    <message>
+        <source>Apply and reactivate</source>
+        <translation>Übernehmen und neu aktivieren</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>Aktiv</translation>
+    </message>
+    <message>
+        <source>Saving the settings of “%1”…</source>
+        <translation>Die Einstellungen von „%1“ werden gespeichert …</translation>
+    </message>
+    <message>
+        <source>The settings of “%1” were not saved.</source>
+        <translation>Die Einstellungen von „%1“ wurden nicht gespeichert.</translation>
+    </message>
+    <message>
+        <source>Settings of “%1” saved.</source>
+        <translation>Die Einstellungen von „%1“ wurden gespeichert.</translation>
+    </message>
+    <message>
+        <source>“%1” is now the active backend. Commands started from now on use it; commands already running keep the backend that started them.</source>
+        <translation>„%1“ ist jetzt das aktive Backend. Ab jetzt gestartete Befehle verwenden es; bereits laufende Befehle behalten das Backend, mit dem sie gestartet wurden.</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::HostInteractionPresenter</name>
+    <message>
+        <source>Sandbox Studio</source>
+        <translation>Sandbox Studio</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::MainWindow</name>
+    <message>
+        <source>Sandbox Studio</source>
+        <translation>Sandbox Studio</translation>
+    </message>
+    <message>
+        <source>This desktop has no system tray, so Sandbox Studio cannot stay in the tray: closing this window quits it, and backends are switched here in the window.</source>
+        <translation>Diese Arbeitsumgebung hat keinen Systembereich in der Kontrollleiste, daher kann Sandbox Studio dort nicht weiterlaufen: Das Schließen dieses Fensters beendet das Programm, und Backends werden hier im Fenster gewechselt.</translation>
+    </message>
+    <message>
+        <source>The new backend is active, but cleaning up after “%1” failed: %2 Sandbox Studio will try again in the background (attempt %3).</source>
+        <translation>Das neue Backend ist aktiv, aber das Aufräumen nach „%1“ ist fehlgeschlagen: %2 Sandbox Studio versucht es im Hintergrund erneut (Versuch %3).</translation>
+    </message>
+    <message>
+        <source>The new backend is active, but cleaning up after “%1” failed: %2</source>
+        <translation>Das neue Backend ist aktiv, aber das Aufräumen nach „%1“ ist fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>The connection to the sandbox engine was lost: %1</source>
+        <translation>Die Verbindung zur Sandbox-Engine wurde unterbrochen: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Studio</source>
+        <translation>&amp;Studio</translation>
+    </message>
+    <message>
+        <source>Start at &amp;Login</source>
+        <translation>Bei der &amp;Anmeldung starten</translation>
+    </message>
+    <message>
+        <source>Start Sandbox Studio in the background when you log in</source>
+        <translation>Sandbox Studio bei der Anmeldung im Hintergrund starten</translation>
+    </message>
+    <message>
+        <source>Starting at login is not supported on this system</source>
+        <translation>Der Start bei der Anmeldung wird auf diesem System nicht unterstützt</translation>
+    </message>
+    <message>
+        <source>Keep Running in the &amp;Tray When Closed</source>
+        <translation>Nach dem Schließen in der &amp;Kontrollleiste weiterlaufen</translation>
+    </message>
+    <message>
+        <source>Closing the window leaves Sandbox Studio running in the tray</source>
+        <translation>Nach dem Schließen des Fensters läuft Sandbox Studio in der Kontrollleiste weiter</translation>
+    </message>
+    <message>
+        <source>Not available: this desktop has no system tray</source>
+        <translation>Nicht verfügbar: Diese Arbeitsumgebung hat keinen Systembereich in der Kontrollleiste</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About Sandbox Studio</source>
+        <translation>&amp;Über Sandbox Studio</translation>
+    </message>
+    <message>
+        <source>Sandbox Studio is still running</source>
+        <translation>Sandbox Studio läuft weiter</translation>
+    </message>
+    <message>
+        <source>The engine keeps serving from the tray. Choose Quit in the tray menu to stop it.</source>
+        <translation>Die Engine arbeitet in der Kontrollleiste weiter. Wählen Sie dort im Menü „Beenden“, um sie zu stoppen.</translation>
+    </message>
+    <message>
+        <source>Could not change starting at login: %1</source>
+        <translation>Der Start bei der Anmeldung konnte nicht geändert werden: %1</translation>
+    </message>
+    <message>
+        <source>Sandbox Studio will start when you log in.</source>
+        <translation>Sandbox Studio startet bei Ihrer Anmeldung.</translation>
+    </message>
+    <message>
+        <source>Sandbox Studio will no longer start when you log in.</source>
+        <translation>Sandbox Studio startet nicht mehr bei Ihrer Anmeldung.</translation>
+    </message>
+    <message>
+        <source>No backend is active: sandboxed commands cannot start.</source>
+        <translation>Kein Backend ist aktiv: Befehle in der Sandbox können nicht starten.</translation>
+    </message>
+    <message>
+        <source>Active backend: %1</source>
+        <translation>Aktives Backend: %1</translation>
+    </message>
+    <message>
+        <source>About Sandbox Studio</source>
+        <translation>Über Sandbox Studio</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Sandbox Studio&lt;/b&gt; %1&lt;br&gt;Decides how every command an AI coding agent runs is confined.</source>
+        <translation>&lt;b&gt;Sandbox Studio&lt;/b&gt; %1&lt;br&gt;Legt fest, wie jeder Befehl eines KI-Programmierassistenten abgeschottet wird.</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::NoticeBanner</name>
+    <message>
+        <source>Dismiss this message</source>
+        <translation>Diese Meldung schließen</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Schließen</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::PolicyPanel</name>
+    <message>
+        <source>Apply</source>
+        <translation>Übernehmen</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>Zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Readable paths</source>
+        <translation>Lesbare Pfade</translation>
+    </message>
+    <message>
+        <source>/path or ~/path</source>
+        <translation>/Pfad oder ~/Pfad</translation>
+    </message>
+    <message>
+        <source>Writable paths</source>
+        <translation>Beschreibbare Pfade</translation>
+    </message>
+    <message>
+        <source>${workspace} or /path</source>
+        <translation>${workspace} oder /Pfad</translation>
+    </message>
+    <message>
+        <source>Denied paths</source>
+        <translation>Gesperrte Pfade</translation>
+    </message>
+    <message>
+        <source>~/.ssh</source>
+        <translation>~/.ssh</translation>
+    </message>
+    <message>
+        <source>Read-only paths</source>
+        <translation>Schreibgeschützte Pfade</translation>
+    </message>
+    <message>
+        <source>${workspace}/.git/hooks</source>
+        <translation>${workspace}/.git/hooks</translation>
+    </message>
+    <message>
+        <source>Allowed domains</source>
+        <translation>Erlaubte Domains</translation>
+    </message>
+    <message>
+        <source>example.com or *.example.com:443</source>
+        <translation>example.com oder *.example.com:443</translation>
+    </message>
+    <message>
+        <source>Denied domains</source>
+        <translation>Gesperrte Domains</translation>
+    </message>
+    <message>
+        <source>tracker.example.com</source>
+        <translation>tracker.example.com</translation>
+    </message>
+    <message>
+        <source>Process confinement</source>
+        <translation>Prozessisolierung</translation>
+    </message>
+    <message>
+        <source>Isolated — sandboxed commands see only their own processes</source>
+        <translation>Isoliert – Befehle in der Sandbox sehen nur ihre eigenen Prozesse</translation>
+    </message>
+    <message>
+        <source>Shared — sandboxed commands can see host processes</source>
+        <translation>Gemeinsam – Befehle in der Sandbox sehen die Prozesse des Hosts</translation>
+    </message>
+    <message>
+        <source>Network access</source>
+        <translation>Netzwerkzugriff</translation>
+    </message>
+    <message>
+        <source>No network</source>
+        <translation>Kein Netzwerk</translation>
+    </message>
+    <message>
+        <source>Allowed domains only</source>
+        <translation>Nur erlaubte Domains</translation>
+    </message>
+    <message>
+        <source>Full network access</source>
+        <translation>Voller Netzwerkzugriff</translation>
+    </message>
+    <message>
+        <source>Host execution</source>
+        <translation>Ausführung auf dem Host</translation>
+    </message>
+    <message>
+        <source>Deny — commands never run outside the sandbox</source>
+        <translation>Verweigern – Befehle laufen nie außerhalb der Sandbox</translation>
+    </message>
+    <message>
+        <source>Ask — each request to run on the host asks you first</source>
+        <translation>Nachfragen – jede Ausführung auf dem Host muss erst von Ihnen bestätigt werden</translation>
+    </message>
+    <message>
+        <source>Allow — commands may run on the host unconfined</source>
+        <translation>Erlauben – Befehle dürfen ohne Abschottung auf dem Host laufen</translation>
+    </message>
+    <message>
+        <source>Filesystem</source>
+        <translation>Dateisystem</translation>
+    </message>
+    <message>
+        <source>Readable:</source>
+        <translation>Lesbar:</translation>
+    </message>
+    <message>
+        <source>Writable:</source>
+        <translation>Beschreibbar:</translation>
+    </message>
+    <message>
+        <source>Denied (never readable or writable):</source>
+        <translation>Gesperrt (weder lesbar noch beschreibbar):</translation>
+    </message>
+    <message>
+        <source>Read-only inside writable paths:</source>
+        <translation>Schreibgeschützt innerhalb beschreibbarer Pfade:</translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation>Prozesse</translation>
+    </message>
+    <message>
+        <source>Confinement:</source>
+        <translation>Isolierung:</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation>Netzwerk</translation>
+    </message>
+    <message>
+        <source>Mode:</source>
+        <translation>Modus:</translation>
+    </message>
+    <message>
+        <source>Allowed domains:</source>
+        <translation>Erlaubte Domains:</translation>
+    </message>
+    <message>
+        <source>Denied domains (win over allowed):</source>
+        <translation>Gesperrte Domains (haben Vorrang vor erlaubten):</translation>
+    </message>
+    <message>
+        <source>Commands on the host:</source>
+        <translation>Befehle auf dem Host:</translation>
+    </message>
+    <message>
+        <source>Apply the policy changes</source>
+        <translation>Die Änderungen an der Richtlinie übernehmen</translation>
+    </message>
+    <message>
+        <source>Revert the policy changes</source>
+        <translation>Die Änderungen an der Richtlinie zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Loading the policy…</source>
+        <translation>Die Richtlinie wird geladen …</translation>
+    </message>
+    <message>
+        <source>The policy could not be loaded.</source>
+        <translation>Die Richtlinie konnte nicht geladen werden.</translation>
+    </message>
+    <message>
+        <source>Only the allowed domains are reachable, through the engine's filtering proxy; a denied entry wins over an allowed one.</source>
+        <translation>Nur die erlaubten Domains sind erreichbar, über den filternden Proxy der Engine; ein gesperrter Eintrag hat Vorrang vor einem erlaubten.</translation>
+    </message>
+    <message>
+        <source>The domain lists apply only in the “Allowed domains only” mode.</source>
+        <translation>Die Domain-Listen gelten nur im Modus „Nur erlaubte Domains“.</translation>
+    </message>
+    <message>
+        <source>Unsaved changes.</source>
+        <translation>Ungespeicherte Änderungen.</translation>
+    </message>
+    <message>
+        <source>Saving the policy…</source>
+        <translation>Die Richtlinie wird gespeichert …</translation>
+    </message>
+    <message>
+        <source>The policy was not saved.</source>
+        <translation>Die Richtlinie wurde nicht gespeichert.</translation>
+    </message>
+    <message>
+        <source>Policy saved. It applies to commands started from now on.</source>
+        <translation>Richtlinie gespeichert. Sie gilt für alle ab jetzt gestarteten Befehle.</translation>
+    </message>
+    <message>
+        <source>Changes reverted.</source>
+        <translation>Änderungen zurückgesetzt.</translation>
+    </message>
+    <message>
+        <source>The engine rejected the policy:
+%1</source>
+        <translation>Die Engine hat die Richtlinie abgelehnt:
+%1</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::SandboxPage</name>
+    <message>
+        <source>The &lt;b&gt;policy&lt;/b&gt; decides what sandboxed commands may do: files, processes, network and host execution. The &lt;b&gt;backend&lt;/b&gt; is the launcher that enforces it. They are independent: changing the backend does not change the policy. Commands already running keep the backend that started them.</source>
+        <translation>Die &lt;b&gt;Richtlinie&lt;/b&gt; legt fest, was Befehle in der Sandbox dürfen: Dateien, Prozesse, Netzwerk und Ausführung auf dem Host. Das &lt;b&gt;Backend&lt;/b&gt; ist der Starter, der sie durchsetzt. Beide sind unabhängig: Ein Wechsel des Backends ändert die Richtlinie nicht. Bereits laufende Befehle behalten das Backend, mit dem sie gestartet wurden.</translation>
+    </message>
+    <message>
+        <source>Policy</source>
+        <translation>Richtlinie</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>Backend</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::SchemaForm</name>
+    <message>
+        <source>* Required</source>
+        <translation>* Pflichtfeld</translation>
+    </message>
+    <message>
+        <source>Secrets of this backend are stored without the system keychain, because plaintext storage was turned on.</source>
+        <translation>Die Geheimnisse dieses Backends werden ohne den Schlüsselbund des Systems gespeichert, weil die Klartext-Speicherung eingeschaltet wurde.</translation>
+    </message>
+    <message>
+        <source>Select a backend to see its settings.</source>
+        <translation>Wählen Sie ein Backend, um seine Einstellungen zu sehen.</translation>
+    </message>
+    <message>
+        <source>This backend has no settings.</source>
+        <translation>Dieses Backend hat keine Einstellungen.</translation>
+    </message>
+    <message>
+        <source>%1 *</source>
+        <translation>%1 *</translation>
+    </message>
+    <message>
+        <source>Required</source>
+        <translation>Pflichtfeld</translation>
+    </message>
+    <message>
+        <source>%1 (required)</source>
+        <translation>%1 (Pflichtfeld)</translation>
+    </message>
+    <message>
+        <source>minimum %1</source>
+        <translation>mindestens %1</translation>
+    </message>
+    <message>
+        <source>maximum %1</source>
+        <translation>höchstens %1</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>Bitte wählen …</translation>
+    </message>
+    <message>
+        <source>(not set)</source>
+        <translation>(nicht gesetzt)</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::SecretField</name>
+    <message>
+        <source>Replace…</source>
+        <translation>Ersetzen …</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Replace %1</source>
+        <translation>%1 ersetzen</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>%1 entfernen</translation>
+    </message>
+    <message>
+        <source>Keep the current %1</source>
+        <translation>Den aktuellen Wert von %1 behalten</translation>
+    </message>
+    <message>
+        <source>New value for %1</source>
+        <translation>Neuer Wert für %1</translation>
+    </message>
+    <message>
+        <source>Type the new value; leave empty to keep the current one</source>
+        <translation>Neuen Wert eingeben; leer lassen, um den aktuellen zu behalten</translation>
+    </message>
+    <message>
+        <source>Show the typed value</source>
+        <translation>Eingegebenen Wert anzeigen</translation>
+    </message>
+    <message>
+        <source>Hide the typed value</source>
+        <translation>Eingegebenen Wert verbergen</translation>
+    </message>
+    <message>
+        <source>Configured</source>
+        <translation>Eingerichtet</translation>
+    </message>
+    <message>
+        <source>Not set</source>
+        <translation>Nicht gesetzt</translation>
+    </message>
+    <message>
+        <source>Configured — will be replaced when saved</source>
+        <translation>Eingerichtet – wird beim Speichern ersetzt</translation>
+    </message>
+    <message>
+        <source>Not set — will be set when saved</source>
+        <translation>Nicht gesetzt – wird beim Speichern gesetzt</translation>
+    </message>
+    <message>
+        <source>Configured — will be removed when saved</source>
+        <translation>Eingerichtet – wird beim Speichern entfernt</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::StringListEditor</name>
+    <message>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>New entry for %1</source>
+        <translation>Neuer Eintrag für %1</translation>
+    </message>
+    <message>
+        <source>Add to %1</source>
+        <translation>Zu %1 hinzufügen</translation>
+    </message>
+    <message>
+        <source>Remove the selected entries from %1</source>
+        <translation>Die ausgewählten Einträge aus %1 entfernen</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::Studio</name>
+    <message>
+        <source>Sandbox Studio</source>
+        <translation>Sandbox Studio</translation>
+    </message>
+    <message>
+        <source>Decides how every command an AI coding agent runs is confined.</source>
+        <translation>Legt fest, wie jeder Befehl eines KI-Programmierassistenten abgeschottet wird.</translation>
+    </message>
+    <message>
+        <source>Start in the system tray without showing the window.</source>
+        <translation>In der Kontrollleiste starten, ohne das Fenster zu zeigen.</translation>
+    </message>
+    <message>
+        <source>Use &lt;dir&gt; for the engine's settings.</source>
+        <translation>&lt;dir&gt; für die Einstellungen der Engine verwenden.</translation>
+    </message>
+    <message>
+        <source>The sandbox engine could not be started: %1</source>
+        <translation>Die Sandbox-Engine konnte nicht gestartet werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::TrayController</name>
+    <message>
+        <source>Sandbox Studio</source>
+        <translation>Sandbox Studio</translation>
+    </message>
+    <message>
+        <source>Sandbox backend</source>
+        <translation>Sandbox-Backend</translation>
+    </message>
+    <message>
+        <source>Open Sandbox Studio</source>
+        <translation>Sandbox Studio öffnen</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>Beenden</translation>
+    </message>
+    <message>
+        <source>Cleanup of “%1” failed</source>
+        <translation>Aufräumen von „%1“ fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>%1 Sandbox Studio will try again.</source>
+        <translation>%1 Sandbox Studio versucht es erneut.</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>aktiv</translation>
+    </message>
+    <message>
+        <source>available</source>
+        <translation>verfügbar</translation>
+    </message>
+    <message>
+        <source>unavailable</source>
+        <translation>nicht verfügbar</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Switching to “%1”…</source>
+        <translation>Wechsel zu „%1“ …</translation>
+    </message>
+    <message>
+        <source>Switching failed</source>
+        <translation>Wechsel fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>“%1” could not be activated: %2</source>
+        <translation>„%1“ konnte nicht aktiviert werden: %2</translation>
+    </message>
+    <message>
+        <source>Backend switched</source>
+        <translation>Backend gewechselt</translation>
+    </message>
+    <message>
+        <source>“%1” is now active. Commands started from now on use it.</source>
+        <translation>„%1“ ist jetzt aktiv. Ab jetzt gestartete Befehle verwenden es.</translation>
+    </message>
+    <message>
+        <source>Activating “%1”: step %2 of %3, %4…</source>
+        <translation>„%1“ wird aktiviert: Schritt %2 von %3, %4 …</translation>
+    </message>
+    <message>
+        <source>Sandbox Studio — no backend active</source>
+        <translation>Sandbox Studio – kein Backend aktiv</translation>
+    </message>
+    <message>
+        <source>Sandbox Studio — active backend: %1</source>
+        <translation>Sandbox Studio – aktives Backend: %1</translation>
+    </message>
+</context>
 </TS>

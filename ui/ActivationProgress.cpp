@@ -27,6 +27,13 @@ ActivationProgress::ActivationProgress(Client *client, QWidget *parent)
     m_steps->setSelectionMode(QAbstractItemView::NoSelection);
     m_steps->setFocusPolicy(Qt::NoFocus);
     m_steps->setIconSize(QSize(16, 16));
+    // One line per step, all seven always in view; long details are elided here and
+    // shown whole in the tooltip and the summary.
+    m_steps->setWordWrap(false);
+    m_steps->setTextElideMode(Qt::ElideRight);
+    m_steps->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_steps->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_steps->setFrameShape(QFrame::NoFrame);
     m_busy->setObjectName(QStringLiteral("activationBusy"));
     m_busy->setAccessibleName(tr("Activation in progress"));
     m_busy->setRange(0, 0);
@@ -41,8 +48,6 @@ ActivationProgress::ActivationProgress(Client *client, QWidget *parent)
         auto *item = new QListWidgetItem(ActivationText::stepTitle(step), m_steps);
         item->setData(Qt::UserRole + 1, int(step));
     }
-    // Exactly seven rows, no scrolling needed.
-    m_steps->setFixedHeight(m_steps->sizeHintForRow(0) * m_steps->count() + 2 * m_steps->frameWidth() + 4);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -155,8 +160,18 @@ void ActivationProgress::setStep(ActivationStep step, StatusIcons::StepState sta
         break;
     }
     const QString title = ActivationText::stepTitle(step);
-    item->setText(message.isEmpty() ? title : tr("%1 — %2").arg(title, message));
+    // Details only where they matter; the summary below carries the whole story.
+    QString detail;
+    if (state == S::Failed || state == S::Warning)
+        detail = message.section(QLatin1Char('\n'), 0, 0);
+    else if (state == S::Skipped)
+        detail = stateText;
+    item->setText(detail.isEmpty() ? title : tr("%1 — %2").arg(title, detail));
     item->setToolTip(message);
+    int height = 2 * m_steps->frameWidth();
+    for (int row = 0; row < m_steps->count(); ++row)
+        height += m_steps->sizeHintForRow(row);
+    m_steps->setFixedHeight(height + 2);
     item->setData(Qt::AccessibleTextRole, tr("%1: %2").arg(title, stateText));
 }
 

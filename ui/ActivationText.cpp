@@ -32,7 +32,7 @@ QString ActivationText::failureSummary(const ActivationResult &result, const QSt
         : tr("Activating “%1” failed: %2").arg(candidateName, reason);
     const QString still
         = activeName.isEmpty() ? tr("No backend is active.") : tr("“%1” is still the active backend.").arg(activeName);
-    return failed + QLatin1Char(' ') + still;
+    return failed + QLatin1Char('\n') + still;
 }
 
 } // namespace sandbox

@@ -3,6 +3,7 @@
 #include "ActivationProgress.h"
 #include "ActivationText.h"
 #include "BackendList.h"
+#include "FutureCallback.h"
 #include "SchemaForm.h"
 #include "server/Client.h"
 
@@ -110,18 +111,24 @@ BackendPanel::BackendPanel(Client *client, QWidget *parent)
     auto *progressLayout = new QVBoxLayout(progressGroup);
     progressLayout->addWidget(m_progress);
 
-    m_list->setMinimumWidth(220);
+    // Left: the backends and what the last activation did; right: the selected one.
+    auto *left = new QWidget(this);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_list, 1);
+    leftLayout->addWidget(progressGroup);
+    left->setMinimumWidth(320);
+
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addWidget(scroll, 1);
     rightLayout->addLayout(buttons);
-    rightLayout->addWidget(progressGroup);
 
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->setObjectName(QStringLiteral("backendSplitter"));
     split->setChildrenCollapsible(false);
-    split->addWidget(m_list);
+    split->addWidget(left);
     split->addWidget(right);
     split->setStretchFactor(1, 1);
 
@@ -144,7 +151,7 @@ BackendPanel::BackendPanel(Client *client, QWidget *parent)
 
 void BackendPanel::reload()
 {
-    m_client->backends().then(this, [this](const Result<QList<BackendInfo>> &result) {
+    whenReady(this, m_client->backends(), [this](const Result<QList<BackendInfo>> &result) {
         if (!result) {
             m_status->setText(tr("The backends could not be listed: %1").arg(result.error().toString()));
             return;
@@ -206,7 +213,7 @@ void BackendPanel::loadSettings(const BackendInfo &info)
     m_formRef.reset();
     m_form->clear();
     updateButtons();
-    m_client->settings(info.ref).then(this, [this, request, info](const Result<SettingsView> &result) {
+    whenReady(this, m_client->settings(info.ref), [this, request, info](const Result<SettingsView> &result) {
         if (request != m_settingsRequest)
             return; // the user moved on to another backend meanwhile
         if (!result) {
@@ -253,20 +260,20 @@ void BackendPanel::saveSettings()
     m_form->clearErrors();
     m_status->setText(tr("Saving the settings of “%1”…").arg(info.descriptor.name));
     updateButtons();
-    m_client->updateSettings(info.ref, m_form->values(), m_form->secretUpdates())
-        .then(this, [this, info](const Status &status) {
-            m_saving = false;
-            if (!status) {
-                m_form->showErrors(status.error());
-                m_status->setText(tr("The settings of “%1” were not saved.").arg(info.descriptor.name));
-                updateButtons();
-                return;
-            }
-            m_status->setText(tr("Settings of “%1” saved.").arg(info.descriptor.name));
-            if (m_list->selectedBackend() && m_list->selectedBackend()->ref == info.ref)
-                loadSettings(info);
-            updateButtons();
-        });
+    whenReady(this, m_client->updateSettings(info.ref, m_form->values(), m_form->secretUpdates()),
+              [this, info](const Status &status) {
+                  m_saving = false;
+                  if (!status) {
+                      m_form->showErrors(status.error());
+                      m_status->setText(tr("The settings of “%1” were not saved.").arg(info.descriptor.name));
+                      updateButtons();
+                      return;
+                  }
+                  m_status->setText(tr("Settings of “%1” saved.").arg(info.descriptor.name));
+                  if (m_list->selectedBackend() && m_list->selectedBackend()->ref == info.ref)
+                      loadSettings(info);
+                  updateButtons();
+              });
 }
 
 void BackendPanel::activateSelected()
@@ -283,34 +290,34 @@ void BackendPanel::activateSelected()
     m_status->clear();
     m_progress->begin(info.descriptor.name);
     updateButtons();
-    m_client->activate(info.ref, candidate, m_form->secretUpdates())
-        .then(this, [this, info](const Result<ActivationResult> &reply) {
-            m_activating = false;
-            ActivationResult result;
-            if (reply) {
-                result = reply.value();
-            } else {
-                result.ref = info.ref;
-                result.error = reply.error();
-            }
-            QString summary;
-            if (result.ok) {
-                summary = tr("“%1” is now the active backend. Commands started from now on use it; commands "
-                             "already running keep the backend that started them.")
-                              .arg(info.descriptor.name);
-                m_status->clear();
-            } else {
-                const QString activeName = result.active.isValid() ? nameOf(result.active) : QString();
-                summary = ActivationText::failureSummary(result, info.descriptor.name, activeName);
-                m_form->showErrors(result.error);
-            }
-            m_progress->finish(result, summary);
-            emit activationCompleted(result, summary);
-            reload();
-            if (result.ok && m_list->selectedBackend() && m_list->selectedBackend()->ref == info.ref)
-                loadSettings(info);
-            updateButtons();
-        });
+    whenReady(this, m_client->activate(info.ref, candidate, m_form->secretUpdates()),
+              [this, info](const Result<ActivationResult> &reply) {
+                  m_activating = false;
+                  ActivationResult result;
+                  if (reply) {
+                      result = reply.value();
+                  } else {
+                      result.ref = info.ref;
+                      result.error = reply.error();
+                  }
+                  QString summary;
+                  if (result.ok) {
+                      summary = tr("“%1” is now the active backend. Commands started from now on use it; commands "
+                                   "already running keep the backend that started them.")
+                                    .arg(info.descriptor.name);
+                      m_status->clear();
+                  } else {
+                      const QString activeName = result.active.isValid() ? nameOf(result.active) : QString();
+                      summary = ActivationText::failureSummary(result, info.descriptor.name, activeName);
+                      m_form->showErrors(result.error);
+                  }
+                  m_progress->finish(result, summary);
+                  emit activationCompleted(result, summary);
+                  reload();
+                  if (result.ok && m_list->selectedBackend() && m_list->selectedBackend()->ref == info.ref)
+                      loadSettings(info);
+                  updateButtons();
+              });
 }
 
 } // namespace sandbox

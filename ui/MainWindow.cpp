@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "Autostart.h"
+#include "FutureCallback.h"
 #include "HostInteractionPresenter.h"
 #include "NoticeBanner.h"
 #include "SandboxPage.h"
@@ -170,7 +171,7 @@ void MainWindow::toggleAutostart(bool enabled)
 
 void MainWindow::updateActiveBackend()
 {
-    m_client->backends().then(this, [this](const Result<QList<BackendInfo>> &result) {
+    whenReady(this, m_client->backends(), [this](const Result<QList<BackendInfo>> &result) {
         if (!result)
             return;
         QString active;
@@ -185,7 +186,7 @@ void MainWindow::updateActiveBackend()
 
 void MainWindow::showEngineWarnings()
 {
-    m_client->status().then(this, [this](const Result<QJsonObject> &result) {
+    whenReady(this, m_client->status(), [this](const Result<QJsonObject> &result) {
         if (!result)
             return;
         QStringList warnings;

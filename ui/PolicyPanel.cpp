@@ -1,5 +1,6 @@
 #include "PolicyPanel.h"
 
+#include "FutureCallback.h"
 #include "StringListEditor.h"
 #include "WheelGuard.h"
 #include "server/Client.h"
@@ -149,7 +150,7 @@ QComboBox *PolicyPanel::createCombo(const QString &name, const QString &accessib
 
 void PolicyPanel::reload()
 {
-    m_client->policy().then(this, [this](const Result<Policy> &result) {
+    whenReady(this, m_client->policy(), [this](const Result<Policy> &result) {
         setEnabled(true);
         if (!result) {
             showError(result.error());
@@ -220,7 +221,7 @@ void PolicyPanel::apply()
     clearErrors();
     m_status->setText(tr("Saving the policy…"));
     updateState();
-    m_client->setPolicy(policy).then(this, [this, policy](const Status &status) {
+    whenReady(this, m_client->setPolicy(policy), [this, policy](const Status &status) {
         m_busy = false;
         if (!status) {
             showError(status.error());

@@ -6,6 +6,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -33,6 +34,10 @@ SandboxPage::SandboxPage(Client *client, QWidget *parent)
     policyScroll->setWidgetResizable(true);
     policyScroll->setFrameShape(QFrame::NoFrame);
     policyScroll->setWidget(m_policy);
+    // Never scroll sideways: the panel gets the width its widgets need.
+    policyScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    policyScroll->setMinimumWidth(m_policy->minimumSizeHint().width()
+                                  + policyScroll->verticalScrollBar()->sizeHint().width() + 4);
     auto *policyLayout = new QVBoxLayout(policyGroup);
     policyLayout->addWidget(policyScroll);
 

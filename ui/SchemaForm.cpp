@@ -77,6 +77,7 @@ void SchemaForm::clear()
     m_form = nullptr;
     m_rows.clear();
     m_initialValues = {};
+    m_hasSchema = false;
     m_empty->setText(tr("Select a backend to see its settings."));
     m_empty->show();
     m_insecure->hide();
@@ -87,6 +88,7 @@ void SchemaForm::clear()
 void SchemaForm::setSchema(const BackendDescriptor &descriptor, const SettingsView &view)
 {
     clear();
+    m_hasSchema = true;
     if (descriptor.fields.isEmpty()) {
         m_empty->setText(tr("This backend has no settings."));
         return;

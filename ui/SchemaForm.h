@@ -27,6 +27,8 @@ public:
     // No backend selected.
     void clear();
 
+    // A backend's schema is shown (possibly one without fields).
+    bool hasSchema() const { return m_hasSchema; }
     bool hasFields() const { return !m_rows.isEmpty(); }
     // Ordinary values the user set or that were stored; untouched defaults are left out.
     SettingsValues values() const;
@@ -64,6 +66,7 @@ private:
     QLabel *m_insecure = nullptr;
     QLabel *m_requiredNote = nullptr;
     SettingsValues m_initialValues;
+    bool m_hasSchema = false;
 };
 
 } // namespace sandbox

@@ -25,8 +25,8 @@ StringListEditor::StringListEditor(const QString &name, const QString &accessibl
     m_list->setAccessibleName(accessibleLabel);
     m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_list->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
-    m_list->setMinimumHeight(72);
-    m_list->setMaximumHeight(120);
+    m_list->setMinimumHeight(60);
+    m_list->setMaximumHeight(92);
 
     m_input->setObjectName(name + QStringLiteral("Input"));
     m_input->setAccessibleName(tr("New entry for %1").arg(accessibleLabel));

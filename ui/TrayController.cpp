@@ -1,6 +1,7 @@
 #include "TrayController.h"
 
 #include "ActivationText.h"
+#include "FutureCallback.h"
 #include "StatusIcons.h"
 #include "server/Client.h"
 
@@ -98,7 +99,7 @@ QString TrayController::nameOf(const BackendRef &ref) const
 
 void TrayController::refresh()
 {
-    m_client->backends().then(this, [this](const Result<QList<BackendInfo>> &result) {
+    whenReady(this, m_client->backends(), [this](const Result<QList<BackendInfo>> &result) {
         if (result)
             rebuild(result.value());
     });
@@ -151,7 +152,7 @@ void TrayController::activate(const BackendInfo &info)
     }
     m_progress = tr("Switching to “%1”…").arg(info.descriptor.name);
     updateToolTip();
-    m_client->activate(info.ref).then(this, [this, info](const Result<ActivationResult> &reply) {
+    whenReady(this, m_client->activate(info.ref), [this, info](const Result<ActivationResult> &reply) {
         m_progress.clear();
         if (!reply) {
             notify(tr("Switching failed"),

@@ -1,0 +1,72 @@
+// Sandbox Studio: wiring only. Obtain a Client for the user's one engine (connect to the
+// running owner, or host the engine and serve the local protocol while Studio runs), then
+// show the window and the tray.
+#include "MainWindow.h"
+#include "StatusIcons.h"
+#include "StudioTranslations.h"
+#include "TrayController.h"
+#include "common/EngineHost.h"
+#include "common/SignalWatcher.h"
+#include "server/Client.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QMessageBox>
+
+#include <csignal>
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("sandbox-studio"));
+    QApplication::setOrganizationName(QStringLiteral("sandbox-studio"));
+    QApplication::setApplicationVersion(QStringLiteral(SANDBOX_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("dev.sandbox_studio.SandboxStudio"));
+    QApplication::setWindowIcon(sandbox::StatusIcons::application());
+    sandbox::installStudioTranslations(&app);
+    QApplication::setApplicationDisplayName(QCoreApplication::translate("sandbox::Studio", "Sandbox Studio"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "sandbox::Studio", "Decides how every command an AI coding agent runs is confined."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption hidden(
+        QStringLiteral("hidden"),
+        QCoreApplication::translate("sandbox::Studio", "Start in the system tray without showing the window."));
+    const QCommandLineOption configDir(
+        QStringLiteral("config-dir"),
+        QCoreApplication::translate("sandbox::Studio", "Use <dir> for the engine's settings."), QStringLiteral("dir"));
+    parser.addOption(hidden);
+    parser.addOption(configDir);
+    parser.process(app);
+
+    sandbox::EngineHost::Options options;
+    options.engine = sandbox::EngineHost::engineOptionsFromEnvironment(parser.value(configDir));
+    sandbox::EngineHost host(options);
+    auto client = host.start();
+    if (!client) {
+        QMessageBox::critical(
+            nullptr, QCoreApplication::translate("sandbox::Studio", "Sandbox Studio"),
+            QCoreApplication::translate("sandbox::Studio", "The sandbox engine could not be started: %1")
+                .arg(client.error().toString()));
+        return 1;
+    }
+
+    // The window decides what closing means (to the tray, or quit); nothing quits implicitly.
+    QApplication::setQuitOnLastWindowClosed(false);
+    sandbox::TrayController tray(client.value().get());
+    sandbox::MainWindow window(client.value().get(), &tray);
+    QObject::connect(&window, &sandbox::MainWindow::quitRequested, &app, &QApplication::quit);
+    QObject::connect(&tray, &sandbox::TrayController::quitRequested, &app, &QApplication::quit);
+    sandbox::SignalWatcher unixSignals({ SIGINT, SIGTERM });
+    QObject::connect(&unixSignals, &sandbox::SignalWatcher::signalReceived, &app, &QApplication::quit);
+
+    tray.show();
+    if (!parser.isSet(hidden) || !sandbox::TrayController::isTrayAvailable())
+        window.show();
+
+    const int status = QApplication::exec();
+    host.shutdown();
+    return status;
+}

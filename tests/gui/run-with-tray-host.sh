@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs CMD on a private Xvfb display that has a real X11 system tray (trayer, an XEmbed
+# tray host from Debian), so QSystemTrayIcon finds a tray as it would on a desktop.
+# Usage: tests/gui/run-with-tray-host.sh CMD [ARGS...]
+# Needs: xvfb, trayer, x11-utils (xwininfo).
+set -euo pipefail
+if [ $# -lt 1 ]; then
+    echo "usage: $0 CMD [ARGS...]" >&2
+    exit 2
+fi
+for tool in Xvfb trayer xwininfo; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+        echo "$0: $tool is missing (Debian: apt-get install xvfb trayer x11-utils)" >&2
+        exit 1
+    fi
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/sandbox-tray.XXXXXX")
+xvfb_pid=
+tray_pid=
+cleanup() {
+    [ -n "$tray_pid" ] && kill "$tray_pid" 2>/dev/null || true
+    [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# -displayfd: the server picks a free display number and writes it once it is ready.
+Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
+xvfb_pid=$!
+for _ in $(seq 1 100); do
+    [ -s "$work/display" ] && break
+    sleep 0.1
+done
+if [ ! -s "$work/display" ]; then
+    echo "$0: Xvfb did not start:" >&2
+    cat "$work/xvfb.log" >&2
+    exit 1
+fi
+export DISPLAY=":$(head -n1 "$work/display")"
+
+trayer --edge top --align right --widthtype request --height 28 --SetDockType true \
+    --transparent false >"$work/trayer.log" 2>&1 &
+tray_pid=$!
+# trayer claims _NET_SYSTEM_TRAY_S0 before it maps its panel window; the test itself
+# also waits until Qt sees the tray.
+for _ in $(seq 1 100); do
+    if xwininfo -root -tree 2>/dev/null | grep -q '"panel"'; then
+        break
+    fi
+    if ! kill -0 "$tray_pid" 2>/dev/null; then
+        echo "$0: trayer exited:" >&2
+        cat "$work/trayer.log" >&2
+        exit 1
+    fi
+    sleep 0.1
+done
+
+export QT_QPA_PLATFORM=xcb
+"$@"

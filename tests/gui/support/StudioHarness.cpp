@@ -1,0 +1,50 @@
+#include "StudioHarness.h"
+
+#include "TestPack.h"
+#include "server/Client.h"
+#include "server/InProcessTransport.h"
+#include "server/ProtocolServer.h"
+
+#include <QDir>
+
+namespace sandbox::test {
+
+StudioHarness::StudioHarness()
+{
+    static int serial = 0;
+    Engine::Options options;
+    options.configDirectory = m_dir.filePath(QStringLiteral("config"));
+    options.stateDirectory = m_dir.filePath(QStringLiteral("state"));
+    // Each harness has its own keychain entries, so tests never see each other's secrets.
+    options.keychainService
+        = QStringLiteral("sandbox-studio-guitest-%1-%2").arg(QCoreApplication::applicationPid()).arg(++serial);
+    m_engine = std::make_unique<Engine>(options);
+    const Status installed = m_engine->installPack(std::make_shared<TestPack>());
+    if (!installed)
+        qFatal("installing the GUI test pack failed: %s", qPrintable(installed.error().toString()));
+    m_server = std::make_unique<ProtocolServer>(*m_engine);
+    auto [serverEnd, clientEnd] = InProcessTransport::createPair();
+    m_server->addConnection(std::move(serverEnd));
+    m_client = std::make_unique<Client>(std::move(clientEnd));
+}
+
+StudioHarness::~StudioHarness()
+{
+    m_client.reset();
+    m_server->killAllProcesses();
+    m_server.reset();
+    m_engine.reset();
+}
+
+ActivationResult StudioHarness::activate(const QString &kind)
+{
+    const Result<ActivationResult> result = await(m_client->activate(TestPack::ref(kind)));
+    if (!result) {
+        ActivationResult failed;
+        failed.error = result.error();
+        return failed;
+    }
+    return result.value();
+}
+
+} // namespace sandbox::test

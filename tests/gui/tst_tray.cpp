@@ -1,0 +1,207 @@
+// The tray: every backend with its state, switching by choosing one (the same activation
+// transaction), progress in the tooltip, the outcome as a notification; what closing the
+// window does with and without a system tray. Runs offscreen (no tray) and once under
+// Xvfb with a real tray host (SANDBOX_EXPECT_TRAY=1).
+#include "ActivationProgress.h"
+#include "GuiTest.h"
+#include "NoticeBanner.h"
+#include "StudioHarness.h"
+#include "TrayController.h"
+#include "WidgetWalk.h"
+#include "server/Client.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSignalSpy>
+#include <QSystemTrayIcon>
+#include <QToolButton>
+
+using namespace sandbox;
+using namespace sandbox::test;
+
+class TestTray : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void trayAvailabilityIsAsExpected();
+    void menuListsEveryBackendWithItsState();
+    void choosingABackendActivatesIt();
+    void failedSwitchIsNotified();
+    void cleanupWarningIsNotified();
+    void closingTheWindow();
+    void screenshotOfTheMenu();
+
+private:
+    QAction *action(const QString &kind) { return m_tray->actionFor(TestPack::ref(kind)); }
+
+    QTemporaryDir m_home;
+    bool m_expectTray = false;
+    std::unique_ptr<StudioHarness> m_harness;
+    std::unique_ptr<TrayController> m_tray;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestTray::initTestCase()
+{
+    QVERIFY(m_home.isValid());
+    GuiTest::isolateUserConfig(m_home);
+    m_expectTray = qEnvironmentVariableIntValue("SANDBOX_EXPECT_TRAY") == 1;
+}
+
+void TestTray::init()
+{
+    m_harness = std::make_unique<StudioHarness>();
+    m_tray = std::make_unique<TrayController>(m_harness->client());
+    m_window = std::make_unique<MainWindow>(m_harness->client(), m_tray.get());
+    m_tray->show();
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QTRY_VERIFY(action(QStringLiteral("plain")));
+}
+
+void TestTray::cleanup()
+{
+    m_window.reset();
+    m_tray.reset();
+    m_harness.reset();
+}
+
+void TestTray::trayAvailabilityIsAsExpected()
+{
+    // Under the real tray host a tray must be found; offscreen there is none. Either way
+    // the test below exercises the matching behaviour, never silently the other one.
+    QCOMPARE(TrayController::isTrayAvailable(), m_expectTray);
+    QCOMPARE(m_tray->isVisible(), m_expectTray);
+}
+
+void TestTray::menuListsEveryBackendWithItsState()
+{
+    QMenu *menu = m_tray->menu();
+    QCOMPARE(menu->objectName(), QStringLiteral("trayMenu"));
+    for (const BackendInfo &info : m_harness->engine().backends()) {
+        QAction *a = m_tray->actionFor(info.ref);
+        QVERIFY2(a, qPrintable(info.ref.toString()));
+        QVERIFY(menu->actions().contains(a));
+        QVERIFY(a->text().startsWith(info.descriptor.name));
+        QVERIFY(a->text().contains(QStringLiteral("(available)")));
+        QVERIFY(!a->isChecked());
+    }
+    QVERIFY(menu->findChild<QAction *>(QStringLiteral("trayOpenAction")));
+    QVERIFY(menu->findChild<QAction *>(QStringLiteral("trayQuitAction")));
+
+    QVERIFY(m_harness->activate(QStringLiteral("plain")).ok);
+    QTRY_VERIFY(action(QStringLiteral("plain")) && action(QStringLiteral("plain"))->isChecked());
+    QVERIFY(action(QStringLiteral("plain"))->text().contains(QStringLiteral("(active)")));
+    QVERIFY(!action(QStringLiteral("slow"))->isChecked());
+    QTRY_VERIFY(m_tray->toolTip().contains(QStringLiteral("active backend: Plain")));
+}
+
+void TestTray::choosingABackendActivatesIt()
+{
+    QVERIFY(m_harness->activate(QStringLiteral("plain")).ok);
+    QTRY_VERIFY(action(QStringLiteral("plain"))->isChecked());
+    QSignalSpy notified(m_tray.get(), &TrayController::notified);
+
+    action(QStringLiteral("slow"))->trigger();
+    // Progress shows in the tooltip while the slow launcher prepares ...
+    QTRY_VERIFY(m_tray->toolTip().contains(QStringLiteral("Configure and prepare")));
+    // ... and the window shows the same activation's steps.
+    QTRY_COMPARE(m_window->findChild<ActivationProgress *>(QStringLiteral("activationProgress"))
+                     ->stepState(ActivationStep::Prepare),
+                 StatusIcons::StepState::Running);
+    QTRY_VERIFY_WITH_TIMEOUT(notified.count() >= 1, 30000);
+    QCOMPARE(notified.first().at(0).toString(), QStringLiteral("Backend switched"));
+    QVERIFY(notified.first().at(1).toString().contains(QStringLiteral("Slow start")));
+    QCOMPARE(m_harness->engine().activeRef(), TestPack::ref(QStringLiteral("slow")));
+    QTRY_VERIFY(action(QStringLiteral("slow")) && action(QStringLiteral("slow"))->isChecked());
+    QVERIFY(!action(QStringLiteral("plain"))->isChecked());
+    QTRY_VERIFY(!m_tray->toolTip().contains(QStringLiteral("Configure and prepare")));
+}
+
+void TestTray::failedSwitchIsNotified()
+{
+    QVERIFY(m_harness->activate(QStringLiteral("plain")).ok);
+    QTRY_VERIFY(action(QStringLiteral("plain"))->isChecked());
+    QSignalSpy notified(m_tray.get(), &TrayController::notified);
+    action(QStringLiteral("failing"))->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(notified.count() >= 1, 20000);
+    QCOMPARE(notified.first().at(0).toString(), QStringLiteral("Switching failed"));
+    const QString message = notified.first().at(1).toString();
+    QVERIFY2(message.contains(QStringLiteral("“Plain” is still the active backend")), qPrintable(message));
+    QCOMPARE(m_harness->engine().activeRef(), TestPack::ref(QStringLiteral("plain")));
+    // The menu goes back to showing the backend that is really active.
+    QTRY_VERIFY(action(QStringLiteral("plain")) && action(QStringLiteral("plain"))->isChecked());
+    QVERIFY(!action(QStringLiteral("failing"))->isChecked());
+}
+
+void TestTray::cleanupWarningIsNotified()
+{
+    QVERIFY(m_harness->activate(QStringLiteral("leaky")).ok);
+    QTRY_VERIFY(action(QStringLiteral("leaky"))->isChecked());
+    QSignalSpy notified(m_tray.get(), &TrayController::notified);
+    action(QStringLiteral("plain"))->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(notified.count() >= 2, 20000);
+    QStringList titles;
+    for (const auto &args : notified)
+        titles << args.at(0).toString();
+    QVERIFY2(titles.contains(QStringLiteral("Cleanup of “Leaky” failed")), qPrintable(titles.join(QLatin1Char('|'))));
+    QVERIFY(titles.contains(QStringLiteral("Backend switched")));
+    QTRY_VERIFY(m_window->cleanupBanner()->isVisible());
+}
+
+void TestTray::closingTheWindow()
+{
+    QSignalSpy quit(m_window.get(), &MainWindow::quitRequested);
+    auto *keepInTray = m_window->findChild<QAction *>(QStringLiteral("keepInTrayAction"));
+    QVERIFY(keepInTray);
+    if (m_expectTray) {
+        QVERIFY(keepInTray->isEnabled());
+        QVERIFY(!m_window->trayBanner()->isVisible());
+        m_window->close();
+        QVERIFY(!m_window->isVisible());
+        QCOMPARE(quit.count(), 0);
+        // "Open Sandbox Studio" brings it back.
+        m_tray->menu()->findChild<QAction *>(QStringLiteral("trayOpenAction"))->trigger();
+        QTRY_VERIFY(m_window->isVisible());
+        // With the option off, closing quits.
+        keepInTray->setChecked(false);
+        m_window->close();
+        QCOMPARE(quit.count(), 1);
+    } else {
+        // No tray: said once, plainly, and the tray-only option is greyed rather than hidden.
+        QVERIFY(m_window->trayBanner()->isVisible());
+        QVERIFY(m_window->trayBanner()->text().contains(QStringLiteral("no system tray")));
+        QVERIFY(!keepInTray->isEnabled());
+        QVERIFY(keepInTray->isVisible());
+        QVERIFY(keepInTray->toolTip().contains(QStringLiteral("no system tray")));
+        m_window->close();
+        QCOMPARE(quit.count(), 1);
+        // Dismissed once, it stays dismissed.
+        QTest::mouseClick(m_window->findChild<QToolButton *>(QStringLiteral("noTrayBannerDismiss")), Qt::LeftButton);
+        MainWindow second(m_harness->client(), m_tray.get());
+        QVERIFY(!second.trayBanner()->isVisibleTo(&second));
+    }
+}
+
+void TestTray::screenshotOfTheMenu()
+{
+    QVERIFY(m_harness->activate(QStringLiteral("plain")).ok);
+    QTRY_VERIFY(action(QStringLiteral("plain"))->isChecked());
+    QMenu *menu = m_tray->menu();
+    menu->popup(m_window->mapToGlobal(QPoint(40, 40)));
+    QTRY_VERIFY(menu->isVisible());
+    const QString name = m_expectTray ? QStringLiteral("tray-menu-realtray") : QStringLiteral("tray-menu");
+    const QString path = WidgetWalk::saveScreenshot(menu, name);
+    menu->hide();
+    QVERIFY(QFileInfo(path).size() > 0);
+}
+
+QTEST_MAIN(TestTray)
+#include "tst_tray.moc"

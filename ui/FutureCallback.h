@@ -1,0 +1,37 @@
+#pragma once
+
+#include "protocol/Error.h"
+
+#include <QFuture>
+#include <QFutureWatcher>
+#include <QObject>
+
+#include <type_traits>
+#include <utility>
+
+namespace sandbox {
+
+// Calls `callback(result)` on `context`'s thread once `future` is ready, unless `context`
+// has been destroyed by then (the watcher is its child and dies with it). Qt 6.4's
+// QFuture::then(context, ...) asserts when the context is gone, so widgets use this.
+// A future that ends without a result reports an error instead of nothing.
+template <typename T, typename Callback> void whenReady(QObject *context, QFuture<T> future, Callback &&callback)
+{
+    auto *watcher = new QFutureWatcher<T>(context);
+    QObject::connect(watcher, &QFutureWatcherBase::finished, context,
+                     [watcher, callback = std::forward<Callback>(callback)]() mutable {
+                         watcher->deleteLater();
+                         if (watcher->future().resultCount() > 0) {
+                             callback(watcher->future().result());
+                             return;
+                         }
+                         const Error gone{ QStringLiteral("engine"), QStringLiteral("the request was cancelled"), {} };
+                         if constexpr (std::is_same_v<T, Status>)
+                             callback(Status(gone));
+                         else
+                             callback(T(gone));
+                     });
+    watcher->setFuture(std::move(future));
+}
+
+} // namespace sandbox
