@@ -1,5 +1,6 @@
 #include "EngineHost.h"
 
+#include "core/AtomPack.h"
 #include "launchers/Builtins.h"
 #include "server/Client.h"
 #include "server/InProcessTransport.h"
@@ -11,8 +12,10 @@
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QEventLoop>
 #include <QFileInfo>
+#include <QPluginLoader>
 #include <QThread>
 #include <QTimer>
 
@@ -123,6 +126,7 @@ Result<std::unique_ptr<Client>> EngineHost::host()
 {
     m_engine = std::make_unique<Engine>(m_options.engine);
     registerBuiltinLaunchers(*m_engine);
+    installPacks();
     m_server = std::make_unique<ProtocolServer>(*m_engine);
     m_localServer = std::make_unique<LocalServer>(*m_server);
     if (const Status listening = m_localServer->listen(m_socketPath); !listening.ok()) {
@@ -135,6 +139,44 @@ Result<std::unique_ptr<Client>> EngineHost::host()
     // Restoring runs the activation transaction; clients see its events like any other.
     m_restored = m_engine->restore();
     return createClient();
+}
+
+QStringList EngineHost::packDirectories()
+{
+    QStringList directories;
+    for (const QString &dir : qEnvironmentVariable("SANDBOX_PACK_PATH").split(QLatin1Char(':'), Qt::SkipEmptyParts))
+        directories.append(dir);
+    const QString bin = QCoreApplication::applicationDirPath();
+    directories.append(QDir::cleanPath(bin + QStringLiteral("/../lib/sandbox-studio/packs")));
+    directories.append(QDir::cleanPath(bin + QStringLiteral("/../lib/packs")));
+    return directories;
+}
+
+void EngineHost::installPacks()
+{
+    for (const QString &directory : packDirectories()) {
+        const QFileInfoList files = QDir(directory).entryInfoList(QDir::Files, QDir::Name);
+        for (const QFileInfo &file : files) {
+            if (!QLibrary::isLibrary(file.fileName()))
+                continue;
+            // The loader keeps the plugin loaded for the life of the process; the pack object
+            // is the plugin's root instance, owned by the loader, hence the no-op deleter.
+            QPluginLoader loader(file.absoluteFilePath());
+            auto *pack = qobject_cast<AtomPack *>(loader.instance());
+            if (!pack) {
+                qWarning(
+                    "%s",
+                    qPrintable(
+                        tr("not an atom pack, skipped: %1 (%2)").arg(file.absoluteFilePath(), loader.errorString())));
+                continue;
+            }
+            const Status installed = m_engine->installPack(std::shared_ptr<AtomPack>(pack, [](AtomPack *) {}));
+            if (!installed.ok())
+                qWarning("%s",
+                         qPrintable(tr("atom pack %1 was not installed: %2")
+                                        .arg(file.absoluteFilePath(), installed.error().toString())));
+        }
+    }
 }
 
 Result<std::unique_ptr<Client>> EngineHost::createClient()

@@ -39,6 +39,10 @@ public:
         int connectTimeoutMs = 5000;
     };
 
+    // Where atom pack plugins are looked for: $SANDBOX_PACK_PATH (colon-separated), then
+    // <prefix>/lib/sandbox-studio/packs beside the binary (installed) and <build>/lib/packs.
+    static QStringList packDirectories();
+
     // Engine options from the environment: SANDBOX_CONFIG_DIR, SANDBOX_STATE_DIR;
     // `configDirectory` (a --config-dir option) wins over the environment.
     static Engine::Options engineOptionsFromEnvironment(const QString &configDirectory = {});
@@ -67,6 +71,7 @@ public:
 
 private:
     Result<std::unique_ptr<Client>> host();
+    void installPacks();
 
     Options m_options;
     QString m_socketPath;

@@ -4,11 +4,13 @@
 // answering exactly as the daemon does.
 #include <QCoreApplication>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -62,6 +64,8 @@ private slots:
     void anotherUserIsRefusedAndLogged();
     void embeddedAndDaemonGiveTheSameOutput();
     void terminateEndsRunningProcesses();
+    void secretSetThroughStdinNeverLeaks();
+    void hostInteractionWithoutTerminalNamesTheQuestion();
 
 private:
     QProcessEnvironment environment(const QString &name) const;
@@ -82,6 +86,7 @@ QProcessEnvironment TestDaemon::environment(const QString &name) const
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(name + QStringLiteral("/config")));
     env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(name + QStringLiteral("/state")));
+    env.insert(QStringLiteral("SANDBOX_PACK_PATH"), QStringLiteral(SANDBOX_TEST_PACK_DIR));
     return env;
 }
 
@@ -434,6 +439,98 @@ void TestDaemon::terminateEndsRunningProcesses()
                  .toObject()
                  .value(QStringLiteral("kind")),
              QJsonValue(QStringLiteral("auto")));
+}
+
+void TestDaemon::secretSetThroughStdinNeverLeaks()
+{
+    startDaemon();
+    const QByteArray secret = "s3cr3t-" + QByteArray::number(QRandomGenerator::global()->generate64(), 36);
+    const QString keyed = QStringLiteral("atom-pack:test-secrets:keyed");
+    QList<Outcome> outcomes;
+    auto run = [&](const QStringList &args, const QByteArray &input = {}) {
+        outcomes.append(ctl(args, input));
+        return outcomes.constLast();
+    };
+
+    QCOMPARE(run({ QStringLiteral("settings"), QStringLiteral("get"), keyed }).out,
+             QByteArray("region = us-east\napiKey = (secret, not configured)\n"));
+    // Without the key the backend cannot activate; nothing changes.
+    QCOMPARE(run({ QStringLiteral("activate"), keyed }).exitCode, 1);
+
+    const Outcome set
+        = run({ QStringLiteral("secret"), QStringLiteral("set"), keyed, QStringLiteral("apiKey") }, secret + '\n');
+    QCOMPARE(set.exitCode, 0);
+    QCOMPARE(set.out, QByteArray("saved settings of atom-pack:test-secrets:keyed\n"));
+    const Outcome view = run({ QStringLiteral("settings"), QStringLiteral("get"), keyed, QStringLiteral("--json") });
+    const QJsonObject secrets = QJsonDocument::fromJson(view.out).object().value(QStringLiteral("secrets")).toObject();
+    QCOMPARE(secrets.value(QStringLiteral("apiKey")).toObject().value(QStringLiteral("configured")).toBool(), true);
+
+    // The engine resolved it for the launcher: the activation that failed now succeeds.
+    const Outcome activated = run({ QStringLiteral("activate"), keyed });
+    QCOMPARE(activated.exitCode, 0);
+    QVERIFY(activated.out.contains("resolve-secrets  succeeded"));
+    // An empty secret is "no change", and says so.
+    const Outcome empty
+        = run({ QStringLiteral("secret"), QStringLiteral("set"), keyed, QStringLiteral("apiKey") }, "\n");
+    QCOMPARE(empty.exitCode, 1);
+    QVERIFY(empty.err.contains("empty secret: nothing changed"));
+    for (const QStringList &args :
+         QList<QStringList>{ { QStringLiteral("backends"), QStringLiteral("--json") },
+                             { QStringLiteral("describe"), keyed, QStringLiteral("--json") },
+                             { QStringLiteral("settings"), QStringLiteral("get"), keyed },
+                             { QStringLiteral("status"), QStringLiteral("--json") },
+                             { QStringLiteral("ps"), QStringLiteral("--json") },
+                             { QStringLiteral("packs"), QStringLiteral("list"), QStringLiteral("--json") } })
+        QCOMPARE(run(args).exitCode, 0);
+
+    m_daemon->terminate();
+    QVERIFY(m_daemon->waitForFinished(30000));
+    m_daemonLog += m_daemon->readAllStandardError();
+
+    for (const Outcome &o : std::as_const(outcomes)) {
+        QVERIFY2(!o.out.contains(secret), o.out.constData());
+        QVERIFY2(!o.err.contains(secret), o.err.constData());
+    }
+    QVERIFY(!m_daemonLog.isEmpty());
+    QVERIFY2(!m_daemonLog.contains(secret), m_daemonLog.constData());
+    int files = 0;
+    for (const QString &dir : { QStringLiteral("d/config"), QStringLiteral("d/state"), QStringLiteral("run") }) {
+        QDirIterator it(m_root->filePath(dir), QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            QFile file(it.next());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QVERIFY2(!file.readAll().contains(secret), qPrintable(file.fileName()));
+            ++files;
+        }
+    }
+    QVERIFY2(files > 0, "the engine wrote no settings at all");
+
+    // Removing it is explicit, and the backend reads as not configured again.
+    startDaemon();
+    QCOMPARE(ctl({ QStringLiteral("activate"), QStringLiteral("builtin:auto") }).exitCode, 0);
+    QCOMPARE(ctl({ QStringLiteral("secret"), QStringLiteral("remove"), keyed, QStringLiteral("apiKey") }).exitCode, 0);
+    QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("get"), keyed }).out,
+             QByteArray("region = us-east\napiKey = (secret, not configured)\n"));
+}
+
+void TestDaemon::hostInteractionWithoutTerminalNamesTheQuestion()
+{
+    startDaemon();
+    const QString asking = QStringLiteral("atom-pack:test-secrets:asking");
+    const Outcome refused = ctl({ QStringLiteral("activate"), asking });
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(
+        refused.err.contains("the engine asks \"Set up the asking backend?\" (confirm, question id confirm-setup)"),
+        refused.err.constData());
+    QVERIFY(refused.err.contains("--answer confirm-setup=VALUE"));
+    QVERIFY(refused.err.contains("the active backend is still builtin:auto"));
+
+    const Outcome answered
+        = ctl({ QStringLiteral("--answer"), QStringLiteral("confirm-setup=yes"), QStringLiteral("activate"), asking });
+    QCOMPARE(answered.exitCode, 0);
+    QVERIFY(answered.out.endsWith("activated atom-pack:test-secrets:asking\n"));
+    const Outcome status = ctl({ QStringLiteral("status") });
+    QVERIFY(status.out.contains("active backend:  atom-pack:test-secrets:asking"));
 }
 
 QTEST_GUILESS_MAIN(TestDaemon)

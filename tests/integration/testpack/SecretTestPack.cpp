@@ -1,0 +1,113 @@
+#include "SecretTestPack.h"
+
+#include <QFuture>
+
+namespace sandbox::test {
+
+namespace {
+
+class TestLauncher : public Launcher
+{
+public:
+    explicit TestLauncher(QString kind)
+        : m_kind(std::move(kind))
+    { }
+
+    QString kind() const override { return m_kind; }
+
+    QFuture<Status> configure(const ResolvedSettings &settings) override
+    {
+        m_settings = settings;
+        return QtFuture::makeReadyFuture(Status::success());
+    }
+
+    QFuture<Availability> isAvailable() override { return QtFuture::makeReadyFuture(Availability{ true, QString() }); }
+
+    Result<std::shared_ptr<SandboxProcess>> spawn(const SpawnRequest &, const Policy &) override
+    {
+        return Error{ m_kind, QStringLiteral("this test backend does not run commands"), {} };
+    }
+
+    QFuture<Status> disposeIdle() override { return QtFuture::makeReadyFuture(Status::success()); }
+
+protected:
+    QString m_kind;
+    ResolvedSettings m_settings;
+};
+
+class KeyedLauncher final : public TestLauncher
+{
+public:
+    KeyedLauncher()
+        : TestLauncher(QStringLiteral("keyed"))
+    { }
+
+    BackendDescriptor descriptor() const override
+    {
+        BackendDescriptor d;
+        d.name = QStringLiteral("Keyed test backend");
+        d.description = QStringLiteral("Needs an API key before it activates.");
+        FieldSpec region;
+        region.id = QStringLiteral("region");
+        region.type = FieldSpec::Type::String;
+        region.label = QStringLiteral("Region");
+        region.defaultValue = QStringLiteral("us-east");
+        FieldSpec key;
+        key.id = QStringLiteral("apiKey");
+        key.type = FieldSpec::Type::Secret;
+        key.label = QStringLiteral("API key");
+        key.required = true;
+        d.fields = { region, key };
+        d.platforms = { QStringLiteral("linux") };
+        return d;
+    }
+
+    QFuture<Status> prepare() override
+    {
+        // The launcher sees the resolved value (only inside the engine) and checks it.
+        if (m_settings.secrets.value(QStringLiteral("apiKey")).isEmpty())
+            return QtFuture::makeReadyFuture(
+                Status(Error{ QStringLiteral("apiKey"), QStringLiteral("an API key is required"), {} }));
+        return QtFuture::makeReadyFuture(Status::success());
+    }
+};
+
+class AskingLauncher final : public TestLauncher
+{
+public:
+    AskingLauncher()
+        : TestLauncher(QStringLiteral("asking"))
+    { }
+
+    BackendDescriptor descriptor() const override
+    {
+        BackendDescriptor d;
+        d.name = QStringLiteral("Asking test backend");
+        d.description = QStringLiteral("Asks to be confirmed while it prepares.");
+        d.platforms = { QStringLiteral("linux") };
+        return d;
+    }
+
+    QFuture<Status> prepare() override
+    {
+        HostInteractionRequest request;
+        request.id = QStringLiteral("confirm-setup");
+        request.kind = HostInteractionRequest::Kind::Confirm;
+        request.title = QStringLiteral("Set up the asking backend?");
+        request.message = QStringLiteral("It needs your confirmation once.");
+        return host()->ask(request).then([](const HostInteractionResponse &response) {
+            if (response.accepted)
+                return Status::success();
+            return Status(Error{ QStringLiteral("confirm-setup"), QStringLiteral("set-up was not confirmed"), {} });
+        });
+    }
+};
+
+} // namespace
+
+QList<std::shared_ptr<Launcher>> SecretTestPack::createLaunchers()
+{
+    return { std::make_shared<KeyedLauncher>(), std::make_shared<AskingLauncher>() };
+}
+
+} // namespace sandbox::test
