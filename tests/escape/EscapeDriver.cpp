@@ -12,7 +12,11 @@
 namespace sandbox::test {
 
 EscapeDriver::EscapeDriver() = default;
-EscapeDriver::~EscapeDriver() = default;
+EscapeDriver::~EscapeDriver()
+{
+    if (!m_configRoot.isEmpty())
+        QDir(m_configRoot).removeRecursively();
+}
 
 bool EscapeDriver::prepare(QString *error)
 {
@@ -126,17 +130,20 @@ bool EscapeDriver::prepareCli(QString *error)
         const CliResult activated
             = sandboxctl(m_sandboxctl, { QStringLiteral("activate"), QStringLiteral("builtin:auto") }, environment,
                          QDir::tempPath(), 60000);
-        const CliResult described
-            = sandboxctl(m_sandboxctl, { QStringLiteral("describe"), QStringLiteral("builtin:auto") }, environment,
-                         QDir::tempPath(), 60000);
-        const QByteArray expected = tier == 1 ? "mount namespace" : "visible in /proc";
-        if (set.status != 0 || activated.status != 0 || !described.out.contains(expected)) {
+        // Which tier runs is checked by behaviour: in tier 1 the sandbox's pid 1 is
+        // sandbox-init, in tier 2 it is the host's init.
+        const CliResult pidOne = sandboxctl(
+            m_sandboxctl,
+            { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("cat"), QStringLiteral("/proc/1/cmdline") },
+            environment, QDir::tempPath(), 60000);
+        const bool namespaced = pidOne.out.contains("sandbox-init");
+        if (set.status != 0 || activated.status != 0 || pidOne.status != 0 || namespaced != (tier == 1)) {
             if (error)
                 *error = QStringLiteral("cannot select tier %1 through sandboxctl: %2 %3 %4")
                              .arg(tier)
-                             .arg(QString::fromLocal8Bit(set.err + activated.err + described.err))
+                             .arg(QString::fromLocal8Bit(set.err + activated.err + pidOne.err))
                              .arg(QString::fromLocal8Bit(activated.out))
-                             .arg(QString::fromLocal8Bit(described.out));
+                             .arg(QString::fromLocal8Bit(pidOne.out));
             return false;
         }
     }
