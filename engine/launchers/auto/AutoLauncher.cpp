@@ -75,26 +75,33 @@ BackendDescriptor AutoLauncher::descriptor() const
     descriptor.fields = { tierField };
     descriptor.platforms = { QStringLiteral("linux") };
     QMutexLocker lock(&m_mutex);
-    descriptor.enforcement = enforcementFor(m_tier, m_landlockAbi);
+    if (m_prepared) {
+        descriptor.enforcement = enforcementFor(m_tier, m_landlockAbi, m_unavailableReason);
+        return descriptor;
+    }
+    // Not prepared yet: say what preparing would choose (one probe, remembered until
+    // prepare() or a tier change), so a backend list is truthful before activation.
+    if (!m_preview || m_preview->forced != m_forceLandlockSeccomp) {
+        const bool force = m_forceLandlockSeccomp;
+        lock.unlock();
+        Choice choice = choose(force);
+        choice.forced = force;
+        lock.relock();
+        m_preview = choice;
+    }
+    descriptor.enforcement = enforcementFor(m_preview->tier, m_preview->landlockAbi, m_preview->reason);
     return descriptor;
 }
 
-QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi) const
+QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QString &unavailableReason)
 {
     QMap<QString, QString> claims;
     const QString landlock = abi > 0 ? tr("Landlock ABI %1").arg(abi) : tr("no Landlock (kernel lacks it)");
     switch (tier) {
     case Tier::None:
-        if (!m_prepared) {
-            const QString pending = tr("decided when the backend is prepared (the strongest tier the kernel offers)");
-            for (const QString &dimension : BackendDescriptor::enforcementDimensions())
-                claims.insert(dimension, pending);
-        } else {
-            for (const QString &dimension : BackendDescriptor::enforcementDimensions())
-                claims.insert(
-                    dimension,
-                    tr("not enforced: no sandbox tier is available (%1), nothing is run").arg(m_unavailableReason));
-        }
+        for (const QString &dimension : BackendDescriptor::enforcementDimensions())
+            claims.insert(dimension,
+                          tr("not enforced: no sandbox tier is available (%1), nothing is run").arg(unavailableReason));
         return claims;
     case Tier::Namespaces:
         claims.insert(QStringLiteral("filesystem"),
@@ -177,45 +184,52 @@ QFuture<Status> AutoLauncher::prepare()
     return QtConcurrent::run([this] { return prepareNow(); });
 }
 
+AutoLauncher::Choice AutoLauncher::choose(bool forceLandlockSeccomp)
+{
+    Choice choice;
+    choice.initPath = locateInit();
+    if (choice.initPath.isEmpty()) {
+        choice.reason = tr("the helper sandbox-init was not found next to %1 nor in ../libexec/sandbox-studio "
+                           "(set SANDBOX_INIT_PATH or reinstall)")
+                            .arg(QCoreApplication::applicationDirPath());
+        return choice;
+    }
+    const KernelProbe probe = KernelProbe::run(choice.initPath);
+    choice.landlockAbi = probe.landlockAbi;
+    if (!probe.ran) {
+        choice.reason = probe.failure;
+    } else if (!probe.seccomp) {
+        choice.reason = tr("seccomp is unavailable: %1").arg(probe.seccompError);
+    } else if (!forceLandlockSeccomp && probe.namespaces) {
+        choice.tier = Tier::Namespaces;
+    } else if (probe.landlockAbi >= 1) {
+        choice.tier = Tier::LandlockSeccomp;
+    } else if (forceLandlockSeccomp) {
+        choice.reason = tr("the Landlock + seccomp tier was selected but this kernel has no Landlock");
+    } else {
+        choice.reason
+            = tr("user namespaces are refused (%1) and the kernel has no Landlock").arg(probe.namespacesError);
+    }
+    return choice;
+}
+
 Status AutoLauncher::prepareNow()
 {
-    const QString initPath = locateInit();
     bool force = false;
     {
         QMutexLocker lock(&m_mutex);
         force = m_forceLandlockSeccomp;
     }
-    Tier tier = Tier::None;
-    QString reason;
-    KernelProbe probe;
-    if (initPath.isEmpty()) {
-        reason = tr("the helper sandbox-init was not found next to %1 nor in ../libexec/sandbox-studio "
-                    "(set SANDBOX_INIT_PATH or reinstall)")
-                     .arg(QCoreApplication::applicationDirPath());
-    } else {
-        probe = KernelProbe::run(initPath);
-        if (!probe.ran) {
-            reason = probe.failure;
-        } else if (!probe.seccomp) {
-            reason = tr("seccomp is unavailable: %1").arg(probe.seccompError);
-        } else if (!force && probe.namespaces) {
-            tier = Tier::Namespaces;
-        } else if (probe.landlockAbi >= 1) {
-            tier = Tier::LandlockSeccomp;
-        } else if (force) {
-            reason = tr("the Landlock + seccomp tier was selected but this kernel has no Landlock");
-        } else {
-            reason = tr("user namespaces are refused (%1) and the kernel has no Landlock").arg(probe.namespacesError);
-        }
-    }
+    const Choice choice = choose(force);
     QMutexLocker lock(&m_mutex);
-    m_initPath = initPath;
-    m_tier = tier;
-    m_landlockAbi = probe.landlockAbi;
-    m_unavailableReason = reason;
+    m_initPath = choice.initPath;
+    m_tier = choice.tier;
+    m_landlockAbi = choice.landlockAbi;
+    m_unavailableReason = choice.reason;
     m_prepared = true;
-    if (tier == Tier::None)
-        return Error{ QStringLiteral("builtin:auto"), tr("No sandbox tier is available: %1").arg(reason), {} };
+    m_preview.reset();
+    if (choice.tier == Tier::None)
+        return Error{ QStringLiteral("builtin:auto"), tr("No sandbox tier is available: %1").arg(choice.reason), {} };
     return Status::success();
 }
 

@@ -6,11 +6,11 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 namespace sandbox {
 
 class FilteringProxy;
-struct KernelProbe;
 
 // builtin:auto — the strongest lightweight OS sandbox this host offers, chosen at
 // prepare(). On Linux: tier 1 (user/mount/pid/net/ipc/uts/cgroup namespaces, a root
@@ -39,8 +39,17 @@ public:
     static QString locateInit();
 
 private:
+    struct Choice
+    {
+        Tier tier = Tier::None;
+        int landlockAbi = 0;
+        QString initPath;
+        QString reason; // why no tier, when none
+        bool forced = false;
+    };
+    static Choice choose(bool forceLandlockSeccomp);
     Status prepareNow();
-    QMap<QString, QString> enforcementFor(Tier tier, int landlockAbi) const;
+    static QMap<QString, QString> enforcementFor(Tier tier, int landlockAbi, const QString &unavailableReason);
 
     mutable QMutex m_mutex;
     bool m_forceLandlockSeccomp = false;
@@ -50,6 +59,7 @@ private:
     QString m_unavailableReason;
     QString m_initPath;
     std::shared_ptr<FilteringProxy> m_proxy;
+    mutable std::optional<Choice> m_preview; // descriptor() before prepare()
 };
 
 } // namespace sandbox
