@@ -15,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <csignal>
 #include <memory>
 #include <sys/stat.h>
@@ -65,6 +66,8 @@ private slots:
     void embeddedAndDaemonGiveTheSameOutput();
     void terminateEndsRunningProcesses();
     void secretSetThroughStdinNeverLeaks();
+    void simultaneousStartsMakeExactlyOneOwner();
+    void staleSocketOfADeadOwnerIsReplaced();
     void hostInteractionWithoutTerminalNamesTheQuestion();
 
 private:
@@ -531,6 +534,77 @@ void TestDaemon::hostInteractionWithoutTerminalNamesTheQuestion()
     QVERIFY(answered.out.endsWith("activated atom-pack:test-secrets:asking\n"));
     const Outcome status = ctl({ QStringLiteral("status") });
     QVERIFY(status.out.contains("active backend:  atom-pack:test-secrets:asking"));
+}
+
+void TestDaemon::simultaneousStartsMakeExactlyOneOwner()
+{
+    std::vector<std::unique_ptr<QProcess>> daemons;
+    for (int i = 0; i < 4; ++i) {
+        auto d = std::make_unique<QProcess>();
+        d->setProcessEnvironment(environment(QStringLiteral("d")));
+        d->start(binary(QStringLiteral("sandboxd")), { QStringLiteral("--socket"), m_socket });
+        daemons.push_back(std::move(d));
+    }
+    // Three give way (exit 0, saying who owns the engine); one serves.
+    int exited = 0;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (exited = int(std::count_if(daemons.begin(), daemons.end(),
+                                    [](const auto &d) { return d->state() == QProcess::NotRunning; })))
+            == 3,
+        30000);
+    qint64 owner = 0;
+    for (const auto &d : daemons) {
+        if (d->state() == QProcess::NotRunning) {
+            QCOMPARE(d->exitCode(), 0);
+            QVERIFY(d->readAllStandardError().contains("already running for this user"));
+        } else {
+            owner = d->processId();
+        }
+    }
+    const Outcome status = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
+    QCOMPARE(QJsonDocument::fromJson(status.out)
+                 .object()
+                 .value(QStringLiteral("server"))
+                 .toObject()
+                 .value(QStringLiteral("pid"))
+                 .toInteger(),
+             owner);
+    for (const auto &d : daemons) {
+        if (d->state() != QProcess::NotRunning) {
+            d->terminate();
+            QVERIFY(d->waitForFinished(30000));
+        }
+    }
+}
+
+void TestDaemon::staleSocketOfADeadOwnerIsReplaced()
+{
+    startDaemon();
+    killHard(*m_daemon);
+    QVERIFY(m_daemon->waitForFinished());
+    QVERIFY2(QFile::exists(m_socket), "SIGKILL leaves the socket file behind");
+
+    // Nobody owns the engine now: sandboxctl embeds one rather than failing on the dead socket...
+    const Outcome embedded = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
+    QCOMPARE(embedded.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(embedded.out).object().value(QStringLiteral("embedded")).toBool(), true);
+    // ...and a new daemon takes the socket over.
+    startDaemon();
+    const Outcome status = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
+    QCOMPARE(QJsonDocument::fromJson(status.out)
+                 .object()
+                 .value(QStringLiteral("server"))
+                 .toObject()
+                 .value(QStringLiteral("pid"))
+                 .toInteger(),
+             m_daemon->processId());
+    struct stat st
+    {
+    };
+    QCOMPARE(::stat(QFile::encodeName(m_socket).constData(), &st), 0);
+    QCOMPARE(st.st_mode & 0777, mode_t(0600));
+    QCOMPARE(::stat(QFile::encodeName(QFileInfo(m_socket).absolutePath()).constData(), &st), 0);
+    QCOMPARE(st.st_mode & 0777, mode_t(0700));
 }
 
 QTEST_GUILESS_MAIN(TestDaemon)
