@@ -85,7 +85,7 @@ void ActivationProgress::onEvent(const ActivationEvent &event)
         reset();
         m_activationId = event.activationId;
         if (!m_running)
-            m_title->setText(tr("Activating “%1”…").arg(event.ref.toString()));
+            m_title->setText(tr("Activating “%1”…").arg(m_names.value(event.ref.toString(), event.ref.toString())));
         m_running = true;
         m_busy->show();
     }

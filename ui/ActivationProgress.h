@@ -3,6 +3,7 @@
 #include "StatusIcons.h"
 #include "protocol/ActivationEvent.h"
 
+#include <QHash>
 #include <QWidget>
 
 class QLabel;
@@ -28,6 +29,8 @@ public:
     // The outcome, with the sentence to show.
     void finish(const ActivationResult &result, const QString &summary);
     bool isRunning() const { return m_running; }
+    // Display names by canonical ref, for activations this window did not start.
+    void setBackendNames(const QHash<QString, QString> &names) { m_names = names; }
     StatusIcons::StepState stepState(ActivationStep step) const;
 
 private:
@@ -39,6 +42,7 @@ private:
     QListWidget *m_steps = nullptr;
     QProgressBar *m_busy = nullptr;
     QLabel *m_summary = nullptr;
+    QHash<QString, QString> m_names;
     quint64 m_activationId = 0;
     bool m_running = false;
 };

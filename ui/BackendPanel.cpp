@@ -157,6 +157,10 @@ void BackendPanel::reload()
             return;
         }
         m_list->setBackends(result.value());
+        QHash<QString, QString> names;
+        for (const BackendInfo &info : result.value())
+            names.insert(info.ref.toString(), info.descriptor.name);
+        m_progress->setBackendNames(names);
         if (const auto selected = m_list->selectedBackend())
             showDetails(*selected);
         updateButtons();

@@ -68,14 +68,14 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
     connect(m_trayBanner, &NoticeBanner::dismissed, this, [] { QSettings().setValue(kNoTrayNoticeDismissed, true); });
 
     connect(m_client, &Client::cleanupWarning, this, [this](const CleanupWarning &warning) {
+        const QString name = m_backendNames.value(warning.ref.toString(), warning.ref.toString());
         m_cleanupBanner->showMessage(
             warning.willRetry
                 ? tr("The new backend is active, but cleaning up after “%1” failed: %2 Sandbox Studio will try "
                      "again in the background (attempt %3).")
-                      .arg(warning.ref.toString(), warning.message)
+                      .arg(name, warning.message)
                       .arg(warning.attempt)
-                : tr("The new backend is active, but cleaning up after “%1” failed: %2")
-                      .arg(warning.ref.toString(), warning.message));
+                : tr("The new backend is active, but cleaning up after “%1” failed: %2").arg(name, warning.message));
     });
     connect(m_client, &Client::disconnected, this, [this](const QString &reason) {
         m_warningBanner->showMessage(tr("The connection to the sandbox engine was lost: %1").arg(reason));
@@ -175,7 +175,9 @@ void MainWindow::updateActiveBackend()
         if (!result)
             return;
         QString active;
+        m_backendNames.clear();
         for (const BackendInfo &info : result.value()) {
+            m_backendNames.insert(info.ref.toString(), info.descriptor.name);
             if (info.active)
                 active = info.descriptor.name;
         }

@@ -2,6 +2,7 @@
 
 #include "protocol/ActivationEvent.h"
 
+#include <QHash>
 #include <QMainWindow>
 
 class QAction;
@@ -53,6 +54,7 @@ private:
     QAction *m_autostart = nullptr;
     QAction *m_keepInTray = nullptr;
     HostInteractionPresenter *m_interactions = nullptr;
+    QHash<QString, QString> m_backendNames; // canonical ref -> display name
     bool m_toldAboutTray = false;
 };
 

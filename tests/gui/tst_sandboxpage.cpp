@@ -244,6 +244,7 @@ void TestSandboxPage::cleanupFailureShowsBannerAndKeepsActivation()
         return;
     QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 20000);
     QVERIFY2(banner->text().contains(QStringLiteral("the runtime was still busy")), qPrintable(banner->text()));
+    QVERIFY2(banner->text().contains(QStringLiteral("cleaning up after “Leaky” failed")), qPrintable(banner->text()));
     QTRY_VERIFY(!progress()->isRunning());
     QCOMPARE(progress()->stepState(ActivationStep::Cleanup), StepState::Warning);
     QCOMPARE(m_harness->engine().activeRef(), TestPack::ref(QStringLiteral("plain")));
