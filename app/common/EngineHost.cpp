@@ -138,6 +138,7 @@ Result<std::unique_ptr<Client>> EngineHost::host()
     }
     // Restoring runs the activation transaction; clients see its events like any other.
     m_restored = m_engine->restore();
+    m_server->holdSpawnsUntil(m_restored);
     return createClient();
 }
 

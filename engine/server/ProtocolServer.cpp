@@ -477,8 +477,21 @@ void ProtocolServer::policySet(ServerSession *s, const QJsonValue &id, const QJs
     s->respond(id, QJsonObject{});
 }
 
+void ProtocolServer::holdSpawnsUntil(const QFuture<ActivationResult> &restore)
+{
+    m_restore = restore;
+}
+
 void ProtocolServer::processSpawn(ServerSession *s, const QJsonValue &id, const QJsonObject &params)
 {
+    if (m_restore.isValid() && !m_restore.isFinished()) {
+        QPointer<ServerSession> session(s);
+        whenFinished(this, m_restore, [this, session, id, params](const QFuture<ActivationResult> &) {
+            if (session)
+                processSpawn(session, id, params);
+        });
+        return;
+    }
     const Result<SpawnRequest> request
         = SpawnRequest::fromJson(params.value(QStringLiteral("request")), param(QStringLiteral("request")));
     if (!request.ok())

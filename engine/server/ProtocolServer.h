@@ -1,7 +1,9 @@
 #pragma once
 
 #include "RpcMessage.h"
+#include "protocol/ActivationEvent.h"
 
+#include <QFuture>
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
@@ -32,6 +34,10 @@ public:
     void addConnection(std::unique_ptr<Transport> transport);
     int sessionCount() const;
     Engine &engine() const { return m_engine; }
+
+    // Spawns wait for this (the start-up restore of the last selection), so a command sent
+    // the moment the engine starts runs in the restored backend instead of failing.
+    void holdSpawnsUntil(const QFuture<ActivationResult> &restore);
 
     // Kills every process spawned through this server (shutdown).
     void killAllProcesses();
@@ -77,6 +83,7 @@ private:
     Engine &m_engine;
     QList<ServerSession *> m_sessions;
     quint64 m_nextSessionId = 1;
+    QFuture<ActivationResult> m_restore;
 };
 
 } // namespace sandbox

@@ -116,6 +116,7 @@ void TestDaemon::cleanup()
 
 void TestDaemon::startDaemon()
 {
+    m_daemonLog.clear();
     m_daemon = std::make_unique<QProcess>();
     m_daemon->setProcessEnvironment(environment(QStringLiteral("d")));
     connect(m_daemon.get(), &QProcess::readyReadStandardError, this,
@@ -238,10 +239,11 @@ void TestDaemon::concurrentClientsRunCommandsDuringAnActivation()
     for (int i = 0; i < 4; ++i) {
         QProcess &run = *runs[size_t(i)];
         QVERIFY(run.waitForFinished(60000));
-        QCOMPARE(run.exitCode(), i);
+        const QByteArray err = run.readAllStandardError();
+        QVERIFY2(run.exitCode() == i, err.constData());
         QCOMPARE(run.readAllStandardOutput(),
                  QByteArray("client ") + QByteArray::number(i) + " got line-" + QByteArray::number(i) + '\n');
-        QCOMPARE(run.readAllStandardError(), QByteArray("to-stderr-") + QByteArray::number(i) + '\n');
+        QCOMPARE(err, QByteArray("to-stderr-") + QByteArray::number(i) + '\n');
     }
     QVERIFY(activation->waitForFinished(60000));
     const QByteArray activated = activation->readAllStandardOutput();
