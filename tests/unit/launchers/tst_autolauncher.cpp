@@ -73,6 +73,8 @@ private slots:
     void timeoutKillsTheWholeSandbox();
     void killEndsEveryProcessInside_data() { tiers(); }
     void killEndsEveryProcessInside();
+    void terminateIsForwardedToTheCommand_data() { tiers(); }
+    void terminateIsForwardedToTheCommand();
     void hostExecutionAskIsAskedAndRefusalDenies_data() { tiers(); }
     void hostExecutionAskIsAskedAndRefusalDenies();
     void badRequestsAreRefusedBeforeAnythingRuns();
@@ -338,6 +340,25 @@ void TestAutoLauncher::killEndsEveryProcessInside()
     QVERIFY(status.signaled);
     QCOMPARE(status.signal, SIGKILL);
     QVERIFY(!process->isRunning());
+}
+
+void TestAutoLauncher::terminateIsForwardedToTheCommand()
+{
+    SpawnRequest request;
+    request.argv = { QStringLiteral("sh"), QStringLiteral("-c"),
+                     QStringLiteral("trap 'echo got-term; exit 0' TERM; echo ready; while :; do sleep 0.05; done") };
+    request.cwd = m_workspace.path();
+    auto spawned = launcher().spawn(request, Policy::defaults());
+    QVERIFY(spawned);
+    std::shared_ptr<SandboxProcess> process = spawned.value();
+    QByteArray out;
+    connect(process.get(), &SandboxProcess::stdoutReady, this, [&](const QByteArray &data) { out += data; });
+    QSignalSpy finished(process.get(), &SandboxProcess::finished);
+    QTRY_VERIFY_WITH_TIMEOUT(out.contains("ready"), 10000);
+    process->terminate();
+    QVERIFY(finished.wait(10000));
+    QVERIFY2(out.contains("got-term"), out.constData());
+    QCOMPARE(finished.first().first().value<ExitStatus>(), (ExitStatus{ 0, false, 0, false }));
 }
 
 void TestAutoLauncher::hostExecutionAskIsAskedAndRefusalDenies()
