@@ -29,16 +29,23 @@ trap cleanup EXIT
 # -displayfd: the server picks a free display number and writes it once it is ready.
 Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
 xvfb_pid=$!
-for _ in $(seq 1 100); do
-    [ -s "$work/display" ] && break
+# Ready when the number is written out whole and the server answers a client.
+ready=
+for _ in $(seq 1 150); do
+    if grep -q '^[0-9][0-9]*$' "$work/display" 2>/dev/null; then
+        export DISPLAY=":$(head -n1 "$work/display")"
+        if xwininfo -root >/dev/null 2>&1; then
+            ready=1
+            break
+        fi
+    fi
     sleep 0.1
 done
-if [ ! -s "$work/display" ]; then
+if [ -z "$ready" ]; then
     echo "$0: Xvfb did not start:" >&2
     cat "$work/xvfb.log" >&2
     exit 1
 fi
-export DISPLAY=":$(head -n1 "$work/display")"
 
 trayer --edge top --align right --widthtype request --height 28 --SetDockType true \
     --transparent false >"$work/trayer.log" 2>&1 &
