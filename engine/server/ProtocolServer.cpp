@@ -530,9 +530,15 @@ void ProtocolServer::processSpawn(ServerSession *s, const QJsonValue &id, const 
             [output](const QByteArray &data) { output(QStringLiteral("stdout"), data); });
     connect(process.get(), &SandboxProcess::stderrReady, s,
             [output](const QByteArray &data) { output(QStringLiteral("stderr"), data); });
-    connect(process.get(), &SandboxProcess::finished, s, [s, pid](const ExitStatus &status) {
+    connect(process.get(), &SandboxProcess::finished, s, [this, s, pid](const ExitStatus &status) {
+        // The engine's record is the complete one (it knows when its own timeout killed it).
+        ExitStatus effective = status;
+        for (const ProcessInfo &info : m_engine.processes()) {
+            if (info.id == quint64(pid) && !info.running)
+                effective = info.exit;
+        }
         s->notify(Notification::ProcessExited,
-                  { { QStringLiteral("processId"), pid }, { QStringLiteral("exit"), status.toJson() } });
+                  { { QStringLiteral("processId"), pid }, { QStringLiteral("exit"), effective.toJson() } });
         releaseLater(s->processes().take(quint64(pid)));
     });
     s->respond(id, QJsonObject{ { QStringLiteral("processId"), pid } });

@@ -383,6 +383,10 @@ void TestDaemon::embeddedAndDaemonGiveTheSameOutput()
         { QStringLiteral("packs"), QStringLiteral("disable"), QStringLiteral("no-such-pack") },
         { QStringLiteral("run"), QStringLiteral("--policy"), QStringLiteral("missing.json"), QStringLiteral("--"),
           QStringLiteral("true") },
+        { QStringLiteral("run"), QStringLiteral("--timeout"), QStringLiteral("1"), QStringLiteral("--"),
+          QStringLiteral("sleep"), QStringLiteral("30") },
+        { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+          QStringLiteral("kill -TERM $$") },
     };
     auto play = [&](const QString &profile) {
         QList<Outcome> outcomes;
@@ -413,6 +417,9 @@ void TestDaemon::embeddedAndDaemonGiveTheSameOutput()
     QCOMPARE(daemon[13].exitCode, 127); // the shell's "command not found", from inside the sandbox
     QCOMPARE(daemon[17].exitCode, 125); // sandboxctl's own error, not the command's
     QVERIFY(daemon[17].err.startsWith("sandboxctl: cannot read missing.json"));
+    QCOMPARE(daemon[18].exitCode, 128 + SIGKILL);
+    QCOMPARE(daemon[18].err, QByteArray("sandboxctl: sleep timed out after 1 s and was killed\n"));
+    QCOMPARE(daemon[19].exitCode, 128 + SIGTERM);
     QVERIFY(daemon[11].exitCode != 0);
     QVERIFY(daemon[9].out.contains("example.org"));
 }
