@@ -869,5 +869,9 @@
         <source>Sandbox Studio — active backend: %1</source>
         <translation>Sandbox Studio – aktives Backend: %1</translation>
     </message>
+    <message>
+        <source>activating…</source>
+        <translation>wird aktiviert …</translation>
+    </message>
 </context>
 </TS>

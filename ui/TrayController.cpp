@@ -43,6 +43,7 @@ TrayController::TrayController(Client *client, QObject *parent)
     connect(m_client, &Client::activationFinished, this, [this] {
         m_progress.clear();
         updateToolTip();
+        refresh();
     });
     connect(m_client, &Client::cleanupWarning, this, [this](const CleanupWarning &warning) {
         notify(tr("Cleanup of “%1” failed").arg(nameOf(warning.ref)),
@@ -175,6 +176,10 @@ void TrayController::onActivationEvent(const ActivationEvent &event)
 {
     if (event.state != ActivationEvent::State::Started)
         return;
+    // The candidate shows as "activating" until it becomes the active one (the swap).
+    QAction *action = actionFor(event.ref);
+    if (action && int(event.step) < int(ActivationStep::Swap))
+        action->setText(tr("%1 (%2)").arg(nameOf(event.ref), tr("activating…")));
     const int number = int(event.step) + 1;
     m_progress = tr("Activating “%1”: step %2 of %3, %4…")
                      .arg(nameOf(event.ref))

@@ -101,7 +101,7 @@ void TestTray::menuListsEveryBackendWithItsState()
 
     QVERIFY(m_harness->activate(QStringLiteral("plain")).ok);
     QTRY_VERIFY(action(QStringLiteral("plain")) && action(QStringLiteral("plain"))->isChecked());
-    QVERIFY(action(QStringLiteral("plain"))->text().contains(QStringLiteral("(active)")));
+    QTRY_VERIFY(action(QStringLiteral("plain"))->text().contains(QStringLiteral("(active)")));
     QVERIFY(!action(QStringLiteral("slow"))->isChecked());
     QTRY_VERIFY(m_tray->toolTip().contains(QStringLiteral("active backend: Plain")));
 }
@@ -113,8 +113,9 @@ void TestTray::choosingABackendActivatesIt()
     QSignalSpy notified(m_tray.get(), &TrayController::notified);
 
     action(QStringLiteral("slow"))->trigger();
-    // Progress shows in the tooltip while the slow launcher prepares ...
+    // Progress shows in the tooltip and the menu while the slow launcher prepares ...
     QTRY_VERIFY(m_tray->toolTip().contains(QStringLiteral("Configure and prepare")));
+    QVERIFY(action(QStringLiteral("slow"))->text().contains(QStringLiteral("(activating…)")));
     // ... and the window shows the same activation's steps.
     QTRY_COMPARE(m_window->findChild<ActivationProgress *>(QStringLiteral("activationProgress"))
                      ->stepState(ActivationStep::Prepare),
