@@ -2,6 +2,7 @@
 // bubblewrap, and through plain posix_spawn. Prints median and p95 wall time as a table.
 // Measures only: it fails when a runner cannot run, never because of a figure.
 #include "LauncherRun.h"
+#include "launchers/auto/linux/SandboxPlan.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -11,9 +12,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fcntl.h>
 #include <functional>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 extern char **environ;
@@ -114,6 +118,14 @@ int main(int argc, char **argv)
                                                            "--ro-bind", "/", "/", "/bin/true" });
                             },
                             {} });
+        // The same work tier 1 does on the filesystem side (fresh /proc, minimal /dev, private /tmp).
+        runners.push_back({ QStringLiteral("bwrap + --proc --dev --tmpfs /tmp"),
+                            [bwrap] {
+                                return posixSpawnAndWait({ bwrap.constData(), "--unshare-all", "--die-with-parent",
+                                                           "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev",
+                                                           "--tmpfs", "/tmp", "/bin/true" });
+                            },
+                            {} });
     } else {
         std::fprintf(stderr, "bench: bwrap not installed, its row is skipped\n");
     }
@@ -136,6 +148,50 @@ int main(int argc, char **argv)
                                 const RunResult result
                                     = runIn(*launcher, { QStringLiteral("/bin/true") }, policy, path);
                                 return result.started && result.status.exitCode == 0 && !result.status.signaled;
+                            },
+                            {} });
+    }
+    // The two halves of a tier 1 spawn: planning in the engine, and sandbox-init itself
+    // started with posix_spawn from a prebuilt configuration.
+    SandboxPlan::Input planInput;
+    planInput.policy = policy;
+    planInput.request.argv = { QStringLiteral("/bin/true") };
+    planInput.request.cwd = workspace.path();
+    planInput.tier = 1;
+    planInput.landlockAbi = 7;
+    runners.push_back({ QStringLiteral("  tier 1 plan only (policy -> configuration)"),
+                        [planInput] {
+                            const Result<SandboxPlan> plan = SandboxPlan::build(planInput);
+                            return plan.ok() && !plan.value().serialize().isEmpty();
+                        },
+                        {} });
+    const Result<SandboxPlan> prebuilt = SandboxPlan::build(planInput);
+    const QByteArray initPath = AutoLauncher::locateInit().toLocal8Bit();
+    if (prebuilt && !initPath.isEmpty()) {
+        const QByteArray config = prebuilt.value().serialize();
+        runners.push_back({ QStringLiteral("  tier 1 sandbox-init only (posix_spawn)"),
+                            [config, initPath] {
+                                const int configFd = memfd_create("bench-config", MFD_CLOEXEC);
+                                int status[2];
+                                if (configFd < 0
+                                    || write(configFd, config.constData(), size_t(config.size())) != config.size()
+                                    || lseek(configFd, 0, SEEK_SET) != 0 || pipe2(status, O_CLOEXEC) != 0)
+                                    return false;
+                                posix_spawn_file_actions_t actions;
+                                posix_spawn_file_actions_init(&actions);
+                                posix_spawn_file_actions_adddup2(&actions, configFd, 3);
+                                posix_spawn_file_actions_adddup2(&actions, status[1], 4);
+                                char *args[] = { const_cast<char *>(initPath.constData()), nullptr };
+                                pid_t pid = 0;
+                                const bool spawned = posix_spawn(&pid, args[0], &actions, nullptr, args, environ) == 0;
+                                posix_spawn_file_actions_destroy(&actions);
+                                close(status[1]);
+                                close(configFd);
+                                int wstatus = 0;
+                                const bool ok = spawned && waitpid(pid, &wstatus, 0) == pid && WIFEXITED(wstatus)
+                                    && WEXITSTATUS(wstatus) == 0;
+                                close(status[0]);
+                                return ok;
                             },
                             {} });
     }
