@@ -7,6 +7,8 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <dirent.h>
+#include <fcntl.h>
 #include <functional>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -104,24 +106,32 @@ QStringList aliasesOf(const QString &path, const QList<MountInfo> &mounts)
     return aliases;
 }
 
-void scanSockets(const QString &directory, int levels, QStringList &out)
+// Plain readdir with d_type: this runs on every tier 1 spawn, so no QFileInfo per entry.
+void scanSockets(const QByteArray &directory, int levels, QStringList &out)
 {
     if (levels < 0)
         return;
-    QDir dir(directory);
-    const QFileInfoList entries
-        = dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
-    for (const QFileInfo &entry : entries) {
-        if (entry.isSymLink())
+    DIR *dir = opendir(directory.constData());
+    if (!dir)
+        return;
+    while (const dirent *entry = readdir(dir)) {
+        const QByteArray name(entry->d_name);
+        if (name == "." || name == "..")
             continue;
-        struct stat st = {};
-        if (lstat(QFile::encodeName(entry.absoluteFilePath()).constData(), &st) != 0)
-            continue;
-        if (S_ISSOCK(st.st_mode))
-            appendUnique(out, entry.absoluteFilePath());
-        else if (S_ISDIR(st.st_mode))
-            scanSockets(entry.absoluteFilePath(), levels - 1, out);
+        const QByteArray path = directory + '/' + name;
+        unsigned char type = entry->d_type;
+        if (type == DT_UNKNOWN) {
+            struct stat st = {};
+            if (fstatat(dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+                continue;
+            type = S_ISSOCK(st.st_mode) ? DT_SOCK : S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
+        }
+        if (type == DT_SOCK)
+            appendUnique(out, QFile::decodeName(path));
+        else if (type == DT_DIR)
+            scanSockets(path, levels - 1, out);
     }
+    closedir(dir);
 }
 
 enum Rights { kRead = 1, kWrite = 2 };
@@ -157,13 +167,16 @@ QStringList SandboxPlan::hostExecutionChannels(const QProcessEnvironment &enviro
     }
     // Service managers, message buses, container engines and agents all listen on unix
     // sockets below /run (and /var/run, usually the same directory).
+    QStringList scanned;
     for (const char *root : { "/run", "/var/run" }) {
         const QString canonical = QFileInfo(QString::fromLatin1(root)).canonicalFilePath();
-        if (!canonical.isEmpty())
-            scanSockets(canonical, 4, channels);
+        if (canonical.isEmpty() || scanned.contains(canonical))
+            continue;
+        scanned.append(canonical);
+        scanSockets(QFile::encodeName(canonical), 4, channels);
     }
     if (includeTmp)
-        scanSockets(QStringLiteral("/tmp"), 2, channels);
+        scanSockets(QByteArrayLiteral("/tmp"), 2, channels);
     channels.removeAll(QString());
     return channels;
 }
