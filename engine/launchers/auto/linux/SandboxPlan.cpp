@@ -323,8 +323,11 @@ void SandboxPlan::planMounts(const Input &)
         m_mounts.append(planned.mount);
     // Merged-/usr links (/bin, /lib, /lib64, /sbin ...) whose targets are readable but
     // which no readable root brings along themselves.
-    const QFileInfoList top
-        = QDir(QStringLiteral("/")).entryInfoList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot);
+    // With "/" readable every link comes along already: no need to list it.
+    const bool rootReadable = m_readable.contains(QStringLiteral("/")) || m_writable.contains(QStringLiteral("/"));
+    const QFileInfoList top = rootReadable
+        ? QFileInfoList()
+        : QDir(QStringLiteral("/")).entryInfoList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot);
     for (const QFileInfo &entry : top) {
         if (!entry.isSymLink())
             continue;
