@@ -320,15 +320,18 @@ int Commands::connectEngine()
     if (m_host->isOwner()) {
         // Commands see the engine as a running owner would show it: selection restored,
         // and the restore's own events delivered (so none is mistaken for a later one's).
+        // Restoring may ask a question (this process hosts the engine, so it must answer);
+        // a refused one makes the restore fall back, which is not this command's failure.
+        m_responder->setEnabled(true);
+        QSet<quint64> finished; // tracked from before the wait: the notice may come first
+        connect(m_client.get(), &Client::activationFinished, this,
+                [&finished](const ActivationResult &r) { finished.insert(r.activationId); });
         const ActivationResult restored = await(m_host->restored());
-        bool delivered = false;
-        connect(m_client.get(), &Client::activationFinished, this, [&delivered, &restored](const ActivationResult &r) {
-            delivered = delivered || r.activationId == restored.activationId;
-        });
         QDeadlineTimer deadline(5000);
-        while (!delivered && !deadline.hasExpired())
+        while (restored.activationId != 0 && !finished.contains(restored.activationId) && !deadline.hasExpired())
             QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
         disconnect(m_client.get(), &Client::activationFinished, this, nullptr);
+        m_responder->forgetUnanswerable();
     } else if (!m_configDir.isEmpty()) {
         Terminal::err(tr("sandboxctl: note: --config-dir applies only to an engine this command hosts; the running "
                          "engine (pid %1) uses its own\n")

@@ -25,6 +25,7 @@ public:
     void setEnabled(bool enabled) { m_enabled = enabled; }
     // A question came that could not be answered here (the command must fail).
     bool hadUnanswerable() const { return m_unanswerable; }
+    void forgetUnanswerable() { m_unanswerable = false; }
 
     // Turns VALUE into a response for `request`; an error message when it does not fit.
     static std::optional<HostInteractionResponse> responseFor(const HostInteractionRequest &request,
