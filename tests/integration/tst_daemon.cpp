@@ -3,6 +3,7 @@
 // middle of an activation or a command, another user knocking, and the embedded engine
 // answering exactly as the daemon does.
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
@@ -18,7 +19,10 @@
 #include <algorithm>
 #include <csignal>
 #include <memory>
+#include <poll.h>
+#include <pty.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
@@ -67,6 +71,7 @@ private slots:
     void terminateEndsRunningProcesses();
     void secretSetThroughStdinNeverLeaks();
     void simultaneousStartsMakeExactlyOneOwner();
+    void terminalPromptsAndSecretsWithoutEcho();
     void staleSocketOfADeadOwnerIsReplaced();
     void hostInteractionWithoutTerminalNamesTheQuestion();
 
@@ -614,6 +619,125 @@ void TestDaemon::staleSocketOfADeadOwnerIsReplaced()
     QCOMPARE(st.st_mode & 0777, mode_t(0600));
     QCOMPARE(::stat(QFile::encodeName(QFileInfo(m_socket).absolutePath()).constData(), &st), 0);
     QCOMPARE(st.st_mode & 0777, mode_t(0700));
+}
+
+namespace {
+
+// sandboxctl on a pseudo-terminal, as a person at a shell runs it: what it shows, and
+// our typing, which goes in only once the expected prompt is on the screen.
+class TerminalSession
+{
+public:
+    TerminalSession(const QString &program, const QStringList &args, const QProcessEnvironment &env, const QString &cwd)
+    {
+        QList<QByteArray> argv{ QFile::encodeName(program) };
+        for (const QString &a : args)
+            argv.append(a.toLocal8Bit());
+        QList<QByteArray> envv;
+        for (const QString &e : env.toStringList())
+            envv.append(e.toLocal8Bit());
+        const QByteArray dir = QFile::encodeName(cwd);
+        m_pid = ::forkpty(&m_master, nullptr, nullptr, nullptr);
+        if (m_pid == 0) {
+            std::vector<char *> a, e;
+            for (QByteArray &x : argv)
+                a.push_back(x.data());
+            a.push_back(nullptr);
+            for (QByteArray &x : envv)
+                e.push_back(x.data());
+            e.push_back(nullptr);
+            if (::chdir(dir.constData()) == 0)
+                ::execve(a[0], a.data(), e.data());
+            ::_exit(127);
+        }
+    }
+
+    ~TerminalSession()
+    {
+        if (m_pid > 0 && !m_reaped) {
+            ::kill(m_pid, SIGKILL);
+            ::waitpid(m_pid, nullptr, 0);
+        }
+        if (m_master >= 0)
+            ::close(m_master);
+    }
+
+    // Reads the screen until `text` appears (true) or the program ends (false).
+    bool waitFor(const QByteArray &text)
+    {
+        QDeadlineTimer deadline(30000);
+        while (!m_screen.contains(text)) {
+            pollfd p{ m_master, POLLIN, 0 };
+            if (deadline.hasExpired() || ::poll(&p, 1, 100) < 0)
+                return false;
+            if (p.revents & (POLLIN | POLLHUP)) {
+                char buffer[4096];
+                const ssize_t n = ::read(m_master, buffer, sizeof buffer);
+                if (n <= 0)
+                    return m_screen.contains(text);
+                m_screen.append(buffer, n);
+            }
+        }
+        return true;
+    }
+
+    void type(const QByteArray &text)
+    {
+        [[maybe_unused]] const ssize_t n = ::write(m_master, text.constData(), size_t(text.size()));
+    }
+
+    int finish()
+    {
+        waitFor(QByteArray("\x01 never printed"));
+        int status = 0;
+        ::waitpid(m_pid, &status, 0);
+        m_reaped = true;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    }
+
+    QByteArray screen() const { return m_screen; }
+
+private:
+    int m_master = -1;
+    pid_t m_pid = -1;
+    bool m_reaped = false;
+    QByteArray m_screen;
+};
+
+} // namespace
+
+void TestDaemon::terminalPromptsAndSecretsWithoutEcho()
+{
+    startDaemon();
+    const QString cwd = m_root->filePath(QStringLiteral("work"));
+    {
+        TerminalSession t(binary(QStringLiteral("sandboxctl")),
+                          { QStringLiteral("--socket"), m_socket, QStringLiteral("activate"),
+                            QStringLiteral("atom-pack:test-secrets:asking") },
+                          environment(QStringLiteral("d")), cwd);
+        QVERIFY2(t.waitFor("Continue? [y/N] "), t.screen().constData());
+        QVERIFY(t.screen().contains("Set up the asking backend?"));
+        t.type("y\n");
+        QCOMPARE(t.finish(), 0);
+        QVERIFY2(t.screen().contains("activated atom-pack:test-secrets:asking"), t.screen().constData());
+        // The terminal echoes ordinary answers, so a secret's absence below means something.
+        QVERIFY(t.screen().contains("Continue? [y/N] y\r\n"));
+    }
+    {
+        const QByteArray secret = "typed-" + QByteArray::number(QRandomGenerator::global()->generate64(), 36);
+        TerminalSession t(binary(QStringLiteral("sandboxctl")),
+                          { QStringLiteral("--socket"), m_socket, QStringLiteral("secret"), QStringLiteral("set"),
+                            QStringLiteral("atom-pack:test-secrets:keyed"), QStringLiteral("apiKey") },
+                          environment(QStringLiteral("d")), cwd);
+        QVERIFY2(t.waitFor("(not shown): "), t.screen().constData());
+        t.type(secret + '\n');
+        QCOMPARE(t.finish(), 0);
+        QVERIFY2(t.screen().contains("saved settings of atom-pack:test-secrets:keyed"), t.screen().constData());
+        QVERIFY2(!t.screen().contains(secret), "the secret was echoed on the terminal");
+    }
+    const Outcome view
+        = ctl({ QStringLiteral("settings"), QStringLiteral("get"), QStringLiteral("atom-pack:test-secrets:keyed") });
+    QVERIFY(view.out.contains("apiKey = (secret, configured)"));
 }
 
 QTEST_GUILESS_MAIN(TestDaemon)
