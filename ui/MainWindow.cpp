@@ -39,7 +39,6 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
     , m_cleanupBanner(new NoticeBanner(QStringLiteral("cleanupBanner"), NoticeBanner::Kind::Warning))
     , m_warningBanner(new NoticeBanner(QStringLiteral("warningBanner"), NoticeBanner::Kind::Warning))
     , m_activeStatus(new QLabel)
-    , m_interactions(new HostInteractionPresenter(client, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Sandbox Studio"));
@@ -59,6 +58,8 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
     statusBar()->addWidget(m_activeStatus, 1);
 
     createMenus();
+    // Host Interaction requests become native dialogs over this window (it owns the presenter).
+    new HostInteractionPresenter(client, this);
 
     const bool trayAvailable = m_tray && TrayController::isTrayAvailable();
     if (!trayAvailable && !QSettings().value(kNoTrayNoticeDismissed, false).toBool()) {

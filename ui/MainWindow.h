@@ -11,7 +11,6 @@ class QLabel;
 namespace sandbox {
 
 class Client;
-class HostInteractionPresenter;
 class NoticeBanner;
 class SandboxPage;
 class TrayController;
@@ -53,7 +52,6 @@ private:
     QLabel *m_activeStatus = nullptr;
     QAction *m_autostart = nullptr;
     QAction *m_keepInTray = nullptr;
-    HostInteractionPresenter *m_interactions = nullptr;
     QHash<QString, QString> m_backendNames; // canonical ref -> display name
     bool m_toldAboutTray = false;
 };

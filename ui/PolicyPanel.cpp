@@ -267,7 +267,10 @@ void PolicyPanel::showError(const Error &error)
         if (!current.details.isEmpty() && current.where.isEmpty())
             continue;
         lines << current.toString();
-        for (const auto &[key, editor] : editors) {
+        for (const auto &entry : editors) {
+            // Named copies, not a structured binding: Clang before 16 cannot capture those in a lambda.
+            const QString &key = entry.first;
+            StringListEditor *editor = entry.second;
             const QStringList parts = current.where.split(QLatin1Char('.'));
             const bool names = std::any_of(parts.begin(), parts.end(), [&key](const QString &part) {
                 return part == key || part.startsWith(key + QLatin1Char('['));
