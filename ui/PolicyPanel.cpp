@@ -144,6 +144,9 @@ QComboBox *PolicyPanel::createCombo(const QString &name, const QString &accessib
     combo->setAccessibleName(accessibleName);
     for (const auto &[text, value] : items)
         combo->addItem(text, value);
+    // Long explanatory choices must not dictate the panel's width; the popup shows them whole.
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(24);
     WheelGuard::install(combo);
     return combo;
 }
