@@ -379,7 +379,7 @@ void TestEscape::addRows(int tier)
     if (have("git"))
         row("git works", def,
             sh("cd /tmp && rm -rf escape-repo && git init -q escape-repo && git -C escape-repo status --short && echo "
-               "git-ok"),
+               "git-ok; status=$?; rm -rf escape-repo; exit $status"),
             Succeeds, "git-ok");
     row("python works", def,
         QStringList{ QStringLiteral("python3"), QStringLiteral("-c"), QStringLiteral("print(6*7)") }, Succeeds, "42");
