@@ -40,18 +40,20 @@ std::optional<QString> Terminal::readLine(const QString &prompt)
 
 std::optional<QString> Terminal::readSecret(const QString &prompt)
 {
-    err(prompt);
+    // Echo goes off before the prompt appears, so nothing typed after seeing it is shown;
+    // TCSANOW keeps anything already typed (TCSAFLUSH would silently drop it).
     termios saved{};
     const bool tty = ::tcgetattr(STDIN_FILENO, &saved) == 0;
     if (tty) {
         termios quiet = saved;
         quiet.c_lflag &= ~tcflag_t(ECHO);
         quiet.c_lflag |= ECHONL;
-        ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
+        ::tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
     }
+    err(prompt);
     std::optional<QString> value = readLineFrom(STDIN_FILENO);
     if (tty)
-        ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
+        ::tcsetattr(STDIN_FILENO, TCSANOW, &saved);
     return value;
 }
 

@@ -663,9 +663,9 @@ public:
     }
 
     // Reads the screen until `text` appears (true) or the program ends (false).
-    bool waitFor(const QByteArray &text)
+    bool waitFor(const QByteArray &text, int timeoutMs = 30000)
     {
-        QDeadlineTimer deadline(30000);
+        QDeadlineTimer deadline(timeoutMs);
         while (!m_screen.contains(text)) {
             pollfd p{ m_master, POLLIN, 0 };
             if (deadline.hasExpired() || ::poll(&p, 1, 100) < 0)
@@ -686,12 +686,22 @@ public:
         [[maybe_unused]] const ssize_t n = ::write(m_master, text.constData(), size_t(text.size()));
     }
 
+    // The exit status, or -2 when it has not ended within 30 s (then it is killed).
     int finish()
     {
-        waitFor(QByteArray("\x01 never printed"));
+        QDeadlineTimer deadline(30000);
         int status = 0;
-        ::waitpid(m_pid, &status, 0);
+        while (::waitpid(m_pid, &status, WNOHANG) == 0) {
+            if (deadline.hasExpired()) {
+                ::kill(m_pid, SIGKILL);
+                ::waitpid(m_pid, &status, 0);
+                m_reaped = true;
+                return -2;
+            }
+            waitFor(QByteArray("\x01 never printed"), 100);
+        }
         m_reaped = true;
+        waitFor(QByteArray("\x01 never printed"), 100);
         return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     }
 
@@ -718,7 +728,8 @@ void TestDaemon::terminalPromptsAndSecretsWithoutEcho()
         QVERIFY2(t.waitFor("Continue? [y/N] "), t.screen().constData());
         QVERIFY(t.screen().contains("Set up the asking backend?"));
         t.type("y\n");
-        QCOMPARE(t.finish(), 0);
+        const int status = t.finish();
+        QVERIFY2(status == 0, t.screen().constData());
         QVERIFY2(t.screen().contains("activated atom-pack:test-secrets:asking"), t.screen().constData());
         // The terminal echoes ordinary answers, so a secret's absence below means something.
         QVERIFY(t.screen().contains("Continue? [y/N] y\r\n"));
@@ -731,7 +742,8 @@ void TestDaemon::terminalPromptsAndSecretsWithoutEcho()
                           environment(QStringLiteral("d")), cwd);
         QVERIFY2(t.waitFor("(not shown): "), t.screen().constData());
         t.type(secret + '\n');
-        QCOMPARE(t.finish(), 0);
+        const int status = t.finish();
+        QVERIFY2(status == 0, t.screen().constData());
         QVERIFY2(t.screen().contains("saved settings of atom-pack:test-secrets:keyed"), t.screen().constData());
         QVERIFY2(!t.screen().contains(secret), "the secret was echoed on the terminal");
     }
