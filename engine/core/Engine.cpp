@@ -463,12 +463,20 @@ Status Engine::registerBuiltin(const QString &kind, std::function<std::shared_pt
 
 QList<BackendInfo> Engine::backends() const
 {
-    const std::optional<BackendRef> activeRef = d->active.ref();
+    const ActiveBackend::Snapshot active = d->active.current();
+    const std::optional<BackendRef> activeRef = active.ref;
     QList<BackendInfo> list;
     for (const BackendEntry &entry : d->registry->entries()) {
         BackendInfo info;
         info.ref = entry.ref;
         info.descriptor = entry.descriptor;
+        if (activeRef && *activeRef == entry.ref && active.launcher) {
+            // The serving instance knows what it enforces after preparing (e.g. which
+            // sandbox tier it chose); the schema stays the registered one.
+            const BackendDescriptor serving = active.launcher->descriptor();
+            if (serving.fields == entry.descriptor.fields)
+                info.descriptor.enforcement = serving.enforcement;
+        }
         info.availability = entry.availability;
         info.active = activeRef && *activeRef == entry.ref;
         info.sourceLabel = entry.sourceLabel;

@@ -10,17 +10,32 @@
 #include "launchers/vm/VmLauncher.h"
 #endif
 
+#include <QDebug>
+
+#include <functional>
 #include <memory>
 
 namespace sandbox {
 
+namespace {
+
+void registerOrWarn(Engine &engine, const QString &kind, std::function<std::shared_ptr<Launcher>()> factory)
+{
+    if (const Status status = engine.registerBuiltin(kind, std::move(factory)); !status.ok())
+        qWarning("Built-in backend %s is not available: %s", qUtf8Printable(kind),
+                 qUtf8Printable(status.error().toString()));
+}
+
+} // namespace
+
 void registerBuiltinLaunchers(Engine &engine)
 {
 #ifdef SANDBOX_HAVE_AUTO_LAUNCHER
-    engine.registerBuiltin(std::make_shared<AutoLauncher>());
+    // A fresh instance per activation: a candidate never reconfigures the one serving.
+    registerOrWarn(engine, QStringLiteral("auto"), [] { return std::make_shared<AutoLauncher>(); });
 #endif
 #ifdef SANDBOX_HAVE_VM_LAUNCHER
-    engine.registerBuiltin(createVmLauncher());
+    registerOrWarn(engine, QStringLiteral("vm"), [] { return createVmLauncher(); });
 #endif
 }
 
