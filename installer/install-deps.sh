@@ -11,7 +11,7 @@ build_packages=(
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     qt6-qpa-plugins libgl-dev
     qtkeychain-qt6-dev libseccomp-dev libssl-dev
-    dbus dbus-x11 gnome-keyring
+    dbus dbus-bin dbus-x11 gnome-keyring
 )
 test_packages=(
     xvfb xauth x11-utils trayer
