@@ -27,8 +27,9 @@ run() { echo "\$ sandboxctl $*"; "${ctl[@]}" "$@" || echo "(exit status $?)"; ec
 run backends
 run status
 run policy show
-run run -- sh -c 'echo "hello from $(uname -n), I am uid $(id -u)"; echo notes > notes.txt; ls -l'
-run run -- sh -c 'cat ~/.ssh/id_rsa ~/.ssh/config 2>&1 | head -n 2; ls ~/.ssh 2>&1 | head -n 1'
-run run -- sh -c 'echo x > /etc/sandbox-demo 2>&1 || echo "writing /etc refused"'
-run run -- sh -c 'exec 3<>/dev/tcp/127.0.0.1/22 2>&1 || echo "network refused"' 
+run run -- sh -c 'echo "hello from the sandbox: uid $(id -u), workspace $PWD"; echo notes > notes.txt; ls -l notes.txt'
+run run -- sh -c 'ls ~/.ssh 2>&1; cat ~/.aws/credentials 2>&1 | head -n 1'
+run run -- sh -c 'echo x > /etc/sandbox-demo 2>&1 || echo "writing outside the workspace was refused"'
+run run -- sh -c 'echo "processes visible: $(ls /proc | grep -c "^[0-9]")"'
+run run -- bash -c 'echo > /dev/tcp/1.1.1.1/443 2>&1 || echo "the network is off"'
 run run --timeout 1 -- sleep 5
