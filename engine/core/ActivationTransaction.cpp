@@ -181,7 +181,19 @@ Status ActivationTransaction::prepare()
 
     QFuture<Status> prepared = m_candidate.launcher->prepare();
     waitForFuture(QFuture<void>(prepared));
-    return statusOf(prepared, where(), QStringLiteral("prepare()"));
+    Status status = statusOf(prepared, where(), QStringLiteral("prepare()"));
+    // A question the launcher asked that presenters cannot show was refused unseen; the
+    // launcher's outcome (usually "declined") is not the user's, so the activation fails
+    // with what was wrong with the question.
+    if (const std::optional<Error> rejected
+        = m_candidate.host ? m_candidate.host->takeRejectedQuestion() : std::nullopt) {
+        return Error{
+            where(),
+            tr("The backend asked a question that cannot be shown, so it was refused: %1").arg(rejected->toString()),
+            {}
+        };
+    }
+    return status;
 }
 
 Status ActivationTransaction::probe()

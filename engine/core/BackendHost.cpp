@@ -4,6 +4,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QUuid>
+
+#include <utility>
 
 namespace sandbox {
 
@@ -28,7 +31,22 @@ QFuture<HostInteractionResponse> BackendHost::ask(const HostInteractionRequest &
     HostInteractionRequest tagged = request;
     tagged.ref = m_ref;
     tagged.hasRef = true;
+    // The id is part of what is validated; give it the one the broker would.
+    if (tagged.id.isEmpty())
+        tagged.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    if (const Status valid = HostInteractionBroker::validate(tagged); !valid.ok()) {
+        QMutexLocker locker(&m_mutex);
+        if (!m_rejectedQuestion)
+            m_rejectedQuestion = valid.error();
+    }
+    // The broker refuses an invalid question at once and says so in the log.
     return m_broker->ask(tagged);
+}
+
+std::optional<Error> BackendHost::takeRejectedQuestion()
+{
+    QMutexLocker locker(&m_mutex);
+    return std::exchange(m_rejectedQuestion, std::nullopt);
 }
 
 void BackendHost::notifyAvailabilityChanged()

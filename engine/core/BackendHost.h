@@ -3,8 +3,10 @@
 #include "Launcher.h"
 
 #include <QAtomicInteger>
+#include <QMutex>
 
 #include <functional>
+#include <optional>
 
 namespace sandbox {
 
@@ -26,12 +28,19 @@ public:
     // transaction compares it between the probe and the swap.
     quint64 availabilityGeneration() const { return m_generation.loadAcquire(); }
 
+    // The first question this instance asked that presenters cannot show (refused without
+    // being shown), and forgets it. The activation transaction fails with it: the launcher
+    // went on as if the user had declined, which nobody did.
+    std::optional<Error> takeRejectedQuestion();
+
 private:
     BackendRef m_ref;
     QString m_stateDirectory;
     HostInteractionBroker *m_broker;
     std::function<void(const BackendRef &)> m_availabilityChanged;
     QAtomicInteger<quint64> m_generation = 0;
+    QMutex m_mutex; // ask() may be called from any thread
+    std::optional<Error> m_rejectedQuestion;
 };
 
 } // namespace sandbox

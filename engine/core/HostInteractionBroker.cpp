@@ -1,5 +1,6 @@
 #include "HostInteractionBroker.h"
 
+#include <QJsonObject>
 #include <QTimer>
 #include <QUuid>
 
@@ -31,6 +32,12 @@ QFuture<HostInteractionResponse> HostInteractionBroker::ask(HostInteractionReque
 {
     if (request.id.isEmpty())
         request.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    if (const Status valid = validate(request); !valid.ok()) {
+        qWarning("sandbox engine: refused a question from %s without showing it: %s",
+                 qPrintable(request.hasRef ? request.ref.toString() : QStringLiteral("the engine")),
+                 qPrintable(valid.error().toString()));
+        return QtFuture::makeReadyFuture(HostInteractionResponse{ request.id, false, {} });
+    }
     auto promise = std::make_shared<QPromise<HostInteractionResponse>>();
     promise->start();
     QFuture<HostInteractionResponse> future = promise->future();
@@ -66,6 +73,14 @@ bool HostInteractionBroker::answer(const HostInteractionResponse &response)
         return false;
     resolve(*promise, response);
     return true;
+}
+
+Status HostInteractionBroker::validate(const HostInteractionRequest &request)
+{
+    const Result<HostInteractionRequest> decoded = HostInteractionRequest::fromJson(request.toJson());
+    if (!decoded.ok())
+        return decoded.error();
+    return {};
 }
 
 void HostInteractionBroker::refuseAll()

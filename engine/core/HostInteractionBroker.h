@@ -26,11 +26,18 @@ public:
                           int timeoutMs);
     ~HostInteractionBroker();
 
+    // A request that fails validate() is refused at once and never shown.
     QFuture<HostInteractionResponse> ask(HostInteractionRequest request);
     // Returns false when no open question has this id (already answered or timed out).
     bool answer(const HostInteractionResponse &response);
     // Refuses every open question (the engine is shutting down).
     void refuseAll();
+
+    // Whether presenters can show `request` as asked: it must survive the protocol codec
+    // (toJson, then fromJson), which applies every rule presenters rely on (kinds, options
+    // only on a choice, plain-text titles and messages, lengths). A request the wire would
+    // reject would otherwise never reach a presenter and its question would wait forever.
+    static Status validate(const HostInteractionRequest &request);
 
 private:
     std::function<bool(const HostInteractionRequest &)> m_present;

@@ -5,6 +5,8 @@
 #include "launchers/vm/VmLauncher.h"
 
 #include <QDir>
+#include <QMutexLocker>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -118,6 +120,7 @@ private slots:
     void hostInteractionAnswered();
     void hostInteractionWithoutPresenterIsRefused();
     void hostInteractionTimesOut();
+    void malformedHostInteractionIsRefusedUnseen();
     void spawnTimeoutKillsTheProcess();
     void cleanupGivesUpAfterItsAttemptsAndSaysSo();
     void singleInstanceBackendIsNeverDisposedWhileActive();
@@ -477,6 +480,41 @@ void ActivationTest::hostInteractionTimesOut()
     QVERIFY(!result.ok);
     QCOMPARE(result.failedStep, ActivationStep::Prepare);
     QCOMPARE(rig.engine->activeRef(), std::nullopt);
+}
+
+void ActivationTest::malformedHostInteractionIsRefusedUnseen()
+{
+    // A presenter is attached and would accept anything, and nobody answers within the
+    // minute: only refusing the malformed question up front ends this activation.
+    EngineRig::Setup setup;
+    setup.interactionTimeoutMs = 60000;
+    EngineRig rig(setup);
+    rig.faultPlan->askDuringPrepare = true;
+    rig.faultPlan->askMalformed = true;
+    Engine *engine = rig.engine.get();
+    int asked = 0;
+    connect(
+        engine, &Engine::hostInteractionRequested, this,
+        [&](const HostInteractionRequest &request) {
+            ++asked;
+            engine->answerInteraction(HostInteractionResponse{ request.id, true, {} });
+        },
+        Qt::QueuedConnection);
+    QTest::ignoreMessage(QtWarningMsg,
+                         QRegularExpression(QStringLiteral("builtin:fault.*options.*only a choice has options")));
+
+    QFuture<ActivationResult> activation = engine->activate(EngineRig::faultRef());
+    QTRY_VERIFY_WITH_TIMEOUT(activation.isFinished(), 5000);
+    const ActivationResult result = activation.result();
+    QVERIFY(!result.ok);
+    QCOMPARE(result.failedStep, ActivationStep::Prepare);
+    QVERIFY2(result.error.message.contains(QStringLiteral("only a choice has options")),
+             qPrintable(result.error.toString()));
+    QCOMPARE(asked, 0);
+    QCOMPARE(rig.engine->activeRef(), std::nullopt);
+    QMutexLocker locker(&rig.faultPlan->mutex);
+    QCOMPARE(rig.faultPlan->answers.size(), 1);
+    QVERIFY(!rig.faultPlan->answers.first().accepted);
 }
 
 void ActivationTest::spawnTimeoutKillsTheProcess()

@@ -66,16 +66,24 @@ QFuture<Status> FaultInjectingLauncher::configure(const ResolvedSettings &settin
 QFuture<Status> FaultInjectingLauncher::prepare()
 {
     bool ask = false;
+    bool malformed = false;
     {
         QMutexLocker locker(&m_plan->mutex);
         ask = m_plan->askDuringPrepare;
+        malformed = m_plan->askMalformed;
     }
     if (ask) {
         HostInteractionRequest request;
         request.kind = HostInteractionRequest::Kind::Confirm;
         request.title = QStringLiteral("Set up");
         request.message = QStringLiteral("Allow the test launcher to set up?");
-        return host()->ask(request).then([](const HostInteractionResponse &response) {
+        if (malformed) // only a choice has options: the protocol rejects this confirm
+            request.options = { SelectOption{ QStringLiteral("yes"), QStringLiteral("Yes") } };
+        return host()->ask(request).then([plan = m_plan](const HostInteractionResponse &response) {
+            {
+                QMutexLocker locker(&plan->mutex);
+                plan->answers.append(response);
+            }
             return response.accepted
                 ? Status()
                 : Status(Error{ QStringLiteral("prepare"), QStringLiteral("setup was declined"), {} });

@@ -22,6 +22,7 @@ struct FaultPlan
     bool unavailable = false;
     bool notifyWhileProbing = false; // reports an availability change during isAvailable()
     bool askDuringPrepare = false; // prepare() asks the host and fails unless accepted
+    bool askMalformed = false; // with askDuringPrepare: the confirm carries options (invalid)
     int disposeFailures = 0; // the next N disposeIdle() calls fail
     int prepareDelayMs = 0;
     QList<FieldSpec> fields; // the settings schema; defaults: label (string), count (number)
@@ -31,6 +32,7 @@ struct FaultPlan
     int maxPreparesRunning = 0;
     QStringList prepareLog; // "<kind>:<label>" of every prepare(), in call order
     QList<ResolvedSettings> configured;
+    QList<HostInteractionResponse> answers; // what every ask() resolved with
     int instancesMade = 0;
     int disposeCalls = 0;
     int disposeSuccesses = 0;
