@@ -153,27 +153,64 @@ public:
             if (auto e
                 = ActivationEvent::fromJson(params.value(QStringLiteral("event")), QStringLiteral("params.event")))
                 emit q->activationEvent(e.value());
+            else
+                undecodable(method, e.error());
         } else if (method == Notification::ActivationFinished) {
             if (auto r
                 = ActivationResult::fromJson(params.value(QStringLiteral("result")), QStringLiteral("params.result")))
                 emit q->activationFinished(r.value());
+            else
+                undecodable(method, r.error());
         } else if (method == Notification::CleanupWarning) {
             if (auto w
                 = CleanupWarning::fromJson(params.value(QStringLiteral("warning")), QStringLiteral("params.warning")))
                 emit q->cleanupWarning(w.value());
+            else
+                undecodable(method, w.error());
         } else if (method == Notification::InteractionRequest) {
-            if (auto r = HostInteractionRequest::fromJson(params.value(QStringLiteral("request")),
-                                                          QStringLiteral("params.request")))
+            const QJsonValue request = params.value(QStringLiteral("request"));
+            if (auto r = HostInteractionRequest::fromJson(request, QStringLiteral("params.request"))) {
                 emit q->hostInteractionRequested(r.value());
+            } else {
+                undecodable(method, r.error());
+                refuseInteraction(request.toObject().value(QStringLiteral("id")));
+            }
         } else if (method == Notification::BackendsChanged) {
             emit q->backendsChanged();
         } else if (method == Notification::ActiveBackendChanged) {
             if (auto r = BackendRef::fromJson(params.value(QStringLiteral("ref")), QStringLiteral("params.ref")))
                 emit q->activeBackendChanged(r.value());
+            else
+                undecodable(method, r.error());
         } else if (method == Notification::PolicyChanged) {
             if (auto p = Policy::fromJson(params.value(QStringLiteral("policy")), QStringLiteral("params.policy")))
                 emit q->policyChanged(p.value());
+            else
+                undecodable(method, p.error());
         }
+    }
+
+    // A notification nobody can act on still says what went wrong: a dropped one would
+    // leave the user looking at stale state with no trace of why.
+    static void undecodable(const QString &method, const Error &error)
+    {
+        qWarning("sandbox client: ignoring a %s notification the client cannot decode: %s", qPrintable(method),
+                 qPrintable(error.toString()));
+    }
+
+    // A question this client cannot show is answered as refused, so the engine (and the
+    // launcher that asked) does not wait for an answer that would never come.
+    void refuseInteraction(const QJsonValue &id)
+    {
+        if (!id.isString() || id.toString().isEmpty())
+            return; // nothing to answer; the engine's own timeout ends the question
+        const HostInteractionResponse refusal{ id.toString(), false, {} };
+        sendRequest(
+            Method::InteractionAnswer, { { QStringLiteral("answer"), refusal.toJson() } }, [](const RpcMessage &reply) {
+                if (reply.kind == RpcMessage::Kind::ErrorResponse && reply.error.code != RpcErrorCode::InternalError)
+                    qWarning("sandbox client: refusing an undecodable question failed: %s",
+                             qPrintable(reply.error.message));
+            });
     }
 
     void onGone(const QString &reason)

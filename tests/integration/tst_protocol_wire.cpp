@@ -12,8 +12,10 @@
 #include "server/ProtocolServer.h"
 #include "server/RpcMessage.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QLocalSocket>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -136,6 +138,8 @@ private slots:
     void truncatedFrameThenHangUpLeavesServerHealthy();
     void clientSeesSameResultsInProcessAndOverSocket();
     void clientFailsPendingCallsWhenEngineGoesAway();
+    void clientRefusesAQuestionItCannotDecode();
+    void clientReportsNotificationsItCannotDecode();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -467,6 +471,133 @@ void TestProtocolWire::clientFailsPendingCallsWhenEngineGoesAway()
     const Result<QList<BackendInfo>> after = waitFor(client.backends());
     QVERIFY(!after.ok());
     QVERIFY2(after.error().message.contains(QStringLiteral("not connected")), qPrintable(after.error().message));
+}
+
+namespace {
+
+// The far end of a Client's connection, played by the test: it sends what the real
+// engine never would, and shows what the Client sends back.
+class FakeEngine final
+{
+public:
+    FakeEngine()
+    {
+        auto [clientEnd, engineEnd] = InProcessTransport::createPair();
+        m_transport = std::move(engineEnd);
+        m_fromClient = std::make_unique<QSignalSpy>(m_transport.get(), &Transport::messageReceived);
+        client = std::make_unique<Client>(std::move(clientEnd));
+    }
+
+    // Answers the Client's handshake.
+    bool greet()
+    {
+        if (!QTest::qWaitFor([this] { return m_fromClient->count() >= 1; }, 10000))
+            return false;
+        const QJsonObject hello = m_fromClient->at(0).at(0).toJsonObject();
+        if (hello.value(QStringLiteral("method")).toString() != Method::Hello)
+            return false;
+        return m_transport->send(
+            RpcMessage::response(hello.value(QStringLiteral("id")),
+                                 QJsonObject{ { QStringLiteral("protocolVersion"), ProtocolVersion } })
+                .toJson());
+    }
+
+    bool notify(const QString &method, const QJsonObject &params)
+    {
+        return m_transport->send(RpcMessage::notification(method, params).toJson());
+    }
+
+    // Everything the Client sent after its handshake.
+    QList<QJsonObject> sent() const
+    {
+        QList<QJsonObject> messages;
+        for (qsizetype i = 1; i < m_fromClient->count(); ++i)
+            messages.append(m_fromClient->at(i).at(0).toJsonObject());
+        return messages;
+    }
+
+    std::unique_ptr<Client> client;
+
+private:
+    std::unique_ptr<InProcessTransport> m_transport;
+    std::unique_ptr<QSignalSpy> m_fromClient;
+};
+
+QJsonObject confirmWithOptions(const QJsonValue &id)
+{
+    QJsonObject request{ { QStringLiteral("kind"), QStringLiteral("confirm") },
+                         { QStringLiteral("title"), QStringLiteral("Set up") },
+                         { QStringLiteral("message"), QStringLiteral("Allow the set-up?") },
+                         { QStringLiteral("options"),
+                           QJsonArray{ QJsonObject{ { QStringLiteral("value"), QStringLiteral("yes") },
+                                                    { QStringLiteral("label"), QStringLiteral("Yes") } } } } };
+    if (!id.isUndefined())
+        request.insert(QStringLiteral("id"), id);
+    return request;
+}
+
+} // namespace
+
+void TestProtocolWire::clientRefusesAQuestionItCannotDecode()
+{
+    FakeEngine engine;
+    QVERIFY(engine.greet());
+    QSignalSpy asked(engine.client.get(), &Client::hostInteractionRequested);
+
+    QTest::ignoreMessage(
+        QtWarningMsg,
+        QRegularExpression(QStringLiteral("interaction\\.request.*params\\.request\\.options.*only a choice")));
+    QVERIFY(engine.notify(Notification::InteractionRequest,
+                          { { QStringLiteral("request"), confirmWithOptions(QStringLiteral("q-1")) } }));
+    QTRY_COMPARE(engine.sent().size(), 1);
+    const QJsonObject answer = engine.sent().first();
+    QCOMPARE(answer.value(QStringLiteral("method")).toString(), QString(Method::InteractionAnswer));
+    const Result<HostInteractionResponse> refusal = HostInteractionResponse::fromJson(
+        answer.value(QStringLiteral("params")).toObject().value(QStringLiteral("answer")));
+    QVERIFY2(refusal.ok(), qPrintable(refusal.ok() ? QString() : refusal.error().toString()));
+    QCOMPARE(refusal.value(), (HostInteractionResponse{ QStringLiteral("q-1"), false, {} }));
+
+    // A title with markup is refused the same way.
+    QJsonObject markup = confirmWithOptions(QStringLiteral("q-2"));
+    markup.remove(QStringLiteral("options"));
+    markup.insert(QStringLiteral("title"), QStringLiteral("<b>Set up</b>"));
+    QTest::ignoreMessage(QtWarningMsg,
+                         QRegularExpression(QStringLiteral("interaction\\.request.*params\\.request\\.title")));
+    QVERIFY(engine.notify(Notification::InteractionRequest, { { QStringLiteral("request"), markup } }));
+    QTRY_COMPARE(engine.sent().size(), 2);
+    QCOMPARE(engine.sent().at(1).value(QStringLiteral("params")).toObject().value(QStringLiteral("answer")),
+             QJsonValue(QJsonObject{ { QStringLiteral("id"), QStringLiteral("q-2") },
+                                     { QStringLiteral("accepted"), false } }));
+
+    // Without a readable id there is nothing to answer; it is still reported, and the
+    // client goes on showing the questions it can decode.
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("interaction\\.request.*params\\.request")));
+    QVERIFY(engine.notify(Notification::InteractionRequest,
+                          { { QStringLiteral("request"), confirmWithOptions(QJsonValue(42)) } }));
+    QJsonObject valid = confirmWithOptions(QStringLiteral("q-3"));
+    valid.remove(QStringLiteral("options"));
+    QVERIFY(engine.notify(Notification::InteractionRequest, { { QStringLiteral("request"), valid } }));
+    QTRY_COMPARE(asked.count(), 1);
+    QCOMPARE(asked.at(0).at(0).value<HostInteractionRequest>().id, QStringLiteral("q-3"));
+    QCOMPARE(engine.sent().size(), 2);
+}
+
+void TestProtocolWire::clientReportsNotificationsItCannotDecode()
+{
+    FakeEngine engine;
+    QVERIFY(engine.greet());
+    QSignalSpy finished(engine.client.get(), &Client::activationFinished);
+    QSignalSpy policy(engine.client.get(), &Client::policyChanged);
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("activation\\.finished.*params\\.result")));
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("policy\\.changed.*params\\.policy")));
+    QVERIFY(engine.notify(Notification::ActivationFinished, { { QStringLiteral("result"), QStringLiteral("done") } }));
+    QVERIFY(engine.notify(Notification::PolicyChanged, { { QStringLiteral("policy"), 7 } }));
+    // Delivery is in order: once a later notification arrives, both were handled.
+    QSignalSpy backendsChanged(engine.client.get(), &Client::backendsChanged);
+    QVERIFY(engine.notify(Notification::BackendsChanged, {}));
+    QTRY_COMPARE(backendsChanged.count(), 1);
+    QCOMPARE(finished.count(), 0);
+    QCOMPARE(policy.count(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestProtocolWire)
