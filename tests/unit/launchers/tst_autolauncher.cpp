@@ -69,8 +69,10 @@ private slots:
     void narrowReadablePolicyStillRunsTools();
     void environmentStartsMinimal_data() { tiers(); }
     void environmentStartsMinimal();
-    void timeoutKillsTheWholeSandbox_data() { tiers(); }
-    void timeoutKillsTheWholeSandbox();
+    void workspaceAnywhereReadableIsUsable_data();
+    void workspaceAnywhereReadableIsUsable();
+    void workspaceInsideHiddenPathIsRefused_data() { tiers(); }
+    void workspaceInsideHiddenPathIsRefused();
     void killEndsEveryProcessInside_data() { tiers(); }
     void killEndsEveryProcessInside();
     void terminateIsForwardedToTheCommand_data() { tiers(); }
@@ -306,16 +308,66 @@ void TestAutoLauncher::environmentStartsMinimal()
     QVERIFY(!run.out.contains("SANDBOX_INIT"));
 }
 
-void TestAutoLauncher::timeoutKillsTheWholeSandbox()
+void TestAutoLauncher::workspaceAnywhereReadableIsUsable_data()
 {
-    const QByteArray marker = uniqueSleep();
-    const RunResult run = runIn(launcher(),
-                                { QStringLiteral("sh"), QStringLiteral("-c"),
-                                  QStringLiteral("sleep %1 & sleep %1").arg(QString::fromLatin1(marker)) },
-                                Policy::defaults(), m_workspace.path(), {}, 500);
-    QVERIFY(run.status.timedOut);
-    QVERIFY(run.status.signaled);
-    QCOMPARE(processesWith(marker), 0);
+    QTest::addColumn<int>("tier");
+    QTest::addColumn<QString>("parent");
+    // Parents the policy makes readable only (no writable /tmp, no writable home).
+    for (const int tier : { 1, 2 }) {
+        const QByteArray t = tier == 1 ? "namespaces " : "landlock-seccomp ";
+        QTest::newRow(QByteArray(t + "under /tmp").constData()) << tier << QStringLiteral("/tmp");
+        QTest::newRow(QByteArray(t + "under /var/tmp").constData()) << tier << QStringLiteral("/var/tmp");
+        QTest::newRow(QByteArray(t + "under the home").constData()) << tier << QDir::homePath();
+    }
+}
+
+void TestAutoLauncher::workspaceAnywhereReadableIsUsable()
+{
+    QFETCH(int, tier);
+    QFETCH(QString, parent);
+    QTemporaryDir workspace(parent + QStringLiteral("/project-XXXXXX"));
+    QVERIFY(workspace.isValid());
+    QFile existing(workspace.filePath(QStringLiteral("existing")));
+    QVERIFY(existing.open(QIODevice::WriteOnly));
+    existing.write("was here\n");
+    existing.close();
+    Policy policy = Policy::defaults();
+    policy.writable = { QStringLiteral("${workspace}") };
+    policy.readOnly.clear();
+    const QString beside = parent + QStringLiteral("/beside-%1").arg(QRandomGenerator::global()->bounded(1000000));
+    const RunResult run
+        = runIn(tier == 1 ? *m_strongest : *m_tier2,
+                { QStringLiteral("sh"), QStringLiteral("-c"),
+                  QStringLiteral("pwd; cat existing; echo made > made; echo x > '%1'; echo done").arg(beside) },
+                policy, workspace.path());
+    const QByteArray all = run.error.toLocal8Bit() + run.out + run.err;
+    QVERIFY2(run.started, all.constData());
+    QCOMPARE(run.out, workspace.path().toLocal8Bit() + "\nwas here\ndone\n");
+    QFile made(workspace.filePath(QStringLiteral("made")));
+    QVERIFY(made.open(QIODevice::ReadOnly));
+    QCOMPARE(made.readAll(), QByteArray("made\n"));
+    // Next to the workspace the parent stays read-only.
+    const bool escaped = QFile::exists(beside);
+    QFile::remove(beside);
+    QVERIFY2(!escaped, all.constData());
+}
+
+void TestAutoLauncher::workspaceInsideHiddenPathIsRefused()
+{
+    QTemporaryDir vault(QStringLiteral("/var/tmp/vault-XXXXXX"));
+    QVERIFY(vault.isValid());
+    QVERIFY(QDir(vault.path()).mkpath(QStringLiteral("project")));
+    QFile secret(vault.filePath(QStringLiteral("project/key")));
+    QVERIFY(secret.open(QIODevice::WriteOnly));
+    secret.write("TOP-SECRET-VALUE\n");
+    secret.close();
+    const RunResult run = runIn(launcher(), { QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("cat key") },
+                                defaultPolicy({ vault.path() }), vault.filePath(QStringLiteral("project")));
+    QVERIFY(!run.out.contains("TOP-SECRET"));
+    QVERIFY2(!run.spawned, run.out.constData());
+    QVERIFY2(run.error.contains(QStringLiteral("spawn.cwd")) && run.error.contains(QStringLiteral("denied"))
+                 && run.error.contains(vault.path()),
+             qPrintable(run.error));
 }
 
 void TestAutoLauncher::killEndsEveryProcessInside()

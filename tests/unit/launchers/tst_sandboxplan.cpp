@@ -56,6 +56,8 @@ private slots:
     void environmentIsMinimalAndProxyVariablesWin_data();
     void environmentIsMinimalAndProxyVariablesWin();
     void badPathsAreNamed();
+    void workspaceInsideAHiddenPathIsRefused_data();
+    void workspaceInsideAHiddenPathIsRefused();
 
 private:
     QTemporaryDir m_root{ QStringLiteral("/var/tmp/plan-test-XXXXXX") };
@@ -245,6 +247,40 @@ void TestSandboxPlan::badPathsAreNamed()
     in = input(1, m_workspace, m_home);
     in.request.argv = { QString() };
     QCOMPARE(SandboxPlan::build(in).error().where, QStringLiteral("spawn.argv"));
+}
+
+void TestSandboxPlan::workspaceInsideAHiddenPathIsRefused_data()
+{
+    QTest::addColumn<int>("tier");
+    QTest::addColumn<QString>("hidden");
+    QTest::addColumn<QString>("why");
+    QTest::newRow("t1 denied") << 1 << QStringLiteral("denied") << QStringLiteral("denied path");
+    QTest::newRow("t2 denied") << 2 << QStringLiteral("denied") << QStringLiteral("denied path");
+    QTest::newRow("t1 runtime dir") << 1 << QStringLiteral("runtime") << QStringLiteral("run things on the host");
+}
+
+void TestSandboxPlan::workspaceInsideAHiddenPathIsRefused()
+{
+    QFETCH(int, tier);
+    QFETCH(QString, hidden);
+    QFETCH(QString, why);
+    const QString outer = m_home + QStringLiteral("/hidden-") + hidden;
+    const QString workspace = outer + QStringLiteral("/project");
+    QVERIFY(QDir().mkpath(workspace));
+    SandboxPlan::Input in = input(tier, workspace, m_home);
+    in.policy.writable = { QStringLiteral("${workspace}") };
+    if (hidden == QLatin1String("denied"))
+        in.policy.denied.append(outer);
+    else
+        in.hostEnvironment.insert(QStringLiteral("XDG_RUNTIME_DIR"), outer);
+    const Result<SandboxPlan> plan = SandboxPlan::build(in);
+    QVERIFY(!plan.ok());
+    QCOMPARE(plan.error().where, QStringLiteral("spawn.cwd"));
+    QVERIFY2(plan.error().message.contains(why) && plan.error().message.contains(outer),
+             qPrintable(plan.error().message));
+    // Beside the hidden path, the same workspace is fine.
+    in.request.cwd = m_workspace;
+    QVERIFY(SandboxPlan::build(in).ok());
 }
 
 QTEST_GUILESS_MAIN(TestSandboxPlan)

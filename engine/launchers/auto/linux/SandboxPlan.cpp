@@ -211,6 +211,20 @@ Result<SandboxPlan> SandboxPlan::build(const Input &input)
     // Only tier 1 can hide them (masks); tier 2 refuses unix sockets instead.
     if (!input.exposeHostExecution && input.tier == 1)
         plan.m_hostChannels = hostExecutionChannels(input.hostEnvironment, !plan.m_privateTmp);
+    // A workspace inside a hidden path would either uncover what is hidden (tier 2 grants
+    // are additive) or leave the command in a directory it cannot enter (tier 1 masks).
+    for (const QString &hidden : plan.m_denied + plan.m_hostChannels) {
+        if (isUnder(plan.m_cwd, hidden))
+            return Error{ QStringLiteral("spawn.cwd"),
+                          plan.m_denied.contains(hidden)
+                              ? tr("the workspace '%1' lies inside the denied path '%2'; the sandbox does not "
+                                   "uncover denied paths, so nothing was run")
+                                    .arg(plan.m_cwd, hidden)
+                              : tr("the workspace '%1' lies inside '%2', which the sandbox hides because it "
+                                   "lets commands run things on the host; nothing was run")
+                                    .arg(plan.m_cwd, hidden),
+                          {} };
+    }
     // Tier 2 cannot hide a socket path; refusing new unix sockets closes every channel.
     // With allowed domains the proxy itself is a unix socket, so they stay possible
     // (the descriptor says so).

@@ -93,7 +93,9 @@ bool setAttributes(const std::string &target, unsigned long long set, std::strin
     return true;
 }
 
-// `sourceFd` is an O_PATH descriptor opened before the staging tmpfs hid anything.
+// `sourceFd` is a detached copy of the source's mount tree (open_tree), taken before the
+// staging tmpfs covered the host's /tmp: a bind made later would carry that tmpfs along
+// and show it, read-only and empty, wherever the host's /tmp should be.
 bool bindInto(const std::string &root, const MountOp &op, int sourceFd, std::string &error)
 {
     if (sourceFd < 0)
@@ -106,8 +108,7 @@ bool bindInto(const std::string &root, const MountOp &op, int sourceFd, std::str
     const std::string target = root + op.target;
     if (!makeMountPoint(target, S_ISDIR(st.st_mode), error))
         return false;
-    const std::string source = "/proc/self/fd/" + std::to_string(sourceFd);
-    if (mount(source.c_str(), target.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) {
+    if (move_mount(sourceFd, "", AT_FDCWD, target.c_str(), MOVE_MOUNT_F_EMPTY_PATH) != 0) {
         error = errnoText("cannot bind " + op.source);
         return false;
     }
@@ -268,15 +269,15 @@ bool buildRoot(const InitConfig &config, int &proxyFd, std::string &error)
         const MountOp &op = config.mounts[i];
         if (op.kind != MountOp::Kind::BindReadOnly && op.kind != MountOp::Kind::BindWritable)
             continue;
-        sourceFds[i] = open(op.source.c_str(), O_PATH | O_CLOEXEC);
+        sourceFds[i] = open_tree(AT_FDCWD, op.source.c_str(), OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
         if (sourceFds[i] < 0 && errno != ENOENT) {
             error = errnoText("cannot open " + op.source);
             return false;
         }
     }
     // A scratch tmpfs for the new root; mounted over the host's /tmp in this namespace
-    // only, where nothing else can see or swap it. Bind sources were opened above, so
-    // hiding the host's /tmp hides none of them.
+    // only, where nothing else can see or swap it. Bind sources were copied above, so
+    // hiding the host's /tmp hides none of them and none of the copies contains it.
     if (mount("tmpfs", kStage, "tmpfs", MS_NOSUID | MS_NODEV, "mode=700") != 0) {
         error = errnoText("cannot mount the staging tmpfs");
         return false;
