@@ -691,6 +691,9 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
         if (alive->loadAcquire())
             priv->processEnded(id, ExitStatus{ 127, false, 0, false });
     });
+    // The engine is the one owner of the timeout, for every launcher: launchers run no
+    // timer of their own, and kill() ends the whole sandbox in whatever state it is (a
+    // sandbox still being set up reports the kill as its end, not as a failure to start).
     if (request.timeoutMs > 0) {
         QTimer::singleShot(request.timeoutMs, object, [priv, alive, id, object] {
             if (!alive->loadAcquire() || !object->isRunning())

@@ -312,7 +312,7 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
             return answered.error();
         return answered.value().serialize();
     };
-    auto process = std::make_shared<LinuxSandboxProcess>(initPath, where, builder, request.timeoutMs, onEnded);
+    auto process = std::make_shared<LinuxSandboxProcess>(initPath, where, builder, onEnded);
     switch (policy.hostExecution) {
     case Policy::HostExecution::Allow:
         process->startWith(true);

@@ -39,13 +39,12 @@ int sealedMemfd(const QByteArray &data)
 
 } // namespace
 
-LinuxSandboxProcess::LinuxSandboxProcess(QString initPath, QString where, ConfigBuilder builder, qint64 timeoutMs,
+LinuxSandboxProcess::LinuxSandboxProcess(QString initPath, QString where, ConfigBuilder builder,
                                          std::function<void()> onEnded, QObject *parent)
     : SandboxProcess(parent)
     , m_initPath(std::move(initPath))
     , m_where(std::move(where))
     , m_builder(std::move(builder))
-    , m_timeoutMs(timeoutMs)
     , m_onEnded(std::move(onEnded))
 { }
 
@@ -144,14 +143,6 @@ void LinuxSandboxProcess::launch(bool exposeHostExecution)
     m_pendingStdin.clear();
     if (m_pendingClose)
         m_process->closeWriteChannel();
-    if (m_timeoutMs > 0) {
-        QTimer::singleShot(m_timeoutMs, this, [this] {
-            if (m_state == State::Starting || m_state == State::Running) {
-                m_timedOut = true;
-                kill();
-            }
-        });
-    }
 }
 
 bool LinuxSandboxProcess::readStatus()
@@ -200,10 +191,14 @@ void LinuxSandboxProcess::onProcessFinished()
     emit stdoutReady(m_process->readAllStandardOutput());
     emit stderrReady(m_process->readAllStandardError());
     const bool ran = m_state == State::Running;
+    if (!ran && m_killRequested) {
+        // Killed while the sandbox was being set up (e.g. the engine's timeout): that is
+        // how it ended, not a setup failure.
+        endBeforeStart(SIGKILL);
+        return;
+    }
     if (!ran) {
         QString message = m_setupError;
-        if (message.isEmpty() && m_timedOut)
-            message = tr("timed out before the sandbox was ready");
         if (message.isEmpty())
             message = tr("sandbox-init ended (status %1) before starting the command").arg(m_process->exitCode());
         endWithoutStart(message);
@@ -215,7 +210,6 @@ void LinuxSandboxProcess::onProcessFinished()
         else
             m_exit = ExitStatus{ m_process->exitCode(), false, 0, false };
     }
-    m_exit.timedOut = m_timedOut;
     m_state = State::Ended;
     if (m_onEnded)
         m_onEnded();
@@ -227,7 +221,7 @@ void LinuxSandboxProcess::endWithoutStart(const QString &message)
     if (m_state == State::Ended)
         return;
     m_state = State::Ended;
-    m_exit = ExitStatus{ 125, false, 0, m_timedOut };
+    m_exit = ExitStatus{ 125, false, 0, false };
     if (m_onEnded)
         m_onEnded();
     emit failedToStart(
@@ -237,7 +231,7 @@ void LinuxSandboxProcess::endWithoutStart(const QString &message)
 void LinuxSandboxProcess::endBeforeStart(int signal)
 {
     m_state = State::Ended;
-    m_exit = ExitStatus{ 0, true, signal, m_timedOut };
+    m_exit = ExitStatus{ 0, true, signal, false };
     if (m_onEnded)
         m_onEnded();
     emit finished(m_exit);
@@ -292,6 +286,7 @@ void LinuxSandboxProcess::kill()
     }
     if (m_state == State::Ended || !m_process || m_process->processId() <= 0)
         return;
+    m_killRequested = true;
     // sandbox-init kills the whole sandbox on SIGUSR1; SIGKILL to it is the fallback
     // (its pid 1 / command die with it through PR_SET_PDEATHSIG).
     const auto pid = static_cast<pid_t>(m_process->processId());

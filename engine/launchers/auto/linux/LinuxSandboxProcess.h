@@ -26,8 +26,10 @@ public:
     // channels are exposed (hostExecution allow, or ask answered yes).
     using ConfigBuilder = std::function<Result<QByteArray>(bool exposeHostExecution)>;
 
-    LinuxSandboxProcess(QString initPath, QString where, ConfigBuilder builder, qint64 timeoutMs,
-                        std::function<void()> onEnded, QObject *parent = nullptr);
+    // SpawnRequest::timeoutMs is not handled here: the engine owns the timeout for every
+    // launcher and ends the process through kill().
+    LinuxSandboxProcess(QString initPath, QString where, ConfigBuilder builder, std::function<void()> onEnded,
+                        QObject *parent = nullptr);
     ~LinuxSandboxProcess() override;
 
     // Starts at once (from the event loop, so callers can connect first).
@@ -59,7 +61,6 @@ private:
     QString m_initPath;
     QString m_where;
     ConfigBuilder m_builder;
-    qint64 m_timeoutMs;
     std::function<void()> m_onEnded;
     State m_state = State::Pending;
     QProcess *m_process = nullptr;
@@ -69,7 +70,7 @@ private:
     QString m_setupError;
     bool m_haveExit = false;
     ExitStatus m_exit;
-    bool m_timedOut = false;
+    bool m_killRequested = false;
     QByteArray m_pendingStdin;
     bool m_pendingClose = false;
     QFutureWatcher<HostInteractionResponse> *m_answerWatcher = nullptr;
