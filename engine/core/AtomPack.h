@@ -16,7 +16,7 @@ class AtomPack
 {
 public:
     virtual ~AtomPack() = default;
-    virtual QString id() const = 0;        // [a-z0-9][a-z0-9._-]*, part of every BackendRef it contributes
+    virtual QString id() const = 0; // [a-z0-9][a-z0-9._-]*, part of every BackendRef it contributes
     virtual QString publisher() const = 0;
     virtual QString name() const = 0;
     virtual QString version() const = 0;

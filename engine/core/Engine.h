@@ -32,12 +32,12 @@ class Engine final : public QObject
 public:
     struct Options
     {
-        QString configDirectory;   // settings.json, policy.json, packs.json; default: per-user config location
-        QString stateDirectory;    // per-backend state; default: per-user data location
+        QString configDirectory; // settings.json, policy.json, packs.json; default: per-user config location
+        QString stateDirectory; // per-backend state; default: per-user data location
         QString keychainService = QStringLiteral("sandbox-studio");
         bool allowPlaintextSecrets = false; // the user's explicit opt-in
         std::shared_ptr<SettingsStore> settingsStore; // tests inject a failing store; default: file store
-        std::shared_ptr<SecretStore> secretStore;     // default: keychain (or plaintext when allowed)
+        std::shared_ptr<SecretStore> secretStore; // default: keychain (or plaintext when allowed)
         // Background retries of a failed cleanup: first after cleanupRetryInitialMs, then
         // doubling up to cleanupRetryMaxMs, at most cleanupRetryAttempts attempts in all.
         int cleanupRetryInitialMs = 1000;
@@ -73,12 +73,10 @@ public:
     Result<SettingsView> settings(const BackendRef &ref) const;
     // Validates and stores settings for a backend that is not active. For the active
     // backend, changes are applied through activate() so runtime and disk never disagree.
-    Status updateSettings(const BackendRef &ref, const SettingsValues &values,
-                          const QList<SecretUpdate> &secrets = {});
+    Status updateSettings(const BackendRef &ref, const SettingsValues &values, const QList<SecretUpdate> &secrets = {});
 
     // --- the activation transaction (serialized; queued requests run one after another)
-    QFuture<ActivationResult> activate(const BackendRef &ref,
-                                       std::optional<SettingsValues> candidate = std::nullopt,
+    QFuture<ActivationResult> activate(const BackendRef &ref, std::optional<SettingsValues> candidate = std::nullopt,
                                        const QList<SecretUpdate> &secrets = {});
 
     // --- policy

@@ -28,7 +28,7 @@ public:
     virtual void writeStdin(const QByteArray &data) = 0;
     virtual void closeStdin() = 0;
     virtual void terminate() = 0; // SIGTERM to the sandbox, then SIGKILL after a grace period
-    virtual void kill() = 0;      // SIGKILL to everything in the sandbox
+    virtual void kill() = 0; // SIGKILL to everything in the sandbox
 
 signals:
     void started();

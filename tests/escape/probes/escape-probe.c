@@ -60,7 +60,7 @@ static int probe_process_vm(void)
     pid_t child = sleeper();
     char buffer[16];
     static char source[16] = "x";
-    struct iovec local = {buffer, sizeof buffer}, remote = {source, sizeof source};
+    struct iovec local = { buffer, sizeof buffer }, remote = { source, sizeof source };
     long rc = syscall(SYS_process_vm_readv, child, &local, 1, &remote, 1, 0);
     int r = verdict(rc, "process_vm_readv");
     if (r == 0) {
@@ -183,7 +183,8 @@ static int probe_clone_newuser(void)
     }
     if (r == 0) {
         /* clone3 must not be a way around the flag check */
-        struct {
+        struct
+        {
             unsigned long long flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
         } args;
         memset(&args, 0, sizeof args);
@@ -291,7 +292,7 @@ static int probe_connect_tcp(const char *host, const char *port)
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0)
         return verdict(fd, "socket(AF_INET)");
-    struct timeval timeout = {3, 0};
+    struct timeval timeout = { 3, 0 };
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
     return verdict(connect(fd, (struct sockaddr *)&address, sizeof address), "connect");
 }
@@ -363,20 +364,31 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *name = argv[1];
-    struct {
+    struct
+    {
         const char *name;
         int (*run)(void);
     } probes[] = {
-        {"ptrace", probe_ptrace},           {"process_vm", probe_process_vm},
-        {"io_uring", probe_io_uring},       {"bpf", probe_bpf},
-        {"keyctl", probe_keyctl},           {"userfaultfd", probe_userfaultfd},
-        {"perf_event_open", probe_perf},    {"mount", probe_mount},
-        {"unshare", probe_unshare},         {"setns", probe_setns},
-        {"clone_newuser", probe_clone_newuser}, {"chroot", probe_chroot},
-        {"kexec", probe_kexec},             {"modules", probe_modules},
-        {"personality", probe_personality}, {"raw_socket", probe_raw_socket},
-        {"tiocsti", probe_tiocsti},         {"open_by_handle_at", probe_open_by_handle},
-        {"x32", probe_x32},                 {"ia32", probe_ia32},
+        { "ptrace", probe_ptrace },
+        { "process_vm", probe_process_vm },
+        { "io_uring", probe_io_uring },
+        { "bpf", probe_bpf },
+        { "keyctl", probe_keyctl },
+        { "userfaultfd", probe_userfaultfd },
+        { "perf_event_open", probe_perf },
+        { "mount", probe_mount },
+        { "unshare", probe_unshare },
+        { "setns", probe_setns },
+        { "clone_newuser", probe_clone_newuser },
+        { "chroot", probe_chroot },
+        { "kexec", probe_kexec },
+        { "modules", probe_modules },
+        { "personality", probe_personality },
+        { "raw_socket", probe_raw_socket },
+        { "tiocsti", probe_tiocsti },
+        { "open_by_handle_at", probe_open_by_handle },
+        { "x32", probe_x32 },
+        { "ia32", probe_ia32 },
     };
     for (size_t i = 0; i < sizeof probes / sizeof probes[0]; ++i) {
         if (strcmp(name, probes[i].name) == 0)
