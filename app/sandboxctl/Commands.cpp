@@ -71,6 +71,24 @@ void printTable(const QStringList &header, const QList<QStringList> &rows)
         line(row);
 }
 
+// A listing the engine returned: with --json the items' own JSON as one array, otherwise
+// a table with one row per item.
+template <typename T, typename RowFn>
+void printList(const QList<T> &items, bool json, const QStringList &header, RowFn row)
+{
+    if (json) {
+        QJsonArray array;
+        for (const T &item : items)
+            array.append(item.toJson());
+        printJson(array);
+        return;
+    }
+    QList<QStringList> rows;
+    for (const T &item : items)
+        rows.append(row(item));
+    printTable(header, rows);
+}
+
 QString jsonText(const QJsonValue &value)
 {
     if (value.isString())
@@ -348,21 +366,13 @@ int Commands::backends(const QStringList &args)
     const Result<QList<BackendInfo>> list = await(m_client->backends());
     if (!list.ok())
         return failWith(list.error());
-    if (options.flags.contains(QStringLiteral("--json"))) {
-        QJsonArray array;
-        for (const BackendInfo &info : list.value())
-            array.append(info.toJson());
-        printJson(array);
-        return 0;
-    }
-    QList<QStringList> rows;
-    for (const BackendInfo &info : list.value()) {
-        const QString state = info.active ? tr("active")
-            : info.availability.available ? tr("available")
-                                          : tr("unavailable: %1").arg(info.availability.reason);
-        rows.append({ info.ref.toString(), info.descriptor.name, info.sourceLabel, state });
-    }
-    printTable({ tr("REF"), tr("NAME"), tr("SOURCE"), tr("STATE") }, rows);
+    printList(list.value(), options.flags.contains(QStringLiteral("--json")),
+              { tr("REF"), tr("NAME"), tr("SOURCE"), tr("STATE") }, [](const BackendInfo &info) {
+                  const QString state = info.active ? tr("active")
+                      : info.availability.available ? tr("available")
+                                                    : tr("unavailable: %1").arg(info.availability.reason);
+                  return QStringList{ info.ref.toString(), info.descriptor.name, info.sourceLabel, state };
+              });
     return 0;
 }
 
@@ -778,20 +788,16 @@ int Commands::ps(const QStringList &args)
     const Result<QList<ProcessInfo>> list = await(m_client->processes());
     if (!list.ok())
         return failWith(list.error());
-    if (options.flags.contains(QStringLiteral("--json"))) {
-        QJsonArray array;
-        for (const ProcessInfo &info : list.value())
-            array.append(info.toJson());
-        printJson(array);
-        return 0;
-    }
-    QList<QStringList> rows;
-    for (const ProcessInfo &info : list.value()) {
-        rows.append({ QString::number(info.id), QString::number(info.pid), info.owner.toString(),
-                      info.running ? tr("running") : tr("exited %1").arg(info.exit.shellStatus()), info.startedAt,
-                      info.argv.join(QLatin1Char(' ')) });
-    }
-    printTable({ tr("ID"), tr("PID"), tr("BACKEND"), tr("STATE"), tr("STARTED"), tr("COMMAND") }, rows);
+    printList(list.value(), options.flags.contains(QStringLiteral("--json")),
+              { tr("ID"), tr("PID"), tr("BACKEND"), tr("STATE"), tr("STARTED"), tr("COMMAND") },
+              [](const ProcessInfo &info) {
+                  return QStringList{ QString::number(info.id),
+                                      QString::number(info.pid),
+                                      info.owner.toString(),
+                                      info.running ? tr("running") : tr("exited %1").arg(info.exit.shellStatus()),
+                                      info.startedAt,
+                                      info.argv.join(QLatin1Char(' ')) };
+              });
     return 0;
 }
 
@@ -823,22 +829,19 @@ int Commands::packs(const QStringList &args)
         const Result<QList<PackInfo>> list = await(m_client->packs());
         if (!list.ok())
             return failWith(list.error());
-        if (options.flags.contains(QStringLiteral("--json"))) {
-            QJsonArray array;
-            for (const PackInfo &info : list.value())
-                array.append(info.toJson());
-            printJson(array);
-            return 0;
-        }
-        QList<QStringList> rows;
-        for (const PackInfo &info : list.value()) {
-            QStringList refs;
-            for (const BackendRef &ref : info.backends)
-                refs.append(ref.toString());
-            rows.append({ info.id, info.name, info.version, info.publisher,
-                          info.enabled ? tr("enabled") : tr("disabled"), refs.join(QStringLiteral(", ")) });
-        }
-        printTable({ tr("ID"), tr("NAME"), tr("VERSION"), tr("PUBLISHER"), tr("STATE"), tr("BACKENDS") }, rows);
+        printList(list.value(), options.flags.contains(QStringLiteral("--json")),
+                  { tr("ID"), tr("NAME"), tr("VERSION"), tr("PUBLISHER"), tr("STATE"), tr("BACKENDS") },
+                  [](const PackInfo &info) {
+                      QStringList refs;
+                      for (const BackendRef &ref : info.backends)
+                          refs.append(ref.toString());
+                      return QStringList{ info.id,
+                                          info.name,
+                                          info.version,
+                                          info.publisher,
+                                          info.enabled ? tr("enabled") : tr("disabled"),
+                                          refs.join(QStringLiteral(", ")) };
+                  });
         return 0;
     }
     if (p.size() != 2)
