@@ -58,20 +58,29 @@ QJsonValue JsonReader::value(const QString &key) const
     return m_object.value(key);
 }
 
-QString JsonReader::requireString(const QString &key, bool allowEmpty)
+std::optional<QJsonValue> JsonReader::typedValue(const QString &key, bool (QJsonValue::*isType)() const,
+                                                 const char *what)
 {
     if (!ok())
-        return {};
+        return std::nullopt;
     const QJsonValue v = m_object.value(key);
     if (v.isUndefined()) {
         fail(key, tr("missing required key"));
-        return {};
+        return std::nullopt;
     }
-    if (!v.isString()) {
-        fail(key, expected("a string", v));
-        return {};
+    if (!(v.*isType)()) {
+        fail(key, expected(what, v));
+        return std::nullopt;
     }
-    QString s = v.toString();
+    return v;
+}
+
+QString JsonReader::requireString(const QString &key, bool allowEmpty)
+{
+    const std::optional<QJsonValue> v = typedValue(key, &QJsonValue::isString, "a string");
+    if (!v)
+        return {};
+    QString s = v->toString();
     if (s.size() > maxStringLength) {
         fail(key, tr("is too long (%1 characters, at most %2)").arg(s.size()).arg(maxStringLength));
         return {};
@@ -92,18 +101,8 @@ QString JsonReader::optionalString(const QString &key, const QString &fallback)
 
 bool JsonReader::requireBool(const QString &key)
 {
-    if (!ok())
-        return false;
-    const QJsonValue v = m_object.value(key);
-    if (v.isUndefined()) {
-        fail(key, tr("missing required key"));
-        return false;
-    }
-    if (!v.isBool()) {
-        fail(key, expected("a boolean", v));
-        return false;
-    }
-    return v.toBool();
+    const std::optional<QJsonValue> v = typedValue(key, &QJsonValue::isBool, "a boolean");
+    return v ? v->toBool() : false;
 }
 
 bool JsonReader::optionalBool(const QString &key, bool fallback)
@@ -115,18 +114,10 @@ bool JsonReader::optionalBool(const QString &key, bool fallback)
 
 double JsonReader::requireNumber(const QString &key)
 {
-    if (!ok())
+    const std::optional<QJsonValue> v = typedValue(key, &QJsonValue::isDouble, "a number");
+    if (!v)
         return 0;
-    const QJsonValue v = m_object.value(key);
-    if (v.isUndefined()) {
-        fail(key, tr("missing required key"));
-        return 0;
-    }
-    if (!v.isDouble()) {
-        fail(key, expected("a number", v));
-        return 0;
-    }
-    const double d = v.toDouble();
+    const double d = v->toDouble();
     if (!std::isfinite(d)) {
         fail(key, tr("must be a finite number"));
         return 0;
@@ -196,18 +187,8 @@ QStringList JsonReader::optionalStringList(const QString &key)
 
 QJsonArray JsonReader::requireArray(const QString &key)
 {
-    if (!ok())
-        return {};
-    const QJsonValue v = m_object.value(key);
-    if (v.isUndefined()) {
-        fail(key, tr("missing required key"));
-        return {};
-    }
-    if (!v.isArray()) {
-        fail(key, expected("an array", v));
-        return {};
-    }
-    return v.toArray();
+    const std::optional<QJsonValue> v = typedValue(key, &QJsonValue::isArray, "an array");
+    return v ? v->toArray() : QJsonArray();
 }
 
 QJsonArray JsonReader::optionalArray(const QString &key)
@@ -219,18 +200,8 @@ QJsonArray JsonReader::optionalArray(const QString &key)
 
 QJsonObject JsonReader::requireObject(const QString &key)
 {
-    if (!ok())
-        return {};
-    const QJsonValue v = m_object.value(key);
-    if (v.isUndefined()) {
-        fail(key, tr("missing required key"));
-        return {};
-    }
-    if (!v.isObject()) {
-        fail(key, expected("an object", v));
-        return {};
-    }
-    return v.toObject();
+    const std::optional<QJsonValue> v = typedValue(key, &QJsonValue::isObject, "an object");
+    return v ? v->toObject() : QJsonObject();
 }
 
 QJsonObject JsonReader::optionalObject(const QString &key)

@@ -65,6 +65,10 @@ public:
     static QString plainTextProblem(const QString &text);
 
 private:
+    // The value at `key` when present and of the type `isType` tests for; otherwise fails
+    // (missing key, or expected `what`) and returns nothing. Every required read starts here.
+    std::optional<QJsonValue> typedValue(const QString &key, bool (QJsonValue::*isType)() const, const char *what);
+
     QJsonObject m_object;
     QString m_path;
     std::optional<Error> m_error;
