@@ -1,6 +1,7 @@
 #include "BackendDescriptor.h"
 
 #include "JsonReader.h"
+#include "ProtocolText.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -20,16 +21,6 @@ QString tr(const char *text)
 QString dataOnly()
 {
     return tr("descriptors are data only");
-}
-
-QString quoted(const QString &text)
-{
-    QString shown = text.size() > 80 ? text.left(80) + QStringLiteral("...") : text;
-    for (QChar &c : shown) {
-        if (c.unicode() < 0x20 || c.unicode() == 0x7f)
-            c = QChar(0xfffd);
-    }
-    return QLatin1Char('"') + shown + QLatin1Char('"');
 }
 
 QString fieldPath(const QString &path, qsizetype index)
@@ -104,10 +95,10 @@ Status BackendDescriptor::validate(const QString &path) const
         if (!knownPlatforms().contains(platforms.at(i)))
             return Error{ platformPath,
                           tr("unknown platform %1; expected one of %2")
-                              .arg(quoted(platforms.at(i)), knownPlatforms().join(QStringLiteral(", "))),
+                              .arg(quotedForMessage(platforms.at(i)), knownPlatforms().join(QStringLiteral(", "))),
                           {} };
         if (platforms.indexOf(platforms.at(i)) != i)
-            return Error{ platformPath, tr("platform %1 is listed twice").arg(quoted(platforms.at(i))), {} };
+            return Error{ platformPath, tr("platform %1 is listed twice").arg(quotedForMessage(platforms.at(i))), {} };
     }
 
     for (auto it = enforcement.constBegin(); it != enforcement.constEnd(); ++it) {
@@ -115,7 +106,7 @@ Status BackendDescriptor::validate(const QString &path) const
         if (!enforcementDimensions().contains(it.key()))
             return Error{ path + QStringLiteral(".enforcement"),
                           tr("unknown policy dimension %1; expected one of %2")
-                              .arg(quoted(it.key()), enforcementDimensions().join(QStringLiteral(", "))),
+                              .arg(quotedForMessage(it.key()), enforcementDimensions().join(QStringLiteral(", "))),
                           {} };
         if (it.value().trimmed().isEmpty())
             return Error{ dimensionPath, tr("must not be empty"), {} };

@@ -1,6 +1,7 @@
 #include "BackendInfo.h"
 
 #include "JsonReader.h"
+#include "ProtocolText.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -16,14 +17,6 @@ constexpr qsizetype maxLabelLength = 200;
 QString tr(const char *text)
 {
     return QCoreApplication::translate("sandbox::BackendInfo", text);
-}
-
-QString boundedPlainText(JsonReader &reader, const QString &key, bool required, qsizetype maxLength)
-{
-    const QString text = required ? reader.requirePlainText(key) : reader.optionalPlainText(key);
-    if (reader.ok() && text.size() > maxLength)
-        reader.fail(key, tr("is too long (%1 characters, at most %2)").arg(text.size()).arg(maxLength));
-    return text;
 }
 
 } // namespace
@@ -42,7 +35,8 @@ Result<Availability> Availability::fromJson(const QJsonValue &value, const QStri
     reader.rejectUnknownKeys({ QStringLiteral("available"), QStringLiteral("reason") });
     Availability availability;
     availability.available = reader.requireBool(QStringLiteral("available"));
-    availability.reason = boundedPlainText(reader, QStringLiteral("reason"), false, maxReasonLength);
+    availability.reason
+        = readBoundedPlainText(reader, QStringLiteral("reason"), false, maxReasonLength, "sandbox::BackendInfo");
     if (!reader.ok())
         return reader.error();
     return availability;
@@ -64,7 +58,8 @@ Result<BackendInfo> BackendInfo::fromJson(const QJsonValue &value, const QString
                                QStringLiteral("active"), QStringLiteral("sourceLabel") });
     BackendInfo info;
     info.active = reader.requireBool(QStringLiteral("active"));
-    info.sourceLabel = boundedPlainText(reader, QStringLiteral("sourceLabel"), true, maxLabelLength);
+    info.sourceLabel
+        = readBoundedPlainText(reader, QStringLiteral("sourceLabel"), true, maxLabelLength, "sandbox::BackendInfo");
     for (const QString &key : { QStringLiteral("ref"), QStringLiteral("descriptor"), QStringLiteral("availability") }) {
         if (reader.ok() && !reader.has(key))
             reader.fail(key, tr("missing required key"));
@@ -110,9 +105,11 @@ Result<PackInfo> PackInfo::fromJson(const QJsonValue &value, const QString &path
     if (reader.ok() && !BackendRef::isValidIdentifier(pack.id))
         reader.fail(QStringLiteral("id"),
                     tr("\"%1\" is not a valid pack id; expected [a-z0-9][a-z0-9._-]{0,63}").arg(pack.id.left(80)));
-    pack.publisher = boundedPlainText(reader, QStringLiteral("publisher"), true, maxLabelLength);
-    pack.name = boundedPlainText(reader, QStringLiteral("name"), true, maxLabelLength);
-    pack.version = boundedPlainText(reader, QStringLiteral("version"), true, maxLabelLength);
+    pack.publisher
+        = readBoundedPlainText(reader, QStringLiteral("publisher"), true, maxLabelLength, "sandbox::BackendInfo");
+    pack.name = readBoundedPlainText(reader, QStringLiteral("name"), true, maxLabelLength, "sandbox::BackendInfo");
+    pack.version
+        = readBoundedPlainText(reader, QStringLiteral("version"), true, maxLabelLength, "sandbox::BackendInfo");
     pack.enabled = reader.requireBool(QStringLiteral("enabled"));
     const QJsonArray backends = reader.optionalArray(QStringLiteral("backends"));
     if (!reader.ok())

@@ -1,6 +1,7 @@
 #include "BackendRef.h"
 
 #include "JsonReader.h"
+#include "ProtocolText.h"
 
 #include <QCoreApplication>
 
@@ -14,17 +15,6 @@ const QString atomPackPrefix = QStringLiteral("atom-pack");
 QString tr(const char *text)
 {
     return QCoreApplication::translate("sandbox::BackendRef", text);
-}
-
-// Quotes user text for an error message without letting a huge value flood it.
-QString quoted(const QString &text)
-{
-    QString shown = text.size() > 80 ? text.left(80) + QStringLiteral("...") : text;
-    for (QChar &c : shown) {
-        if (c.unicode() < 0x20 || c.unicode() == 0x7f)
-            c = QChar(0xfffd);
-    }
-    return QLatin1Char('"') + shown + QLatin1Char('"');
 }
 
 QString identifierRule()
@@ -88,27 +78,30 @@ Result<BackendRef> BackendRef::parse(const QString &text)
     const QString where = QStringLiteral("ref");
     const QString forms = QStringLiteral("builtin:<kind> or atom-pack:<packId>:<kind>");
     if (text.size() > 200)
-        return Error{ where, tr("%1 is not a backend reference: too long").arg(quoted(text)), {} };
+        return Error{ where, tr("%1 is not a backend reference: too long").arg(quotedForMessage(text)), {} };
     const QStringList parts = text.split(QLatin1Char(':'));
     if (parts.size() == 2 && parts.at(0) == builtinPrefix) {
         if (!isValidIdentifier(parts.at(1)))
             return Error{ where,
-                          tr("%1: kind %2 must match %3").arg(quoted(text), quoted(parts.at(1)), identifierRule()),
+                          tr("%1: kind %2 must match %3")
+                              .arg(quotedForMessage(text), quotedForMessage(parts.at(1)), identifierRule()),
                           {} };
         return builtin(parts.at(1));
     }
     if (parts.size() == 3 && parts.at(0) == atomPackPrefix) {
         if (!isValidIdentifier(parts.at(1)))
             return Error{ where,
-                          tr("%1: pack id %2 must match %3").arg(quoted(text), quoted(parts.at(1)), identifierRule()),
+                          tr("%1: pack id %2 must match %3")
+                              .arg(quotedForMessage(text), quotedForMessage(parts.at(1)), identifierRule()),
                           {} };
         if (!isValidIdentifier(parts.at(2)))
             return Error{ where,
-                          tr("%1: kind %2 must match %3").arg(quoted(text), quoted(parts.at(2)), identifierRule()),
+                          tr("%1: kind %2 must match %3")
+                              .arg(quotedForMessage(text), quotedForMessage(parts.at(2)), identifierRule()),
                           {} };
         return atomPack(parts.at(1), parts.at(2));
     }
-    return Error{ where, tr("%1 is not a backend reference; expected %2").arg(quoted(text), forms), {} };
+    return Error{ where, tr("%1 is not a backend reference; expected %2").arg(quotedForMessage(text), forms), {} };
 }
 
 QJsonObject BackendRef::toJson() const
@@ -139,16 +132,16 @@ Result<BackendRef> BackendRef::fromJson(const QJsonValue &value, const QString &
         reader.rejectUnknownKeys({ QStringLiteral("source"), QStringLiteral("packId"), QStringLiteral("kind") });
     } else {
         reader.fail(QStringLiteral("source"),
-                    tr("unknown source %1; expected \"builtin\" or \"atom-pack\"").arg(quoted(source)));
+                    tr("unknown source %1; expected \"builtin\" or \"atom-pack\"").arg(quotedForMessage(source)));
     }
     const QString packId = source == atomPackPrefix ? reader.requireString(QStringLiteral("packId")) : QString();
     const QString kind = reader.requireString(QStringLiteral("kind"));
     if (!reader.ok())
         return reader.error();
     if (source == atomPackPrefix && !isValidIdentifier(packId))
-        reader.fail(QStringLiteral("packId"), tr("%1 must match %2").arg(quoted(packId), identifierRule()));
+        reader.fail(QStringLiteral("packId"), tr("%1 must match %2").arg(quotedForMessage(packId), identifierRule()));
     if (!isValidIdentifier(kind))
-        reader.fail(QStringLiteral("kind"), tr("%1 must match %2").arg(quoted(kind), identifierRule()));
+        reader.fail(QStringLiteral("kind"), tr("%1 must match %2").arg(quotedForMessage(kind), identifierRule()));
     if (!reader.ok())
         return reader.error();
     return source == atomPackPrefix ? atomPack(packId, kind) : builtin(kind);

@@ -1,6 +1,7 @@
 #include "FieldSpec.h"
 
 #include "JsonReader.h"
+#include "ProtocolText.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -17,16 +18,6 @@ constexpr qsizetype maxOptions = 1024;
 QString tr(const char *text)
 {
     return QCoreApplication::translate("sandbox::FieldSpec", text);
-}
-
-QString quoted(const QString &text)
-{
-    QString shown = text.size() > 80 ? text.left(80) + QStringLiteral("...") : text;
-    for (QChar &c : shown) {
-        if (c.unicode() < 0x20 || c.unicode() == 0x7f)
-            c = QChar(0xfffd);
-    }
-    return QLatin1Char('"') + shown + QLatin1Char('"');
 }
 
 QString dataOnly()
@@ -118,13 +109,12 @@ Status FieldSpec::validateValue(const QJsonValue &value, const QString &path) co
         for (const SelectOption &option : options) {
             if (option.value == value.toString())
                 return Status::success();
-            allowed.append(quoted(option.value));
+            allowed.append(quotedForMessage(option.value));
         }
-        return Error{
-            path,
-            tr("%1 is not one of the options (%2)").arg(quoted(value.toString()), allowed.join(QStringLiteral(", "))),
-            {}
-        };
+        return Error{ path,
+                      tr("%1 is not one of the options (%2)")
+                          .arg(quotedForMessage(value.toString()), allowed.join(QStringLiteral(", "))),
+                      {} };
     }
     case Type::Secret:
         return Error{ path, tr("is a secret field; set it as a secret, never as a plain value"), {} };
@@ -136,7 +126,7 @@ Status FieldSpec::validate(const QString &path) const
 {
     if (!isValidId(id))
         return Error{ child(path, QStringLiteral("id")),
-                      tr("%1 is not a valid field id; expected [A-Za-z][A-Za-z0-9_.-]{0,63}").arg(quoted(id)),
+                      tr("%1 is not a valid field id; expected [A-Za-z][A-Za-z0-9_.-]{0,63}").arg(quotedForMessage(id)),
                       {} };
     if (typeName(type).isEmpty())
         return Error{ child(path, QStringLiteral("type")), tr("field \"%1\" has an unknown type").arg(id), {} };
@@ -178,9 +168,11 @@ Status FieldSpec::validate(const QString &path) const
                               tr("field \"%1\": option label %2").arg(id, problem),
                               {} };
             if (seen.contains(option.value))
-                return Error{ child(optionPath, QStringLiteral("value")),
-                              tr("select field \"%1\" has the option value %2 twice").arg(id, quoted(option.value)),
-                              {} };
+                return Error{
+                    child(optionPath, QStringLiteral("value")),
+                    tr("select field \"%1\" has the option value %2 twice").arg(id, quotedForMessage(option.value)),
+                    {}
+                };
             seen.insert(option.value);
         }
     } else if (!options.isEmpty()) {
@@ -254,8 +246,9 @@ Result<FieldSpec> FieldSpec::fromJson(const QJsonValue &value, const QString &pa
     FieldSpec spec;
     spec.id = reader.requireString(QStringLiteral("id"));
     if (reader.ok() && !isValidId(spec.id))
-        reader.fail(QStringLiteral("id"),
-                    tr("%1 is not a valid field id; expected [A-Za-z][A-Za-z0-9_.-]{0,63}").arg(quoted(spec.id)));
+        reader.fail(
+            QStringLiteral("id"),
+            tr("%1 is not a valid field id; expected [A-Za-z][A-Za-z0-9_.-]{0,63}").arg(quotedForMessage(spec.id)));
     const QString type = reader.requireString(QStringLiteral("type"));
     if (reader.ok()) {
         if (const std::optional<Type> parsed = typeFromName(type))
@@ -263,7 +256,7 @@ Result<FieldSpec> FieldSpec::fromJson(const QJsonValue &value, const QString &pa
         else
             reader.fail(QStringLiteral("type"),
                         tr("field \"%1\" has the unknown type %2; expected string, number, boolean, select or secret")
-                            .arg(spec.id, quoted(type)));
+                            .arg(spec.id, quotedForMessage(type)));
     }
     spec.label = reader.requirePlainText(QStringLiteral("label"));
     spec.description = reader.optionalPlainText(QStringLiteral("description"));

@@ -1,6 +1,7 @@
 #include "HostInteraction.h"
 
 #include "JsonReader.h"
+#include "ProtocolText.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -37,14 +38,6 @@ QString readId(JsonReader &reader)
         }
     }
     return id;
-}
-
-QString boundedPlainText(JsonReader &reader, const QString &key, bool required, qsizetype maxLength)
-{
-    const QString text = required ? reader.requirePlainText(key) : reader.optionalPlainText(key);
-    if (reader.ok() && text.size() > maxLength)
-        reader.fail(key, tr("is too long (%1 characters, at most %2)").arg(text.size()).arg(maxLength));
-    return text;
 }
 
 } // namespace
@@ -113,8 +106,10 @@ Result<HostInteractionRequest> HostInteractionRequest::fromJson(const QJsonValue
             reader.fail(QStringLiteral("kind"),
                         tr("unknown kind \"%1\"; expected confirm, choice, text or secret").arg(kind.left(40)));
     }
-    request.title = boundedPlainText(reader, QStringLiteral("title"), true, maxTitleLength);
-    request.message = boundedPlainText(reader, QStringLiteral("message"), false, maxMessageLength);
+    request.title
+        = readBoundedPlainText(reader, QStringLiteral("title"), true, maxTitleLength, "sandbox::HostInteraction");
+    request.message
+        = readBoundedPlainText(reader, QStringLiteral("message"), false, maxMessageLength, "sandbox::HostInteraction");
     request.defaultValue = reader.optionalString(QStringLiteral("defaultValue"));
     const QJsonArray options = reader.optionalArray(QStringLiteral("options"));
     if (!reader.ok())
@@ -142,7 +137,8 @@ Result<HostInteractionRequest> HostInteractionRequest::fromJson(const QJsonValue
         option.rejectUnknownKeys({ QStringLiteral("value"), QStringLiteral("label") });
         SelectOption parsed;
         parsed.value = option.requireString(QStringLiteral("value"));
-        parsed.label = boundedPlainText(option, QStringLiteral("label"), false, maxTitleLength);
+        parsed.label
+            = readBoundedPlainText(option, QStringLiteral("label"), false, maxTitleLength, "sandbox::HostInteraction");
         if (!option.ok())
             return option.error();
         if (seen.contains(parsed.value))
