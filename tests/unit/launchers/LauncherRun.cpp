@@ -2,7 +2,9 @@
 
 #include <QDir>
 #include <QEventLoop>
+#include <QFile>
 #include <QPromise>
+#include <QRandomGenerator>
 #include <QTimer>
 
 namespace sandbox::test {
@@ -102,6 +104,29 @@ Policy defaultPolicy(const QStringList &extraDenied)
     Policy policy = Policy::defaults();
     policy.denied += extraDenied;
     return policy;
+}
+
+// Host processes whose command line contains `marker`.
+int processesWith(const QByteArray &marker)
+{
+    int count = 0;
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : entries) {
+        bool numeric = false;
+        entry.toInt(&numeric);
+        if (!numeric)
+            continue;
+        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(entry));
+        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains(marker))
+            ++count;
+    }
+    return count;
+}
+
+QByteArray uniqueSleep()
+{
+    return QByteArray::number(300 + QRandomGenerator::global()->bounded(1000)) + '.'
+        + QByteArray::number(QRandomGenerator::global()->bounded(100000, 999999));
 }
 
 } // namespace sandbox::test

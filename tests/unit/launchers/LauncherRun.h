@@ -53,4 +53,10 @@ RunResult runIn(Launcher &launcher, const QStringList &argv, const Policy &polic
 // The careful default policy, with the denied list extended by `extraDenied`.
 Policy defaultPolicy(const QStringList &extraDenied = {});
 
+// Host processes whose command line contains `marker` (to see that none outlives its sandbox).
+int processesWith(const QByteArray &marker);
+
+// A `sleep` duration unique to one test run, so processesWith() finds only its own processes.
+QByteArray uniqueSleep();
+
 } // namespace sandbox::test

@@ -15,33 +15,6 @@
 using namespace sandbox;
 using namespace sandbox::test;
 
-namespace {
-
-// Host processes whose command line contains `marker`.
-int processesWith(const QByteArray &marker)
-{
-    int count = 0;
-    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
-    for (const QString &entry : entries) {
-        bool numeric = false;
-        entry.toInt(&numeric);
-        if (!numeric)
-            continue;
-        QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(entry));
-        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains(marker))
-            ++count;
-    }
-    return count;
-}
-
-QByteArray uniqueSleep()
-{
-    return QByteArray::number(300 + QRandomGenerator::global()->bounded(1000)) + '.'
-        + QByteArray::number(QRandomGenerator::global()->bounded(100000, 999999));
-}
-
-} // namespace
-
 class TestAutoLauncher final : public QObject
 {
     Q_OBJECT
