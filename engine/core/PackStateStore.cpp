@@ -41,29 +41,21 @@ Result<QMap<QString, PackRecord>> decode(const QJsonObject &object, const QStrin
 } // namespace
 
 PackStateStore::PackStateStore(const QString &configDirectory)
-    : m_file(QDir(configDirectory).filePath(QStringLiteral("packs.json")))
+    : m_document(QDir(configDirectory).filePath(QStringLiteral("packs.json")))
 { }
 
 Result<QMap<QString, PackRecord>> PackStateStore::load()
 {
-    QMutexLocker locker(&m_mutex);
-    if (Status status = m_file.lock(); !status.ok())
-        return status.error();
-    QString warning;
-    Result<std::optional<QJsonObject>> object = m_file.read(
-        [this](const QJsonObject &json) -> Status {
-            Result<QMap<QString, PackRecord>> records = decode(json, m_file.path());
-            return records.ok() ? Status() : Status(records.error());
-        },
-        &warning);
-    m_file.unlock();
-    if (!warning.isEmpty())
-        m_warnings.append(warning);
+    const QString path = m_document.path();
+    Result<std::optional<QJsonObject>> object = m_document.read([&path](const QJsonObject &json) -> Status {
+        Result<QMap<QString, PackRecord>> records = decode(json, path);
+        return records.ok() ? Status() : Status(records.error());
+    });
     if (!object.ok())
         return object.error();
     if (!object.value())
         return QMap<QString, PackRecord>();
-    return decode(*object.value(), m_file.path());
+    return decode(*object.value(), path);
 }
 
 Status PackStateStore::save(const QMap<QString, PackRecord> &packs)
@@ -79,19 +71,12 @@ Status PackStateStore::save(const QMap<QString, PackRecord> &packs)
                          { QStringLiteral("installed"), it->installed },
                          { QStringLiteral("secretFields"), QJsonArray::fromStringList(it->secretFields) } });
     }
-    QMutexLocker locker(&m_mutex);
-    if (Status status = m_file.lock(); !status.ok())
-        return status;
-    Status status
-        = m_file.write(QJsonObject{ { QStringLiteral("version"), 1 }, { QStringLiteral("packs"), packsObject } });
-    m_file.unlock();
-    return status;
+    return m_document.write(QJsonObject{ { QStringLiteral("version"), 1 }, { QStringLiteral("packs"), packsObject } });
 }
 
 QStringList PackStateStore::warnings() const
 {
-    QMutexLocker locker(&m_mutex);
-    return m_warnings;
+    return m_document.warnings();
 }
 
 } // namespace sandbox

@@ -1,11 +1,10 @@
 #pragma once
 
-#include "LockedJsonFile.h"
+#include "JsonDocumentStore.h"
 #include "protocol/Error.h"
 
 #include <QCoreApplication>
 #include <QMap>
-#include <QMutex>
 #include <QStringList>
 
 namespace sandbox {
@@ -40,9 +39,7 @@ public:
     QStringList warnings() const;
 
 private:
-    mutable QMutex m_mutex;
-    LockedJsonFile m_file;
-    QStringList m_warnings;
+    JsonDocumentStore m_document;
 };
 
 } // namespace sandbox

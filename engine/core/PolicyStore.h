@@ -1,9 +1,8 @@
 #pragma once
 
-#include "LockedJsonFile.h"
+#include "JsonDocumentStore.h"
 #include "protocol/Policy.h"
 
-#include <QMutex>
 #include <QStringList>
 
 namespace sandbox {
@@ -20,9 +19,7 @@ public:
     QStringList warnings() const;
 
 private:
-    mutable QMutex m_mutex;
-    LockedJsonFile m_file;
-    QStringList m_warnings;
+    JsonDocumentStore m_document;
 };
 
 } // namespace sandbox

@@ -1,0 +1,38 @@
+#include "JsonDocumentStore.h"
+
+namespace sandbox {
+
+JsonDocumentStore::JsonDocumentStore(const QString &path)
+    : m_file(path)
+{ }
+
+Result<std::optional<QJsonObject>> JsonDocumentStore::read(const LockedJsonFile::Validator &validate)
+{
+    QMutexLocker locker(&m_mutex);
+    if (Status status = m_file.lock(); !status.ok())
+        return status.error();
+    QString warning;
+    Result<std::optional<QJsonObject>> object = m_file.read(validate, &warning);
+    m_file.unlock();
+    if (!warning.isEmpty())
+        m_warnings.append(warning);
+    return object;
+}
+
+Status JsonDocumentStore::write(const QJsonObject &object)
+{
+    QMutexLocker locker(&m_mutex);
+    if (Status status = m_file.lock(); !status.ok())
+        return status;
+    Status status = m_file.write(object);
+    m_file.unlock();
+    return status;
+}
+
+QStringList JsonDocumentStore::warnings() const
+{
+    QMutexLocker locker(&m_mutex);
+    return m_warnings;
+}
+
+} // namespace sandbox
