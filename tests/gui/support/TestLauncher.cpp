@@ -100,9 +100,7 @@ Result<std::shared_ptr<SandboxProcess>> TestLauncher::spawn(const SpawnRequest &
     Q_UNUSED(policy);
     if (request.argv.isEmpty())
         return Error{ QStringLiteral("argv"), QStringLiteral("nothing to run"), {} };
-    auto process = std::make_shared<HostProcess>(request);
-    process->start();
-    return std::shared_ptr<SandboxProcess>(process);
+    return std::shared_ptr<SandboxProcess>(std::make_shared<HostProcess>(request));
 }
 
 QFuture<Status> TestLauncher::disposeIdle()

@@ -6,17 +6,18 @@
 
 namespace sandbox::test {
 
-// A plain host process behind the SandboxProcess interface: the GUI test pack's launchers
-// run real commands (unconfined: they exist to drive Studio, and their descriptors say so).
+// A SandboxProcess that runs the command directly on the host with QProcess; it starts at
+// construction. Only the test launchers use it (the core tests' fault-injecting launcher and
+// the GUI test pack's): it is how they run real processes without confinement, which no
+// launcher of the product ever does.
 class HostProcess final : public SandboxProcess
 {
     Q_OBJECT
 
 public:
-    explicit HostProcess(const SpawnRequest &request, QObject *parent = nullptr);
+    explicit HostProcess(const SpawnRequest &request, const QMap<QString, QString> &extraEnv = {});
     ~HostProcess() override;
 
-    void start();
     qint64 pid() const override;
     bool isRunning() const override;
     ExitStatus exitStatus() const override;
@@ -26,10 +27,10 @@ public:
     void kill() override;
 
 private:
-    SpawnRequest m_request;
     QProcess m_process;
     ExitStatus m_exit;
     bool m_finished = false;
+    int m_lastSignal = 9;
 };
 
 } // namespace sandbox::test
