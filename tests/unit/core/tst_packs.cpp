@@ -28,6 +28,20 @@ std::shared_ptr<FaultPlan> planWithSecret()
     return plan;
 }
 
+// Installs a pack with one "cloud" backend from `publisher`, its launcher following `plan`.
+Status installCloudPack(Engine &engine, const QString &id, const QString &publisher,
+                        const std::shared_ptr<FaultPlan> &plan)
+{
+    return engine.installPack(std::make_shared<TestPack>(id, publisher, QStringList{ QStringLiteral("cloud") }, plan));
+}
+
+// Stores a "label" setting and replaces the "apiKey" secret of `ref`.
+Status setLabelAndKey(Engine &engine, const BackendRef &ref, const QString &label, const QString &key)
+{
+    return engine.updateSettings(ref, values({ { QStringLiteral("label"), label } }),
+                                 { SecretUpdate{ QStringLiteral("apiKey"), SecretUpdate::Action::Replace, key } });
+}
+
 QString labelOf(const Engine &engine, const BackendRef &ref)
 {
     return engine.settings(ref).value().values.values.value(QStringLiteral("label")).toString();
@@ -99,20 +113,10 @@ void PacksTest::packsWithTheSameKindStayIsolated()
     EngineRig rig; // plaintext secrets: secrets.json shows where each secret went
     auto planA = planWithSecret();
     auto planB = planWithSecret();
-    QVERIFY(rig.engine
-                ->installPack(std::make_shared<TestPack>(QStringLiteral("pack-a"), QStringLiteral("A"),
-                                                         QStringList{ QStringLiteral("cloud") }, planA))
-                .ok());
-    QVERIFY(rig.engine
-                ->installPack(std::make_shared<TestPack>(QStringLiteral("pack-b"), QStringLiteral("B"),
-                                                         QStringList{ QStringLiteral("cloud") }, planB))
-                .ok());
+    QVERIFY(installCloudPack(*rig.engine, QStringLiteral("pack-a"), QStringLiteral("A"), planA).ok());
+    QVERIFY(installCloudPack(*rig.engine, QStringLiteral("pack-b"), QStringLiteral("B"), planB).ok());
 
-    QVERIFY(rig.engine
-                ->updateSettings(cloudA, values({ { QStringLiteral("label"), QStringLiteral("a") } }),
-                                 { SecretUpdate{ QStringLiteral("apiKey"), SecretUpdate::Action::Replace,
-                                                 QStringLiteral("key-a") } })
-                .ok());
+    QVERIFY(setLabelAndKey(*rig.engine, cloudA, QStringLiteral("a"), QStringLiteral("key-a")).ok());
     QCOMPARE(labelOf(*rig.engine, cloudA), QStringLiteral("a"));
     QCOMPARE(labelOf(*rig.engine, cloudB), QStringLiteral("default"));
     QVERIFY(rig.engine->settings(cloudA).value().secretsConfigured.value(QStringLiteral("apiKey")));
@@ -146,10 +150,7 @@ void PacksTest::invalidPacksAreRefused()
 {
     EngineRig rig;
     auto plan = std::make_shared<FaultPlan>();
-    QVERIFY(!rig.engine
-                 ->installPack(std::make_shared<TestPack>(QStringLiteral("Bad Id"), QStringLiteral("P"),
-                                                          QStringList{ QStringLiteral("cloud") }, plan))
-                 .ok());
+    QVERIFY(!installCloudPack(*rig.engine, QStringLiteral("Bad Id"), QStringLiteral("P"), plan).ok());
     QVERIFY(!rig.engine
                  ->installPack(std::make_shared<TestPack>(QStringLiteral("ok"), QString(),
                                                           QStringList{ QStringLiteral("cloud") }, plan))
@@ -179,10 +180,7 @@ void PacksTest::disablingTheActivePackFallsBackToAuto()
 {
     EngineRig rig;
     auto plan = std::make_shared<FaultPlan>();
-    QVERIFY(rig.engine
-                ->installPack(std::make_shared<TestPack>(QStringLiteral("pack-a"), QStringLiteral("A"),
-                                                         QStringList{ QStringLiteral("cloud") }, plan))
-                .ok());
+    QVERIFY(installCloudPack(*rig.engine, QStringLiteral("pack-a"), QStringLiteral("A"), plan).ok());
     QVERIFY(rig.activate(cloudA, values({ { QStringLiteral("label"), QStringLiteral("mine") } })).ok);
 
     const Status disabled = await(rig.engine->disablePack(QStringLiteral("pack-a")));
@@ -213,10 +211,7 @@ void PacksTest::disablingTheActivePackFallsBackToAuto()
 
     // The disabled state survives a restart; enabling brings the backend back.
     rig.restart();
-    QVERIFY(rig.engine
-                ->installPack(std::make_shared<TestPack>(QStringLiteral("pack-a"), QStringLiteral("A"),
-                                                         QStringList{ QStringLiteral("cloud") }, plan))
-                .ok());
+    QVERIFY(installCloudPack(*rig.engine, QStringLiteral("pack-a"), QStringLiteral("A"), plan).ok());
     QVERIFY(!rig.engine->packs().first().enabled);
     QVERIFY(await(rig.engine->enablePack(QStringLiteral("pack-a"))).ok());
     QVERIFY(rig.activate(cloudA).ok);
@@ -227,10 +222,7 @@ void PacksTest::removingTheActivePackFallsBackToAuto()
 {
     EngineRig rig;
     auto plan = std::make_shared<FaultPlan>();
-    QVERIFY(rig.engine
-                ->installPack(std::make_shared<TestPack>(QStringLiteral("pack-a"), QStringLiteral("A"),
-                                                         QStringList{ QStringLiteral("cloud") }, plan))
-                .ok());
+    QVERIFY(installCloudPack(*rig.engine, QStringLiteral("pack-a"), QStringLiteral("A"), plan).ok());
     QVERIFY(rig.activate(cloudA).ok);
     quint64 id = 0;
     QVERIFY(
@@ -253,10 +245,7 @@ void PacksTest::packOperationIsRefusedWhenFallbackFails()
 {
     EngineRig rig;
     auto plan = std::make_shared<FaultPlan>();
-    QVERIFY(rig.engine
-                ->installPack(std::make_shared<TestPack>(QStringLiteral("pack-a"), QStringLiteral("A"),
-                                                         QStringList{ QStringLiteral("cloud") }, plan))
-                .ok());
+    QVERIFY(installCloudPack(*rig.engine, QStringLiteral("pack-a"), QStringLiteral("A"), plan).ok());
     QVERIFY(rig.activate(cloudA).ok);
     const QString packsPath = QDir(rig.configDir).filePath(QStringLiteral("packs.json"));
     const QByteArray packsBefore = readFile(packsPath);
@@ -284,10 +273,7 @@ void PacksTest::settingsReturnWithTheSamePackIdentity()
 {
     EngineRig rig;
     auto plan = planWithSecret();
-    QVERIFY(rig.engine
-                ->installPack(std::make_shared<TestPack>(QStringLiteral("pack-a"), QStringLiteral("A"),
-                                                         QStringList{ QStringLiteral("cloud") }, plan))
-                .ok());
+    QVERIFY(installCloudPack(*rig.engine, QStringLiteral("pack-a"), QStringLiteral("A"), plan).ok());
     QVERIFY(rig.engine
                 ->updateSettings(
                     cloudA, values({ { QStringLiteral("label"), QStringLiteral("kept") } }),
@@ -300,10 +286,7 @@ void PacksTest::settingsReturnWithTheSamePackIdentity()
                 .toObject()
                 .contains(QStringLiteral("atom-pack:pack-a:cloud")));
     rig.restart();
-    QVERIFY(rig.engine
-                ->installPack(std::make_shared<TestPack>(QStringLiteral("pack-a"), QStringLiteral("A"),
-                                                         QStringList{ QStringLiteral("cloud") }, plan))
-                .ok());
+    QVERIFY(installCloudPack(*rig.engine, QStringLiteral("pack-a"), QStringLiteral("A"), plan).ok());
     QCOMPARE(labelOf(*rig.engine, cloudA), QStringLiteral("kept"));
     QVERIFY(rig.engine->settings(cloudA).value().secretsConfigured.value(QStringLiteral("apiKey")));
 }
@@ -312,22 +295,12 @@ void PacksTest::anotherPublisherDoesNotInheritSettingsOrSecrets()
 {
     EngineRig rig;
     auto plan = planWithSecret();
-    QVERIFY(rig.engine
-                ->installPack(std::make_shared<TestPack>(QStringLiteral("pack-a"), QStringLiteral("A"),
-                                                         QStringList{ QStringLiteral("cloud") }, plan))
-                .ok());
-    QVERIFY(rig.engine
-                ->updateSettings(cloudA, values({ { QStringLiteral("label"), QStringLiteral("original") } }),
-                                 { SecretUpdate{ QStringLiteral("apiKey"), SecretUpdate::Action::Replace,
-                                                 QStringLiteral("original-key") } })
-                .ok());
+    QVERIFY(installCloudPack(*rig.engine, QStringLiteral("pack-a"), QStringLiteral("A"), plan).ok());
+    QVERIFY(setLabelAndKey(*rig.engine, cloudA, QStringLiteral("original"), QStringLiteral("original-key")).ok());
     QVERIFY(await(rig.engine->removePack(QStringLiteral("pack-a"))).ok());
 
     auto other = planWithSecret();
-    QVERIFY(rig.engine
-                ->installPack(std::make_shared<TestPack>(QStringLiteral("pack-a"), QStringLiteral("Somebody Else"),
-                                                         QStringList{ QStringLiteral("cloud") }, other))
-                .ok());
+    QVERIFY(installCloudPack(*rig.engine, QStringLiteral("pack-a"), QStringLiteral("Somebody Else"), other).ok());
     QCOMPARE(labelOf(*rig.engine, cloudA), QStringLiteral("default"));
     QVERIFY(!rig.engine->settings(cloudA).value().secretsConfigured.value(QStringLiteral("apiKey")));
     QVERIFY(rig.activate(cloudA).ok);
@@ -349,10 +322,7 @@ void PacksTest::anotherPublisherDoesNotInheritSettingsOrSecrets()
     QVERIFY(rig.activate(EngineRig::autoRef()).ok);
     QVERIFY(rig.engine->updateSettings(cloudA, values({ { QStringLiteral("label"), QStringLiteral("theirs") } })).ok());
     QVERIFY(await(rig.engine->removePack(QStringLiteral("pack-a"))).ok());
-    QVERIFY(rig.engine
-                ->installPack(std::make_shared<TestPack>(QStringLiteral("pack-a"), QStringLiteral("A"),
-                                                         QStringList{ QStringLiteral("cloud") }, plan))
-                .ok());
+    QVERIFY(installCloudPack(*rig.engine, QStringLiteral("pack-a"), QStringLiteral("A"), plan).ok());
     QCOMPARE(labelOf(*rig.engine, cloudA), QStringLiteral("original"));
 }
 
