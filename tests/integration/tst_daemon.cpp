@@ -51,6 +51,17 @@ bool pidAlive(qint64 pid)
     return pid > 0 && ::kill(pid_t(pid), 0) == 0;
 }
 
+// The engine's pid as `sandboxctl status --json` reports it.
+qint64 serverPid(const Outcome &status)
+{
+    return QJsonDocument::fromJson(status.out)
+        .object()
+        .value(QStringLiteral("server"))
+        .toObject()
+        .value(QStringLiteral("pid"))
+        .toInteger();
+}
+
 } // namespace
 
 class TestDaemon final : public QObject
@@ -576,13 +587,7 @@ void TestDaemon::simultaneousStartsMakeExactlyOneOwner()
         }
     }
     const Outcome status = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
-    QCOMPARE(QJsonDocument::fromJson(status.out)
-                 .object()
-                 .value(QStringLiteral("server"))
-                 .toObject()
-                 .value(QStringLiteral("pid"))
-                 .toInteger(),
-             owner);
+    QCOMPARE(serverPid(status), owner);
     for (const auto &d : daemons) {
         if (d->state() != QProcess::NotRunning) {
             d->terminate();
@@ -605,13 +610,7 @@ void TestDaemon::staleSocketOfADeadOwnerIsReplaced()
     // ...and a new daemon takes the socket over.
     startDaemon();
     const Outcome status = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
-    QCOMPARE(QJsonDocument::fromJson(status.out)
-                 .object()
-                 .value(QStringLiteral("server"))
-                 .toObject()
-                 .value(QStringLiteral("pid"))
-                 .toInteger(),
-             m_daemon->processId());
+    QCOMPARE(serverPid(status), m_daemon->processId());
     struct stat st
     {
     };
