@@ -22,14 +22,22 @@ trap 'rm -rf "$demo"' EXIT
 cd "$demo"
 ctl=("$bin/sandboxctl")
 
-run() { echo "\$ sandboxctl $*"; "${ctl[@]}" "$@" || echo "(exit status $?)"; echo; }
+run() {
+    printf '$ sandboxctl'
+    for arg in "$@"; do
+        case $arg in *[[:space:]]*) printf " '%s'" "$arg" ;; *) printf ' %s' "$arg" ;; esac
+    done
+    echo
+    "${ctl[@]}" "$@" 2>&1 || echo "(exit status $?)"
+    echo
+}
 
 run backends
 run status
 run policy show
 run run -- sh -c 'echo "hello from the sandbox: uid $(id -u), workspace $PWD"; echo notes > notes.txt; ls -l notes.txt'
 run run -- sh -c 'ls ~/.ssh 2>&1; cat ~/.aws/credentials 2>&1 | head -n 1'
-run run -- sh -c 'echo x > /etc/sandbox-demo 2>&1 || echo "writing outside the workspace was refused"'
+run run -- sh -c 'touch /etc/sandbox-demo 2>/dev/null || echo "writing outside the workspace was refused"'
 run run -- sh -c 'echo "processes visible: $(ls /proc | grep -c "^[0-9]")"'
-run run -- bash -c 'echo > /dev/tcp/1.1.1.1/443 2>&1 || echo "the network is off"'
+run run -- bash -c '(echo > /dev/tcp/1.1.1.1/443) 2>/dev/null || echo "the network is off"'
 run run --timeout 1 -- sleep 5
