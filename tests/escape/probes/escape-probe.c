@@ -282,13 +282,19 @@ static int probe_ia32(void)
     return verdict(rc, "int 0x80 getpid");
 }
 
-static int probe_connect_tcp(const char *host, const char *port)
+static struct sockaddr_in ipv4_address(const char *host, const char *port)
 {
     struct sockaddr_in address;
     memset(&address, 0, sizeof address);
     address.sin_family = AF_INET;
     address.sin_port = htons((unsigned short)atoi(port));
     inet_pton(AF_INET, host, &address.sin_addr);
+    return address;
+}
+
+static int probe_connect_tcp(const char *host, const char *port)
+{
+    struct sockaddr_in address = ipv4_address(host, port);
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0)
         return verdict(fd, "socket(AF_INET)");
@@ -299,11 +305,7 @@ static int probe_connect_tcp(const char *host, const char *port)
 
 static int probe_send_udp(const char *host, const char *port)
 {
-    struct sockaddr_in address;
-    memset(&address, 0, sizeof address);
-    address.sin_family = AF_INET;
-    address.sin_port = htons((unsigned short)atoi(port));
-    inet_pton(AF_INET, host, &address.sin_addr);
+    struct sockaddr_in address = ipv4_address(host, port);
     int fd = socket(AF_INET, SOCK_DGRAM, 0);
     if (fd < 0)
         return verdict(fd, "socket(AF_INET, SOCK_DGRAM)");
