@@ -1,4 +1,4 @@
-#include "Commands.h"
+#include "CommandLine.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
@@ -11,6 +11,6 @@ int main(int argc, char *argv[])
     qSetMessagePattern(QStringLiteral("sandboxctl: %{if-warning}warning: %{endif}%{message}"));
     // An embedded engine's connection log is noise on a command's stderr.
     QLoggingCategory::setFilterRules(QStringLiteral("sandbox.server.info=false"));
-    sandbox::Commands commands;
-    return commands.run(QCoreApplication::arguments());
+    sandbox::CommandLine commandLine;
+    return commandLine.run(QCoreApplication::arguments());
 }

@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -73,6 +74,7 @@ private slots:
     void cleanup();
 
     void helpVersionAndExitStatus();
+    void everyCommandHasHelpAndRefusesUnknownOptions();
     void secondOwnerIsNotStarted();
     void concurrentClientsRunCommandsDuringAnActivation();
     void clientKilledMidSpawnTakesItsProcessesWithIt();
@@ -211,6 +213,69 @@ void TestDaemon::helpVersionAndExitStatus()
     QVERIFY(unknown.err.contains("unknown command \"frobnicate\""));
     // run's own usage errors are 125, never a status the command could have produced itself.
     QCOMPARE(ctl({ QStringLiteral("run") }).exitCode, 125);
+}
+
+void TestDaemon::everyCommandHasHelpAndRefusesUnknownOptions()
+{
+    const QList<QPair<QString, QStringList>> commands{
+        { QStringLiteral("backends"), { QStringLiteral("--json") } },
+        { QStringLiteral("describe"), { QStringLiteral("--json") } },
+        { QStringLiteral("settings"), { QStringLiteral("--json") } },
+        { QStringLiteral("secret"), {} },
+        { QStringLiteral("activate"), {} },
+        { QStringLiteral("policy"), { QStringLiteral("--json") } },
+        { QStringLiteral("run"), { QStringLiteral("--policy FILE"), QStringLiteral("--timeout S") } },
+        { QStringLiteral("ps"), { QStringLiteral("--json") } },
+        { QStringLiteral("kill"), {} },
+        { QStringLiteral("packs"), { QStringLiteral("--json") } },
+        { QStringLiteral("status"), { QStringLiteral("--json") } },
+    };
+    for (const auto &[command, options] : commands) {
+        for (const QString &help : { QStringLiteral("--help"), QStringLiteral("-h") }) {
+            const Outcome shown = ctl({ command, help });
+            QCOMPARE(shown.exitCode, 0);
+            QVERIFY2(shown.out.startsWith(QByteArray("usage: sandboxctl " + command.toUtf8())), shown.out.constData());
+            QVERIFY2(shown.out.contains("-h, --help"), shown.out.constData());
+            for (const QString &option : options)
+                QVERIFY2(shown.out.contains(option.toUtf8()), qPrintable(command + QLatin1Char(' ') + option));
+            QVERIFY(shown.err.isEmpty());
+        }
+        // An unknown option is bad usage, named with the command's usage line, and
+        // refused before any engine is reached or started.
+        const int usageStatus = command == QLatin1String("run") ? 125 : 2;
+        const Outcome bogus = ctl({ command, QStringLiteral("--bogus"), QStringLiteral("x") });
+        QCOMPARE(bogus.exitCode, usageStatus);
+        QVERIFY2(bogus.err.startsWith(QByteArray("sandboxctl " + command.toUtf8()
+                                                 + ": unknown option --bogus\nusage: sandboxctl " + command.toUtf8())),
+                 bogus.err.constData());
+        QVERIFY(bogus.out.isEmpty());
+        const Outcome shortBogus = ctl({ command, QStringLiteral("-Z") });
+        QCOMPARE(shortBogus.exitCode, usageStatus);
+        QVERIFY2(shortBogus.err.contains(": unknown option -Z\n"), shortBogus.err.constData());
+    }
+    QVERIFY(!QFileInfo::exists(m_socket));
+    QVERIFY(!QFileInfo::exists(m_root->filePath(QStringLiteral("d/config"))));
+
+    const Outcome beforeCommand = ctl({ QStringLiteral("--bogus"), QStringLiteral("status") });
+    QCOMPARE(beforeCommand.exitCode, 2);
+    QVERIFY2(beforeCommand.err.contains("unknown option --bogus"), beforeCommand.err.constData());
+    const Outcome missingValue = ctl({ QStringLiteral("run"), QStringLiteral("--timeout") });
+    QCOMPARE(missingValue.exitCode, 125);
+    QVERIFY2(missingValue.err.contains("--timeout"), missingValue.err.constData());
+
+    // After `--` (and after CMD's name) everything is CMD's, --help included; global
+    // options are accepted after the command name too.
+    const Outcome passed = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"),
+                                 QStringLiteral("-c"), QStringLiteral("echo \"$1\" \"$2\""), QStringLiteral("sh"),
+                                 QStringLiteral("--help"), QStringLiteral("--bogus") });
+    QCOMPARE(passed.exitCode, 0);
+    QCOMPARE(passed.out, QByteArray("--help --bogus\n"));
+    const Outcome noDash
+        = ctl({ QStringLiteral("run"), QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("exit 4") });
+    QCOMPARE(noDash.exitCode, 4);
+    const Outcome late = ctl({ QStringLiteral("status"), QStringLiteral("--json"), QStringLiteral("--embedded") });
+    QCOMPARE(late.exitCode, 0);
+    QCOMPARE(QJsonDocument::fromJson(late.out).object().value(QStringLiteral("embedded")).toBool(), true);
 }
 
 void TestDaemon::secondOwnerIsNotStarted()

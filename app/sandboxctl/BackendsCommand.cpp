@@ -1,0 +1,32 @@
+#include "BackendsCommand.h"
+
+#include "EngineConnection.h"
+#include "Listing.h"
+#include "server/Client.h"
+
+namespace sandbox {
+
+BackendsCommand::BackendsCommand()
+    : Command(QStringLiteral("backends"), QStringLiteral("backends [--json]"), tr("List the sandbox backends."))
+{
+    addOption(QCommandLineOption(QStringLiteral("json"), tr("print the list as JSON")));
+}
+
+int BackendsCommand::execute(EngineConnection &engine)
+{
+    if (!arguments().isEmpty())
+        return usageError(tr("unexpected argument"));
+    const Result<QList<BackendInfo>> list = EngineConnection::await(engine.client().backends());
+    if (!list.ok())
+        return failWith(list.error());
+    Listing::print(list.value(), isSet(QStringLiteral("json")), { tr("REF"), tr("NAME"), tr("SOURCE"), tr("STATE") },
+                   [](const BackendInfo &info) {
+                       const QString state = info.active ? tr("active")
+                           : info.availability.available ? tr("available")
+                                                         : tr("unavailable: %1").arg(info.availability.reason);
+                       return QStringList{ info.ref.toString(), info.descriptor.name, info.sourceLabel, state };
+                   });
+    return 0;
+}
+
+} // namespace sandbox

@@ -1,0 +1,120 @@
+#include "CommandLine.h"
+
+#include "ActivateCommand.h"
+#include "BackendsCommand.h"
+#include "Command.h"
+#include "DescribeCommand.h"
+#include "EngineConnection.h"
+#include "GlobalOptions.h"
+#include "InteractionResponder.h"
+#include "KillCommand.h"
+#include "PacksCommand.h"
+#include "PolicyCommand.h"
+#include "PsCommand.h"
+#include "RunCommand.h"
+#include "SecretCommand.h"
+#include "SettingsCommand.h"
+#include "StatusCommand.h"
+#include "Terminal.h"
+
+#include <QCommandLineParser>
+
+namespace sandbox {
+
+CommandLine::CommandLine()
+{
+    m_commands.push_back(std::make_unique<BackendsCommand>());
+    m_commands.push_back(std::make_unique<DescribeCommand>());
+    m_commands.push_back(std::make_unique<SettingsCommand>());
+    m_commands.push_back(std::make_unique<SecretCommand>());
+    m_commands.push_back(std::make_unique<ActivateCommand>());
+    m_commands.push_back(std::make_unique<PolicyCommand>());
+    m_commands.push_back(std::make_unique<RunCommand>());
+    m_commands.push_back(std::make_unique<PsCommand>());
+    m_commands.push_back(std::make_unique<KillCommand>());
+    m_commands.push_back(std::make_unique<PacksCommand>());
+    m_commands.push_back(std::make_unique<StatusCommand>());
+}
+
+CommandLine::~CommandLine() = default;
+
+Command *CommandLine::find(const QString &name) const
+{
+    for (const std::unique_ptr<Command> &command : m_commands) {
+        if (command->name() == name)
+            return command.get();
+    }
+    return nullptr;
+}
+
+QString CommandLine::helpText() const
+{
+    QString text = tr("Usage: sandboxctl [GLOBAL OPTIONS] COMMAND [ARGS]\n\n"
+                      "Controls the Sandbox Studio engine: the running one (sandbox-studio or sandboxd) when there "
+                      "is one, else an engine embedded in this command.\n\nCommands:\n");
+    for (const std::unique_ptr<Command> &command : m_commands)
+        text += QStringLiteral("  %1\n      %2\n").arg(command->usage(), command->summary());
+    QList<QCommandLineOption> global = GlobalOptions::options();
+    global.append(QCommandLineOption({ QStringLiteral("h"), QStringLiteral("help") }, tr("show this help")));
+    global.append(QCommandLineOption(QStringLiteral("version"), tr("show the version")));
+    text += tr("\nGlobal options:\n") + Command::describeOptions(global);
+    text += tr("REF is a backend reference: builtin:KIND or atom-pack:PACK:KIND.\n"
+               "Run 'sandboxctl COMMAND --help' for one command.\n"
+               "Exit status: 0 success, 1 failure, 2 bad usage; run: CMD's status or 125.\n");
+    return text;
+}
+
+int CommandLine::run(const QStringList &arguments)
+{
+    // Global options before the command; the command's own parser takes the rest.
+    QCommandLineParser parser;
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
+    const QList<QCommandLineOption> global = GlobalOptions::options();
+    for (const QCommandLineOption &option : global)
+        parser.addOption(option);
+    parser.addOption(QCommandLineOption({ QStringLiteral("h"), QStringLiteral("help") }, QString()));
+    parser.addOption(QCommandLineOption(QStringLiteral("version"), QString()));
+    if (!parser.parse(arguments)) {
+        const QStringList unknown = parser.unknownOptionNames();
+        const QString problem = unknown.isEmpty()
+            ? parser.errorText()
+            : tr("unknown option %1")
+                  .arg((unknown.constFirst().size() == 1 ? QStringLiteral("-") : QStringLiteral("--"))
+                       + unknown.constFirst());
+        return Command::fail(tr("%1; see sandboxctl --help").arg(problem), Command::Usage);
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        Terminal::out(QStringLiteral("sandboxctl %1\n").arg(QCoreApplication::applicationVersion()));
+        return 0;
+    }
+    GlobalOptions options;
+    if (const QString problem = options.take(parser); !problem.isEmpty())
+        return Command::fail(problem, Command::Usage);
+    const QStringList rest = parser.positionalArguments();
+    const bool help = parser.isSet(QStringLiteral("help"));
+    if (rest.isEmpty()) {
+        Terminal::out(helpText());
+        return help ? 0 : Command::Usage;
+    }
+    Command *command = find(rest.constFirst());
+    if (!command)
+        return Command::fail(tr("unknown command \"%1\"; see sandboxctl --help").arg(rest.constFirst()),
+                             Command::Usage);
+    if (help) {
+        Terminal::out(command->helpText());
+        return 0;
+    }
+    if (const std::optional<int> status = command->parse(rest, options))
+        return *status;
+
+    EngineConnection engine(options);
+    if (const int status = engine.open(command->errorStatus()); status != 0)
+        return status;
+    engine.responder().setEnabled(command->mayAsk());
+    const int status = command->execute(engine);
+    if (status == 0 && engine.responder().hadUnanswerable())
+        return Command::Failure;
+    return status;
+}
+
+} // namespace sandbox

@@ -1,0 +1,68 @@
+#include "EngineConnection.h"
+
+#include "Command.h"
+#include "InteractionResponder.h"
+#include "Terminal.h"
+#include "common/EngineHost.h"
+#include "server/Client.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QSet>
+
+namespace sandbox {
+
+EngineConnection::EngineConnection(GlobalOptions options, QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+{ }
+
+EngineConnection::~EngineConnection()
+{
+    m_responder.reset();
+    m_client.reset();
+    m_host.reset();
+}
+
+int EngineConnection::open(int errorStatus)
+{
+    EngineHost::Options options;
+    options.mode = m_options.embedded ? EngineHost::Mode::HostOnly : EngineHost::Mode::ConnectOrHost;
+    options.socketPath = m_options.socket;
+    options.engine = EngineHost::engineOptionsFromEnvironment(m_options.configDirectory);
+    m_host = std::make_unique<EngineHost>(options);
+    Result<std::unique_ptr<Client>> client = m_host->start();
+    if (!client.ok()) {
+        if (m_host->anotherOwnerRunning())
+            return Command::fail(tr("--embedded: an engine already runs for this user (pid %1); run without "
+                                    "--embedded to use it")
+                                     .arg(m_host->ownerPid()),
+                                 errorStatus);
+        return Command::fail(tr("cannot reach or start the engine: %1").arg(client.error().toString()), errorStatus);
+    }
+    m_client = std::move(client).value();
+    m_responder = std::make_unique<InteractionResponder>(*m_client, m_options.answers);
+    if (m_host->isOwner()) {
+        // Commands see the engine as a running owner would show it: selection restored,
+        // and the restore's own events delivered (so none is mistaken for a later one's).
+        // Restoring may ask a question (this process hosts the engine, so it must answer);
+        // a refused one makes the restore fall back, which is not this command's failure.
+        m_responder->setEnabled(true);
+        QSet<quint64> finished; // tracked from before the wait: the notice may come first
+        connect(m_client.get(), &Client::activationFinished, this,
+                [&finished](const ActivationResult &r) { finished.insert(r.activationId); });
+        const ActivationResult restored = await(m_host->restored());
+        QDeadlineTimer deadline(5000);
+        while (restored.activationId != 0 && !finished.contains(restored.activationId) && !deadline.hasExpired())
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        disconnect(m_client.get(), &Client::activationFinished, this, nullptr);
+        m_responder->forgetUnanswerable();
+    } else if (!m_options.configDirectory.isEmpty()) {
+        Terminal::err(tr("sandboxctl: note: --config-dir applies only to an engine this command hosts; the running "
+                         "engine (pid %1) uses its own\n")
+                          .arg(m_host->ownerPid()));
+    }
+    return 0;
+}
+
+} // namespace sandbox

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "GlobalOptions.h"
+
+#include <QEventLoop>
+#include <QFuture>
+#include <QFutureWatcher>
+#include <QObject>
+
+#include <memory>
+
+namespace sandbox {
+
+class Client;
+class EngineHost;
+class InteractionResponder;
+
+// The engine a sandboxctl command talks to: the running engine owner when there is one,
+// else an engine embedded in this process (with its last selection restored), through a
+// Client either way, and the responder that answers Host Interaction questions.
+class EngineConnection final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit EngineConnection(GlobalOptions options, QObject *parent = nullptr);
+    ~EngineConnection() override;
+
+    // Reaches or hosts the engine; 0, or `errorStatus` after reporting why not.
+    int open(int errorStatus);
+
+    Client &client() const { return *m_client; }
+    EngineHost &host() const { return *m_host; }
+    InteractionResponder &responder() const { return *m_responder; }
+
+    // Runs the event loop until `future` has its result (the Client resolves every pending
+    // call with an error when the engine goes away, so this cannot wait forever on a dead peer).
+    template <typename T> static T await(const QFuture<T> &future)
+    {
+        if (!future.isFinished()) {
+            QEventLoop loop;
+            QFutureWatcher<T> watcher;
+            QObject::connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
+            watcher.setFuture(future);
+            if (!future.isFinished())
+                loop.exec();
+        }
+        if (future.resultCount() == 0) // abandoned (engine shutting down): a default, i.e. an error
+            return T();
+        return future.result();
+    }
+
+private:
+    GlobalOptions m_options;
+    std::unique_ptr<EngineHost> m_host;
+    std::unique_ptr<Client> m_client;
+    std::unique_ptr<InteractionResponder> m_responder;
+};
+
+} // namespace sandbox

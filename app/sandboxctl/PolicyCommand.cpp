@@ -1,0 +1,79 @@
+#include "PolicyCommand.h"
+
+#include "EngineConnection.h"
+#include "Listing.h"
+#include "Terminal.h"
+#include "protocol/JsonReader.h"
+#include "server/Client.h"
+
+#include <QFile>
+
+namespace sandbox {
+
+namespace {
+
+QString processesName(Policy::ProcessConfinement mode)
+{
+    return mode == Policy::ProcessConfinement::Isolated ? QStringLiteral("isolated") : QStringLiteral("shared");
+}
+
+} // namespace
+
+PolicyCommand::PolicyCommand()
+    : Command(QStringLiteral("policy"), QStringLiteral("policy show [--json] | policy set FILE"),
+              tr("Show the sandbox policy, or replace it with the JSON policy in FILE (- for stdin)."))
+{
+    addOption(QCommandLineOption(QStringLiteral("json"), tr("print the policy as JSON (show)")));
+}
+
+int PolicyCommand::execute(EngineConnection &engine)
+{
+    const QStringList p = arguments();
+    if (p.value(0) == QLatin1String("set")) {
+        if (p.size() != 2)
+            return usageError(tr("policy set takes one FILE"));
+        QFile file;
+        const bool opened = p[1] == QLatin1String("-") ? file.open(stdin, QIODevice::ReadOnly)
+                                                       : (file.setFileName(p[1]), file.open(QIODevice::ReadOnly));
+        if (!opened)
+            return fail(tr("cannot read %1: %2").arg(p[1], file.errorString()));
+        const Result<QJsonObject> json = parseJsonObject(file.readAll(), p[1]);
+        if (!json.ok())
+            return failWith(json.error());
+        const Result<Policy> parsed = Policy::fromJson(json.value(), QStringLiteral("policy"));
+        if (!parsed.ok())
+            return failWith(parsed.error());
+        const Status status = EngineConnection::await(engine.client().setPolicy(parsed.value()));
+        if (!status.ok())
+            return failWith(status.error());
+        Terminal::out(tr("policy updated\n"));
+        return 0;
+    }
+    if (p.size() > 1 || (p.size() == 1 && p[0] != QLatin1String("show")))
+        return usageError(tr("expects show or set FILE"));
+    const Result<Policy> policy = EngineConnection::await(engine.client().policy());
+    if (!policy.ok())
+        return failWith(policy.error());
+    const Policy &pol = policy.value();
+    if (isSet(QStringLiteral("json"))) {
+        Listing::printJson(pol.toJson());
+        return 0;
+    }
+    QString text;
+    text += tr("filesystem:\n");
+    text += tr("  readable:   %1\n").arg(Listing::listOrNone(pol.readable));
+    text += tr("  writable:   %1\n").arg(Listing::listOrNone(pol.writable));
+    text += tr("  read-only:  %1\n").arg(Listing::listOrNone(pol.readOnly));
+    text += tr("  denied:     %1\n").arg(Listing::listOrNone(pol.denied));
+    text += tr("processes:      %1\n").arg(processesName(pol.processes));
+    text += tr("network:        %1\n").arg(Policy::networkModeName(pol.network));
+    if (pol.network == Policy::NetworkMode::Allowlist) {
+        text += tr("  allowed domains: %1\n").arg(Listing::listOrNone(pol.allowedDomains));
+        text += tr("  denied domains:  %1\n").arg(Listing::listOrNone(pol.deniedDomains));
+    }
+    text += tr("host execution: %1\n").arg(Policy::hostExecutionName(pol.hostExecution));
+    Terminal::out(text);
+    return 0;
+}
+
+} // namespace sandbox

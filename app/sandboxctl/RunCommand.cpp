@@ -1,0 +1,117 @@
+#include "RunCommand.h"
+
+#include "EngineConnection.h"
+#include "Terminal.h"
+#include "common/SignalWatcher.h"
+#include "protocol/JsonReader.h"
+#include "server/Client.h"
+
+#include <QDir>
+#include <QFile>
+#include <QSocketNotifier>
+
+#include <cerrno>
+#include <csignal>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace sandbox {
+
+RunCommand::RunCommand()
+    : Command(QStringLiteral("run"), QStringLiteral("run [--policy FILE] [--timeout S] -- CMD..."),
+              tr("Run CMD in the active backend with the current directory as workspace, streaming stdin, stdout "
+                 "and stderr. Exits with CMD's status, or 128+signal; 125 for sandboxctl's own errors."))
+{
+    addOption(QCommandLineOption(QStringLiteral("policy"), tr("run under the JSON policy in FILE instead"),
+                                 QStringLiteral("FILE")));
+    addOption(QCommandLineOption(QStringLiteral("timeout"), tr("kill CMD and its sandbox after S seconds"),
+                                 QStringLiteral("S")));
+    setOptionsEndAtFirstArgument();
+}
+
+int RunCommand::execute(EngineConnection &engine)
+{
+    const QStringList argv = arguments();
+    if (argv.isEmpty())
+        return usageError(tr("no command given"));
+
+    SpawnRequest request;
+    request.argv = argv;
+    request.cwd = QDir::currentPath();
+    for (const char *name : { "TERM", "LANG", "LC_ALL" }) {
+        if (qEnvironmentVariableIsSet(name))
+            request.env.insert(QString::fromLatin1(name), qEnvironmentVariable(name));
+    }
+    const QString timeout = value(QStringLiteral("timeout"));
+    if (isSet(QStringLiteral("timeout"))) {
+        bool ok = false;
+        const double seconds = timeout.toDouble(&ok);
+        if (!ok || seconds <= 0)
+            return usageError(tr("--timeout expects a positive number of seconds"));
+        request.timeoutMs = qint64(seconds * 1000);
+    }
+    if (isSet(QStringLiteral("policy"))) {
+        const QString path = value(QStringLiteral("policy"));
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return fail(tr("cannot read %1: %2").arg(path, file.errorString()), RunError);
+        const Result<QJsonObject> json = parseJsonObject(file.readAll(), path);
+        if (!json.ok())
+            return failWith(json.error(), RunError);
+        const Result<Policy> parsed = Policy::fromJson(json.value(), path);
+        if (!parsed.ok())
+            return failWith(parsed.error(), RunError);
+        request.policy = parsed.value();
+    }
+
+    std::unique_ptr<RemoteProcess> process = engine.client().spawn(request);
+    QEventLoop loop;
+    int exitStatus = RunError;
+    QObject::connect(process.get(), &RemoteProcess::stdoutReady, &engine,
+                     [](const QByteArray &data) { Terminal::writeAll(STDOUT_FILENO, data); });
+    QObject::connect(process.get(), &RemoteProcess::stderrReady, &engine,
+                     [](const QByteArray &data) { Terminal::writeAll(STDERR_FILENO, data); });
+    QObject::connect(process.get(), &RemoteProcess::failedToStart, &engine, [&](const Error &error) {
+        failWith(Error{ error.where, tr("cannot run %1: %2").arg(argv.constFirst(), error.message), error.details },
+                 RunError);
+        exitStatus = RunError;
+        loop.quit();
+    });
+    QObject::connect(process.get(), &RemoteProcess::finished, &engine, [&](const ExitStatus &status) {
+        if (status.timedOut)
+            fail(tr("%1 timed out after %2 s and was killed").arg(argv.constFirst(), timeout));
+        exitStatus = status.shellStatus();
+        loop.quit();
+    });
+    QObject::connect(&engine.client(), &Client::disconnected, &engine, [&](const QString &reason) {
+        fail(tr("lost the engine while %1 was running: %2").arg(argv.constFirst(), reason), RunError);
+        exitStatus = RunError;
+        loop.quit();
+    });
+
+    // Our stdin goes to the command; end of input closes its stdin.
+    std::unique_ptr<QSocketNotifier> stdinNotifier;
+    if (::fcntl(STDIN_FILENO, F_GETFD) == -1) {
+        process->closeStdin();
+    } else {
+        stdinNotifier = std::make_unique<QSocketNotifier>(STDIN_FILENO, QSocketNotifier::Read);
+        QObject::connect(stdinNotifier.get(), &QSocketNotifier::activated, &engine, [&] {
+            char buffer[65536];
+            const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+            if (n > 0) {
+                process->writeStdin(QByteArray(buffer, n));
+            } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+                stdinNotifier->setEnabled(false);
+                process->closeStdin();
+            }
+        });
+    }
+    // Ctrl-C or a TERM to sandboxctl stops the sandboxed command, whose status we then report.
+    SignalWatcher signalWatcher({ SIGINT, SIGTERM, SIGHUP });
+    QObject::connect(&signalWatcher, &SignalWatcher::signalReceived, &engine, [&] { process->kill(); });
+
+    loop.exec();
+    return exitStatus;
+}
+
+} // namespace sandbox
