@@ -7,7 +7,7 @@
 #include "FileSettingsStore.h"
 #include "HostInteractionBroker.h"
 #include "KeychainSecretStore.h"
-#include "PackStateStore.h"
+#include "PackManager.h"
 #include "PlaintextSecretStore.h"
 #include "PolicyStore.h"
 #include "ProcessTable.h"
@@ -38,10 +38,7 @@ public:
     ActivationResult runTransaction(quint64 id, const BackendRef &ref, std::optional<SettingsValues> candidate,
                                     const QList<SecretUpdate> &secrets);
     ActivationResult restoreSelection(quint64 id);
-    Status leavePack(const QString &packId, bool remove);
     Status fallBackFrom(const QString &packId, const QString &action);
-    Status setPackEnabled(const QString &packId, bool enabled);
-    Status adoptPackSettings(const QString &packId, const QString &publisher, const PackRecord *previous);
     void refreshAvailability(const BackendRef &ref);
     void addWarning(const QString &warning);
     void processEnded(quint64 id, ExitStatus status);
@@ -62,19 +59,15 @@ public:
     std::shared_ptr<SecretStore> secrets;
     PlaintextSecretStore *plaintextSecrets = nullptr;
     std::unique_ptr<PolicyStore> policyStore;
-    std::unique_ptr<PackStateStore> packStore;
     std::unique_ptr<BackendRegistry> registry;
     ProcessTable table;
     ActiveBackend active;
     std::unique_ptr<CleanupScheduler> cleanup;
+    std::unique_ptr<PackManager> packs;
     QThreadPool activationPool;
 
     QMutex queueMutex;
     quint64 nextActivationId = 1;
-
-    QMutex packsMutex;
-    QHash<QString, std::shared_ptr<AtomPack>> packs;
-    QMap<QString, PackRecord> packRecords;
 
     mutable QMutex warningsMutex;
     QStringList warnings;
@@ -128,7 +121,6 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
         secrets = std::make_shared<KeychainSecretStore>(options.keychainService);
     }
     policyStore = std::make_unique<PolicyStore>(options.configDirectory);
-    packStore = std::make_unique<PackStateStore>(options.configDirectory);
     registry = std::make_unique<BackendRegistry>(options.stateDirectory, broker.get(),
                                                  [this](const BackendRef &ref) { refreshAvailability(ref); });
     cleanup = std::make_unique<CleanupScheduler>(
@@ -152,11 +144,11 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
     activationPool.setExpiryTimeout(-1);
     activationPool.setObjectName(QStringLiteral("sandbox-activation"));
 
-    Result<QMap<QString, PackRecord>> records = packStore->load();
-    if (records.ok())
-        packRecords = records.value();
-    else
-        warnings.append(records.error().toString());
+    packs = std::make_unique<PackManager>(
+        PackManager::Context{
+            *registry, *settings, *secrets, [this](const BackendRef &ref) { refreshAvailability(ref); },
+            [this](const QString &warning) { addWarning(warning); }, [this] { emit q->backendsChanged(); } },
+        options.configDirectory);
 }
 
 Engine::Private::~Private()
@@ -293,110 +285,6 @@ Status Engine::Private::fallBackFrom(const QString &packId, const QString &actio
                              "auto backend first failed (%3). Nothing was changed.")
                       .arg(action, current->toString(), fallback.error.toString()),
                   {} };
-}
-
-Status Engine::Private::leavePack(const QString &packId, bool remove)
-{
-    {
-        QMutexLocker locker(&packsMutex);
-        if (!packs.contains(packId))
-            return Error{ packId, Engine::tr("No pack \"%1\" is installed.").arg(packId), {} };
-    }
-    if (Status status = fallBackFrom(packId, remove ? Engine::tr("remove") : Engine::tr("disable")); !status.ok())
-        return status;
-
-    QMutexLocker locker(&packsMutex);
-    QMap<QString, PackRecord> records = packRecords;
-    PackRecord &record = records[packId];
-    if (remove)
-        record.installed = false;
-    else
-        record.enabled = false;
-    if (Status saved = packStore->save(records); !saved.ok())
-        return saved;
-    packRecords = records;
-    if (remove) {
-        packs.remove(packId);
-        registry->removePack(packId);
-    } else {
-        registry->setPackEnabled(packId, false);
-    }
-    locker.unlock();
-    emit q->backendsChanged();
-    return {};
-}
-
-Status Engine::Private::setPackEnabled(const QString &packId, bool enabled)
-{
-    QMutexLocker locker(&packsMutex);
-    if (!packs.contains(packId))
-        return Error{ packId, Engine::tr("No pack \"%1\" is installed.").arg(packId), {} };
-    QMap<QString, PackRecord> records = packRecords;
-    records[packId].enabled = enabled;
-    if (Status saved = packStore->save(records); !saved.ok())
-        return saved;
-    packRecords = records;
-    registry->setPackEnabled(packId, enabled);
-    locker.unlock();
-    for (const BackendEntry &entry : registry->entries()) {
-        if (entry.packId == packId)
-            refreshAvailability(entry.ref);
-    }
-    emit q->backendsChanged();
-    return {};
-}
-
-Status Engine::Private::adoptPackSettings(const QString &packId, const QString &publisher, const PackRecord *previous)
-{
-    // Same identity (or a first install): the settings under its refs are its own.
-    if (previous && previous->publisher == publisher)
-        return {};
-    const QString prefix = QStringLiteral("atom-pack:") + packId + QLatin1Char(':');
-    const QString newIdentity = publisher + QLatin1Char('/') + packId;
-
-    if (previous) {
-        // Another publisher's pack takes over this id: its secrets must never reach the
-        // newcomer. They cannot be moved without exposing them, so they are removed.
-        for (const QString &secret : previous->secretFields) {
-            const QString kind = secret.section(QLatin1Char('/'), 0, 0);
-            const QString field = secret.section(QLatin1Char('/'), 1);
-            if (Status removed = secrets->remove(BackendRef::atomPack(packId, kind), field); !removed.ok())
-                return removed;
-        }
-    }
-    const QString oldIdentity = previous ? previous->publisher + QLatin1Char('/') + packId : QString();
-    bool movedAway = false;
-    Status status = settings->update([&](SettingsDocument &document) -> Status {
-        QMap<QString, QJsonObject> theirs;
-        for (auto it = document.backends.begin(); it != document.backends.end();) {
-            if (it.key().startsWith(prefix)) {
-                theirs.insert(it.key(), it.value());
-                it = document.backends.erase(it);
-            } else {
-                ++it;
-            }
-        }
-        if (!theirs.isEmpty() && !oldIdentity.isEmpty()) {
-            document.retained.insert(oldIdentity, theirs);
-            movedAway = true;
-        } else if (!theirs.isEmpty()) {
-            // Settings of an unknown identity: keep them, but not under the newcomer's refs.
-            document.retained.insert(QStringLiteral("unknown/") + packId, theirs);
-            movedAway = true;
-        }
-        const QMap<QString, QJsonObject> mine = document.retained.take(newIdentity);
-        for (auto it = mine.begin(); it != mine.end(); ++it)
-            document.backends.insert(it.key(), it.value());
-        if (document.active && document.active->toString().startsWith(prefix))
-            document.active.reset();
-        return {};
-    });
-    if (status.ok() && movedAway && previous) {
-        addWarning(Engine::tr("The pack \"%1\" is now provided by %2 instead of %3. The settings of the earlier "
-                              "pack were set aside and its secrets were removed.")
-                       .arg(packId, publisher, previous->publisher));
-    }
-    return status;
 }
 
 void Engine::Private::processEnded(quint64 id, ExitStatus status)
@@ -730,124 +618,33 @@ Status Engine::kill(quint64 processId)
 
 Status Engine::installPack(std::shared_ptr<AtomPack> pack)
 {
-    if (!pack)
-        return Error{ QStringLiteral("pack"), tr("No pack was given."), {} };
-    const QString id = pack->id();
-    if (!BackendRef::isValidIdentifier(id))
-        return Error{ QStringLiteral("pack.id"), tr("\"%1\" is not a valid pack id.").arg(id), {} };
-    const QString publisher = pack->publisher().trimmed();
-    if (publisher.isEmpty() || publisher.contains(QLatin1Char('/')))
-        return Error{ id, tr("The pack must name its publisher (without \"/\")."), {} };
-
-    QMutexLocker locker(&d->packsMutex);
-    if (d->packs.contains(id))
-        return Error{ id, tr("A pack with this id is already installed. Remove it first."), {} };
-
-    const QList<std::shared_ptr<Launcher>> launchers = pack->createLaunchers();
-    if (launchers.isEmpty())
-        return Error{ id, tr("The pack contributes no backend."), {} };
-    QStringList secretFields;
-    QList<BackendRef> added;
-    auto rollback = [&] { d->registry->removePack(id); };
-    for (const std::shared_ptr<Launcher> &launcher : launchers) {
-        if (!launcher) {
-            rollback();
-            return Error{ id, tr("The pack returned an empty launcher."), {} };
-        }
-        const QString kind = launcher->kind();
-        if (!BackendRef::isValidIdentifier(kind)) {
-            rollback();
-            return Error{ id, tr("\"%1\" is not a valid backend kind.").arg(kind), {} };
-        }
-        const BackendRef ref = BackendRef::atomPack(id, kind);
-        std::weak_ptr<AtomPack> weakPack = pack;
-        LauncherFactory factory = [weakPack, kind]() -> std::shared_ptr<Launcher> {
-            std::shared_ptr<AtomPack> owner = weakPack.lock();
-            if (!owner)
-                return nullptr;
-            for (const std::shared_ptr<Launcher> &made : owner->createLaunchers()) {
-                if (made && made->kind() == kind)
-                    return made;
-            }
-            return nullptr;
-        };
-        if (Status status = d->registry->add(ref, pack->name(), id, launcher, std::move(factory)); !status.ok()) {
-            rollback();
-            return status;
-        }
-        added.append(ref);
-        for (const FieldSpec &field : launcher->descriptor().fields) {
-            if (field.type == FieldSpec::Type::Secret)
-                secretFields.append(kind + QLatin1Char('/') + field.id);
-        }
-    }
-
-    const std::optional<PackRecord> previous
-        = d->packRecords.contains(id) ? std::optional<PackRecord>(d->packRecords.value(id)) : std::nullopt;
-    if (Status status = d->adoptPackSettings(id, publisher, previous ? &*previous : nullptr); !status.ok()) {
-        rollback();
-        return status;
-    }
-    PackRecord record;
-    record.publisher = publisher;
-    record.name = pack->name();
-    record.version = pack->version();
-    record.enabled = (previous && previous->publisher == publisher) ? previous->enabled : true;
-    record.installed = true;
-    record.secretFields = secretFields;
-    QMap<QString, PackRecord> records = d->packRecords;
-    records.insert(id, record);
-    if (Status status = d->packStore->save(records); !status.ok()) {
-        rollback();
-        return status;
-    }
-    d->packRecords = records;
-    d->packs.insert(id, pack);
-    d->registry->setPackEnabled(id, record.enabled);
-    locker.unlock();
-
-    for (const BackendRef &ref : std::as_const(added))
-        d->refreshAvailability(ref);
-    emit backendsChanged();
-    return {};
+    return d->packs->install(std::move(pack));
 }
 
 QList<PackInfo> Engine::packs() const
 {
-    QMutexLocker locker(&d->packsMutex);
-    const QList<BackendEntry> entries = d->registry->entries();
-    QList<PackInfo> list;
-    for (auto it = d->packs.begin(); it != d->packs.end(); ++it) {
-        const PackRecord record = d->packRecords.value(it.key());
-        PackInfo info;
-        info.id = it.key();
-        info.publisher = record.publisher;
-        info.name = record.name;
-        info.version = record.version;
-        info.enabled = record.enabled;
-        for (const BackendEntry &entry : entries) {
-            if (entry.packId == it.key())
-                info.backends.append(entry.ref);
-        }
-        list.append(info);
-    }
-    std::sort(list.begin(), list.end(), [](const PackInfo &a, const PackInfo &b) { return a.id < b.id; });
-    return list;
+    return d->packs->packs();
 }
 
 QFuture<Status> Engine::enablePack(const QString &packId)
 {
-    return d->enqueue<Status>([this, packId](quint64) { return d->setPackEnabled(packId, true); });
+    return d->enqueue<Status>([this, packId](quint64) { return d->packs->setEnabled(packId, true); });
 }
 
 QFuture<Status> Engine::disablePack(const QString &packId)
 {
-    return d->enqueue<Status>([this, packId](quint64) { return d->leavePack(packId, false); });
+    return d->enqueue<Status>([this, packId](quint64) {
+        return d->packs->leave(
+            packId, false, [this](const QString &id, const QString &action) { return d->fallBackFrom(id, action); });
+    });
 }
 
 QFuture<Status> Engine::removePack(const QString &packId)
 {
-    return d->enqueue<Status>([this, packId](quint64) { return d->leavePack(packId, true); });
+    return d->enqueue<Status>([this, packId](quint64) {
+        return d->packs->leave(
+            packId, true, [this](const QString &id, const QString &action) { return d->fallBackFrom(id, action); });
+    });
 }
 
 void Engine::answerInteraction(const HostInteractionResponse &response)
@@ -865,7 +662,7 @@ QStringList Engine::warnings() const
     }
     list += d->settings->warnings();
     list += d->policyStore->warnings();
-    list += d->packStore->warnings();
+    list += d->packs->warnings();
     if (d->plaintextSecrets)
         list += d->plaintextSecrets->warnings();
     QMutexLocker locker(&d->warningsMutex);
