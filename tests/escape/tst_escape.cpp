@@ -389,6 +389,16 @@ void TestEscape::addRows(int tier)
 
     // --- host processes
     row("kill a host process", def, probe({ "kill", "{victim}" }), ProbeBlocked, {}, QStringLiteral("victim-alive"));
+    row("limits, priority and affinity of a host process", def, probe({ "other_process", "{victim}" }), ProbeBlocked,
+        {}, QStringLiteral("victim-untouched"));
+    row("limits and priority of sandbox-init", def, probe({ "other_process", "parent" }), ProbeBlocked);
+    row("limits and priority of the command itself", def, probe({ "own_process" }), Succeeds, "OWN-OK");
+    row("nice and ulimit work", def, sh("nice -n 3 true && ulimit -n 256 && ulimit -t 100 && echo limits-ok"), Succeeds,
+        "limits-ok");
+    row("host SysV IPC and message queues", def, probe({ "host_ipc", "{shmid}", "{ipckey}", "{mq}" }), ProbeBlocked, {},
+        QStringLiteral("ipc-intact"));
+    row("wedge sandbox-init, then leave a detached child", def, probe({ "wedge_parent", "{sleep}" }), Succeeds, "LEFT",
+        QStringLiteral("no-process:{sleep}"));
     row("kill every process", def, sh("kill -9 -1; true"), Succeeds, {}, QStringLiteral("victim-alive"));
     if (tier == 1) {
         row("see a host process", def, sh("test -e /proc/{victim} && echo visible"), Fails, "visible");

@@ -286,6 +286,8 @@ bool applySeccomp(const InitConfig &config, std::string &error)
         SCMP_SYS(ptrace),
         SCMP_SYS(process_vm_readv),
         SCMP_SYS(process_vm_writev),
+        SCMP_SYS(process_madvise),
+        SCMP_SYS(kcmp),
         SCMP_SYS(io_uring_setup),
         SCMP_SYS(io_uring_enter),
         SCMP_SYS(io_uring_register),
@@ -364,6 +366,30 @@ bool applySeccomp(const InitConfig &config, std::string &error)
     // Terminal input injection into a shell outside the sandbox.
     rc = rc ? rc : denyWhenArg(SCMP_SYS(ioctl), 1, TIOCSTI, ctx, deny);
     rc = rc ? rc : denyWhenArg(SCMP_SYS(ioctl), 1, TIOCLINUX, ctx, deny);
+    // Scheduling, resource limits, memory placement and I/O priority only for the caller
+    // itself (pid or "who" 0, or its own process group): in tier 2 any other pid may be
+    // a host process, and in both tiers a limit set on sandbox-init (an RLIMIT_NOFILE of
+    // 3, a CPU limit) could stop it from reaping and killing what the command left.
+    for (int call :
+         { SCMP_SYS(prlimit64), SCMP_SYS(sched_setaffinity), SCMP_SYS(sched_setscheduler), SCMP_SYS(sched_setparam),
+           SCMP_SYS(sched_setattr), SCMP_SYS(migrate_pages), SCMP_SYS(move_pages) })
+        rc = rc ? rc : denyUnlessArgZero(call, 0);
+    // setpriority(which, who): PRIO_PROCESS or PRIO_PGRP (0, 1) of the caller only;
+    // PRIO_USER would reach every process of the user. ioprio_set likewise
+    // (IOPRIO_WHO_PROCESS 1, IOPRIO_WHO_PGRP 2).
+    rc = rc ? rc : denyUnlessArgZero(SCMP_SYS(setpriority), 1);
+    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(setpriority), 1, SCMP_A0_64(SCMP_CMP_GT, PRIO_PGRP));
+    rc = rc ? rc : denyUnlessArgZero(SCMP_SYS(ioprio_set), 1);
+    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(ioprio_set), 1, SCMP_A0_64(SCMP_CMP_GT, 2));
+    // Without an IPC namespace (tier 2) SysV IPC and POSIX message queues are the host's:
+    // closed.
+    if (config.tier == 2) {
+        for (int call : { SCMP_SYS(shmget), SCMP_SYS(shmat), SCMP_SYS(shmctl), SCMP_SYS(msgget), SCMP_SYS(msgsnd),
+                          SCMP_SYS(msgrcv), SCMP_SYS(msgctl), SCMP_SYS(semget), SCMP_SYS(semop), SCMP_SYS(semtimedop),
+                          SCMP_SYS(semctl), SCMP_SYS(mq_open), SCMP_SYS(mq_unlink), SCMP_SYS(mq_timedsend),
+                          SCMP_SYS(mq_timedreceive), SCMP_SYS(mq_notify), SCMP_SYS(mq_getsetattr) })
+            rc = rc ? rc : seccomp_rule_add(ctx, deny, call, 0);
+    }
     // Raw and packet sockets, always (the type's low 4 bits; the rest are flags).
     rc = rc ? rc : denyWhenArg(SCMP_SYS(socket), 0, AF_PACKET, ctx, deny);
     rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xfULL, SOCK_RAW));
