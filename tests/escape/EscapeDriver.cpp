@@ -3,6 +3,7 @@
 #include "LauncherRun.h"
 
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -14,6 +15,15 @@ namespace sandbox::test {
 EscapeDriver::EscapeDriver() = default;
 EscapeDriver::~EscapeDriver()
 {
+    for (std::unique_ptr<QProcess> &daemon : m_daemons) {
+        if (daemon) {
+            daemon->terminate();
+            if (!daemon->waitForFinished(10000)) {
+                daemon->kill();
+                daemon->waitForFinished();
+            }
+        }
+    }
     if (!m_configRoot.isEmpty())
         QDir(m_configRoot).removeRecursively();
 }
@@ -22,8 +32,10 @@ bool EscapeDriver::prepare(QString *error)
 {
     const QByteArray forced = qgetenv("SANDBOX_ESCAPE_DRIVER");
     const QString sandboxctl = QCoreApplication::applicationDirPath() + QStringLiteral("/sandboxctl");
-    if (forced == "sandboxctl" || (forced != "direct" && QFileInfo(sandboxctl).isExecutable())) {
+    if (forced == "sandboxctl" || forced == "sandboxd"
+        || (forced != "direct" && QFileInfo(sandboxctl).isExecutable())) {
         m_sandboxctl = sandboxctl;
+        m_daemon = forced == "sandboxd";
         return prepareCli(error);
     }
     m_tier1 = preparedLauncher(QStringLiteral("strongest"), error);
@@ -41,7 +53,9 @@ bool EscapeDriver::prepare(QString *error)
 QString EscapeDriver::describe() const
 {
     if (!m_sandboxctl.isEmpty())
-        return QStringLiteral("sandboxctl run (%1, embedded engine, config under %2)").arg(m_sandboxctl, m_configRoot);
+        return QStringLiteral("sandboxctl run (%1, %2, config under %3)")
+            .arg(m_sandboxctl, m_daemon ? QStringLiteral("through sandboxd") : QStringLiteral("embedded engine"),
+                 m_configRoot);
     return QStringLiteral("the auto launcher driven directly (configure, prepare, spawn)");
 }
 
@@ -59,6 +73,21 @@ EscapeDriver::Outcome EscapeDriver::run(int tier, const Policy &policy, const QS
     outcome.signal = result.status.signal;
     outcome.note = result.error;
     return outcome;
+}
+
+QString EscapeDriver::engineSocket(int tier) const
+{
+    if (m_configRoot.isEmpty())
+        return {};
+    return m_configRoot + QStringLiteral("/tier%1/run/engine.sock").arg(tier);
+}
+
+QStringList EscapeDriver::connectionArguments(int tier) const
+{
+    QStringList arguments{ QStringLiteral("--socket"), engineSocket(tier) };
+    if (!m_daemon)
+        arguments.append(QStringLiteral("--embedded"));
+    return arguments;
 }
 
 Policy EscapeDriver::defaultPolicy() const
@@ -99,7 +128,7 @@ CliResult sandboxctl(const QString &program, const QStringList &arguments, const
     QProcess process;
     process.setProcessEnvironment(environment);
     process.setWorkingDirectory(cwd);
-    process.start(program, QStringList{ QStringLiteral("--embedded") } + arguments);
+    process.start(program, arguments);
     process.closeWriteChannel();
     CliResult result;
     result.finished = process.waitForFinished(waitMs);
@@ -123,31 +152,70 @@ bool EscapeDriver::prepareCli(QString *error)
         QDir().mkpath(environment.value(QStringLiteral("SANDBOX_CONFIG_DIR")));
         QDir().mkpath(environment.value(QStringLiteral("SANDBOX_STATE_DIR")));
         const QString tierName = tier == 1 ? QStringLiteral("strongest") : QStringLiteral("landlock-seccomp");
-        const CliResult set = sandboxctl(m_sandboxctl,
-                                         { QStringLiteral("settings"), QStringLiteral("set"),
-                                           QStringLiteral("builtin:auto"), QStringLiteral("tier=") + tierName },
-                                         environment, QDir::tempPath(), 60000);
-        const CliResult activated
-            = sandboxctl(m_sandboxctl, { QStringLiteral("activate"), QStringLiteral("builtin:auto") }, environment,
-                         QDir::tempPath(), 60000);
+        if (m_daemon && !startDaemon(tier, error))
+            return false;
+        const QStringList connection = connectionArguments(tier);
+        const CliResult set
+            = sandboxctl(m_sandboxctl,
+                         connection
+                             + QStringList{ QStringLiteral("settings"), QStringLiteral("set"),
+                                            QStringLiteral("builtin:auto"), QStringLiteral("tier=") + tierName },
+                         environment, QDir::tempPath(), 60000);
+        const CliResult activated = sandboxctl(
+            m_sandboxctl, connection + QStringList{ QStringLiteral("activate"), QStringLiteral("builtin:auto") },
+            environment, QDir::tempPath(), 60000);
         // Which tier runs is checked by behaviour: in tier 1 the sandbox's pid 1 is
         // sandbox-init, in tier 2 it is the host's init.
-        const CliResult pidOne = sandboxctl(
-            m_sandboxctl,
-            { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("cat"), QStringLiteral("/proc/1/cmdline") },
-            environment, QDir::tempPath(), 60000);
+        const CliResult pidOne
+            = sandboxctl(m_sandboxctl,
+                         connection
+                             + QStringList{ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("cat"),
+                                            QStringLiteral("/proc/1/cmdline") },
+                         environment, QDir::tempPath(), 60000);
         const bool namespaced = pidOne.out.contains("sandbox-init");
-        if (set.status != 0 || activated.status != 0 || pidOne.status != 0 || namespaced != (tier == 1)) {
+        // Through sandboxd the command must have been served by the daemon, not by an
+        // engine sandboxctl started itself.
+        const CliResult status
+            = sandboxctl(m_sandboxctl, connection + QStringList{ QStringLiteral("status"), QStringLiteral("--json") },
+                         environment, QDir::tempPath(), 60000);
+        const bool servedRight = !m_daemon || status.out.contains("\"embedded\": false");
+        if (set.status != 0 || activated.status != 0 || pidOne.status != 0 || namespaced != (tier == 1)
+            || !servedRight) {
             if (error)
                 *error = QStringLiteral("cannot select tier %1 through sandboxctl: %2 %3 %4")
                              .arg(tier)
                              .arg(QString::fromLocal8Bit(set.err + activated.err + pidOne.err))
                              .arg(QString::fromLocal8Bit(activated.out))
-                             .arg(QString::fromLocal8Bit(pidOne.out));
+                             .arg(QString::fromLocal8Bit(pidOne.out + status.out));
             return false;
         }
     }
     return true;
+}
+
+bool EscapeDriver::startDaemon(int tier, QString *error)
+{
+    const QString sandboxd = QCoreApplication::applicationDirPath() + QStringLiteral("/sandboxd");
+    auto daemon = std::make_unique<QProcess>();
+    daemon->setProcessEnvironment(cliEnvironment(m_configRoot, tier));
+    daemon->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    daemon->start(sandboxd, { QStringLiteral("--socket"), engineSocket(tier) });
+    if (!daemon->waitForStarted(10000)) {
+        if (error)
+            *error = QStringLiteral("cannot start %1: %2").arg(sandboxd, daemon->errorString());
+        return false;
+    }
+    // Ready when its socket answers: sandboxctl status through it succeeds.
+    QDeadlineTimer deadline(30000);
+    while (!QFileInfo::exists(engineSocket(tier)) && !deadline.hasExpired()) {
+        if (daemon->waitForFinished(50)) {
+            if (error)
+                *error = QStringLiteral("sandboxd for tier %1 exited at start").arg(tier);
+            return false;
+        }
+    }
+    m_daemons[tier - 1] = std::move(daemon);
+    return QFileInfo::exists(engineSocket(tier));
 }
 
 EscapeDriver::Outcome EscapeDriver::runCli(int tier, const Policy &policy, const QStringList &argv, const QString &cwd)
@@ -163,8 +231,9 @@ EscapeDriver::Outcome EscapeDriver::runCli(int tier, const Policy &policy, const
     file.close();
     const CliResult result
         = sandboxctl(m_sandboxctl,
-                     QStringList{ QStringLiteral("run"), QStringLiteral("--policy"), policyPath,
-                                  QStringLiteral("--timeout"), QStringLiteral("60"), QStringLiteral("--") }
+                     connectionArguments(tier)
+                         + QStringList{ QStringLiteral("run"), QStringLiteral("--policy"), policyPath,
+                                        QStringLiteral("--timeout"), QStringLiteral("60"), QStringLiteral("--") }
                          + argv,
                      cliEnvironment(m_configRoot, tier), cwd, 90000);
     outcome.out = result.out;

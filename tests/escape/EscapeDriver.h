@@ -3,6 +3,7 @@
 #include "protocol/Policy.h"
 
 #include <QByteArray>
+#include <QProcess>
 #include <QString>
 #include <QStringList>
 
@@ -18,7 +19,9 @@ namespace sandbox::test {
 // seccomp). When sandboxctl is built next to the suite, through `sandboxctl run` (the way
 // an agent runs commands; one engine configuration directory per tier, the tier chosen
 // with `settings set builtin:auto tier=...`); otherwise the launcher is driven directly.
-// SANDBOX_ESCAPE_DRIVER=direct|sandboxctl forces one.
+// SANDBOX_ESCAPE_DRIVER=direct|sandboxctl|sandboxd forces one: sandboxctl runs the engine
+// embedded in each `sandboxctl run`, sandboxd starts one daemon per tier and every
+// `sandboxctl run` goes through its socket.
 class EscapeDriver final
 {
 public:
@@ -40,15 +43,23 @@ public:
     QString describe() const;
     Outcome run(int tier, const Policy &policy, const QStringList &argv, const QString &cwd);
 
+    // The socket the engine serving `tier` listens on (empty when driven directly).
+    QString engineSocket(int tier) const;
+    QString sandboxctlPath() const { return m_sandboxctl; }
+
     Policy defaultPolicy() const;
     Policy allowlistPolicy(quint16 allowedPort) const;
 
 private:
     bool prepareCli(QString *error);
+    bool startDaemon(int tier, QString *error);
+    QStringList connectionArguments(int tier) const;
     Outcome runCli(int tier, const Policy &policy, const QStringList &argv, const QString &cwd);
 
     QString m_sandboxctl;
     QString m_configRoot;
+    bool m_daemon = false;
+    std::unique_ptr<QProcess> m_daemons[2];
     std::shared_ptr<AutoLauncher> m_tier1;
     std::shared_ptr<AutoLauncher> m_tier2;
 };

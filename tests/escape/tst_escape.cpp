@@ -3,6 +3,7 @@
 // sandbox; the test asserts what the user would see (output, status) and what the host
 // would see (files unchanged, processes alive, listeners untouched).
 #include "EscapeDriver.h"
+#include "LauncherRun.h"
 #include "UpstreamServer.h"
 
 #include <QDir>
@@ -16,8 +17,14 @@
 #include <QUdpSocket>
 
 #include <csignal>
+#include <fcntl.h>
+#include <mqueue.h>
 #include <sched.h>
+#include <sys/ipc.h>
 #include <sys/mount.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <unistd.h>
 
 using namespace sandbox;
@@ -57,6 +64,7 @@ private:
     QString expand(const QString &text) const;
     bool hostCheck(const QString &check, QString &why);
     void resetGit();
+    QByteArray victimStatus(const char *field) const;
 
     EscapeDriver m_driver;
     QTemporaryDir m_home{ QStringLiteral("/var/tmp/escape-home-XXXXXX") };
@@ -74,6 +82,13 @@ private:
     QLocalServer m_abstractService;
     QString m_abstractName;
     QByteArray m_gitConfig;
+    int m_shmId = -1;
+    key_t m_ipcKey = 0;
+    int m_msgId = -1;
+    int m_semId = -1;
+    QString m_mqName;
+    QByteArray m_sleep;
+    QByteArray m_victimAffinity;
     QMap<int, int> m_casesPerTier;
     int m_allowedConnectionsBefore = 0;
 };
@@ -133,6 +148,18 @@ void TestEscape::initTestCase()
     QVERIFY(m_udp.bind(QHostAddress::LocalHost, 0));
     m_victim.start(QStringLiteral("sleep"), { QStringLiteral("1000") });
     QVERIFY(m_victim.waitForStarted());
+    m_victimAffinity = victimStatus("Cpus_allowed_list");
+    // Host SysV IPC objects and a POSIX message queue a tier 2 sandbox shares the kernel with.
+    m_ipcKey = static_cast<key_t>(0x5e000000 + QRandomGenerator::global()->bounded(0xffffff));
+    m_shmId = shmget(m_ipcKey, 4096, IPC_CREAT | IPC_EXCL | 0600);
+    m_msgId = msgget(m_ipcKey, IPC_CREAT | IPC_EXCL | 0600);
+    m_semId = semget(m_ipcKey, 1, IPC_CREAT | IPC_EXCL | 0600);
+    QVERIFY(m_shmId >= 0 && m_msgId >= 0 && m_semId >= 0);
+    m_mqName = QStringLiteral("/escape-mq-%1").arg(m_ipcKey);
+    const mqd_t queue = mq_open(QFile::encodeName(m_mqName).constData(), O_CREAT | O_EXCL | O_RDWR, 0600, nullptr);
+    QVERIFY(queue != mqd_t(-1));
+    mq_close(queue);
+    m_sleep = uniqueSleep();
     m_busPath = m_busDir.filePath(QStringLiteral("bus"));
     if (have("dbus-daemon")) {
         m_bus.start(QStringLiteral("dbus-daemon"),
@@ -162,6 +189,10 @@ void TestEscape::cleanupTestCase()
     m_victim.waitForFinished();
     m_bus.kill();
     m_bus.waitForFinished();
+    shmctl(m_shmId, IPC_RMID, nullptr);
+    msgctl(m_msgId, IPC_RMID, nullptr);
+    semctl(m_semId, 0, IPC_RMID);
+    mq_unlink(QFile::encodeName(m_mqName).constData());
     if (!m_alias.isEmpty())
         umount2(QFile::encodeName(m_alias).constData(), MNT_DETACH);
 }
@@ -180,6 +211,10 @@ QString TestEscape::expand(const QString &text) const
     out.replace(QStringLiteral("{bus}"), m_busPath);
     out.replace(QStringLiteral("{runsock}"), m_runService.fullServerName());
     out.replace(QStringLiteral("{abstract}"), QLatin1Char('@') + m_abstractName);
+    out.replace(QStringLiteral("{shmid}"), QString::number(m_shmId));
+    out.replace(QStringLiteral("{ipckey}"), QString::number(m_ipcKey));
+    out.replace(QStringLiteral("{mq}"), m_mqName);
+    out.replace(QStringLiteral("{sleep}"), QString::fromLatin1(m_sleep));
     return out;
 }
 
@@ -199,7 +234,7 @@ void TestEscape::addRows(int tier)
 {
     const QString t = tier == 1 ? QStringLiteral("t1 ") : QStringLiteral("t2 ");
     int count = 0;
-    auto row = [&](const char *name, const QString &policy, const QStringList &argv, Expect expect,
+    auto row = [&](const QByteArray &name, const QString &policy, const QStringList &argv, Expect expect,
                    const QByteArray &needle = {}, const QString &check = {}) {
         QTest::newRow(qPrintable(t + QString::fromLatin1(name)))
             << tier << policy << argv << int(expect) << needle << check;
@@ -207,6 +242,7 @@ void TestEscape::addRows(int tier)
     };
     const QString def = QStringLiteral("default");
     const QString allow = QStringLiteral("allowlist");
+    const QString full = QStringLiteral("full");
     auto sh = [](const char *script) {
         return QStringList{ QStringLiteral("sh"), QStringLiteral("-c"), QString::fromLatin1(script) };
     };
@@ -284,6 +320,23 @@ void TestEscape::addRows(int tier)
                               "mount", "unshare", "setns", "clone_newuser", "chroot", "kexec", "modules", "personality",
                               "raw_socket", "tiocsti", "open_by_handle_at" })
         row(name, def, probe({ name }), ProbeBlocked);
+    // --- arguments with bits above the low 32 set (the kernel ignores them)
+    for (const QString &policy : { def, full, allow }) {
+        const QByteArray suffix = QByteArray(" (") + policy.toLatin1() + ")";
+        if (policy != allow || tier == 1)
+            row(QByteArray("wide unix socket to a /run service") + suffix, policy,
+                probe({ "connect_unix_wide", "{runsock}" }), ProbeBlocked);
+        if (have("dbus-daemon") && (policy != allow || tier == 1))
+            row(QByteArray("wide unix socket to the session bus") + suffix, policy,
+                probe({ "connect_unix_wide", "{bus}" }), ProbeBlocked);
+        row(QByteArray("wide packet socket") + suffix, policy, probe({ "wide_packet" }), ProbeBlocked);
+        row(QByteArray("vsock") + suffix, policy, probe({ "vsock" }), ProbeBlocked);
+    }
+    row("wide inet socket to a host listener", def, probe({ "connect_tcp_wide", "127.0.0.1", "{port}" }), ProbeBlocked,
+        {}, QStringLiteral("no-tcp"));
+    row("wide inet socket around the proxy", allow, probe({ "connect_tcp_wide", "127.0.0.1", "{port2}" }), ProbeBlocked,
+        {}, QStringLiteral("port2-untouched"));
+    row("wide TIOCSTI", def, probe({ "wide_tiocsti" }), ProbeBlocked);
     row("x32 syscall entry", def, probe({ "x32" }), ProbeKilled);
     row("ia32 int 0x80 entry", def, probe({ "ia32" }), ProbeKilled);
     row("unshare tool", def, sh("unshare -r true || unshare -m true"), Fails);
@@ -336,6 +389,16 @@ void TestEscape::addRows(int tier)
 
     // --- host processes
     row("kill a host process", def, probe({ "kill", "{victim}" }), ProbeBlocked, {}, QStringLiteral("victim-alive"));
+    row("limits, priority and affinity of a host process", def, probe({ "other_process", "{victim}" }), ProbeBlocked,
+        {}, QStringLiteral("victim-untouched"));
+    row("limits and priority of sandbox-init", def, probe({ "other_process", "parent" }), ProbeBlocked);
+    row("limits and priority of the command itself", def, probe({ "own_process" }), Succeeds, "OWN-OK");
+    row("nice and ulimit work", def, sh("nice -n 3 true && ulimit -n 256 && ulimit -t 100 && echo limits-ok"), Succeeds,
+        "limits-ok");
+    row("host SysV IPC and message queues", def, probe({ "host_ipc", "{shmid}", "{ipckey}", "{mq}" }), ProbeBlocked, {},
+        QStringLiteral("ipc-intact"));
+    row("wedge sandbox-init, then leave a detached child", def, probe({ "wedge_parent", "{sleep}" }), Succeeds, "LEFT",
+        QStringLiteral("no-process:{sleep}"));
     row("kill every process", def, sh("kill -9 -1; true"), Succeeds, {}, QStringLiteral("victim-alive"));
     if (tier == 1) {
         row("see a host process", def, sh("test -e /proc/{victim} && echo visible"), Fails, "visible");
@@ -422,6 +485,28 @@ bool TestEscape::hostCheck(const QString &rawCheck, QString &why)
         why = QStringLiteral("the host process was killed");
         return m_victim.state() == QProcess::Running && ::kill(static_cast<pid_t>(m_victim.processId()), 0) == 0;
     }
+    if (check == QLatin1String("victim-untouched")) {
+        const QList<QByteArray> stat = victimStatus("stat").split(' ');
+        const QByteArray limits = victimStatus("limits");
+        why = QStringLiteral("the host process was changed: nice %1, affinity %2 (was %3), limits:\n%4")
+                  .arg(QString::fromLatin1(stat.value(18)), QString::fromLatin1(victimStatus("Cpus_allowed_list")),
+                       QString::fromLatin1(m_victimAffinity), QString::fromLatin1(limits));
+        return m_victim.state() == QProcess::Running && stat.value(18) == "0" && stat.value(40) == "0"
+            && victimStatus("Cpus_allowed_list") == m_victimAffinity
+            && limits.contains(QByteArrayLiteral("Max cpu time              unlimited"))
+            && !limits.contains(QByteArrayLiteral("Max open files            3 "));
+    }
+    if (check == QLatin1String("ipc-intact")) {
+        shmid_ds shm = {};
+        const bool queueThere
+            = QFile::exists(QStringLiteral("/dev/mqueue") + m_mqName) || !QFile::exists(QStringLiteral("/dev/mqueue"));
+        why = QStringLiteral("a host IPC object was removed");
+        return shmctl(m_shmId, IPC_STAT, &shm) == 0 && msgget(m_ipcKey, 0) == m_msgId && queueThere;
+    }
+    if (check.startsWith(QLatin1String("no-process:"))) {
+        why = QStringLiteral("a process the command started outlived the sandbox");
+        return processesWith(check.mid(11).toLatin1()) == 0;
+    }
     if (check == QLatin1String("no-tcp")) {
         why = QStringLiteral("the host listener was reached");
         return m_allowed.connections() == m_allowedConnectionsBefore;
@@ -451,10 +536,12 @@ void TestEscape::escape()
     for (const QString &arg : argv)
         expanded.append(expand(arg));
     m_allowedConnectionsBefore = m_allowed.connections();
-    const EscapeDriver::Outcome outcome = m_driver.run(
-        tier,
-        policy == QLatin1String("allowlist") ? m_driver.allowlistPolicy(m_allowed.port()) : m_driver.defaultPolicy(),
-        expanded, m_workspace.path());
+    Policy chosen = m_driver.defaultPolicy();
+    if (policy == QLatin1String("allowlist"))
+        chosen = m_driver.allowlistPolicy(m_allowed.port());
+    else if (policy == QLatin1String("full"))
+        chosen.network = Policy::NetworkMode::Full;
+    const EscapeDriver::Outcome outcome = m_driver.run(tier, chosen, expanded, m_workspace.path());
     const QByteArray all = outcome.out + outcome.err;
     const QByteArray report
         = "\n--- stdout:\n" + outcome.out + "\n--- stderr:\n" + outcome.err + "\n--- " + outcome.note.toUtf8();
@@ -485,6 +572,25 @@ void TestEscape::escape()
     QString why;
     QVERIFY2(hostCheck(check, why), qPrintable(why + QString::fromUtf8(report)));
     resetGit();
+}
+
+// A field of the victim's /proc/PID/status, or a whole /proc/PID file ("stat", "limits").
+QByteArray TestEscape::victimStatus(const char *field) const
+{
+    const QString base = QStringLiteral("/proc/%1/").arg(m_victim.processId());
+    const QString name = QString::fromLatin1(field);
+    if (name == QLatin1String("stat") || name == QLatin1String("limits")) {
+        QFile file(base + name);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    }
+    QFile status(base + QStringLiteral("status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return {};
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith(QByteArray(QByteArray(field) + ':')))
+            return line.mid(qstrlen(field) + 1).trimmed();
+    }
+    return {};
 }
 
 void TestEscape::resetGit()

@@ -112,8 +112,10 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
         claims.insert(QStringLiteral("confinement"),
                       tr("user, pid, ipc, uts and cgroup namespaces (host processes invisible and unreachable); "
                          "seccomp-bpf deny list (ptrace, mount, namespaces, bpf, io_uring, keyrings, modules, "
-                         "foreign architectures killed); no_new_privs; every capability dropped; %1 signal and "
-                         "abstract-socket scoping; a pid-1 reaper; ends with its parent")
+                         "foreign architectures killed; int arguments compared on their low 32 bits); resource "
+                         "limits, scheduling and I/O priority only on the calling process or its process group "
+                         "(seccomp); no_new_privs; every capability dropped; %1 signal and abstract-socket "
+                         "scoping; a pid-1 reaper; ends with its parent")
                           .arg(abi >= 6 ? landlock : tr("(no Landlock scoping on this kernel)")));
         claims.insert(QStringLiteral("network"),
                       tr("none: empty network namespace%1; allowlist: only the filtering proxy, bridged on "
@@ -138,9 +140,12 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                          "the host's (not private); only null, zero, full, random, urandom and tty devices")
                           .arg(landlock));
         claims.insert(QStringLiteral("confinement"),
-                      tr("weaker, no namespaces: host processes are visible in /proc; seccomp-bpf deny list, "
-                         "no_new_privs, capabilities dropped; %1; the command and everything it starts are "
-                         "killed when it ends (child subreaper)")
+                      tr("weaker, no namespaces: host processes are visible in /proc; seccomp-bpf deny list "
+                         "(int arguments compared on their low 32 bits), no_new_privs, capabilities dropped; "
+                         "resource limits, scheduling and I/O priority only on the calling process or its process "
+                         "group, never on host processes or sandbox-init (seccomp); the host's SysV IPC and POSIX "
+                         "message queues refused (seccomp); %1; the command and everything it starts are killed "
+                         "when it ends (child subreaper)")
                           .arg(abi >= 6 ? tr("signals to processes outside the sandbox blocked by Landlock scope")
                                         : tr("not enforced: signals to the user's other processes are possible "
                                              "(Landlock ABI < 6)")));

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <linux/bpf.h>
 #include <linux/perf_event.h>
+#include <mqueue.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
@@ -14,9 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/ipc.h>
 #include <sys/mount.h>
+#include <sys/msg.h>
 #include <sys/personality.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -330,6 +336,163 @@ static int probe_connect_unix(const char *path)
     return verdict(connect(fd, (struct sockaddr *)&address, length), "connect(unix)");
 }
 
+/* The family with bits above the low 32 set: the kernel reads only the low 32 bits, a
+ * filter that compares all 64 would let it through. */
+static long wide_socket(long family, int type)
+{
+    return syscall(SYS_socket, (1L << 32) | family, type, 0);
+}
+
+static int probe_connect_unix_wide(const char *path)
+{
+    long fd = wide_socket(AF_UNIX, SOCK_STREAM);
+    if (fd < 0)
+        return verdict(fd, "socket((1<<32)|AF_UNIX)");
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    strncpy(address.sun_path, path, sizeof address.sun_path - 1);
+    if (path[0] == '@')
+        address.sun_path[0] = '\0';
+    socklen_t length = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(path) + (path[0] == '@' ? 0 : 1));
+    return verdict(connect((int)fd, (struct sockaddr *)&address, length), "connect(wide unix)");
+}
+
+static int probe_connect_tcp_wide(const char *host, const char *port)
+{
+    struct sockaddr_in address = ipv4_address(host, port);
+    long fd = wide_socket(AF_INET, SOCK_STREAM);
+    if (fd < 0)
+        return verdict(fd, "socket((1<<32)|AF_INET)");
+    struct timeval timeout = { 3, 0 };
+    setsockopt((int)fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+    return verdict(connect((int)fd, (struct sockaddr *)&address, sizeof address), "connect(wide inet)");
+}
+
+static int probe_wide_packet(void)
+{
+    return verdict(wide_socket(AF_PACKET, SOCK_DGRAM), "socket((1<<32)|AF_PACKET)");
+}
+
+static int probe_vsock(void)
+{
+    int r = verdict(socket(40 /* AF_VSOCK */, SOCK_STREAM, 0), "socket(AF_VSOCK)");
+    if (r == 0)
+        r = verdict(wide_socket(40, SOCK_STREAM), "socket((1<<32)|AF_VSOCK)");
+    return r;
+}
+
+static int probe_wide_tiocsti(void)
+{
+    char c = 'x';
+    return verdict(syscall(SYS_ioctl, 0, (1L << 32) | TIOCSTI, &c), "ioctl((1<<32)|TIOCSTI)");
+}
+
+/* Scheduling, limits and I/O priority of another process (a host process in tier 2,
+ * sandbox-init's supervisor in both), plain and with bits above the low 32 set. */
+static int probe_other_process(const char *target)
+{
+    long pid = strcmp(target, "parent") == 0 ? (long)getppid() : atol(target);
+    printf("target pid %ld\n", pid);
+    struct rlimit one = { 1, 1 };
+    int r = verdict(syscall(SYS_prlimit64, pid, RLIMIT_CPU, &one, NULL), "prlimit(pid, RLIMIT_CPU)");
+    struct rlimit three = { 3, 3 };
+    if (r == 0)
+        r = verdict(syscall(SYS_prlimit64, pid, RLIMIT_NOFILE, &three, NULL), "prlimit(pid, RLIMIT_NOFILE)");
+    if (r == 0)
+        r = verdict(syscall(SYS_prlimit64, (1L << 32) | pid, RLIMIT_CPU, &one, NULL), "prlimit((1<<32)|pid)");
+    if (r == 0)
+        r = verdict(syscall(SYS_setpriority, PRIO_PROCESS, pid, 19), "setpriority(PRIO_PROCESS, pid)");
+    if (r == 0)
+        r = verdict(syscall(SYS_setpriority, PRIO_USER, 0, 19), "setpriority(PRIO_USER, 0)");
+    if (r == 0)
+        r = verdict(syscall(SYS_setpriority, (1L << 32) | PRIO_USER, 0, 19), "setpriority((1<<32)|PRIO_USER)");
+    if (r == 0) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(0, &set);
+        r = verdict(syscall(SYS_sched_setaffinity, pid, sizeof set, &set), "sched_setaffinity(pid)");
+    }
+    if (r == 0) {
+        struct sched_param param = { 0 };
+        r = verdict(syscall(SYS_sched_setscheduler, pid, SCHED_IDLE, &param), "sched_setscheduler(pid)");
+    }
+    if (r == 0) {
+        unsigned int attr[14];
+        memset(attr, 0, sizeof attr);
+        attr[0] = sizeof attr; /* size */
+        attr[1] = SCHED_IDLE; /* policy */
+        r = verdict(syscall(SYS_sched_setattr, pid, attr, 0), "sched_setattr(pid)");
+    }
+    if (r == 0)
+        r = verdict(syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, pid, (3 << 13) /* idle */),
+                    "ioprio_set(IOPRIO_WHO_PROCESS, pid)");
+    if (r == 0)
+        r = verdict(syscall(SYS_ioprio_set, 3 /* IOPRIO_WHO_USER */, 0, (3 << 13)), "ioprio_set(IOPRIO_WHO_USER)");
+    return r;
+}
+
+/* An RLIMIT_NOFILE of 3 on the parent (sandbox-init), so it cannot open /proc to find
+ * what the command left behind. */
+static int probe_wedge_parent(const char *seconds)
+{
+    struct rlimit three = { 3, 3 };
+    verdict(syscall(SYS_prlimit64, (long)getppid(), RLIMIT_NOFILE, &three, NULL), "prlimit(parent, NOFILE 3)");
+    /* then a detached child in a session of its own, that would outlive a wedged parent */
+    if (fork() == 0) {
+        setsid();
+        if (fork() == 0) {
+            int null = open("/dev/null", O_RDWR);
+            dup2(null, 0);
+            dup2(null, 1);
+            dup2(null, 2);
+            execlp("sleep", "sleep", seconds, (char *)NULL);
+        }
+        _exit(0);
+    }
+    wait(NULL);
+    printf("LEFT a detached child\n");
+    return 0;
+}
+
+/* The same calls on the caller itself keep working. */
+static int probe_own_process(void)
+{
+    struct rlimit limit;
+    if (syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &limit) != 0 || setrlimit(RLIMIT_NOFILE, &limit) != 0
+        || syscall(SYS_setpriority, PRIO_PROCESS, 0, 5) != 0 || syscall(SYS_setpriority, PRIO_PGRP, 0, 6) != 0
+        || syscall(SYS_ioprio_set, 1, 0, (2 << 13) | 4) != 0) {
+        printf("FAILED on itself: %s\n", strerror(errno));
+        return 1;
+    }
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0 || sched_setaffinity(0, sizeof set, &set) != 0) {
+        printf("FAILED affinity on itself: %s\n", strerror(errno));
+        return 1;
+    }
+    printf("OWN-OK\n");
+    return 0;
+}
+
+/* The host's SysV IPC objects and POSIX message queues. */
+static int probe_host_ipc(const char *shmid, const char *msgkey, const char *mqname)
+{
+    long rc = (long)shmat(atoi(shmid), NULL, SHM_RDONLY);
+    int r = verdict(rc == -1 ? -1 : rc, "shmat(host segment)");
+    if (r == 0)
+        r = verdict(shmctl(atoi(shmid), IPC_RMID, NULL), "shmctl(IPC_RMID)");
+    if (r == 0)
+        r = verdict(msgget((key_t)atol(msgkey), 0), "msgget(host key)");
+    if (r == 0)
+        r = verdict(semget((key_t)atol(msgkey), 0, 0), "semget(host key)");
+    if (r == 0)
+        r = verdict(mq_open(mqname, O_RDWR), "mq_open(host queue)");
+    if (r == 0)
+        r = verdict(mq_unlink(mqname), "mq_unlink(host queue)");
+    return r;
+}
+
 static int probe_kill(const char *pid)
 {
     return verdict(kill((pid_t)atoi(pid), SIGKILL), "kill");
@@ -389,6 +552,9 @@ int main(int argc, char **argv)
         { "raw_socket", probe_raw_socket },
         { "tiocsti", probe_tiocsti },
         { "open_by_handle_at", probe_open_by_handle },
+        { "wide_packet", probe_wide_packet },
+        { "vsock", probe_vsock },
+        { "wide_tiocsti", probe_wide_tiocsti },
         { "x32", probe_x32 },
         { "ia32", probe_ia32 },
     };
@@ -402,6 +568,18 @@ int main(int argc, char **argv)
         return probe_send_udp(argv[2], argv[3]);
     if (strcmp(name, "connect_unix") == 0 && argc == 3)
         return probe_connect_unix(argv[2]);
+    if (strcmp(name, "connect_unix_wide") == 0 && argc == 3)
+        return probe_connect_unix_wide(argv[2]);
+    if (strcmp(name, "connect_tcp_wide") == 0 && argc == 4)
+        return probe_connect_tcp_wide(argv[2], argv[3]);
+    if (strcmp(name, "other_process") == 0 && argc == 3)
+        return probe_other_process(argv[2]);
+    if (strcmp(name, "wedge_parent") == 0 && argc == 3)
+        return probe_wedge_parent(argv[2]);
+    if (strcmp(name, "own_process") == 0)
+        return probe_own_process();
+    if (strcmp(name, "host_ipc") == 0 && argc == 5)
+        return probe_host_ipc(argv[2], argv[3], argv[4]);
     if (strcmp(name, "kill") == 0 && argc == 3)
         return probe_kill(argv[2]);
     fprintf(stderr, "escape-probe: unknown probe %s\n", name);

@@ -228,6 +228,7 @@ Result<SandboxPlan> SandboxPlan::build(const Input &input)
     // Tier 2 cannot hide a socket path; refusing new unix sockets closes every channel.
     // With allowed domains the proxy itself is a unix socket, so they stay possible
     // (the descriptor says so).
+    plan.m_exposeHostExecution = input.exposeHostExecution;
     plan.m_denyUnixSockets
         = input.tier == 2 && !input.exposeHostExecution && input.policy.network != Policy::NetworkMode::Allowlist;
     if (input.tier == 1)
@@ -553,6 +554,7 @@ QByteArray SandboxPlan::serialize() const
     for (const QString &path : m_landlockDevices)
         record("lldev", { path });
     record("unix", { m_denyUnixSockets ? QStringLiteral("deny") : QStringLiteral("allow") });
+    record("hostexec", { m_exposeHostExecution ? QStringLiteral("allow") : QStringLiteral("deny") });
     record("rlimit", { QStringLiteral("core"), QStringLiteral("0") });
     return out;
 }

@@ -75,6 +75,7 @@ private:
     QStringList m_hostChannels;
     bool m_privateTmp = false;
     bool m_denyUnixSockets = false;
+    bool m_exposeHostExecution = false;
     QList<Mount> m_mounts;
     QList<QPair<QString, QString>> m_symlinks; // (target, link)
     QStringList m_landlockReadable;

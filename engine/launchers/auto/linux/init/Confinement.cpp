@@ -286,6 +286,8 @@ bool applySeccomp(const InitConfig &config, std::string &error)
         SCMP_SYS(ptrace),
         SCMP_SYS(process_vm_readv),
         SCMP_SYS(process_vm_writev),
+        SCMP_SYS(process_madvise),
+        SCMP_SYS(kcmp),
         SCMP_SYS(io_uring_setup),
         SCMP_SYS(io_uring_enter),
         SCMP_SYS(io_uring_register),
@@ -335,8 +337,23 @@ bool applySeccomp(const InitConfig &config, std::string &error)
     };
     for (int call : deniedCalls)
         rc = rc ? rc : seccomp_rule_add(ctx, deny, call, 0);
+
+    // How every argument rule is written. The kernel reads int-sized arguments (socket
+    // families, pids, ioctl numbers) from the low 32 bits of the register, while a
+    // filter sees all 64. So:
+    //  - "refuse when the argument is V" compares only the low 32 bits (masked), or
+    //    upper bits set by the caller would slip past the rule;
+    //  - "refuse unless the argument is 0" compares all 64 bits, so upper bits only
+    //    ever make the filter refuse more, never less.
+    constexpr scmp_datum_t kLow32 = 0xffffffffULL;
+    auto denyWhenArg = [&](int call, unsigned arg, scmp_datum_t value, scmp_filter_ctx filter, uint32_t action) {
+        return seccomp_rule_add(filter, action, call, 1, SCMP_CMP(arg, SCMP_CMP_MASKED_EQ, kLow32, value));
+    };
+    auto denyUnlessArgZero
+        = [&](int call, unsigned arg) { return seccomp_rule_add(ctx, deny, call, 1, SCMP_CMP(arg, SCMP_CMP_NE, 0)); };
+
     // clone3 passes its flags in memory seccomp cannot read: ENOSYS makes libc fall back
-    // to clone, whose flags are checked below.
+    // to clone, whose flags are checked below (each flag is one bit of the low 32).
     rc = rc ? rc : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
     static const unsigned long long namespaceFlags[]
         = { CLONE_NEWUSER, CLONE_NEWNS,  CLONE_NEWPID,    CLONE_NEWNET,
@@ -345,32 +362,56 @@ bool applySeccomp(const InitConfig &config, std::string &error)
         rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(clone), 1, SCMP_A0_64(SCMP_CMP_MASKED_EQ, flag, flag));
     // personality(): only the default persona (libseccomp cannot express "0 or the
     // 0xffffffff query" in one rule, and nothing common needs the query).
-    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(personality), 1, SCMP_A0_32(SCMP_CMP_NE, 0U));
+    rc = rc ? rc : denyUnlessArgZero(SCMP_SYS(personality), 0);
     // Terminal input injection into a shell outside the sandbox.
-    rc = rc ? rc
-            : seccomp_rule_add(ctx, deny, SCMP_SYS(ioctl), 1, SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, TIOCSTI));
-    rc = rc ? rc
-            : seccomp_rule_add(ctx, deny, SCMP_SYS(ioctl), 1, SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, TIOCLINUX));
-    // Raw and packet sockets, always.
-    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A0_32(SCMP_CMP_EQ, AF_PACKET));
-    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A1_32(SCMP_CMP_MASKED_EQ, 0xfU, SOCK_RAW));
-    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A1_32(SCMP_CMP_MASKED_EQ, 0xfU, SOCK_PACKET));
-    // Without a network namespace (tier 2) the network is cut here: every family but
-    // unix (and netlink, which reaches only the kernel) is refused.
-    if (config.tier == 2 && config.network != InitConfig::Network::Full) {
-        for (int family = AF_INET; family < AF_NETLINK; ++family) {
-            rc = rc ? rc
-                    : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
-                                       SCMP_A0_64(SCMP_CMP_EQ, static_cast<scmp_datum_t>(family)));
-        }
-        // AF_PACKET (17) is refused above; everything from 18 on is refused here.
-        rc = rc ? rc
-                : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
-                                   SCMP_A0_64(SCMP_CMP_GT, static_cast<scmp_datum_t>(AF_PACKET)));
+    rc = rc ? rc : denyWhenArg(SCMP_SYS(ioctl), 1, TIOCSTI, ctx, deny);
+    rc = rc ? rc : denyWhenArg(SCMP_SYS(ioctl), 1, TIOCLINUX, ctx, deny);
+    // Scheduling, resource limits, memory placement and I/O priority only for the caller
+    // itself (pid or "who" 0, or its own process group): in tier 2 any other pid may be
+    // a host process, and in both tiers a limit set on sandbox-init (an RLIMIT_NOFILE of
+    // 3, a CPU limit) could stop it from reaping and killing what the command left.
+    for (int call :
+         { SCMP_SYS(prlimit64), SCMP_SYS(sched_setaffinity), SCMP_SYS(sched_setscheduler), SCMP_SYS(sched_setparam),
+           SCMP_SYS(sched_setattr), SCMP_SYS(migrate_pages), SCMP_SYS(move_pages) })
+        rc = rc ? rc : denyUnlessArgZero(call, 0);
+    // setpriority(which, who): PRIO_PROCESS or PRIO_PGRP (0, 1) of the caller only;
+    // PRIO_USER would reach every process of the user. ioprio_set likewise
+    // (IOPRIO_WHO_PROCESS 1, IOPRIO_WHO_PGRP 2).
+    rc = rc ? rc : denyUnlessArgZero(SCMP_SYS(setpriority), 1);
+    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(setpriority), 1, SCMP_A0_64(SCMP_CMP_GT, PRIO_PGRP));
+    rc = rc ? rc : denyUnlessArgZero(SCMP_SYS(ioprio_set), 1);
+    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(ioprio_set), 1, SCMP_A0_64(SCMP_CMP_GT, 2));
+    // Without an IPC namespace (tier 2) SysV IPC and POSIX message queues are the host's:
+    // closed.
+    if (config.tier == 2) {
+        for (int call : { SCMP_SYS(shmget), SCMP_SYS(shmat), SCMP_SYS(shmctl), SCMP_SYS(msgget), SCMP_SYS(msgsnd),
+                          SCMP_SYS(msgrcv), SCMP_SYS(msgctl), SCMP_SYS(semget), SCMP_SYS(semop), SCMP_SYS(semtimedop),
+                          SCMP_SYS(semctl), SCMP_SYS(mq_open), SCMP_SYS(mq_unlink), SCMP_SYS(mq_timedsend),
+                          SCMP_SYS(mq_timedreceive), SCMP_SYS(mq_notify), SCMP_SYS(mq_getsetattr) })
+            rc = rc ? rc : seccomp_rule_add(ctx, deny, call, 0);
     }
+    // Raw and packet sockets, always (the type's low 4 bits; the rest are flags).
+    rc = rc ? rc : denyWhenArg(SCMP_SYS(socket), 0, AF_PACKET, ctx, deny);
+    rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xfULL, SOCK_RAW));
+    rc = rc ? rc
+            : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xfULL, SOCK_PACKET));
+    const auto refused = SCMP_ACT_ERRNO(EACCES);
+    // Without a network namespace (tier 2) the network is cut here: every family but
+    // unix (and netlink, which reaches only the kernel) is refused. Families are listed
+    // one by one (a masked comparison has no "greater than") up to a bound well above
+    // the kernel's AF_MAX (46 today); numbers at or above AF_MAX the kernel refuses.
+    constexpr int kFamilyBound = 64;
+    if (config.tier == 2 && config.network != InitConfig::Network::Full) {
+        for (int family = AF_INET; family < kFamilyBound; ++family) {
+            if (family != AF_NETLINK && family != AF_PACKET)
+                rc = rc ? rc : denyWhenArg(SCMP_SYS(socket), 0, static_cast<scmp_datum_t>(family), ctx, refused);
+        }
+    }
+    // vsock reaches the hypervisor's host (VMs) and is not scoped by any namespace.
+    if (!config.exposeHostExecution)
+        rc = rc ? rc : denyWhenArg(SCMP_SYS(socket), 0, AF_VSOCK, ctx, refused);
     if (config.denyUnixSockets)
-        rc = rc ? rc
-                : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1, SCMP_A0_32(SCMP_CMP_EQ, AF_UNIX));
+        rc = rc ? rc : denyWhenArg(SCMP_SYS(socket), 0, AF_UNIX, ctx, refused);
     if (rc != 0) {
         error = std::string("seccomp: cannot build the filter: ") + std::strerror(-rc);
         seccomp_release(ctx);

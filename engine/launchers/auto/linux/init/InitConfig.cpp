@@ -26,9 +26,10 @@ bool toInt(const std::string &text, long long min, long long max, long long &out
 bool parseConfig(const std::string &data, InitConfig &config, std::string &error)
 {
     static const std::map<std::string, int> arity = {
-        { "version", 1 }, { "tier", 1 },  { "arg", 1 },       { "env", 1 },       { "cwd", 1 },     { "hostname", 1 },
-        { "net", 1 },     { "proxy", 1 }, { "proxyport", 1 }, { "mount", 3 },     { "symlink", 2 }, { "llro", 1 },
-        { "llrw", 1 },    { "lldir", 1 }, { "lldev", 1 },     { "llconnect", 1 }, { "unix", 1 },    { "rlimit", 2 },
+        { "version", 1 },   { "tier", 1 }, { "arg", 1 },    { "env", 1 },       { "cwd", 1 },
+        { "hostname", 1 },  { "net", 1 },  { "proxy", 1 },  { "proxyport", 1 }, { "mount", 3 },
+        { "symlink", 2 },   { "llro", 1 }, { "llrw", 1 },   { "lldir", 1 },     { "lldev", 1 },
+        { "llconnect", 1 }, { "unix", 1 }, { "rlimit", 2 }, { "hostexec", 1 },
     };
     std::vector<std::string> tokens;
     size_t pos = 0;
@@ -146,6 +147,12 @@ bool parseConfig(const std::string &data, InitConfig &config, std::string &error
                 return false;
             }
             config.denyUnixSockets = a == "deny";
+        } else if (key == "hostexec") {
+            if (a != "allow" && a != "deny") {
+                error = "configuration: bad host execution mode '" + a + "'";
+                return false;
+            }
+            config.exposeHostExecution = a == "allow";
         } else if (key == "rlimit") {
             if (!toInt(tokens[i + 2], -1, (1LL << 62), number)) {
                 error = "configuration: bad rlimit value '" + tokens[i + 2] + "'";
