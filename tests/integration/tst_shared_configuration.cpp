@@ -65,6 +65,7 @@ private slots:
 
     void everyProgramServesOneConfiguration();
     void earlierPerProgramFilesAreMigratedAndConflictsReported();
+    void plaintextSecretStorageIsAnExplicitSharedChoice();
 
 private:
     QProcessEnvironment environment() const;
@@ -94,6 +95,7 @@ QProcessEnvironment TestSharedConfiguration::environment() const
     env.insert(QStringLiteral("XDG_DATA_HOME"), data());
     env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_root->filePath(QStringLiteral("run")));
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("SANDBOX_PACK_PATH"), QStringLiteral(SANDBOX_TEST_PACK_DIR));
     return env;
 }
 
@@ -287,6 +289,80 @@ void TestSharedConfiguration::earlierPerProgramFilesAreMigratedAndConflictsRepor
     const Outcome again = ctl({ QStringLiteral("--embedded"), QStringLiteral("status") });
     QCOMPARE(again.exitCode, 0);
     QVERIFY2(!again.err.contains("Configuration") && !again.out.contains("Configuration"), again.err.constData());
+}
+
+void TestSharedConfiguration::plaintextSecretStorageIsAnExplicitSharedChoice()
+{
+    const QString keyed = QStringLiteral("atom-pack:test-secrets:keyed");
+    const QString choice = config(QStringLiteral("sandbox-studio/secret-storage.json"));
+    const QString plaintextFile = config(QStringLiteral("sandbox-studio/secrets.json"));
+    auto secretSet = [this, &keyed](const QByteArray &value) {
+        QProcess process;
+        process.setProcessEnvironment(environment());
+        process.start(binary(QStringLiteral("sandboxctl")),
+                      { QStringLiteral("--embedded"), QStringLiteral("secret"), QStringLiteral("set"), keyed,
+                        QStringLiteral("apiKey") });
+        process.write(value + '\n');
+        process.closeWriteChannel();
+        process.waitForFinished(60000);
+        return Outcome{ process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError() };
+    };
+
+    const Outcome initial = ctl({ QStringLiteral("secret"), QStringLiteral("storage") });
+    QCOMPARE(initial.exitCode, 0);
+    QCOMPARE(initial.out, QByteArray("keychain\n"));
+    const Outcome bad = ctl({ QStringLiteral("secret"), QStringLiteral("storage"), QStringLiteral("paper") });
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY(!QFileInfo::exists(choice));
+
+    // Opting in is said loudly, persisted in the shared configuration ...
+    const Outcome allow = ctl({ QStringLiteral("secret"), QStringLiteral("storage"), QStringLiteral("plaintext") });
+    QCOMPARE(allow.exitCode, 0);
+    QVERIFY2(allow.err.contains("warning: Plaintext secret storage is allowed"), allow.err.constData());
+    QVERIFY(QFileInfo::exists(choice));
+    const Outcome shown = ctl({ QStringLiteral("secret"), QStringLiteral("storage") });
+    QCOMPARE(shown.out, QByteArray("plaintext\n"));
+    QVERIFY(shown.err.contains("warning: Plaintext secret storage is allowed"));
+
+    // ... and every engine of this user then stores secrets in the plain file, with the
+    // standing warning wherever secrets are shown.
+    const QByteArray secret = "plain-" + QByteArray::number(QDateTime::currentMSecsSinceEpoch());
+    const Outcome set = secretSet(secret);
+    QCOMPARE(set.exitCode, 0);
+    QVERIFY2(set.err.contains("warning: secrets are stored without the OS keychain"), set.err.constData());
+    QFile file(plaintextFile);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.readAll().contains(secret));
+    file.close();
+    const Outcome get = ctl({ QStringLiteral("--embedded"), QStringLiteral("settings"), QStringLiteral("get"), keyed });
+    QVERIFY2(get.out.contains("apiKey = (secret, configured)"), get.out.constData());
+    QVERIFY2(get.err.contains("warning: secrets are stored without the OS keychain"), get.err.constData());
+    startOwner(QStringLiteral("sandboxd"));
+    if (QTest::currentTestFailed())
+        return;
+    const Outcome status = ctl({ QStringLiteral("status") });
+    QVERIFY2(status.out.contains("warning:         Secrets are stored in plain text in"), status.out.constData());
+    const Outcome running = ctl({ QStringLiteral("secret"), QStringLiteral("storage"), QStringLiteral("keychain") });
+    QCOMPARE(running.exitCode, 0);
+    QVERIFY2(running.err.contains(QByteArray("the running engine (pid " + QByteArray::number(m_owner->processId()))),
+             running.err.constData());
+    stopOwner();
+
+    // Turning it off: the keychain again, the plain file is kept (and said so).
+    QVERIFY2(running.err.contains(plaintextFile.toUtf8()), running.err.constData());
+    const Outcome after = ctl({ QStringLiteral("--embedded"), QStringLiteral("status") });
+    QVERIFY2(!after.out.contains("plain text"), after.out.constData());
+    QVERIFY(QFileInfo::exists(plaintextFile));
+
+    // A damaged choice file means the keychain, is kept as a backup and is reported.
+    QFile damaged(choice);
+    QVERIFY(damaged.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    damaged.write("{\"version\":1,\"plaintextSecretsAllowed\":\"yes\"}");
+    damaged.close();
+    const Outcome broken = ctl({ QStringLiteral("--embedded"), QStringLiteral("status") });
+    QCOMPARE(broken.exitCode, 0);
+    QVERIFY2(broken.out.contains("secret-storage.json"), broken.out.constData());
+    QVERIFY2(!broken.out.contains("Secrets are stored in plain text"), broken.out.constData());
 }
 
 QTEST_GUILESS_MAIN(TestSharedConfiguration)
