@@ -1,5 +1,8 @@
 #include "EngineHost.h"
 
+#include "ConfigurationLocation.h"
+#include "ConfigurationMigration.h"
+#include "PlaintextSecretsOptIn.h"
 #include "core/AtomPack.h"
 #include "launchers/Builtins.h"
 #include "server/Client.h"
@@ -26,6 +29,7 @@ Engine::Options EngineHost::engineOptionsFromEnvironment(const QString &configDi
     Engine::Options options;
     options.configDirectory = configDirectory.isEmpty() ? qEnvironmentVariable("SANDBOX_CONFIG_DIR") : configDirectory;
     options.stateDirectory = qEnvironmentVariable("SANDBOX_STATE_DIR");
+    options.keychainService = ConfigurationLocation::keychainService();
     return options;
 }
 
@@ -122,9 +126,46 @@ Result<std::unique_ptr<Client>> EngineHost::start()
     return Error{ m_socketPath, tr("cannot reach the engine: %1").arg(lastError), {} };
 }
 
+Engine::Options EngineHost::resolvedEngineOptions() const
+{
+    Engine::Options options = m_options.engine;
+    QStringList report;
+    // Only the shared default location takes over what earlier versions kept per program;
+    // an explicitly chosen directory is used as it is.
+    if (options.configDirectory.isEmpty() || options.stateDirectory.isEmpty()) {
+        const QString config
+            = options.configDirectory.isEmpty() ? ConfigurationLocation::configDirectory() : options.configDirectory;
+        const QString state
+            = options.stateDirectory.isEmpty() ? ConfigurationLocation::stateDirectory() : options.stateDirectory;
+        QList<ConfigurationLocation::Legacy> legacy = ConfigurationLocation::legacyLocations();
+        for (ConfigurationLocation::Legacy &location : legacy) {
+            if (!m_options.engine.configDirectory.isEmpty())
+                location.configDirectory.clear();
+            if (!m_options.engine.stateDirectory.isEmpty())
+                location.stateDirectory.clear();
+        }
+        report = ConfigurationMigration(config, state, legacy).run();
+        options.configDirectory = config;
+        options.stateDirectory = state;
+    }
+    QString warning;
+    const Result<bool> plaintext = PlaintextSecretsOptIn::read(options.configDirectory, &warning);
+    if (!warning.isEmpty())
+        report.append(warning);
+    if (!plaintext.ok())
+        report.append(tr("The secret storage choice could not be read, so secrets use the keychain: %1")
+                          .arg(plaintext.error().toString()));
+    else if (plaintext.value())
+        options.allowPlaintextSecrets = true;
+    for (const QString &line : std::as_const(report))
+        qWarning("%s", qPrintable(line));
+    options.startupWarnings += report;
+    return options;
+}
+
 Result<std::unique_ptr<Client>> EngineHost::host()
 {
-    m_engine = std::make_unique<Engine>(m_options.engine);
+    m_engine = std::make_unique<Engine>(resolvedEngineOptions());
     registerBuiltinLaunchers(*m_engine);
     installPacks();
     m_server = std::make_unique<ProtocolServer>(*m_engine);

@@ -44,7 +44,8 @@ public:
     static QStringList packDirectories();
 
     // Engine options from the environment: SANDBOX_CONFIG_DIR, SANDBOX_STATE_DIR;
-    // `configDirectory` (a --config-dir option) wins over the environment.
+    // `configDirectory` (a --config-dir option) wins over the environment. Directories
+    // left empty are the user's shared ones (ConfigurationLocation).
     static Engine::Options engineOptionsFromEnvironment(const QString &configDirectory = {});
 
     explicit EngineHost(Options options, QObject *parent = nullptr);
@@ -71,6 +72,10 @@ public:
 
 private:
     Result<std::unique_ptr<Client>> host();
+    // The engine's options as this user's shared configuration completes them: its
+    // directories (after taking over an earlier version's per-program files), the keychain
+    // service and the plaintext-secret opt-in.
+    Engine::Options resolvedEngineOptions() const;
     void installPacks();
 
     Options m_options;

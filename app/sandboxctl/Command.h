@@ -42,6 +42,8 @@ public:
     // The status of sandboxctl's own failures (before and around the engine's answer).
     virtual int errorStatus() const { return Failure; }
     int usageStatus() const { return errorStatus() == RunError ? RunError : Usage; }
+    // The parsed command talks to the engine (else execute() gets an unopened connection).
+    virtual bool needsEngine() const { return true; }
 
     // Parses `arguments` (the command's name first); global options found go to `global`.
     // Returns the exit status when the command must not execute: --help shown, bad usage.

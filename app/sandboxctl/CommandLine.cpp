@@ -108,6 +108,8 @@ int CommandLine::run(const QStringList &arguments)
         return *status;
 
     EngineConnection engine(options);
+    if (!command->needsEngine())
+        return command->execute(engine);
     if (const int status = engine.open(command->errorStatus()); status != 0)
         return status;
     engine.responder().setEnabled(command->mayAsk());

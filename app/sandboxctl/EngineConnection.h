@@ -29,6 +29,7 @@ public:
     // Reaches or hosts the engine; 0, or `errorStatus` after reporting why not.
     int open(int errorStatus);
 
+    const GlobalOptions &options() const { return m_options; }
     Client &client() const { return *m_client; }
     EngineHost &host() const { return *m_host; }
     InteractionResponder &responder() const { return *m_responder; }

@@ -3,22 +3,84 @@
 #include "ActivationReport.h"
 #include "EngineConnection.h"
 #include "Terminal.h"
+#include "common/ConfigurationLocation.h"
+#include "common/EngineHost.h"
+#include "common/PlaintextSecretsOptIn.h"
 #include "server/Client.h"
 
+#include <QDir>
 #include <QFile>
 
+#include <csignal>
 #include <unistd.h>
 
 namespace sandbox {
 
 SecretCommand::SecretCommand()
-    : Command(QStringLiteral("secret"), QStringLiteral("secret set REF FIELD | secret remove REF FIELD"),
-              tr("Replace a secret (the value is read from stdin, without echo on a terminal) or remove it."))
+    : Command(QStringLiteral("secret"),
+              QStringLiteral("secret set REF FIELD | secret remove REF FIELD | secret storage [keychain|plaintext]"),
+              tr("Replace a secret (the value is read from stdin, without echo on a terminal) or remove it. "
+                 "'secret storage plaintext' lets every engine of this user store secrets in a plain file when no "
+                 "keychain can be used (not recommended); 'secret storage keychain' turns that off."))
 { }
+
+bool SecretCommand::needsEngine() const
+{
+    return arguments().value(0) != QLatin1String("storage");
+}
+
+int SecretCommand::storage(const EngineConnection &engine) const
+{
+    const QStringList p = arguments();
+    if (p.size() > 2 || (p.size() == 2 && p[1] != QLatin1String("keychain") && p[1] != QLatin1String("plaintext")))
+        return usageError(tr("expects storage, storage keychain or storage plaintext"));
+    QString directory = EngineHost::engineOptionsFromEnvironment(engine.options().configDirectory).configDirectory;
+    if (directory.isEmpty())
+        directory = ConfigurationLocation::configDirectory();
+    QString warning;
+    const Result<bool> current = PlaintextSecretsOptIn::read(directory, &warning);
+    if (!warning.isEmpty())
+        Terminal::err(tr("sandboxctl: warning: %1\n").arg(warning));
+    if (!current.ok())
+        return failWith(current.error());
+    if (p.size() == 1) {
+        if (current.value()) {
+            Terminal::out(tr("plaintext\n"));
+            Terminal::err(tr("sandboxctl: warning: %1\n").arg(PlaintextSecretsOptIn::warning(directory)));
+        } else {
+            Terminal::out(tr("keychain\n"));
+        }
+        return 0;
+    }
+    const bool allow = p[1] == QLatin1String("plaintext");
+    if (const Status written = PlaintextSecretsOptIn::write(directory, allow); !written.ok())
+        return failWith(written.error());
+    if (allow) {
+        Terminal::out(tr("plaintext secret storage allowed for every program of this user (%1)\n")
+                          .arg(PlaintextSecretsOptIn::path(directory)));
+        Terminal::err(tr("sandboxctl: warning: %1 Secrets already in the keychain are not copied: set them again.\n")
+                          .arg(PlaintextSecretsOptIn::warning(directory)));
+    } else {
+        Terminal::out(tr("secrets are stored in the keychain only (%1)\n").arg(PlaintextSecretsOptIn::path(directory)));
+        Terminal::err(tr("sandboxctl: note: secrets already stored in plain text stay in %1 until you remove it; set "
+                         "them again to keep them in the keychain.\n")
+                          .arg(QDir(directory).filePath(QStringLiteral("secrets.json"))));
+    }
+    EngineHost::Options hostOptions;
+    hostOptions.socketPath = engine.options().socket;
+    const EngineHost host(hostOptions);
+    if (const qint64 pid = host.ownerPid(); pid > 0 && ::kill(pid_t(pid), 0) == 0)
+        Terminal::err(tr("sandboxctl: note: the running engine (pid %1) keeps its secret storage until it is "
+                         "restarted.\n")
+                          .arg(pid));
+    return 0;
+}
 
 int SecretCommand::execute(EngineConnection &engine)
 {
     const QStringList p = arguments();
+    if (p.value(0) == QLatin1String("storage"))
+        return storage(engine);
     if (p.size() != 3 || (p[0] != QLatin1String("set") && p[0] != QLatin1String("remove")))
         return usageError(tr("expects set REF FIELD or remove REF FIELD (the value comes from stdin)"));
     const Result<BackendRef> ref = BackendRef::parse(p[1]);
@@ -59,6 +121,8 @@ int SecretCommand::execute(EngineConnection &engine)
         update.action = SecretUpdate::Action::Replace;
         update.value = value;
     }
+    if (view.value().insecureStorage)
+        Terminal::err(tr("sandboxctl: warning: secrets are stored without the OS keychain\n"));
     return ActivationReport::applySettings(engine, ref.value(), view.value().values, { update });
 }
 

@@ -94,6 +94,7 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
 {
     options.configDirectory = defaultDirectory(QStandardPaths::AppConfigLocation, options.configDirectory);
     options.stateDirectory = defaultDirectory(QStandardPaths::AppDataLocation, options.stateDirectory);
+    warnings = options.startupWarnings;
 
     eventThread.setObjectName(QStringLiteral("sandbox-engine-events"));
     eventThread.start();

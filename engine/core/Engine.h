@@ -36,6 +36,7 @@ public:
         QString stateDirectory; // per-backend state; default: per-user data location
         QString keychainService = QStringLiteral("sandbox-studio");
         bool allowPlaintextSecrets = false; // the user's explicit opt-in
+        QStringList startupWarnings; // what the engine's host found at start-up; kept in warnings()
         std::shared_ptr<SettingsStore> settingsStore; // tests inject a failing store; default: file store
         std::shared_ptr<SecretStore> secretStore; // default: keychain (or plaintext when allowed)
         // Background retries of a failed cleanup: first after cleanupRetryInitialMs, then
