@@ -196,6 +196,7 @@ QStringList EngineHost::packDirectories()
 
 void EngineHost::installPacks()
 {
+    m_engine->loadInstalledPacks();
     for (const QString &directory : packDirectories()) {
         const QFileInfoList files = QDir(directory).entryInfoList(QDir::Files, QDir::Name);
         for (const QFileInfo &file : files) {
@@ -212,7 +213,8 @@ void EngineHost::installPacks()
                         tr("not an atom pack, skipped: %1 (%2)").arg(file.absoluteFilePath(), loader.errorString())));
                 continue;
             }
-            const Status installed = m_engine->installPack(std::shared_ptr<AtomPack>(pack, [](AtomPack *) {}));
+            const Status installed
+                = m_engine->installDiscoveredPack(std::shared_ptr<AtomPack>(pack, [](AtomPack *) {}));
             if (!installed.ok())
                 qWarning("%s",
                          qPrintable(tr("atom pack %1 was not installed: %2")

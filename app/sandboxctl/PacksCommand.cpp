@@ -5,11 +5,15 @@
 #include "Terminal.h"
 #include "server/Client.h"
 
+#include <QFileInfo>
+
 namespace sandbox {
 
 PacksCommand::PacksCommand()
-    : Command(QStringLiteral("packs"), QStringLiteral("packs list [--json] | packs enable|disable|remove ID"),
-              tr("List atom packs, or enable, disable or remove one."))
+    : Command(QStringLiteral("packs"),
+              QStringLiteral("packs list [--json] | packs install PATH | packs enable|disable|remove ID"),
+              tr("List atom packs, install one from a folder or .tar.gz (pack.json and its plugin), or "
+                 "enable, disable or remove one."))
 {
     addOption(QCommandLineOption(QStringLiteral("json"), tr("print the list as JSON (list)")));
 }
@@ -24,23 +28,41 @@ int PacksCommand::execute(EngineConnection &engine)
         const Result<QList<PackInfo>> list = EngineConnection::await(engine.client().packs());
         if (!list.ok())
             return failWith(list.error());
-        Listing::print(list.value(), isSet(QStringLiteral("json")),
-                       { tr("ID"), tr("NAME"), tr("VERSION"), tr("PUBLISHER"), tr("STATE"), tr("BACKENDS") },
-                       [](const PackInfo &info) {
-                           QStringList refs;
-                           for (const BackendRef &ref : info.backends)
-                               refs.append(ref.toString());
-                           return QStringList{ info.id,
-                                               info.name,
-                                               info.version,
-                                               info.publisher,
-                                               info.enabled ? tr("enabled") : tr("disabled"),
-                                               refs.join(QStringLiteral(", ")) };
-                       });
+        Listing::print(
+            list.value(), isSet(QStringLiteral("json")),
+            { tr("ID"), tr("NAME"), tr("VERSION"), tr("PUBLISHER"), tr("STATE"), tr("BACKENDS"), tr("REFUSED") },
+            [](const PackInfo &info) {
+                QStringList refs;
+                for (const BackendRef &ref : info.backends)
+                    refs.append(ref.toString());
+                return QStringList{ info.id,
+                                    info.name,
+                                    info.version,
+                                    info.publisher,
+                                    info.enabled ? tr("enabled") : tr("disabled"),
+                                    refs.join(QStringLiteral(", ")),
+                                    info.refused.join(QLatin1Char(' ')) };
+            });
         return 0;
     }
     if (p.size() != 2)
-        return usageError(tr("expects list, or enable|disable|remove ID"));
+        return usageError(tr("expects list, install PATH, or enable|disable|remove ID"));
+    if (action == QLatin1String("install")) {
+        // The engine may run in another process with another working directory.
+        const QString path = QFileInfo(p[1]).absoluteFilePath();
+        const Result<PackInfo> installed = EngineConnection::await(engine.client().installPack(path));
+        if (!installed.ok())
+            return failWith(installed.error());
+        QStringList refs;
+        for (const BackendRef &ref : installed.value().backends)
+            refs.append(ref.toString());
+        Terminal::out(tr("installed pack %1 %2 from %3: %4\n")
+                          .arg(installed.value().id, installed.value().version, installed.value().publisher,
+                               refs.join(QStringLiteral(", "))));
+        for (const QString &reason : installed.value().refused)
+            Terminal::err(reason + QLatin1Char('\n'));
+        return 0;
+    }
     QFuture<Status> future;
     QString done;
     if (action == QLatin1String("enable")) {

@@ -4,7 +4,7 @@
 
 namespace sandbox {
 
-// `sandboxctl packs list|enable|disable|remove`: atom packs.
+// `sandboxctl packs list|install|enable|disable|remove`: atom packs.
 class PacksCommand final : public Command
 {
     Q_DECLARE_TR_FUNCTIONS(sandbox::PacksCommand)

@@ -149,7 +149,7 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
         PackManager::Context{
             *registry, *settings, *secrets, [this](const BackendRef &ref) { refreshAvailability(ref); },
             [this](const QString &warning) { addWarning(warning); }, [this] { emit q->backendsChanged(); } },
-        options.configDirectory);
+        options.configDirectory, QDir(options.stateDirectory).filePath(QStringLiteral("packs")));
 }
 
 Engine::Private::~Private()
@@ -620,6 +620,21 @@ Status Engine::kill(quint64 processId)
 Status Engine::installPack(std::shared_ptr<AtomPack> pack)
 {
     return d->packs->install(std::move(pack));
+}
+
+Status Engine::installDiscoveredPack(std::shared_ptr<AtomPack> pack)
+{
+    return d->packs->install(std::move(pack), PackManager::Origin::Discovered);
+}
+
+void Engine::loadInstalledPacks()
+{
+    d->packs->loadInstalled();
+}
+
+QFuture<Result<PackInfo>> Engine::installPackFrom(const QString &path)
+{
+    return d->enqueue<Result<PackInfo>>([this, path](quint64) { return d->packs->installFrom(path); });
 }
 
 QList<PackInfo> Engine::packs() const

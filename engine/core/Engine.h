@@ -92,6 +92,12 @@ public:
 
     // --- packs
     Status installPack(std::shared_ptr<AtomPack> pack);
+    // A pack found on the plugin search path: installed unless the user removed it.
+    Status installDiscoveredPack(std::shared_ptr<AtomPack> pack);
+    // Loads the packs installed under <stateDirectory>/packs (before restore()).
+    void loadInstalledPacks();
+    // Installs a pack from a folder or a .tar.gz of one (pack.json + plugin) for this user.
+    QFuture<Result<PackInfo>> installPackFrom(const QString &path);
     QList<PackInfo> packs() const;
     QFuture<Status> enablePack(const QString &packId);
     QFuture<Status> disablePack(const QString &packId);

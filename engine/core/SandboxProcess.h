@@ -19,7 +19,7 @@ class SandboxProcess : public QObject
 
 public:
     using QObject::QObject;
-    ~SandboxProcess() override = default;
+    ~SandboxProcess() override;
 
     virtual qint64 pid() const = 0; // host pid of the sandbox's outermost process, 0 if none
     virtual bool isRunning() const = 0;

@@ -90,16 +90,22 @@ QJsonObject PackInfo::toJson() const
     QJsonArray refs;
     for (const BackendRef &ref : backends)
         refs.append(ref.toJson());
-    return { { QStringLiteral("id"), id },           { QStringLiteral("publisher"), publisher },
-             { QStringLiteral("name"), name },       { QStringLiteral("version"), version },
-             { QStringLiteral("enabled"), enabled }, { QStringLiteral("backends"), refs } };
+    QJsonObject object{ { QStringLiteral("id"), id },           { QStringLiteral("publisher"), publisher },
+                        { QStringLiteral("name"), name },       { QStringLiteral("version"), version },
+                        { QStringLiteral("enabled"), enabled }, { QStringLiteral("backends"), refs } };
+    if (!description.isEmpty())
+        object.insert(QStringLiteral("description"), description);
+    if (!refused.isEmpty())
+        object.insert(QStringLiteral("refused"), QJsonArray::fromStringList(refused));
+    return object;
 }
 
 Result<PackInfo> PackInfo::fromJson(const QJsonValue &value, const QString &path)
 {
     JsonReader reader(value, path);
     reader.rejectUnknownKeys({ QStringLiteral("id"), QStringLiteral("publisher"), QStringLiteral("name"),
-                               QStringLiteral("version"), QStringLiteral("enabled"), QStringLiteral("backends") });
+                               QStringLiteral("version"), QStringLiteral("enabled"), QStringLiteral("backends"),
+                               QStringLiteral("description"), QStringLiteral("refused") });
     PackInfo pack;
     pack.id = reader.requireString(QStringLiteral("id"));
     if (reader.ok() && !BackendRef::isValidIdentifier(pack.id))
@@ -111,9 +117,25 @@ Result<PackInfo> PackInfo::fromJson(const QJsonValue &value, const QString &path
     pack.version
         = readBoundedPlainText(reader, QStringLiteral("version"), true, maxLabelLength, "sandbox::BackendInfo");
     pack.enabled = reader.requireBool(QStringLiteral("enabled"));
+    pack.description
+        = readBoundedPlainText(reader, QStringLiteral("description"), false, maxReasonLength, "sandbox::BackendInfo");
     const QJsonArray backends = reader.optionalArray(QStringLiteral("backends"));
+    const QJsonArray refused = reader.optionalArray(QStringLiteral("refused"));
     if (!reader.ok())
         return reader.error();
+    if (refused.size() > maxPackBackends)
+        return Error{ reader.childPath(QStringLiteral("refused")),
+                      tr("too many entries (%1, at most %2)").arg(refused.size()).arg(maxPackBackends),
+                      {} };
+    for (qsizetype i = 0; i < refused.size(); ++i) {
+        const QString where = reader.childPath(QStringLiteral("refused[%1]").arg(i));
+        const QString text = refused.at(i).toString();
+        if (!refused.at(i).isString() || text.size() > maxReasonLength)
+            return Error{ where, tr("expected a sentence of at most %1 characters").arg(maxReasonLength), {} };
+        if (const QString problem = JsonReader::plainTextProblem(text); !problem.isEmpty())
+            return Error{ where, problem, {} };
+        pack.refused.append(text);
+    }
     if (backends.size() > maxPackBackends)
         return Error{ reader.childPath(QStringLiteral("backends")),
                       tr("too many backends (%1, at most %2)").arg(backends.size()).arg(maxPackBackends),

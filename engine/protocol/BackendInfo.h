@@ -35,7 +35,9 @@ struct BackendInfo
     friend bool operator==(const BackendInfo &, const BackendInfo &) = default;
 };
 
-// An installed atom pack. JSON: { id, publisher, name, version, enabled, backends: [ref] }
+// An installed atom pack. JSON: { id, publisher, name, version, enabled, backends: [ref],
+// description?, refused? } — `refused` says, one sentence each, which backends the pack
+// offers that the engine refused and why.
 struct PackInfo
 {
     QString id;
@@ -44,6 +46,8 @@ struct PackInfo
     QString version;
     bool enabled = true;
     QList<BackendRef> backends;
+    QString description;
+    QStringList refused;
 
     QJsonObject toJson() const;
     static Result<PackInfo> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("pack"));

@@ -403,6 +403,13 @@ QFuture<Result<QList<PackInfo>>> Client::packs()
     });
 }
 
+QFuture<Result<PackInfo>> Client::installPack(const QString &path)
+{
+    return d->call<PackInfo>(Method::PacksInstall, { { QStringLiteral("path"), path } }, [](const QJsonValue &result) {
+        return PackInfo::fromJson(result.toObject().value(QStringLiteral("pack")), QStringLiteral("result.pack"));
+    });
+}
+
 QFuture<Status> Client::enablePack(const QString &packId)
 {
     return d->callStatus(Method::PacksEnable, { { QStringLiteral("packId"), packId } });

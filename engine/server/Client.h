@@ -66,6 +66,8 @@ public:
     QFuture<Result<QList<ProcessInfo>>> processes();
     QFuture<Status> kill(quint64 processId);
     QFuture<Result<QList<PackInfo>>> packs();
+    // Installs the pack at `path` (absolute: a folder or a .tar.gz of one) for this user.
+    QFuture<Result<PackInfo>> installPack(const QString &path);
     QFuture<Status> enablePack(const QString &packId);
     QFuture<Status> disablePack(const QString &packId);
     QFuture<Status> removePack(const QString &packId);

@@ -24,6 +24,7 @@ const QList<ProtocolEntry> &protocolMethods()
         { Method::ProcessKill, QLatin1String("{processId} -> {}") },
         { Method::ProcessList, QLatin1String("-> {processes: [ProcessInfo]} (each with its owning backend)") },
         { Method::PacksList, QLatin1String("-> {packs: [PackInfo]}") },
+        { Method::PacksInstall, QLatin1String("{path} -> {pack: PackInfo}") },
         { Method::PacksEnable, QLatin1String("{packId} -> {}") },
         { Method::PacksDisable, QLatin1String("{packId} -> {}") },
         { Method::PacksRemove, QLatin1String("{packId} -> {}") },

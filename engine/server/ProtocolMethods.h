@@ -26,6 +26,7 @@ inline constexpr QLatin1String ProcessCloseStdin{ "process.closeStdin" };
 inline constexpr QLatin1String ProcessKill{ "process.kill" };
 inline constexpr QLatin1String ProcessList{ "process.list" };
 inline constexpr QLatin1String PacksList{ "packs.list" };
+inline constexpr QLatin1String PacksInstall{ "packs.install" };
 inline constexpr QLatin1String PacksEnable{ "packs.enable" };
 inline constexpr QLatin1String PacksDisable{ "packs.disable" };
 inline constexpr QLatin1String PacksRemove{ "packs.remove" };

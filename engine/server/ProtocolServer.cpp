@@ -8,6 +8,7 @@
 #include "protocol/JsonReader.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFutureWatcher>
 #include <QJsonArray>
 #include <QSet>
@@ -156,6 +157,7 @@ const QList<ProtocolServer::Route> &ProtocolServer::routes()
         { Method::ProcessKill, S{ QStringLiteral("processId") }, &ProtocolServer::processKill },
         { Method::ProcessList, S{}, &ProtocolServer::processList },
         { Method::PacksList, S{}, &ProtocolServer::packsList },
+        { Method::PacksInstall, S{ QStringLiteral("path") }, &ProtocolServer::packsInstall },
         { Method::PacksEnable, S{ QStringLiteral("packId") }, &ProtocolServer::packsEnable },
         { Method::PacksDisable, S{ QStringLiteral("packId") }, &ProtocolServer::packsDisable },
         { Method::PacksRemove, S{ QStringLiteral("packId") }, &ProtocolServer::packsRemove },
@@ -611,6 +613,27 @@ void ProtocolServer::packsList(ServerSession *s, const QJsonValue &id, const QJs
     for (const PackInfo &info : m_engine.packs())
         list.append(info.toJson());
     s->respond(id, QJsonObject{ { QStringLiteral("packs"), list } });
+}
+
+void ProtocolServer::packsInstall(ServerSession *s, const QJsonValue &id, const QJsonObject &params)
+{
+    const Result<QString> path = readString(params, QStringLiteral("path"));
+    if (!path.ok())
+        return s->respondError(id, invalidParams(path.error()));
+    if (!QDir::isAbsolutePath(path.value()))
+        return s->respondError(
+            id, invalidParams(Error{ param(QStringLiteral("path")), tr("the pack's path must be absolute"), {} }));
+    QPointer<ServerSession> session(s);
+    whenFinished(this, m_engine.installPackFrom(path.value()), [session, id](const QFuture<Result<PackInfo>> &done) {
+        if (!session)
+            return;
+        if (done.isCanceled() || done.resultCount() == 0)
+            return session->respondError(id, engineError(cancelled(QStringLiteral("packs"))));
+        const Result<PackInfo> installed = done.result();
+        if (!installed.ok())
+            return session->respondError(id, engineError(installed.error()));
+        session->respond(id, QJsonObject{ { QStringLiteral("pack"), installed.value().toJson() } });
+    });
 }
 
 void ProtocolServer::packsEnable(ServerSession *s, const QJsonValue &id, const QJsonObject &params)

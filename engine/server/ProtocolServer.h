@@ -74,6 +74,7 @@ private:
     void packsEnable(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void packsDisable(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void packsRemove(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
+    void packsInstall(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void interactionAnswer(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void engineStatus(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
 

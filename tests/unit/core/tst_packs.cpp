@@ -87,11 +87,16 @@ void PacksTest::packBackendsAreSourceQualified()
     const std::optional<BackendInfo> info = listed(*rig.engine, cloudA);
     QVERIFY(info);
     QCOMPARE(info->sourceLabel, QStringLiteral("Test pack pack-a"));
-    // A pack's "auto" is not the built-in one.
-    QVERIFY(listed(*rig.engine, BackendRef::atomPack(QStringLiteral("pack-a"), QStringLiteral("auto"))));
+    // A pack never provides a built-in kind: its "auto" is refused, with the reason, and
+    // the built-in one is untouched.
+    QVERIFY(!listed(*rig.engine, BackendRef::atomPack(QStringLiteral("pack-a"), QStringLiteral("auto"))));
     QVERIFY(listed(*rig.engine, EngineRig::autoRef()));
     QCOMPARE(rig.engine->packs().size(), 1);
-    QCOMPARE(rig.engine->packs().first().backends.size(), 2);
+    QCOMPARE(rig.engine->packs().first().backends, QList<BackendRef>{ cloudA });
+    QVERIFY(rig.engine->packs()
+                .first()
+                .refused.join(QLatin1Char(' '))
+                .contains(QStringLiteral("auto is a built-in backend and is never provided by a pack")));
     QVERIFY(rig.engine->packs().first().enabled);
     QTRY_VERIFY(listed(*rig.engine, cloudA)->availability.available);
 

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "core/AtomPack.h"
+
+#include <QObject>
+
+namespace sandbox::test {
+
+// An atom pack plugin for the pack-format tests (id "manifest-test", version 1.0.0). It
+// offers three kinds, two of which the engine must refuse:
+//   alpha   a valid backend that prepares and is available (it runs no commands)
+//   vm      a built-in kind, never accepted from a pack
+//   marked  a descriptor whose name carries markup
+class ManifestTestPack final : public QObject, public AtomPack
+{
+    Q_OBJECT
+    Q_PLUGIN_METADATA(IID SandboxAtomPack_iid)
+    Q_INTERFACES(sandbox::AtomPack)
+
+public:
+    QString id() const override { return QStringLiteral("manifest-test"); }
+    QString publisher() const override { return QStringLiteral("Sandbox Studio tests"); }
+    QString name() const override { return QStringLiteral("Manifest test pack"); }
+    QString version() const override { return QStringLiteral("1.0.0"); }
+    QList<std::shared_ptr<Launcher>> createLaunchers() override;
+};
+
+} // namespace sandbox::test
