@@ -2,9 +2,11 @@
 // running owner, or host the engine and serve the local protocol while Studio runs), then
 // show the window and the tray.
 #include "MainWindow.h"
+#include "PlaintextSecretsSetting.h"
 #include "StatusIcons.h"
 #include "StudioTranslations.h"
 #include "TrayController.h"
+#include "common/ConfigurationLocation.h"
 #include "common/EngineHost.h"
 #include "common/SignalWatcher.h"
 #include "server/Client.h"
@@ -57,6 +59,10 @@ int main(int argc, char *argv[])
     QApplication::setQuitOnLastWindowClosed(false);
     sandbox::TrayController tray(client.value().get());
     sandbox::MainWindow window(client.value().get(), &tray);
+    const QString configDirectory = options.engine.configDirectory.isEmpty()
+        ? sandbox::ConfigurationLocation::configDirectory()
+        : options.engine.configDirectory;
+    sandbox::PlaintextSecretsSetting plaintextSecrets(configDirectory, &window);
     QObject::connect(&window, &sandbox::MainWindow::quitRequested, &app, &QApplication::quit);
     QObject::connect(&tray, &sandbox::TrayController::quitRequested, &app, &QApplication::quit);
     sandbox::SignalWatcher unixSignals({ SIGINT, SIGTERM });

@@ -87,7 +87,8 @@ QString KeychainSecretStore::keyFor(const BackendRef &ref, const QString &fieldI
 QString KeychainSecretStore::unreachableMessage()
 {
     return tr("No OS keychain is reachable (Secret Service over D-Bus). Start gnome-keyring or KWallet, "
-              "or allow plaintext secret storage explicitly.");
+              "or allow plaintext secret storage explicitly ('sandboxctl secret storage plaintext', or Studio > "
+              "Store Secrets in Plain Text).");
 }
 
 QString KeychainSecretStore::location() const

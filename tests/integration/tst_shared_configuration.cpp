@@ -342,6 +342,16 @@ void TestSharedConfiguration::plaintextSecretStorageIsAnExplicitSharedChoice()
         return;
     const Outcome status = ctl({ QStringLiteral("status") });
     QVERIFY2(status.out.contains("warning:         Secrets are stored in plain text in"), status.out.constData());
+    stopOwner();
+    // Studio hosts its engine the same way, and shows the standing warning.
+    startOwner(QStringLiteral("sandbox-studio"), { QStringLiteral("--hidden") });
+    if (QTest::currentTestFailed())
+        return;
+    const Outcome studioStatus = ctl({ QStringLiteral("status") });
+    QVERIFY2(studioStatus.out.contains("warning:         Secrets are stored in plain text in"),
+             studioStatus.out.constData());
+    const Outcome studioGet = ctl({ QStringLiteral("settings"), QStringLiteral("get"), keyed });
+    QVERIFY2(studioGet.out.contains("apiKey = (secret, configured)"), studioGet.out.constData());
     const Outcome running = ctl({ QStringLiteral("secret"), QStringLiteral("storage"), QStringLiteral("keychain") });
     QCOMPARE(running.exitCode, 0);
     QVERIFY2(running.err.contains(QByteArray("the running engine (pid " + QByteArray::number(m_owner->processId()))),
