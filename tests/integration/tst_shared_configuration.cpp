@@ -361,7 +361,7 @@ void TestSharedConfiguration::plaintextSecretStorageIsAnExplicitSharedChoice()
     // Turning it off: the keychain again, the plain file is kept (and said so).
     QVERIFY2(running.err.contains(plaintextFile.toUtf8()), running.err.constData());
     const Outcome after = ctl({ QStringLiteral("--embedded"), QStringLiteral("status") });
-    QVERIFY2(!after.out.contains("plain text"), after.out.constData());
+    QVERIFY2(!after.out.contains("Secrets are stored in plain text"), after.out.constData());
     QVERIFY(QFileInfo::exists(plaintextFile));
 
     // A damaged choice file means the keychain, is kept as a backup and is reported.
