@@ -1,5 +1,6 @@
 #include "Daemon.h"
 
+#include "common/ConfigurationLocation.h"
 #include "common/EngineHost.h"
 #include "common/SignalWatcher.h"
 #include "server/Client.h"
@@ -36,8 +37,9 @@ int Daemon::run(const QStringList &arguments)
                                           tr("Serve on PATH instead of %1.").arg(RuntimeDirectory::defaultSocketPath()),
                                           tr("PATH"));
     const QCommandLineOption configOption(QStringLiteral("config-dir"),
-                                          tr("Keep settings and policy in DIR (default: $SANDBOX_CONFIG_DIR or the "
-                                             "per-user configuration directory)."),
+                                          tr("Keep settings and policy in DIR (default: $SANDBOX_CONFIG_DIR, else %1, "
+                                             "which every program of this user shares).")
+                                              .arg(ConfigurationLocation::configDirectory()),
                                           tr("DIR"));
     parser.addOption(socketOption);
     parser.addOption(configOption);
