@@ -32,6 +32,11 @@ QStringList ConfigurationMigration::fileNames()
              QStringLiteral("secrets.json") };
 }
 
+QStringList ConfigurationMigration::stateNames()
+{
+    return { QStringLiteral("backends"), QStringLiteral("packs") };
+}
+
 QStringList ConfigurationMigration::run()
 {
     m_report.clear();
@@ -41,9 +46,9 @@ QStringList ConfigurationMigration::run()
             any = any
                 || (!legacy.configDirectory.isEmpty()
                     && QFileInfo::exists(QDir(legacy.configDirectory).filePath(name)));
-        any = any
-            || (!legacy.stateDirectory.isEmpty()
-                && QFileInfo::exists(QDir(legacy.stateDirectory).filePath(QStringLiteral("backends"))));
+        for (const QString &name : stateNames())
+            any = any
+                || (!legacy.stateDirectory.isEmpty() && QFileInfo::exists(QDir(legacy.stateDirectory).filePath(name)));
     }
     if (!any)
         return {};
@@ -60,9 +65,11 @@ QStringList ConfigurationMigration::run()
     for (const QString &name : fileNames())
         migrateFile(name);
     for (const ConfigurationLocation::Legacy &legacy : std::as_const(m_legacy)) {
-        const QString from = QDir(legacy.stateDirectory).filePath(QStringLiteral("backends"));
-        if (!legacy.stateDirectory.isEmpty() && QFileInfo(from).isDir())
-            migrateState(from, QDir(m_stateDirectory).filePath(QStringLiteral("backends")), legacy.program);
+        for (const QString &name : stateNames()) {
+            const QString from = QDir(legacy.stateDirectory).filePath(name);
+            if (!legacy.stateDirectory.isEmpty() && QFileInfo(from).isDir())
+                migrateState(from, QDir(m_stateDirectory).filePath(name), legacy.program);
+        }
     }
     return m_report;
 }
@@ -170,13 +177,13 @@ void ConfigurationMigration::migrateState(const QString &from, const QString &to
         if (taken)
             destination = backupPath(to, entry.fileName(), QStringLiteral(".from-") + program);
         if (!QDir().rename(entry.absoluteFilePath(), destination)) {
-            m_report.append(tr("The backend state %1 of %2 could not be moved to %3; it stays where it is and is not "
+            m_report.append(tr("The state %1 of %2 could not be moved to %3; it stays where it is and is not "
                                "used.")
                                 .arg(entry.absoluteFilePath(), program, to));
             continue;
         }
         if (taken)
-            m_report.append(tr("Configuration conflict: %1 has backend state %2 and so did %3; the shared one is used "
+            m_report.append(tr("Configuration conflict: %1 has %2 and so did %3; the shared one is used "
                                "and that of %3 is kept as %4.")
                                 .arg(to, entry.fileName(), program, destination));
     }

@@ -12,7 +12,7 @@ namespace sandbox {
 // differ are a conflict: the most recently changed one is used and every other one is
 // kept beside it as "<name>.from-<program>" (or ".before-migration" for the shared copy),
 // and the conflict is reported. A migrated legacy file is renamed "<name>.migrated", so
-// nothing is lost and nothing is migrated twice. Per-backend state directories are moved;
+// nothing is lost and nothing is migrated twice. Per-backend state and installed packs are moved;
 // one the shared location already has is kept as "<name>.from-<program>" and reported.
 class ConfigurationMigration final
 {
@@ -28,6 +28,8 @@ public:
 
     // The configuration files that are migrated.
     static QStringList fileNames();
+    // The state directories whose entries are moved: per-backend state, installed packs.
+    static QStringList stateNames();
 
 private:
     void migrateFile(const QString &name);

@@ -256,6 +256,11 @@ void TestSharedConfiguration::earlierPerProgramFilesAreMigratedAndConflictsRepor
     QVERIFY(marker.open(QIODevice::WriteOnly));
     marker.write("kept");
     marker.close();
+    QVERIFY(QDir().mkpath(data(QStringLiteral("sandboxctl/packs/some-pack"))));
+    QFile packFile(data(QStringLiteral("sandboxctl/packs/some-pack/pack.json")));
+    QVERIFY(packFile.open(QIODevice::WriteOnly));
+    packFile.write("{}");
+    packFile.close();
 
     // The first program of the new version takes it over and says what it did.
     startOwner(QStringLiteral("sandboxd"));
@@ -284,6 +289,8 @@ void TestSharedConfiguration::earlierPerProgramFilesAreMigratedAndConflictsRepor
     QFile moved(data(QStringLiteral("sandbox-studio/backends/builtin_vm/image.state")));
     QVERIFY(moved.open(QIODevice::ReadOnly));
     QCOMPARE(moved.readAll(), QByteArray("kept"));
+    QVERIFY(QFileInfo::exists(data(QStringLiteral("sandbox-studio/packs/some-pack/pack.json"))));
+    QVERIFY(!QFileInfo::exists(data(QStringLiteral("sandboxctl/packs"))));
     stopOwner();
 
     const Outcome again = ctl({ QStringLiteral("--embedded"), QStringLiteral("status") });
