@@ -256,6 +256,12 @@ void TestSharedConfiguration::earlierPerProgramFilesAreMigratedAndConflictsRepor
     QVERIFY(marker.open(QIODevice::WriteOnly));
     marker.write("kept");
     marker.close();
+    // ... and sandboxctl's own state of the same backend: a conflict.
+    QVERIFY(QDir().mkpath(data(QStringLiteral("sandboxctl/backends/builtin_vm"))));
+    QFile other(data(QStringLiteral("sandboxctl/backends/builtin_vm/image.state")));
+    QVERIFY(other.open(QIODevice::WriteOnly));
+    other.write("other");
+    other.close();
     QVERIFY(QDir().mkpath(data(QStringLiteral("sandboxctl/packs/some-pack"))));
     QFile packFile(data(QStringLiteral("sandboxctl/packs/some-pack/pack.json")));
     QVERIFY(packFile.open(QIODevice::WriteOnly));
@@ -289,6 +295,10 @@ void TestSharedConfiguration::earlierPerProgramFilesAreMigratedAndConflictsRepor
     QFile moved(data(QStringLiteral("sandbox-studio/backends/builtin_vm/image.state")));
     QVERIFY(moved.open(QIODevice::ReadOnly));
     QCOMPARE(moved.readAll(), QByteArray("kept"));
+    QFile keptState(data(QStringLiteral("sandbox-studio/backends/builtin_vm.from-sandboxctl/image.state")));
+    QVERIFY(keptState.open(QIODevice::ReadOnly));
+    QCOMPARE(keptState.readAll(), QByteArray("other"));
+    QVERIFY2(m_ownerLog.contains(QByteArray("has builtin_vm and so did sandboxctl")), m_ownerLog.constData());
     QVERIFY(QFileInfo::exists(data(QStringLiteral("sandbox-studio/packs/some-pack/pack.json"))));
     QVERIFY(!QFileInfo::exists(data(QStringLiteral("sandboxctl/packs"))));
     stopOwner();
