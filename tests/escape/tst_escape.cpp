@@ -25,6 +25,7 @@
 #include <sys/msg.h>
 #include <sys/sem.h>
 #include <sys/shm.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace sandbox;
@@ -65,6 +66,8 @@ private:
     bool hostCheck(const QString &check, QString &why);
     void resetGit();
     QByteArray victimStatus(const char *field) const;
+    void startStoreWriter();
+    bool finishStoreWriter();
 
     EscapeDriver m_driver;
     QTemporaryDir m_home{ QStringLiteral("/var/tmp/escape-home-XXXXXX") };
@@ -82,6 +85,7 @@ private:
     QLocalServer m_abstractService;
     QString m_abstractName;
     QByteArray m_gitConfig;
+    QProcess m_storeWriter;
     int m_shmId = -1;
     key_t m_ipcKey = 0;
     int m_msgId = -1;
@@ -116,6 +120,15 @@ void TestEscape::initTestCase()
     QVERIFY(write(m_home.filePath(QStringLiteral(".gnupg/private-keys-v1.d/k.key")), "SECRET-GPG-KEY\n"));
     QVERIFY(write(m_home.filePath(QStringLiteral(".netrc")), "machine x login y password SECRET-NETRC\n"));
     QVERIFY(write(m_home.filePath(QStringLiteral("notes.txt")), "public notes\n"));
+    // What the major CLIs, agents and browsers write (resources/policy/credential-stores.txt).
+    for (const char *store :
+         { ".npmrc", ".pypirc", ".cargo/credentials.toml", ".vault-token", ".terraform.d/credentials.tfrc.json",
+           ".config/rclone/rclone.conf", ".pgpass", ".claude/.credentials.json", ".codex/auth.json",
+           ".config/github-copilot/apps.json", ".config/gh/hosts.yml", ".kube/config", ".docker/config.json",
+           "snap/firefox/common/.mozilla/firefox/p.default/logins.json",
+           "snap/chromium/common/chromium/Default/Cookies", ".var/app/org.mozilla.firefox/.mozilla/logins.json",
+           ".config/Bitwarden CLI/data.json" })
+        QVERIFY(write(m_home.filePath(QString::fromLatin1(store)), QByteArray("SECRET-") + store + "\n"));
 
     // The workspace: a repository whose hooks and config must stay read-only.
     QVERIFY(write(m_workspace.filePath(QStringLiteral("existing.txt")), "existing\n"));
@@ -277,6 +290,25 @@ void TestEscape::addRows(int tier)
     if (!m_alias.isEmpty())
         row("read through another mount of the same directory", def,
             sh("cat {alias}/.ssh/id_ed25519 {alias}/.aws/credentials"), NoSecret);
+    row("read every credential store", def,
+        sh("cat {home}/.npmrc {home}/.pypirc {home}/.cargo/credentials.toml {home}/.vault-token "
+           "{home}/.terraform.d/credentials.tfrc.json {home}/.config/rclone/rclone.conf {home}/.pgpass "
+           "{home}/.claude/.credentials.json {home}/.codex/auth.json {home}/.config/github-copilot/apps.json "
+           "{home}/.config/gh/hosts.yml {home}/.kube/config {home}/.docker/config.json "
+           "'{home}/.config/Bitwarden CLI/data.json'"),
+        NoSecret);
+    row("read snap and flatpak browser profiles", def,
+        sh("cat {home}/snap/*/common/.mozilla/firefox/*/logins.json "
+           "{home}/snap/chromium/common/chromium/Default/Cookies "
+           "{home}/.var/app/*/.mozilla/logins.json; ls -R {home}/snap {home}/.var"),
+        NoSecret);
+    // The host writes new stores while the command waits (two FIFOs in the workspace
+    // order the steps): a store that did not exist at the start is still unreadable.
+    for (const char *where : { "new-store", "new-dir" })
+        row(QByteArray("read a credential store created while it runs (") + where + ")", QStringLiteral("later"),
+            sh("echo > {ws}/.store-ready; cat {ws}/.store-written > /dev/null; cat {home}/.gem/credentials "
+               "{home}/.config/glab-cli/config.yml {home}/.aws/later; echo read-attempted"),
+            Succeeds, "read-attempted");
     row("grep the whole home", def, sh("grep -r SECRET {home} /proc/self/root{home} 2>/dev/null"), NoSecret);
     row("archive the home", def, sh("tar -cf - {home} 2>/dev/null | tar -xOf - 2>/dev/null"), NoSecret);
     row("find and read key files", def, sh("find {home} / -xdev -name 'id_ed25519' -exec cat {} + 2>/dev/null"),
@@ -537,11 +569,15 @@ void TestEscape::escape()
         expanded.append(expand(arg));
     m_allowedConnectionsBefore = m_allowed.connections();
     Policy chosen = m_driver.defaultPolicy();
+    if (policy == QLatin1String("later"))
+        startStoreWriter();
     if (policy == QLatin1String("allowlist"))
         chosen = m_driver.allowlistPolicy(m_allowed.port());
     else if (policy == QLatin1String("full"))
         chosen.network = Policy::NetworkMode::Full;
     const EscapeDriver::Outcome outcome = m_driver.run(tier, chosen, expanded, m_workspace.path());
+    if (policy == QLatin1String("later"))
+        QVERIFY(finishStoreWriter());
     const QByteArray all = outcome.out + outcome.err;
     const QByteArray report
         = "\n--- stdout:\n" + outcome.out + "\n--- stderr:\n" + outcome.err + "\n--- " + outcome.note.toUtf8();
@@ -572,6 +608,42 @@ void TestEscape::escape()
     QString why;
     QVERIFY2(hostCheck(check, why), qPrintable(why + QString::fromUtf8(report)));
     resetGit();
+}
+
+// On the host: waits until the command opened .store-ready, writes new credential stores
+// (in a new file and in new directories), then lets the command go on.
+void TestEscape::startStoreWriter()
+{
+    for (const char *fifo : { ".store-ready", ".store-written" }) {
+        const QByteArray path = QFile::encodeName(m_workspace.filePath(QString::fromLatin1(fifo)));
+        ::unlink(path.constData());
+        QVERIFY(::mkfifo(path.constData(), 0600) == 0);
+    }
+    for (const char *store : { ".gem/credentials", ".config/glab-cli/config.yml", ".aws/later" })
+        QFile::remove(m_home.filePath(QString::fromLatin1(store)));
+    QDir(m_home.filePath(QStringLiteral(".config/glab-cli"))).removeRecursively();
+    QDir(m_home.filePath(QStringLiteral(".gem"))).removeRecursively();
+    const QString script = QStringLiteral(
+        "cat \"$1/.store-ready\" > /dev/null; mkdir -p \"$2/.gem\" \"$2/.config/glab-cli\"; "
+        "echo SECRET-GEM > \"$2/.gem/credentials\"; echo SECRET-GLAB > \"$2/.config/glab-cli/config.yml\"; "
+        "echo SECRET-AWS-LATER > \"$2/.aws/later\"; echo go > \"$1/.store-written\"");
+    m_storeWriter.start(QStringLiteral("sh"),
+                        { QStringLiteral("-c"), script, QStringLiteral("sh"), m_workspace.path(), m_home.path() });
+    QVERIFY(m_storeWriter.waitForStarted());
+}
+
+bool TestEscape::finishStoreWriter()
+{
+    const bool finished = m_storeWriter.waitForFinished(30000);
+    if (!finished) {
+        m_storeWriter.kill();
+        m_storeWriter.waitForFinished();
+    }
+    const bool ok = finished && m_storeWriter.exitCode() == 0
+        && QFile::exists(m_home.filePath(QStringLiteral(".gem/credentials")));
+    for (const char *fifo : { ".store-ready", ".store-written" })
+        QFile::remove(m_workspace.filePath(QString::fromLatin1(fifo)));
+    return ok;
 }
 
 // A field of the victim's /proc/PID/status, or a whole /proc/PID file ("stat", "limits").

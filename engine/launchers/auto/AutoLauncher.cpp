@@ -107,7 +107,8 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
         claims.insert(QStringLiteral("filesystem"),
                       tr("mount namespace with a root built from the policy (read-only binds, denied paths masked "
                          "wherever they appear, read-only paths inside writable ones, private /tmp, minimal /dev) "
-                         "+ %1 as a second wall")
+                         "+ %1 as a second wall granting nothing that contains a denied path, so a credential "
+                         "store created while the command runs is unreadable too")
                           .arg(landlock));
         claims.insert(QStringLiteral("confinement"),
                       tr("user, pid, ipc, uts and cgroup namespaces (host processes invisible and unreachable); "
@@ -135,7 +136,9 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
     case Tier::LandlockSeccomp:
         claims.insert(QStringLiteral("filesystem"),
                       tr("%1 only: readable and writable paths granted, denied paths unreadable (their names stay "
-                         "listable), read-only paths inside writable ones kept read-only, so new entries cannot "
+                         "listable) even when they are created while the command runs, $XDG_RUNTIME_DIR and "
+                         "/run/user unreadable (unless inside a writable path), read-only paths inside writable ones "
+                         "kept read-only, so new entries cannot "
                          "be created directly in a writable directory that contains one; /tmp and /dev/shm are "
                          "the host's (not private); only null, zero, full, random, urandom and tty devices")
                           .arg(landlock));

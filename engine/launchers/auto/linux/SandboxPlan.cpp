@@ -134,6 +134,51 @@ void scanSockets(const QByteArray &directory, int levels, QStringList &out)
     closedir(dir);
 }
 
+// `path` with each `*` component replaced by every existing name at that place (hidden
+// names included); a path without `*` is returned as it is.
+QStringList expandComponents(const QString &path)
+{
+    if (!path.contains(QLatin1Char('*')))
+        return { path };
+    QStringList done{ QStringLiteral("/") };
+    const QStringList components = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    for (const QString &component : components) {
+        QStringList next;
+        for (const QString &base : done) {
+            const QString prefix = base == QLatin1String("/") ? QString() : base;
+            if (component != QLatin1String("*")) {
+                next.append(prefix + QLatin1Char('/') + component);
+                continue;
+            }
+            const QStringList names
+                = QDir(base).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
+            for (const QString &name : names)
+                next.append(prefix + QLatin1Char('/') + name);
+        }
+        done = next;
+    }
+    return done;
+}
+
+// The canonical path of `path`, or for a path that does not exist (yet), the canonical
+// path of its deepest existing ancestor followed by the missing components.
+QString resolveEvenIfMissing(const QString &path)
+{
+    const QString canonical = QFileInfo(path).canonicalFilePath();
+    if (!canonical.isEmpty())
+        return canonical;
+    QString ancestor = QDir::cleanPath(path);
+    QString rest;
+    while (ancestor != QLatin1String("/") && !QFileInfo::exists(ancestor)) {
+        rest = QLatin1Char('/') + QFileInfo(ancestor).fileName() + rest;
+        ancestor = QFileInfo(ancestor).path();
+    }
+    const QString base = QFileInfo(ancestor).canonicalFilePath();
+    if (base.isEmpty())
+        return QDir::cleanPath(path);
+    return QDir::cleanPath((base == QLatin1String("/") ? QString() : base) + rest);
+}
+
 enum Rights { kRead = 1, kWrite = 2 };
 
 struct Carveout
@@ -181,6 +226,17 @@ QStringList SandboxPlan::hostExecutionChannels(const QProcessEnvironment &enviro
     return channels;
 }
 
+QStringList SandboxPlan::runtimeDirectories(const QProcessEnvironment &environment)
+{
+    QStringList directories;
+    const QString runtime = environment.value(QStringLiteral("XDG_RUNTIME_DIR"));
+    if (!runtime.isEmpty())
+        appendUnique(directories, QFileInfo(runtime).canonicalFilePath());
+    appendUnique(directories, QFileInfo(QStringLiteral("/run/user")).canonicalFilePath());
+    directories.removeAll(QString());
+    return directories;
+}
+
 Result<SandboxPlan> SandboxPlan::build(const Input &input)
 {
     SandboxPlan plan;
@@ -208,9 +264,22 @@ Result<SandboxPlan> SandboxPlan::build(const Input &input)
         plan.m_network = QStringLiteral("full");
         break;
     }
-    // Only tier 1 can hide them (masks); tier 2 refuses unix sockets instead.
+    // Tier 1 hides every channel (masks); tier 2 refuses unix sockets instead and keeps
+    // the user's runtime directories (login files, keyring control, cookies) unreadable.
     if (!input.exposeHostExecution && input.tier == 1)
         plan.m_hostChannels = hostExecutionChannels(input.hostEnvironment, !plan.m_privateTmp);
+    // A runtime directory inside a writable path (a test's $XDG_RUNTIME_DIR under /tmp)
+    // stays writable: carving it out would cost the right to create entries in that whole
+    // writable directory, since Landlock grants cannot be narrowed below a directory.
+    if (!input.exposeHostExecution && input.tier == 2) {
+        for (const QString &directory : runtimeDirectories(input.hostEnvironment)) {
+            bool insideWritable = false;
+            for (const QString &root : plan.m_writable)
+                insideWritable = insideWritable || isUnder(directory, root);
+            if (!insideWritable)
+                plan.m_hostChannels.append(directory);
+        }
+    }
     // A workspace inside a hidden path would either uncover what is hidden (tier 2 grants
     // are additive) or leave the command in a directory it cannot enter (tier 1 masks).
     for (const QString &hidden : plan.m_denied + plan.m_hostChannels) {
@@ -276,9 +345,18 @@ Status SandboxPlan::resolvePaths(const Input &input)
         return ok;
     if (Status ok = resolveList(input.policy.readOnly, QStringLiteral("readOnly"), m_readOnly); !ok)
         return ok;
+    // Denied paths: a `*` component matches any one existing name, and a path that does
+    // not exist yet is kept (resolved through its deepest existing ancestor), so that a
+    // store created while the command runs lies under a carve-out too.
     QStringList denied;
-    if (Status ok = resolveList(input.policy.denied, QStringLiteral("denied"), denied); !ok)
-        return ok;
+    for (qsizetype i = 0; i < input.policy.denied.size(); ++i) {
+        QString path;
+        if (Status ok = expand(input.policy.denied[i], QStringLiteral("policy.filesystem.denied[%1]").arg(i), path);
+            !ok)
+            return ok;
+        for (const QString &match : expandComponents(path))
+            appendUnique(denied, resolveEvenIfMissing(match));
+    }
     const QList<MountInfo> mounts = readMountInfo();
     for (const QString &path : denied) {
         for (const QString &alias : aliasesOf(path, mounts))
@@ -366,32 +444,31 @@ void SandboxPlan::planMounts(const Input &)
     for (const QString &path : masks) {
         if (path.startsWith(QLatin1String("/proc/")) || path == QLatin1String("/proc"))
             continue; // /proc is the sandbox's own
+        struct stat st = {};
+        if (lstat(QFile::encodeName(path).constData(), &st) != 0)
+            continue; // not there yet: Landlock's carve-out covers it if it appears
         m_mounts.append({ QStringLiteral("mask"), QString(), path });
     }
 }
 
 Status SandboxPlan::planLandlock(const Input &input)
 {
-    if (input.tier == 1) {
-        // Second wall behind the mount plan, on the sandbox's own paths.
-        m_landlockReadable = m_readable;
-        m_landlockWritable = m_writable;
-        if (m_privateTmp)
-            m_landlockWritable.append(QStringLiteral("/tmp"));
-        m_landlockWritable.append(QStringLiteral("/dev/shm"));
-        m_landlockDevices = { QStringLiteral("/dev"), QStringLiteral("/proc") };
-        // The assembled root holds only what the plan put there: listing it is harmless.
-        m_directoryOnly = { QStringLiteral("/") };
-        return {};
-    }
-    // Tier 2: Landlock is the only wall and can only grant, never subtract, so grants
-    // are split around the denied and read-only paths they contain.
+    // Landlock can only grant, never subtract, so grants are split around the denied
+    // paths and host channels they contain: the directories on the way down are listable
+    // only, everything beside them is granted whole. A denied store that does not exist
+    // yet is a carve-out too, so one created while the command runs is not readable.
+    // Tier 1 builds the same rules as a second wall behind its mount plan (which keeps
+    // read-only paths inside writable ones read-only); tier 2 carves those out as well.
     QList<Carveout> carveouts;
-    for (const QString &path : m_denied)
+    for (const QString &path : m_denied + m_hostChannels)
         carveouts.append({ path, 0 });
     carveouts.append({ QStringLiteral("/dev"), 0 }); // devices are granted one by one below
-    for (const QString &path : m_readOnly)
-        carveouts.append({ path, kRead });
+    if (input.tier == 1)
+        carveouts.append({ QStringLiteral("/proc"), 0 }); // the sandbox's own, granted below
+    if (input.tier == 2) {
+        for (const QString &path : m_readOnly)
+            carveouts.append({ path, kRead });
+    }
     QStringList directoryOnly;
     int rules = 0;
     bool tooMany = false;
@@ -453,8 +530,17 @@ Status SandboxPlan::planLandlock(const Input &input)
                 .arg(kMaxLandlockRules),
             {}
         };
-    m_landlockDevices = { QStringLiteral("/dev/null"),   QStringLiteral("/dev/zero"),    QStringLiteral("/dev/full"),
-                          QStringLiteral("/dev/random"), QStringLiteral("/dev/urandom"), QStringLiteral("/dev/tty") };
+    if (input.tier == 1) {
+        // The assembled root holds only what the plan put there: listing it is harmless.
+        appendUnique(directoryOnly, QStringLiteral("/"));
+        if (m_privateTmp)
+            appendUnique(m_landlockWritable, QStringLiteral("/tmp"));
+        m_landlockDevices = { QStringLiteral("/dev"), QStringLiteral("/proc") };
+    } else {
+        m_landlockDevices
+            = { QStringLiteral("/dev/null"),   QStringLiteral("/dev/zero"),    QStringLiteral("/dev/full"),
+                QStringLiteral("/dev/random"), QStringLiteral("/dev/urandom"), QStringLiteral("/dev/tty") };
+    }
     appendUnique(m_landlockWritable, QStringLiteral("/dev/shm"));
     m_directoryOnly = directoryOnly;
     return {};

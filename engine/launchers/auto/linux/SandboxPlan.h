@@ -57,6 +57,10 @@ public:
     // `includeTmp`: also scan /tmp (not needed when the sandbox gets a private /tmp).
     static QStringList hostExecutionChannels(const QProcessEnvironment &environment, bool includeTmp = true);
 
+    // The user's runtime directories ($XDG_RUNTIME_DIR, /run/user): tier 2 keeps them
+    // unreadable, as tier 1 hides them.
+    static QStringList runtimeDirectories(const QProcessEnvironment &environment);
+
 private:
     Status resolvePaths(const Input &input);
     void planMounts(const Input &input);
