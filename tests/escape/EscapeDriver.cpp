@@ -146,7 +146,9 @@ CliResult sandboxctl(const QString &program, const QStringList &arguments, const
 
 bool EscapeDriver::prepareCli(QString *error)
 {
-    m_configRoot = QDir::tempPath() + QStringLiteral("/escape-cli-%1").arg(QCoreApplication::applicationPid());
+    // Under /var/tmp, which both tiers show: the engine's socket is then in view of the
+    // sandbox, and only the sandbox's socket rules and the engine's refusal keep it away.
+    m_configRoot = QStringLiteral("/var/tmp/escape-cli-%1").arg(QCoreApplication::applicationPid());
     for (int tier : { 1, 2 }) {
         const QProcessEnvironment environment = cliEnvironment(m_configRoot, tier);
         QDir().mkpath(environment.value(QStringLiteral("SANDBOX_CONFIG_DIR")));

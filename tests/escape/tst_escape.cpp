@@ -41,7 +41,9 @@ enum Expect {
     Succeeds, // the command succeeded and printed the needle
 };
 
-const QByteArray kSecretMarker = "SECRET-";
+// Every secret of this run carries this marker; another run of the suite on the same
+// machine (whose home this sandbox may read) has its own.
+const QByteArray kSecretMarker = "SECRET-" + QByteArray::number(QRandomGenerator::global()->generate(), 36) + "-";
 
 bool have(const char *tool)
 {
@@ -83,8 +85,11 @@ private:
     QString m_busPath;
     QLocalServer m_runService;
     QLocalServer m_abstractService;
+    QLocalServer m_homeAgent; // an agent socket in the home, outside any scanned place
+    QLocalServer m_varService; // a service socket outside /run and the home
     QString m_abstractName;
     QByteArray m_gitConfig;
+    int m_currentTier = 1;
     QProcess m_storeWriter;
     int m_shmId = -1;
     key_t m_ipcKey = 0;
@@ -115,10 +120,11 @@ void TestEscape::initTestCase()
         QFile file(path);
         return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
     };
-    QVERIFY(write(m_home.filePath(QStringLiteral(".ssh/id_ed25519")), "SECRET-SSH-KEY\n"));
-    QVERIFY(write(m_home.filePath(QStringLiteral(".aws/credentials")), "SECRET-AWS-KEY\n"));
-    QVERIFY(write(m_home.filePath(QStringLiteral(".gnupg/private-keys-v1.d/k.key")), "SECRET-GPG-KEY\n"));
-    QVERIFY(write(m_home.filePath(QStringLiteral(".netrc")), "machine x login y password SECRET-NETRC\n"));
+    QVERIFY(write(m_home.filePath(QStringLiteral(".ssh/id_ed25519")), kSecretMarker + "SSH-KEY\n"));
+    QVERIFY(write(m_home.filePath(QStringLiteral(".aws/credentials")), kSecretMarker + "AWS-KEY\n"));
+    QVERIFY(write(m_home.filePath(QStringLiteral(".gnupg/private-keys-v1.d/k.key")), kSecretMarker + "GPG-KEY\n"));
+    QVERIFY(
+        write(m_home.filePath(QStringLiteral(".netrc")), "machine x login y password " + kSecretMarker + "NETRC\n"));
     QVERIFY(write(m_home.filePath(QStringLiteral("notes.txt")), "public notes\n"));
     // What the major CLIs, agents and browsers write (resources/policy/credential-stores.txt).
     for (const char *store :
@@ -128,7 +134,7 @@ void TestEscape::initTestCase()
            "snap/firefox/common/.mozilla/firefox/p.default/logins.json",
            "snap/chromium/common/chromium/Default/Cookies", ".var/app/org.mozilla.firefox/.mozilla/logins.json",
            ".config/Bitwarden CLI/data.json" })
-        QVERIFY(write(m_home.filePath(QString::fromLatin1(store)), QByteArray("SECRET-") + store + "\n"));
+        QVERIFY(write(m_home.filePath(QString::fromLatin1(store)), kSecretMarker + store + "\n"));
 
     // The workspace: a repository whose hooks and config must stay read-only.
     QVERIFY(write(m_workspace.filePath(QStringLiteral("existing.txt")), "existing\n"));
@@ -185,6 +191,9 @@ void TestEscape::initTestCase()
     const QString runSocket
         = QStringLiteral("/run/escape-service-%1.sock").arg(QRandomGenerator::global()->bounded(1000000));
     QVERIFY(m_runService.listen(runSocket));
+    QDir().mkpath(m_home.filePath(QStringLiteral(".local/share/some-agent")));
+    QVERIFY(m_homeAgent.listen(m_home.filePath(QStringLiteral(".local/share/some-agent/agent.sock"))));
+    QVERIFY(m_varService.listen(m_busDir.filePath(QStringLiteral("service.sock"))));
     m_abstractName = QStringLiteral("sandbox-escape-%1").arg(QRandomGenerator::global()->bounded(1000000));
     m_abstractService.setSocketOptions(QLocalServer::AbstractNamespaceOption);
     QVERIFY(m_abstractService.listen(m_abstractName));
@@ -223,6 +232,10 @@ QString TestEscape::expand(const QString &text) const
     out.replace(QStringLiteral("{victim}"), QString::number(m_victim.processId()));
     out.replace(QStringLiteral("{bus}"), m_busPath);
     out.replace(QStringLiteral("{runsock}"), m_runService.fullServerName());
+    out.replace(QStringLiteral("{homesock}"), m_homeAgent.fullServerName());
+    out.replace(QStringLiteral("{varsock}"), m_varService.fullServerName());
+    out.replace(QStringLiteral("{enginesock}"), m_driver.engineSocket(m_currentTier));
+    out.replace(QStringLiteral("{sandboxctl}"), m_driver.sandboxctlPath());
     out.replace(QStringLiteral("{abstract}"), QLatin1Char('@') + m_abstractName);
     out.replace(QStringLiteral("{shmid}"), QString::number(m_shmId));
     out.replace(QStringLiteral("{ipckey}"), QString::number(m_ipcKey));
@@ -355,10 +368,9 @@ void TestEscape::addRows(int tier)
     // --- arguments with bits above the low 32 set (the kernel ignores them)
     for (const QString &policy : { def, full, allow }) {
         const QByteArray suffix = QByteArray(" (") + policy.toLatin1() + ")";
-        if (policy != allow || tier == 1)
-            row(QByteArray("wide unix socket to a /run service") + suffix, policy,
-                probe({ "connect_unix_wide", "{runsock}" }), ProbeBlocked);
-        if (have("dbus-daemon") && (policy != allow || tier == 1))
+        row(QByteArray("wide unix socket to a /run service") + suffix, policy,
+            probe({ "connect_unix_wide", "{runsock}" }), ProbeBlocked);
+        if (have("dbus-daemon"))
             row(QByteArray("wide unix socket to the session bus") + suffix, policy,
                 probe({ "connect_unix_wide", "{bus}" }), ProbeBlocked);
         row(QByteArray("wide packet socket") + suffix, policy, probe({ "wide_packet" }), ProbeBlocked);
@@ -461,8 +473,27 @@ void TestEscape::addRows(int tier)
                    "/org/freedesktop/DBus org.freedesktop.DBus.ListNames"),
                 Fails, "org.freedesktop.DBus");
     }
-    row("service socket under /run", def, probe({ "connect_unix", "{runsock}" }), ProbeBlocked);
-    row("abstract unix socket", def, probe({ "connect_unix", "{abstract}" }), ProbeBlocked);
+    // Whatever the path and whatever the network mode.
+    for (const QString &policy : { def, full, allow }) {
+        const QByteArray suffix = QByteArray(" (") + policy.toLatin1() + ")";
+        row(QByteArray("service socket under /run") + suffix, policy, probe({ "connect_unix", "{runsock}" }),
+            ProbeBlocked);
+        row(QByteArray("agent socket in the home") + suffix, policy, probe({ "connect_unix", "{homesock}" }),
+            ProbeBlocked);
+        row(QByteArray("service socket under /var/tmp") + suffix, policy, probe({ "connect_unix", "{varsock}" }),
+            ProbeBlocked);
+        row(QByteArray("abstract unix socket") + suffix, policy, probe({ "connect_unix", "{abstract}" }), ProbeBlocked);
+        if (!m_driver.engineSocket(tier).isEmpty())
+            row(QByteArray("the engine's own socket") + suffix, policy, probe({ "connect_unix", "{enginesock}" }),
+                ProbeBlocked);
+    }
+    row("socketpair still works", def,
+        QStringList{ QStringLiteral("python3"), QStringLiteral("-c"),
+                     QStringLiteral("import socket\na,b=socket.socketpair()\na.send(b'pair')\nprint(b.recv(4))") },
+        Succeeds, "pair");
+    if (tier == 2)
+        row("no seccomp listener inside", allow, sh("ls -l /proc/$$/fd /proc/self/fd | grep seccomp"), Fails,
+            "seccomp");
 
     // --- what must keep working
     row("sh runs", def, sh("echo works"), Succeeds, "works");
@@ -564,6 +595,7 @@ void TestEscape::escape()
     QFETCH(int, expect);
     QFETCH(QByteArray, needle);
     QFETCH(QString, check);
+    m_currentTier = tier;
     QStringList expanded;
     for (const QString &arg : argv)
         expanded.append(expand(arg));
@@ -575,6 +607,8 @@ void TestEscape::escape()
         chosen = m_driver.allowlistPolicy(m_allowed.port());
     else if (policy == QLatin1String("full"))
         chosen.network = Policy::NetworkMode::Full;
+    else if (policy == QLatin1String("hostexec"))
+        chosen.hostExecution = Policy::HostExecution::Allow;
     const EscapeDriver::Outcome outcome = m_driver.run(tier, chosen, expanded, m_workspace.path());
     if (policy == QLatin1String("later"))
         QVERIFY(finishStoreWriter());
@@ -625,8 +659,8 @@ void TestEscape::startStoreWriter()
     QDir(m_home.filePath(QStringLiteral(".gem"))).removeRecursively();
     const QString script = QStringLiteral(
         "cat \"$1/.store-ready\" > /dev/null; mkdir -p \"$2/.gem\" \"$2/.config/glab-cli\"; "
-        "echo SECRET-GEM > \"$2/.gem/credentials\"; echo SECRET-GLAB > \"$2/.config/glab-cli/config.yml\"; "
-        "echo SECRET-AWS-LATER > \"$2/.aws/later\"; echo go > \"$1/.store-written\"");
+        "echo \"$3\"GEM > \"$2/.gem/credentials\"; echo \"$3\"GLAB > \"$2/.config/glab-cli/config.yml\"; "
+        "echo \"$3\"AWS-LATER > \"$2/.aws/later\"; echo go > \"$1/.store-written\"");
     m_storeWriter.start(QStringLiteral("sh"),
                         { QStringLiteral("-c"), script, QStringLiteral("sh"), m_workspace.path(), m_home.path() });
     QVERIFY(m_storeWriter.waitForStarted());

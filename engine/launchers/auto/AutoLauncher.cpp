@@ -128,10 +128,12 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                          "and loopback targets unless named exactly; proxy variables set; no other route out of "
                          "the network namespace"));
         claims.insert(QStringLiteral("hostExecution"),
-                      tr("deny: session and system bus, $XDG_RUNTIME_DIR, every unix socket under /run, agent "
-                         "sockets masked, abstract sockets unreachable (own network namespace%1); ask: asked "
-                         "before each spawn, no answer means deny; allow: exposed")
-                          .arg(abi >= 6 ? tr(", Landlock scope") : QString()));
+                      tr("deny: the command cannot create unix sockets at all (seccomp; socketpair still "
+                         "works), so no host socket is connectable whatever its path, abstract ones included; "
+                         "besides, the session and system bus, $XDG_RUNTIME_DIR, every unix socket under /run and "
+                         "agent sockets are masked; vsock refused (seccomp)%1; ask: asked before each spawn, no "
+                         "answer means deny; allow: exposed")
+                          .arg(abi >= 6 ? tr("; abstract sockets also scoped by Landlock") : QString()));
         return claims;
     case Tier::LandlockSeccomp:
         claims.insert(QStringLiteral("filesystem"),
@@ -154,16 +156,20 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                                              "(Landlock ABI < 6)")));
         claims.insert(QStringLiteral("network"),
                       tr("none: seccomp refuses every socket family but unix and netlink%1; allowlist: the same, "
-                         "the proxy is reached over its unix socket; full: the host's network")
+                         "the proxy is reached over its unix socket, the only address sandbox-init connects to; "
+                         "full: the host's network")
                           .arg(abi >= 4 ? tr(", plus Landlock TCP rules") : QString()));
         claims.insert(QStringLiteral("allowedDomains"),
                       tr("filtering proxy on a unix socket only (ALL_PROXY=socks5h://localhost/<socket>, understood "
                          "by curl); tools that need a TCP proxy cannot reach the network"));
         claims.insert(QStringLiteral("hostExecution"),
-                      tr("deny: new unix sockets refused by seccomp, abstract sockets %1; not enforced for unix "
-                         "socket paths while allowed domains are on (the proxy needs them); ask: asked before each "
-                         "spawn")
-                          .arg(abi >= 6 ? tr("scoped by Landlock") : tr("reachable (Landlock ABI < 6)")));
+                      tr("deny: with network none or full the command cannot create unix sockets at all "
+                         "(seccomp; socketpair still works); with allowed domains only stream unix sockets, and "
+                         "sandbox-init answers every connect() (seccomp user notification, Linux >= 5.14): it "
+                         "connects to the filtering proxy itself and refuses any other address, so no host socket "
+                         "is connectable whatever its path, abstract ones included%1; vsock refused (seccomp); "
+                         "$XDG_RUNTIME_DIR unreadable; ask: asked before each spawn; allow: exposed")
+                          .arg(abi >= 6 ? tr("; abstract sockets also scoped by Landlock") : QString()));
         return claims;
     }
     return claims;

@@ -58,7 +58,7 @@ private slots:
     void deniedPathsAreMaskedUnderEveryMount();
     void hostExecutionChannelsAreMaskedUnlessExposed();
     void tier2CarvesGrantsAroundDeniedAndReadOnlyPaths();
-    void tier2RefusesUnixSocketsUnlessNeeded();
+    void unixSocketsRefusedOrSupervised();
     void environmentIsMinimalAndProxyVariablesWin_data();
     void environmentIsMinimalAndProxyVariablesWin();
     void badPathsAreNamed();
@@ -194,7 +194,7 @@ void TestSandboxPlan::tier2CarvesGrantsAroundDeniedAndReadOnlyPaths()
     QVERIFY(plan.value().mounts().isEmpty());
 }
 
-void TestSandboxPlan::tier2RefusesUnixSocketsUnlessNeeded()
+void TestSandboxPlan::unixSocketsRefusedOrSupervised()
 {
     SandboxPlan::Input in = input(2, m_workspace, m_home);
     QVERIFY(SandboxPlan::build(in).value().serialize().contains(QByteArray("unix\0deny\0", 10)));
@@ -203,7 +203,13 @@ void TestSandboxPlan::tier2RefusesUnixSocketsUnlessNeeded()
     in.exposeHostExecution = false;
     in.policy.network = Policy::NetworkMode::Allowlist;
     in.proxySocket = QStringLiteral("/tmp/proxy.sock");
-    QVERIFY(SandboxPlan::build(in).value().serialize().contains(QByteArray("unix\0allow\0", 11)));
+    // The proxy needs a unix socket: sandbox-init supervises every connect().
+    QVERIFY(SandboxPlan::build(in).value().serialize().contains(QByteArray("unix\0proxy\0", 11)));
+    // Tier 1 refuses them in every network mode (its proxy bridge lives in pid 1).
+    in.tier = 1;
+    QVERIFY(SandboxPlan::build(in).value().serialize().contains(QByteArray("unix\0deny\0", 10)));
+    in.policy.network = Policy::NetworkMode::Full;
+    QVERIFY(SandboxPlan::build(in).value().serialize().contains(QByteArray("unix\0deny\0", 10)));
 }
 
 void TestSandboxPlan::environmentIsMinimalAndProxyVariablesWin_data()

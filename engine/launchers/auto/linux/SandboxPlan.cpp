@@ -294,12 +294,15 @@ Result<SandboxPlan> SandboxPlan::build(const Input &input)
                                     .arg(plan.m_cwd, hidden),
                           {} };
     }
-    // Tier 2 cannot hide a socket path; refusing new unix sockets closes every channel.
-    // With allowed domains the proxy itself is a unix socket, so they stay possible
-    // (the descriptor says so).
+    // A unix socket anywhere (the home, /var, an agent's own directory) may reach
+    // something that runs commands on the host, and the masks of tier 1 cover only what a
+    // scan finds: without host execution no unix socket is created at all (socketpair
+    // still works). Tier 2 with allowed domains needs one to reach the proxy: there
+    // sandbox-init supervises every connect() and makes only that one itself.
     plan.m_exposeHostExecution = input.exposeHostExecution;
-    plan.m_denyUnixSockets
-        = input.tier == 2 && !input.exposeHostExecution && input.policy.network != Policy::NetworkMode::Allowlist;
+    plan.m_superviseConnect
+        = input.tier == 2 && !input.exposeHostExecution && input.policy.network == Policy::NetworkMode::Allowlist;
+    plan.m_denyUnixSockets = !input.exposeHostExecution && !plan.m_superviseConnect;
     if (input.tier == 1)
         plan.planMounts(input);
     if (Status landlock = plan.planLandlock(input); !landlock)
@@ -639,7 +642,10 @@ QByteArray SandboxPlan::serialize() const
         record("llrw", { path });
     for (const QString &path : m_landlockDevices)
         record("lldev", { path });
-    record("unix", { m_denyUnixSockets ? QStringLiteral("deny") : QStringLiteral("allow") });
+    record("unix",
+           { m_denyUnixSockets        ? QStringLiteral("deny")
+                 : m_superviseConnect ? QStringLiteral("proxy")
+                                      : QStringLiteral("allow") });
     record("hostexec", { m_exposeHostExecution ? QStringLiteral("allow") : QStringLiteral("deny") });
     record("rlimit", { QStringLiteral("core"), QStringLiteral("0") });
     return out;

@@ -80,6 +80,7 @@ private:
     bool m_privateTmp = false;
     bool m_denyUnixSockets = false;
     bool m_exposeHostExecution = false;
+    bool m_superviseConnect = false;
     QList<Mount> m_mounts;
     QList<QPair<QString, QString>> m_symlinks; // (target, link)
     QStringList m_landlockReadable;

@@ -272,7 +272,7 @@ bool applyLandlock(const InitConfig &config, std::string &error)
     return ok;
 }
 
-bool applySeccomp(const InitConfig &config, std::string &error)
+bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
 {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx) {
@@ -410,15 +410,39 @@ bool applySeccomp(const InitConfig &config, std::string &error)
     // vsock reaches the hypervisor's host (VMs) and is not scoped by any namespace.
     if (!config.exposeHostExecution)
         rc = rc ? rc : denyWhenArg(SCMP_SYS(socket), 0, AF_VSOCK, ctx, refused);
-    if (config.denyUnixSockets)
+    // Tier 1's pid 1 bridges the proxy over a unix socket: there the command gets this
+    // rule in a filter of its own (applyCommandFilter).
+    if (config.denyUnixSockets && config.tier == 2)
         rc = rc ? rc : denyWhenArg(SCMP_SYS(socket), 0, AF_UNIX, ctx, refused);
+    if (config.superviseConnect) {
+        // Stream sockets only (a datagram could be sent to any socket path without a
+        // connect()), and every connect() answered by sandbox-init.
+        for (scmp_datum_t type : { SOCK_DGRAM, SOCK_SEQPACKET })
+            rc = rc
+                ? rc
+                : seccomp_rule_add(ctx, refused, SCMP_SYS(socket), 2, SCMP_A0_64(SCMP_CMP_MASKED_EQ, kLow32, AF_UNIX),
+                                   SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xfULL, type));
+        rc = rc ? rc : seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0);
+    }
     if (rc != 0) {
         error = std::string("seccomp: cannot build the filter: ") + std::strerror(-rc);
         seccomp_release(ctx);
         return false;
     }
     rc = seccomp_load(ctx);
+    int listener = -1;
+    if (rc == 0 && config.superviseConnect) {
+        listener = seccomp_notify_fd(ctx);
+        *notifyFd = listener >= 0 ? fcntl(listener, F_DUPFD_CLOEXEC, 0) : -1;
+        if (*notifyFd < 0)
+            rc = -EBADF;
+    }
     seccomp_release(ctx);
+    // The command must never hold the listener (it could answer its own connect()s):
+    // libseccomp's own copy goes too, whether or not releasing the filter closed it (no
+    // descriptor was opened in between, so the number is still that copy's).
+    if (listener >= 0 && fcntl(listener, F_GETFD) >= 0)
+        close(listener);
     if (rc != 0) {
         error = std::string("seccomp: cannot load the filter: ") + std::strerror(-rc);
         return false;
@@ -426,10 +450,32 @@ bool applySeccomp(const InitConfig &config, std::string &error)
     return true;
 }
 
-bool confine(const InitConfig &config, std::string &error)
+bool applyCommandFilter(const InitConfig &config, std::string &error)
+{
+    if (!config.denyUnixSockets || config.tier != 1)
+        return true;
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx) {
+        error = "seccomp: cannot create the command's filter";
+        return false;
+    }
+    int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+    rc = rc ? rc
+            : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
+                               SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_UNIX));
+    rc = rc ? rc : seccomp_load(ctx);
+    seccomp_release(ctx);
+    if (rc != 0) {
+        error = std::string("seccomp: cannot load the command's filter: ") + std::strerror(-rc);
+        return false;
+    }
+    return true;
+}
+
+bool confine(const InitConfig &config, int *notifyFd, std::string &error)
 {
     return applyRlimits(config, error) && dropPrivileges(error) && applyLandlock(config, error)
-        && applySeccomp(config, error);
+        && applySeccomp(config, notifyFd, error);
 }
 
 } // namespace sandbox::init

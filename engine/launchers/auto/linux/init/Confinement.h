@@ -14,9 +14,15 @@ int landlockAbi();
 bool applyRlimits(const InitConfig &config, std::string &error);
 bool dropPrivileges(std::string &error);
 bool applyLandlock(const InitConfig &config, std::string &error);
-bool applySeccomp(const InitConfig &config, std::string &error);
+// With `config.superviseConnect`, `*notifyFd` receives the filter's user-notification
+// descriptor (close-on-exec) for ConnectSupervisor.
+bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error);
+
+// Tier 1: the rules that bind the command but not pid 1 (which bridges the proxy over a
+// unix socket), stacked as a second filter in the command's process before exec.
+bool applyCommandFilter(const InitConfig &config, std::string &error);
 
 // All of the above, in the order that keeps each step possible.
-bool confine(const InitConfig &config, std::string &error);
+bool confine(const InitConfig &config, int *notifyFd, std::string &error);
 
 } // namespace sandbox::init

@@ -142,11 +142,12 @@ bool parseConfig(const std::string &data, InitConfig &config, std::string &error
             }
             config.landlockConnectPorts.push_back(static_cast<int>(number));
         } else if (key == "unix") {
-            if (a != "allow" && a != "deny") {
+            if (a != "allow" && a != "deny" && a != "proxy") {
                 error = "configuration: bad unix socket mode '" + a + "'";
                 return false;
             }
             config.denyUnixSockets = a == "deny";
+            config.superviseConnect = a == "proxy";
         } else if (key == "hostexec") {
             if (a != "allow" && a != "deny") {
                 error = "configuration: bad host execution mode '" + a + "'";
@@ -176,6 +177,10 @@ bool parseConfig(const std::string &data, InitConfig &config, std::string &error
     }
     if (config.cwd.empty() || config.cwd.front() != '/') {
         error = "configuration: working directory missing or not absolute";
+        return false;
+    }
+    if (config.superviseConnect && (config.tier != 2 || config.proxySocket.empty())) {
+        error = "configuration: supervised unix connections need tier 2 and a proxy socket";
         return false;
     }
     if (config.network == InitConfig::Network::Allowlist && config.proxySocket.empty()) {

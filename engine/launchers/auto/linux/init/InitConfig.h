@@ -38,6 +38,7 @@ struct InitConfig
     std::vector<std::string> landlockDevices; // read + write + ioctl (device nodes, /dev dirs)
     std::vector<int> landlockConnectPorts;
     bool denyUnixSockets = false;
+    bool superviseConnect = false; // unix sockets only to the proxy, via ConnectSupervisor
     bool exposeHostExecution = false; // host execution allowed (or asked and granted)
     std::vector<std::pair<std::string, long long>> rlimits;
 };

@@ -1,6 +1,7 @@
 #include "Supervisor.h"
 
 #include "Confinement.h"
+#include "ConnectSupervisor.h"
 #include "ProxyBridge.h"
 #include "RootFilesystem.h"
 #include "StatusChannel.h"
@@ -11,6 +12,8 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <optional>
+#include <poll.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <sys/ioctl.h>
@@ -64,20 +67,81 @@ int shellStatus(int status)
 // Forks the command. The child confines itself when `confineChild` (tier 2) and execs;
 // a CLOEXEC pipe tells the parent whether exec happened. Returns the child's pid, or -1
 // when the command never ran (setup failure already reported by the child).
-pid_t startCommand(const InitConfig &config, bool confineChild)
+// Passes descriptor `fd` over the unix socket `channel`.
+bool sendDescriptor(int channel, int fd)
+{
+    char byte = 'N';
+    iovec data = { &byte, 1 };
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr message = {};
+    message.msg_iov = &data;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(header), &fd, sizeof(int));
+    return sendmsg(channel, &message, MSG_NOSIGNAL) == 1;
+}
+
+// The descriptor sent over `channel`, or -1 (the sender exited without sending one).
+int receiveDescriptor(int channel)
+{
+    char byte = 0;
+    iovec data = { &byte, 1 };
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr message = {};
+    message.msg_iov = &data;
+    message.msg_iovlen = 1;
+    message.msg_control = control;
+    message.msg_controllen = sizeof control;
+    ssize_t n;
+    do {
+        n = recvmsg(channel, &message, MSG_CMSG_CLOEXEC);
+    } while (n < 0 && errno == EINTR);
+    const cmsghdr *header = n == 1 ? CMSG_FIRSTHDR(&message) : nullptr;
+    if (!header || header->cmsg_type != SCM_RIGHTS || header->cmsg_len != CMSG_LEN(sizeof(int)))
+        return -1;
+    int fd = -1;
+    std::memcpy(&fd, CMSG_DATA(header), sizeof(int));
+    return fd;
+}
+
+pid_t startCommand(const InitConfig &config, bool confineChild, int *notifyFd = nullptr)
 {
     int pipeFds[2];
     if (pipe2(pipeFds, O_CLOEXEC) != 0)
         failSetup(errnoText("cannot create a pipe"));
+    // The command's seccomp filter hands its connect() calls to us (tier 2, allowed domains).
+    const bool supervise = confineChild && config.superviseConnect;
+    int channel[2] = { -1, -1 };
+    if (supervise && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0)
+        failSetup(errnoText("cannot create the supervision channel"));
     const pid_t pid = fork();
     if (pid < 0)
         failSetup(errnoText("cannot fork the command"));
     if (pid == 0) {
         close(pipeFds[0]);
+        if (supervise)
+            close(channel[0]);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         setsid();
         std::string error;
-        if (confineChild && !confine(config, error)) {
+        int filterFd = -1;
+        if (confineChild
+            && (!confine(config, &filterFd, error)
+                || (supervise && (!sendDescriptor(channel[1], filterFd) || close(filterFd) != 0)))) {
+            if (error.empty())
+                error = errnoText("cannot hand the seccomp notification descriptor to sandbox-init");
+            const char marker = 'C';
+            (void)!write(pipeFds[1], &marker, 1);
+            failSetup(error);
+        }
+        if (supervise)
+            close(channel[1]);
+        if (!confineChild && !applyCommandFilter(config, error)) {
             const char marker = 'C';
             (void)!write(pipeFds[1], &marker, 1);
             failSetup(error);
@@ -114,6 +178,11 @@ pid_t startCommand(const InitConfig &config, bool confineChild)
         _exit(saved == ENOENT ? 127 : 126);
     }
     close(pipeFds[1]);
+    if (supervise) {
+        close(channel[1]);
+        *notifyFd = receiveDescriptor(channel[0]);
+        close(channel[0]);
+    }
     char marker = 0;
     ssize_t n;
     do {
@@ -215,7 +284,7 @@ bool bringUpLoopback(std::string &error)
         if (config.network == InitConfig::Network::Allowlist && !bridge.listen(config.proxyPort, proxyFd, error))
             failSetup(error);
     }
-    if (!confine(config, error))
+    if (!confine(config, nullptr, error))
         failSetup(error);
     prctl(PR_SET_DUMPABLE, 0);
 
@@ -304,17 +373,37 @@ void runUnshared(const InitConfig &config)
 {
     if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
         failSetup(errnoText("cannot become a child subreaper"));
-    const pid_t command = startCommand(config, true);
+    const sigset_t signals = handledSignals();
+    const int signalFd = signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (signalFd < 0)
+        failSetup(errnoText("cannot create a signalfd"));
+    int notifyFd = -1;
+    const pid_t command = startCommand(config, true, &notifyFd);
     if (command < 0) {
         killDescendants();
         _exit(kSetupFailedStatus);
     }
-    const sigset_t signals = handledSignals();
+    if (config.superviseConnect && notifyFd < 0) {
+        kill(-command, SIGKILL);
+        kill(command, SIGKILL);
+        killDescendants();
+        failSetup("the command's seccomp notification descriptor did not arrive");
+    }
+    std::optional<ConnectSupervisor> connections;
+    if (notifyFd >= 0)
+        connections.emplace(notifyFd, config.proxySocket);
     for (;;) {
-        siginfo_t info;
-        const int sig = sigwaitinfo(&signals, &info);
-        if (sig < 0)
+        pollfd fds[2] = { { signalFd, POLLIN, 0 }, { connections ? connections->fd() : -1, POLLIN, 0 } };
+        if (poll(fds, 2, -1) < 0)
             continue;
+        if (connections && (fds[1].revents & POLLIN))
+            connections->handleOne();
+        if (connections && (fds[1].revents & (POLLHUP | POLLERR | POLLNVAL)) && !(fds[1].revents & POLLIN))
+            connections.reset(); // every process under the filter is gone
+        signalfd_siginfo info;
+        if (read(signalFd, &info, sizeof info) != sizeof info)
+            continue;
+        const int sig = static_cast<int>(info.ssi_signo);
         if (isForwarded(sig)) {
             kill(-command, sig);
         } else if (sig == SIGUSR1) {

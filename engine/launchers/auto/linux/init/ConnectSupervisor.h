@@ -1,0 +1,35 @@
+#pragma once
+
+#include <string>
+
+namespace sandbox::init {
+
+// Tier 2 with allowed domains: the command needs unix sockets to reach the filtering proxy,
+// and with no mount namespace every other unix socket of the host would be reachable too
+// (agents in the home, the engine's own socket, container engines). seccomp hands every
+// connect() of the command to this supervisor (user notification). It connects to the
+// proxy itself, on its own copy of the address, and installs that socket in place of the
+// command's descriptor; every other connect() is refused. Nothing the command changes in
+// its memory after the check can redirect a connection the supervisor made.
+class ConnectSupervisor final
+{
+public:
+    ConnectSupervisor(int notifyFd, std::string proxySocket);
+    ~ConnectSupervisor();
+    ConnectSupervisor(const ConnectSupervisor &) = delete;
+    ConnectSupervisor &operator=(const ConnectSupervisor &) = delete;
+
+    int fd() const { return m_notifyFd; }
+
+    // Answers one pending notification (call when fd() is readable; POLLHUP on it means
+    // every process under the filter has exited).
+    void handleOne();
+
+private:
+    int connectToProxy(unsigned pid, int targetFd) const;
+
+    int m_notifyFd = -1;
+    std::string m_proxySocket;
+};
+
+} // namespace sandbox::init
