@@ -5,6 +5,7 @@
 #include "ProtocolServer.h"
 #include "RpcMessage.h"
 #include "RuntimeDirectory.h"
+#include "SandboxedPeer.h"
 #include "ServerLog.h"
 
 #include <QCoreApplication>
@@ -83,6 +84,21 @@ void LocalServer::onNewConnection()
                 tr("connection refused: this engine belongs to uid %1 and serves no other user").arg(::geteuid()),
                 {}
             };
+            if (const auto frame = FrameDecoder::encode(
+                    QJsonDocument(RpcMessage::errorResponse(QJsonValue(QJsonValue::Null), error).toJson())
+                        .toJson(QJsonDocument::Compact)))
+                socket->write(*frame);
+            connect(socket, &QLocalSocket::disconnected, socket, &QObject::deleteLater);
+            socket->disconnectFromServer();
+            continue;
+        }
+        if (QString why; SandboxedPeer::check(socket->socketDescriptor(), peer->pid, &why)) {
+            qCWarning(lcServer, "refused a connection from a sandboxed process (uid %u pid %lld): %s", peer->uid,
+                      static_cast<long long>(peer->pid), qPrintable(why));
+            emit peerRefused(peer->uid, peer->pid);
+            const RpcError error{ RpcErrorCode::PeerRefused,
+                                  tr("connection refused: commands running in a sandbox cannot use the engine"),
+                                  {} };
             if (const auto frame = FrameDecoder::encode(
                     QJsonDocument(RpcMessage::errorResponse(QJsonValue(QJsonValue::Null), error).toJson())
                         .toJson(QJsonDocument::Compact)))

@@ -494,6 +494,15 @@ void TestEscape::addRows(int tier)
     if (tier == 2)
         row("no seccomp listener inside", allow, sh("ls -l /proc/$$/fd /proc/self/fd | grep seccomp"), Fails,
             "seccomp");
+    // With host execution allowed the socket is reachable; the engine itself refuses a
+    // client that runs in one of its sandboxes.
+    if (!m_driver.engineSocket(tier).isEmpty())
+        row("the engine refuses a sandboxed client", QStringLiteral("hostexec"),
+            sh("{sandboxctl} --socket {enginesock} backends 2>&1"), Fails, "builtin:auto");
+    if (!m_driver.engineSocket(tier).isEmpty())
+        row("the engine says why it refuses a sandboxed client", QStringLiteral("hostexec"),
+            sh("{sandboxctl} --socket {enginesock} backends 2>&1; true"), Succeeds,
+            "commands running in a sandbox cannot use the engine");
 
     // --- what must keep working
     row("sh runs", def, sh("echo works"), Succeeds, "works");

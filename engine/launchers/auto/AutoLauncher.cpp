@@ -132,7 +132,8 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                          "works), so no host socket is connectable whatever its path, abstract ones included; "
                          "besides, the session and system bus, $XDG_RUNTIME_DIR, every unix socket under /run and "
                          "agent sockets are masked; vsock refused (seccomp)%1; ask: asked before each spawn, no "
-                         "answer means deny; allow: exposed")
+                         "answer means deny; allow: exposed; in every mode the engine refuses protocol "
+                         "connections from processes it sandboxed (they descend from sandbox-init) and logs them")
                           .arg(abi >= 6 ? tr("; abstract sockets also scoped by Landlock") : QString()));
         return claims;
     case Tier::LandlockSeccomp:
@@ -168,7 +169,9 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                          "sandbox-init answers every connect() (seccomp user notification, Linux >= 5.14): it "
                          "connects to the filtering proxy itself and refuses any other address, so no host socket "
                          "is connectable whatever its path, abstract ones included%1; vsock refused (seccomp); "
-                         "$XDG_RUNTIME_DIR unreadable; ask: asked before each spawn; allow: exposed")
+                         "$XDG_RUNTIME_DIR unreadable; ask: asked before each spawn; allow: exposed; in every mode "
+                         "the engine refuses protocol connections from processes it sandboxed (they descend from "
+                         "sandbox-init) and logs them")
                           .arg(abi >= 6 ? tr("; abstract sockets also scoped by Landlock") : QString()));
         return claims;
     }
