@@ -39,6 +39,7 @@ enum Expect {
     NoSecret, // no credential content in anything the command printed
     Fails, // the command failed, and the needle is absent from its output
     Succeeds, // the command succeeded and printed the needle
+    Ran, // the command ran; what counts is the host check
 };
 
 // Every secret of this run carries this marker; another run of the suite on the same
@@ -67,6 +68,7 @@ private:
     QString expand(const QString &text) const;
     bool hostCheck(const QString &check, QString &why);
     void resetGit();
+    bool hostGit(const QStringList &arguments, const QString &directory = {});
     QByteArray victimStatus(const char *field) const;
     void startStoreWriter();
     bool finishStoreWriter();
@@ -89,6 +91,9 @@ private:
     QLocalServer m_varService; // a service socket outside /run and the home
     QString m_abstractName;
     QByteArray m_gitConfig;
+    QStringList m_hooks;
+    QString m_marker;
+    QTemporaryDir m_remote{ QStringLiteral("/var/tmp/escape-remote-XXXXXX") };
     int m_currentTier = 1;
     QProcess m_storeWriter;
     int m_shmId = -1;
@@ -146,6 +151,26 @@ void TestEscape::initTestCase()
     QDir(m_workspace.path()).mkpath(QStringLiteral(".git/refs/heads"));
     QVERIFY(write(m_workspace.filePath(QStringLiteral(".git/hooks/pre-commit.sample")), "#!/bin/sh\nexit 0\n"));
     m_gitConfig = "[core]\n\tbare = false\n";
+    m_marker = QStringLiteral("/var/tmp/escape-pwned-%1").arg(QCoreApplication::applicationPid());
+    if (have("git")) {
+        // A real repository with a commit and a local remote, so git can work in it.
+        QVERIFY(
+            hostGit({ QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("main") }));
+        QVERIFY(hostGit({ QStringLiteral("config"), QStringLiteral("user.name"), QStringLiteral("Escape Suite") }));
+        QVERIFY(
+            hostGit({ QStringLiteral("config"), QStringLiteral("user.email"), QStringLiteral("escape@example.com") }));
+        QVERIFY(hostGit({ QStringLiteral("add"), QStringLiteral("existing.txt") }));
+        QVERIFY(hostGit({ QStringLiteral("commit"), QStringLiteral("-qm"), QStringLiteral("initial") }));
+        QVERIFY(m_remote.isValid());
+        QVERIFY(hostGit({ QStringLiteral("clone"), QStringLiteral("-q"), QStringLiteral("--bare"), m_workspace.path(),
+                          m_remote.filePath(QStringLiteral("origin.git")) }));
+        QVERIFY(hostGit({ QStringLiteral("remote"), QStringLiteral("add"), QStringLiteral("origin"),
+                          m_remote.filePath(QStringLiteral("origin.git")) }));
+        QFile config(m_workspace.filePath(QStringLiteral(".git/config")));
+        QVERIFY(config.open(QIODevice::ReadOnly));
+        m_gitConfig = config.readAll();
+    }
+    m_hooks = QDir(m_workspace.filePath(QStringLiteral(".git/hooks"))).entryList(QDir::Files);
     QVERIFY(QFile::link(m_home.filePath(QStringLiteral(".ssh/id_ed25519")),
                         m_workspace.filePath(QStringLiteral("link-to-ssh"))));
 
@@ -241,6 +266,7 @@ QString TestEscape::expand(const QString &text) const
     out.replace(QStringLiteral("{ipckey}"), QString::number(m_ipcKey));
     out.replace(QStringLiteral("{mq}"), m_mqName);
     out.replace(QStringLiteral("{sleep}"), QString::fromLatin1(m_sleep));
+    out.replace(QStringLiteral("{marker}"), m_marker);
     return out;
 }
 
@@ -337,29 +363,57 @@ void TestEscape::addRows(int tier)
         QStringLiteral("nofile:/var/tmp/escape-marker-outside"));
     row("write through /proc/self/root", def, sh("echo x > /proc/self/root/etc/escape-marker"), Fails, {},
         QStringLiteral("nofile:/etc/escape-marker"));
+    // --- repository files that would make the host's git run code. Tier 1 keeps the
+    // existing ones read-only while the command runs; in both tiers whatever it left among
+    // them is undone when it ends, and the host's git must run nothing it planted.
+    const Expect guarded = tier == 1 ? Fails : Ran;
+    const QString gitCheck = tier == 1 ? QStringLiteral("git-intact") : QStringLiteral("git-safe");
     row("write a git hook", def,
-        sh("echo 'curl evil' > {ws}/.git/hooks/pre-commit && chmod +x {ws}/.git/hooks/pre-commit"), Fails, {},
-        QStringLiteral("git-intact"));
-    row("append to git config", def, sh("printf '[core]\\n\\thooksPath = /tmp/h\\n' >> {ws}/.git/config"), Fails, {},
-        QStringLiteral("git-intact"));
+        sh("echo 'curl evil' > {ws}/.git/hooks/pre-commit && chmod +x {ws}/.git/hooks/pre-commit"), guarded, {},
+        gitCheck);
+    row("append to git config", def, sh("printf '[core]\\n\\thooksPath = /tmp/h\\n' >> {ws}/.git/config"), guarded, {},
+        gitCheck);
     row("replace git config", def,
-        sh("rm -f {ws}/.git/config; mv {ws}/.git/config {ws}/.git/c2; echo x > {ws}/.git/config"), Fails, {},
-        QStringLiteral("git-intact"));
-    row("move the hooks directory away", def, sh("mv {ws}/.git/hooks {ws}/.git/h2 || mv {ws}/.git {ws}/g2"), Fails, {},
-        QStringLiteral("git-intact"));
+        sh("rm -f {ws}/.git/config; mv {ws}/.git/config {ws}/.git/c2; echo x > {ws}/.git/config"), guarded, {},
+        gitCheck);
+    row("move the hooks directory away", def, sh("mv {ws}/.git/hooks {ws}/.git/h2 || mv {ws}/.git {ws}/g2"), guarded,
+        {}, gitCheck);
     row("move .git aside and plant a new one", def,
-        sh("mv {ws}/.git {ws}/g2; mkdir -p {ws}/.git/hooks && echo evil > {ws}/.git/hooks/pre-commit"), Fails, {},
-        QStringLiteral("git-intact"));
-    row("remove the hooks directory", def, sh("rm -rf {ws}/.git/hooks; test ! -e {ws}/.git/hooks"), Fails, {},
-        QStringLiteral("git-intact"));
-    row("replace a sample hook", def, sh("echo evil > {ws}/.git/hooks/pre-commit.sample"), Fails, {},
-        QStringLiteral("git-intact"));
+        sh("mv {ws}/.git {ws}/g2; mkdir -p {ws}/.git/hooks && echo evil > {ws}/.git/hooks/pre-commit"), guarded, {},
+        gitCheck);
+    row("remove the hooks directory", def, sh("rm -rf {ws}/.git/hooks; test ! -e {ws}/.git/hooks"), guarded, {},
+        gitCheck);
+    row("replace a sample hook", def, sh("echo evil > {ws}/.git/hooks/pre-commit.sample"), guarded, {}, gitCheck);
     if (have("git"))
         row("git config core.hooksPath", def,
             QStringList{ QStringLiteral("git"), QStringLiteral("-C"), QStringLiteral("{ws}"), QStringLiteral("config"),
                          QStringLiteral("core.hooksPath"), QStringLiteral("/tmp/h") },
-            Fails, {}, QStringLiteral("git-intact"));
+            guarded, {}, gitCheck);
 
+    if (have("git")) {
+        const QString safe = QStringLiteral("git-safe");
+        row("plant commondir", def,
+            sh("mkdir -p /var/tmp/escape-evil-git/hooks; echo /var/tmp/escape-evil-git > {ws}/.git/commondir"), Ran, {},
+            safe);
+        row("plant hooks in a new hooks directory", def,
+            sh("rm -rf {ws}/.git/hooks; mkdir -p {ws}/.git/hooks && printf '#!/bin/sh\\ntouch {marker}\\n' > "
+               "{ws}/.git/hooks/pre-commit && "
+               "chmod +x {ws}/.git/hooks/pre-commit; printf '#!/bin/sh\\ntouch {marker}\\n' > "
+               "{ws}/.git/hooks/post-commit; chmod +x {ws}/.git/hooks/post-commit"),
+            Ran, {}, safe);
+        row("plant a submodule's config and hooks", def,
+            sh("mkdir -p {ws}/.git/modules/sub/hooks && printf '#!/bin/sh\\ntouch {marker}\\n' > "
+               "{ws}/.git/modules/sub/hooks/post-checkout && "
+               "printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > {ws}/.git/modules/sub/config"),
+            Ran, {}, safe);
+        row("plant a worktree", def,
+            sh("mkdir -p {ws}/.git/worktrees/w && echo /var/tmp/escape-evil-git > {ws}/.git/worktrees/w/commondir && "
+               "printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > {ws}/.git/config.worktree"),
+            Ran, {}, safe);
+        row("plant attributes", def, sh("echo '* filter=evil' > {ws}/.git/info/attributes"), Ran, {}, safe);
+        row("replace .git with a file pointing elsewhere", def,
+            sh("mv {ws}/.git {ws}/g2 && echo 'gitdir: /var/tmp/escape-evil-git' > {ws}/.git"), Ran, {}, safe);
+    }
     // --- syscalls that must be refused
     for (const char *name : { "ptrace", "process_vm", "io_uring", "bpf", "keyctl", "userfaultfd", "perf_event_open",
                               "mount", "unshare", "setns", "clone_newuser", "chroot", "kexec", "modules", "personality",
@@ -507,9 +561,33 @@ void TestEscape::addRows(int tier)
     // --- what must keep working
     row("sh runs", def, sh("echo works"), Succeeds, "works");
     row("ls and cat run", def, sh("ls / >/dev/null && cat {home}/notes.txt"), Succeeds, "public notes");
-    if (tier == 1)
-        row("create in the workspace", def, sh("echo new > {ws}/new.txt && cat {ws}/new.txt"), Succeeds, "new",
-            QStringLiteral("file:{ws}/new.txt"));
+    // Ordinary work in the root of a repository (which contains the read-only .git paths).
+    row("create in the workspace", def, sh("echo new > {ws}/new.txt && cat {ws}/new.txt"), Succeeds, "new",
+        QStringLiteral("file:{ws}/new.txt"));
+    row("create, rename and delete in the repository root", def,
+        sh("cd {ws} && echo a > made.txt && mv made.txt renamed.txt && mkdir newdir && mv renamed.txt newdir/ && "
+           "rm -r newdir && echo ROOT-OK"),
+        Succeeds, "ROOT-OK", QStringLiteral("nofile:{ws}/newdir"));
+    if (have("cc"))
+        row("build a small C program in the repository root", def,
+            sh("cd {ws} && printf 'int main(void){return 0;}\\n' > hello.c && cc -o hello hello.c && ./hello && "
+               "rm -f hello hello.c && echo BUILD-OK"),
+            Succeeds, "BUILD-OK");
+    row("caches in the workspace", def,
+        sh("cd {ws} && mkdir -p .cache/pip node_modules/.cache && echo c > .cache/pip/entry && "
+           "echo n > node_modules/.cache/entry && XDG_CACHE_HOME={ws}/.cache python3 -c 'print(1)' && "
+           "rm -rf .cache node_modules && echo CACHE-OK"),
+        Succeeds, "CACHE-OK");
+    if (have("git")) {
+        const QByteArray commit = tier == 1 ? "sandbox commit t1" : "sandbox commit t2";
+        row("git add, commit, branch, stash, rebase and fetch in the repository root", def,
+            sh(QByteArray("cd {ws} && echo work >> existing.txt && git add existing.txt && git commit -qm '" + commit
+                          + "' && git branch -f side && echo more >> existing.txt && git stash -q && git stash pop -q "
+                            "&& git commit -qam 'second' && git checkout -q side && git rebase -q main && "
+                            "git checkout -q main && git fetch -q origin && git status --short && echo GIT-WORK-OK")
+                   .constData()),
+            Succeeds, "GIT-WORK-OK", QStringLiteral("git-log:") + QString::fromLatin1(commit));
+    }
     row("modify the workspace", def,
         sh("echo more >> {ws}/existing.txt && echo sub > {ws}/src/made.txt && cat {ws}/src/made.txt"), Succeeds, "sub",
         QStringLiteral("file:{ws}/src/made.txt"));
@@ -551,7 +629,46 @@ bool TestEscape::hostCheck(const QString &rawCheck, QString &why)
                   .arg(sampleOk);
         const bool notMoved = !QFile::exists(m_workspace.filePath(QStringLiteral("g2")))
             && !QFile::exists(m_workspace.filePath(QStringLiteral(".git/h2")));
-        return configOk && sampleOk && notMoved && hooks == QStringList{ QStringLiteral("pre-commit.sample") };
+        return configOk && sampleOk && notMoved && hooks == m_hooks;
+    }
+    if (check == QLatin1String("git-safe")) {
+        // Tier 2 cannot stop the writes while the command runs: what it left must be gone,
+        // and the host's git must run nothing it planted.
+        QFile config(m_workspace.filePath(QStringLiteral(".git/config")));
+        const bool configOk = config.open(QIODevice::ReadOnly) && config.readAll() == m_gitConfig;
+        const QStringList hooks = QDir(m_workspace.filePath(QStringLiteral(".git/hooks"))).entryList(QDir::Files);
+        QStringList planted;
+        for (const char *name :
+             { "commondir", "config.worktree", "modules/sub/config", "modules/sub/hooks/post-checkout",
+               "worktrees/w/commondir", "hooks/pre-commit", "hooks/post-commit", "info/attributes" }) {
+            if (QFileInfo::exists(m_workspace.filePath(QStringLiteral(".git/") + QString::fromLatin1(name))))
+                planted.append(QString::fromLatin1(name));
+        }
+        const bool isDirectory = QFileInfo(m_workspace.filePath(QStringLiteral(".git"))).isDir();
+        if (isDirectory && QFileInfo::exists(m_workspace.filePath(QStringLiteral(".git/HEAD")))) {
+            hostGit({ QStringLiteral("status"), QStringLiteral("--short") });
+            hostGit({ QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("--allow-empty"),
+                      QStringLiteral("-m"), QStringLiteral("host commit") });
+        }
+        const bool ran = QFile::exists(m_marker);
+        why = QStringLiteral("host git ran planted code=%1, config ok=%2, hooks=%3 (were %4), left in .git: %5, "
+                             ".git a directory=%6")
+                  .arg(ran)
+                  .arg(configOk)
+                  .arg(hooks.join(QLatin1Char(',')), m_hooks.join(QLatin1Char(',')), planted.join(QLatin1Char(',')))
+                  .arg(isDirectory);
+        QFile::remove(m_marker);
+        return !ran && configOk && hooks == m_hooks && planted.isEmpty() && isDirectory;
+    }
+    if (check.startsWith(QLatin1String("git-log:"))) {
+        QProcess git;
+        git.start(QStringLiteral("git"),
+                  { QStringLiteral("-C"), m_workspace.path(), QStringLiteral("log"), QStringLiteral("--all"),
+                    QStringLiteral("--format=%s") });
+        git.waitForFinished();
+        const QByteArray log = git.readAllStandardOutput();
+        why = QStringLiteral("the host's git log lacks '%1':\n%2").arg(check.mid(8), QString::fromUtf8(log));
+        return log.contains(check.mid(8).toUtf8());
     }
     if (check == QLatin1String("victim-alive")) {
         why = QStringLiteral("the host process was killed");
@@ -647,6 +764,8 @@ void TestEscape::escape()
         QVERIFY2(!outcome.signaled && outcome.exitCode == 0, report.constData());
         QVERIFY2(outcome.out.contains(needle), report.constData());
         break;
+    case Ran:
+        break;
     }
     QString why;
     QVERIFY2(hostCheck(check, why), qPrintable(why + QString::fromUtf8(report)));
@@ -708,6 +827,14 @@ QByteArray TestEscape::victimStatus(const char *field) const
     return {};
 }
 
+bool TestEscape::hostGit(const QStringList &arguments, const QString &directory)
+{
+    QProcess git;
+    git.setWorkingDirectory(directory.isEmpty() ? m_workspace.path() : directory);
+    git.start(QStringLiteral("git"), arguments);
+    return git.waitForFinished(30000) && git.exitStatus() == QProcess::NormalExit && git.exitCode() == 0;
+}
+
 void TestEscape::resetGit()
 {
     // Keep cases independent even if one fails: put the repository back as it was.
@@ -722,6 +849,11 @@ void TestEscape::resetGit()
     }
     workspace.mkpath(QStringLiteral(".git/hooks"));
     QFile::remove(workspace.filePath(QStringLiteral(".git/hooks/pre-commit")));
+    QFile::remove(workspace.filePath(QStringLiteral(".git/hooks/post-commit")));
+    QFile::remove(workspace.filePath(QStringLiteral(".git/commondir")));
+    QFile::remove(workspace.filePath(QStringLiteral(".git/config.worktree")));
+    QDir(workspace.filePath(QStringLiteral(".git/modules"))).removeRecursively();
+    QDir(workspace.filePath(QStringLiteral(".git/worktrees"))).removeRecursively();
     QFile config(workspace.filePath(QStringLiteral(".git/config")));
     if (config.open(QIODevice::WriteOnly | QIODevice::Truncate))
         config.write(m_gitConfig);

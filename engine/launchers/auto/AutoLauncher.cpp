@@ -108,7 +108,10 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                       tr("mount namespace with a root built from the policy (read-only binds, denied paths masked "
                          "wherever they appear, read-only paths inside writable ones, private /tmp, minimal /dev) "
                          "+ %1 as a second wall granting nothing that contains a denied path, so a credential "
-                         "store created while the command runs is unreadable too")
+                         "store created while the command runs is unreadable too; sandbox-init's repository guard "
+                         "removes what the command left among the repository files that make git run code "
+                         "(commondir, new hooks, modules/*/config, worktrees/*, a .git file pointing elsewhere) "
+                         "when it has ended")
                           .arg(landlock));
         claims.insert(QStringLiteral("confinement"),
                       tr("user, pid, ipc, uts and cgroup namespaces (host processes invisible and unreachable); "
@@ -138,13 +141,23 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
         return claims;
     case Tier::LandlockSeccomp:
         claims.insert(QStringLiteral("filesystem"),
-                      tr("%1 only: readable and writable paths granted, denied paths unreadable (their names stay "
-                         "listable) even when they are created while the command runs, $XDG_RUNTIME_DIR and "
-                         "/run/user unreadable (unless inside a writable path), read-only paths inside writable ones "
-                         "kept read-only, so new entries cannot "
-                         "be created directly in a writable directory that contains one; /tmp and /dev/shm are "
-                         "the host's (not private); only null, zero, full, random, urandom and tty devices")
-                          .arg(landlock));
+                      tr("%1 only: readable and writable paths granted whole, so files are created, renamed and "
+                         "removed anywhere in a writable path, the root of a repository included; denied paths "
+                         "unreadable (their names stay listable) even when they are created while the command "
+                         "runs, and a writable directory that contains a denied path gets no new entries directly; "
+                         "$XDG_RUNTIME_DIR and /run/user unreadable (unless inside a writable path); read-only "
+                         "paths inside writable ones and the repository files that make git run code are not "
+                         "write-protected while the command runs: sandbox-init's repository guard puts them back "
+                         "and removes what appeared among them when the command and everything it started have "
+                         "ended (a host git started during the run can see them); %2; /tmp and /dev/shm are the "
+                         "host's (not private); only null, zero, full, random, urandom and tty devices")
+                          .arg(landlock,
+                               abi >= 3 ? tr("truncating needs write access (Landlock); chmod, chown, utimes and "
+                                             "extended attributes are not confined: they work on any file of the "
+                                             "user the command can reach, read-only ones included")
+                                        : tr("truncate, chmod, chown, utimes and extended attributes are not "
+                                             "confined: they work on any file of the user the command can reach, "
+                                             "read-only ones included (Landlock ABI < 3)")));
         claims.insert(QStringLiteral("confinement"),
                       tr("weaker, no namespaces: host processes are visible in /proc; seccomp-bpf deny list "
                          "(int arguments compared on their low 32 bits), no_new_privs, capabilities dropped; "

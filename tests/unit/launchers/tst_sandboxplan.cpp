@@ -57,7 +57,7 @@ private slots:
     void deniedSymlinksAreResolved();
     void deniedPathsAreMaskedUnderEveryMount();
     void hostExecutionChannelsAreMaskedUnlessExposed();
-    void tier2CarvesGrantsAroundDeniedAndReadOnlyPaths();
+    void tier2CarvesGrantsAroundDeniedPathsAndGuardsReadOnlyOnes();
     void unixSocketsRefusedOrSupervised();
     void environmentIsMinimalAndProxyVariablesWin_data();
     void environmentIsMinimalAndProxyVariablesWin();
@@ -171,7 +171,7 @@ void TestSandboxPlan::hostExecutionChannelsAreMaskedUnlessExposed()
     QCOMPARE(indexOf(plan.value().mounts(), QStringLiteral("mask"), service.fullServerName()), -1);
 }
 
-void TestSandboxPlan::tier2CarvesGrantsAroundDeniedAndReadOnlyPaths()
+void TestSandboxPlan::tier2CarvesGrantsAroundDeniedPathsAndGuardsReadOnlyOnes()
 {
     SandboxPlan::Input in = input(2, m_workspace, m_home);
     in.policy.readable = { m_home };
@@ -185,12 +185,15 @@ void TestSandboxPlan::tier2CarvesGrantsAroundDeniedAndReadOnlyPaths()
     QVERIFY(!writable.contains(m_home + QStringLiteral("/.ssh")));
     const QByteArray listingOnly = QByteArray("lldir\0", 6) + QFile::encodeName(m_home) + QByteArray(1, '\0');
     QVERIFY(plan.value().serialize().contains(listingOnly));
-    // The workspace: children writable, the read-only files only readable.
-    QVERIFY(!writable.contains(m_workspace));
-    QVERIFY(writable.contains(m_workspace + QStringLiteral("/src")));
-    QVERIFY(readable.contains(m_workspace + QStringLiteral("/.git/hooks")));
-    QVERIFY(readable.contains(m_workspace + QStringLiteral("/.git/config")));
-    QVERIFY(!writable.contains(m_workspace + QStringLiteral("/.git/hooks")));
+    // The workspace is granted whole (new files in the repository root); its read-only
+    // paths are guarded and restored by sandbox-init instead.
+    QVERIFY(writable.contains(m_workspace));
+    const QByteArray serialized = plan.value().serialize();
+    const QByteArray guardGit = QByteArray("guardgit\0", 9) + QFile::encodeName(m_workspace) + QByteArray(1, '\0');
+    const QByteArray guardHooks = QByteArray("guardro\0", 8) + QFile::encodeName(m_workspace)
+        + QByteArrayLiteral("/.git/hooks") + QByteArray(1, '\0');
+    QVERIFY(serialized.contains(guardGit));
+    QVERIFY(serialized.contains(guardHooks));
     QVERIFY(plan.value().mounts().isEmpty());
 }
 

@@ -308,6 +308,7 @@ Result<SandboxPlan> SandboxPlan::build(const Input &input)
     if (Status landlock = plan.planLandlock(input); !landlock)
         return landlock.error();
     plan.planEnvironment(input);
+    plan.planGuard(input);
     return plan;
 }
 
@@ -460,18 +461,17 @@ Status SandboxPlan::planLandlock(const Input &input)
     // paths and host channels they contain: the directories on the way down are listable
     // only, everything beside them is granted whole. A denied store that does not exist
     // yet is a carve-out too, so one created while the command runs is not readable.
-    // Tier 1 builds the same rules as a second wall behind its mount plan (which keeps
-    // read-only paths inside writable ones read-only); tier 2 carves those out as well.
+    // Tier 1 builds the same rules as a second wall behind its mount plan. Read-only paths
+    // inside writable ones are not carved out: Landlock would have to take the right to
+    // create entries from every directory above them (the root of every repository). The
+    // mount plan keeps them read-only in tier 1; in both tiers sandbox-init's repository
+    // guard puts them back when the command has ended (planGuard).
     QList<Carveout> carveouts;
     for (const QString &path : m_denied + m_hostChannels)
         carveouts.append({ path, 0 });
     carveouts.append({ QStringLiteral("/dev"), 0 }); // devices are granted one by one below
     if (input.tier == 1)
         carveouts.append({ QStringLiteral("/proc"), 0 }); // the sandbox's own, granted below
-    if (input.tier == 2) {
-        for (const QString &path : m_readOnly)
-            carveouts.append({ path, kRead });
-    }
     QStringList directoryOnly;
     int rules = 0;
     bool tooMany = false;
@@ -547,6 +547,25 @@ Status SandboxPlan::planLandlock(const Input &input)
     appendUnique(m_landlockWritable, QStringLiteral("/dev/shm"));
     m_directoryOnly = directoryOnly;
     return {};
+}
+
+void SandboxPlan::planGuard(const Input &input)
+{
+    // Every writable directory may hold a repository whose control files must not change
+    // (/tmp is private in tier 1, the host's shared scratch space in tier 2: not guarded).
+    for (const QString &root : m_writable) {
+        if (root != QLatin1String("/tmp") && root != QLatin1String("/dev/shm") && QFileInfo(root).isDir())
+            m_guardRepositories.append(root);
+    }
+    for (const QString &path : m_readOnly) {
+        bool insideWritable = false;
+        for (const QString &root : m_writable)
+            insideWritable = insideWritable || (isUnder(path, root) && path != root);
+        // Tier 1 pins what exists with read-only mounts; what does not exist yet, and
+        // everything in tier 2, the guard restores.
+        if (insideWritable && (input.tier == 2 || !QFileInfo::exists(path)))
+            m_guardReadOnly.append(path);
+    }
 }
 
 void SandboxPlan::planEnvironment(const Input &input)
@@ -648,6 +667,10 @@ QByteArray SandboxPlan::serialize() const
                                       : QStringLiteral("allow") });
     record("hostexec", { m_exposeHostExecution ? QStringLiteral("allow") : QStringLiteral("deny") });
     record("rlimit", { QStringLiteral("core"), QStringLiteral("0") });
+    for (const QString &root : m_guardRepositories)
+        record("guardgit", { root });
+    for (const QString &path : m_guardReadOnly)
+        record("guardro", { path });
     return out;
 }
 

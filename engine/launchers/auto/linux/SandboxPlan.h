@@ -66,6 +66,7 @@ private:
     void planMounts(const Input &input);
     Status planLandlock(const Input &input);
     void planEnvironment(const Input &input);
+    void planGuard(const Input &input);
 
     int m_tier = 1;
     QStringList m_argv;
@@ -88,6 +89,8 @@ private:
     QStringList m_landlockDevices;
     QStringList m_directoryOnly; // tier 2: listing only (ancestors of denied paths)
     QStringList m_environment;
+    QStringList m_guardRepositories; // writable directories whose .git is guarded
+    QStringList m_guardReadOnly; // read-only paths inside writable ones the guard restores
 };
 
 } // namespace sandbox

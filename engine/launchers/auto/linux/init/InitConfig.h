@@ -41,6 +41,8 @@ struct InitConfig
     bool superviseConnect = false; // unix sockets only to the proxy, via ConnectSupervisor
     bool exposeHostExecution = false; // host execution allowed (or asked and granted)
     std::vector<std::pair<std::string, long long>> rlimits;
+    std::vector<std::string> guardRepositories; // RepositoryGuard::addRepository
+    std::vector<std::string> guardReadOnly; // RepositoryGuard::addReadOnly
 };
 
 // Parses `data`; on failure returns false and sets `error`.

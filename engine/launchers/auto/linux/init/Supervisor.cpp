@@ -3,6 +3,7 @@
 #include "Confinement.h"
 #include "ConnectSupervisor.h"
 #include "ProxyBridge.h"
+#include "RepositoryGuard.h"
 #include "RootFilesystem.h"
 #include "StatusChannel.h"
 
@@ -265,6 +266,20 @@ bool bringUpLoopback(std::string &error)
     return true;
 }
 
+// The repository guard for `config`, its snapshot taken (setup fails when it cannot be).
+RepositoryGuard guardFor(const InitConfig &config)
+{
+    RepositoryGuard guard;
+    for (const std::string &root : config.guardRepositories)
+        guard.addRepository(root);
+    for (const std::string &path : config.guardReadOnly)
+        guard.addReadOnly(path);
+    std::string error;
+    if (!guard.snapshot(error))
+        failSetup(error);
+    return guard;
+}
+
 // pid 1 of the sandbox (tier 1).
 [[noreturn]] void runInit(const InitConfig &config, uid_t uid, gid_t gid)
 {
@@ -338,6 +353,7 @@ void runNamespaced(const InitConfig &config)
     unsigned long flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP;
     if (config.network != InitConfig::Network::Full)
         flags |= CLONE_NEWNET;
+    RepositoryGuard guard = guardFor(config);
     const long child = syscall(SYS_clone, flags | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
     if (child < 0)
         failSetup(errnoText("cannot create the sandbox namespaces"));
@@ -359,6 +375,8 @@ void runNamespaced(const InitConfig &config)
         }
         int status = 0;
         if (waitpid(init, &status, WNOHANG) == init) {
+            // Every process of the sandbox is gone with its pid 1.
+            guard.restore();
             // pid 1 reports the command's end itself unless it was killed from outside.
             if (WIFSIGNALED(status)) {
                 report(killed ? std::string("signal 9") : describeExit(status));
@@ -377,6 +395,7 @@ void runUnshared(const InitConfig &config)
     const int signalFd = signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
     if (signalFd < 0)
         failSetup(errnoText("cannot create a signalfd"));
+    RepositoryGuard guard = guardFor(config);
     int notifyFd = -1;
     const pid_t command = startCommand(config, true, &notifyFd);
     if (command < 0) {
@@ -410,6 +429,8 @@ void runUnshared(const InitConfig &config)
             kill(-command, SIGKILL);
             kill(command, SIGKILL);
             killDescendants();
+            connections.reset();
+            guard.restore();
             report("signal 9");
             _exit(128 + SIGKILL);
         }
@@ -419,6 +440,8 @@ void runUnshared(const InitConfig &config)
             if (pid == command) {
                 kill(-command, SIGKILL);
                 killDescendants();
+                connections.reset();
+                guard.restore();
                 report(describeExit(status));
                 _exit(shellStatus(status));
             }
