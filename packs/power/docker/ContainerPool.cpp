@@ -10,6 +10,11 @@ ContainerPool::ContainerPool(DockerApi api, QString instanceLabel)
     , m_instanceLabel(std::move(instanceLabel))
 { }
 
+ContainerPool::~ContainerPool()
+{
+    removeAll(5000);
+}
+
 Result<QString> ContainerPool::containerFor(const ContainerSpec &spec)
 {
     const QString key = spec.key();
@@ -40,40 +45,26 @@ Result<QString> ContainerPool::containerFor(const ContainerSpec &spec)
         m_api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true"), requestTimeoutMs);
         return Error{ spec.workspace(), tr("the runtime could not start the container: %1").arg(why), {} };
     }
-    Result<DockerApi::Response> inspected
-        = m_api.get(QStringLiteral("/containers/") + id + QStringLiteral("/json"), requestTimeoutMs);
-    if (inspected.ok())
-        m_keepers.insert(id,
-                         qint64(inspected.value()
-                                    .json()
-                                    .value(QStringLiteral("State"))
-                                    .toObject()
-                                    .value(QStringLiteral("Pid"))
-                                    .toDouble()));
     m_containers.insert(key, id);
     return id;
 }
 
-qint64 ContainerPool::keeperPid(const QString &containerId) const
-{
-    QMutexLocker locker(&m_mutex);
-    return m_keepers.value(containerId);
-}
-
-Status ContainerPool::removeAll()
+Status ContainerPool::removeAll(int timeoutMs)
 {
     QMutexLocker locker(&m_mutex);
     QStringList failures;
-    for (const QString &id : std::as_const(m_containers)) {
-        Result<DockerApi::Response> removed = m_api.remove(
-            QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"), requestTimeoutMs);
-        if (!removed.ok())
-            failures.append(removed.error().message);
-        else if (removed.value().status != 204 && removed.value().status != 404)
-            failures.append(removed.value().message());
+    for (auto it = m_containers.begin(); it != m_containers.end();) {
+        const QString id = it.value();
+        Result<DockerApi::Response> removed
+            = m_api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"), timeoutMs);
+        const bool gone = removed.ok() && (removed.value().status == 204 || removed.value().status == 404);
+        if (!gone) {
+            failures.append(removed.ok() ? removed.value().message() : removed.error().message);
+            ++it;
+            continue;
+        }
+        it = m_containers.erase(it);
     }
-    m_containers.clear();
-    m_keepers.clear();
     if (!failures.isEmpty())
         return Error{ m_api.socketPath(),
                       tr("containers could not be removed: %1").arg(failures.join(QStringLiteral("; "))),

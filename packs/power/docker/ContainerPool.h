@@ -21,21 +21,21 @@ public:
     static constexpr int requestTimeoutMs = 30000;
 
     ContainerPool(DockerApi api, QString instanceLabel);
+    // What disposeIdle() did not remove (the engine ended first) is removed here.
+    ~ContainerPool();
 
     const DockerApi &api() const { return m_api; }
     // The running container for `spec`, created and started if there is none yet.
     Result<QString> containerFor(const ContainerSpec &spec);
-    // Host pid of the container's first process (its idle keeper), 0 when unknown.
-    qint64 keeperPid(const QString &containerId) const;
-    // Removes every container of this pool (and anything still running in it).
-    Status removeAll();
+    // Removes every container of this pool (and anything still running in it); those that
+    // could not be removed stay listed for the next attempt.
+    Status removeAll(int timeoutMs = requestTimeoutMs);
 
 private:
     DockerApi m_api;
     QString m_instanceLabel;
     mutable QMutex m_mutex;
     QHash<QString, QString> m_containers; // spec key -> container id
-    QHash<QString, qint64> m_keepers; // container id -> keeper pid
 };
 
 } // namespace sandbox::power

@@ -35,7 +35,7 @@ bool mountable(const QString &path)
 } // namespace
 
 Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const Policy &policy,
-                                           const QString &workspace, uint uid, uint gid)
+                                           const QString &workspace, uint uid, uint gid, const QString &emptyFolder)
 {
     if (policy.network == Policy::NetworkMode::Allowlist)
         return Error{ QStringLiteral("policy.network"),
@@ -55,6 +55,7 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
     for (const QString &path : policy.denied)
         denied.append(expand(path, spec.m_workspace));
 
+    QStringList masked;
     QStringList writable;
     for (const QString &path : policy.writable) {
         const QString expanded = expand(path, spec.m_workspace);
@@ -86,8 +87,7 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
                                  "hide denied folders there but not files. Run the command from another folder.")
                                   .arg(deny, mount),
                               {} };
-            if (!spec.m_maskedFolders.contains(deny))
-                spec.m_maskedFolders.append(deny);
+            masked.append(deny);
         }
         spec.m_binds.append(mount + QLatin1Char(':') + mount + QStringLiteral(":rw"));
     }
@@ -101,6 +101,11 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
         if (inside)
             spec.m_binds.append(expanded + QLatin1Char(':') + expanded + QStringLiteral(":ro"));
     }
+    if (!masked.isEmpty() && (!QDir(emptyFolder).isEmpty() || !mountable(emptyFolder)))
+        return Error{ emptyFolder, tr("The folder %1 that covers denied folders is not empty.").arg(emptyFolder), {} };
+    masked.removeDuplicates();
+    for (const QString &folder : std::as_const(masked))
+        spec.m_binds.append(emptyFolder + QLatin1Char(':') + folder + QStringLiteral(":ro"));
     return spec;
 }
 
@@ -113,9 +118,7 @@ QString ContainerSpec::key() const
 
 QJsonObject ContainerSpec::createBody(const QJsonObject &labels) const
 {
-    QJsonObject tmpfs{ { QStringLiteral("/tmp"), QStringLiteral("rw,nosuid,nodev,mode=1777") } };
-    for (const QString &folder : m_maskedFolders)
-        tmpfs.insert(folder, QStringLiteral("ro,nosuid,nodev,noexec,size=4k,mode=000"));
+    const QJsonObject tmpfs{ { QStringLiteral("/tmp"), QStringLiteral("rw,nosuid,nodev,mode=1777") } };
     QJsonObject host{ { QStringLiteral("Binds"), QJsonArray::fromStringList(m_binds) },
                       { QStringLiteral("Tmpfs"), tmpfs },
                       { QStringLiteral("ReadonlyRootfs"), true },

@@ -15,7 +15,7 @@ namespace sandbox::power {
 //   - the image's root filesystem read-only; a private /tmp (tmpfs)
 //   - the workspace bind-mounted read-write at the same path, other writable paths that
 //     exist likewise; the policy's read-only paths inside them mounted read-only on top
-//   - a denied folder inside a mounted path is covered by an empty read-only tmpfs; a
+//   - a denied folder inside a mounted path is covered by an empty folder, read-only; a
 //     denied file there, or a mounted path inside a denied one, refuses the spawn
 //   - nothing else of the host: no runtime socket, no session bus, no host execution channel
 //   - the caller's uid:gid, CapDrop ALL, no-new-privileges, the pids/memory/CPU limits
@@ -26,8 +26,10 @@ class ContainerSpec final
     Q_DECLARE_TR_FUNCTIONS(ContainerSpec)
 
 public:
+    // `emptyFolder`: an empty host folder, mounted over denied folders (a tmpfs would not
+    // do: Podman copies what it covers into it).
     static Result<ContainerSpec> build(const DockerSettings &settings, const Policy &policy, const QString &workspace,
-                                       uint uid, uint gid);
+                                       uint uid, uint gid, const QString &emptyFolder);
 
     QString workspace() const { return m_workspace; }
     QString user() const { return m_user; }
@@ -40,7 +42,6 @@ private:
     QString m_workspace;
     QString m_user;
     QStringList m_binds;
-    QStringList m_maskedFolders;
     bool m_network = false;
     qint64 m_memoryBytes = 0;
     qint64 m_nanoCpus = 0;

@@ -2,6 +2,7 @@
 
 #include "DockerProcess.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QUrl>
 #include <QUuid>
@@ -216,7 +217,10 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawn(const SpawnRequest
     }
     if (!pool)
         return Error{ kind(), tr("The Docker backend is not prepared; activate it first."), {} };
-    Result<ContainerSpec> spec = ContainerSpec::build(current, policy, request.cwd, ::getuid(), ::getgid());
+    const QString empty = QDir(host() ? host()->stateDirectory() : QDir::tempPath()).filePath(QStringLiteral("empty"));
+    if (!QDir().mkpath(empty))
+        return Error{ kind(), tr("Cannot create the folder %1.").arg(empty), {} };
+    Result<ContainerSpec> spec = ContainerSpec::build(current, policy, request.cwd, ::getuid(), ::getgid(), empty);
     if (!spec.ok())
         return spec.error();
     auto process = std::make_shared<DockerProcess>(pool, spec.value(), request);
