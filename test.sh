@@ -48,6 +48,7 @@ fi
 if [ "${SANDBOX_SKIP_BENCH:-0}" != 1 ]; then
     echo "== benchmarks (figures only)"
     build/ci/bin/bench_spawn || echo "(the benchmark could not run: status $?)"
+    build/ci/bin/bench_docker || echo "(the Docker benchmark could not run: status $?)"
 fi
 
 echo "== summary"

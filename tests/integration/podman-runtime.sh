@@ -11,9 +11,9 @@ dir=$(realpath -m "${2:?usage: podman-runtime.sh start|stop DIR}")
 image=localhost/sandbox-test:latest
 
 # containers.conf facts measured on this host (DESIGN.md): crun fails on hybrid cgroups.
+podman_args=(--root "$dir/storage" --runroot "$dir/run" --storage-driver vfs --cgroup-manager cgroupfs --runtime runc)
 podman_cmd() {
-    CONTAINERS_CONF="$dir/containers.conf" podman --root "$dir/storage" --runroot "$dir/run" \
-        --storage-driver vfs --cgroup-manager cgroupfs --runtime runc "$@"
+    CONTAINERS_CONF="$dir/containers.conf" podman "${podman_args[@]}" "$@"
 }
 
 case "$action" in
@@ -38,7 +38,13 @@ CONF
     echo "root:x:0:" >"$dir/rootfs/etc/group"
     tar -C "$dir/rootfs" -cf "$dir/rootfs.tar" .
     podman_cmd import "$dir/rootfs.tar" "$image" >"$dir/import.log" 2>&1 || { cat "$dir/import.log" >&2; exit 1; }
-    podman_cmd system service --time=0 "unix://$dir/docker.sock" >"$dir/service.log" 2>&1 &
+    if [ -e "$dir/service.pid" ]; then
+        echo "podman-runtime: a service already runs for $dir" >&2
+        exit 1
+    fi
+    # Started directly (not through a function), so the recorded pid is the service's own.
+    CONTAINERS_CONF="$dir/containers.conf" podman "${podman_args[@]}" system service --time=0 \
+        "unix://$dir/docker.sock" >"$dir/service.log" 2>&1 &
     echo $! >"$dir/service.pid"
     for _ in $(seq 1 100); do
         [ -S "$dir/docker.sock" ] && break

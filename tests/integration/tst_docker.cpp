@@ -379,7 +379,8 @@ void TestDocker::disablingThePackFallsBackToAutoAndSettingsSurvive()
     stopDaemon();
     startDaemon();
     const Outcome listed = ctl({ QStringLiteral("packs"), QStringLiteral("list"), QStringLiteral("--json") });
-    QVERIFY2(QJsonDocument::fromJson(listed.out).array().isEmpty(), QByteArray(listed.out + listed.err + m_daemonLog).constData());
+    QVERIFY2(QJsonDocument::fromJson(listed.out).array().isEmpty(),
+             QByteArray(listed.out + listed.err + m_daemonLog).constData());
     const Outcome reinstalled
         = ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) });
     QVERIFY2(reinstalled.exitCode == 0, reinstalled.err.constData());
