@@ -68,22 +68,23 @@ BackendDescriptor DockerLauncher::descriptor() const
     d.platforms = { QStringLiteral("linux") };
     d.enforcement = {
         { QStringLiteral("filesystem"),
-          tr("The image's root filesystem, read-only, with a private /tmp. Only the workspace (and other writable "
-             "folders of the policy) is mounted from the host, read-write at the same path; the policy's read-only "
-             "paths inside it are mounted read-only. No other host path is visible, so no denied path is ever "
-             "mounted; a denied folder inside the workspace is covered by an empty read-only folder, and a denied "
-             "file there refuses the command.") },
+          tr("The image's root filesystem, read-only, with a private /tmp. Of the host's files only the workspace "
+             "and the policy's other writable folders are mounted, read-write at the same path, with the policy's "
+             "read-only paths inside them mounted read-only; besides them the runtime adds only the small files it "
+             "generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the workspace "
+             "is covered by an empty read-only folder, and a denied file there refuses the command.") },
         { QStringLiteral("confinement"),
           tr("Commands run in the container's own namespaces as your uid and gid, with every capability dropped, "
-             "no-new-privileges and the process limit. Commands of one workspace share its container and see each "
-             "other's processes.") },
+             "no-new-privileges and the container's process limit. Commands of one workspace share its container "
+             "and can see each other's processes.") },
         { QStringLiteral("network"),
-          tr("Network none: the container has no network. Full: the runtime's default network.") },
+          tr("Network none: the container has no network interface but loopback. Full: the runtime's default "
+             "network.") },
         { QStringLiteral("allowedDomains"),
           tr("Not enforced: under the allowlist network mode this backend refuses to run commands.") },
         { QStringLiteral("hostExecution"),
-          tr("No channel to the host is mounted (no runtime socket, no session bus): commands cannot run anything "
-             "on the host.") },
+          tr("Never granted, whatever the policy allows: no runtime socket, session bus or other channel to the "
+             "host's programs is mounted into the container.") },
     };
     return d;
 }
