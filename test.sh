@@ -24,12 +24,11 @@ status=0
 # storage and configuration, with a locally imported image; stopped when this script ends.
 podman_dir=$(mktemp -d "${TMPDIR:-/tmp}/sandbox-podman.XXXXXX")
 trap 'tests/integration/podman-runtime.sh stop "$podman_dir" || true' EXIT
+export SANDBOX_REQUIRE_DOCKER=1 # the Docker tests fail rather than skip without it
 if runtime=$(tests/integration/podman-runtime.sh start "$podman_dir"); then
     export $runtime
-    export SANDBOX_REQUIRE_DOCKER=1
 else
     echo "test.sh: the Podman runtime did not start; the Docker tests will fail"
-    export SANDBOX_REQUIRE_DOCKER=1
 fi
 # One private D-Bus session with an unlocked gnome-keyring for every keychain test;
 # no test touches the user's own keychain.

@@ -63,7 +63,7 @@ stop)
         kill -9 "$pid" 2>/dev/null || true
         rm -f "$dir/service.pid"
     fi
-    podman_cmd system reset --force >/dev/null 2>&1 || true
+    # Only this directory: `podman system reset` would also touch the machine's networks.
     rm -rf "$dir"
     ;;
 *)
