@@ -20,6 +20,16 @@ cmake --build --preset ci -j "$jobs"
 
 echo "== tests"
 status=0
+# The Docker backend's runtime: Podman's Docker-compatible service on a private socket,
+# storage and configuration, with a locally imported image; stopped when this script ends.
+podman_dir=$(mktemp -d "${TMPDIR:-/tmp}/sandbox-podman.XXXXXX")
+trap 'tests/integration/podman-runtime.sh stop "$podman_dir" || true' EXIT
+export SANDBOX_REQUIRE_DOCKER=1 # the Docker tests fail rather than skip without it
+if runtime=$(tests/integration/podman-runtime.sh start "$podman_dir"); then
+    export $runtime
+else
+    echo "test.sh: the Podman runtime did not start; the Docker tests will fail"
+fi
 # One private D-Bus session with an unlocked gnome-keyring for every keychain test;
 # no test touches the user's own keychain.
 ctest_log=build/ci/ctest-summary.log
@@ -37,6 +47,7 @@ fi
 if [ "${SANDBOX_SKIP_BENCH:-0}" != 1 ]; then
     echo "== benchmarks (figures only)"
     build/ci/bin/bench_spawn || echo "(the benchmark could not run: status $?)"
+    build/ci/bin/bench_docker || echo "(the Docker benchmark could not run: status $?)"
 fi
 
 echo "== summary"

@@ -17,6 +17,7 @@ test_packages=(
     xvfb xauth x11-utils trayer
     bubblewrap curl python3 iproute2 util-linux
     clang libclang-rt-14-dev
+    podman runc busybox-static
 )
 
 packages=("${build_packages[@]}")

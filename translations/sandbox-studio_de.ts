@@ -278,7 +278,7 @@
         <translation>Von diesem Backend nicht angegeben</translation>
     </message>
     <message>
-        <source>The active backend's settings are applied by activating it again.</source>
+        <source>The active backend&apos;s settings are applied by activating it again.</source>
         <translation>Die Einstellungen des aktiven Backends werden übernommen, indem es erneut aktiviert wird.</translation>
     </message>
     <message>
@@ -411,6 +411,14 @@
         <source>&lt;b&gt;Sandbox Studio&lt;/b&gt; %1&lt;br&gt;Decides how every command an AI coding agent runs is confined.</source>
         <translation>&lt;b&gt;Sandbox Studio&lt;/b&gt; %1&lt;br&gt;Legt fest, wie jeder Befehl eines KI-Programmierassistenten abgeschottet wird.</translation>
     </message>
+    <message>
+        <source>Packs</source>
+        <translation>Pakete</translation>
+    </message>
+    <message>
+        <source>&amp;Packs…</source>
+        <translation>&amp;Pakete …</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::NoticeBanner</name>
@@ -456,6 +464,125 @@
     <message>
         <source>Warning: secrets may be stored in plain text</source>
         <translation>Warnung: Geheimnisse dürfen im Klartext gespeichert werden</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::PacksPage</name>
+    <message>
+        <source>Atom packs contribute sandbox backends. Installed packs are kept for you alone; a disabled or removed pack keeps its backends&apos; settings for when it returns.</source>
+        <translation>Atom-Pakete steuern Sandbox-Backends bei. Installierte Pakete gelten nur für Sie; ein deaktiviertes oder entferntes Paket behält die Einstellungen seiner Backends für den Fall, dass es zurückkehrt.</translation>
+    </message>
+    <message>
+        <source>Pack</source>
+        <translation>Paket</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>Version</translation>
+    </message>
+    <message>
+        <source>Publisher</source>
+        <translation>Herausgeber</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Backends</source>
+        <translation>Backends</translation>
+    </message>
+    <message>
+        <source>Install from File…</source>
+        <translation>Aus Datei installieren …</translation>
+    </message>
+    <message>
+        <source>Install from Folder…</source>
+        <translation>Aus Ordner installieren …</translation>
+    </message>
+    <message>
+        <source>Enable</source>
+        <translation>Aktivieren</translation>
+    </message>
+    <message>
+        <source>Disable</source>
+        <translation>Deaktivieren</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>The packs cannot be listed: %1</source>
+        <translation>Die Pakete können nicht aufgelistet werden: %1</translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <translation>Aktiviert</translation>
+    </message>
+    <message>
+        <source>Disabled</source>
+        <translation>Deaktiviert</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>Install a Pack</source>
+        <translation>Ein Paket installieren</translation>
+    </message>
+    <message>
+        <source>Pack archives (*.tar.gz *.tgz)</source>
+        <translation>Paketarchive (*.tar.gz *.tgz)</translation>
+    </message>
+    <message>
+        <source>Install a Pack from its Folder</source>
+        <translation>Ein Paket aus seinem Ordner installieren</translation>
+    </message>
+    <message>
+        <source>Installing the pack from %1…</source>
+        <translation>Das Paket wird aus %1 installiert …</translation>
+    </message>
+    <message>
+        <source>The pack was not installed: %1</source>
+        <translation>Das Paket wurde nicht installiert: %1</translation>
+    </message>
+    <message>
+        <source>Installed %1 %2.</source>
+        <translation>%1 %2 wurde installiert.</translation>
+    </message>
+    <message>
+        <source>Enabling %1…</source>
+        <translation>%1 wird aktiviert …</translation>
+    </message>
+    <message>
+        <source>Enabled %1.</source>
+        <translation>%1 wurde aktiviert.</translation>
+    </message>
+    <message>
+        <source>Disabling %1…</source>
+        <translation>%1 wird deaktiviert …</translation>
+    </message>
+    <message>
+        <source>Disabled %1.</source>
+        <translation>%1 wurde deaktiviert.</translation>
+    </message>
+    <message>
+        <source>Remove Pack</source>
+        <translation>Paket entfernen</translation>
+    </message>
+    <message>
+        <source>Remove the pack %1? Its backends go away; their settings are kept in case you install it again.</source>
+        <translation>Das Paket %1 entfernen? Seine Backends verschwinden; ihre Einstellungen bleiben erhalten, falls Sie es erneut installieren.</translation>
+    </message>
+    <message>
+        <source>Removing %1…</source>
+        <translation>%1 wird entfernt …</translation>
+    </message>
+    <message>
+        <source>Removed %1.</source>
+        <translation>%1 wurde entfernt.</translation>
     </message>
 </context>
 <context>
@@ -625,7 +752,7 @@
         <translation>Die Richtlinie konnte nicht geladen werden.</translation>
     </message>
     <message>
-        <source>Only the allowed domains are reachable, through the engine's filtering proxy; a denied entry wins over an allowed one.</source>
+        <source>Only the allowed domains are reachable, through the engine&apos;s filtering proxy; a denied entry wins over an allowed one.</source>
         <translation>Nur die erlaubten Domains sind erreichbar, über den filternden Proxy der Engine; ein gesperrter Eintrag hat Vorrang vor einem erlaubten.</translation>
     </message>
     <message>
@@ -822,7 +949,7 @@
         <translation>In der Kontrollleiste starten, ohne das Fenster zu zeigen.</translation>
     </message>
     <message>
-        <source>Use &lt;dir&gt; for the engine's settings.</source>
+        <source>Use &lt;dir&gt; for the engine&apos;s settings.</source>
         <translation>&lt;dir&gt; für die Einstellungen der Engine verwenden.</translation>
     </message>
     <message>

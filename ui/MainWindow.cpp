@@ -4,6 +4,7 @@
 #include "FutureCallback.h"
 #include "HostInteractionPresenter.h"
 #include "NoticeBanner.h"
+#include "PacksPage.h"
 #include "SandboxPage.h"
 #include "StatusIcons.h"
 #include "TrayController.h"
@@ -96,6 +97,22 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
     showEngineWarnings();
 }
 
+PacksPage *MainWindow::showPacks()
+{
+    if (!m_packsWindow) {
+        m_packsWindow = new QWidget(this, Qt::Window);
+        m_packsWindow->setObjectName(QStringLiteral("packsWindow"));
+        m_packsWindow->setWindowTitle(tr("Packs"));
+        m_packsPage = new PacksPage(m_client);
+        auto *layout = new QVBoxLayout(m_packsWindow);
+        layout->addWidget(m_packsPage);
+        m_packsWindow->resize(720, 360);
+    }
+    m_packsWindow->show();
+    m_packsWindow->raise();
+    return m_packsPage;
+}
+
 void MainWindow::createMenus()
 {
     QMenu *app = menuBar()->addMenu(tr("&Studio"));
@@ -123,6 +140,9 @@ void MainWindow::createMenus()
                                            : tr("Not available: this desktop has no system tray"));
     connect(m_keepInTray, &QAction::toggled, this, [](bool keep) { QSettings().setValue(kKeepInTray, keep); });
 
+    app->addSeparator();
+    QAction *packs = app->addAction(tr("&Packs…"), this, [this] { showPacks(); });
+    packs->setObjectName(QStringLiteral("packsAction"));
     app->addSeparator();
     QAction *quit = app->addAction(tr("&Quit"), this, &MainWindow::quitRequested);
     quit->setObjectName(QStringLiteral("quitAction"));

@@ -12,6 +12,7 @@ namespace sandbox {
 
 class Client;
 class NoticeBanner;
+class PacksPage;
 class SandboxPage;
 class TrayController;
 
@@ -29,6 +30,8 @@ public:
     NoticeBanner *trayBanner() const { return m_trayBanner; }
     NoticeBanner *warningBanner() const { return m_warningBanner; }
     bool closesToTray() const;
+    // The Packs window (Studio ▸ Packs…), made on first use.
+    PacksPage *showPacks();
 
 signals:
     void quitRequested();
@@ -52,6 +55,8 @@ private:
     QLabel *m_activeStatus = nullptr;
     QAction *m_autostart = nullptr;
     QAction *m_keepInTray = nullptr;
+    QWidget *m_packsWindow = nullptr;
+    PacksPage *m_packsPage = nullptr;
     QHash<QString, QString> m_backendNames; // canonical ref -> display name
     bool m_toldAboutTray = false;
 };

@@ -11,7 +11,7 @@ namespace sandbox {
 // pack.json, the manifest every atom pack carries beside its plugin:
 //   { "id": "power-pack", "publisher": "Sandbox Studio", "version": "1.0.0",
 //     "name": "Power Pack", "description": "...", "engineApi": 1,
-//     "kinds": ["docker"], "plugin": "libpower-pack.so" }
+//     "kinds": ["cloud"], "plugin": "libpower-pack.so" }
 // Data only, read as strictly as a descriptor: unknown keys, wrong types, markup and
 // control characters are refused with the field named.
 struct PackManifest

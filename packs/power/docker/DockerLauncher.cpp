@@ -1,0 +1,244 @@
+#include "DockerLauncher.h"
+
+#include "DockerProcess.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QUrl>
+#include <QUuid>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <unistd.h>
+
+namespace sandbox::power {
+
+namespace {
+
+constexpr int probeTimeoutMs = 10000;
+
+FieldSpec field(const QString &id, FieldSpec::Type type, const QString &label, const QString &description)
+{
+    FieldSpec spec;
+    spec.id = id;
+    spec.type = type;
+    spec.label = label;
+    spec.description = description;
+    return spec;
+}
+
+double versionNumber(const QString &text)
+{
+    return text.toDouble();
+}
+
+} // namespace
+
+DockerLauncher::DockerLauncher() = default;
+
+DockerLauncher::~DockerLauncher() = default;
+
+BackendDescriptor DockerLauncher::descriptor() const
+{
+    BackendDescriptor d;
+    d.name = tr("Docker");
+    d.description = tr("Runs each command in a container of a Docker-compatible runtime (Docker Engine, or "
+                       "Podman's Docker-compatible service), one warm container per workspace.");
+    FieldSpec endpoint = field(QStringLiteral("endpoint"), FieldSpec::Type::String, tr("Endpoint"),
+                               tr("The runtime's unix socket (unix:///path or /path). Empty: DOCKER_HOST, then "
+                                  "/var/run/docker.sock, then your Podman socket."));
+    endpoint.defaultValue = QString();
+    FieldSpec image = field(QStringLiteral("image"), FieldSpec::Type::String, tr("Image"),
+                            tr("The image commands run in. It must be present in the runtime and provide sleep."));
+    image.required = true;
+    FieldSpec memory
+        = field(QStringLiteral("memoryMb"), FieldSpec::Type::Number, tr("Memory limit (MB)"), tr("0 means no limit."));
+    memory.defaultValue = 0;
+    memory.min = 0;
+    memory.max = 1048576;
+    FieldSpec cpus = field(QStringLiteral("cpus"), FieldSpec::Type::Number, tr("CPUs"), tr("0 means no limit."));
+    cpus.defaultValue = 0;
+    cpus.min = 0;
+    cpus.max = 1024;
+    FieldSpec pids = field(QStringLiteral("pidsLimit"), FieldSpec::Type::Number, tr("Process limit"),
+                           tr("The most processes a container may hold at once."));
+    pids.defaultValue = 512;
+    pids.min = 16;
+    pids.max = 1000000;
+    d.fields = { endpoint, image, memory, cpus, pids };
+    d.platforms = { QStringLiteral("linux") };
+    d.enforcement = {
+        { QStringLiteral("filesystem"),
+          tr("The image's root filesystem, read-only, with a private /tmp. Of the host's files only the workspace "
+             "and the policy's other writable folders are mounted, read-write at the same path, with the policy's "
+             "read-only paths inside them mounted read-only; besides them the runtime adds only the small files it "
+             "generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the workspace "
+             "is covered by an empty read-only folder, and a denied file there refuses the command.") },
+        { QStringLiteral("confinement"),
+          tr("Commands run in the container's own namespaces as your uid and gid, with every capability dropped, "
+             "no-new-privileges and the container's process limit. Commands of one workspace share its container "
+             "and can see each other's processes.") },
+        { QStringLiteral("network"),
+          tr("Network none: the container has no network interface but loopback. Full: the runtime's default "
+             "network.") },
+        { QStringLiteral("allowedDomains"),
+          tr("Not enforced: under the allowlist network mode this backend refuses to run commands.") },
+        { QStringLiteral("hostExecution"),
+          tr("Never granted, whatever the policy allows: no runtime socket, session bus or other channel to the "
+             "host's programs is mounted into the container.") },
+    };
+    return d;
+}
+
+DockerSettings DockerLauncher::settings() const
+{
+    QMutexLocker locker(&m_mutex);
+    return m_settings;
+}
+
+QFuture<Status> DockerLauncher::configure(const ResolvedSettings &settings)
+{
+    QMutexLocker locker(&m_mutex);
+    m_settings = DockerSettings::fromValues(settings.values);
+    return QtFuture::makeReadyFuture(Status());
+}
+
+QString DockerLauncher::discoverSocket(const QString &endpoint, QString *why)
+{
+    auto socketOf = [](const QString &text) -> QString {
+        if (text.startsWith(QLatin1String("unix://")))
+            return QUrl(text).path();
+        if (text.startsWith(QLatin1Char('/')))
+            return text;
+        return {};
+    };
+    if (!endpoint.isEmpty()) {
+        const QString socket = socketOf(endpoint);
+        if (socket.isEmpty() && why)
+            *why = tr("The endpoint \"%1\" is not a unix socket (unix:///path or /path); only local runtimes are "
+                      "supported.")
+                       .arg(endpoint);
+        return socket;
+    }
+    const QString dockerHost = qEnvironmentVariable("DOCKER_HOST");
+    if (!dockerHost.isEmpty()) {
+        const QString socket = socketOf(dockerHost);
+        if (socket.isEmpty() && why)
+            *why = tr("DOCKER_HOST is \"%1\", which is not a unix socket; set the endpoint to the runtime's socket.")
+                       .arg(dockerHost);
+        return socket;
+    }
+    QStringList candidates{ QStringLiteral("/var/run/docker.sock") };
+    const QString runtimeDir = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    if (!runtimeDir.isEmpty())
+        candidates.append(runtimeDir + QStringLiteral("/podman/podman.sock"));
+    candidates.append(QStringLiteral("/run/user/%1/podman/podman.sock").arg(::getuid()));
+    if (::getuid() == 0)
+        candidates.append(QStringLiteral("/run/podman/podman.sock"));
+    for (const QString &candidate : std::as_const(candidates)) {
+        if (QFileInfo::exists(candidate))
+            return candidate;
+    }
+    if (why)
+        *why = tr("No Docker-compatible runtime at %1. Start Docker, or Podman's service (podman system service), "
+                  "or set the endpoint.")
+                   .arg(candidates.join(QStringLiteral(", ")));
+    return {};
+}
+
+QString DockerLauncher::check(const QString &socket, const QString &image)
+{
+    const DockerApi api(socket);
+    Result<DockerApi::Response> version = api.get(QStringLiteral("/version"), probeTimeoutMs);
+    if (!version.ok())
+        return tr("No Docker-compatible runtime at %1: %2").arg(socket, version.error().message);
+    if (version.value().status != 200)
+        return tr("The runtime at %1 does not serve the Docker Engine API (%2).")
+            .arg(socket, version.value().message());
+    const QString apiVersion = version.value().json().value(QStringLiteral("ApiVersion")).toString();
+    if (versionNumber(apiVersion) < minimumApiVersion)
+        return tr("The runtime at %1 serves Docker Engine API %2; version %3 or later is needed.")
+            .arg(socket, apiVersion.isEmpty() ? tr("(unknown)") : apiVersion)
+            .arg(minimumApiVersion, 0, 'f', 2);
+    if (image.isEmpty())
+        return tr("No image is set. Choose the image commands run in.");
+    Result<DockerApi::Response> inspected
+        = api.get(QStringLiteral("/images/") + QString::fromLatin1(QUrl::toPercentEncoding(image, "/:"))
+                      + QStringLiteral("/json"),
+                  probeTimeoutMs);
+    if (!inspected.ok())
+        return tr("The runtime at %1 did not answer: %2").arg(socket, inspected.error().message);
+    if (inspected.value().status == 404)
+        return tr("The image %1 is not present in the runtime at %2. Get it with \"docker pull %1\" or "
+                  "\"podman pull %1\" (or build or import it there), then activate again.")
+            .arg(image, socket);
+    if (inspected.value().status != 200)
+        return tr("The runtime at %1 cannot inspect the image %2: %3").arg(socket, image, inspected.value().message());
+    return {};
+}
+
+QFuture<Status> DockerLauncher::prepare()
+{
+    const DockerSettings current = settings();
+    return QtConcurrent::run([this, current]() -> Status {
+        QString why;
+        const QString socket = discoverSocket(current.endpoint, &why);
+        if (socket.isEmpty())
+            return Error{ QStringLiteral("endpoint"), why, {} };
+        if (const QString problem = check(socket, current.image); !problem.isEmpty())
+            return Error{ QStringLiteral("image"), problem, {} };
+        auto pool = std::make_shared<ContainerPool>(DockerApi(socket), QUuid::createUuid().toString(QUuid::Id128));
+        QMutexLocker locker(&m_mutex);
+        m_pool = std::move(pool);
+        return {};
+    });
+}
+
+QFuture<Availability> DockerLauncher::isAvailable()
+{
+    const DockerSettings current = settings();
+    return QtConcurrent::run([current]() -> Availability {
+        QString why;
+        const QString socket = discoverSocket(current.endpoint, &why);
+        if (socket.isEmpty())
+            return Availability{ false, why };
+        if (const QString problem = check(socket, current.image); !problem.isEmpty())
+            return Availability{ false, problem };
+        return Availability{ true, {} };
+    });
+}
+
+Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawn(const SpawnRequest &request, const Policy &policy)
+{
+    std::shared_ptr<ContainerPool> pool;
+    DockerSettings current;
+    {
+        QMutexLocker locker(&m_mutex);
+        pool = m_pool;
+        current = m_settings;
+    }
+    if (!pool)
+        return Error{ kind(), tr("The Docker backend is not prepared; activate it first."), {} };
+    const QString empty = QDir(host() ? host()->stateDirectory() : QDir::tempPath()).filePath(QStringLiteral("empty"));
+    if (!QDir().mkpath(empty))
+        return Error{ kind(), tr("Cannot create the folder %1.").arg(empty), {} };
+    Result<ContainerSpec> spec = ContainerSpec::build(current, policy, request.cwd, ::getuid(), ::getgid(), empty);
+    if (!spec.ok())
+        return spec.error();
+    auto process = std::make_shared<DockerProcess>(pool, spec.value(), request);
+    process->start();
+    return std::shared_ptr<SandboxProcess>(process);
+}
+
+QFuture<Status> DockerLauncher::disposeIdle()
+{
+    std::shared_ptr<ContainerPool> pool;
+    {
+        QMutexLocker locker(&m_mutex);
+        pool = m_pool;
+    }
+    if (!pool)
+        return QtFuture::makeReadyFuture(Status());
+    return QtConcurrent::run([pool]() -> Status { return pool->removeAll(); });
+}
+
+} // namespace sandbox::power

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "ContainerPool.h"
+#include "DockerSettings.h"
+#include "core/Launcher.h"
+
+#include <QCoreApplication>
+#include <QMutex>
+
+#include <memory>
+
+namespace sandbox::power {
+
+// atom-pack:power-pack:docker — commands run in a container of a Docker-compatible
+// runtime (Docker Engine, or Podman's Docker-compatible service) reached over the Docker
+// Engine API on its unix socket. prepare() checks the runtime and the image; every command
+// is an exec into a warm container of this activation; disposeIdle() removes them.
+class DockerLauncher final : public Launcher
+{
+    Q_DECLARE_TR_FUNCTIONS(DockerLauncher)
+
+public:
+    // The lowest Docker Engine API version the launcher relies on.
+    static constexpr double minimumApiVersion = 1.40;
+
+    DockerLauncher();
+    ~DockerLauncher() override;
+
+    QString kind() const override { return QStringLiteral("docker"); }
+    BackendDescriptor descriptor() const override;
+    QFuture<Status> configure(const ResolvedSettings &settings) override;
+    QFuture<Status> prepare() override;
+    QFuture<Availability> isAvailable() override;
+    Result<std::shared_ptr<SandboxProcess>> spawn(const SpawnRequest &request, const Policy &policy) override;
+    QFuture<Status> disposeIdle() override;
+
+    // The socket the settings lead to: the endpoint setting, else DOCKER_HOST, else
+    // /var/run/docker.sock, else the user's Podman socket. Empty with `why` when none.
+    static QString discoverSocket(const QString &endpoint, QString *why);
+    // Empty when the runtime at `socket` serves the API and holds `image`; otherwise why not.
+    static QString check(const QString &socket, const QString &image);
+
+private:
+    DockerSettings settings() const;
+
+    mutable QMutex m_mutex;
+    DockerSettings m_settings;
+    std::shared_ptr<ContainerPool> m_pool;
+};
+
+} // namespace sandbox::power

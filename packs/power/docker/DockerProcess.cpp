@@ -1,0 +1,384 @@
+#include "DockerProcess.h"
+
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QSet>
+#include <QUuid>
+
+#include <cerrno>
+#include <csignal>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace sandbox::power {
+
+namespace {
+
+constexpr const char *tagVariable = "SANDBOX_STUDIO_EXEC";
+constexpr int terminateGraceMs = 5000;
+
+qint64 parentOf(const QString &pid)
+{
+    QFile stat(QStringLiteral("/proc/") + pid + QStringLiteral("/stat"));
+    if (!stat.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray line = stat.readAll();
+    const qsizetype close = line.lastIndexOf(')');
+    return close < 0 ? -1 : line.mid(close + 2).split(' ').value(1).toLongLong();
+}
+
+bool carriesTag(const QString &pid, const QByteArray &entry)
+{
+    QFile environ(QStringLiteral("/proc/") + pid + QStringLiteral("/environ"));
+    if (!environ.open(QIODevice::ReadOnly))
+        return false;
+    return environ.readAll().split('\0').contains(entry);
+}
+
+} // namespace
+
+DockerProcess::DockerProcess(std::shared_ptr<ContainerPool> pool, ContainerSpec spec, SpawnRequest request)
+    : m_pool(std::move(pool))
+    , m_spec(std::move(spec))
+    , m_request(std::move(request))
+    , m_tag(QUuid::createUuid().toString(QUuid::Id128))
+    , m_wakeFd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK))
+{ }
+
+DockerProcess::~DockerProcess()
+{
+    if (m_worker.joinable()) {
+        kill();
+        m_worker.join();
+    }
+    if (m_wakeFd >= 0)
+        ::close(m_wakeFd);
+}
+
+void DockerProcess::start()
+{
+    {
+        QMutexLocker locker(&m_mutex);
+        m_running = true;
+    }
+    m_worker = std::thread([this] { run(); });
+}
+
+qint64 DockerProcess::pid() const
+{
+    QMutexLocker locker(&m_mutex);
+    return m_pid;
+}
+
+bool DockerProcess::isRunning() const
+{
+    QMutexLocker locker(&m_mutex);
+    return m_running;
+}
+
+ExitStatus DockerProcess::exitStatus() const
+{
+    QMutexLocker locker(&m_mutex);
+    return m_exit;
+}
+
+void DockerProcess::wake()
+{
+    const uint64_t one = 1;
+    [[maybe_unused]] const ssize_t written = ::write(m_wakeFd, &one, sizeof one);
+}
+
+void DockerProcess::writeStdin(const QByteArray &data)
+{
+    {
+        QMutexLocker locker(&m_mutex);
+        if (m_closeStdin)
+            return;
+        m_stdin.append(data);
+    }
+    wake();
+}
+
+void DockerProcess::closeStdin()
+{
+    {
+        QMutexLocker locker(&m_mutex);
+        m_closeStdin = true;
+    }
+    wake();
+}
+
+void DockerProcess::terminate()
+{
+    {
+        QMutexLocker locker(&m_mutex);
+        if (m_signal == Signal::None)
+            m_signal = Signal::Term;
+    }
+    wake();
+}
+
+void DockerProcess::kill()
+{
+    {
+        QMutexLocker locker(&m_mutex);
+        m_signal = Signal::Kill;
+    }
+    wake();
+}
+
+void DockerProcess::fail(const Error &error)
+{
+    {
+        QMutexLocker locker(&m_mutex);
+        m_running = false;
+        m_ended = true;
+    }
+    QMetaObject::invokeMethod(
+        this, [this, error] { emit failedToStart(error); }, Qt::QueuedConnection);
+}
+
+void DockerProcess::finish(const ExitStatus &status)
+{
+    QMetaObject::invokeMethod(
+        this,
+        [this, status] {
+            {
+                QMutexLocker locker(&m_mutex);
+                m_exit = status;
+                m_running = false;
+                m_ended = true;
+            }
+            emit finished(status);
+        },
+        Qt::QueuedConnection);
+}
+
+void DockerProcess::endAll(int signal)
+{
+    // The command's processes: those carrying its tag, and everything below its first one.
+    const QByteArray entry = QByteArray(tagVariable) + '=' + m_tag.toLatin1();
+    qint64 root = 0;
+    {
+        QMutexLocker locker(&m_mutex);
+        root = m_pid;
+    }
+    for (int round = 0; round < 50; ++round) {
+        QHash<qint64, qint64> parents;
+        QSet<qint64> targets;
+        for (const QString &name : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            bool numeric = false;
+            const qint64 pid = name.toLongLong(&numeric);
+            if (!numeric || pid == QCoreApplication::applicationPid())
+                continue;
+            parents.insert(pid, parentOf(name));
+            if (carriesTag(name, entry))
+                targets.insert(pid);
+        }
+        if (root > 0 && parents.contains(root))
+            targets.insert(root);
+        bool grew = true;
+        while (grew) {
+            grew = false;
+            for (auto it = parents.cbegin(); it != parents.cend(); ++it) {
+                if (!targets.contains(it.key()) && targets.contains(it.value())) {
+                    targets.insert(it.key());
+                    grew = true;
+                }
+            }
+        }
+        if (targets.isEmpty() || signal != SIGKILL) {
+            for (const qint64 pid : std::as_const(targets))
+                ::kill(pid_t(pid), signal);
+            return;
+        }
+        for (const qint64 pid : std::as_const(targets))
+            ::kill(pid_t(pid), SIGKILL);
+        // Killed processes leave /proc once reaped by the container's keeper.
+        QDeadlineTimer settle(20);
+        while (!settle.hasExpired())
+            ::usleep(2000);
+    }
+}
+
+void DockerProcess::run()
+{
+    const DockerApi &api = m_pool->api();
+    Result<QString> container = m_pool->containerFor(m_spec);
+    if (!container.ok())
+        return fail(container.error());
+    {
+        QMutexLocker locker(&m_mutex);
+        m_containerId = container.value();
+        if (m_signal == Signal::Kill) {
+            locker.unlock();
+            return finish(ExitStatus{ 0, true, SIGKILL, false });
+        }
+    }
+
+    QJsonArray env;
+    for (auto it = m_request.env.cbegin(); it != m_request.env.cend(); ++it) {
+        if (it.key() != QLatin1String(tagVariable))
+            env.append(QString(it.key() + QLatin1Char('=') + it.value()));
+    }
+    env.append(QString(QLatin1String(tagVariable) + QLatin1Char('=') + m_tag));
+    const QJsonObject execBody{ { QStringLiteral("AttachStdin"), true },
+                                { QStringLiteral("AttachStdout"), true },
+                                { QStringLiteral("AttachStderr"), true },
+                                { QStringLiteral("Tty"), false },
+                                { QStringLiteral("Cmd"), QJsonArray::fromStringList(m_request.argv) },
+                                { QStringLiteral("Env"), env },
+                                { QStringLiteral("WorkingDir"), m_request.cwd },
+                                { QStringLiteral("User"), m_spec.user() } };
+    Result<DockerApi::Response> created
+        = api.post(QStringLiteral("/containers/") + container.value() + QStringLiteral("/exec"), execBody,
+                   ContainerPool::requestTimeoutMs);
+    if (!created.ok())
+        return fail(created.error());
+    if (created.value().status != 201)
+        return fail(Error{
+            m_request.argv.first(), tr("the runtime refused the command: %1").arg(created.value().message()), {} });
+    const QString execId = created.value().json().value(QStringLiteral("Id")).toString();
+    Result<DockerApi::Stream> stream = api.startExec(execId, ContainerPool::requestTimeoutMs);
+    if (!stream.ok())
+        return fail(stream.error());
+
+    Result<DockerApi::Response> inspected
+        = api.get(QStringLiteral("/exec/") + execId + QStringLiteral("/json"), ContainerPool::requestTimeoutMs);
+    if (inspected.ok()) {
+        QMutexLocker locker(&m_mutex);
+        m_pid = qint64(inspected.value().json().value(QStringLiteral("Pid")).toDouble());
+    }
+    QMetaObject::invokeMethod(
+        this, [this] { emit started(); }, Qt::QueuedConnection);
+
+    this->stream(stream.value().fd, stream.value().pending);
+    ::close(stream.value().fd);
+
+    Signal signal = Signal::None;
+    {
+        QMutexLocker locker(&m_mutex);
+        signal = m_signal;
+    }
+    // Nothing of the command outlives it: what it left running in the background ends too.
+    endAll(SIGKILL);
+    ExitStatus status;
+    if (signal != Signal::None) {
+        status.signaled = true;
+        status.signal = signal == Signal::Kill ? SIGKILL : SIGTERM;
+    } else {
+        // The exit code is recorded a moment after the stream ends.
+        QDeadlineTimer deadline(ContainerPool::requestTimeoutMs);
+        for (;;) {
+            Result<DockerApi::Response> done
+                = api.get(QStringLiteral("/exec/") + execId + QStringLiteral("/json"), ContainerPool::requestTimeoutMs);
+            const QJsonObject state = done.ok() ? done.value().json() : QJsonObject();
+            if (!done.ok() || !state.value(QStringLiteral("Running")).toBool() || deadline.hasExpired()) {
+                const int code = state.value(QStringLiteral("ExitCode")).toInt(-1);
+                status.exitCode = code < 0 ? 127 : code;
+                break;
+            }
+            ::usleep(2000);
+        }
+    }
+    finish(status);
+}
+
+void DockerProcess::stream(int fd, QByteArray pending)
+{
+    bool stdinOpen = true;
+    bool termSent = false;
+    QDeadlineTimer killAt = QDeadlineTimer::Forever;
+    char chunk[65536];
+    for (;;) {
+        // Demultiplex: [stream, 0, 0, 0, size (big-endian 32 bits)] then size bytes.
+        while (pending.size() >= 8) {
+            const auto *header = reinterpret_cast<const uchar *>(pending.constData());
+            const quint32 size = (quint32(header[4]) << 24) | (quint32(header[5]) << 16) | (quint32(header[6]) << 8)
+                | quint32(header[7]);
+            if (pending.size() < qsizetype(8 + size))
+                break;
+            const QByteArray payload = pending.mid(8, size);
+            const uchar kind = header[0];
+            pending.remove(0, 8 + size);
+            if (payload.isEmpty())
+                continue;
+            QMetaObject::invokeMethod(
+                this,
+                [this, kind, payload] {
+                    if (kind == 2)
+                        emit stderrReady(payload);
+                    else
+                        emit stdoutReady(payload);
+                },
+                Qt::QueuedConnection);
+        }
+
+        QByteArray input;
+        bool close = false;
+        Signal signal = Signal::None;
+        {
+            QMutexLocker locker(&m_mutex);
+            input.swap(m_stdin);
+            close = m_closeStdin;
+            signal = m_signal;
+        }
+        if (signal == Signal::Kill) {
+            endAll(SIGKILL);
+            return;
+        }
+        if (signal == Signal::Term && !termSent) {
+            endAll(SIGTERM);
+            termSent = true;
+            killAt = QDeadlineTimer(terminateGraceMs);
+        }
+        if (termSent && killAt.hasExpired()) {
+            endAll(SIGKILL);
+            return;
+        }
+        if (stdinOpen && !input.isEmpty()) {
+            qsizetype done = 0;
+            while (done < input.size()) {
+                const ssize_t n = ::send(fd, input.constData() + done, size_t(input.size() - done), MSG_NOSIGNAL);
+                if (n < 0 && errno == EINTR)
+                    continue;
+                if (n < 0 && errno == EAGAIN) {
+                    pollfd out{ fd, POLLOUT, 0 };
+                    ::poll(&out, 1, 100);
+                    continue;
+                }
+                if (n <= 0)
+                    break;
+                done += n;
+            }
+        }
+        if (stdinOpen && close) {
+            ::shutdown(fd, SHUT_WR);
+            stdinOpen = false;
+        }
+
+        pollfd fds[2] = { { fd, POLLIN, 0 }, { m_wakeFd, POLLIN, 0 } };
+        const int timeout = termSent ? int(qMax<qint64>(1, killAt.remainingTime())) : -1;
+        const int n = ::poll(fds, 2, timeout);
+        if (n < 0 && errno != EINTR)
+            return;
+        if (fds[1].revents & POLLIN) {
+            uint64_t count = 0;
+            [[maybe_unused]] const ssize_t drained = ::read(m_wakeFd, &count, sizeof count);
+        }
+        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            const ssize_t got = ::recv(fd, chunk, sizeof chunk, 0);
+            if (got < 0 && (errno == EINTR || errno == EAGAIN))
+                continue;
+            if (got <= 0)
+                return;
+            pending.append(chunk, got);
+        }
+    }
+}
+
+} // namespace sandbox::power

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "ContainerPool.h"
+#include "core/SandboxProcess.h"
+
+#include <QMutex>
+
+#include <memory>
+#include <thread>
+
+namespace sandbox::power {
+
+// One command run as an exec in a warm container. A worker thread does the blocking
+// parts (container on first use, exec create/start, the multiplexed stream); signals are
+// delivered in the thread the object lives in. Every process of the command carries a tag
+// in its environment, so kill() and the command's end reach all of them, also those
+// that left the command's process tree.
+class DockerProcess final : public SandboxProcess
+{
+    Q_OBJECT
+
+public:
+    DockerProcess(std::shared_ptr<ContainerPool> pool, ContainerSpec spec, SpawnRequest request);
+    ~DockerProcess() override;
+
+    void start();
+
+    qint64 pid() const override;
+    bool isRunning() const override;
+    ExitStatus exitStatus() const override;
+    void writeStdin(const QByteArray &data) override;
+    void closeStdin() override;
+    void terminate() override;
+    void kill() override;
+
+private:
+    enum class Signal { None, Term, Kill };
+
+    void run();
+    void stream(int fd, QByteArray pending);
+    void endAll(int signal);
+    void wake();
+    void fail(const Error &error);
+    void finish(const ExitStatus &status);
+
+    std::shared_ptr<ContainerPool> m_pool;
+    ContainerSpec m_spec;
+    SpawnRequest m_request;
+    QString m_tag;
+    std::thread m_worker;
+    int m_wakeFd = -1;
+
+    mutable QMutex m_mutex;
+    QByteArray m_stdin;
+    bool m_closeStdin = false;
+    Signal m_signal = Signal::None;
+    qint64 m_pid = 0;
+    QString m_containerId;
+    bool m_running = false;
+    bool m_ended = false;
+    ExitStatus m_exit;
+};
+
+} // namespace sandbox::power

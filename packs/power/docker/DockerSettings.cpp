@@ -1,0 +1,16 @@
+#include "DockerSettings.h"
+
+namespace sandbox::power {
+
+DockerSettings DockerSettings::fromValues(const SettingsValues &values)
+{
+    DockerSettings settings;
+    settings.endpoint = values.values.value(QStringLiteral("endpoint")).toString().trimmed();
+    settings.image = values.values.value(QStringLiteral("image")).toString().trimmed();
+    settings.memoryMb = qint64(values.values.value(QStringLiteral("memoryMb")).toDouble(0));
+    settings.cpus = values.values.value(QStringLiteral("cpus")).toDouble(0);
+    settings.pidsLimit = qint64(values.values.value(QStringLiteral("pidsLimit")).toDouble(512));
+    return settings;
+}
+
+} // namespace sandbox::power

@@ -1,0 +1,21 @@
+#pragma once
+
+#include "protocol/SettingsValues.h"
+
+#include <QString>
+
+namespace sandbox::power {
+
+// The Docker backend's settings, read from the values its descriptor declares.
+struct DockerSettings
+{
+    QString endpoint; // empty: discovered (DOCKER_HOST, /var/run/docker.sock, the user's Podman socket)
+    QString image;
+    qint64 memoryMb = 0; // 0: no limit
+    double cpus = 0; // 0: no limit
+    qint64 pidsLimit = 512;
+
+    static DockerSettings fromValues(const SettingsValues &values);
+};
+
+} // namespace sandbox::power

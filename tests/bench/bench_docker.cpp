@@ -1,0 +1,167 @@
+// Per-command latency of /bin/true through the Power Pack's Docker backend (the real
+// plugin, loaded as the engine loads it), side by side with `podman run --rm` and
+// `podman exec` into a running container of the same image, on the runtime test.sh
+// starts (SANDBOX_TEST_DOCKER_SOCKET, SANDBOX_TEST_DOCKER_IMAGE). Prints median and p95
+// wall time; measures only, never fails on a figure.
+#include "core/AtomPack.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QPluginLoader>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+using namespace sandbox;
+
+namespace {
+
+struct Runner
+{
+    QString name;
+    std::function<bool()> once;
+    std::vector<double> times;
+};
+
+bool runProcess(const QString &program, const QStringList &arguments)
+{
+    QProcess process;
+    process.start(program, arguments);
+    return process.waitForFinished(60000) && process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
+}
+
+// Runs one command through the launcher and waits for its end in an event loop.
+bool spawnAndWait(Launcher &launcher, const SpawnRequest &request, const Policy &policy)
+{
+    Result<std::shared_ptr<SandboxProcess>> spawned = launcher.spawn(request, policy);
+    if (!spawned.ok())
+        return false;
+    QEventLoop loop;
+    bool ok = false;
+    QObject::connect(spawned.value().get(), &SandboxProcess::finished, &loop, [&](const ExitStatus &status) {
+        ok = !status.signaled && status.exitCode == 0;
+        loop.quit();
+    });
+    QObject::connect(spawned.value().get(), &SandboxProcess::failedToStart, &loop, [&] { loop.quit(); });
+    QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+    loop.exec();
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const QString socket = qEnvironmentVariable("SANDBOX_TEST_DOCKER_SOCKET");
+    const QString image = qEnvironmentVariable("SANDBOX_TEST_DOCKER_IMAGE");
+    if (socket.isEmpty() || image.isEmpty()) {
+        std::fprintf(stderr,
+                     "bench_docker: no runtime (SANDBOX_TEST_DOCKER_SOCKET, SANDBOX_TEST_DOCKER_IMAGE); "
+                     "test.sh starts one\n");
+        return 1;
+    }
+    const int runs = qEnvironmentVariableIntValue("SANDBOX_BENCH_RUNS") > 0
+        ? qEnvironmentVariableIntValue("SANDBOX_BENCH_RUNS")
+        : 30;
+
+    QPluginLoader loader(QStringLiteral(SANDBOX_POWER_PACK_PLUGIN));
+    auto *pack = qobject_cast<AtomPack *>(loader.instance());
+    if (!pack) {
+        std::fprintf(stderr, "bench_docker: %s\n", qPrintable(loader.errorString()));
+        return 1;
+    }
+    std::shared_ptr<Launcher> launcher = pack->createLaunchers().value(0);
+    ResolvedSettings settings;
+    settings.values.values.insert(QStringLiteral("endpoint"), QString(QStringLiteral("unix://") + socket));
+    settings.values.values.insert(QStringLiteral("image"), image);
+    launcher->configure(settings).waitForFinished();
+    QFuture<Status> prepared = launcher->prepare();
+    prepared.waitForFinished();
+    if (!prepared.result().ok()) {
+        std::fprintf(stderr, "bench_docker: %s\n", qPrintable(prepared.result().error().toString()));
+        return 1;
+    }
+
+    QTemporaryDir workspace;
+    SpawnRequest request;
+    request.argv = { QStringLiteral("/bin/true") };
+    request.cwd = workspace.path();
+    const Policy policy = Policy::defaults();
+
+    const QStringList remote{ QStringLiteral("--remote"), QStringLiteral("--url"), QStringLiteral("unix://") + socket };
+    const QString keeper = QStringLiteral("sandbox-bench-exec");
+    runProcess(QStringLiteral("podman"), remote + QStringList{ QStringLiteral("rm"), QStringLiteral("-f"), keeper });
+    if (!runProcess(QStringLiteral("podman"),
+                    remote
+                        + QStringList{ QStringLiteral("run"), QStringLiteral("-d"), QStringLiteral("--name"), keeper,
+                                       QStringLiteral("--network"), QStringLiteral("none"), image,
+                                       QStringLiteral("sleep"), QStringLiteral("2147483647") })) {
+        std::fprintf(stderr, "bench_docker: podman run -d failed\n");
+        return 1;
+    }
+
+    std::vector<Runner> runners;
+    runners.push_back({ QStringLiteral("Docker backend (exec in its warm container)"),
+                        [&] { return spawnAndWait(*launcher, request, policy); },
+                        {} });
+    runners.push_back({ QStringLiteral("podman exec (running container)"),
+                        [&] {
+                            return runProcess(
+                                QStringLiteral("podman"),
+                                remote + QStringList{ QStringLiteral("exec"), keeper, QStringLiteral("/bin/true") });
+                        },
+                        {} });
+    runners.push_back({ QStringLiteral("podman run --rm"),
+                        [&] {
+                            return runProcess(QStringLiteral("podman"),
+                                              remote
+                                                  + QStringList{ QStringLiteral("run"), QStringLiteral("--rm"),
+                                                                 QStringLiteral("--network"), QStringLiteral("none"),
+                                                                 image, QStringLiteral("/bin/true") });
+                        },
+                        {} });
+
+    bool ok = true;
+    for (Runner &runner : runners) {
+        for (int i = 0; i < 3 && ok; ++i)
+            ok = runner.once();
+    }
+    QElapsedTimer timer;
+    for (int i = 0; i < runs && ok; ++i) {
+        for (Runner &runner : runners) {
+            timer.start();
+            if (!runner.once()) {
+                std::fprintf(stderr, "bench_docker: %s failed on run %d\n", qPrintable(runner.name), i);
+                ok = false;
+                break;
+            }
+            runner.times.push_back(double(timer.nsecsElapsed()) / 1e6);
+        }
+    }
+    runProcess(QStringLiteral("podman"), remote + QStringList{ QStringLiteral("rm"), QStringLiteral("-f"), keeper });
+    launcher->disposeIdle().waitForFinished();
+    if (!ok)
+        return 1;
+
+    std::printf("\nPer-command latency of /bin/true, same image, %d runs each (after 3 warm-up runs), wall time "
+                "in ms\n\n",
+                runs);
+    std::printf("| %-46s | %8s | %8s |\n", "runner", "median", "p95");
+    std::printf("|%s|%s|%s|\n", std::string(48, '-').c_str(), std::string(10, '-').c_str(),
+                std::string(10, '-').c_str());
+    for (Runner &runner : runners) {
+        std::sort(runner.times.begin(), runner.times.end());
+        const double median = runner.times[runner.times.size() / 2];
+        const double p95 = runner.times[std::min(runner.times.size() - 1, size_t(double(runner.times.size()) * 0.95))];
+        std::printf("| %-46s | %8.2f | %8.2f |\n", qPrintable(runner.name), median, p95);
+    }
+    std::printf("\n(the podman rows include starting the podman client; the Docker backend row is in-process)\n");
+    return 0;
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# A private Docker-compatible runtime for the Docker backend's tests and benchmark:
+# Podman's service on its own socket, storage and configuration (nothing of the machine's
+# own Podman is touched), with one small image imported from a busybox rootfs built here
+# (no registry is reachable).
+#   podman-runtime.sh start DIR   prints SANDBOX_TEST_DOCKER_SOCKET=… and SANDBOX_TEST_DOCKER_IMAGE=…
+#   podman-runtime.sh stop DIR    stops the service and removes its containers and storage
+set -euo pipefail
+action=${1:?usage: podman-runtime.sh start|stop DIR}
+dir=$(realpath -m "${2:?usage: podman-runtime.sh start|stop DIR}")
+image=localhost/sandbox-test:latest
+
+# containers.conf facts measured on this host (DESIGN.md): crun fails on hybrid cgroups.
+podman_args=(--root "$dir/storage" --runroot "$dir/run" --storage-driver vfs --cgroup-manager cgroupfs --runtime runc)
+podman_cmd() {
+    CONTAINERS_CONF="$dir/containers.conf" podman "${podman_args[@]}" "$@"
+}
+
+case "$action" in
+start)
+    command -v podman >/dev/null || { echo "podman-runtime: podman is not installed (installer/install-deps.sh test)" >&2; exit 1; }
+    mkdir -p "$dir/rootfs/bin" "$dir/rootfs/tmp" "$dir/rootfs/etc" "$dir/rootfs/proc" "$dir/rootfs/sys" "$dir/rootfs/dev"
+    cat >"$dir/containers.conf" <<'CONF'
+[containers]
+default_ulimits = []
+
+[engine]
+cgroup_manager = "cgroupfs"
+runtime = "runc"
+events_logger = "file"
+CONF
+    busybox=$(command -v busybox)
+    cp "$busybox" "$dir/rootfs/bin/busybox"
+    for tool in $("$busybox" --list); do
+        [ "$tool" = busybox ] || ln -sf busybox "$dir/rootfs/bin/$tool"
+    done
+    echo "root:x:0:0:root:/:/bin/sh" >"$dir/rootfs/etc/passwd"
+    echo "root:x:0:" >"$dir/rootfs/etc/group"
+    tar -C "$dir/rootfs" -cf "$dir/rootfs.tar" .
+    podman_cmd import "$dir/rootfs.tar" "$image" >"$dir/import.log" 2>&1 || { cat "$dir/import.log" >&2; exit 1; }
+    if [ -e "$dir/service.pid" ]; then
+        echo "podman-runtime: a service already runs for $dir" >&2
+        exit 1
+    fi
+    # Started directly (not through a function), so the recorded pid is the service's own.
+    CONTAINERS_CONF="$dir/containers.conf" podman "${podman_args[@]}" system service --time=0 \
+        "unix://$dir/docker.sock" >"$dir/service.log" 2>&1 &
+    echo $! >"$dir/service.pid"
+    for _ in $(seq 1 100); do
+        [ -S "$dir/docker.sock" ] && break
+        sleep 0.1
+    done
+    [ -S "$dir/docker.sock" ] || { echo "podman-runtime: the service did not start (see $dir/service.log)" >&2; exit 1; }
+    echo "SANDBOX_TEST_DOCKER_SOCKET=$dir/docker.sock"
+    echo "SANDBOX_TEST_DOCKER_IMAGE=$image"
+    ;;
+stop)
+    if [ -f "$dir/service.pid" ]; then
+        pid=$(cat "$dir/service.pid")
+        podman_cmd rm --all --force >/dev/null 2>&1 || true
+        kill "$pid" 2>/dev/null || true
+        for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$pid" 2>/dev/null || true
+        rm -f "$dir/service.pid"
+    fi
+    # Only this directory: `podman system reset` would also touch the machine's networks.
+    rm -rf "$dir"
+    ;;
+*)
+    echo "usage: podman-runtime.sh start|stop DIR" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,422 @@
+// The Power Pack's Docker backend on a real Docker-compatible runtime (Podman's service on
+// a private socket, started by test.sh or tests/integration/podman-runtime.sh), through
+// the real sandboxd and sandboxctl: install the pack, activate Docker, run commands, hot
+// switch with long commands under each backend, disable and remove the pack.
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUuid>
+
+#include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+const QString dockerRef = QStringLiteral("atom-pack:power-pack:docker");
+const QString autoRef = QStringLiteral("builtin:auto");
+
+struct Outcome
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+QString binary(const QString &name)
+{
+    return QCoreApplication::applicationDirPath() + QLatin1Char('/') + name;
+}
+
+// Processes on this host whose command line is exactly `argv`.
+int processesWith(const QStringList &argv)
+{
+    const QByteArray wanted = argv.join(QChar(0)).toUtf8() + '\0';
+    int count = 0;
+    for (const QString &pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile cmdline(QStringLiteral("/proc/") + pid + QStringLiteral("/cmdline"));
+        if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll() == wanted)
+            ++count;
+    }
+    return count;
+}
+
+} // namespace
+
+class TestDocker final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void commandsRunInTheContainer();
+    void signalsAndTimeoutsEndTheWholeCommand();
+    void policyHoldsInTheContainer();
+    void hotSwitchKeepsEachCommandOnItsLauncher();
+    void disablingThePackFallsBackToAutoAndSettingsSurvive();
+    void missingImageIsAnAvailabilityReason();
+
+private:
+    void startDaemon();
+    void stopDaemon();
+    Outcome ctl(const QStringList &args, const QByteArray &input = {}, int timeoutMs = 60000);
+    std::unique_ptr<QProcess> startCtl(const QStringList &args);
+    void installAndActivate();
+    QString activeKind();
+
+    QString m_socket;
+    QString m_image;
+    std::unique_ptr<QTemporaryDir> m_root;
+    QString m_workspace;
+    std::unique_ptr<QProcess> m_daemon;
+    QByteArray m_daemonLog;
+};
+
+void TestDocker::initTestCase()
+{
+    m_socket = qEnvironmentVariable("SANDBOX_TEST_DOCKER_SOCKET");
+    m_image = qEnvironmentVariable("SANDBOX_TEST_DOCKER_IMAGE");
+    if (m_socket.isEmpty() || m_image.isEmpty()) {
+        if (qEnvironmentVariableIntValue("SANDBOX_REQUIRE_DOCKER"))
+            QFAIL("SANDBOX_TEST_DOCKER_SOCKET and SANDBOX_TEST_DOCKER_IMAGE are not set: test.sh starts the runtime");
+        QSKIP("No Docker-compatible runtime: run through test.sh, or tests/integration/podman-runtime.sh start DIR");
+    }
+    QVERIFY2(QFileInfo(QStringLiteral(SANDBOX_POWER_PACK_DIR "/pack.json")).isFile(), SANDBOX_POWER_PACK_DIR);
+}
+
+void TestDocker::init()
+{
+    m_root = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_root->isValid());
+    m_workspace = m_root->filePath(QStringLiteral("work"));
+    QVERIFY(QDir().mkpath(m_workspace));
+    m_daemonLog.clear();
+    startDaemon();
+}
+
+void TestDocker::cleanup()
+{
+    stopDaemon();
+    m_root.reset();
+}
+
+void TestDocker::startDaemon()
+{
+    m_daemon = std::make_unique<QProcess>();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
+    env.remove(QStringLiteral("SANDBOX_PACK_PATH"));
+    m_daemon->setProcessEnvironment(env);
+    connect(m_daemon.get(), &QProcess::readyReadStandardError, this,
+            [this] { m_daemonLog += m_daemon->readAllStandardError(); });
+    m_daemon->start(binary(QStringLiteral("sandboxd")),
+                    { QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) });
+    QVERIFY(m_daemon->waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains("serving on"), 30000);
+}
+
+void TestDocker::stopDaemon()
+{
+    if (m_daemon && m_daemon->state() != QProcess::NotRunning) {
+        m_daemon->terminate();
+        if (!m_daemon->waitForFinished(30000))
+            m_daemon->kill();
+        m_daemon->waitForFinished(5000);
+    }
+    m_daemon.reset();
+}
+
+Outcome TestDocker::ctl(const QStringList &args, const QByteArray &input, int timeoutMs)
+{
+    QProcess process;
+    process.setWorkingDirectory(m_workspace);
+    process.start(binary(QStringLiteral("sandboxctl")),
+                  QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) }
+                      + args);
+    if (!process.waitForStarted())
+        return {};
+    process.write(input);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        return { -2, process.readAllStandardOutput(), process.readAllStandardError() };
+    }
+    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
+             process.readAllStandardError() };
+}
+
+std::unique_ptr<QProcess> TestDocker::startCtl(const QStringList &args)
+{
+    auto process = std::make_unique<QProcess>();
+    process->setWorkingDirectory(m_workspace);
+    process->start(binary(QStringLiteral("sandboxctl")),
+                   QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) }
+                       + args);
+    process->waitForStarted();
+    return process;
+}
+
+QString TestDocker::activeKind()
+{
+    const Outcome status = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
+    return QJsonDocument::fromJson(status.out)
+        .object()
+        .value(QStringLiteral("active"))
+        .toObject()
+        .value(QStringLiteral("kind"))
+        .toString();
+}
+
+void TestDocker::installAndActivate()
+{
+    const Outcome installed
+        = ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) });
+    QVERIFY2(installed.exitCode == 0, installed.err.constData());
+    QVERIFY(installed.out.contains(dockerRef.toUtf8()));
+    const Outcome set = ctl({ QStringLiteral("settings"), QStringLiteral("set"), dockerRef,
+                              QStringLiteral("endpoint=unix://") + m_socket, QStringLiteral("image=") + m_image });
+    QVERIFY2(set.exitCode == 0, set.err.constData());
+    const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
+    QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
+}
+
+void TestDocker::commandsRunInTheContainer()
+{
+    installAndActivate();
+    // Output on both streams and the command's own exit status.
+    const Outcome mixed = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                                QStringLiteral("-c"), QStringLiteral("echo out; echo err >&2; exit 3") });
+    QCOMPARE(mixed.exitCode, 3);
+    QCOMPARE(mixed.out, QByteArray("out\n"));
+    QVERIFY(mixed.err.contains("err\n"));
+    // It ran in the container: its pid 1 is the container's keeper, not the host's init.
+    const Outcome pid1 = ctl(
+        { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("cat"), QStringLiteral("/proc/1/cmdline") });
+    QCOMPARE(pid1.exitCode, 0);
+    QVERIFY2(pid1.out.startsWith("sleep"), pid1.out.constData());
+    // stdin streams through the exec's connection, and its end reaches the command.
+    QByteArray input;
+    for (int i = 0; i < 2000; ++i)
+        input += "line " + QByteArray::number(i) + '\n';
+    const Outcome counted
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("wc"), QStringLiteral("-l") }, input);
+    QCOMPARE(counted.exitCode, 0);
+    QCOMPARE(counted.out.trimmed(), QByteArray("2000"));
+    // A workspace write lands on the host, owned by the caller.
+    const Outcome wrote = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                                QStringLiteral("-c"), QStringLiteral("echo made > made.txt") });
+    QCOMPARE(wrote.exitCode, 0);
+    const QString made = QDir(m_workspace).filePath(QStringLiteral("made.txt"));
+    QFile file(made);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), QByteArray("made\n"));
+    struct stat info
+    {
+    };
+    QCOMPARE(::stat(QFile::encodeName(made).constData(), &info), 0);
+    QCOMPARE(info.st_uid, ::getuid());
+    QCOMPARE(info.st_gid, ::getgid());
+    // Each command is listed under the Docker backend.
+    const Outcome ps = ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
+    for (const QJsonValue &value : QJsonDocument::fromJson(ps.out).array())
+        QCOMPARE(value.toObject().value(QStringLiteral("owner")).toObject().value(QStringLiteral("kind")).toString(),
+                 QStringLiteral("docker"));
+}
+
+void TestDocker::signalsAndTimeoutsEndTheWholeCommand()
+{
+    installAndActivate();
+    // A timeout ends the command and what it started in the background.
+    const QString marker
+        = QStringLiteral("4%1").arg(QUuid::createUuid().toString(QUuid::Id128).left(6).toUInt(nullptr, 16));
+    const Outcome timedOut = ctl({ QStringLiteral("run"), QStringLiteral("--timeout"), QStringLiteral("1"),
+                                   QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                                   QStringLiteral("sleep %1 & sleep %1; echo never").arg(marker) });
+    QVERIFY2(timedOut.exitCode == 128 + 9, timedOut.err.constData());
+    QVERIFY(timedOut.err.contains("timed out"));
+    QVERIFY(!timedOut.out.contains("never"));
+    QTRY_COMPARE_WITH_TIMEOUT(processesWith({ QStringLiteral("sleep"), marker }), 0, 10000);
+
+    // sandboxctl kill ends a running command, also its background children.
+    auto running
+        = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                     QStringLiteral("sleep 1%1 & echo started; sleep 1%1").arg(marker) });
+    QTRY_COMPARE_WITH_TIMEOUT(processesWith({ QStringLiteral("sleep"), QStringLiteral("1") + marker }), 2, 10000);
+    const Outcome ps = ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
+    qint64 id = 0;
+    for (const QJsonValue &value : QJsonDocument::fromJson(ps.out).array()) {
+        if (value.toObject().value(QStringLiteral("state")).toString() == QLatin1String("running"))
+            id = value.toObject().value(QStringLiteral("id")).toInteger();
+    }
+    QVERIFY(id > 0);
+    QCOMPARE(ctl({ QStringLiteral("kill"), QString::number(id) }).exitCode, 0);
+    QVERIFY(running->waitForFinished(20000));
+    QCOMPARE(running->exitCode(), 128 + 9);
+    QTRY_COMPARE_WITH_TIMEOUT(processesWith({ QStringLiteral("sleep"), QStringLiteral("1") + marker }), 0, 10000);
+}
+
+void TestDocker::policyHoldsInTheContainer()
+{
+    installAndActivate();
+    // A denied folder inside the workspace, a read-only .git/hooks, network none.
+    QVERIFY(QDir(m_workspace).mkpath(QStringLiteral("secret")));
+    QVERIFY(QDir(m_workspace).mkpath(QStringLiteral(".git/hooks")));
+    QFile key(QDir(m_workspace).filePath(QStringLiteral("secret/key")));
+    QVERIFY(key.open(QIODevice::WriteOnly));
+    key.write("do not read me");
+    key.close();
+    const Outcome shown = ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") });
+    QJsonObject policy = QJsonDocument::fromJson(shown.out).object();
+    QJsonObject filesystem = policy.value(QStringLiteral("filesystem")).toObject();
+    QJsonArray denied = filesystem.value(QStringLiteral("denied")).toArray();
+    denied.append(QStringLiteral("${workspace}/secret"));
+    filesystem.insert(QStringLiteral("denied"), denied);
+    policy.insert(QStringLiteral("filesystem"), filesystem);
+    const Outcome set
+        = ctl({ QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("-") }, QJsonDocument(policy).toJson());
+    QVERIFY2(set.exitCode == 0, set.err.constData());
+
+    const Outcome secret = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                                 QStringLiteral("-c"), QStringLiteral("cat secret/key; ls -A secret | wc -l") });
+    QVERIFY(!secret.out.contains("do not read me"));
+    QCOMPARE(secret.out.trimmed(), QByteArray("0"));
+    const Outcome hooks = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                                QStringLiteral("-c"), QStringLiteral("echo x > .git/hooks/pre-commit") });
+    QVERIFY(hooks.exitCode != 0);
+    QVERIFY(!QFileInfo::exists(QDir(m_workspace).filePath(QStringLiteral(".git/hooks/pre-commit"))));
+    // Read-only root filesystem, private /tmp, no network but loopback, no capabilities.
+    const Outcome root
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("touch"), QStringLiteral("/etc/owned") });
+    QVERIFY(root.exitCode != 0);
+    const Outcome tmp = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                              QStringLiteral("-c"), QStringLiteral("echo t > /tmp/t && cat /tmp/t") });
+    QCOMPARE(tmp.out, QByteArray("t\n"));
+    const Outcome net
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("ls"), QStringLiteral("/sys/class/net") });
+    QCOMPARE(net.out.trimmed(), QByteArray("lo"));
+    const Outcome caps
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                QStringLiteral("grep -E '^(CapEff|NoNewPrivs)' /proc/self/status") });
+    QVERIFY2(caps.out.contains("CapEff:\t0000000000000000"), caps.out.constData());
+    QVERIFY2(caps.out.contains("NoNewPrivs:\t1"), caps.out.constData());
+    // The host's credential stores and the runtime's own socket are nowhere in the container.
+    const Outcome host = ctl(
+        { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+          QStringLiteral("ls %1 %2 %3")
+              .arg(QDir::homePath() + QStringLiteral("/.ssh"), m_socket, QStringLiteral("/var/run/docker.sock")) });
+    QVERIFY(host.exitCode != 0);
+    QVERIFY(host.out.isEmpty());
+}
+
+void TestDocker::hotSwitchKeepsEachCommandOnItsLauncher()
+{
+    const Outcome autoActive = ctl({ QStringLiteral("activate"), autoRef });
+    QVERIFY2(autoActive.exitCode == 0, autoActive.err.constData());
+    const QString script = QStringLiteral("cat /proc/1/cmdline; echo; exec sleep 600");
+    auto underAuto = startCtl(
+        { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"), script });
+    QTRY_VERIFY_WITH_TIMEOUT(underAuto->canReadLine(), 20000);
+    const QByteArray autoPid1 = underAuto->readLine();
+
+    installAndActivate();
+    auto underDocker = startCtl(
+        { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"), script });
+    QTRY_VERIFY_WITH_TIMEOUT(underDocker->canReadLine(), 20000);
+    QVERIFY2(underDocker->readLine().startsWith("sleep"), "not in the container");
+    QVERIFY(!autoPid1.startsWith("sleep"));
+
+    QCOMPARE(ctl({ QStringLiteral("activate"), autoRef }).exitCode, 0);
+    auto againAuto = startCtl(
+        { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"), script });
+    QTRY_VERIFY_WITH_TIMEOUT(againAuto->canReadLine(), 20000);
+    QCOMPARE(againAuto->readLine(), autoPid1);
+
+    // All three still run, each owned by the launcher that started it.
+    const Outcome ps = ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
+    QStringList owners;
+    for (const QJsonValue &value : QJsonDocument::fromJson(ps.out).array()) {
+        const QJsonObject p = value.toObject();
+        if (p.value(QStringLiteral("state")).toString() == QLatin1String("running"))
+            owners.append(p.value(QStringLiteral("owner")).toObject().value(QStringLiteral("kind")).toString());
+    }
+    QCOMPARE(owners, (QStringList{ QStringLiteral("auto"), QStringLiteral("docker"), QStringLiteral("auto") }));
+    QCOMPARE(underDocker->state(), QProcess::Running);
+    for (auto *run : { underAuto.get(), underDocker.get(), againAuto.get() }) {
+        run->kill();
+        run->waitForFinished(20000);
+    }
+}
+
+void TestDocker::disablingThePackFallsBackToAutoAndSettingsSurvive()
+{
+    installAndActivate();
+    const Outcome disabled = ctl({ QStringLiteral("packs"), QStringLiteral("disable"), QStringLiteral("power-pack") });
+    QVERIFY2(disabled.exitCode == 0, disabled.err.constData());
+    QCOMPARE(activeKind(), QStringLiteral("auto"));
+    QCOMPARE(ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("true") }).exitCode, 0);
+    const Outcome refused = ctl({ QStringLiteral("activate"), dockerRef });
+    QVERIFY(refused.exitCode != 0);
+    QCOMPARE(ctl({ QStringLiteral("packs"), QStringLiteral("enable"), QStringLiteral("power-pack") }).exitCode, 0);
+
+    // Removed: gone, also after a restart; reinstalled: its settings are back.
+    const Outcome removed = ctl({ QStringLiteral("packs"), QStringLiteral("remove"), QStringLiteral("power-pack") });
+    QVERIFY2(removed.exitCode == 0, removed.err.constData());
+    QFile state(m_root->filePath(QStringLiteral("config/packs.json")));
+    QVERIFY(state.open(QIODevice::ReadOnly));
+    QVERIFY2(state.readAll().contains("\"installed\": false"), removed.out.constData());
+    stopDaemon();
+    startDaemon();
+    const Outcome listed = ctl({ QStringLiteral("packs"), QStringLiteral("list"), QStringLiteral("--json") });
+    QVERIFY2(QJsonDocument::fromJson(listed.out).array().isEmpty(),
+             QByteArray(listed.out + listed.err + m_daemonLog).constData());
+    const Outcome reinstalled
+        = ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) });
+    QVERIFY2(reinstalled.exitCode == 0, reinstalled.err.constData());
+    const Outcome settings
+        = ctl({ QStringLiteral("settings"), QStringLiteral("get"), dockerRef, QStringLiteral("--json") });
+    const QJsonObject values
+        = QJsonDocument::fromJson(settings.out).object().value(QStringLiteral("values")).toObject();
+    QCOMPARE(values.value(QStringLiteral("image")).toString(), m_image);
+    QCOMPARE(values.value(QStringLiteral("endpoint")).toString(), QStringLiteral("unix://") + m_socket);
+    const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
+    QVERIFY2(activated.exitCode == 0, activated.err.constData());
+}
+
+void TestDocker::missingImageIsAnAvailabilityReason()
+{
+    QCOMPARE(
+        ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) }).exitCode,
+        0);
+    QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("set"), dockerRef,
+                   QStringLiteral("endpoint=unix://") + m_socket, QStringLiteral("image=localhost/not-here:1") })
+                 .exitCode,
+             0);
+    const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
+    QVERIFY(activated.exitCode != 0);
+    const QByteArray all = activated.out + activated.err;
+    QVERIFY2(all.contains("localhost/not-here:1 is not present") && all.contains("pull"), all.constData());
+    QCOMPARE(activeKind(), QStringLiteral("auto"));
+
+    const Outcome nowhere = ctl({ QStringLiteral("settings"), QStringLiteral("set"), dockerRef,
+                                  QStringLiteral("endpoint=unix://") + m_root->filePath(QStringLiteral("none.sock")) });
+    QCOMPARE(nowhere.exitCode, 0);
+    const Outcome unreachable = ctl({ QStringLiteral("activate"), dockerRef });
+    QVERIFY(unreachable.exitCode != 0);
+    const QByteArray why = unreachable.out + unreachable.err;
+    QVERIFY2(why.contains("No Docker-compatible runtime at"), why.constData());
+}
+
+QTEST_GUILESS_MAIN(TestDocker)
+#include "tst_docker.moc"
