@@ -3,6 +3,7 @@
 #include "CleanupScheduler.h"
 #include "FutureWait.h"
 #include "SecretStore.h"
+#include "SecretUpdateBatch.h"
 #include "SettingsStore.h"
 
 #include <QSet>
@@ -205,7 +206,7 @@ Status ActivationTransaction::probe()
     waitForFuture(QFuture<void>(probed));
     if (probed.isCanceled() || probed.resultCount() == 0)
         return Error{ where(), tr("The backend's availability probe ended without a result."), {} };
-    const Availability availability = probed.result();
+    const Availability availability = BackendRegistry::checkedAvailability(m_request.ref, probed.result());
     m_context.registry.setAvailability(m_request.ref, availability);
     if (!availability.available) {
         return Error{ where(),
@@ -231,34 +232,10 @@ Status ActivationTransaction::swap()
     return {};
 }
 
-Status ActivationTransaction::applySecretUpdates(QList<std::pair<QString, std::optional<QString>>> *undo)
-{
-    for (const SecretUpdate &update : std::as_const(m_secretUpdates)) {
-        const std::optional<QString> old = m_storedSecrets.value(update.fieldId);
-        const Status status = update.action == SecretUpdate::Action::Replace
-            ? m_context.secrets.write(m_request.ref, update.fieldId, update.value)
-            : m_context.secrets.remove(m_request.ref, update.fieldId);
-        if (!status.ok())
-            return status;
-        undo->append({ update.fieldId, old });
-    }
-    return {};
-}
-
-void ActivationTransaction::undoSecretUpdates(const QList<std::pair<QString, std::optional<QString>>> &undo)
-{
-    for (auto it = undo.crbegin(); it != undo.crend(); ++it) {
-        if (it->second)
-            m_context.secrets.write(m_request.ref, it->first, *it->second);
-        else
-            m_context.secrets.remove(m_request.ref, it->first);
-    }
-}
-
 Status ActivationTransaction::persist()
 {
-    QList<std::pair<QString, std::optional<QString>>> undo;
-    Status status = applySecretUpdates(&undo);
+    SecretUpdateBatch secretUpdates(m_context.secrets, m_request.ref);
+    Status status = secretUpdates.apply(m_secretUpdates, m_storedSecrets);
     if (status.ok()) {
         const QJsonObject values = m_values.withoutDefaults(m_entry.descriptor).toJson();
         const QString key = m_request.ref.toString();
@@ -275,7 +252,7 @@ Status ActivationTransaction::persist()
     if (status.ok())
         return {};
 
-    undoSecretUpdates(undo);
+    secretUpdates.undo();
     m_context.active.swap(m_previous);
     if (m_context.activeChanged)
         m_context.activeChanged(m_previous.ref);

@@ -67,9 +67,6 @@ private:
     Status persist();
     void cleanup();
 
-    Status applySecretUpdates(QList<std::pair<QString, std::optional<QString>>> *undo);
-    void undoSecretUpdates(const QList<std::pair<QString, std::optional<QString>>> &undo);
-
     void emitEvent(ActivationStep step, ActivationEvent::State state, const QString &message = {});
     QString where(const QString &fieldId = {}) const;
 

@@ -12,6 +12,7 @@
 #include "PolicyStore.h"
 #include "ProcessTable.h"
 #include "SecretStore.h"
+#include "SecretUpdateBatch.h"
 #include "SettingsStore.h"
 
 #include <QDir>
@@ -362,9 +363,20 @@ QList<BackendInfo> Engine::backends() const
         if (activeRef && *activeRef == entry.ref && active.launcher) {
             // The serving instance knows what it enforces after preparing (e.g. which
             // sandbox tier it chose); the schema stays the registered one.
+            // What it says now enters the engine here: a claim clients would refuse (markup,
+            // control characters) is withheld, never replaced by another tier's claim.
             const BackendDescriptor serving = active.launcher->descriptor();
-            if (serving.fields == entry.descriptor.fields)
-                info.descriptor.enforcement = serving.enforcement;
+            if (serving.fields == entry.descriptor.fields) {
+                info.descriptor.enforcement.clear();
+                for (auto it = serving.enforcement.cbegin(); it != serving.enforcement.cend(); ++it) {
+                    if (!BackendDescriptor::enforcementDimensions().contains(it.key()))
+                        continue;
+                    const bool plain
+                        = !it.value().trimmed().isEmpty() && JsonReader::plainTextProblem(it.value()).isEmpty();
+                    info.descriptor.enforcement.insert(
+                        it.key(), plain ? it.value() : tr("(not shown: the backend's claim is not plain text)"));
+                }
+            }
         }
         info.availability = entry.availability;
         info.active = activeRef && *activeRef == entry.ref;
@@ -444,30 +456,9 @@ Status Engine::updateSettings(const BackendRef &ref, const SettingsValues &value
     if (Status valid = ActivationTransaction::checkSecretUpdates(*entry, secrets, &effective); !valid.ok())
         return valid;
 
-    QList<std::pair<QString, std::optional<QString>>> undo;
-    auto undoSecrets = [&] {
-        for (auto it = undo.crbegin(); it != undo.crend(); ++it) {
-            if (it->second)
-                d->secrets->write(ref, it->first, *it->second);
-            else
-                d->secrets->remove(ref, it->first);
-        }
-    };
-    for (const SecretUpdate &update : std::as_const(effective)) {
-        Result<std::optional<QString>> old = d->secrets->read(ref, update.fieldId);
-        if (!old.ok()) {
-            undoSecrets();
-            return old.error();
-        }
-        const Status status = update.action == SecretUpdate::Action::Replace
-            ? d->secrets->write(ref, update.fieldId, update.value)
-            : d->secrets->remove(ref, update.fieldId);
-        if (!status.ok()) {
-            undoSecrets();
-            return status;
-        }
-        undo.append({ update.fieldId, old.value() });
-    }
+    SecretUpdateBatch secretUpdates(*d->secrets, ref);
+    if (Status applied = secretUpdates.apply(effective); !applied.ok())
+        return applied;
 
     const QJsonObject stored = values.withoutDefaults(entry->descriptor).toJson();
     const QString key = ref.toString();
@@ -479,7 +470,7 @@ Status Engine::updateSettings(const BackendRef &ref, const SettingsValues &value
         return {};
     });
     if (!status.ok())
-        undoSecrets();
+        secretUpdates.undo();
     return status;
 }
 

@@ -154,8 +154,8 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                          "the proxy is reached over its unix socket; full: the host's network")
                           .arg(abi >= 4 ? tr(", plus Landlock TCP rules") : QString()));
         claims.insert(QStringLiteral("allowedDomains"),
-                      tr("filtering proxy on a unix socket only (ALL_PROXY=socks5h://localhost/<socket>, understood "
-                         "by curl); tools that need a TCP proxy cannot reach the network"));
+                      tr("filtering proxy on a unix socket only (ALL_PROXY=socks5h://localhost/ followed by the socket "
+                         "path, understood by curl); tools that need a TCP proxy cannot reach the network"));
         claims.insert(QStringLiteral("hostExecution"),
                       tr("deny: new unix sockets refused by seccomp, abstract sockets %1; not enforced for unix "
                          "socket paths while allowed domains are on (the proxy needs them); ask: asked before each "
