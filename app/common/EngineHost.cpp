@@ -6,11 +6,9 @@
 #include "core/AtomPack.h"
 #include "launchers/Builtins.h"
 #include "server/Client.h"
-#include "server/InProcessTransport.h"
-#include "server/LocalServer.h"
+#include "server/EngineThread.h"
 #include "server/LocalSocketTransport.h"
 #include "server/OwnerLock.h"
-#include "server/ProtocolServer.h"
 #include "server/RuntimeDirectory.h"
 
 #include <QCoreApplication>
@@ -43,10 +41,18 @@ EngineHost::EngineHost(Options options, QObject *parent)
 EngineHost::~EngineHost()
 {
     shutdown();
-    m_localServer.reset();
-    m_server.reset();
-    m_engine.reset();
+    m_engineThread.reset();
     m_lock.reset(); // last: a successor may take over only once we are gone
+}
+
+Engine *EngineHost::engine() const
+{
+    return m_engineThread ? m_engineThread->engine() : nullptr;
+}
+
+QFuture<ActivationResult> EngineHost::restored() const
+{
+    return m_engineThread ? m_engineThread->restored() : QFuture<ActivationResult>();
 }
 
 qint64 EngineHost::ownerPid() const
@@ -58,22 +64,8 @@ qint64 EngineHost::ownerPid() const
 
 void EngineHost::shutdown()
 {
-    if (!m_server)
-        return;
-    m_server->killAllProcesses();
-    // Give the killed processes a moment to be reaped so their exit is recorded.
-    QDeadlineTimer deadline(2000);
-    while (!deadline.hasExpired()) {
-        bool running = false;
-        for (const ProcessInfo &info : m_engine->processes())
-            running = running || info.running;
-        if (!running)
-            break;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-        QThread::msleep(10);
-    }
-    if (m_localServer)
-        m_localServer->close();
+    if (m_engineThread)
+        m_engineThread->stop();
 }
 
 Result<std::unique_ptr<Client>> EngineHost::start()
@@ -165,21 +157,37 @@ Engine::Options EngineHost::resolvedEngineOptions() const
 
 Result<std::unique_ptr<Client>> EngineHost::host()
 {
-    m_engine = std::make_unique<Engine>(resolvedEngineOptions());
-    registerBuiltinLaunchers(*m_engine);
-    installPacks();
-    m_server = std::make_unique<ProtocolServer>(*m_engine);
-    m_localServer = std::make_unique<LocalServer>(*m_server);
-    if (const Status listening = m_localServer->listen(m_socketPath); !listening.ok()) {
-        m_localServer.reset();
-        m_server.reset();
-        m_engine.reset();
-        m_lock.reset();
-        return listening.error();
+    EngineThread::Options options;
+    options.engine = m_options.engine;
+    // Completing them reads and may migrate files: on the engine thread, not this one.
+    options.completeEngineOptions = [this](const Engine::Options &) { return resolvedEngineOptions(); };
+    options.socketPath = m_socketPath;
+    options.setUp = [](Engine &engine) {
+        registerBuiltinLaunchers(engine);
+        installPacks(engine);
+    };
+    m_engineThread = std::make_unique<EngineThread>(options);
+    if (!m_options.waitUntilServing) {
+        connect(m_engineThread.get(), &EngineThread::failed, this, &EngineHost::engineFailed);
+        m_engineThread->start();
+        return createClient();
     }
-    // Restoring runs the activation transaction; clients see its events like any other.
-    m_restored = m_engine->restore();
-    m_server->holdSpawnsUntil(m_restored);
+
+    std::optional<Error> failure;
+    QEventLoop loop;
+    connect(m_engineThread.get(), &EngineThread::ready, &loop, &QEventLoop::quit);
+    connect(m_engineThread.get(), &EngineThread::failed, &loop, [&](const Error &error) {
+        failure = error;
+        loop.quit();
+    });
+    m_engineThread->start();
+    loop.exec();
+    if (failure) {
+        m_engineThread.reset();
+        m_lock.reset();
+        return *failure;
+    }
+    connect(m_engineThread.get(), &EngineThread::failed, this, &EngineHost::engineFailed);
     return createClient();
 }
 
@@ -194,9 +202,9 @@ QStringList EngineHost::packDirectories()
     return directories;
 }
 
-void EngineHost::installPacks()
+void EngineHost::installPacks(Engine &engine)
 {
-    m_engine->loadInstalledPacks();
+    engine.loadInstalledPacks();
     for (const QString &directory : packDirectories()) {
         const QFileInfoList files = QDir(directory).entryInfoList(QDir::Files, QDir::Name);
         for (const QFileInfo &file : files) {
@@ -213,8 +221,7 @@ void EngineHost::installPacks()
                         tr("not an atom pack, skipped: %1 (%2)").arg(file.absoluteFilePath(), loader.errorString())));
                 continue;
             }
-            const Status installed
-                = m_engine->installDiscoveredPack(std::shared_ptr<AtomPack>(pack, [](AtomPack *) {}));
+            const Status installed = engine.installDiscoveredPack(std::shared_ptr<AtomPack>(pack, [](AtomPack *) {}));
             if (!installed.ok())
                 qWarning("%s",
                          qPrintable(tr("atom pack %1 was not installed: %2")
@@ -232,9 +239,7 @@ Result<std::unique_ptr<Client>> EngineHost::createClient()
             return Error{ m_socketPath, error, {} };
         return std::make_unique<Client>(std::move(transport));
     }
-    auto [clientEnd, serverEnd] = InProcessTransport::createPair();
-    m_server->addConnection(std::move(serverEnd));
-    return std::make_unique<Client>(std::move(clientEnd));
+    return m_engineThread->createClient();
 }
 
 } // namespace sandbox

@@ -11,16 +11,16 @@
 namespace sandbox {
 
 class Client;
-class LocalServer;
+class EngineThread;
 class OwnerLock;
-class ProtocolServer;
 
 // Makes sure exactly one engine serves this user and hands out Clients for it. start()
 // either connects to the running owner (Studio, sandboxd or an embedding sandboxctl) over
-// the local socket, or, when nobody owns the engine, becomes the owner: creates the
-// Engine with the built-in launchers, restores the last selection, serves the local
-// socket and returns a Client over the in-process transport. Ownership is an flock on a
-// lock file next to the socket, so two processes starting at once never both own it.
+// the local socket, or, when nobody owns the engine, becomes the owner: runs the Engine
+// with the built-in launchers and the installed packs on its own thread (EngineThread),
+// restores the last selection, serves the local socket and returns a Client over the
+// in-process transport. Ownership is an flock on a lock file next to the socket, so two
+// processes starting at once never both own it.
 class EngineHost final : public QObject
 {
     Q_OBJECT
@@ -37,6 +37,9 @@ public:
         QString socketPath; // default: RuntimeDirectory::defaultSocketPath()
         Engine::Options engine; // used only when this process becomes the owner
         int connectTimeoutMs = 5000;
+        // As owner: start() returns once the engine serves (or failed to). Studio sets it
+        // false and gets its Client at once; a failure then arrives as engineFailed().
+        bool waitUntilServing = true;
     };
 
     // Where atom pack plugins are looked for: $SANDBOX_PACK_PATH (colon-separated), then
@@ -56,19 +59,22 @@ public:
     // Another Client of the same engine (in-process when owner, another connection otherwise).
     Result<std::unique_ptr<Client>> createClient();
 
-    bool isOwner() const { return m_engine != nullptr; }
+    bool isOwner() const { return m_engineThread != nullptr; }
     // When start() failed in HostOnly mode because another process owns the engine.
     bool anotherOwnerRunning() const { return m_anotherOwner; }
     qint64 ownerPid() const;
     QString socketPath() const { return m_socketPath; }
-    // The owner's engine, for wiring only (presenters go through Client).
-    Engine *engine() const { return m_engine.get(); }
-    ProtocolServer *server() const { return m_server.get(); }
-    // As owner: the restore of the last selection started by start() (finished otherwise).
-    QFuture<ActivationResult> restored() const { return m_restored; }
+    // The owner's engine once it serves, for wiring only (presenters go through Client).
+    Engine *engine() const;
+    // As owner, once the engine serves: the restore of the last selection started by start().
+    QFuture<ActivationResult> restored() const;
 
-    // Ends every process spawned through this engine (before a clean exit).
+    // Ends every process spawned through this engine and stops serving (before a clean exit).
     void shutdown();
+
+signals:
+    // As owner without waitUntilServing: the engine could not be set up to serve.
+    void engineFailed(const sandbox::Error &error);
 
 private:
     Result<std::unique_ptr<Client>> host();
@@ -76,16 +82,13 @@ private:
     // directories (after taking over an earlier version's per-program files), the keychain
     // service and the plaintext-secret opt-in.
     Engine::Options resolvedEngineOptions() const;
-    void installPacks();
+    static void installPacks(Engine &engine);
 
     Options m_options;
     QString m_socketPath;
     std::unique_ptr<OwnerLock> m_lock;
-    std::unique_ptr<Engine> m_engine;
-    std::unique_ptr<ProtocolServer> m_server;
-    std::unique_ptr<LocalServer> m_localServer;
+    std::unique_ptr<EngineThread> m_engineThread;
     bool m_anotherOwner = false;
-    QFuture<ActivationResult> m_restored;
 };
 
 } // namespace sandbox

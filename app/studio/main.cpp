@@ -1,6 +1,7 @@
 // Sandbox Studio: wiring only. Obtain a Client for the user's one engine (connect to the
-// running owner, or host the engine and serve the local protocol while Studio runs), then
-// show the window and the tray.
+// running owner, or host the engine on its own thread and serve the local protocol while
+// Studio runs), then show the window and the tray. This thread only presents: the engine
+// sets itself up, and answers, on its thread.
 #include "MainWindow.h"
 #include "PlaintextSecretsSetting.h"
 #include "StatusIcons.h"
@@ -45,7 +46,15 @@ int main(int argc, char *argv[])
 
     sandbox::EngineHost::Options options;
     options.engine = sandbox::EngineHost::engineOptionsFromEnvironment(parser.value(configDir));
+    options.waitUntilServing = false;
     sandbox::EngineHost host(options);
+    QObject::connect(&host, &sandbox::EngineHost::engineFailed, &app, [](const sandbox::Error &error) {
+        QMessageBox::critical(
+            nullptr, QCoreApplication::translate("sandbox::Studio", "Sandbox Studio"),
+            QCoreApplication::translate("sandbox::Studio", "The sandbox engine could not be started: %1")
+                .arg(error.toString()));
+        QApplication::exit(1);
+    });
     auto client = host.start();
     if (!client) {
         QMessageBox::critical(

@@ -3,7 +3,9 @@
 #include "CleanupScheduler.h"
 #include "FutureWait.h"
 #include "SecretStore.h"
+#include "SecretUpdateBatch.h"
 #include "SettingsStore.h"
+#include "StopSignal.h"
 
 #include <QSet>
 
@@ -74,6 +76,8 @@ ActivationResult ActivationTransaction::run()
 
 Status ActivationTransaction::validate()
 {
+    if (m_context.stop && m_context.stop->isStopped())
+        return Error{ where(), tr("The engine is shutting down; nothing was activated."), {} };
     std::optional<BackendEntry> entry = m_context.registry.entry(m_request.ref);
     if (!entry)
         return Error{ where(), tr("No backend %1 is registered.").arg(m_request.ref.toString()), {} };
@@ -85,6 +89,7 @@ Status ActivationTransaction::validate()
         };
     }
     m_entry = *entry;
+    m_bounds = LauncherBounds::resolve(m_entry.descriptor, m_context.boundOverrides);
 
     if (m_request.candidate) {
         m_values = *m_request.candidate;
@@ -172,16 +177,15 @@ Status ActivationTransaction::prepare()
         return instance.error();
     m_candidate = instance.value();
 
-    QFuture<Status> configured = m_candidate.launcher->configure(m_resolved);
-    waitForFuture(QFuture<void>(configured));
+    const Status configured = awaitLauncherCall(m_candidate.launcher->configure(m_resolved), m_bounds.configureMs,
+                                                m_context.stop, where(), QStringLiteral("configure()"));
     // The resolved values have reached the launcher; the engine keeps no copy around.
     m_resolved.secrets.clear();
-    if (Status status = statusOf(configured, where(), QStringLiteral("configure()")); !status.ok())
-        return status;
+    if (!configured.ok())
+        return configured;
 
-    QFuture<Status> prepared = m_candidate.launcher->prepare();
-    waitForFuture(QFuture<void>(prepared));
-    Status status = statusOf(prepared, where(), QStringLiteral("prepare()"));
+    Status status = awaitLauncherCall(m_candidate.launcher->prepare(), m_bounds.prepareMs, m_context.stop, where(),
+                                      QStringLiteral("prepare()"));
     // A question the launcher asked that presenters cannot show was refused unseen; the
     // launcher's outcome (usually "declined") is not the user's, so the activation fails
     // with what was wrong with the question.
@@ -202,10 +206,20 @@ Status ActivationTransaction::probe()
     // probe's answer stale; the swap step then refuses.
     m_probedGeneration = m_candidate.host ? m_candidate.host->availabilityGeneration() : 0;
     QFuture<Availability> probed = m_candidate.launcher->isAvailable();
-    waitForFuture(QFuture<void>(probed));
+    const QString call = QStringLiteral("availability probe");
+    switch (waitForFuture(QFuture<void>(probed), m_bounds.probeMs, m_context.stop)) {
+    case WaitOutcome::Finished:
+        break;
+    case WaitOutcome::TimedOut:
+        probed.cancel();
+        return launcherCallTimedOut(where(), call, m_bounds.probeMs);
+    case WaitOutcome::Stopped:
+        probed.cancel();
+        return launcherCallStopped(where(), call);
+    }
     if (probed.isCanceled() || probed.resultCount() == 0)
         return Error{ where(), tr("The backend's availability probe ended without a result."), {} };
-    const Availability availability = probed.result();
+    const Availability availability = BackendRegistry::checkedAvailability(m_request.ref, probed.result());
     m_context.registry.setAvailability(m_request.ref, availability);
     if (!availability.available) {
         return Error{ where(),
@@ -231,34 +245,10 @@ Status ActivationTransaction::swap()
     return {};
 }
 
-Status ActivationTransaction::applySecretUpdates(QList<std::pair<QString, std::optional<QString>>> *undo)
-{
-    for (const SecretUpdate &update : std::as_const(m_secretUpdates)) {
-        const std::optional<QString> old = m_storedSecrets.value(update.fieldId);
-        const Status status = update.action == SecretUpdate::Action::Replace
-            ? m_context.secrets.write(m_request.ref, update.fieldId, update.value)
-            : m_context.secrets.remove(m_request.ref, update.fieldId);
-        if (!status.ok())
-            return status;
-        undo->append({ update.fieldId, old });
-    }
-    return {};
-}
-
-void ActivationTransaction::undoSecretUpdates(const QList<std::pair<QString, std::optional<QString>>> &undo)
-{
-    for (auto it = undo.crbegin(); it != undo.crend(); ++it) {
-        if (it->second)
-            m_context.secrets.write(m_request.ref, it->first, *it->second);
-        else
-            m_context.secrets.remove(m_request.ref, it->first);
-    }
-}
-
 Status ActivationTransaction::persist()
 {
-    QList<std::pair<QString, std::optional<QString>>> undo;
-    Status status = applySecretUpdates(&undo);
+    SecretUpdateBatch secretUpdates(m_context.secrets, m_request.ref);
+    Status status = secretUpdates.apply(m_secretUpdates, m_storedSecrets);
     if (status.ok()) {
         const QJsonObject values = m_values.withoutDefaults(m_entry.descriptor).toJson();
         const QString key = m_request.ref.toString();
@@ -275,7 +265,7 @@ Status ActivationTransaction::persist()
     if (status.ok())
         return {};
 
-    undoSecretUpdates(undo);
+    secretUpdates.undo();
     m_context.active.swap(m_previous);
     if (m_context.activeChanged)
         m_context.activeChanged(m_previous.ref);

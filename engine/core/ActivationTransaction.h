@@ -2,6 +2,7 @@
 
 #include "ActiveBackend.h"
 #include "BackendRegistry.h"
+#include "LauncherBounds.h"
 #include "protocol/ActivationEvent.h"
 #include "protocol/SettingsValues.h"
 
@@ -15,6 +16,7 @@ namespace sandbox {
 class CleanupScheduler;
 class SecretStore;
 class SettingsStore;
+class StopSignal;
 
 // One activation, run on the engine's activation worker thread, in the specification's
 // order: validate -> resolve secrets -> configure + prepare the candidate (the active
@@ -22,6 +24,8 @@ class SettingsStore;
 // backend's idle resources. Every step is reported as started, then succeeded, failed,
 // skipped or (cleanup only) warning; after a failure the remaining steps are skipped.
 //
+// Every launcher call runs under the bound the engine sets for it (LauncherBounds); one
+// that does not answer in time is cancelled and fails its step with "timed out after N s".
 // Failure before the swap changes neither the active launcher nor anything on disk.
 // Secret updates reach the secret store only in the persist step and are undone when
 // persisting the settings fails, which also swaps the previous launcher back.
@@ -39,6 +43,8 @@ public:
         CleanupScheduler &cleanup;
         std::function<void(const ActivationEvent &)> emitEvent;
         std::function<void(const std::optional<BackendRef> &)> activeChanged;
+        LauncherBounds boundOverrides; // Engine::Options::launcherBounds
+        const StopSignal *stop = nullptr;
     };
 
     struct Request
@@ -67,15 +73,13 @@ private:
     Status persist();
     void cleanup();
 
-    Status applySecretUpdates(QList<std::pair<QString, std::optional<QString>>> *undo);
-    void undoSecretUpdates(const QList<std::pair<QString, std::optional<QString>>> &undo);
-
     void emitEvent(ActivationStep step, ActivationEvent::State state, const QString &message = {});
     QString where(const QString &fieldId = {}) const;
 
     Context &m_context;
     Request m_request;
     BackendEntry m_entry;
+    LauncherBounds m_bounds;
     SettingsValues m_values; // validated, without defaults filled in
     QList<SecretUpdate> m_secretUpdates; // Replace/Remove only
     ResolvedSettings m_resolved;

@@ -1,8 +1,16 @@
 #include "BackendRegistry.h"
 
+#include "protocol/JsonReader.h"
+
 #include <QDir>
 
 namespace sandbox {
+
+namespace {
+
+constexpr qsizetype maxSourceLabelLength = 200; // as BackendInfo reads it
+
+} // namespace
 
 BackendRegistry::BackendRegistry(QString stateRoot, HostInteractionBroker *broker,
                                  std::function<void(const BackendRef &)> availabilityChanged)
@@ -38,6 +46,9 @@ Status BackendRegistry::add(const BackendRef &ref, const QString &sourceLabel, c
     const BackendDescriptor descriptor = catalog->descriptor();
     if (Status valid = descriptor.validate(ref.toString() + QStringLiteral(".descriptor")); !valid.ok())
         return valid;
+    if (sourceLabel.trimmed().isEmpty() || !JsonReader::plainTextProblem(sourceLabel).isEmpty()
+        || sourceLabel.size() > maxSourceLabelLength)
+        return Error{ ref.toString(), tr("the name of its source must be short plain text"), {} };
 
     Slot slot;
     slot.entry.ref = ref;
@@ -103,8 +114,19 @@ std::shared_ptr<Launcher> BackendRegistry::catalog(const BackendRef &ref) const
     return nullptr;
 }
 
-void BackendRegistry::setAvailability(const BackendRef &ref, const Availability &availability)
+Availability BackendRegistry::checkedAvailability(const BackendRef &ref, const Availability &availability)
 {
+    // What a launcher says enters the engine here; clients decode it with the same codec, so
+    // text they would refuse (markup, control characters, too long) never reaches them.
+    if (Availability::fromJson(availability.toJson(), ref.toString() + QStringLiteral(".availability")).ok())
+        return availability;
+    return Availability{ availability.available,
+                         tr("The backend's availability reason is not shown: it is not plain text or is too long.") };
+}
+
+void BackendRegistry::setAvailability(const BackendRef &ref, const Availability &reported)
+{
+    const Availability availability = checkedAvailability(ref, reported);
     QMutexLocker locker(&m_mutex);
     for (Slot &slot : m_slots) {
         if (slot.entry.ref == ref)

@@ -56,7 +56,9 @@ public:
     std::optional<BackendEntry> entry(const BackendRef &ref) const;
     QList<BackendEntry> entries() const;
     std::shared_ptr<Launcher> catalog(const BackendRef &ref) const;
+    // Records what a probe reported; a reason that is not short plain text is replaced.
     void setAvailability(const BackendRef &ref, const Availability &availability);
+    static Availability checkedAvailability(const BackendRef &ref, const Availability &availability);
 
     Result<Instance> instantiate(const BackendRef &ref);
 

@@ -9,11 +9,14 @@
 namespace sandbox {
 
 CleanupScheduler::CleanupScheduler(ProcessTable &table, QObject *timerContext, Backoff backoff,
-                                   std::function<void(const CleanupWarning &)> warn)
+                                   std::function<void(const CleanupWarning &)> warn,
+                                   std::function<int(const BackendRef &)> disposeBound, const StopSignal *stop)
     : m_table(table)
     , m_timerContext(timerContext)
     , m_backoff(backoff)
     , m_warn(std::move(warn))
+    , m_disposeBound(std::move(disposeBound))
+    , m_stop(stop)
 { }
 
 int CleanupScheduler::delayBefore(int attempt) const
@@ -37,9 +40,8 @@ CleanupScheduler::Attempt CleanupScheduler::retire(const BackendRef &ref, std::s
         }
         m_retrying.insert(launcher.get(), 1);
     }
-    QFuture<Status> future = launcher->disposeIdle();
-    waitForFuture(QFuture<void>(future));
-    const Status status = statusOf(future, ref.toString(), QStringLiteral("disposeIdle()"));
+    const Status status = awaitLauncherCall(launcher->disposeIdle(), m_disposeBound(ref), m_stop, ref.toString(),
+                                            QStringLiteral("disposeIdle()"));
     if (status.ok()) {
         QMutexLocker locker(&m_mutex);
         m_retrying.remove(launcher.get());
@@ -112,11 +114,17 @@ void CleanupScheduler::scheduleAttempt(Item item, int attempt, int delayMs)
                 if (m_shutdown || m_retrying.value(item.launcher.get()) != attempt)
                     return;
             }
+            // Whichever comes first, the call's answer or its bound, settles the attempt.
             auto *watcher = new QFutureWatcher<Status>(m_timerContext);
+            auto *bound = new QTimer(watcher);
+            bound->setSingleShot(true);
+            const int boundMs = m_disposeBound(item.ref);
             QObject::connect(
-                watcher, &QFutureWatcher<Status>::finished, m_timerContext, [this, watcher, item, attempt] {
+                watcher, &QFutureWatcher<Status>::finished, m_timerContext, [this, watcher, bound, item, attempt] {
+                    bound->stop();
                     const Status status
                         = statusOf(watcher->future(), item.ref.toString(), QStringLiteral("disposeIdle()"));
+                    watcher->disconnect();
                     watcher->deleteLater();
                     if (status.ok()) {
                         QMutexLocker guard(&m_mutex);
@@ -125,7 +133,17 @@ void CleanupScheduler::scheduleAttempt(Item item, int attempt, int delayMs)
                         attemptFailed(item, attempt, status.error().toString());
                     }
                 });
+            QObject::connect(bound, &QTimer::timeout, m_timerContext, [this, watcher, item, attempt, boundMs] {
+                watcher->disconnect();
+                QFuture<Status> abandoned = watcher->future();
+                abandoned.cancel();
+                watcher->deleteLater();
+                attemptFailed(
+                    item, attempt,
+                    launcherCallTimedOut(item.ref.toString(), QStringLiteral("disposeIdle()"), boundMs).toString());
+            });
             watcher->setFuture(item.launcher->disposeIdle());
+            bound->start(boundMs);
         });
     });
 }

@@ -15,6 +15,7 @@ class QObject;
 namespace sandbox {
 
 class ProcessTable;
+class StopSignal;
 
 // Disposal of retired launchers' idle resources (step 7 of the activation transaction).
 // A launcher that still owns running processes is disposed when its last one ends. A
@@ -39,8 +40,11 @@ public:
         QString message;
     };
 
+    // `disposeBound` gives the bound (ms) on one disposeIdle() of a backend; a call that
+    // does not answer in time is cancelled and counts as a failed attempt.
     CleanupScheduler(ProcessTable &table, QObject *timerContext, Backoff backoff,
-                     std::function<void(const CleanupWarning &)> warn);
+                     std::function<void(const CleanupWarning &)> warn,
+                     std::function<int(const BackendRef &)> disposeBound, const StopSignal *stop);
 
     // From the activation worker: disposes now (waiting for the launcher) when it is
     // idle, else defers until it is. A failure is warned about and retried.
@@ -71,6 +75,8 @@ private:
     QObject *m_timerContext;
     Backoff m_backoff;
     std::function<void(const CleanupWarning &)> m_warn;
+    std::function<int(const BackendRef &)> m_disposeBound;
+    const StopSignal *m_stop;
     mutable QMutex m_mutex;
     QHash<const Launcher *, Item> m_deferred;
     QHash<const Launcher *, int> m_retrying;

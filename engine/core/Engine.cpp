@@ -5,6 +5,7 @@
 #include "BackendRegistry.h"
 #include "CleanupScheduler.h"
 #include "FileSettingsStore.h"
+#include "FutureWait.h"
 #include "HostInteractionBroker.h"
 #include "KeychainSecretStore.h"
 #include "PackManager.h"
@@ -12,7 +13,10 @@
 #include "PolicyStore.h"
 #include "ProcessTable.h"
 #include "SecretStore.h"
+#include "SecretUpdateBatch.h"
 #include "SettingsStore.h"
+#include "StopSignal.h"
+#include "protocol/JsonReader.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -42,16 +46,35 @@ public:
     void refreshAvailability(const BackendRef &ref);
     void addWarning(const QString &warning);
     void processEnded(quint64 id, ExitStatus status);
+    LauncherBounds boundsFor(const BackendRef &ref) const;
+
+    // Work queued behind an activation when the engine stops is not started: it fails.
+    template <typename T> static T stoppedResult(quint64 id)
+    {
+        const Error error{ QStringLiteral("engine"), Engine::tr("The engine is shutting down."), {} };
+        if constexpr (std::is_same_v<T, ActivationResult>) {
+            ActivationResult result;
+            result.activationId = id;
+            result.error = error;
+            result.failedStep = ActivationStep::Validate;
+            return result;
+        } else {
+            return T(error);
+        }
+    }
 
     template <typename T> QFuture<T> enqueue(std::function<T(quint64 id)> job)
     {
         QMutexLocker locker(&queueMutex);
         const quint64 id = nextActivationId++;
-        return QtConcurrent::run(&activationPool, [job = std::move(job), id] { return job(id); });
+        return QtConcurrent::run(&activationPool, [this, job = std::move(job), id] {
+            return stop.isStopped() ? stoppedResult<T>(id) : job(id);
+        });
     }
 
     Engine *q;
     Options options;
+    StopSignal stop; // fired first on destruction: every bounded wait ends at once
     QThread eventThread;
     QObject *eventContext = nullptr;
     std::unique_ptr<HostInteractionBroker> broker;
@@ -137,7 +160,8 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
                                .arg(warning.message));
             }
             emit q->cleanupWarning(warning);
-        });
+        },
+        [this](const BackendRef &ref) { return boundsFor(ref).disposeMs; }, &stop);
     table.setIdleCallback([this](const Launcher *launcher) { cleanup->launcherIdle(launcher); });
 
     // One worker: activations and pack operations run strictly one after another.
@@ -154,6 +178,7 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
 
 Engine::Private::~Private()
 {
+    stop.stop();
     alive->storeRelease(0);
     // Commands never outlive the engine that confined them.
     for (const std::shared_ptr<SandboxProcess> &process : table.takeRunning()) {
@@ -171,6 +196,12 @@ Engine::Private::~Private()
     eventThread.quit();
     eventThread.wait();
     table.setIdleCallback({});
+}
+
+LauncherBounds Engine::Private::boundsFor(const BackendRef &ref) const
+{
+    const std::optional<BackendEntry> entry = registry->entry(ref);
+    return LauncherBounds::resolve(entry ? entry->descriptor : BackendDescriptor(), options.launcherBounds);
 }
 
 void Engine::Private::addWarning(const QString &warning)
@@ -198,7 +229,9 @@ ActivationResult Engine::Private::runTransaction(quint64 id, const BackendRef &r
                                             [this](const ActivationEvent &event) { emit q->activationEvent(event); },
                                             [this](const std::optional<BackendRef> &activeRef) {
                                                 emit q->activeBackendChanged(activeRef.value_or(BackendRef()));
-                                            } };
+                                            },
+                                            options.launcherBounds,
+                                            &stop };
     ActivationTransaction transaction(context,
                                       ActivationTransaction::Request{ id, ref, std::move(candidate), secretUpdates });
     ActivationResult result = transaction.run();
@@ -226,9 +259,15 @@ void Engine::Private::refreshAvailability(const BackendRef &ref)
         return;
     }
     QPointer<Engine> engine(q);
-    QMetaObject::invokeMethod(eventContext, [this, engine, launcher, ref] {
+    const int boundMs = boundsFor(ref).probeMs;
+    QMetaObject::invokeMethod(eventContext, [this, engine, launcher, ref, boundMs] {
+        // Whichever comes first, the probe's answer or its bound, settles it.
         auto *watcher = new QFutureWatcher<Availability>(eventContext);
-        QObject::connect(watcher, &QFutureWatcher<Availability>::finished, eventContext, [this, engine, watcher, ref] {
+        auto *bound = new QTimer(watcher);
+        bound->setSingleShot(true);
+        const auto settle = [this, engine, watcher, bound, ref](const Availability &availability) {
+            watcher->disconnect();
+            bound->stop();
             watcher->deleteLater();
             {
                 QMutexLocker locker(&warningsMutex);
@@ -236,14 +275,23 @@ void Engine::Private::refreshAvailability(const BackendRef &ref)
             }
             if (!engine)
                 return;
-            const QFuture<Availability> future = watcher->future();
-            const Availability availability = (future.isCanceled() || future.resultCount() == 0)
-                ? Availability{ false, Engine::tr("The backend's availability probe ended without a result.") }
-                : future.result();
             registry->setAvailability(ref, availability);
             emit q->backendsChanged();
+        };
+        QObject::connect(watcher, &QFutureWatcher<Availability>::finished, eventContext, [watcher, settle] {
+            const QFuture<Availability> future = watcher->future();
+            settle((future.isCanceled() || future.resultCount() == 0)
+                       ? Availability{ false, Engine::tr("The backend's availability probe ended without a result.") }
+                       : future.result());
+        });
+        QObject::connect(bound, &QTimer::timeout, eventContext, [watcher, settle, ref, boundMs] {
+            QFuture<Availability> abandoned = watcher->future();
+            abandoned.cancel();
+            settle(Availability{
+                false, launcherCallTimedOut(ref.toString(), QStringLiteral("availability probe"), boundMs).message });
         });
         watcher->setFuture(launcher->isAvailable());
+        bound->start(boundMs);
     });
 }
 
@@ -362,9 +410,20 @@ QList<BackendInfo> Engine::backends() const
         if (activeRef && *activeRef == entry.ref && active.launcher) {
             // The serving instance knows what it enforces after preparing (e.g. which
             // sandbox tier it chose); the schema stays the registered one.
+            // What it says now enters the engine here: a claim clients would refuse (markup,
+            // control characters) is withheld, never replaced by another tier's claim.
             const BackendDescriptor serving = active.launcher->descriptor();
-            if (serving.fields == entry.descriptor.fields)
-                info.descriptor.enforcement = serving.enforcement;
+            if (serving.fields == entry.descriptor.fields) {
+                info.descriptor.enforcement.clear();
+                for (auto it = serving.enforcement.cbegin(); it != serving.enforcement.cend(); ++it) {
+                    if (!BackendDescriptor::enforcementDimensions().contains(it.key()))
+                        continue;
+                    const bool plain
+                        = !it.value().trimmed().isEmpty() && JsonReader::plainTextProblem(it.value()).isEmpty();
+                    info.descriptor.enforcement.insert(
+                        it.key(), plain ? it.value() : tr("(not shown: the backend's claim is not plain text)"));
+                }
+            }
         }
         info.availability = entry.availability;
         info.active = activeRef && *activeRef == entry.ref;
@@ -444,30 +503,9 @@ Status Engine::updateSettings(const BackendRef &ref, const SettingsValues &value
     if (Status valid = ActivationTransaction::checkSecretUpdates(*entry, secrets, &effective); !valid.ok())
         return valid;
 
-    QList<std::pair<QString, std::optional<QString>>> undo;
-    auto undoSecrets = [&] {
-        for (auto it = undo.crbegin(); it != undo.crend(); ++it) {
-            if (it->second)
-                d->secrets->write(ref, it->first, *it->second);
-            else
-                d->secrets->remove(ref, it->first);
-        }
-    };
-    for (const SecretUpdate &update : std::as_const(effective)) {
-        Result<std::optional<QString>> old = d->secrets->read(ref, update.fieldId);
-        if (!old.ok()) {
-            undoSecrets();
-            return old.error();
-        }
-        const Status status = update.action == SecretUpdate::Action::Replace
-            ? d->secrets->write(ref, update.fieldId, update.value)
-            : d->secrets->remove(ref, update.fieldId);
-        if (!status.ok()) {
-            undoSecrets();
-            return status;
-        }
-        undo.append({ update.fieldId, old.value() });
-    }
+    SecretUpdateBatch secretUpdates(*d->secrets, ref);
+    if (Status applied = secretUpdates.apply(effective); !applied.ok())
+        return applied;
 
     const QJsonObject stored = values.withoutDefaults(entry->descriptor).toJson();
     const QString key = ref.toString();
@@ -479,7 +517,7 @@ Status Engine::updateSettings(const BackendRef &ref, const SettingsValues &value
         return {};
     });
     if (!status.ok())
-        undoSecrets();
+        secretUpdates.undo();
     return status;
 }
 
@@ -568,17 +606,32 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
     Private *priv = d.get();
     std::shared_ptr<QAtomicInt> alive = d->alive;
     SandboxProcess *object = process.get();
-    connect(object, &SandboxProcess::started, object, [priv, alive, id, object] {
+    auto settled = std::make_shared<QAtomicInt>(0); // started, failed to start, or finished
+    connect(object, &SandboxProcess::started, object, [priv, alive, id, object, settled] {
+        settled->storeRelease(1);
         if (alive->loadAcquire())
             priv->table.setPid(id, object->pid());
     });
-    connect(object, &SandboxProcess::finished, object, [priv, alive, id](const ExitStatus &status) {
+    connect(object, &SandboxProcess::finished, object, [priv, alive, id, settled](const ExitStatus &status) {
+        settled->storeRelease(1);
         if (alive->loadAcquire())
             priv->processEnded(id, status);
     });
-    connect(object, &SandboxProcess::failedToStart, object, [priv, alive, id](const Error &) {
+    connect(object, &SandboxProcess::failedToStart, object, [priv, alive, id, settled](const Error &) {
+        settled->storeRelease(1);
         if (alive->loadAcquire())
             priv->processEnded(id, ExitStatus{ 127, false, 0, false });
+    });
+    // Starting is a launcher call too: a sandbox that has not started within its bound is
+    // killed, and its end is reported as timed out.
+    QTimer::singleShot(d->boundsFor(*snapshot.ref).spawnMs, object, [priv, alive, id, object, settled] {
+        if (!alive->loadAcquire() || settled->loadAcquire())
+            return;
+        {
+            QMutexLocker locker(&priv->warningsMutex);
+            priv->timedOut.insert(id);
+        }
+        object->kill();
     });
     // The engine is the one owner of the timeout, for every launcher: launchers run no
     // timer of their own, and kill() ends the whole sandbox in whatever state it is (a

@@ -2,6 +2,7 @@
 
 #include "AtomPack.h"
 #include "Launcher.h"
+#include "LauncherBounds.h"
 #include "protocol/ActivationEvent.h"
 #include "protocol/BackendInfo.h"
 #include "protocol/HostInteraction.h"
@@ -46,6 +47,10 @@ public:
         int cleanupRetryAttempts = 10;
         // An unanswered Host Interaction question is refused after this long.
         int interactionTimeoutMs = 120000;
+        // Bounds on every launcher call (configure, prepare, availability probe, spawn start,
+        // dispose), in ms; a non-zero one overrides what the backend's descriptor states
+        // and the engine's defaults (LauncherBounds::defaults()).
+        LauncherBounds launcherBounds;
     };
 
     explicit Engine(Options options, QObject *parent = nullptr);

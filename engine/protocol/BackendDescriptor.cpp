@@ -6,6 +6,8 @@
 #include <QCoreApplication>
 #include <QJsonArray>
 
+#include <cmath>
+
 namespace sandbox {
 
 namespace {
@@ -36,6 +38,13 @@ const QStringList &BackendDescriptor::enforcementDimensions()
                                          QStringLiteral("allowedDomains"), QStringLiteral("hostExecution"),
                                          QStringLiteral("confinement") };
     return dimensions;
+}
+
+const QStringList &BackendDescriptor::timeoutCalls()
+{
+    static const QStringList calls{ QStringLiteral("configure"), QStringLiteral("prepare"), QStringLiteral("probe"),
+                                    QStringLiteral("spawn"), QStringLiteral("dispose") };
+    return calls;
 }
 
 const QStringList &BackendDescriptor::knownPlatforms()
@@ -113,6 +122,18 @@ Status BackendDescriptor::validate(const QString &path) const
         if (const QString problem = JsonReader::plainTextProblem(it.value()); !problem.isEmpty())
             return Error{ dimensionPath, problem, {} };
     }
+
+    for (auto it = timeouts.constBegin(); it != timeouts.constEnd(); ++it) {
+        if (!timeoutCalls().contains(it.key()))
+            return Error{ path + QStringLiteral(".timeouts"),
+                          tr("unknown launcher call %1; expected one of %2")
+                              .arg(quotedForMessage(it.key()), timeoutCalls().join(QStringLiteral(", "))),
+                          {} };
+        if (it.value() < 1 || it.value() > maxTimeoutSeconds)
+            return Error{ path + QStringLiteral(".timeouts.") + it.key(),
+                          tr("must be whole seconds from 1 to %1, got %2").arg(maxTimeoutSeconds).arg(it.value()),
+                          {} };
+    }
     return Status::success();
 }
 
@@ -133,6 +154,12 @@ QJsonObject BackendDescriptor::toJson() const
             claims.insert(it.key(), it.value());
         object.insert(QStringLiteral("enforcement"), claims);
     }
+    if (!timeouts.isEmpty()) {
+        QJsonObject bounds;
+        for (auto it = timeouts.constBegin(); it != timeouts.constEnd(); ++it)
+            bounds.insert(it.key(), it.value());
+        object.insert(QStringLiteral("timeouts"), bounds);
+    }
     return object;
 }
 
@@ -140,7 +167,7 @@ Result<BackendDescriptor> BackendDescriptor::fromJson(const QJsonValue &value, c
 {
     JsonReader reader(value, path);
     reader.rejectUnknownKeys({ QStringLiteral("name"), QStringLiteral("description"), QStringLiteral("settings"),
-                               QStringLiteral("platforms"), QStringLiteral("enforcement") },
+                               QStringLiteral("platforms"), QStringLiteral("enforcement"), QStringLiteral("timeouts") },
                              dataOnly());
     BackendDescriptor descriptor;
     descriptor.name = reader.requirePlainText(QStringLiteral("name"));
@@ -150,6 +177,7 @@ Result<BackendDescriptor> BackendDescriptor::fromJson(const QJsonValue &value, c
     const QJsonObject settings = reader.optionalObject(QStringLiteral("settings"));
     const bool hasEnforcement = reader.has(QStringLiteral("enforcement"));
     const QJsonObject enforcement = reader.optionalObject(QStringLiteral("enforcement"));
+    const QJsonObject timeouts = reader.optionalObject(QStringLiteral("timeouts"));
     if (!reader.ok())
         return reader.error();
 
@@ -181,6 +209,23 @@ Result<BackendDescriptor> BackendDescriptor::fromJson(const QJsonValue &value, c
         }
         if (!claims.ok())
             return claims.error();
+    }
+
+    for (auto it = timeouts.constBegin(); it != timeouts.constEnd(); ++it) {
+        const QString callPath = reader.childPath(QStringLiteral("timeouts")) + QLatin1Char('.') + it.key();
+        if (!timeoutCalls().contains(it.key()))
+            return Error{ reader.childPath(QStringLiteral("timeouts")),
+                          tr("unknown launcher call %1; expected one of %2")
+                              .arg(quotedForMessage(it.key()), timeoutCalls().join(QStringLiteral(", "))),
+                          {} };
+        const double seconds = it.value().toDouble(-1);
+        if (!it.value().isDouble() || seconds < 1 || seconds > maxTimeoutSeconds || seconds != std::floor(seconds))
+            return Error{ callPath,
+                          tr("expected whole seconds from 1 to %1, got %2")
+                              .arg(maxTimeoutSeconds)
+                              .arg(it.value().isDouble() ? QString::number(seconds) : JsonReader::typeName(it.value())),
+                          {} };
+        descriptor.timeouts.insert(it.key(), int(seconds));
     }
 
     if (const Status valid = descriptor.validate(path); !valid)

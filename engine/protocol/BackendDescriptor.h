@@ -17,9 +17,12 @@ namespace sandbox {
 // JSON: { name, description, settings: { fields: [FieldSpec...] },
 //         platforms?: ["linux","macos","windows"],
 //         enforcement?: { filesystem?: text, network?: text, allowedDomains?: text,
-//                         hostExecution?: text, confinement?: text } }
+//                         hostExecution?: text, confinement?: text },
+//         timeouts?: { configure?: s, prepare?: s, probe?: s, spawn?: s, dispose?: s } }
 // enforcement values say, as plain text, what enforces that policy dimension
-// ("Landlock ABI 4 + mount namespace", "not enforced", ...).
+// ("Landlock ABI 4 + mount namespace", "not enforced", ...). timeouts state, in whole
+// seconds (1 to 3600), how long each launcher call may take before the engine cancels it;
+// a call not named gets the engine's default.
 struct BackendDescriptor
 {
     QString name;
@@ -27,8 +30,11 @@ struct BackendDescriptor
     QList<FieldSpec> fields;
     QStringList platforms;
     QMap<QString, QString> enforcement;
+    QMap<QString, int> timeouts; // launcher call -> seconds
 
     static const QStringList &enforcementDimensions();
+    static const QStringList &timeoutCalls();
+    static constexpr int maxTimeoutSeconds = 3600;
     static const QStringList &knownPlatforms();
 
     const FieldSpec *field(const QString &id) const;

@@ -39,6 +39,41 @@ template <typename T> Result<QList<T>> decodeList(const QJsonValue &result, cons
     return items;
 }
 
+// One entry this client cannot read never hides the others: it is listed by its ref as
+// unavailable, saying why; an entry without a readable ref is left out with a warning.
+Result<QList<BackendInfo>> decodeBackendList(const QJsonValue &result)
+{
+    const QString path = QStringLiteral("result.backends");
+    const QJsonValue list = result.toObject().value(QStringLiteral("backends"));
+    if (!list.isArray())
+        return Error{ path, tr("expected an array"), {} };
+    QList<BackendInfo> items;
+    const QJsonArray array = list.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString itemPath = path + QLatin1Char('[') + QString::number(i) + QLatin1Char(']');
+        Result<BackendInfo> item = BackendInfo::fromJson(array.at(i), itemPath);
+        if (item.ok()) {
+            items.append(std::move(item).value());
+            continue;
+        }
+        const Result<BackendRef> ref = BackendRef::fromJson(array.at(i).toObject().value(QStringLiteral("ref")),
+                                                            itemPath + QStringLiteral(".ref"));
+        if (!ref.ok()) {
+            qWarning("sandbox client: a backend entry was left out: %s", qPrintable(item.error().toString()));
+            continue;
+        }
+        BackendInfo unreadable;
+        unreadable.ref = ref.value();
+        unreadable.descriptor.name = ref.value().toString();
+        unreadable.sourceLabel = ref.value().toString();
+        unreadable.availability = Availability{
+            false, tr("This backend's description could not be read, so it cannot be used: %1").arg(item.error().where)
+        };
+        items.append(unreadable);
+    }
+    return items;
+}
+
 } // namespace
 
 class Client::Private
@@ -285,9 +320,8 @@ Client::~Client()
 
 QFuture<Result<QList<BackendInfo>>> Client::backends()
 {
-    return d->call<QList<BackendInfo>>(Method::BackendsList, {}, [](const QJsonValue &result) {
-        return decodeList<BackendInfo>(result, QStringLiteral("backends"));
-    });
+    return d->call<QList<BackendInfo>>(Method::BackendsList, {},
+                                       [](const QJsonValue &result) { return decodeBackendList(result); });
 }
 
 QFuture<Result<BackendInfo>> Client::describe(const BackendRef &ref)

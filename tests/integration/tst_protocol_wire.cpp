@@ -3,6 +3,7 @@
 // and missing parameters. Each gets a JSON-RPC error naming what is wrong (or, for a
 // broken stream, a clean hang-up), and the server keeps serving everyone else.
 #include "core/Engine.h"
+#include "core/Launcher.h"
 #include "server/Client.h"
 #include "server/FrameDecoder.h"
 #include "server/InProcessTransport.h"
@@ -107,6 +108,39 @@ public:
     FrameDecoder m_decoder;
 };
 
+// A launcher that only says things about itself: what the listing tests need.
+class TextLauncher final : public Launcher
+{
+public:
+    TextLauncher(QString kind, QString reason)
+        : m_kind(std::move(kind))
+        , m_reason(std::move(reason))
+    { }
+
+    QString kind() const override { return m_kind; }
+    BackendDescriptor descriptor() const override
+    {
+        BackendDescriptor descriptor;
+        descriptor.name = QStringLiteral("Text launcher %1").arg(m_kind);
+        return descriptor;
+    }
+    QFuture<Status> configure(const ResolvedSettings &) override { return QtFuture::makeReadyFuture(Status()); }
+    QFuture<Status> prepare() override { return QtFuture::makeReadyFuture(Status()); }
+    QFuture<Availability> isAvailable() override
+    {
+        return QtFuture::makeReadyFuture(Availability{ m_reason.isEmpty(), m_reason });
+    }
+    Result<std::shared_ptr<SandboxProcess>> spawn(const SpawnRequest &, const Policy &) override
+    {
+        return Error{ m_kind, QStringLiteral("this launcher runs nothing"), {} };
+    }
+    QFuture<Status> disposeIdle() override { return QtFuture::makeReadyFuture(Status()); }
+
+private:
+    QString m_kind;
+    QString m_reason;
+};
+
 QJsonObject errorOf(const QJsonObject &reply)
 {
     return reply.value(QStringLiteral("error")).toObject();
@@ -140,6 +174,8 @@ private slots:
     void clientFailsPendingCallsWhenEngineGoesAway();
     void clientRefusesAQuestionItCannotDecode();
     void clientReportsNotificationsItCannotDecode();
+    void markupInAReasonHidesNoBackend();
+    void clientListsTheBackendsItCanRead();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -502,6 +538,14 @@ public:
                 .toJson());
     }
 
+    // Answers the Client's request number `index` (after the handshake) with `result`.
+    bool reply(qsizetype index, const QJsonObject &result)
+    {
+        if (!QTest::qWaitFor([this, index] { return sent().size() > index; }, 10000))
+            return false;
+        return m_transport->send(RpcMessage::response(sent().at(index).value(QStringLiteral("id")), result).toJson());
+    }
+
     bool notify(const QString &method, const QJsonObject &params)
     {
         return m_transport->send(RpcMessage::notification(method, params).toJson());
@@ -598,6 +642,66 @@ void TestProtocolWire::clientReportsNotificationsItCannotDecode()
     QTRY_COMPARE(backendsChanged.count(), 1);
     QCOMPARE(finished.count(), 0);
     QCOMPARE(policy.count(), 0);
+}
+
+void TestProtocolWire::markupInAReasonHidesNoBackend()
+{
+    // A reason that clients would refuse as markup is checked where it enters the engine.
+    m_engine->registerBuiltin(
+        std::make_shared<TextLauncher>(QStringLiteral("marked"), QStringLiteral("start <runtime> first")));
+    m_engine->registerBuiltin(std::make_shared<TextLauncher>(QStringLiteral("plain"), QString()));
+    auto [clientEnd, serverEnd] = InProcessTransport::createPair();
+    m_server->addConnection(std::move(serverEnd));
+    Client client(std::move(clientEnd));
+
+    const BackendRef marked = BackendRef::builtin(QStringLiteral("marked"));
+    const BackendRef plain = BackendRef::builtin(QStringLiteral("plain"));
+    QTRY_VERIFY(m_engine->backend(plain).value().availability.available);
+    QTRY_VERIFY(!m_engine->backend(marked).value().availability.reason.contains(QStringLiteral("Not checked")));
+    const Result<QList<BackendInfo>> listed = waitFor(client.backends());
+    QVERIFY2(listed.ok(), qPrintable(listed.ok() ? QString() : listed.error().toString()));
+    QCOMPARE(listed.value().size(), 2);
+    QCOMPARE(listed.value().at(0).ref, marked);
+    QVERIFY(!listed.value().at(0).availability.available);
+    QVERIFY(!listed.value().at(0).availability.reason.contains(QLatin1Char('<')));
+    QVERIFY(listed.value().at(0).availability.reason.contains(QStringLiteral("not plain text")));
+    QCOMPARE(listed.value().at(1).ref, plain);
+    QVERIFY(listed.value().at(1).availability.available);
+
+    // Activating it says why it is not available, in words a client can show.
+    const Result<ActivationResult> activated = waitFor(client.activate(marked));
+    QVERIFY(activated.ok());
+    QVERIFY(!activated.value().ok);
+    QVERIFY(!activated.value().error.toString().contains(QStringLiteral("<runtime>")));
+}
+
+void TestProtocolWire::clientListsTheBackendsItCanRead()
+{
+    FakeEngine engine;
+    QVERIFY(engine.greet());
+    const QFuture<Result<QList<BackendInfo>>> listing = engine.client->backends();
+
+    BackendInfo good;
+    good.ref = BackendRef::builtin(QStringLiteral("good"));
+    good.descriptor.name = QStringLiteral("Good");
+    good.availability = Availability{ true, {} };
+    good.sourceLabel = QStringLiteral("Built-in");
+    QJsonObject bad = good.toJson();
+    bad.insert(QStringLiteral("ref"), BackendRef::builtin(QStringLiteral("bad")).toJson());
+    bad.insert(QStringLiteral("availability"),
+               QJsonObject{ { QStringLiteral("available"), false },
+                            { QStringLiteral("reason"), QStringLiteral("install <b>it</b>") } });
+    const QJsonObject noRef{ { QStringLiteral("descriptor"), QStringLiteral("<script>") } };
+    QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("backend entry was left out")));
+    QVERIFY(engine.reply(0, { { QStringLiteral("backends"), QJsonArray{ bad, noRef, good.toJson() } } }));
+
+    const Result<QList<BackendInfo>> listed = waitFor(listing);
+    QVERIFY2(listed.ok(), qPrintable(listed.ok() ? QString() : listed.error().toString()));
+    QCOMPARE(listed.value().size(), 2);
+    QCOMPARE(listed.value().at(0).ref, BackendRef::builtin(QStringLiteral("bad")));
+    QVERIFY(!listed.value().at(0).availability.available);
+    QVERIFY(listed.value().at(0).availability.reason.contains(QStringLiteral("result.backends[0].availability")));
+    QCOMPARE(listed.value().at(1), good);
 }
 
 QTEST_GUILESS_MAIN(TestProtocolWire)

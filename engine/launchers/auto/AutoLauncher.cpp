@@ -174,8 +174,8 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                          "full: the host's network")
                           .arg(abi >= 4 ? tr(", plus Landlock TCP rules") : QString()));
         claims.insert(QStringLiteral("allowedDomains"),
-                      tr("filtering proxy on a unix socket only (ALL_PROXY=socks5h://localhost/<socket>, understood "
-                         "by curl); tools that need a TCP proxy cannot reach the network"));
+                      tr("filtering proxy on a unix socket only (ALL_PROXY=socks5h://localhost/ followed by the socket "
+                         "path, understood by curl); tools that need a TCP proxy cannot reach the network"));
         claims.insert(QStringLiteral("hostExecution"),
                       tr("deny: with network none or full the command cannot create unix sockets at all "
                          "(seccomp; socketpair still works); with allowed domains only stream unix sockets, and "

@@ -66,6 +66,7 @@ private slots:
     void validateValue();
     void fieldTypeNames();
     void sizeBounds();
+    void timeoutsAreWholeSecondsPerCall();
 };
 
 void TestDescriptor::decodesSpecificationExample()
@@ -175,6 +176,22 @@ void TestDescriptor::rejects_data()
         R"({"id":"a","type":"select","label":"A","options":[{"value":"x","label":"<u>X</u>"}]})")
                                   << "descriptor.settings.fields[0].options[0].label"
                                   << "contains markup";
+    QTest::newRow("timeout call") << QByteArray(R"({"name":"T","timeouts":{"boot":5}})") << "descriptor.timeouts"
+                                  << "unknown launcher call";
+    QTest::newRow("timeout zero") << QByteArray(R"({"name":"T","timeouts":{"prepare":0}})")
+                                  << "descriptor.timeouts.prepare"
+                                  << "whole seconds from 1 to 3600, got 0";
+    QTest::newRow("timeout fraction") << QByteArray(R"({"name":"T","timeouts":{"probe":1.5}})")
+                                      << "descriptor.timeouts.probe"
+                                      << "whole seconds";
+    QTest::newRow("timeout huge") << QByteArray(R"({"name":"T","timeouts":{"spawn":1e300}})")
+                                  << "descriptor.timeouts.spawn"
+                                  << "whole seconds";
+    QTest::newRow("timeout text") << QByteArray(R"({"name":"T","timeouts":{"dispose":"5"}})")
+                                  << "descriptor.timeouts.dispose"
+                                  << "got a string";
+    QTest::newRow("timeouts type") << QByteArray(R"({"name":"T","timeouts":[5]})") << "descriptor.timeouts"
+                                   << "expected an object, got an array";
     QTest::newRow("enforcement markup") << QByteArray(R"({"name":"T","enforcement":{"network":"<b>all</b>"}})")
                                         << "descriptor.enforcement.network"
                                         << "contains markup";
@@ -430,6 +447,24 @@ void TestDescriptor::sizeBounds()
     decoded = BackendDescriptor::fromJson(json);
     QVERIFY(!decoded.ok());
     SANDBOX_EXPECT_ERROR(decoded.error(), QStringLiteral("descriptor.description"), QStringLiteral("is too long"));
+}
+
+void TestDescriptor::timeoutsAreWholeSecondsPerCall()
+{
+    const Result<BackendDescriptor> d = BackendDescriptor::fromJson(
+        jsonValue(R"({"name":"T","timeouts":{"prepare":600,"configure":1,"dispose":3600}})"));
+    QVERIFY2(d.ok(), qPrintable(d.ok() ? QString() : d.error().toString()));
+    QCOMPARE(d.value().timeouts,
+             (QMap<QString, int>{ { QStringLiteral("prepare"), 600 },
+                                  { QStringLiteral("configure"), 1 },
+                                  { QStringLiteral("dispose"), 3600 } }));
+    QCOMPARE(BackendDescriptor::fromJson(d.value().toJson()).value(), d.value());
+
+    BackendDescriptor constructed = d.value();
+    constructed.timeouts.insert(QStringLiteral("probe"), 0);
+    const Status invalid = constructed.validate();
+    QVERIFY(!invalid.ok());
+    QCOMPARE(invalid.error().where, QStringLiteral("descriptor.timeouts.probe"));
 }
 
 QTEST_GUILESS_MAIN(TestDescriptor)

@@ -37,6 +37,7 @@ void EngineRig::start()
     options.cleanupRetryMaxMs = 200;
     options.cleanupRetryAttempts = 6;
     options.interactionTimeoutMs = setup.interactionTimeoutMs;
+    options.launcherBounds = setup.launcherBounds;
     engine = std::make_unique<Engine>(options);
     observer = std::make_unique<EngineObserver>(engine.get());
     if (setup.registerBackends) {

@@ -22,6 +22,7 @@ public:
         QString keychainService;
         int interactionTimeoutMs = 120000;
         bool registerBackends = true;
+        LauncherBounds launcherBounds; // overrides of the launcher call bounds
     };
 
     EngineRig();

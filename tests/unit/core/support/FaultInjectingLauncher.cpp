@@ -1,6 +1,7 @@
 #include "FaultInjectingLauncher.h"
 
 #include "HostProcess.h"
+#include "NeverStartingProcess.h"
 
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
@@ -50,7 +51,16 @@ BackendDescriptor FaultInjectingLauncher::descriptor() const
     descriptor.description = QStringLiteral("Runs host processes; fails where a test tells it to.");
     QMutexLocker locker(&m_plan->mutex);
     descriptor.fields = m_plan->fields;
+    descriptor.timeouts = m_plan->timeouts;
     return descriptor;
+}
+
+QFuture<Status> FaultInjectingLauncher::hangingCall()
+{
+    auto promise = std::make_shared<QPromise<Status>>();
+    promise->start();
+    m_plan->hangingCalls.append(promise);
+    return promise->future();
 }
 
 QFuture<Status> FaultInjectingLauncher::configure(const ResolvedSettings &settings)
@@ -58,6 +68,8 @@ QFuture<Status> FaultInjectingLauncher::configure(const ResolvedSettings &settin
     QMutexLocker locker(&m_plan->mutex);
     m_plan->configured.append(settings);
     m_label = settings.values.values.value(QStringLiteral("label")).toString();
+    if (m_plan->hangAt == QLatin1String("configure"))
+        return hangingCall();
     if (m_plan->failConfigure)
         return QtFuture::makeReadyFuture(Status(Error{ m_kind, QStringLiteral("injected configure failure"), {} }));
     return QtFuture::makeReadyFuture(Status());
@@ -71,6 +83,10 @@ QFuture<Status> FaultInjectingLauncher::prepare()
         QMutexLocker locker(&m_plan->mutex);
         ask = m_plan->askDuringPrepare;
         malformed = m_plan->askMalformed;
+        if (m_plan->hangAt == QLatin1String("prepare")) {
+            m_plan->prepareLog.append(m_kind + QLatin1Char(':') + m_label);
+            return hangingCall();
+        }
     }
     if (ask) {
         HostInteractionRequest request;
@@ -119,6 +135,12 @@ QFuture<Availability> FaultInjectingLauncher::isAvailable()
         QMutexLocker locker(&m_plan->mutex);
         notify = m_plan->notifyWhileProbing;
         unavailable = m_plan->unavailable;
+        if (m_plan->hangAt == QLatin1String("probe")) {
+            auto promise = std::make_shared<QPromise<Availability>>();
+            promise->start();
+            m_plan->hangingProbes.append(promise);
+            return promise->future();
+        }
     }
     if (notify && host())
         host()->notifyAvailabilityChanged();
@@ -131,6 +153,11 @@ QFuture<Availability> FaultInjectingLauncher::isAvailable()
 Result<std::shared_ptr<SandboxProcess>> FaultInjectingLauncher::spawn(const SpawnRequest &request, const Policy &)
 {
     const QString tag = m_kind + QLatin1Char('#') + QString::number(m_instance);
+    {
+        QMutexLocker locker(&m_plan->mutex);
+        if (m_plan->hangAt == QLatin1String("spawn"))
+            return std::shared_ptr<SandboxProcess>(std::make_shared<NeverStartingProcess>());
+    }
     return std::shared_ptr<SandboxProcess>(
         std::make_shared<HostProcess>(request, QMap<QString, QString>{ { QStringLiteral("FAULT_LAUNCHER"), tag } }));
 }
@@ -139,6 +166,8 @@ QFuture<Status> FaultInjectingLauncher::disposeIdle()
 {
     QMutexLocker locker(&m_plan->mutex);
     ++m_plan->disposeCalls;
+    if (m_plan->hangAt == QLatin1String("dispose"))
+        return hangingCall();
     if (m_plan->disposeFailures > 0) {
         --m_plan->disposeFailures;
         return QtFuture::makeReadyFuture(Status(Error{ m_kind, QStringLiteral("injected cleanup failure"), {} }));

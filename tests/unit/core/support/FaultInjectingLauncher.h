@@ -3,6 +3,7 @@
 #include "core/Launcher.h"
 
 #include <QMutex>
+#include <QPromise>
 #include <QStringList>
 
 #include <memory>
@@ -25,7 +26,11 @@ struct FaultPlan
     bool askMalformed = false; // with askDuringPrepare: the confirm carries options (invalid)
     int disposeFailures = 0; // the next N disposeIdle() calls fail
     int prepareDelayMs = 0;
+    // A call that never answers: "configure", "prepare", "probe", "spawn" (the sandbox never
+    // starts until killed) or "dispose". Empty: every call answers.
+    QString hangAt;
     QList<FieldSpec> fields; // the settings schema; defaults: label (string), count (number)
+    QMap<QString, int> timeouts; // the descriptor's stated bounds (seconds)
 
     // --- observations
     int preparesRunning = 0;
@@ -37,6 +42,9 @@ struct FaultPlan
     int disposeCalls = 0;
     int disposeSuccesses = 0;
     QStringList disposedInstances; // "<kind>#<instance>" of every successful disposal
+    // The calls left unanswered (kept alive, so only the engine can cancel them).
+    QList<std::shared_ptr<QPromise<Status>>> hangingCalls;
+    QList<std::shared_ptr<QPromise<Availability>>> hangingProbes;
 
     FaultPlan();
 };
@@ -64,6 +72,9 @@ public:
     static std::function<std::shared_ptr<Launcher>()> factory(const QString &kind, std::shared_ptr<FaultPlan> plan);
 
 private:
+    // A future that never finishes unless the engine cancels it; caller holds the plan's mutex.
+    QFuture<Status> hangingCall();
+
     QString m_kind;
     std::shared_ptr<FaultPlan> m_plan;
     int m_instance = 0;
