@@ -17,6 +17,7 @@ test_packages=(
     xvfb xauth x11-utils trayer
     bubblewrap curl python3 iproute2 util-linux
     clang libclang-rt-14-dev
+    qemu-system-x86 linux-image-amd64 busybox-static cpio
 )
 
 packages=("${build_packages[@]}")
