@@ -160,9 +160,10 @@ Result<QByteArray> HelperStore::fetch(const QString &name, const Progress &progr
     if (!failure.isEmpty() || (status != 0 && status != 200)) {
         return Error{ kWhere,
                       tr("cannot fetch the helper %1 from %2: %3. The VM backend needs it: check the helper "
-                         "source setting, or copy the offline bundle (packages/sandbox-vm) into %4")
+                         "source setting, or copy the offline bundle (packages/sandbox-vm) into the bin folder of "
+                         "the VM backend's state directory")
                           .arg(name, url.toDisplayString(),
-                               failure.isEmpty() ? tr("HTTP status %1").arg(status) : failure, m_binDirectory),
+                               failure.isEmpty() ? tr("HTTP status %1").arg(status) : failure),
                       {} };
     }
     return content;

@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFuture>
+#include <QLoggingCategory>
 #include <QMutexLocker>
 #include <QSaveFile>
 #include <QSysInfo>
@@ -19,6 +20,10 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <future>
+
+// Fetch progress (QT_LOGGING_RULES="sandbox.vm.fetch.info=true" shows it); the activation's
+// own events report the outcome.
+Q_LOGGING_CATEGORY(lcVmFetch, "sandbox.vm.fetch", QtWarningMsg)
 
 namespace sandbox {
 
@@ -294,7 +299,7 @@ Status VmLauncher::prepareNow()
     const QString vmDir = launcherHost->stateDirectory();
     HelperStore helpers(vmDir + QStringLiteral("/bin"), settings.helperSource);
     const Result<QMap<QString, QByteArray>> verified = helpers.ensure(
-        requiredHelpers(), [](const QString &message) { qInfo("builtin:vm: %s", qUtf8Printable(message)); });
+        requiredHelpers(), [](const QString &message) { qCInfo(lcVmFetch, "%s", qUtf8Printable(message)); });
     if (!verified.ok())
         return verified.error();
 
