@@ -18,6 +18,7 @@ test_packages=(
     bubblewrap curl python3 iproute2 util-linux
     clang libclang-rt-14-dev
     podman runc busybox-static
+    qemu-system-x86 linux-image-amd64 cpio
 )
 
 packages=("${build_packages[@]}")

@@ -1,17 +1,140 @@
 #include "VmLauncher.h"
 
+#include "GuestImage.h"
+#include "HelperStore.h"
+#include "HyperVDriver.h"
+#include "QemuDriver.h"
+#include "VfkitDriver.h"
+#include "VmMachine.h"
+#include "VmProcess.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QFuture>
+#include <QLoggingCategory>
+#include <QMutexLocker>
+#include <QSaveFile>
+#include <QSysInfo>
+#include <QTemporaryDir>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <future>
+
+// Fetch progress (QT_LOGGING_RULES="sandbox.vm.fetch.info=true" shows it); the activation's
+// own events report the outcome.
+Q_LOGGING_CATEGORY(lcVmFetch, "sandbox.vm.fetch", QtWarningMsg)
 
 namespace sandbox {
+
+namespace {
+
+const QString kWhere = QStringLiteral("builtin:vm");
+constexpr int kSoftwareBootTimeoutMs = 240 * 1000;
+constexpr int kHardwareProbeTimeoutMs = 20 * 1000;
+constexpr int kMaxMachines = 4;
+const QString kCommandLine = QStringLiteral("console=ttyS0 quiet panic=-1 rdinit=/init");
+
+template <typename T> QFuture<T> ready(T value)
+{
+    QPromise<T> promise;
+    promise.start();
+    promise.addResult(std::move(value));
+    promise.finish();
+    return promise.future();
+}
+
+FieldSpec field(const QString &id, FieldSpec::Type type, const QString &label, const QJsonValue &defaultValue,
+                const QString &description = QString())
+{
+    FieldSpec spec;
+    spec.id = id;
+    spec.type = type;
+    spec.label = label;
+    spec.defaultValue = defaultValue;
+    spec.description = description;
+    return spec;
+}
+
+QByteArray spawnPayload(const SpawnRequest &request)
+{
+    QByteArray payload;
+    auto put = [&](const QString &text) {
+        payload += text.toUtf8();
+        payload += '\0';
+    };
+    put(request.cwd);
+    put(QStringLiteral("observe"));
+    put(QString::number(request.argv.size()));
+    for (const QString &arg : request.argv)
+        put(arg);
+    QMap<QString, QString> env = request.env;
+    if (!env.contains(QStringLiteral("PATH")))
+        env.insert(QStringLiteral("PATH"),
+                   QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/.sandbox/bin"));
+    put(QString::number(env.size()));
+    for (auto it = env.cbegin(); it != env.cend(); ++it)
+        put(it.key() + QLatin1Char('=') + it.value());
+    return payload;
+}
+
+bool hasNul(const SpawnRequest &request)
+{
+    auto bad = [](const QString &text) { return text.contains(QChar(0)); };
+    if (bad(request.cwd))
+        return true;
+    for (const QString &arg : request.argv)
+        if (bad(arg))
+            return true;
+    for (auto it = request.env.cbegin(); it != request.env.cend(); ++it)
+        if (bad(it.key()) || bad(it.value()) || it.key().contains(QLatin1Char('=')))
+            return true;
+    return false;
+}
+
+} // namespace
+
+VmLauncher::VmLauncher() = default;
+
+VmLauncher::~VmLauncher()
+{
+    QList<std::shared_ptr<VmMachine>> machines;
+    {
+        QMutexLocker lock(&m_mutex);
+        machines.swap(m_machines);
+    }
+    for (const std::shared_ptr<VmMachine> &machine : std::as_const(machines)) {
+        VmMachine *raw = machine.get();
+        QMetaObject::invokeMethod(
+            raw, [raw] { raw->stop(); }, Qt::BlockingQueuedConnection);
+    }
+}
 
 QString VmLauncher::kind() const
 {
     return QStringLiteral("vm");
 }
 
-QString VmLauncher::unavailableReason()
+QString VmLauncher::defaultHelperSource()
 {
-    return tr("The VM backend is not available in this build yet: its guest helper binaries are not provisioned.");
+    return QStringLiteral("https://sandbox-studio.dev/releases/" SANDBOX_VERSION "/vm-helpers/");
+}
+
+QStringList VmLauncher::requiredHelpers()
+{
+    return { QStringLiteral("sandbox-vm-agent"), QStringLiteral("sandbox-vm-seccomp-observer") };
+}
+
+qint64 VmLauncher::lastBootMs() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_lastBootMs;
+}
+
+bool VmLauncher::accelerated() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_prepared && m_acceleration == VmDriver::Acceleration::Hardware;
 }
 
 BackendDescriptor VmLauncher::descriptor() const
@@ -21,55 +144,430 @@ BackendDescriptor VmLauncher::descriptor() const
     descriptor.description = tr("Runs each command in a lightweight virtual machine with its own kernel.");
     descriptor.platforms = { QStringLiteral("linux"), QStringLiteral("macos"), QStringLiteral("windows") };
 
-    FieldSpec baseline;
-    baseline.id = QStringLiteral("baselineEnabled");
-    baseline.type = FieldSpec::Type::Boolean;
-    baseline.label = tr("Cache a boot baseline");
-    baseline.description = tr("Keep a snapshot taken after a trusted guest boot to start workloads faster.");
-    baseline.defaultValue = false;
+    FieldSpec driver
+        = field(QStringLiteral("driver"), FieldSpec::Type::Select, tr("Hypervisor"), QStringLiteral("auto"),
+                tr("Automatic picks QEMU on Linux, vfkit on macOS and Hyper-V on Windows."));
+    driver.options = { { QStringLiteral("auto"), tr("Automatic") },
+                       { QStringLiteral("qemu"), tr("QEMU") },
+                       { QStringLiteral("vfkit"), tr("vfkit") },
+                       { QStringLiteral("hyperv"), tr("Hyper-V") } };
+    FieldSpec memory = field(QStringLiteral("memoryMb"), FieldSpec::Type::Number, tr("Memory (MiB)"), 512);
+    memory.min = 128;
+    memory.max = 65536;
+    FieldSpec cpus = field(QStringLiteral("cpus"), FieldSpec::Type::Number, tr("Virtual CPUs"), 1);
+    cpus.min = 1;
+    cpus.max = 64;
+    const FieldSpec kernel = field(QStringLiteral("kernel"), FieldSpec::Type::String, tr("Guest kernel"), QString(),
+                                   tr("Empty: the newest kernel in /boot that has the 9p and virtio modules."));
+    const FieldSpec initramfs
+        = field(QStringLiteral("initramfs"), FieldSpec::Type::String, tr("Guest initramfs"), QString(),
+                tr("Empty: assembled by the engine from busybox, the kernel's modules and the verified helpers."));
+    const FieldSpec source
+        = field(QStringLiteral("helperSource"), FieldSpec::Type::String, tr("Helper download location"), QString(),
+                tr("Where the guest helpers are fetched from on first use (http, https or file URL). Empty: the "
+                   "release's own location. Each one is checked against the digest pinned in this release."));
 
-    FieldSpec artifacts;
-    artifacts.id = QStringLiteral("baselineMaxInactiveArtifacts");
-    artifacts.type = FieldSpec::Type::Number;
-    artifacts.label = tr("Inactive baselines kept");
-    artifacts.defaultValue = 2;
+    FieldSpec baseline
+        = field(QStringLiteral("baselineEnabled"), FieldSpec::Type::Boolean, tr("Cache a boot baseline"), false,
+                tr("Keep a snapshot taken after a trusted guest boot to start workloads faster."));
+    FieldSpec artifacts = field(QStringLiteral("baselineMaxInactiveArtifacts"), FieldSpec::Type::Number,
+                                tr("Inactive baselines kept"), 2);
     artifacts.min = 0;
     artifacts.max = 64;
-
-    FieldSpec bytes;
-    bytes.id = QStringLiteral("baselineMaxBytes");
-    bytes.type = FieldSpec::Type::Number;
-    bytes.label = tr("Baseline cache size limit (bytes)");
-    bytes.defaultValue = 4294967296.0;
+    FieldSpec bytes = field(QStringLiteral("baselineMaxBytes"), FieldSpec::Type::Number,
+                            tr("Baseline cache size limit (bytes)"), 4294967296.0);
     bytes.min = 0;
 
-    descriptor.fields = { baseline, artifacts, bytes };
+    descriptor.fields = { driver, memory, cpus, kernel, initramfs, source, baseline, artifacts, bytes };
+    descriptor.enforcement = enforcement();
     return descriptor;
 }
 
-QFuture<Status> VmLauncher::configure(const ResolvedSettings &)
+QMap<QString, QString> VmLauncher::enforcement() const
 {
-    return QtFuture::makeReadyFuture(Status());
+    QMutexLocker lock(&m_mutex);
+    QString engine;
+    if (!m_prepared) {
+        engine = tr("a VM (QEMU on Linux; KVM when a KVM boot works, else TCG software emulation: decided at "
+                    "activation)");
+    } else if (m_acceleration == VmDriver::Acceleration::Hardware) {
+        engine = tr("a VM (QEMU with KVM hardware virtualization)");
+    } else {
+        engine = tr("a VM (QEMU with TCG software emulation%1)").arg(m_accelerationNote);
+    }
+    QMap<QString, QString> claims;
+    claims.insert(QStringLiteral("filesystem"),
+                  tr("%1 with its own kernel; the workspace shared read-write over 9p; readable paths shared "
+                     "read-only (read-only in QEMU itself); denied paths never shared: a directory holding a "
+                     "denied path is not shared, its other subdirectories are, its files are not; read-only "
+                     "paths inside the workspace shared read-only on top (a read-only file makes its whole "
+                     "directory read-only); /tmp, /proc, /sys, /dev and /run are the guest's own, private "
+                     "to the VM")
+                      .arg(engine));
+    claims.insert(QStringLiteral("confinement"),
+                  tr("host processes invisible and unreachable (a separate kernel); commands of one VM share it; "
+                     "each command runs under a seccomp filter in the guest (mount, ptrace, namespaces, bpf, "
+                     "io_uring, keyrings, modules, kexec, reboot, perf refused with EPERM and reported on the "
+                     "command's stderr; foreign architectures killed); QEMU itself runs under its seccomp sandbox "
+                     "(no spawning, no privilege changes)"));
+    claims.insert(QStringLiteral("network"),
+                  tr("none: the VM has no network device; allowlist and full are not supported yet: a command "
+                     "under either is refused, nothing is run"));
+    claims.insert(QStringLiteral("allowedDomains"),
+                  tr("not supported: no forwarder into the guest yet, so a policy with network allowlist is "
+                     "refused"));
+    claims.insert(QStringLiteral("hostExecution"),
+                  tr("nothing of the host is reachable from the guest whatever the policy says (deny, ask and "
+                     "allow alike): no network device, host sockets are not reachable through 9p, the only "
+                     "channel is the exec agent's"));
+    return claims;
+}
+
+QFuture<Status> VmLauncher::configure(const ResolvedSettings &resolved)
+{
+    const auto &values = resolved.values.values;
+    Settings settings;
+    settings.driver = values.value(QStringLiteral("driver"), QStringLiteral("auto")).toString(QStringLiteral("auto"));
+    settings.memoryMb = values.value(QStringLiteral("memoryMb"), 512).toInt(512);
+    settings.cpus = values.value(QStringLiteral("cpus"), 1).toInt(1);
+    settings.kernel = values.value(QStringLiteral("kernel")).toString();
+    settings.initramfs = values.value(QStringLiteral("initramfs")).toString();
+    const QString source = values.value(QStringLiteral("helperSource")).toString();
+    settings.helperSource = QUrl(source.isEmpty() ? defaultHelperSource() : source, QUrl::StrictMode);
+
+    const QStringList drivers
+        = { QStringLiteral("auto"), QStringLiteral("qemu"), QStringLiteral("vfkit"), QStringLiteral("hyperv") };
+    if (!drivers.contains(settings.driver))
+        return ready(
+            Status(Error{ kWhere + QStringLiteral(".driver"),
+                          tr("unknown driver \"%1\" (expected auto, qemu, vfkit or hyperv)").arg(settings.driver),
+                          {} }));
+    const QStringList schemes = { QStringLiteral("http"), QStringLiteral("https"), QStringLiteral("file") };
+    if (!settings.helperSource.isValid() || !schemes.contains(settings.helperSource.scheme()))
+        return ready(Status(Error{ kWhere + QStringLiteral(".helperSource"),
+                                   tr("\"%1\" is not an http, https or file URL").arg(source),
+                                   {} }));
+    for (const auto &[id, path] : { std::pair{ QStringLiteral("kernel"), settings.kernel },
+                                    std::pair{ QStringLiteral("initramfs"), settings.initramfs } }) {
+        if (!path.isEmpty() && !QFileInfo(path).isFile())
+            return ready(Status(Error{ kWhere + QLatin1Char('.') + id, tr("%1 is not a file").arg(path), {} }));
+    }
+    QMutexLocker lock(&m_mutex);
+    m_settings = settings;
+    m_prepared = false;
+    return ready(Status::success());
 }
 
 QFuture<Status> VmLauncher::prepare()
 {
-    return QtFuture::makeReadyFuture(Status(Error{ QStringLiteral("builtin:vm"), unavailableReason(), {} }));
+    return QtConcurrent::run([this] { return prepareNow(); });
+}
+
+Status VmLauncher::prepareNow()
+{
+    Settings settings;
+    {
+        QMutexLocker lock(&m_mutex);
+        settings = m_settings;
+    }
+    QString driverName = settings.driver;
+    if (driverName == QLatin1String("auto")) {
+#if defined(Q_OS_MACOS)
+        driverName = QStringLiteral("vfkit");
+#elif defined(Q_OS_WIN)
+        driverName = QStringLiteral("hyperv");
+#else
+        driverName = QStringLiteral("qemu");
+#endif
+    }
+    std::unique_ptr<VmDriver> driver;
+    if (driverName == QLatin1String("vfkit"))
+        driver = std::make_unique<VfkitDriver>();
+    else if (driverName == QLatin1String("hyperv"))
+        driver = std::make_unique<HyperVDriver>();
+    else
+        driver = std::make_unique<QemuDriver>();
+    const Availability driverAvailability = driver->availability();
+    if (!driverAvailability.available)
+        return Error{ kWhere + QStringLiteral(".driver"),
+                      tr("%1: %2").arg(driver->name(), driverAvailability.reason),
+                      {} };
+
+    LauncherHost *launcherHost = host();
+    if (!launcherHost)
+        return Error{ kWhere, tr("the launcher is not attached to an engine"), {} };
+    const QString vmDir = launcherHost->stateDirectory();
+    HelperStore helpers(vmDir + QStringLiteral("/bin"), settings.helperSource);
+    const Result<QMap<QString, QByteArray>> verified = helpers.ensure(
+        requiredHelpers(), [](const QString &message) { qCInfo(lcVmFetch, "%s", qUtf8Printable(message)); });
+    if (!verified.ok())
+        return verified.error();
+
+    GuestImage::Inputs inputs;
+    inputs.kernel = settings.kernel;
+    inputs.helpers = verified.value();
+    QString initramfs = settings.initramfs;
+    QString kernel;
+    if (initramfs.isEmpty()) {
+        initramfs = vmDir + QStringLiteral("/initramfs.cpio");
+        const Result<QString> built = GuestImage::build(inputs, initramfs);
+        if (!built.ok())
+            return built.error();
+        kernel = built.value();
+    } else {
+        const Result<QString> found
+            = settings.kernel.isEmpty() ? GuestImage::discoverKernel() : Result<QString>(settings.kernel);
+        if (!found.ok())
+            return found.error();
+        kernel = found.value();
+    }
+    {
+        QMutexLocker lock(&m_mutex);
+        m_driver = std::move(driver);
+        m_kernel = kernel;
+        m_baseInitramfs = initramfs;
+    }
+
+    // The first VM: proves the whole chain (helpers, image, driver, agent) and serves spawns
+    // whose layout it has.
+    std::shared_ptr<VmMachine> booted;
+    const VmDriver::Acceleration acceleration = decideAcceleration(GuestLayout(), booted);
+    if (!booted) {
+        Result<std::shared_ptr<VmMachine>> machine = boot(GuestLayout(), acceleration, kSoftwareBootTimeoutMs, true);
+        if (!machine.ok())
+            return machine.error();
+        booted = machine.value();
+    }
+    QMutexLocker lock(&m_mutex);
+    m_acceleration = acceleration;
+    m_lastBootMs = booted->bootMs();
+    m_prepared = true;
+    return Status::success();
+}
+
+QString VmLauncher::accelerationVerdictKey() const
+{
+    QMutexLocker lock(&m_mutex);
+    const auto *qemu = dynamic_cast<const QemuDriver *>(m_driver.get());
+    const QString program = qemu ? qemu->program() : QString();
+    return QStringLiteral("%1 %2 %3 %4")
+        .arg(program, QFileInfo(program).lastModified().toString(Qt::ISODate), m_kernel, QSysInfo::kernelVersion());
+}
+
+VmDriver::Acceleration VmLauncher::decideAcceleration(const GuestLayout &layout, std::shared_ptr<VmMachine> &booted)
+{
+    if (!m_driver->mayAccelerate()) {
+        QMutexLocker lock(&m_mutex);
+        m_accelerationNote = tr("; /dev/kvm is not usable");
+        return VmDriver::Acceleration::Software;
+    }
+    // KVM is trusted only once a KVM boot has reached the agent on this host, QEMU and kernel.
+    const QString verdictFile = host()->stateDirectory() + QStringLiteral("/kvm-verdict");
+    const QString key = accelerationVerdictKey();
+    QFile previous(verdictFile);
+    if (previous.open(QIODevice::ReadOnly)) {
+        const QList<QByteArray> lines = previous.readAll().split('\n');
+        if (lines.size() >= 2 && QString::fromUtf8(lines[0]) == key && lines[1] == "broken") {
+            QMutexLocker lock(&m_mutex);
+            m_accelerationNote = tr("; a KVM boot did not reach the guest agent on this host: %1")
+                                     .arg(QString::fromUtf8(lines.value(2)));
+            return VmDriver::Acceleration::Software;
+        }
+    }
+    Result<std::shared_ptr<VmMachine>> probe
+        = boot(layout, VmDriver::Acceleration::Hardware, kHardwareProbeTimeoutMs, true);
+    QSaveFile verdict(verdictFile);
+    if (verdict.open(QIODevice::WriteOnly)) {
+        verdict.write(key.toUtf8() + '\n' + (probe.ok() ? "works" : "broken") + '\n'
+                      + (probe.ok() ? QByteArray() : probe.error().message.left(300).toUtf8().replace('\n', ' ')));
+        verdict.commit();
+    }
+    if (probe.ok()) {
+        booted = probe.value();
+        return VmDriver::Acceleration::Hardware;
+    }
+    QMutexLocker lock(&m_mutex);
+    m_accelerationNote
+        = tr("; a KVM boot did not reach the guest agent within %1 s").arg(kHardwareProbeTimeoutMs / 1000);
+    return VmDriver::Acceleration::Software;
+}
+
+Result<std::shared_ptr<VmMachine>> VmLauncher::boot(const GuestLayout &layout, VmDriver::Acceleration acceleration,
+                                                    int timeoutMs, bool wait)
+{
+    QString kernel, baseInitramfs;
+    VmSpec spec;
+    {
+        QMutexLocker lock(&m_mutex);
+        kernel = m_kernel;
+        baseInitramfs = m_baseInitramfs;
+        spec.memoryMb = m_settings.memoryMb;
+        spec.cpus = m_settings.cpus;
+    }
+    // A short private directory: unix socket paths are limited to about 100 bytes.
+    QTemporaryDir runDirectory(QDir::tempPath() + QStringLiteral("/sandbox-vm-XXXXXX"));
+    if (!runDirectory.isValid())
+        return Error{ kWhere, tr("cannot create a directory for the VM under %1").arg(QDir::tempPath()), {} };
+    runDirectory.setAutoRemove(false);
+    spec.runDirectory = runDirectory.path();
+    spec.kernel = kernel;
+    spec.kernelCommandLine = kCommandLine;
+    spec.shares = layout.shares;
+    spec.agentSocket = spec.runDirectory + QStringLiteral("/agent");
+    spec.consoleLog = spec.runDirectory + QStringLiteral("/console.log");
+    spec.initramfs = spec.runDirectory + QStringLiteral("/initramfs.cpio");
+    {
+        QFile base(baseInitramfs);
+        QFile image(spec.initramfs);
+        if (!base.open(QIODevice::ReadOnly) || !image.open(QIODevice::WriteOnly))
+            return Error{ kWhere, tr("cannot write the VM's initramfs %1").arg(spec.initramfs), {} };
+        image.write(base.readAll());
+        image.write(GuestImage::singleFileArchive(QStringLiteral("/.sandbox/layout"), layout.layoutFile()));
+    }
+    Result<VmDriver::Command> command = m_driver->bootCommand(spec, acceleration);
+    if (!command.ok())
+        return command.error();
+
+    const QString runPath = spec.runDirectory;
+    std::shared_ptr<VmMachine> machine;
+    QObject *context = VmMachine::ioContext();
+    QMetaObject::invokeMethod(
+        context,
+        [&] {
+            machine = std::shared_ptr<VmMachine>(new VmMachine(command.value(), spec, layout.key(), timeoutMs),
+                                                 [runPath](VmMachine *raw) {
+                                                     QMetaObject::invokeMethod(VmMachine::ioContext(), [raw, runPath] {
+                                                         delete raw;
+                                                         QDir(runPath).removeRecursively();
+                                                     });
+                                                 });
+        },
+        Qt::BlockingQueuedConnection);
+    auto outcome = std::make_shared<std::promise<QString>>();
+    std::future<QString> booted = outcome->get_future();
+    VmMachine *raw = machine.get();
+    QMetaObject::invokeMethod(
+        raw,
+        [raw, outcome] {
+            auto done = std::make_shared<bool>(false);
+            QObject::connect(raw, &VmMachine::ready, raw, [outcome, done] {
+                if (!std::exchange(*done, true))
+                    outcome->set_value(QString());
+            });
+            QObject::connect(raw, &VmMachine::failed, raw, [outcome, done](const QString &reason) {
+                if (!std::exchange(*done, true))
+                    outcome->set_value(reason);
+            });
+            QObject::connect(raw, &VmMachine::log, raw,
+                             [](const QString &message) { qWarning("builtin:vm guest: %s", qUtf8Printable(message)); });
+            raw->start();
+        },
+        Qt::BlockingQueuedConnection);
+    if (wait) {
+        const QString failure = booted.get();
+        if (!failure.isEmpty()) {
+            QMetaObject::invokeMethod(
+                raw, [raw] { raw->stop(); }, Qt::BlockingQueuedConnection);
+            return Error{ kWhere, failure, {} };
+        }
+    }
+    QMutexLocker lock(&m_mutex);
+    m_machines.append(machine);
+    return machine;
+}
+
+void VmLauncher::stopIdleMachines(const QString &keepKey)
+{
+    QList<std::shared_ptr<VmMachine>> idle;
+    {
+        QMutexLocker lock(&m_mutex);
+        for (auto it = m_machines.begin(); it != m_machines.end();) {
+            // Only the launcher and no process hold it; a failed one goes too.
+            if (((*it)->layoutKey() != keepKey && it->use_count() == 1) || (*it)->hasFailed()) {
+                idle.append(*it);
+                it = m_machines.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    for (const std::shared_ptr<VmMachine> &machine : std::as_const(idle)) {
+        VmMachine *raw = machine.get();
+        QMetaObject::invokeMethod(raw, [raw] { raw->stop(); });
+    }
+}
+
+Result<std::shared_ptr<VmMachine>> VmLauncher::machineFor(const GuestLayout &layout, bool wait)
+{
+    const QString key = layout.key();
+    {
+        QMutexLocker lock(&m_mutex);
+        for (const std::shared_ptr<VmMachine> &machine : std::as_const(m_machines)) {
+            if (machine->layoutKey() == key && !machine->hasFailed())
+                return machine;
+        }
+    }
+    stopIdleMachines(key);
+    VmDriver::Acceleration acceleration;
+    {
+        QMutexLocker lock(&m_mutex);
+        if (m_machines.size() >= kMaxMachines)
+            return Error{ kWhere,
+                          tr("%1 VMs are already running commands for other workspaces or policies; wait for "
+                             "them to finish")
+                              .arg(kMaxMachines),
+                          {} };
+        acceleration = m_acceleration;
+    }
+    return boot(layout, acceleration,
+                acceleration == VmDriver::Acceleration::Hardware ? kHardwareProbeTimeoutMs : kSoftwareBootTimeoutMs,
+                wait);
 }
 
 QFuture<Availability> VmLauncher::isAvailable()
 {
-    return QtFuture::makeReadyFuture(Availability{ false, unavailableReason() });
+    QMutexLocker lock(&m_mutex);
+    if (!m_prepared)
+        return ready(Availability{ false, tr("the VM backend has not been prepared") });
+    return ready(Availability{ true, QString() });
 }
 
-Result<std::shared_ptr<SandboxProcess>> VmLauncher::spawn(const SpawnRequest &, const Policy &)
+Result<std::shared_ptr<SandboxProcess>> VmLauncher::spawn(const SpawnRequest &request, const Policy &policy)
 {
-    return Error{ QStringLiteral("builtin:vm"), unavailableReason(), {} };
+    {
+        QMutexLocker lock(&m_mutex);
+        if (!m_prepared)
+            return Error{ kWhere, tr("the VM backend has not been prepared; nothing was run"), {} };
+    }
+    if (policy.network != Policy::NetworkMode::None) {
+        return Error{ kWhere,
+                      tr("the VM backend does not enforce network \"%1\" yet (only \"none\": no network device); "
+                         "nothing was run")
+                          .arg(Policy::networkModeName(policy.network)),
+                      {} };
+    }
+    if (hasNul(request))
+        return Error{ kWhere, tr("the command, its environment or its directory contains a NUL character"), {} };
+    const Result<GuestLayout> layout = GuestLayout::fromPolicy(policy, request.cwd, QDir::homePath());
+    if (!layout.ok())
+        return layout.error();
+    Result<std::shared_ptr<VmMachine>> machine = machineFor(layout.value(), false);
+    if (!machine.ok())
+        return machine.error();
+    quint32 id;
+    {
+        QMutexLocker lock(&m_mutex);
+        id = m_nextId++;
+    }
+    auto process = std::make_shared<VmProcess>(machine.value(), id);
+    process->begin(spawnPayload(request), process);
+    return std::shared_ptr<SandboxProcess>(process);
 }
 
 QFuture<Status> VmLauncher::disposeIdle()
 {
-    return QtFuture::makeReadyFuture(Status());
+    stopIdleMachines(QStringLiteral("-"));
+    return ready(Status::success());
 }
 
 std::shared_ptr<Launcher> createVmLauncher()

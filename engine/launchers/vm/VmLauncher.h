@@ -1,21 +1,44 @@
 #pragma once
 
+#include "GuestLayout.h"
+#include "VmDriver.h"
 #include "core/Launcher.h"
 
 #include <QCoreApplication>
+#include <QList>
+#include <QMutex>
+#include <QUrl>
 
 #include <memory>
 
 namespace sandbox {
 
-// The built-in VM backend (builtin:vm). It is always listed, so users can see and select
-// it, but in this build it reports itself unavailable: its guest helper binaries are not
-// provisioned yet. It never runs a command, so it can never run one unconfined.
+class VmMachine;
+
+// builtin:vm — every command runs inside a small Linux VM booted by the engine (QEMU here,
+// vfkit on macOS, Hyper-V on Windows), through the guest exec agent. prepare() fetches and
+// verifies the guest helpers, assembles the initramfs and boots a VM to "agent ready".
+// A VM shares exactly what the policy allows for one workspace (GuestLayout), so a spawn
+// whose layout differs from every running VM's boots a VM for it. What it enforces is
+// stated in descriptor().enforcement; what it cannot enforce it refuses to run.
 class VmLauncher final : public Launcher
 {
     Q_DECLARE_TR_FUNCTIONS(VmLauncher)
 
 public:
+    struct Settings
+    {
+        QString driver = QStringLiteral("auto");
+        int memoryMb = 512;
+        int cpus = 1;
+        QString kernel;
+        QString initramfs;
+        QUrl helperSource;
+    };
+
+    VmLauncher();
+    ~VmLauncher() override;
+
     QString kind() const override;
     BackendDescriptor descriptor() const override;
     QFuture<Status> configure(const ResolvedSettings &settings) override;
@@ -24,7 +47,37 @@ public:
     Result<std::shared_ptr<SandboxProcess>> spawn(const SpawnRequest &request, const Policy &policy) override;
     QFuture<Status> disposeIdle() override;
 
-    static QString unavailableReason();
+    // Where the helpers come from unless the helperSource setting says otherwise.
+    static QString defaultHelperSource();
+    // The helpers the guest needs on this host.
+    static QStringList requiredHelpers();
+    // How long the last boot to "agent ready" took (ms), 0 before one.
+    qint64 lastBootMs() const;
+    // True when hardware acceleration (KVM) runs this backend's VMs.
+    bool accelerated() const;
+
+private:
+    Status prepareNow();
+    Result<std::shared_ptr<VmMachine>> machineFor(const GuestLayout &layout, bool wait);
+    Result<std::shared_ptr<VmMachine>> boot(const GuestLayout &layout, VmDriver::Acceleration acceleration,
+                                            int timeoutMs, bool wait);
+    VmDriver::Acceleration decideAcceleration(const GuestLayout &layout, std::shared_ptr<VmMachine> &booted);
+    QString accelerationVerdictKey() const;
+    void stopIdleMachines(const QString &keepKey);
+    QMap<QString, QString> enforcement() const;
+
+    mutable QMutex m_mutex;
+    Settings m_settings;
+    std::unique_ptr<VmDriver> m_driver;
+    QString m_kernel;
+    QString m_baseInitramfs;
+    bool m_prepared = false;
+    QString m_unavailableReason;
+    VmDriver::Acceleration m_acceleration = VmDriver::Acceleration::Software;
+    QString m_accelerationNote;
+    qint64 m_lastBootMs = 0;
+    quint32 m_nextId = 1;
+    QList<std::shared_ptr<VmMachine>> m_machines;
 };
 
 std::shared_ptr<Launcher> createVmLauncher();

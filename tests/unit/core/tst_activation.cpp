@@ -402,7 +402,7 @@ void ActivationTest::vmBackendIsListedButNeverRuns()
     QVERIFY(rig.activate(EngineRig::autoRef()).ok);
     QTRY_VERIFY(rig.engine->backend(BackendRef::builtin(QStringLiteral("vm")))
                     .value()
-                    .availability.reason.contains(QStringLiteral("not available in this build")));
+                    .availability.reason.contains(QStringLiteral("has not been prepared")));
     const BackendInfo vm = rig.engine->backend(BackendRef::builtin(QStringLiteral("vm"))).value();
     QVERIFY(!vm.availability.available);
     QCOMPARE(vm.sourceLabel, QStringLiteral("Built-in"));

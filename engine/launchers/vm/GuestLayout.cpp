@@ -1,0 +1,235 @@
+#include "GuestLayout.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <unistd.h>
+
+namespace sandbox {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("sandbox::GuestLayout", text);
+}
+
+// The guest has its own of each: never the host's.
+const QStringList kGuestOwn = { QStringLiteral("/proc"), QStringLiteral("/sys"), QStringLiteral("/dev"),
+                                QStringLiteral("/run"), QStringLiteral("/tmp") };
+
+bool isInside(const QString &path, const QString &root)
+{
+    if (root == QLatin1String("/"))
+        return true;
+    return path == root || path.startsWith(root + QLatin1Char('/'));
+}
+
+QString expand(const QString &path, const QString &workspace, const QString &home)
+{
+    QString expanded = path;
+    if (expanded == QLatin1String("~"))
+        expanded = home;
+    else if (expanded.startsWith(QLatin1String("~/")))
+        expanded = home + expanded.mid(1);
+    else if (expanded.startsWith(QLatin1String("${workspace}")))
+        expanded = workspace + expanded.mid(int(qstrlen("${workspace}")));
+    expanded = QDir::cleanPath(expanded);
+    const QFileInfo info(expanded);
+    if (info.exists() || info.isSymLink()) {
+        const QString canonical = info.canonicalFilePath();
+        if (!canonical.isEmpty())
+            return canonical;
+    }
+    return expanded;
+}
+
+QString readLink(const QString &path)
+{
+    const QByteArray native = QFile::encodeName(path);
+    QByteArray target(4096, '\0');
+    const ssize_t n = ::readlink(native.constData(), target.data(), size_t(target.size()));
+    if (n <= 0)
+        return {};
+    target.truncate(int(n));
+    return QFile::decodeName(target);
+}
+
+class LayoutBuilder
+{
+public:
+    QStringList blockers; // denied paths and the guest's own directories
+    QStringList denied;
+    QStringList writableRoots;
+    GuestLayout layout;
+    QString problem;
+
+    void share(const QString &path, bool writable, int depth)
+    {
+        if (!problem.isEmpty())
+            return;
+        for (const QString &blocker : std::as_const(blockers)) {
+            // A writable path inside one of the guest's own directories (a workspace under
+            // /tmp) is still shared; nothing else there is.
+            const bool guestOwn = kGuestOwn.contains(blocker) && !denied.contains(blocker);
+            if (isInside(path, blocker) && !(writable && guestOwn))
+                return;
+        }
+        if (!writable) {
+            for (const QString &root : std::as_const(writableRoots)) {
+                if (isInside(path, root))
+                    return; // shared read-write already
+            }
+        }
+        const QFileInfo info(path);
+        if (!info.isDir())
+            return;
+        const bool splits = std::any_of(blockers.cbegin(), blockers.cend(), [&](const QString &blocker) {
+            return blocker != path && isInside(blocker, path);
+        });
+        if (!splits) {
+            add(GuestLayout::Share{ path, writable });
+            return;
+        }
+        if (depth > 32) {
+            problem = tr("%1 is nested too deeply to be split around its denied paths").arg(path);
+            return;
+        }
+        const QDir dir(path);
+        const QFileInfoList entries
+            = dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+        for (const QFileInfo &entry : entries) {
+            const QString child = (path == QLatin1String("/") ? QString() : path) + QLatin1Char('/') + entry.fileName();
+            if (std::any_of(blockers.cbegin(), blockers.cend(),
+                            [&](const QString &blocker) { return isInside(child, blocker); }))
+                continue;
+            if (entry.isSymLink()) {
+                const QString target = readLink(child);
+                if (!target.isEmpty())
+                    addLink(child, target);
+            } else if (entry.isDir()) {
+                share(child, writable, depth + 1);
+            }
+        }
+    }
+
+    void add(const GuestLayout::Share &share)
+    {
+        for (GuestLayout::Share &existing : layout.shares) {
+            if (existing.hostPath == share.hostPath) {
+                // Read-only wins: a read-only path shared read-write elsewhere stays read-only.
+                existing.writable = existing.writable && share.writable;
+                return;
+            }
+        }
+        layout.shares.append(share);
+        if (layout.shares.size() > GuestLayout::kMaxShares) {
+            problem = tr("the policy needs more than %1 shared directories (its denied paths split the readable "
+                         "ones too finely); deny fewer paths inside readable ones, or make fewer paths readable")
+                          .arg(GuestLayout::kMaxShares);
+        }
+    }
+
+    void addLink(const QString &path, const QString &target)
+    {
+        for (const GuestLayout::Link &existing : std::as_const(layout.links)) {
+            if (existing.path == path)
+                return;
+        }
+        layout.links.append(GuestLayout::Link{ path, target });
+    }
+};
+
+bool isPlainText(const QString &text)
+{
+    return !text.contains(QLatin1Char('\t')) && !text.contains(QLatin1Char('\n')) && !text.contains(QChar(0));
+}
+
+} // namespace
+
+Result<GuestLayout> GuestLayout::fromPolicy(const Policy &policy, const QString &workspaceArgument, const QString &home)
+{
+    const QString where = QStringLiteral("builtin:vm.policy");
+    const QString workspace = expand(workspaceArgument, workspaceArgument, home);
+    if (!QDir::isAbsolutePath(workspace) || workspace == QLatin1String("/"))
+        return Error{ where,
+                      tr("the workspace must be an absolute directory other than / (got \"%1\")").arg(workspace),
+                      {} };
+    if (!QFileInfo(workspace).isDir())
+        return Error{ where, tr("the workspace %1 is not a directory").arg(workspace), {} };
+
+    LayoutBuilder builder;
+    for (const QString &denied : policy.denied)
+        builder.blockers.append(expand(denied, workspace, home));
+    builder.denied = builder.blockers;
+    for (const QString &denied : std::as_const(builder.denied)) {
+        if (isInside(workspace, denied))
+            return Error{ where, tr("the workspace %1 is inside the denied path %2").arg(workspace, denied), {} };
+    }
+    builder.blockers += kGuestOwn;
+    // /tmp is the guest's own, private to it; a workspace under it is still shared.
+    QStringList writable;
+    for (const QString &entry : policy.writable) {
+        const QString path = expand(entry, workspace, home);
+        if (path == QLatin1String("/tmp"))
+            continue;
+        if (path == QLatin1String("/"))
+            return Error{ where, tr("a writable / cannot be shared with a VM; name the writable directories"), {} };
+        writable.append(path);
+    }
+    if (!writable.contains(workspace))
+        writable.prepend(workspace);
+    builder.writableRoots = writable;
+    for (const QString &path : std::as_const(writable))
+        builder.share(path, true, 0);
+    for (const QString &entry : policy.readable)
+        builder.share(expand(entry, workspace, home), false, 0);
+    // Read-only paths inside writable shares go on top, read-only.
+    builder.writableRoots.clear();
+    for (const QString &entry : policy.readOnly) {
+        const QString path = expand(entry, workspace, home);
+        const bool insideWritable = std::any_of(writable.cbegin(), writable.cend(),
+                                                [&](const QString &root) { return isInside(path, root); });
+        if (!insideWritable || !QFileInfo::exists(path))
+            continue;
+        builder.share(QFileInfo(path).isDir() ? path : QFileInfo(path).absolutePath(), false, 0);
+    }
+    if (!builder.problem.isEmpty())
+        return Error{ where, builder.problem, {} };
+    for (const Share &share : std::as_const(builder.layout.shares)) {
+        if (!isPlainText(share.hostPath))
+            return Error{ where,
+                          tr("the path %1 contains a tab or line break and cannot be shared").arg(share.hostPath),
+                          {} };
+    }
+    builder.layout.links.erase(
+        std::remove_if(builder.layout.links.begin(), builder.layout.links.end(),
+                       [](const Link &link) { return !isPlainText(link.path) || !isPlainText(link.target); }),
+        builder.layout.links.end());
+    std::stable_sort(builder.layout.shares.begin(), builder.layout.shares.end(), [](const Share &a, const Share &b) {
+        return a.hostPath.count(QLatin1Char('/')) < b.hostPath.count(QLatin1Char('/'));
+    });
+    return builder.layout;
+}
+
+QByteArray GuestLayout::layoutFile() const
+{
+    QByteArray file;
+    for (qsizetype i = 0; i < shares.size(); ++i) {
+        file += "mount\ts" + QByteArray::number(i) + '\t' + (shares[i].writable ? "rw" : "ro") + '\t'
+            + shares[i].hostPath.toUtf8() + '\n';
+    }
+    for (const Link &link : links)
+        file += "symlink\t" + link.target.toUtf8() + '\t' + link.path.toUtf8() + '\n';
+    return file;
+}
+
+QString GuestLayout::key() const
+{
+    return QString::fromLatin1(QCryptographicHash::hash(layoutFile(), QCryptographicHash::Sha256).toHex());
+}
+
+} // namespace sandbox

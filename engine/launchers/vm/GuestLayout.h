@@ -1,0 +1,48 @@
+#pragma once
+
+#include "protocol/Error.h"
+#include "protocol/Policy.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace sandbox {
+
+// Which host directories a VM sees, computed from the policy for one workspace: the
+// workspace read-write, readable paths read-only, denied paths never (a directory that
+// contains a denied path is not shared itself; its subdirectories are, one by one, and its
+// files are not), read-only paths inside the workspace shared read-only on top (a read-only
+// file makes its directory read-only). /tmp, /proc, /sys, /dev and /run are never shared:
+// the guest has its own. Host symlinks at split points are recreated in the guest.
+struct GuestLayout
+{
+    struct Share
+    {
+        QString hostPath;
+        bool writable = false;
+        friend bool operator==(const Share &, const Share &) = default;
+    };
+    struct Link
+    {
+        QString path;
+        QString target;
+        friend bool operator==(const Link &, const Link &) = default;
+    };
+
+    QList<Share> shares; // parents before children
+    QList<Link> links;
+
+    // The number of shares a VM can carry (one virtio device each).
+    static constexpr qsizetype kMaxShares = 56;
+
+    static Result<GuestLayout> fromPolicy(const Policy &policy, const QString &workspace, const QString &home);
+    // The layout file the guest agent reads (/.sandbox/layout); share i has tag "s<i>".
+    QByteArray layoutFile() const;
+    // Identifies the layout: VMs with equal keys serve the same spawns.
+    QString key() const;
+
+    friend bool operator==(const GuestLayout &, const GuestLayout &) = default;
+};
+
+} // namespace sandbox

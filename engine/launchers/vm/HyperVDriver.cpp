@@ -1,0 +1,79 @@
+#include "HyperVDriver.h"
+
+#include "GuestProtocol.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+
+namespace sandbox {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("sandbox::HyperVDriver", text);
+}
+
+} // namespace
+
+Availability HyperVDriver::availability() const
+{
+#ifndef Q_OS_WIN
+    return { false, tr("Hyper-V runs on Windows only") };
+#else
+    return { false,
+             tr("the Hyper-V driver cannot boot the guest yet: packing the kernel and initramfs into a "
+                "bootable disk and the winvm-helper are not written") };
+#endif
+}
+
+QString HyperVDriver::vmName(const VmSpec &spec)
+{
+    return QStringLiteral("sandbox-vm-") + QFileInfo(spec.runDirectory).fileName();
+}
+
+QString HyperVDriver::serviceId(quint32 port)
+{
+    return QStringLiteral("%1-facb-11e6-bd58-64006a7986d3").arg(port, 8, 16, QLatin1Char('0'));
+}
+
+QString HyperVDriver::quoted(const QString &text)
+{
+    QString escaped = text;
+    return QLatin1Char('\'') + escaped.replace(QLatin1Char('\''), QStringLiteral("''")) + QLatin1Char('\'');
+}
+
+QString HyperVDriver::bootDisk(const VmSpec &spec)
+{
+    return spec.runDirectory + QStringLiteral("/boot.vhdx");
+}
+
+Result<VmDriver::Command> HyperVDriver::bootCommand(const VmSpec &spec, Acceleration) const
+{
+    const QString name = quoted(vmName(spec));
+    QStringList script;
+    script << QStringLiteral("$ErrorActionPreference = 'Stop'");
+    script << QStringLiteral("New-VM -Name %1 -Generation 2 -MemoryStartupBytes %2MB -NoVHD -Path %3")
+                  .arg(name)
+                  .arg(spec.memoryMb)
+                  .arg(quoted(spec.runDirectory));
+    script << QStringLiteral("Set-VMProcessor -VMName %1 -Count %2").arg(name).arg(spec.cpus);
+    // Network none: the VM gets no adapter at all.
+    script << QStringLiteral("Get-VMNetworkAdapter -VMName %1 | Remove-VMNetworkAdapter").arg(name);
+    script << QStringLiteral("Set-VMFirmware -VMName %1 -EnableSecureBoot Off").arg(name);
+    script << QStringLiteral("Add-VMHardDiskDrive -VMName %1 -Path %2").arg(name, quoted(bootDisk(spec)));
+    script << QStringLiteral("Set-VMComPort -VMName %1 -Number 1 -Path %2")
+                  .arg(name, quoted(QStringLiteral("\\\\.\\pipe\\") + vmName(spec) + QStringLiteral("-console")));
+    // The agent's channel: an hv_sock service registered for the vsock port.
+    const QString service = serviceId(guest::kVsockPort);
+    script << QStringLiteral("New-Item -Force -Path %1 | Out-Null")
+                  .arg(quoted(QStringLiteral("HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Virtualization\\"
+                                             "GuestCommunicationServices\\")
+                              + service));
+    script << QStringLiteral("Start-VM -VMName %1").arg(name);
+    return Command{ QStringLiteral("powershell.exe"),
+                    { QStringLiteral("-NoProfile"), QStringLiteral("-NonInteractive"), QStringLiteral("-Command"),
+                      script.join(QStringLiteral("; ")) } };
+}
+
+} // namespace sandbox

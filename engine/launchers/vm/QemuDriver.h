@@ -1,0 +1,31 @@
+#pragma once
+
+#include "VmDriver.h"
+
+namespace sandbox {
+
+// QEMU on Linux. With KVM (when /dev/kvm is usable and a boot proves it works) the
+// `microvm` machine with virtio-mmio devices; under TCG the `pc` machine with virtio-pci
+// devices (microvm's timer calibration stalls without hardware help). No NIC, no monitor,
+// QEMU's own seccomp sandbox on, 9p shares (read-only ones read-only in QEMU itself),
+// the agent on a virtio-serial port over a unix-socket chardev.
+class QemuDriver final : public VmDriver
+{
+public:
+    explicit QemuDriver(QString program = QString());
+
+    QString name() const override { return QStringLiteral("qemu"); }
+    Availability availability() const override;
+    Result<Command> bootCommand(const VmSpec &spec, Acceleration acceleration) const override;
+    QString shareFileSystem() const override { return QStringLiteral("9p"); }
+    bool mayAccelerate() const override;
+
+    QString program() const { return m_program; }
+    // The program as found on PATH (qemu-system-x86_64), empty when absent.
+    static QString findProgram();
+
+private:
+    QString m_program;
+};
+
+} // namespace sandbox

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "GuestLayout.h"
+#include "protocol/BackendInfo.h"
+#include "protocol/Error.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace sandbox {
+
+// What a driver is asked to boot: a kernel and initramfs, the guest's size, the host
+// directories it shares (GuestLayout order; share i has tag "s<i>"), and the host end of
+// the exec agent's channel (a unix socket the driver's VM listens on).
+struct VmSpec
+{
+    QString kernel;
+    QString initramfs;
+    QString kernelCommandLine;
+    int memoryMb = 512;
+    int cpus = 1;
+    QList<GuestLayout::Share> shares;
+    QString agentSocket;
+    QString consoleLog;
+    QString runDirectory; // per-VM scratch directory (owner-only)
+};
+
+// How one hypervisor is driven. Each driver builds the command that boots a VmSpec; the
+// launcher runs it, connects to the agent channel and owns the VM's lifetime.
+class VmDriver
+{
+public:
+    enum class Acceleration { Hardware, Software };
+
+    struct Command
+    {
+        QString program;
+        QStringList arguments;
+    };
+
+    virtual ~VmDriver() = default;
+    virtual QString name() const = 0;
+    // Whether this host can run the driver at all, and why not.
+    virtual Availability availability() const = 0;
+    virtual Result<Command> bootCommand(const VmSpec &spec, Acceleration acceleration) const = 0;
+    // The file systems the guest mounts shares with ("9p" or "virtiofs").
+    virtual QString shareFileSystem() const = 0;
+    // Whether the driver can use hardware acceleration here (a boot still has to prove it).
+    virtual bool mayAccelerate() const = 0;
+};
+
+} // namespace sandbox

@@ -1,0 +1,237 @@
+#include "VmMachine.h"
+
+#include "GuestProtocol.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QMutex>
+#include <QThread>
+
+namespace sandbox {
+
+namespace {
+
+QByteArray u32(quint32 value)
+{
+    QByteArray out(4, '\0');
+    for (int i = 0; i < 4; ++i)
+        out[i] = char((value >> (8 * i)) & 0xff);
+    return out;
+}
+
+quint32 readU32(const char *p)
+{
+    quint32 value = 0;
+    for (int i = 0; i < 4; ++i)
+        value |= quint32(quint8(p[i])) << (8 * i);
+    return value;
+}
+
+QString consoleTail(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    const qint64 size = file.size();
+    file.seek(qMax<qint64>(0, size - 600));
+    return QString::fromUtf8(file.readAll()).trimmed();
+}
+
+} // namespace
+
+QObject *VmMachine::ioContext()
+{
+    static QThread *thread = nullptr;
+    static QObject *context = nullptr;
+    static QMutex mutex;
+    QMutexLocker lock(&mutex);
+    if (!context) {
+        thread = new QThread;
+        thread->setObjectName(QStringLiteral("vm-io"));
+        context = new QObject;
+        context->moveToThread(thread);
+        thread->start();
+        qAddPostRoutine([] {
+            QMetaObject::invokeMethod(
+                context, [] { delete context; }, Qt::BlockingQueuedConnection);
+            thread->quit();
+            thread->wait();
+            delete thread;
+        });
+    }
+    return context;
+}
+
+VmMachine::VmMachine(VmDriver::Command command, VmSpec spec, QString layoutKey, int bootTimeoutMs)
+    : m_command(std::move(command))
+    , m_spec(std::move(spec))
+    , m_layoutKey(std::move(layoutKey))
+    , m_bootTimeoutMs(bootTimeoutMs)
+{
+    m_process.setProcessChannelMode(QProcess::MergedChannels);
+    m_process.setWorkingDirectory(m_spec.runDirectory);
+    // qboot.rom and other firmware are looked up by QEMU in its data directory.
+    connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            fail(tr("%1 could not be started: %2").arg(m_command.program, m_process.errorString()));
+    });
+    connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus) {
+        const QString output = QString::fromUtf8(m_process.readAll()).trimmed();
+        if (!m_stopping) {
+            fail(tr("the VM stopped (status %1)%2%3")
+                     .arg(code)
+                     .arg(output.isEmpty() ? QString() : QStringLiteral(": ") + output.right(400))
+                     .arg(m_ready ? QString() : QStringLiteral("; guest console: ") + consoleTail(m_spec.consoleLog)));
+        }
+        for (auto it = m_sinks.cbegin(); it != m_sinks.cend(); ++it)
+            it.value()(0, tr("the VM running this command stopped").toUtf8());
+        m_sinks.clear();
+    });
+    m_connectTimer.setInterval(10);
+    connect(&m_connectTimer, &QTimer::timeout, this, &VmMachine::tryConnect);
+    m_bootTimer.setSingleShot(true);
+    connect(&m_bootTimer, &QTimer::timeout, this, [this] {
+        fail(tr("the guest did not report its exec agent ready within %1 s; guest console: %2")
+                 .arg(m_bootTimeoutMs / 1000)
+                 .arg(consoleTail(m_spec.consoleLog)));
+        stop();
+    });
+    connect(&m_channel, &QLocalSocket::readyRead, this, &VmMachine::readFrames);
+    connect(&m_channel, &QLocalSocket::disconnected, this, [this] {
+        // Before the agent is ready, QEMU's exit (with its message) or the boot deadline says why.
+        if (!m_stopping && m_ready)
+            fail(tr("the exec agent's channel closed"));
+    });
+}
+
+VmMachine::~VmMachine()
+{
+    stop();
+}
+
+void VmMachine::start()
+{
+    m_clock.start();
+    m_process.start(m_command.program, m_command.arguments);
+    m_connectTimer.start();
+    m_bootTimer.start(m_bootTimeoutMs);
+}
+
+void VmMachine::stop()
+{
+    m_stopping = true;
+    m_connectTimer.stop();
+    m_bootTimer.stop();
+    m_channel.abort();
+    if (m_process.state() != QProcess::NotRunning) {
+        m_process.kill();
+        m_process.waitForFinished(5000);
+    }
+}
+
+void VmMachine::fail(const QString &reason)
+{
+    if (!m_failure.isEmpty())
+        return;
+    m_failure = reason;
+    m_connectTimer.stop();
+    m_bootTimer.stop();
+    for (auto it = m_sinks.cbegin(); it != m_sinks.cend(); ++it)
+        it.value()(0, reason.toUtf8());
+    m_sinks.clear();
+    emit failed(reason);
+}
+
+void VmMachine::tryConnect()
+{
+    if (m_channel.state() != QLocalSocket::UnconnectedState)
+        return;
+    if (!QFileInfo::exists(m_spec.agentSocket))
+        return;
+    m_connectTimer.stop();
+    m_channel.connectToServer(m_spec.agentSocket);
+    if (!m_channel.waitForConnected(2000))
+        fail(tr("cannot connect to the VM's agent channel %1: %2").arg(m_spec.agentSocket, m_channel.errorString()));
+}
+
+void VmMachine::readFrames()
+{
+    m_input += m_channel.readAll();
+    while (m_input.size() >= 4) {
+        const quint32 length = readU32(m_input.constData());
+        if (length < 5 || length > guest::kMaxFrame) {
+            fail(tr("the exec agent sent a malformed frame"));
+            stop();
+            return;
+        }
+        if (quint32(m_input.size()) < 4 + length)
+            return;
+        const quint8 type = quint8(m_input.at(4));
+        const quint32 id = readU32(m_input.constData() + 5);
+        const QByteArray payload = m_input.mid(9, int(length) - 5);
+        m_input.remove(0, int(4 + length));
+        if (type == guest::Ready) {
+            m_ready = true;
+            m_bootMs = m_clock.elapsed();
+            m_bootTimer.stop();
+            for (const QByteArray &frame : std::as_const(m_pending))
+                m_channel.write(frame);
+            m_pending.clear();
+            emit ready();
+            continue;
+        }
+        if (type == guest::Log) {
+            emit log(QString::fromUtf8(payload));
+            continue;
+        }
+        const auto sink = m_sinks.constFind(id);
+        if (sink == m_sinks.cend())
+            continue;
+        const Sink deliver = sink.value();
+        if (type == guest::Exited || type == guest::SpawnFailed)
+            m_sinks.remove(id);
+        deliver(type, payload);
+    }
+}
+
+void VmMachine::writeFrame(quint8 type, quint32 id, const QByteArray &payload)
+{
+    QByteArray frame = u32(quint32(payload.size() + 5));
+    frame += char(type);
+    frame += u32(id);
+    frame += payload;
+    if (m_ready)
+        m_channel.write(frame);
+    else
+        m_pending.append(frame);
+}
+
+void VmMachine::open(quint32 id, const Sink &sink, const QByteArray &spawnPayload)
+{
+    if (hasFailed()) {
+        sink(0, m_failure.toUtf8());
+        return;
+    }
+    m_sinks.insert(id, sink);
+    writeFrame(guest::Spawn, id, spawnPayload);
+}
+
+void VmMachine::send(quint8 type, quint32 id, const QByteArray &payload)
+{
+    if (!m_sinks.contains(id))
+        return;
+    // Stdin in pieces the agent accepts.
+    for (qsizetype at = 0; at < payload.size() || (at == 0 && payload.isEmpty()); at += 65536) {
+        writeFrame(type, id, payload.mid(at, 65536));
+        if (payload.isEmpty())
+            break;
+    }
+}
+
+void VmMachine::close(quint32 id)
+{
+    m_sinks.remove(id);
+}
+
+} // namespace sandbox

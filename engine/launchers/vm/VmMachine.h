@@ -1,0 +1,79 @@
+#pragma once
+
+#include "VmDriver.h"
+
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QHash>
+#include <QLocalSocket>
+#include <QObject>
+#include <QProcess>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+
+namespace sandbox {
+
+// One running VM: the hypervisor process and the exec agent's channel. Lives in the VM
+// backend's I/O thread; other threads reach it with QMetaObject::invokeMethod. Frames for
+// a command go to the sink registered for its id (called in this object's thread).
+class VmMachine final : public QObject
+{
+    Q_OBJECT
+
+public:
+    using Sink = std::function<void(quint8 type, const QByteArray &payload)>;
+
+    VmMachine(VmDriver::Command command, VmSpec spec, QString layoutKey, int bootTimeoutMs);
+    ~VmMachine() override;
+
+    // The thread every VmMachine lives in (started on first use, stopped at exit), and an
+    // object of that thread to queue calls to.
+    static QObject *ioContext();
+
+    void start();
+    void stop();
+    bool isReady() const { return m_ready; }
+    bool hasFailed() const { return !m_failure.isEmpty(); }
+    QString failure() const { return m_failure; }
+    QString layoutKey() const { return m_layoutKey; }
+    qint64 hostPid() const { return m_process.processId(); }
+    qint64 bootMs() const { return m_bootMs; }
+    int commandCount() const { return int(m_sinks.size()); }
+
+    // Sends a frame now, or once the agent is ready. Returns the id given to the command.
+    void open(quint32 id, const Sink &sink, const QByteArray &spawnPayload);
+    void send(quint8 type, quint32 id, const QByteArray &payload);
+    void close(quint32 id);
+
+signals:
+    void ready();
+    void failed(const QString &reason);
+    void log(const QString &message);
+
+private:
+    void fail(const QString &reason);
+    void tryConnect();
+    void readFrames();
+    void writeFrame(quint8 type, quint32 id, const QByteArray &payload);
+
+    VmDriver::Command m_command;
+    VmSpec m_spec;
+    QString m_layoutKey;
+    int m_bootTimeoutMs;
+    QProcess m_process;
+    QLocalSocket m_channel;
+    QTimer m_connectTimer;
+    QTimer m_bootTimer;
+    QElapsedTimer m_clock;
+    QByteArray m_input;
+    QList<QByteArray> m_pending; // frames written before the agent was ready
+    QHash<quint32, Sink> m_sinks;
+    bool m_ready = false;
+    bool m_stopping = false;
+    qint64 m_bootMs = 0;
+    QString m_failure;
+};
+
+} // namespace sandbox

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "core/SandboxProcess.h"
+
+#include <QTimer>
+
+#include <memory>
+
+namespace sandbox {
+
+class VmMachine;
+
+// A command running inside a VM, through the guest exec agent. Lives in the thread that
+// spawned it; talks to its VmMachine (in the VM backend's I/O thread) with queued calls.
+class VmProcess final : public SandboxProcess
+{
+    Q_OBJECT
+
+public:
+    VmProcess(std::shared_ptr<VmMachine> machine, quint32 id);
+    ~VmProcess() override;
+
+    // Hands the spawn to the machine (called once, right after construction).
+    void begin(const QByteArray &spawnPayload, const std::shared_ptr<VmProcess> &self);
+
+    qint64 pid() const override { return m_hostPid; }
+    bool isRunning() const override { return m_running; }
+    ExitStatus exitStatus() const override { return m_exit; }
+    void writeStdin(const QByteArray &data) override;
+    void closeStdin() override;
+    void terminate() override;
+    void kill() override;
+
+    // A frame from the agent for this command (in this object's thread).
+    void deliver(quint8 type, const QByteArray &payload);
+
+private:
+    void signal(int number);
+    void end(const ExitStatus &status);
+
+    std::shared_ptr<VmMachine> m_machine;
+    quint32 m_id;
+    qint64 m_hostPid = 0;
+    bool m_running = true;
+    bool m_started = false;
+    bool m_killRequested = false;
+    ExitStatus m_exit;
+    QTimer m_graceTimer;
+};
+
+} // namespace sandbox

@@ -1,0 +1,183 @@
+#include "GuestBoot.h"
+
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fstream>
+#include <linux/vm_sockets.h>
+#include <sstream>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace sandbox::guest {
+
+namespace {
+
+std::string failure(const std::string &what)
+{
+    return what + ": " + std::strerror(errno);
+}
+
+void makeDirectories(const std::string &path)
+{
+    std::string partial;
+    std::stringstream parts(path);
+    std::string part;
+    while (std::getline(parts, part, '/')) {
+        if (part.empty())
+            continue;
+        partial += "/" + part;
+        mkdir(partial.c_str(), 0755);
+    }
+}
+
+void loadModules(std::vector<std::string> &problems)
+{
+    std::ifstream list("/.sandbox/modules");
+    std::string module;
+    while (std::getline(list, module)) {
+        if (module.empty())
+            continue;
+        const int fd = open(module.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            problems.push_back(failure("open module " + module));
+            continue;
+        }
+        if (syscall(SYS_finit_module, fd, "", 0) != 0 && errno != EEXIST)
+            problems.push_back(failure("load module " + module));
+        close(fd);
+    }
+}
+
+void applyLayout(std::vector<std::string> &problems)
+{
+    std::ifstream layout("/.sandbox/layout");
+    std::string line;
+    while (std::getline(layout, line)) {
+        std::stringstream fields(line);
+        std::string verb;
+        std::getline(fields, verb, '\t');
+        if (verb == "mount") {
+            std::string tag, mode, target;
+            std::getline(fields, tag, '\t');
+            std::getline(fields, mode, '\t');
+            std::getline(fields, target, '\t');
+            makeDirectories(target);
+            const unsigned long flags = MS_NOSUID | MS_NODEV | (mode == "ro" ? MS_RDONLY : 0);
+            const bool virtiofs = kernelFlag("sandbox.fs=virtiofs");
+            const std::string options = virtiofs ? "" : "trans=virtio,version=9p2000.L,msize=262144,cache=none";
+            if (mount(tag.c_str(), target.c_str(), virtiofs ? "virtiofs" : "9p", flags, options.c_str()) != 0)
+                problems.push_back(failure("mount share " + tag + " on " + target));
+        } else if (verb == "symlink") {
+            std::string target, path;
+            std::getline(fields, target, '\t');
+            std::getline(fields, path, '\t');
+            const size_t slash = path.rfind('/');
+            if (slash != std::string::npos && slash > 0)
+                makeDirectories(path.substr(0, slash));
+            if (symlink(target.c_str(), path.c_str()) != 0)
+                problems.push_back(failure("symlink " + path));
+        } else if (!verb.empty()) {
+            problems.push_back("unknown layout entry: " + verb);
+        }
+    }
+}
+
+} // namespace
+
+bool kernelFlag(const char *flag)
+{
+    std::ifstream file("/proc/cmdline");
+    std::string word;
+    while (file >> word) {
+        if (word == flag)
+            return true;
+    }
+    return false;
+}
+
+int openAgentVsock(unsigned port)
+{
+    const int listener = socket(AF_VSOCK, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (listener < 0)
+        return -1;
+    sockaddr_vm address{};
+    address.svm_family = AF_VSOCK;
+    address.svm_cid = VMADDR_CID_ANY;
+    address.svm_port = port;
+    if (bind(listener, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0 || listen(listener, 1) != 0) {
+        close(listener);
+        return -1;
+    }
+    const int channel = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
+    close(listener);
+    return channel;
+}
+
+std::vector<std::string> bootGuest()
+{
+    std::vector<std::string> problems;
+    mkdir("/proc", 0555);
+    mkdir("/sys", 0555);
+    mkdir("/dev", 0755);
+    mkdir("/tmp", 01777);
+    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0)
+        problems.push_back(failure("mount /proc"));
+    if (mount("sysfs", "/sys", "sysfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) != 0)
+        problems.push_back(failure("mount /sys"));
+    if (mount("devtmpfs", "/dev", "devtmpfs", MS_NOSUID, "mode=0755") != 0)
+        problems.push_back(failure("mount /dev"));
+    // The guest's own /tmp, private to this VM (a workspace under /tmp is mounted on it).
+    if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0)
+        problems.push_back(failure("mount /tmp"));
+    loadModules(problems);
+    applyLayout(problems);
+    mkdir("/dev/shm", 01777);
+    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
+    mkdir("/dev/pts", 0755);
+    mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "ptmxmode=0666");
+    // Without a shared host /bin, the guest's own busybox applets serve /bin.
+    if (access("/bin/sh", X_OK) != 0)
+        symlink("/.sandbox/bin", "/bin");
+    if (access("/usr/bin", F_OK) != 0) {
+        mkdir("/usr", 0755);
+        symlink("/.sandbox/bin", "/usr/bin");
+    }
+    return problems;
+}
+
+int openAgentPort(const char *name, int waitMs)
+{
+    const timespec pause{ 0, 5 * 1000 * 1000 };
+    for (int waited = 0; waited <= waitMs; waited += 5) {
+        if (DIR *ports = opendir("/sys/class/virtio-ports")) {
+            while (dirent *entry = readdir(ports)) {
+                if (entry->d_name[0] == '.')
+                    continue;
+                std::ifstream nameFile(std::string("/sys/class/virtio-ports/") + entry->d_name + "/name");
+                std::string portName;
+                std::getline(nameFile, portName);
+                if (portName != name)
+                    continue;
+                const std::string device = std::string("/dev/") + entry->d_name;
+                const int fd = open(device.c_str(), O_RDWR | O_CLOEXEC);
+                if (fd >= 0) {
+                    mkdir("/dev/virtio-ports", 0755);
+                    symlink(device.c_str(), (std::string("/dev/virtio-ports/") + name).c_str());
+                    closedir(ports);
+                    return fd;
+                }
+            }
+            closedir(ports);
+        }
+        nanosleep(&pause, nullptr);
+    }
+    return -1;
+}
+
+} // namespace sandbox::guest

@@ -1,0 +1,144 @@
+// builtin:vm against auto tier 1: cold activation (configure + prepare: helpers verified,
+// initramfs assembled, a VM booted to "agent ready"), the first command in a workspace
+// (which boots the VM that shares it), and the latency of /bin/true once that VM runs.
+// Helpers come from the build's bundle through a file: URL. Measures only: it fails when
+// a backend cannot run, never because of a figure.
+#include "LauncherRun.h"
+#include "launchers/vm/VmLauncher.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QUrl>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+using namespace sandbox;
+using namespace sandbox::test;
+
+namespace {
+
+class BenchHost final : public LauncherHost
+{
+public:
+    explicit BenchHost(QString directory)
+        : m_directory(std::move(directory))
+    { }
+    QString stateDirectory() const override { return m_directory; }
+    QFuture<HostInteractionResponse> ask(const HostInteractionRequest &request) override
+    {
+        QPromise<HostInteractionResponse> promise;
+        promise.start();
+        promise.addResult(HostInteractionResponse{ request.id, false, {} });
+        promise.finish();
+        return promise.future();
+    }
+    void notifyAvailabilityChanged() override { }
+
+private:
+    QString m_directory;
+};
+
+double percentile(std::vector<double> values, double p)
+{
+    std::sort(values.begin(), values.end());
+    const size_t index = std::min(values.size() - 1, size_t(p * double(values.size() - 1) + 0.5));
+    return values[index];
+}
+
+bool measure(Launcher &launcher, const Policy &policy, const QString &workspace, int runs, std::vector<double> &times)
+{
+    for (int i = 0; i < runs; ++i) {
+        QElapsedTimer clock;
+        clock.start();
+        const RunResult result = runIn(launcher, { QStringLiteral("/bin/true") }, policy, workspace, {}, 0, 300000);
+        const double ms = double(clock.nsecsElapsed()) / 1e6;
+        if (!result.started || result.status.exitCode != 0) {
+            std::fprintf(stderr, "bench: /bin/true failed: %s\n", qPrintable(result.error));
+            return false;
+        }
+        times.push_back(ms);
+    }
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    const int runs = qEnvironmentVariableIntValue("SANDBOX_BENCH_VM_RUNS") > 0
+        ? qEnvironmentVariableIntValue("SANDBOX_BENCH_VM_RUNS")
+        : 20;
+    QTemporaryDir state;
+    QTemporaryDir workspace(QStringLiteral("/var/tmp/bench_vm-XXXXXX"));
+    if (!state.isValid() || !workspace.isValid()) {
+        std::fprintf(stderr, "bench: cannot create temporary directories\n");
+        return 1;
+    }
+    const Policy policy = defaultPolicy();
+
+    BenchHost host(state.path());
+    auto vm = std::make_shared<VmLauncher>();
+    vm->attach(&host);
+    ResolvedSettings settings;
+    settings.values.values.insert(QStringLiteral("helperSource"),
+                                  QUrl::fromLocalFile(QStringLiteral(SANDBOX_VM_BUNDLE_DIR "/")).toString());
+    QElapsedTimer clock;
+    clock.start();
+    if (const Status configured = vm->configure(settings).result(); !configured) {
+        std::fprintf(stderr, "bench: %s\n", qPrintable(configured.error().toString()));
+        return 1;
+    }
+    QFuture<Status> prepared = vm->prepare();
+    prepared.waitForFinished();
+    const double activationMs = double(clock.nsecsElapsed()) / 1e6;
+    if (!prepared.result()) {
+        std::fprintf(stderr, "bench: the vm backend did not prepare: %s\n",
+                     qPrintable(prepared.result().error().toString()));
+        return 1;
+    }
+    const double bootMs = double(vm->lastBootMs());
+    std::vector<double> first;
+    clock.restart();
+    if (!measure(*vm, policy, workspace.path(), 1, first))
+        return 1;
+    std::vector<double> vmTimes;
+    if (!measure(*vm, policy, workspace.path(), runs, vmTimes))
+        return 1;
+
+    QString error;
+    std::shared_ptr<AutoLauncher> tier1 = preparedLauncher(QStringLiteral("strongest"), &error);
+    std::vector<double> autoTimes;
+    if (!tier1 || tier1->tier() != AutoLauncher::Tier::Namespaces) {
+        std::fprintf(stderr, "bench: auto tier 1 is not available here: %s\n", qPrintable(error));
+    } else {
+        clock.restart();
+        std::vector<double> warm;
+        measure(*tier1, policy, workspace.path(), 3, warm);
+        if (!measure(*tier1, policy, workspace.path(), runs, autoTimes))
+            return 1;
+    }
+
+    std::printf("\nbuiltin:vm (%s) against auto tier 1, wall time in ms\n\n",
+                vm->accelerated() ? "QEMU + KVM" : "QEMU TCG, software emulation");
+    std::printf("| %-58s | %10s | %10s |\n", "measure", "median", "p95");
+    std::printf("|%s|%s|%s|\n", std::string(60, '-').c_str(), std::string(12, '-').c_str(),
+                std::string(12, '-').c_str());
+    std::printf("| %-58s | %10.0f | %10s |\n", "vm: cold activation (fetch, image, boot to agent ready)", activationMs,
+                "-");
+    std::printf("| %-58s | %10.0f | %10s |\n", "vm: of which the boot to agent ready", bootMs, "-");
+    std::printf("| %-58s | %10.0f | %10s |\n", "vm: first command in a workspace (boots its VM)", first.front(), "-");
+    std::printf("| %-58s | %10.2f | %10.2f |\n", qPrintable(QStringLiteral("vm: /bin/true, %1 runs").arg(runs)),
+                percentile(vmTimes, 0.5), percentile(vmTimes, 0.95));
+    if (!autoTimes.empty()) {
+        std::printf("| %-58s | %10.2f | %10.2f |\n",
+                    qPrintable(QStringLiteral("auto tier 1: /bin/true, %1 runs").arg(runs)), percentile(autoTimes, 0.5),
+                    percentile(autoTimes, 0.95));
+    }
+    std::printf("\n");
+    return 0;
+}

@@ -1,0 +1,576 @@
+// builtin:vm as a user meets it: the real sandboxd and sandboxctl, QEMU booting the real
+// guest (TCG here), the guest helpers fetched from a real loopback HTTP server. Boots are
+// slow without KVM, so one daemon and its VMs serve the functions in order.
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QSysInfo>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <csignal>
+#include <memory>
+
+namespace {
+
+struct Outcome
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+constexpr int kSlowMs = 300 * 1000; // a boot under TCG on a loaded host
+
+QString binary(const QString &name)
+{
+    return QCoreApplication::applicationDirPath() + QLatin1Char('/') + name;
+}
+
+QString sha256Of(const QByteArray &data)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool isQemu(qint64 pid)
+{
+    return readFile(QStringLiteral("/proc/%1/cmdline").arg(pid)).contains("qemu-system");
+}
+
+QList<qint64> qemuChildrenOf(qint64 parent)
+{
+    QList<qint64> children;
+    for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+        bool numeric = false;
+        const qint64 pid = entry.toLongLong(&numeric);
+        if (!numeric)
+            continue;
+        const QByteArray stat = readFile(QStringLiteral("/proc/%1/stat").arg(pid));
+        const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 1 && fields.at(1).toLongLong() == parent && isQemu(pid))
+            children.append(pid);
+    }
+    return children;
+}
+
+int stillRunning(const QList<qint64> &pids)
+{
+    return int(std::count_if(pids.cbegin(), pids.cend(), [](qint64 pid) { return isQemu(pid); }));
+}
+
+} // namespace
+
+class TestVmDaemon final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+
+    void neverSelectingVmFetchesNothing();
+    void sourceDownIsAClearError();
+    void tamperedHelperIsRefusedAndDeleted();
+    void firstActivationFetchesVerifiesAndBoots();
+    void commandsRunInTheGuest();
+    void stdinSignalsTimeoutAndKill();
+    void concurrentCommands();
+    void workspaceSharedDeniedAbsentTmpPrivate();
+    void networkNoneAndUnsupportedModesRefused();
+    void seccompRefusalsAreReported();
+    void hotSwitchKeepsRunningCommandsAndReusesHelpers();
+
+private:
+    QProcessEnvironment environment(const QString &profile) const;
+    void startDaemon(const QString &profile);
+    void stopDaemon();
+    Outcome ctl(const QStringList &args, const QByteArray &input = {}, int timeoutMs = kSlowMs);
+    std::unique_ptr<QProcess> startCtl(const QStringList &args);
+    int requests();
+    QByteArray daemonLog();
+    QJsonArray running(const QString &program);
+    QString vmBin(const QString &profile) const;
+
+    std::unique_ptr<QTemporaryDir> m_root;
+    std::unique_ptr<QProcess> m_http;
+    QByteArray m_httpLog;
+    quint16 m_port = 0;
+    std::unique_ptr<QProcess> m_daemon;
+    QByteArray m_daemonLog;
+    QString m_profile;
+    QString m_socket;
+    QList<qint64> m_vms; // QEMU processes the daemons ran
+};
+
+QProcessEnvironment TestVmDaemon::environment(const QString &profile) const
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(profile + QStringLiteral("/config")));
+    env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(profile + QStringLiteral("/state")));
+    return env;
+}
+
+// The server logs each request before it answers it, so what a finished client caused is
+// already in the pipe.
+int TestVmDaemon::requests()
+{
+    while (m_http->waitForReadyRead(50)) { }
+    m_httpLog += m_http->readAll();
+    return int(m_httpLog.count("\"GET /"));
+}
+
+QByteArray TestVmDaemon::daemonLog()
+{
+    if (m_daemon) {
+        m_daemon->waitForReadyRead(50);
+        m_daemonLog += m_daemon->readAllStandardError();
+    }
+    return m_daemonLog;
+}
+
+QJsonArray TestVmDaemon::running(const QString &program)
+{
+    QJsonArray matching;
+    const QJsonArray all = QJsonDocument::fromJson(ctl({ QStringLiteral("ps"), QStringLiteral("--json") }).out).array();
+    for (const QJsonValue &entry : all) {
+        const QJsonObject process = entry.toObject();
+        if (process.value(QStringLiteral("state")).toString() == QLatin1String("running")
+            && process.value(QStringLiteral("argv")).toArray().first().toString() == program)
+            matching.append(process);
+    }
+    return matching;
+}
+
+QString TestVmDaemon::vmBin(const QString &profile) const
+{
+    return m_root->filePath(profile + QStringLiteral("/state/backends/builtin_vm/bin"));
+}
+
+void TestVmDaemon::startDaemon(const QString &profile)
+{
+    stopDaemon();
+    m_profile = profile;
+    QVERIFY(QDir().mkpath(m_root->filePath(profile + QStringLiteral("/run"))));
+    QFile::setPermissions(m_root->filePath(profile + QStringLiteral("/run")),
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    m_socket = m_root->filePath(profile + QStringLiteral("/run/engine.sock"));
+    m_daemonLog.clear();
+    m_daemon = std::make_unique<QProcess>();
+    m_daemon->setProcessEnvironment(environment(profile));
+    connect(m_daemon.get(), &QProcess::readyReadStandardError, this,
+            [this] { m_daemonLog += m_daemon->readAllStandardError(); });
+    m_daemon->start(binary(QStringLiteral("sandboxd")), { QStringLiteral("--socket"), m_socket });
+    QVERIFY(m_daemon->waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains("serving on"), 30000);
+}
+
+void TestVmDaemon::stopDaemon()
+{
+    if (m_daemon && m_daemon->state() != QProcess::NotRunning) {
+        m_vms += qemuChildrenOf(m_daemon->processId());
+        m_daemon->terminate();
+        if (!m_daemon->waitForFinished(30000))
+            m_daemon->kill();
+        m_daemon->waitForFinished(5000);
+    }
+    m_daemon.reset();
+}
+
+Outcome TestVmDaemon::ctl(const QStringList &args, const QByteArray &input, int timeoutMs)
+{
+    QProcess process;
+    process.setProcessEnvironment(environment(m_profile));
+    process.setWorkingDirectory(m_root->filePath(QStringLiteral("work")));
+    process.start(binary(QStringLiteral("sandboxctl")), QStringList{ QStringLiteral("--socket"), m_socket } + args);
+    if (!process.waitForStarted())
+        return {};
+    process.write(input);
+    process.closeWriteChannel();
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        return { -2, process.readAllStandardOutput(), process.readAllStandardError() };
+    }
+    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
+             process.readAllStandardError() };
+}
+
+std::unique_ptr<QProcess> TestVmDaemon::startCtl(const QStringList &args)
+{
+    auto process = std::make_unique<QProcess>();
+    process->setProcessEnvironment(environment(m_profile));
+    process->setWorkingDirectory(m_root->filePath(QStringLiteral("work")));
+    process->start(binary(QStringLiteral("sandboxctl")), QStringList{ QStringLiteral("--socket"), m_socket } + args);
+    return process;
+}
+
+void TestVmDaemon::initTestCase()
+{
+    QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("qemu-system-x86_64")).isEmpty(),
+             "qemu-system-x86_64 is missing: run installer/install-deps.sh test");
+    // Outside /tmp: the guest's /tmp is its own, and the host paths under test must be
+    // ones the policy shares (or denies).
+    m_root = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/tst_vmdaemon-XXXXXX"));
+    QVERIFY(m_root->isValid());
+    const QDir root(m_root->path());
+    QVERIFY(root.mkpath(QStringLiteral("work")));
+    QVERIFY(root.mkpath(QStringLiteral("served/good")));
+    QVERIFY(root.mkpath(QStringLiteral("served/tampered")));
+    QVERIFY(root.mkpath(QStringLiteral("private/inner")));
+    QVERIFY(root.mkpath(QStringLiteral("public")));
+    QFile secret(m_root->filePath(QStringLiteral("private/inner/key")));
+    QVERIFY(secret.open(QIODevice::WriteOnly) && secret.write("secret-bytes") > 0);
+    secret.close();
+    QFile visible(m_root->filePath(QStringLiteral("public/readme")));
+    QVERIFY(visible.open(QIODevice::WriteOnly) && visible.write("public-bytes\n") > 0);
+    visible.close();
+
+    // What the release's download location would hold, and a copy someone tampered with.
+    const QString bundle = QStringLiteral(SANDBOX_VM_BUNDLE_DIR);
+    for (const char *name : { "sandbox-vm-agent", "sandbox-vm-seccomp-observer" }) {
+        const QString helper = QString::fromLatin1(name);
+        QVERIFY2(
+            QFile::copy(bundle + QLatin1Char('/') + helper, m_root->filePath(QStringLiteral("served/good/") + helper)),
+            name);
+        QByteArray content = readFile(bundle + QLatin1Char('/') + helper);
+        if (helper == QLatin1String("sandbox-vm-agent"))
+            content.append("tampered");
+        QFile tampered(m_root->filePath(QStringLiteral("served/tampered/") + helper));
+        QVERIFY(tampered.open(QIODevice::WriteOnly) && tampered.write(content) == content.size());
+    }
+
+    m_http = std::make_unique<QProcess>();
+    m_http->setProcessChannelMode(QProcess::MergedChannels);
+    connect(m_http.get(), &QProcess::readyRead, this, [this] { m_httpLog += m_http->readAll(); });
+    m_http->start(QStringLiteral("python3"),
+                  { QStringLiteral("-u"), QStringLiteral("-m"), QStringLiteral("http.server"), QStringLiteral("--bind"),
+                    QStringLiteral("127.0.0.1"), QStringLiteral("--directory"),
+                    m_root->filePath(QStringLiteral("served")), QStringLiteral("0") });
+    QVERIFY(m_http->waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(m_httpLog.contains("Serving HTTP"), 20000);
+    const QRegularExpressionMatch port
+        = QRegularExpression(QStringLiteral("port (\\d+)")).match(QString::fromUtf8(m_httpLog));
+    QVERIFY(port.hasMatch());
+    m_port = quint16(port.captured(1).toUInt());
+}
+
+void TestVmDaemon::cleanupTestCase()
+{
+    stopDaemon();
+    if (m_http) {
+        m_http->kill();
+        m_http->waitForFinished();
+    }
+    // Every VM ended with its engine.
+    QVERIFY(!m_vms.isEmpty());
+    QTRY_COMPARE_WITH_TIMEOUT(stillRunning(m_vms), 0, 30000);
+}
+
+void TestVmDaemon::neverSelectingVmFetchesNothing()
+{
+    startDaemon(QStringLiteral("never"));
+    const QString source = QStringLiteral("http://127.0.0.1:%1/good/").arg(m_port);
+    QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:vm"),
+                   QStringLiteral("helperSource=") + source })
+                 .exitCode,
+             0);
+    QCOMPARE(ctl({ QStringLiteral("activate"), QStringLiteral("builtin:auto") }).exitCode, 0);
+    const Outcome run = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("true") });
+    QCOMPARE(run.exitCode, 0);
+    const Outcome listing = ctl({ QStringLiteral("backends"), QStringLiteral("--json") });
+    QCOMPARE(listing.exitCode, 0);
+    QVERIFY(listing.out.contains("builtin"));
+    stopDaemon();
+    QCOMPARE(requests(), 0);
+    QVERIFY(!QFileInfo::exists(vmBin(QStringLiteral("never"))));
+}
+
+void TestVmDaemon::sourceDownIsAClearError()
+{
+    startDaemon(QStringLiteral("down"));
+    QTcpServer closed;
+    QVERIFY(closed.listen(QHostAddress::LocalHost));
+    const quint16 deadPort = closed.serverPort();
+    closed.close();
+    const QString source = QStringLiteral("http://127.0.0.1:%1/good/").arg(deadPort);
+    QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:vm"),
+                   QStringLiteral("helperSource=") + source })
+                 .exitCode,
+             0);
+    const Outcome activation = ctl({ QStringLiteral("activate"), QStringLiteral("builtin:vm") });
+    QCOMPARE(activation.exitCode, 1);
+    const QByteArray all = activation.out + activation.err;
+    QVERIFY2(all.contains("cannot fetch the helper sandbox-vm-agent from http://127.0.0.1:"), all.constData());
+    QVERIFY2(all.contains("Connection refused"), all.constData());
+    const Outcome status = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
+    QVERIFY2(!status.out.contains("\"builtin:vm\""), status.out.constData());
+    QVERIFY(!QFileInfo::exists(vmBin(QStringLiteral("down")) + QStringLiteral("/sandbox-vm-agent")));
+}
+
+void TestVmDaemon::tamperedHelperIsRefusedAndDeleted()
+{
+    startDaemon(QStringLiteral("tampered"));
+    const int before = requests();
+    const QString source = QStringLiteral("http://127.0.0.1:%1/tampered/").arg(m_port);
+    QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:vm"),
+                   QStringLiteral("helperSource=") + source })
+                 .exitCode,
+             0);
+    const Outcome activation = ctl({ QStringLiteral("activate"), QStringLiteral("builtin:vm") });
+    QCOMPARE(activation.exitCode, 1);
+    const QByteArray all = activation.out + activation.err;
+    const QByteArray served = readFile(m_root->filePath(QStringLiteral("served/tampered/sandbox-vm-agent")));
+    const QByteArray genuine = readFile(m_root->filePath(QStringLiteral("served/good/sandbox-vm-agent")));
+    QVERIFY2(all.contains("sandbox-vm-agent"), all.constData());
+    QVERIFY2(all.contains(sha256Of(served).toLatin1()), all.constData());
+    QVERIFY2(all.contains(sha256Of(genuine).toLatin1()), all.constData());
+    QVERIFY(requests() > before);
+    QVERIFY(!QFileInfo::exists(vmBin(QStringLiteral("tampered")) + QStringLiteral("/sandbox-vm-agent")));
+    QVERIFY(qemuChildrenOf(m_daemon->processId()).isEmpty());
+}
+
+void TestVmDaemon::firstActivationFetchesVerifiesAndBoots()
+{
+    startDaemon(QStringLiteral("d"));
+    // The denied directory and its parent's other contents, for the filesystem checks.
+    QJsonObject policy = QJsonDocument::fromJson(
+                             ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") }).out)
+                             .object();
+    QVERIFY(!policy.isEmpty());
+    QJsonObject filesystem = policy.value(QStringLiteral("filesystem")).toObject();
+    QJsonArray denied = filesystem.value(QStringLiteral("denied")).toArray();
+    denied.append(m_root->filePath(QStringLiteral("private")));
+    filesystem.insert(QStringLiteral("denied"), denied);
+    policy.insert(QStringLiteral("filesystem"), filesystem);
+    QCOMPARE(
+        ctl({ QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("-") }, QJsonDocument(policy).toJson())
+            .exitCode,
+        0);
+
+    const int before = requests();
+    const QString source = QStringLiteral("http://127.0.0.1:%1/good/").arg(m_port);
+    QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:vm"),
+                   QStringLiteral("helperSource=") + source })
+                 .exitCode,
+             0);
+    const Outcome activation = ctl({ QStringLiteral("activate"), QStringLiteral("builtin:vm") });
+    QVERIFY2(activation.exitCode == 0, QByteArray(activation.out + activation.err).constData());
+    QVERIFY(activation.out.contains("activated builtin:vm"));
+    QCOMPARE(requests() - before, 2);
+    const QFileInfo bin(vmBin(QStringLiteral("d")));
+    QVERIFY(bin.isDir());
+    QCOMPARE(bin.permissions()
+                 & (QFileDevice::ReadGroup | QFileDevice::ReadOther | QFileDevice::WriteGroup | QFileDevice::WriteOther
+                    | QFileDevice::ExeGroup | QFileDevice::ExeOther),
+             QFileDevice::Permissions());
+    QCOMPARE(readFile(bin.filePath() + QStringLiteral("/sandbox-vm-agent")),
+             readFile(m_root->filePath(QStringLiteral("served/good/sandbox-vm-agent"))));
+    // The claims say what runs the VM.
+    const Outcome described
+        = ctl({ QStringLiteral("describe"), QStringLiteral("builtin:vm"), QStringLiteral("--json") });
+    QVERIFY2(described.out.contains("QEMU with"), described.out.constData());
+    QVERIFY(described.out.contains("no network device"));
+}
+
+void TestVmDaemon::commandsRunInTheGuest()
+{
+    const Outcome run = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                              QStringLiteral("echo out; echo err >&2; uname -r; exit 7") });
+    QCOMPARE(run.exitCode, 7);
+    QVERIFY2(run.out.startsWith("out\n"), run.out.constData());
+    QVERIFY(run.err.contains("err\n"));
+    // The guest's own kernel, not the host's.
+    QVERIFY2(run.out.contains("6.1."), run.out.constData());
+    QVERIFY(!run.out.contains(QSysInfo::kernelVersion().toUtf8())
+            || QSysInfo::kernelVersion().startsWith(QLatin1String("6.1.")));
+    // Host programs from the read-only share run on the guest kernel.
+    const Outcome hostTool
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/usr/bin/env"), QStringLiteral("printf"),
+                QStringLiteral("%s|"), QStringLiteral("a b"), QStringLiteral("c") });
+    QCOMPARE(hostTool.exitCode, 0);
+    QCOMPARE(hostTool.out, QByteArray("a b|c|"));
+    const Outcome missing = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/no/such/program") });
+    QVERIFY(missing.exitCode != 0);
+    QVERIFY2(missing.err.contains("/no/such/program"), missing.err.constData());
+}
+
+void TestVmDaemon::stdinSignalsTimeoutAndKill()
+{
+    const Outcome piped = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                                QStringLiteral("read a; read b; echo \"got $b/$a\"; cat | wc -c") },
+                              QByteArray("first\nsecond\n") + QByteArray(100000, 'x'));
+    QCOMPARE(piped.exitCode, 0);
+    QCOMPARE(piped.out, QByteArray("got second/first\n100000\n"));
+
+    const Outcome signaled = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"),
+                                   QStringLiteral("-c"), QStringLiteral("kill -TERM $$") });
+    QVERIFY2(signaled.exitCode == 128 + SIGTERM,
+             QByteArray(QByteArray::number(signaled.exitCode) + ' ' + signaled.err).constData());
+
+    const Outcome timedOut = ctl({ QStringLiteral("run"), QStringLiteral("--timeout"), QStringLiteral("2"),
+                                   QStringLiteral("--"), QStringLiteral("sleep"), QStringLiteral("600") });
+    QCOMPARE(timedOut.exitCode, 128 + SIGKILL);
+    QVERIFY2(timedOut.err.contains("timed out"), timedOut.err.constData());
+
+    auto sleeper
+        = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sleep"), QStringLiteral("600") });
+    QJsonArray list;
+    QTRY_VERIFY_WITH_TIMEOUT((list = running(QStringLiteral("sleep"))).size() == 1, 60000);
+    const QString id = QString::number(list.first().toObject().value(QStringLiteral("id")).toInteger());
+    QCOMPARE(ctl({ QStringLiteral("kill"), id }).exitCode, 0);
+    QVERIFY(sleeper->waitForFinished(60000));
+    QCOMPARE(sleeper->exitCode(), 128 + SIGKILL);
+}
+
+void TestVmDaemon::concurrentCommands()
+{
+    std::vector<std::unique_ptr<QProcess>> runs;
+    for (int i = 0; i < 5; ++i) {
+        runs.push_back(
+            startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                       QStringLiteral("read line; echo \"client %1 got $line\"; exit %1").arg(i) }));
+    }
+    for (int i = 0; i < 5; ++i) {
+        QVERIFY(runs[size_t(i)]->waitForStarted());
+        runs[size_t(i)]->write(QByteArray("line-") + QByteArray::number(i) + '\n');
+        runs[size_t(i)]->closeWriteChannel();
+    }
+    for (int i = 0; i < 5; ++i) {
+        QProcess &run = *runs[size_t(i)];
+        QVERIFY(run.waitForFinished(120000));
+        QCOMPARE(run.exitCode(), i);
+        QCOMPARE(run.readAllStandardOutput(),
+                 QByteArray("client ") + QByteArray::number(i) + " got line-" + QByteArray::number(i) + '\n');
+    }
+}
+
+void TestVmDaemon::workspaceSharedDeniedAbsentTmpPrivate()
+{
+    const Outcome write = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                                QStringLiteral("echo from-guest > made-in-vm.txt && mkdir -p sub && echo x > sub/y") });
+    QCOMPARE(write.exitCode, 0);
+    QCOMPARE(readFile(m_root->filePath(QStringLiteral("work/made-in-vm.txt"))), QByteArray("from-guest\n"));
+    QVERIFY(QFileInfo::exists(m_root->filePath(QStringLiteral("work/sub/y"))));
+
+    const QString privateDir = m_root->filePath(QStringLiteral("private"));
+    const Outcome denied
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                QStringLiteral("ls %1; cat %1/inner/key; ls %2").arg(privateDir, m_root->path()) });
+    QVERIFY(!denied.out.contains("secret-bytes"));
+    QVERIFY(!denied.out.contains("inner"));
+    QVERIFY2(denied.out.contains("public"), denied.out.constData());
+
+    const QString readme = m_root->filePath(QStringLiteral("public/readme"));
+    const Outcome readOnly = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"),
+                                   QStringLiteral("-c"), QStringLiteral("cat %1; echo changed > %1").arg(readme) });
+    QVERIFY(readOnly.out.contains("public-bytes"));
+    QVERIFY(readOnly.exitCode != 0);
+    QCOMPARE(readFile(readme), QByteArray("public-bytes\n"));
+
+    // The guest's /tmp is its own: what the host keeps there is not visible, and what the
+    // guest writes there stays in the VM.
+    QTemporaryDir hostTmp(QDir::tempPath() + QStringLiteral("/vm-host-tmp-XXXXXX"));
+    QVERIFY(hostTmp.isValid());
+    const QString marker = QStringLiteral("/tmp/vm-guest-marker-%1").arg(QCoreApplication::applicationPid());
+    const Outcome tmp = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                              QStringLiteral("ls -d %1; echo guest > %2").arg(hostTmp.path(), marker) });
+    QVERIFY2(tmp.err.contains("No such file"), tmp.err.constData());
+    QVERIFY(!QFileInfo::exists(marker));
+}
+
+void TestVmDaemon::networkNoneAndUnsupportedModesRefused()
+{
+    const Outcome devices
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("cat"), QStringLiteral("/proc/net/dev") });
+    QCOMPARE(devices.exitCode, 0);
+    const QList<QByteArray> lines = devices.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 3); // two header lines and lo
+    QVERIFY(lines.last().trimmed().startsWith("lo:"));
+
+    QJsonObject policy = QJsonDocument::fromJson(
+                             ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") }).out)
+                             .object();
+    for (const char *mode : { "allowlist", "full" }) {
+        QJsonObject network = policy.value(QStringLiteral("network")).toObject();
+        network.insert(QStringLiteral("mode"), QString::fromLatin1(mode));
+        network.insert(QStringLiteral("allowedDomains"), QJsonArray{ QStringLiteral("example.com") });
+        QJsonObject changed = policy;
+        changed.insert(QStringLiteral("network"), network);
+        const QString file = m_root->filePath(QStringLiteral("policy-%1.json").arg(QString::fromLatin1(mode)));
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(changed).toJson());
+        out.close();
+        const Outcome refused
+            = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), file, QStringLiteral("--"),
+                    QStringLiteral("touch"), QStringLiteral("ran-under-") + QString::fromLatin1(mode) });
+        QCOMPARE(refused.exitCode, 125);
+        QVERIFY2(refused.err.contains("does not enforce network"), refused.err.constData());
+        QVERIFY(!QFileInfo::exists(m_root->filePath(QStringLiteral("work/ran-under-") + QString::fromLatin1(mode))));
+    }
+}
+
+void TestVmDaemon::seccompRefusalsAreReported()
+{
+    const Outcome mount = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                                QStringLiteral("mkdir -p /tmp/m; mount -t tmpfs none /tmp/m && echo mounted; "
+                                               "umount %1 && echo unmounted; echo done")
+                                    .arg(m_root->filePath(QStringLiteral("work"))) });
+    QCOMPARE(mount.exitCode, 0);
+    QVERIFY(!mount.out.contains("mounted"));
+    QVERIFY(mount.out.contains("done"));
+    QVERIFY2(mount.err.contains("refused the system call mount"), mount.err.constData());
+    QVERIFY2(mount.err.contains("refused the system call umount2"), mount.err.constData());
+    QVERIFY2(daemonLog().contains("refused the system call mount"), m_daemonLog.constData());
+}
+
+void TestVmDaemon::hotSwitchKeepsRunningCommandsAndReusesHelpers()
+{
+    auto inVm = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                           QStringLiteral("read x; echo vm-$x; uname -r") });
+    QTRY_VERIFY_WITH_TIMEOUT(running(QStringLiteral("sh")).size() == 1, 60000);
+    QCOMPARE(ctl({ QStringLiteral("activate"), QStringLiteral("builtin:auto") }).exitCode, 0);
+    auto inAuto = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                             QStringLiteral("read x; echo auto-$x; uname -r") });
+    QVERIFY(inAuto->waitForStarted());
+    const int before = requests();
+    // Back to vm while the auto command runs: the helpers are verified again, not fetched.
+    const Outcome again = ctl({ QStringLiteral("activate"), QStringLiteral("builtin:vm") });
+    QVERIFY2(again.exitCode == 0, QByteArray(again.out + again.err).constData());
+    QCOMPARE(requests(), before);
+
+    inVm->write("one\n");
+    inVm->closeWriteChannel();
+    inAuto->write("two\n");
+    inAuto->closeWriteChannel();
+    QVERIFY(inVm->waitForFinished(120000));
+    QVERIFY(inAuto->waitForFinished(120000));
+    const QByteArray vmOut = inVm->readAllStandardOutput();
+    const QByteArray autoOut = inAuto->readAllStandardOutput();
+    QVERIFY2(vmOut.startsWith("vm-one\n6.1."), vmOut.constData());
+    QVERIFY2(autoOut.startsWith(QByteArray("auto-two\n" + QSysInfo::kernelVersion().toUtf8())), autoOut.constData());
+
+    const Outcome after
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("uname"), QStringLiteral("-r") });
+    QCOMPARE(after.exitCode, 0);
+    QVERIFY(after.out.startsWith("6.1."));
+}
+
+QTEST_GUILESS_MAIN(TestVmDaemon)
+#include "tst_vmdaemon.moc"

@@ -1,0 +1,402 @@
+// The VM backend's parts that need no VM: which host paths a guest gets, the initramfs
+// the engine assembles (unpacked by the real cpio tool), the QEMU command line, and the
+// helper store against a real loopback HTTP server.
+#include "launchers/vm/CpioArchive.h"
+#include "launchers/vm/GuestImage.h"
+#include "launchers/vm/GuestLayout.h"
+#include "launchers/vm/HelperStore.h"
+#include "launchers/vm/HyperVDriver.h"
+#include "launchers/vm/QemuDriver.h"
+#include "launchers/vm/VfkitDriver.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sandbox;
+
+namespace {
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool writeFile(const QString &path, const QByteArray &content)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
+}
+
+bool sharesInside(const GuestLayout &layout, const QString &path)
+{
+    for (const GuestLayout::Share &share : layout.shares) {
+        if (share.hostPath == path || share.hostPath.startsWith(path + QLatin1Char('/'))
+            || path.startsWith(share.hostPath + QLatin1Char('/')))
+            return true;
+    }
+    return false;
+}
+
+const GuestLayout::Share *shareAt(const GuestLayout &layout, const QString &path)
+{
+    for (const GuestLayout::Share &share : layout.shares) {
+        if (share.hostPath == path)
+            return &share;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class TestVmGuest final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+
+    void layoutSharesWorkspaceWritableAndSplitsAroundDenied();
+    void layoutRefusesWhatItCannotShare();
+    void modulesComeWithTheirDependenciesInLoadOrder();
+    void initramfsUnpacksWithTheRealCpio();
+    void qemuCommandHasNoNetworkAndReadOnlyShares();
+    void vfkitCommandSharesOnlyWhatItCanKeepReadOnly();
+    void hyperVScriptHasNoNetworkAdapter();
+    void helperStoreFetchesOnceAndVerifiesEveryTime();
+    void helperStoreRefusesTamperedAndReportsSourceDown();
+
+private:
+    std::unique_ptr<QTemporaryDir> m_root;
+    QProcess m_http;
+    QByteArray m_httpLog;
+    quint16 m_port = 0;
+};
+
+void TestVmGuest::initTestCase()
+{
+    m_root = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/tst_vmguest-XXXXXX"));
+    QVERIFY(m_root->isValid());
+    const QDir root(m_root->path());
+    QVERIFY(root.mkpath(QStringLiteral("good")) && root.mkpath(QStringLiteral("bad")));
+    for (const QString &name : HelperStore::pinnedHelpers()) {
+        const QByteArray content = readFile(QStringLiteral(SANDBOX_VM_BUNDLE_DIR "/") + name);
+        QVERIFY(!content.isEmpty());
+        QVERIFY(writeFile(m_root->filePath(QStringLiteral("good/") + name), content));
+        QVERIFY(writeFile(m_root->filePath(QStringLiteral("bad/") + name), content + "!"));
+    }
+    m_http.setProcessChannelMode(QProcess::MergedChannels);
+    connect(&m_http, &QProcess::readyRead, this, [this] { m_httpLog += m_http.readAll(); });
+    m_http.start(QStringLiteral("python3"),
+                 { QStringLiteral("-u"), QStringLiteral("-m"), QStringLiteral("http.server"), QStringLiteral("--bind"),
+                   QStringLiteral("127.0.0.1"), QStringLiteral("--directory"), m_root->path(), QStringLiteral("0") });
+    QVERIFY(m_http.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(m_httpLog.contains("Serving HTTP"), 20000);
+    m_port = quint16(
+        QRegularExpression(QStringLiteral("port (\\d+)")).match(QString::fromUtf8(m_httpLog)).captured(1).toUInt());
+    QVERIFY(m_port > 0);
+}
+
+void TestVmGuest::cleanupTestCase()
+{
+    m_http.kill();
+    m_http.waitForFinished();
+}
+
+void TestVmGuest::layoutSharesWorkspaceWritableAndSplitsAroundDenied()
+{
+    const QDir root(m_root->path());
+    QVERIFY(root.mkpath(QStringLiteral("ws/.git/hooks")) && root.mkpath(QStringLiteral("ws/src")));
+    QVERIFY(root.mkpath(QStringLiteral("ws/keys")) && root.mkpath(QStringLiteral("home/.ssh")));
+    QVERIFY(root.mkpath(QStringLiteral("home/projects")));
+    QVERIFY(writeFile(m_root->filePath(QStringLiteral("ws/.git/config")), "[core]\n"));
+    const QString ws = m_root->filePath(QStringLiteral("ws"));
+    const QString home = m_root->filePath(QStringLiteral("home"));
+
+    Policy policy = Policy::defaults();
+    policy.denied.append(QStringLiteral("${workspace}/keys"));
+    const Result<GuestLayout> layout = GuestLayout::fromPolicy(policy, ws, home);
+    QVERIFY2(layout.ok(), layout.ok() ? "" : qPrintable(layout.error().toString()));
+    const GuestLayout &l = layout.value();
+
+    // The workspace holds a denied path: it is split, its other subdirectories writable.
+    QVERIFY(!shareAt(l, ws));
+    QVERIFY(shareAt(l, ws + QStringLiteral("/src")) && shareAt(l, ws + QStringLiteral("/src"))->writable);
+    QVERIFY(!sharesInside(l, ws + QStringLiteral("/keys")));
+    // Read-only paths inside it go on top, read-only: a directory as itself, a file as its directory.
+    QVERIFY(shareAt(l, ws + QStringLiteral("/.git/hooks"))
+            && !shareAt(l, ws + QStringLiteral("/.git/hooks"))->writable);
+    QVERIFY(shareAt(l, ws + QStringLiteral("/.git")) && !shareAt(l, ws + QStringLiteral("/.git"))->writable);
+    // Readable "/": shared read-only, without the guest's own directories or denied paths.
+    QVERIFY(shareAt(l, QStringLiteral("/usr")) && !shareAt(l, QStringLiteral("/usr"))->writable);
+    for (const char *own : { "/proc", "/sys", "/dev", "/run", "/tmp" })
+        QVERIFY2(!sharesInside(l, QString::fromLatin1(own)), own);
+    QVERIFY(!sharesInside(l, home + QStringLiteral("/.ssh")));
+    QVERIFY(shareAt(l, home + QStringLiteral("/projects")));
+    for (const GuestLayout::Share &share : l.shares) {
+        if (share.writable)
+            QVERIFY2(share.hostPath.startsWith(ws + QLatin1Char('/')), qPrintable(share.hostPath));
+    }
+    // Parents are mounted before what is mounted on top of them.
+    const QByteArray file = l.layoutFile();
+    QVERIFY(file.indexOf(QFile::encodeName(ws + QStringLiteral("/.git\n")))
+            < file.indexOf(QFile::encodeName(ws + QStringLiteral("/.git/hooks\n"))));
+    if (QFileInfo(QStringLiteral("/bin")).isSymLink()) {
+        bool linked = false;
+        for (const GuestLayout::Link &link : l.links)
+            linked = linked || link.path == QLatin1String("/bin");
+        QVERIFY(linked);
+    }
+
+    // A workspace under /tmp is still shared, read-write, on the guest's private /tmp.
+    QTemporaryDir tmpWorkspace;
+    const Result<GuestLayout> underTmp = GuestLayout::fromPolicy(Policy::defaults(), tmpWorkspace.path(), home);
+    QVERIFY(underTmp.ok());
+    QVERIFY(shareAt(underTmp.value(), QFileInfo(tmpWorkspace.path()).canonicalFilePath()));
+    QVERIFY(shareAt(underTmp.value(), QFileInfo(tmpWorkspace.path()).canonicalFilePath())->writable);
+}
+
+void TestVmGuest::layoutRefusesWhatItCannotShare()
+{
+    const QString ws = m_root->filePath(QStringLiteral("ws2"));
+    QVERIFY(QDir().mkpath(ws));
+    Policy policy = Policy::defaults();
+    policy.denied.append(m_root->path());
+    const Result<GuestLayout> inside = GuestLayout::fromPolicy(policy, ws, QDir::homePath());
+    QVERIFY(!inside.ok());
+    QVERIFY(inside.error().message.contains(QStringLiteral("inside the denied path")));
+
+    Policy writableRoot = Policy::defaults();
+    writableRoot.writable.append(QStringLiteral("/"));
+    QVERIFY(!GuestLayout::fromPolicy(writableRoot, ws, QDir::homePath()).ok());
+    QVERIFY(!GuestLayout::fromPolicy(Policy::defaults(), QStringLiteral("/"), QDir::homePath()).ok());
+    QVERIFY(!GuestLayout::fromPolicy(Policy::defaults(), ws + QStringLiteral("/missing"), QDir::homePath()).ok());
+
+    const QString odd = m_root->filePath(QStringLiteral("line\nbreak"));
+    QVERIFY(QDir().mkpath(odd));
+    const Result<GuestLayout> broken = GuestLayout::fromPolicy(Policy::defaults(), odd, QDir::homePath());
+    QVERIFY(!broken.ok());
+    QVERIFY(broken.error().message.contains(QStringLiteral("tab or line break")));
+}
+
+void TestVmGuest::modulesComeWithTheirDependenciesInLoadOrder()
+{
+    const Result<QString> kernel = GuestImage::discoverKernel();
+    QVERIFY2(kernel.ok(), kernel.ok() ? "" : qPrintable(kernel.error().message));
+    const Result<QStringList> modules
+        = GuestImage::modulesFor(GuestImage::kernelVersion(kernel.value()), { QStringLiteral("9p") });
+    QVERIFY(modules.ok());
+    auto indexOf = [&](const char *name) {
+        for (qsizetype i = 0; i < modules.value().size(); ++i) {
+            if (modules.value().at(i).endsWith(QLatin1Char('/') + QLatin1String(name)))
+                return int(i);
+        }
+        return -1;
+    };
+    QVERIFY(indexOf("9pnet.ko") >= 0 && indexOf("netfs.ko") >= 0);
+    QVERIFY(indexOf("9pnet.ko") < indexOf("9p.ko"));
+    QVERIFY(indexOf("netfs.ko") < indexOf("9p.ko"));
+    QCOMPARE(modules.value().last().section(QLatin1Char('/'), -1), QStringLiteral("9p.ko"));
+    const Result<QStringList> missing
+        = GuestImage::modulesFor(GuestImage::kernelVersion(kernel.value()), { QStringLiteral("no_such_module") });
+    QVERIFY(!missing.ok());
+    QVERIFY(missing.error().message.contains(QStringLiteral("no_such_module")));
+}
+
+void TestVmGuest::initramfsUnpacksWithTheRealCpio()
+{
+    GuestImage::Inputs inputs;
+    inputs.helpers.insert(QStringLiteral("sandbox-vm-agent"), QByteArray("agent-bytes"));
+    const QString image = m_root->filePath(QStringLiteral("initramfs.cpio"));
+    const Result<QString> built = GuestImage::build(inputs, image);
+    QVERIFY2(built.ok(), built.ok() ? "" : qPrintable(built.error().message));
+    QFile archive(image);
+    QVERIFY(archive.open(QIODevice::ReadOnly));
+    QByteArray layout = GuestImage::singleFileArchive(QStringLiteral("/.sandbox/layout"), "mount\ts0\tro\t/usr\n");
+    const QString out = m_root->filePath(QStringLiteral("unpacked"));
+    QVERIFY(QDir().mkpath(out));
+    QProcess cpio;
+    cpio.setWorkingDirectory(out);
+    cpio.start(QStringLiteral("cpio"), { QStringLiteral("-id"), QStringLiteral("--no-absolute-filenames") });
+    QVERIFY(cpio.waitForStarted());
+    cpio.write(archive.readAll());
+    cpio.closeWriteChannel();
+    QVERIFY(cpio.waitForFinished(60000));
+    QCOMPARE(cpio.exitCode(), 0);
+    // The layout is a second archive (the kernel unpacks each one after the other).
+    cpio.start(QStringLiteral("cpio"), { QStringLiteral("-id"), QStringLiteral("--no-absolute-filenames") });
+    QVERIFY(cpio.waitForStarted());
+    cpio.write(layout);
+    cpio.closeWriteChannel();
+    QVERIFY(cpio.waitForFinished(60000));
+    QCOMPARE(cpio.exitCode(), 0);
+    QCOMPARE(readFile(out + QStringLiteral("/.sandbox/sandbox-vm-agent")), QByteArray("agent-bytes"));
+    QCOMPARE(QFileInfo(out + QStringLiteral("/init")).symLinkTarget(),
+             out + QStringLiteral("/.sandbox/sandbox-vm-agent"));
+    QVERIFY(QFileInfo(out + QStringLiteral("/.sandbox/bin/busybox")).size() > 100000);
+    QCOMPARE(QFileInfo(out + QStringLiteral("/.sandbox/bin/sh")).symLinkTarget(),
+             out + QStringLiteral("/.sandbox/bin/busybox"));
+    const QList<QByteArray> modules = readFile(out + QStringLiteral("/.sandbox/modules")).split('\n');
+    QVERIFY(modules.size() > 5);
+    for (const QByteArray &module : modules) {
+        if (!module.isEmpty())
+            QVERIFY2(QFileInfo::exists(out + QString::fromUtf8(module)), module.constData());
+    }
+    QVERIFY(readFile(out + QStringLiteral("/.sandbox/layout")).startsWith("mount\ts0"));
+}
+
+void TestVmGuest::qemuCommandHasNoNetworkAndReadOnlyShares()
+{
+    QemuDriver driver(QStringLiteral("/usr/bin/qemu-system-x86_64"));
+    VmSpec spec;
+    spec.kernel = QStringLiteral("/boot/vmlinuz");
+    spec.initramfs = QStringLiteral("/run/i.cpio");
+    spec.agentSocket = QStringLiteral("/run/a,b/agent");
+    spec.consoleLog = QStringLiteral("/run/console.log");
+    spec.kernelCommandLine = QStringLiteral("quiet");
+    for (int i = 0; i < 25; ++i)
+        spec.shares.append({ QStringLiteral("/data/d%1").arg(i), i == 0 });
+    spec.shares[1].hostPath = QStringLiteral("/odd,path");
+    const Result<VmDriver::Command> tcg = driver.bootCommand(spec, VmDriver::Acceleration::Software);
+    QVERIFY(tcg.ok());
+    const QString line = tcg.value().arguments.join(QLatin1Char(' '));
+    QVERIFY(line.contains(QStringLiteral("-accel tcg -M pc")));
+    QVERIFY(line.contains(QStringLiteral("-nic none")));
+    QVERIFY(!line.contains(QStringLiteral("-netdev")));
+    QVERIFY(line.contains(QStringLiteral("-sandbox on,")));
+    QVERIFY(line.contains(QStringLiteral("path=/run/a,,b/agent,server=on,wait=on")));
+    QVERIFY(line.contains(QStringLiteral("path=/data/d0,security_model=none -device")));
+    QVERIFY(line.contains(QStringLiteral("path=/odd,,path,security_model=none,readonly=on")));
+    QVERIFY(line.contains(QStringLiteral("pci-bridge,id=bridge0")));
+    QVERIFY(line.contains(QStringLiteral("mount_tag=s24,bus=bridge0")));
+    QVERIFY(!line.contains(QStringLiteral("-monitor")) && !line.contains(QStringLiteral("-qmp")));
+
+    const Result<VmDriver::Command> kvm = driver.bootCommand(spec, VmDriver::Acceleration::Hardware);
+    QVERIFY(kvm.ok());
+    const QString kvmLine = kvm.value().arguments.join(QLatin1Char(' '));
+    QVERIFY(kvmLine.contains(QStringLiteral("-accel kvm -cpu host -M microvm")));
+    QVERIFY(kvmLine.contains(QStringLiteral("virtio-9p-device,fsdev=fs3,mount_tag=s3")));
+    QVERIFY(kvmLine.contains(QStringLiteral("virtio-serial-device")));
+}
+
+void TestVmGuest::vfkitCommandSharesOnlyWhatItCanKeepReadOnly()
+{
+    VfkitDriver driver(QStringLiteral("/opt/homebrew/bin/vfkit"));
+#ifndef Q_OS_MACOS
+    QVERIFY(!driver.availability().available);
+    QVERIFY(driver.availability().reason.contains(QStringLiteral("macOS")));
+#endif
+    VmSpec spec;
+    spec.kernel = QStringLiteral("/vm/vmlinux");
+    spec.initramfs = QStringLiteral("/vm/initramfs.cpio");
+    spec.kernelCommandLine = QStringLiteral("console=hvc0 quiet");
+    spec.runDirectory = QStringLiteral("/vm/run");
+    spec.agentSocket = QStringLiteral("/vm/run/agent");
+    spec.consoleLog = QStringLiteral("/vm/run/console.log");
+    spec.memoryMb = 768;
+    spec.cpus = 2;
+    spec.shares = { { QStringLiteral("/Users/me/project"), true }, { QStringLiteral("/usr"), false } };
+    const Result<VmDriver::Command> command = driver.bootCommand(spec, VmDriver::Acceleration::Hardware);
+    QVERIFY(command.ok());
+    QCOMPARE(command.value().program, QStringLiteral("/opt/homebrew/bin/vfkit"));
+    const QStringList &args = command.value().arguments;
+    QCOMPARE(args.mid(0, 4),
+             QStringList(
+                 { QStringLiteral("--cpus"), QStringLiteral("2"), QStringLiteral("--memory"), QStringLiteral("768") }));
+    QVERIFY(args.contains(QStringLiteral("linux,kernel=/vm/vmlinux,initrd=/vm/initramfs.cpio,cmdline=\"console=hvc0 "
+                                         "quiet sandbox.channel=vsock sandbox.fs=virtiofs\"")));
+    QVERIFY(args.contains(QStringLiteral("virtio-vsock,port=1024,socketURL=/vm/run/agent,listen")));
+    QVERIFY(args.contains(QStringLiteral("virtio-fs,sharedDir=/Users/me/project,mountTag=s0")));
+    QVERIFY(!args.join(QLatin1Char(' ')).contains(QStringLiteral("sharedDir=/usr")));
+    QVERIFY(!args.join(QLatin1Char(' ')).contains(QStringLiteral("virtio-net")));
+    QCOMPARE(args.last(), QStringLiteral("unix:///vm/run/rest"));
+    spec.shares = { { QStringLiteral("/a,b"), true } };
+    QVERIFY(!driver.bootCommand(spec, VmDriver::Acceleration::Hardware).ok());
+}
+
+void TestVmGuest::hyperVScriptHasNoNetworkAdapter()
+{
+    HyperVDriver driver;
+    QVERIFY(!driver.availability().available);
+    VmSpec spec;
+    spec.runDirectory = QStringLiteral("C:/Users/me/vm/run-1");
+    spec.memoryMb = 1024;
+    spec.cpus = 2;
+    const Result<VmDriver::Command> command = driver.bootCommand(spec, VmDriver::Acceleration::Hardware);
+    QVERIFY(command.ok());
+    QCOMPARE(command.value().program, QStringLiteral("powershell.exe"));
+    const QString script = command.value().arguments.last();
+    QVERIFY(script.startsWith(QStringLiteral("$ErrorActionPreference = 'Stop'; New-VM -Name 'sandbox-vm-run-1' "
+                                             "-Generation 2 -MemoryStartupBytes 1024MB -NoVHD")));
+    QVERIFY(
+        script.contains(QStringLiteral("Get-VMNetworkAdapter -VMName 'sandbox-vm-run-1' | Remove-VMNetworkAdapter")));
+    QVERIFY(script.contains(QStringLiteral("Set-VMProcessor -VMName 'sandbox-vm-run-1' -Count 2")));
+    QVERIFY(script.contains(QStringLiteral("00000400-facb-11e6-bd58-64006a7986d3")));
+    QVERIFY(script.endsWith(QStringLiteral("Start-VM -VMName 'sandbox-vm-run-1'")));
+    QCOMPARE(HyperVDriver::quoted(QStringLiteral("it's")), QStringLiteral("'it''s'"));
+}
+
+void TestVmGuest::helperStoreFetchesOnceAndVerifiesEveryTime()
+{
+    const QString bin = m_root->filePath(QStringLiteral("store/bin"));
+    const QUrl source(QStringLiteral("http://127.0.0.1:%1/good").arg(m_port));
+    QStringList progress;
+    HelperStore first(bin, source);
+    const auto fetched = first.ensure(HelperStore::pinnedHelpers(), [&](const QString &m) { progress.append(m); });
+    QVERIFY2(fetched.ok(), fetched.ok() ? "" : qPrintable(fetched.error().message));
+    QCOMPARE(first.fetches(), HelperStore::pinnedHelpers().size());
+    QVERIFY(progress.join(QLatin1Char('\n')).contains(QStringLiteral("fetching sandbox-vm-agent")));
+    QCOMPARE(QFile::permissions(bin) & (QFileDevice::ReadOther | QFileDevice::ReadGroup), QFileDevice::Permissions());
+
+    HelperStore second(bin, source);
+    const auto cached = second.ensure(HelperStore::pinnedHelpers(), {});
+    QVERIFY(cached.ok());
+    QCOMPARE(second.fetches(), 0);
+    QCOMPARE(cached.value(), fetched.value());
+
+    // Changed on disk since: never used, fetched again.
+    QVERIFY(writeFile(bin + QStringLiteral("/sandbox-vm-agent"), "changed"));
+    HelperStore third(bin, source);
+    const auto again = third.ensure(HelperStore::pinnedHelpers(), {});
+    QVERIFY(again.ok());
+    QCOMPARE(third.fetches(), 1);
+    QCOMPARE(again.value().value(QStringLiteral("sandbox-vm-agent")),
+             fetched.value().value(QStringLiteral("sandbox-vm-agent")));
+}
+
+void TestVmGuest::helperStoreRefusesTamperedAndReportsSourceDown()
+{
+    const QString bin = m_root->filePath(QStringLiteral("tampered/bin"));
+    HelperStore store(bin, QUrl(QStringLiteral("http://127.0.0.1:%1/bad/").arg(m_port)));
+    const auto refused = store.ensure({ QStringLiteral("sandbox-vm-agent") }, {});
+    QVERIFY(!refused.ok());
+    const QByteArray served = readFile(m_root->filePath(QStringLiteral("bad/sandbox-vm-agent")));
+    const QString actual = QString::fromLatin1(QCryptographicHash::hash(served, QCryptographicHash::Sha256).toHex());
+    QVERIFY(refused.error().message.contains(actual));
+    QVERIFY(refused.error().message.contains(HelperStore::pin(QStringLiteral("sandbox-vm-agent"))));
+    QVERIFY(refused.error().message.contains(QStringLiteral("sandbox-vm-agent")));
+    QVERIFY(!QFileInfo::exists(bin + QStringLiteral("/sandbox-vm-agent")));
+
+    QTcpServer closed;
+    QVERIFY(closed.listen(QHostAddress::LocalHost));
+    const quint16 port = closed.serverPort();
+    closed.close();
+    HelperStore down(bin, QUrl(QStringLiteral("http://127.0.0.1:%1/").arg(port)));
+    const auto unreachable = down.ensure({ QStringLiteral("sandbox-vm-agent") }, {});
+    QVERIFY(!unreachable.ok());
+    QVERIFY2(unreachable.error().message.contains(QStringLiteral("cannot fetch the helper sandbox-vm-agent")),
+             qPrintable(unreachable.error().message));
+
+    HelperStore unpinned(bin, QUrl(QStringLiteral("http://127.0.0.1:%1/good/").arg(m_port)));
+    QVERIFY(!unpinned.ensure({ QStringLiteral("not-a-helper") }, {}).ok());
+}
+
+QTEST_GUILESS_MAIN(TestVmGuest)
+#include "tst_vmguest.moc"
