@@ -26,6 +26,7 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 using namespace sandbox;
@@ -131,6 +132,8 @@ void TestEscape::initTestCase()
     QVERIFY(
         write(m_home.filePath(QStringLiteral(".netrc")), "machine x login y password " + kSecretMarker + "NETRC\n"));
     QVERIFY(write(m_home.filePath(QStringLiteral("notes.txt")), "public notes\n"));
+    QVERIFY(QFile::setPermissions(m_home.filePath(QStringLiteral("notes.txt")),
+                                  QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
     // What the major CLIs, agents and browsers write (resources/policy/credential-stores.txt).
     for (const char *store :
          { ".npmrc", ".pypirc", ".cargo/credentials.toml", ".vault-token", ".terraform.d/credentials.tfrc.json",
@@ -414,6 +417,26 @@ void TestEscape::addRows(int tier)
         row("replace .git with a file pointing elsewhere", def,
             sh("mv {ws}/.git {ws}/g2 && echo 'gitdir: /var/tmp/escape-evil-git' > {ws}/.git"), Ran, {}, safe);
     }
+    // --- metadata outside the writable paths
+    row("chown outside the writable paths", def, sh("chown \"$(id -u):$(id -g)\" {home}/notes.txt"), Fails);
+    row("extended attributes outside the writable paths", def,
+        QStringList{ QStringLiteral("python3"), QStringLiteral("-c"),
+                     QStringLiteral("import os\nos.setxattr('{home}/notes.txt','user.escape',b'1')") },
+        Fails, {}, QStringLiteral("no-xattr:{home}/notes.txt"));
+    row("truncate outside the writable paths", def, sh("truncate -s 0 {home}/notes.txt"), Fails, {},
+        QStringLiteral("content:{home}/notes.txt:public notes"));
+    row("chmod in the workspace works", def,
+        sh("chmod +x {ws}/existing.txt && chmod -x {ws}/existing.txt && touch -d 2001-01-01 {ws}/existing.txt && "
+           "echo CHMOD-OK"),
+        Succeeds, "CHMOD-OK");
+    if (tier == 1) {
+        row("chmod outside the writable paths", def, sh("chmod 0777 {home}/notes.txt"), Fails, {},
+            QStringLiteral("mode:{home}/notes.txt:644"));
+        row("utimes outside the writable paths", def, sh("touch -d 2001-01-01 {home}/notes.txt"), Fails);
+    } else {
+        row("chown is refused in the workspace too (claimed)", def, sh("chown \"$(id -u)\" {ws}/existing.txt"), Fails);
+    }
+
     // --- syscalls that must be refused
     for (const char *name : { "ptrace", "process_vm", "io_uring", "bpf", "keyctl", "userfaultfd", "perf_event_open",
                               "mount", "unshare", "setns", "clone_newuser", "chroot", "kexec", "modules", "personality",
@@ -669,6 +692,25 @@ bool TestEscape::hostCheck(const QString &rawCheck, QString &why)
         const QByteArray log = git.readAllStandardOutput();
         why = QStringLiteral("the host's git log lacks '%1':\n%2").arg(check.mid(8), QString::fromUtf8(log));
         return log.contains(check.mid(8).toUtf8());
+    }
+    if (check.startsWith(QLatin1String("content:"))) {
+        const QString path = check.section(QLatin1Char(':'), 1, 1);
+        QFile file(path);
+        why = path + QStringLiteral(" was changed");
+        return file.open(QIODevice::ReadOnly) && file.readAll().contains(check.section(QLatin1Char(':'), 2).toUtf8());
+    }
+    if (check.startsWith(QLatin1String("mode:"))) {
+        const QString path = check.section(QLatin1Char(':'), 1, 1);
+        struct stat st = {};
+        why = path + QStringLiteral(" changed its mode");
+        return ::stat(QFile::encodeName(path).constData(), &st) == 0
+            && QString::number(st.st_mode & 07777, 8) == check.section(QLatin1Char(':'), 2);
+    }
+    if (check.startsWith(QLatin1String("no-xattr:"))) {
+        const QByteArray path = QFile::encodeName(check.mid(9));
+        char value[8];
+        why = check.mid(9) + QStringLiteral(" got an extended attribute");
+        return ::getxattr(path.constData(), "user.escape", value, sizeof value) < 0;
     }
     if (check == QLatin1String("victim-alive")) {
         why = QStringLiteral("the host process was killed");

@@ -152,12 +152,14 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                          "ended (a host git started during the run can see them); %2; /tmp and /dev/shm are the "
                          "host's (not private); only null, zero, full, random, urandom and tty devices")
                           .arg(landlock,
-                               abi >= 3 ? tr("truncating needs write access (Landlock); chmod, chown, utimes and "
-                                             "extended attributes are not confined: they work on any file of the "
-                                             "user the command can reach, read-only ones included")
-                                        : tr("truncate, chmod, chown, utimes and extended attributes are not "
-                                             "confined: they work on any file of the user the command can reach, "
-                                             "read-only ones included (Landlock ABI < 3)")));
+                               abi >= 3 ? tr("truncating needs write access (Landlock); changing ownership or extended "
+                                             "attributes is refused everywhere (seccomp), the workspace included; "
+                                             "chmod and utimes are not confined: they work on any file of the user "
+                                             "the command can reach, read-only ones included")
+                                        : tr("changing ownership or extended attributes is refused everywhere "
+                                             "(seccomp); truncate, chmod and utimes are not confined: they work on "
+                                             "any file of the user the command can reach, read-only ones included "
+                                             "(Landlock ABI < 3)")));
         claims.insert(QStringLiteral("confinement"),
                       tr("weaker, no namespaces: host processes are visible in /proc; seccomp-bpf deny list "
                          "(int arguments compared on their low 32 bits), no_new_privs, capabilities dropped; "

@@ -390,6 +390,18 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
                           SCMP_SYS(mq_timedreceive), SCMP_SYS(mq_notify), SCMP_SYS(mq_getsetattr) })
             rc = rc ? rc : seccomp_rule_add(ctx, deny, call, 0);
     }
+    // Tier 2: Landlock has no right for ownership or extended attributes, and seccomp
+    // cannot see which file a call names, so changing them is refused everywhere (tools
+    // that preserve them, cp -a and tar, carry on without).
+    if (config.tier == 2) {
+        for (int call : { SCMP_SYS(chown), SCMP_SYS(fchown), SCMP_SYS(lchown), SCMP_SYS(fchownat), SCMP_SYS(setxattr),
+                          SCMP_SYS(lsetxattr), SCMP_SYS(fsetxattr), SCMP_SYS(removexattr), SCMP_SYS(lremovexattr),
+                          SCMP_SYS(fremovexattr) })
+            rc = rc ? rc : seccomp_rule_add(ctx, deny, call, 0);
+        // setxattrat and removexattrat (Linux 6.13), by number: older libseccomp lacks them.
+        for (int call : { 463, 466 })
+            rc = rc ? rc : seccomp_rule_add(ctx, deny, call, 0);
+    }
     // Raw and packet sockets, always (the type's low 4 bits; the rest are flags).
     rc = rc ? rc : denyWhenArg(SCMP_SYS(socket), 0, AF_PACKET, ctx, deny);
     rc = rc ? rc : seccomp_rule_add(ctx, deny, SCMP_SYS(socket), 1, SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xfULL, SOCK_RAW));
