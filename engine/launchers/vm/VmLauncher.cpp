@@ -17,6 +17,7 @@
 #include <QSaveFile>
 #include <QSysInfo>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <future>
@@ -105,8 +106,11 @@ VmLauncher::~VmLauncher()
     }
     for (const std::shared_ptr<VmMachine> &machine : std::as_const(machines)) {
         VmMachine *raw = machine.get();
-        QMetaObject::invokeMethod(
-            raw, [raw] { raw->stop(); }, Qt::BlockingQueuedConnection);
+        if (QThread::currentThread() == raw->thread())
+            raw->stop();
+        else
+            QMetaObject::invokeMethod(
+                raw, [raw] { raw->stop(); }, Qt::BlockingQueuedConnection);
     }
 }
 
@@ -387,8 +391,8 @@ VmDriver::Acceleration VmLauncher::decideAcceleration(const GuestLayout &layout,
         return VmDriver::Acceleration::Hardware;
     }
     QMutexLocker lock(&m_mutex);
-    m_accelerationNote
-        = tr("; a KVM boot did not reach the guest agent within %1 s").arg(kHardwareProbeTimeoutMs / 1000);
+    m_accelerationNote = tr("; a KVM boot did not reach the guest agent on this host: %1")
+                             .arg(probe.error().message.left(300).replace(QLatin1Char('\n'), QLatin1Char(' ')));
     return VmDriver::Acceleration::Software;
 }
 
