@@ -94,6 +94,7 @@ private slots:
     void workspaceSharedDeniedAbsentTmpPrivate();
     void networkNoneAndUnsupportedModesRefused();
     void seccompRefusalsAreReported();
+    void escapesFromTheGuestFail();
     void hotSwitchKeepsRunningCommandsAndReusesHelpers();
 
 private:
@@ -207,8 +208,11 @@ Outcome TestVmDaemon::ctl(const QStringList &args, const QByteArray &input, int 
         process.waitForFinished();
         return { -2, process.readAllStandardOutput(), process.readAllStandardError() };
     }
-    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
-             process.readAllStandardError() };
+    Outcome outcome{ process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                     process.readAllStandardOutput(), process.readAllStandardError() };
+    if (outcome.exitCode == 125) // sandboxctl's own error: say which, whatever the test expects
+        qWarning("sandboxctl %s: %s", qPrintable(args.join(QLatin1Char(' '))), outcome.err.constData());
+    return outcome;
 }
 
 std::unique_ptr<QProcess> TestVmDaemon::startCtl(const QStringList &args)
@@ -538,6 +542,52 @@ void TestVmDaemon::seccompRefusalsAreReported()
     QVERIFY2(mount.err.contains("refused the system call mount"), mount.err.constData());
     QVERIFY2(mount.err.contains("refused the system call umount2"), mount.err.constData());
     QVERIFY2(daemonLog().contains("refused the system call mount"), m_daemonLog.constData());
+}
+
+void TestVmDaemon::escapesFromTheGuestFail()
+{
+    // A symlink in the workspace to a denied file resolves inside the guest, where it is absent.
+    const QString key = m_root->filePath(QStringLiteral("private/inner/key"));
+    QVERIFY(QFile::link(key, m_root->filePath(QStringLiteral("work/to-key"))));
+    const Outcome link
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("cat"), QStringLiteral("to-key") });
+    QVERIFY(link.exitCode != 0);
+    QVERIFY(!link.out.contains("secret-bytes"));
+
+    // A read-only share stays read-only: remounting is refused, and QEMU exports it read-only.
+    const QString readme = m_root->filePath(QStringLiteral("public/readme"));
+    const Outcome remount
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                QStringLiteral("mount -o remount,rw %1; echo tampered >> %2; echo end")
+                    .arg(m_root->filePath(QStringLiteral("public")), readme) });
+    QVERIFY(remount.out.contains("end"));
+    QCOMPARE(readFile(readme), QByteArray("public-bytes\n"));
+
+    // The engine's own socket is in a shared directory, yet nothing of the host answers on it.
+    const QString connect
+        = QStringLiteral("import socket\ns = socket.socket(socket.AF_UNIX)\ntry:\n    s.connect(%1)\n"
+                         "    print('connected')\nexcept OSError as e:\n    print('refused', e.errno)\n")
+              .arg(QStringLiteral("'") + m_socket + QStringLiteral("'"));
+    QVERIFY(QFileInfo::exists(m_socket));
+    const Outcome socket = ctl(
+        { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("python3"), QStringLiteral("-c"), connect });
+    QVERIFY2(socket.out.startsWith("refused"), QByteArray(socket.out + socket.err).constData());
+
+    // Host processes do not exist for the guest: its /proc lists only its own.
+    const Outcome processes = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"),
+                                    QStringLiteral("-c"), QStringLiteral("cat /proc/[0-9]*/cmdline | tr '\\0' ' '") });
+    QCOMPARE(processes.exitCode, 0);
+    QVERIFY(processes.out.contains("sandbox-vm-agent") || processes.out.contains("/init"));
+    QVERIFY(!processes.out.contains("sandboxd"));
+    QVERIFY(!processes.out.contains("qemu-system"));
+
+    // ptrace is refused and reported.
+    const Outcome trace
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("python3"), QStringLiteral("-c"),
+                QStringLiteral("import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+                               "print(libc.ptrace(16, os.getppid(), 0, 0), ctypes.get_errno())\n") });
+    QVERIFY2(trace.out.startsWith("-1 1"), QByteArray(trace.out + trace.err).constData());
+    QVERIFY(trace.err.contains("refused the system call ptrace"));
 }
 
 void TestVmDaemon::hotSwitchKeepsRunningCommandsAndReusesHelpers()

@@ -65,6 +65,7 @@ private slots:
 
     void layoutSharesWorkspaceWritableAndSplitsAroundDenied();
     void layoutRefusesWhatItCannotShare();
+    void aRunningVmServesOnlyLayoutsThatAllowAllItShares();
     void modulesComeWithTheirDependenciesInLoadOrder();
     void initramfsUnpacksWithTheRealCpio();
     void qemuCommandHasNoNetworkAndReadOnlyShares();
@@ -184,6 +185,30 @@ void TestVmGuest::layoutRefusesWhatItCannotShare()
     const Result<GuestLayout> broken = GuestLayout::fromPolicy(Policy::defaults(), odd, QDir::homePath());
     QVERIFY(!broken.ok());
     QVERIFY(broken.error().message.contains(QStringLiteral("tab or line break")));
+}
+
+void TestVmGuest::aRunningVmServesOnlyLayoutsThatAllowAllItShares()
+{
+    const QString ws = m_root->filePath(QStringLiteral("ws3"));
+    const QString home = m_root->filePath(QStringLiteral("home3"));
+    QVERIFY(QDir().mkpath(ws) && QDir().mkpath(home + QStringLiteral("/.ssh"))
+            && QDir().mkpath(home + QStringLiteral("/a")));
+    const GuestLayout before = GuestLayout::fromPolicy(Policy::defaults(), ws, home).value();
+    // A directory created since the VM booted: the VM still serves (it just does not show it).
+    QVERIFY(QDir().mkpath(home + QStringLiteral("/b")));
+    const GuestLayout after = GuestLayout::fromPolicy(Policy::defaults(), ws, home).value();
+    QVERIFY(after.key() != before.key());
+    QVERIFY(after.isServedBy(before));
+    // Another workspace: never.
+    const QString other = m_root->filePath(QStringLiteral("ws4"));
+    QVERIFY(QDir().mkpath(other));
+    QVERIFY(!GuestLayout::fromPolicy(Policy::defaults(), other, home).value().isServedBy(before));
+    // A path denied since: the VM that shares it does not serve the stricter policy.
+    Policy stricter = Policy::defaults();
+    stricter.denied.append(home + QStringLiteral("/a"));
+    QVERIFY(!GuestLayout::fromPolicy(stricter, ws, home).value().isServedBy(before));
+    // A VM with no shares never serves a spawn (the workspace must be shared).
+    QVERIFY(!after.isServedBy(GuestLayout()));
 }
 
 void TestVmGuest::modulesComeWithTheirDependenciesInLoadOrder()

@@ -199,12 +199,17 @@ Result<GuestLayout> GuestLayout::fromPolicy(const Policy &policy, const QString 
     }
     if (!builder.problem.isEmpty())
         return Error{ where, builder.problem, {} };
+    // A read-only directory whose name the layout file cannot carry is left out (never shared);
+    // a writable one is needed, so that is an error.
     for (const Share &share : std::as_const(builder.layout.shares)) {
-        if (!isPlainText(share.hostPath))
+        if (!isPlainText(share.hostPath) && share.writable)
             return Error{ where,
                           tr("the path %1 contains a tab or line break and cannot be shared").arg(share.hostPath),
                           {} };
     }
+    builder.layout.shares.erase(std::remove_if(builder.layout.shares.begin(), builder.layout.shares.end(),
+                                               [](const Share &share) { return !isPlainText(share.hostPath); }),
+                                builder.layout.shares.end());
     builder.layout.links.erase(
         std::remove_if(builder.layout.links.begin(), builder.layout.links.end(),
                        [](const Link &link) { return !isPlainText(link.path) || !isPlainText(link.target); }),
@@ -225,6 +230,32 @@ QByteArray GuestLayout::layoutFile() const
     for (const Link &link : links)
         file += "symlink\t" + link.target.toUtf8() + '\t' + link.path.toUtf8() + '\n';
     return file;
+}
+
+bool GuestLayout::isServedBy(const GuestLayout &running) const
+{
+    for (const Share &needed : shares) {
+        if (needed.writable && !running.shares.contains(needed))
+            return false;
+    }
+    for (const Share &given : running.shares) {
+        const bool allowed = std::any_of(shares.cbegin(), shares.cend(), [&](const Share &share) {
+            return isInside(given.hostPath, share.hostPath) && (share.writable || !given.writable);
+        });
+        if (!allowed)
+            return false;
+        // A read-only path on top of this one must stay read-only in the running VM too.
+        for (const Share &share : shares) {
+            if (!share.writable && isInside(share.hostPath, given.hostPath) && given.writable) {
+                const bool covered = std::any_of(running.shares.cbegin(), running.shares.cend(), [&](const Share &r) {
+                    return !r.writable && isInside(share.hostPath, r.hostPath);
+                });
+                if (!covered)
+                    return false;
+            }
+        }
+    }
+    return true;
 }
 
 QString GuestLayout::key() const

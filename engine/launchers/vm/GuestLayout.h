@@ -41,6 +41,10 @@ struct GuestLayout
     QByteArray layoutFile() const;
     // Identifies the layout: VMs with equal keys serve the same spawns.
     QString key() const;
+    // Whether a VM booted with `running` may serve a spawn that needs this layout: it shares
+    // every writable path this one does, and nothing this one does not allow (a directory
+    // created since that VM booted is simply not visible in it).
+    bool isServedBy(const GuestLayout &running) const;
 
     friend bool operator==(const GuestLayout &, const GuestLayout &) = default;
 };

@@ -17,6 +17,7 @@
 #include <QSaveFile>
 #include <QSysInfo>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <future>
@@ -105,8 +106,11 @@ VmLauncher::~VmLauncher()
     }
     for (const std::shared_ptr<VmMachine> &machine : std::as_const(machines)) {
         VmMachine *raw = machine.get();
-        QMetaObject::invokeMethod(
-            raw, [raw] { raw->stop(); }, Qt::BlockingQueuedConnection);
+        if (QThread::currentThread() == raw->thread())
+            raw->stop();
+        else
+            QMetaObject::invokeMethod(
+                raw, [raw] { raw->stop(); }, Qt::BlockingQueuedConnection);
     }
 }
 
@@ -199,10 +203,11 @@ QMap<QString, QString> VmLauncher::enforcement() const
     claims.insert(QStringLiteral("filesystem"),
                   tr("%1 with its own kernel; the workspace shared read-write over 9p; readable paths shared "
                      "read-only (read-only in QEMU itself); denied paths never shared: a directory holding a "
-                     "denied path is not shared, its other subdirectories are, its files are not; read-only "
-                     "paths inside the workspace shared read-only on top (a read-only file makes its whole "
-                     "directory read-only); /tmp, /proc, /sys, /dev and /run are the guest's own, private "
-                     "to the VM")
+                     "denied path is not shared, its other subdirectories are (those present when the VM "
+                     "booted; read-only ones whose names hold a tab or line break are left out), its files are "
+                     "not; read-only paths inside the workspace shared read-only on top (a read-only file makes "
+                     "its whole directory read-only); /tmp, /proc, /sys, /dev and /run are the guest's own, "
+                     "private to the VM; a VM never serves another workspace or a stricter policy")
                       .arg(engine));
     claims.insert(QStringLiteral("confinement"),
                   tr("host processes invisible and unreachable (a separate kernel); commands of one VM share it; "
@@ -387,8 +392,8 @@ VmDriver::Acceleration VmLauncher::decideAcceleration(const GuestLayout &layout,
         return VmDriver::Acceleration::Hardware;
     }
     QMutexLocker lock(&m_mutex);
-    m_accelerationNote
-        = tr("; a KVM boot did not reach the guest agent within %1 s").arg(kHardwareProbeTimeoutMs / 1000);
+    m_accelerationNote = tr("; a KVM boot did not reach the guest agent on this host: %1")
+                             .arg(probe.error().message.left(300).replace(QLatin1Char('\n'), QLatin1Char(' ')));
     return VmDriver::Acceleration::Software;
 }
 
@@ -434,7 +439,7 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::boot(const GuestLayout &layout, V
     QMetaObject::invokeMethod(
         context,
         [&] {
-            machine = std::shared_ptr<VmMachine>(new VmMachine(command.value(), spec, layout.key(), timeoutMs),
+            machine = std::shared_ptr<VmMachine>(new VmMachine(command.value(), spec, layout, timeoutMs),
                                                  [runPath](VmMachine *raw) {
                                                      QMetaObject::invokeMethod(VmMachine::ioContext(), [raw, runPath] {
                                                          delete raw;
@@ -504,6 +509,10 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::machineFor(const GuestLayout &lay
         QMutexLocker lock(&m_mutex);
         for (const std::shared_ptr<VmMachine> &machine : std::as_const(m_machines)) {
             if (machine->layoutKey() == key && !machine->hasFailed())
+                return machine;
+        }
+        for (const std::shared_ptr<VmMachine> &machine : std::as_const(m_machines)) {
+            if (!machine->hasFailed() && layout.isServedBy(machine->layout()))
                 return machine;
         }
     }

@@ -63,10 +63,11 @@ QObject *VmMachine::ioContext()
     return context;
 }
 
-VmMachine::VmMachine(VmDriver::Command command, VmSpec spec, QString layoutKey, int bootTimeoutMs)
+VmMachine::VmMachine(VmDriver::Command command, VmSpec spec, GuestLayout layout, int bootTimeoutMs)
     : m_command(std::move(command))
     , m_spec(std::move(spec))
-    , m_layoutKey(std::move(layoutKey))
+    , m_layout(std::move(layout))
+    , m_layoutKey(m_layout.key())
     , m_bootTimeoutMs(bootTimeoutMs)
 {
     m_process.setProcessChannelMode(QProcess::MergedChannels);
@@ -149,10 +150,12 @@ void VmMachine::tryConnect()
         return;
     if (!QFileInfo::exists(m_spec.agentSocket))
         return;
-    m_connectTimer.stop();
     m_channel.connectToServer(m_spec.agentSocket);
-    if (!m_channel.waitForConnected(2000))
-        fail(tr("cannot connect to the VM's agent channel %1: %2").arg(m_spec.agentSocket, m_channel.errorString()));
+    // The socket file appears before QEMU listens on it: keep trying until the boot deadline.
+    if (m_channel.waitForConnected(2000))
+        m_connectTimer.stop();
+    else
+        m_channel.abort();
 }
 
 void VmMachine::readFrames()

@@ -25,7 +25,7 @@ class VmMachine final : public QObject
 public:
     using Sink = std::function<void(quint8 type, const QByteArray &payload)>;
 
-    VmMachine(VmDriver::Command command, VmSpec spec, QString layoutKey, int bootTimeoutMs);
+    VmMachine(VmDriver::Command command, VmSpec spec, GuestLayout layout, int bootTimeoutMs);
     ~VmMachine() override;
 
     // The thread every VmMachine lives in (started on first use, stopped at exit), and an
@@ -38,6 +38,7 @@ public:
     bool hasFailed() const { return !m_failure.isEmpty(); }
     QString failure() const { return m_failure; }
     QString layoutKey() const { return m_layoutKey; }
+    const GuestLayout &layout() const { return m_layout; }
     qint64 hostPid() const { return m_process.processId(); }
     qint64 bootMs() const { return m_bootMs; }
     int commandCount() const { return int(m_sinks.size()); }
@@ -60,6 +61,7 @@ private:
 
     VmDriver::Command m_command;
     VmSpec m_spec;
+    GuestLayout m_layout;
     QString m_layoutKey;
     int m_bootTimeoutMs;
     QProcess m_process;
