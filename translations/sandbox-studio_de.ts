@@ -20,14 +20,6 @@
         <translation>„%1“ wird aktiviert …</translation>
     </message>
     <message>
-        <source>Activation finished.</source>
-        <translation>Aktivierung abgeschlossen.</translation>
-    </message>
-    <message>
-        <source>Activation failed.</source>
-        <translation>Aktivierung fehlgeschlagen.</translation>
-    </message>
-    <message>
         <source>pending</source>
         <translation>ausstehend</translation>
     </message>
@@ -58,6 +50,18 @@
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Activation of “%1” finished.</source>
+        <translation>Die Aktivierung von „%1“ ist abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>Activation of “%1” failed.</source>
+        <translation>Die Aktivierung von „%1“ ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>“%1” is now the active backend. Commands started from now on use it; commands already running keep the backend that started them.</source>
+        <translation>„%1“ ist jetzt das aktive Backend. Ab jetzt gestartete Befehle verwenden es; bereits laufende Befehle behalten das Backend, mit dem sie gestartet wurden.</translation>
     </message>
 </context>
 <context>
@@ -309,8 +313,8 @@
 <context>
     <name>sandbox::HostInteractionPresenter</name>
     <message>
-        <source>Sandbox Studio</source>
-        <translation>Sandbox Studio</translation>
+        <source>Sandbox Studio needs an answer</source>
+        <translation>Sandbox Studio braucht eine Antwort</translation>
     </message>
 </context>
 <context>
@@ -418,6 +422,16 @@
     <message>
         <source>&amp;Packs…</source>
         <translation>&amp;Pakete …</translation>
+        <source>&amp;Sandbox</source>
+        <translation>&amp;Sandbox</translation>
+    </message>
+    <message>
+        <source>&amp;Processes</source>
+        <translation>&amp;Prozesse</translation>
+    </message>
+    <message>
+        <source>&amp;Processes (%1)</source>
+        <translation>&amp;Prozesse (%1)</translation>
     </message>
 </context>
 <context>
@@ -787,6 +801,82 @@
     </message>
 </context>
 <context>
+    <name>sandbox::ProcessesView</name>
+    <message>
+        <source>Stop</source>
+        <translation>Beenden</translation>
+    </message>
+    <message>
+        <source>Running commands</source>
+        <translation>Laufende Befehle</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>Backend</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Gestartet</translation>
+    </message>
+    <message>
+        <source>Process id</source>
+        <translation>Prozess-ID</translation>
+    </message>
+    <message>
+        <source>Stop the selected commands</source>
+        <translation>Die ausgewählten Befehle beenden</translation>
+    </message>
+    <message>
+        <source>Ends the selected commands (and everything they started)</source>
+        <translation>Beendet die ausgewählten Befehle (und alles, was sie gestartet haben)</translation>
+    </message>
+    <message>
+        <source>%1
+in %2</source>
+        <translation>%1
+in %2</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>startet</translation>
+    </message>
+    <message>
+        <source>%1, started by %2 at %3</source>
+        <translation>%1, gestartet mit %2 um %3</translation>
+    </message>
+    <message>
+        <source>“%1” could not be stopped: %2</source>
+        <translation>„%1“ konnte nicht beendet werden: %2</translation>
+    </message>
+    <message>
+        <source>Stopped “%1”.</source>
+        <translation>„%1“ wurde beendet.</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::RunningProcesses</name>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>No commands running</source>
+        <translation>Keine Befehle laufen</translation>
+    </message>
+    <message>
+        <source>1 command running: %1</source>
+        <translation>1 Befehl läuft: %1</translation>
+    </message>
+    <message>
+        <source>%1 commands running: %2</source>
+        <translation>%1 Befehle laufen: %2</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::SandboxPage</name>
     <message>
         <source>The &lt;b&gt;policy&lt;/b&gt; decides what sandboxed commands may do: files, processes, network and host execution. The &lt;b&gt;backend&lt;/b&gt; is the launcher that enforces it. They are independent: changing the backend does not change the policy. Commands already running keep the backend that started them.</source>
@@ -1034,6 +1124,10 @@
     <message>
         <source>activating…</source>
         <translation>wird aktiviert …</translation>
+    </message>
+    <message>
+        <source>%1 — %2 running</source>
+        <translation>%1 – %2 laufen</translation>
     </message>
 </context>
 </TS>

@@ -170,7 +170,7 @@ void BackendPanel::reload()
 QString BackendPanel::nameOf(const BackendRef &ref) const
 {
     const auto info = m_list->backend(ref);
-    return info ? info->descriptor.name : ref.toString();
+    return info ? info->descriptor.name : ref.kind();
 }
 
 void BackendPanel::showBackend(const BackendRef &ref)
@@ -292,7 +292,7 @@ void BackendPanel::activateSelected()
     m_activating = true;
     m_form->clearErrors();
     m_status->clear();
-    m_progress->begin(info.descriptor.name);
+    m_progress->begin(info.ref);
     updateButtons();
     whenReady(this, m_client->activate(info.ref, candidate, m_form->secretUpdates()),
               [this, info](const Result<ActivationResult> &reply) {

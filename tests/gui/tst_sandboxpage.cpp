@@ -41,6 +41,8 @@ private slots:
     void showsPolicyAndBackendSideBySide();
     void listsEveryBackendWithItsFacts();
     void activationShowsEverySevenStepsAsTheyHappen();
+    void activationsStartedElsewhereEndInTheWindow();
+    void queuedActivationsAreNamedByTheirOwnBackend();
     void failingStepLeavesPreviousBackendActive_data();
     void failingStepLeavesPreviousBackendActive();
     void cleanupFailureShowsBannerAndKeepsActivation();
@@ -194,6 +196,55 @@ void TestSandboxPage::activationShowsEverySevenStepsAsTheyHappen()
     QCOMPARE(m_harness->engine().activeRef(), TestPack::ref(QStringLiteral("leaky")));
     // Activating a backend never rewrote the policy.
     QCOMPARE(m_harness->engine().policy(), before);
+}
+
+void TestSandboxPage::activationsStartedElsewhereEndInTheWindow()
+{
+    // Start-up: the engine restores a backend while the window is still being built.
+    m_window.reset();
+    QFuture<Result<ActivationResult>> restore = m_harness->client()->activate(TestPack::ref(QStringLiteral("plain")));
+    m_window = std::make_unique<MainWindow>(m_harness->client(), nullptr);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QTRY_COMPARE_WITH_TIMEOUT(progress()->title(), QStringLiteral("Activation of “Plain” finished."), 20000);
+    QVERIFY(restore.isFinished());
+    QVERIFY(!progress()->isRunning());
+    QVERIFY(!m_window->findChild<QProgressBar *>(QStringLiteral("activationBusy"))->isVisible());
+    QVERIFY2(summary().contains(QStringLiteral("“Plain” is now the active backend")), qPrintable(summary()));
+    QCOMPARE(progress()->stepState(ActivationStep::Swap), StepState::Succeeded);
+
+    // Another client (the tray, sandboxctl) activates a backend that fails.
+    QVERIFY(!m_harness->activate(QStringLiteral("failing")).ok);
+    QTRY_COMPARE(progress()->title(), QStringLiteral("Activation of “Failing” failed."));
+    QVERIFY2(summary().contains(QStringLiteral("Activating “Failing” failed at step")), qPrintable(summary()));
+    QVERIFY2(summary().contains(QStringLiteral("“Plain” is still the active backend")), qPrintable(summary()));
+    QCOMPARE(progress()->stepState(ActivationStep::Prepare), StepState::Failed);
+    QCOMPARE(progress()->stepState(ActivationStep::Swap), StepState::Skipped);
+
+    // ... and one that succeeds, seen from its first step to its end.
+    QVERIFY(m_harness->activate(QStringLiteral("leaky")).ok);
+    QTRY_COMPARE(progress()->title(), QStringLiteral("Activation of “Leaky” finished."));
+    QVERIFY(!progress()->isRunning());
+    for (const QString &text : { progress()->title(), summary() })
+        QVERIFY2(!text.contains(QStringLiteral("atom-pack:")) && !text.contains(QStringLiteral("builtin:")),
+                 qPrintable(text));
+}
+
+void TestSandboxPage::queuedActivationsAreNamedByTheirOwnBackend()
+{
+    QVERIFY(m_harness->activate(QStringLiteral("plain")).ok);
+    // Another client starts a slow activation; the user then activates "Leaky" here.
+    QFuture<Result<ActivationResult>> slow = m_harness->client()->activate(TestPack::ref(QStringLiteral("slow")));
+    QTRY_COMPARE(progress()->title(), QStringLiteral("Activating “Slow start”…"));
+    activateInWindow(QStringLiteral("leaky"));
+    if (QTest::currentTestFailed())
+        return;
+    // The running activation keeps its own name while ours waits behind it ...
+    QCOMPARE(progress()->title(), QStringLiteral("Activating “Slow start”…"));
+    // ... then ours runs and ends under its own name.
+    QTRY_COMPARE_WITH_TIMEOUT(progress()->title(), QStringLiteral("Activation of “Leaky” finished."), 30000);
+    QVERIFY(slow.isFinished());
+    QCOMPARE(m_harness->engine().activeRef(), TestPack::ref(QStringLiteral("leaky")));
 }
 
 void TestSandboxPage::failingStepLeavesPreviousBackendActive_data()
@@ -370,10 +421,15 @@ void TestSandboxPage::hostInteractionsAreNativeDialogs()
 
     bool answered = false;
     QString shownSecretEcho;
+    QStringList body;
     answerDialogWhenShown(dialog, [&](QWidget *modal) {
         answered = true;
+        // The question and what it is about are in the dialog's body, not only its title.
+        for (const QLabel *label : modal->findChildren<QLabel *>()) {
+            if (label->isVisible())
+                body << label->text();
+        }
         if (auto *box = qobject_cast<QMessageBox *>(modal)) {
-            QVERIFY(box->text().contains(QStringLiteral("May the test pack prepare its runtime?")));
             box->button(accept ? QMessageBox::Yes : QMessageBox::No)->click();
         } else if (auto *input = qobject_cast<QInputDialog *>(modal)) {
             auto *edit = input->findChild<QLineEdit *>();
@@ -395,6 +451,9 @@ void TestSandboxPage::hostInteractionsAreNativeDialogs()
     combo->setCurrentIndex(combo->findData(question));
     QTest::mouseClick(button(QStringLiteral("activateButton")), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(answered, 20000);
+    const QString shown = body.join(QLatin1Char('\n'));
+    QVERIFY2(shown.contains(QStringLiteral("Test pack setup")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("May the test pack prepare its runtime?")), qPrintable(shown));
     QTRY_VERIFY_WITH_TIMEOUT(!progress()->isRunning() && !summary().isEmpty(), 20000);
     if (question == QLatin1String("secret"))
         QVERIFY(!shownSecretEcho.contains(QStringLiteral("typed-answer")));

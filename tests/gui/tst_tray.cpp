@@ -36,6 +36,8 @@ private slots:
     void failedSwitchIsNotified();
     void cleanupWarningIsNotified();
     void closingTheWindow();
+    void quitFromTheTrayClosesForGood();
+    void quitShortcutClosesForGood();
     void screenshotOfTheMenu();
 
 private:
@@ -192,6 +194,30 @@ void TestTray::closingTheWindow()
         MainWindow second(m_harness->client(), m_tray.get());
         QVERIFY(!second.trayBanner()->isVisibleTo(&second));
     }
+}
+
+void TestTray::quitFromTheTrayClosesForGood()
+{
+    QSignalSpy quit(m_window.get(), &MainWindow::quitRequested);
+    m_tray->menu()->findChild<QAction *>(QStringLiteral("trayQuitAction"))->trigger();
+    QCOMPARE(quit.count(), 1);
+    QVERIFY(!m_window->isVisible());
+    // The application closes every window when it quits; the window must not veto that by
+    // going to the tray, whether or not a tray exists.
+    QVERIFY(m_window->close());
+    QCOMPARE(quit.count(), 1);
+}
+
+void TestTray::quitShortcutClosesForGood()
+{
+    QSignalSpy quit(m_window.get(), &MainWindow::quitRequested);
+    // Keyboard focus as a user's click gives it (a bare X server has no window manager).
+    QApplication::setActiveWindow(m_window.get());
+    QTRY_COMPARE(QApplication::activeWindow(), m_window.get());
+    QTest::keyClick(m_window.get(), Qt::Key_Q, Qt::ControlModifier);
+    QTRY_COMPARE(quit.count(), 1);
+    QVERIFY(!m_window->isVisible());
+    QVERIFY(m_window->close());
 }
 
 void TestTray::screenshotOfTheMenu()
