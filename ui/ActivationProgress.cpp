@@ -251,7 +251,8 @@ void ActivationProgress::setStep(ActivationStep step, StatusIcons::StepState sta
     else if (state == S::Skipped)
         detail = stateText;
     item->setText(detail.isEmpty() ? title : tr("%1 — %2").arg(title, detail));
-    item->setToolTip(message);
+    // A row is one line and may be elided: its tooltip always holds the whole of it.
+    item->setToolTip(message.isEmpty() ? tr("%1: %2").arg(title, stateText) : tr("%1: %2").arg(title, message));
     int height = 2 * m_steps->frameWidth();
     for (int row = 0; row < m_steps->count(); ++row)
         height += m_steps->sizeHintForRow(row);

@@ -2,6 +2,7 @@
 
 #include "Autostart.h"
 #include "FutureCallback.h"
+#include "HelpMenu.h"
 #include "HostInteractionPresenter.h"
 #include "NoticeBanner.h"
 #include "PacksPage.h"
@@ -19,7 +20,6 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -68,6 +68,9 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
     setCentralWidget(central);
 
     m_activeStatus->setObjectName(QStringLiteral("activeBackendStatus"));
+    // Status texts give way on a narrow window (the full text is in the tooltip).
+    m_activeStatus->setMinimumWidth(1);
+    m_processStatus->setMinimumWidth(1);
     statusBar()->addWidget(m_activeStatus, 1);
     m_processStatus->setObjectName(QStringLiteral("processCountStatus"));
     statusBar()->addPermanentWidget(m_processStatus);
@@ -171,8 +174,7 @@ void MainWindow::createMenus()
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
-    QAction *about = help->addAction(tr("&About Sandbox Studio"), this, &MainWindow::showAbout);
-    about->setObjectName(QStringLiteral("aboutAction"));
+    new HelpMenu(help, this);
 }
 
 bool MainWindow::closesToTray() const
@@ -237,6 +239,7 @@ void MainWindow::updateActiveBackend()
         updateProcessCount();
         m_activeStatus->setText(active.isEmpty() ? tr("No backend is active: sandboxed commands cannot start.")
                                                  : tr("Active backend: %1").arg(active));
+        m_activeStatus->setToolTip(m_activeStatus->text());
     });
 }
 
@@ -247,6 +250,7 @@ void MainWindow::updateProcessCount()
     for (const auto &entry : counts)
         total += entry.second;
     m_processStatus->setText(RunningProcesses::summary(counts, m_backendNames));
+    m_processStatus->setToolTip(m_processStatus->text());
     m_tabs->setTabText(m_tabs->indexOf(m_processes), total > 0 ? tr("&Processes (%1)").arg(total) : tr("&Processes"));
 }
 
@@ -262,18 +266,6 @@ void MainWindow::showEngineWarnings()
         if (!warnings.isEmpty())
             m_warningBanner->showMessage(warnings.join(QLatin1Char('\n')));
     });
-}
-
-void MainWindow::showAbout()
-{
-    auto *box = new QMessageBox(QMessageBox::Information, tr("About Sandbox Studio"),
-                                tr("<b>Sandbox Studio</b> %1<br>Decides how every command an AI coding agent runs "
-                                   "is confined.")
-                                    .arg(QCoreApplication::applicationVersion()),
-                                QMessageBox::Close, this);
-    box->setObjectName(QStringLiteral("aboutDialog"));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
 }
 
 } // namespace sandbox

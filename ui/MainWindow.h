@@ -52,7 +52,6 @@ private:
     void updateActiveBackend();
     void showEngineWarnings();
     void toggleAutostart(bool enabled);
-    void showAbout();
     void updateProcessCount();
 
     Client *m_client = nullptr;

@@ -1,6 +1,7 @@
 #include "TrayController.h"
 
 #include "ActivationText.h"
+#include "BackendList.h"
 #include "FutureCallback.h"
 #include "RunningProcesses.h"
 #include "StatusIcons.h"
@@ -146,9 +147,12 @@ void TrayController::rebuild(const QList<BackendInfo> &backends)
         action->setData(info.ref.toString());
         action->setCheckable(true);
         action->setChecked(info.active);
-        action->setToolTip(info.availability.available || info.availability.reason.isEmpty()
+        const bool usable = info.active || info.availability.available;
+        // An unavailable backend cannot be chosen; its tooltip says why.
+        action->setEnabled(usable);
+        action->setToolTip(usable || BackendList::unavailableReason(info).isEmpty()
                                ? info.descriptor.description
-                               : info.availability.reason);
+                               : BackendList::unavailableReason(info));
         connect(action, &QAction::triggered, this, [this, info] { activate(info); });
         m_group->addAction(action);
         m_menu->insertAction(m_backendsEnd, action);

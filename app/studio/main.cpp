@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 #include "PlaintextSecretsSetting.h"
 #include "StatusIcons.h"
+#include "StudioLog.h"
 #include "StudioTranslations.h"
 #include "TrayController.h"
 #include "common/ConfigurationLocation.h"
@@ -43,6 +44,7 @@ int main(int argc, char *argv[])
     parser.addOption(hidden);
     parser.addOption(configDir);
     parser.process(app);
+    sandbox::StudioLog::install();
 
     sandbox::EngineHost::Options options;
     options.engine = sandbox::EngineHost::engineOptionsFromEnvironment(parser.value(configDir));

@@ -109,7 +109,19 @@ void TestStudioQuit::terminationSignalEndsTheProgramAndItsCommands()
     if (QTest::currentTestFailed())
         return;
 
-    // A command an agent runs through Studio's engine.
+    // The built-in backend is activated (as a user does once), then a command an agent
+    // runs goes through Studio's engine.
+    QProcess activate;
+    activate.setProcessEnvironment(environment());
+    activate.setProcessChannelMode(QProcess::MergedChannels);
+    activate.start(binary(QStringLiteral("sandboxctl")),
+                   { QStringLiteral("activate"), QStringLiteral("builtin:auto") });
+    QVERIFY(activate.waitForStarted());
+    QSignalSpy activated(&activate, &QProcess::finished);
+    QTRY_VERIFY_WITH_TIMEOUT(activated.count() == 1, 60000);
+    const QByteArray activation = activate.readAll();
+    QVERIFY2(activate.exitCode() == 0, QByteArray(activation + m_log).constData());
+
     QProcess run;
     run.setProcessEnvironment(environment());
     run.setWorkingDirectory(m_root->filePath(QStringLiteral("work")));

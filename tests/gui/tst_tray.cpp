@@ -95,7 +95,15 @@ void TestTray::menuListsEveryBackendWithItsState()
         QVERIFY2(a, qPrintable(info.ref.toString()));
         QVERIFY(menu->actions().contains(a));
         QVERIFY(a->text().startsWith(info.descriptor.name));
-        QVERIFY(a->text().contains(QStringLiteral("(available)")));
+        const bool usable = info.ref != TestPack::ref(QStringLiteral("remote"));
+        QVERIFY2(a->text().contains(usable ? QStringLiteral("(available)") : QStringLiteral("(unavailable)")),
+                 qPrintable(a->text()));
+        // An unavailable backend cannot be chosen; its tooltip says why, without a raw ref.
+        QCOMPARE(a->isEnabled(), usable);
+        if (!usable) {
+            QVERIFY2(a->toolTip().startsWith(QStringLiteral("the runtime service is not running")),
+                     qPrintable(a->toolTip()));
+        }
         QVERIFY(!a->isChecked());
     }
     QVERIFY(menu->findChild<QAction *>(QStringLiteral("trayOpenAction")));
