@@ -538,20 +538,10 @@
         <translation>Aktives Backend: %1</translation>
     </message>
     <message>
-        <source>About Sandbox Studio</source>
-        <translation>Über Sandbox Studio</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Sandbox Studio&lt;/b&gt; %1&lt;br&gt;Decides how every command an AI coding agent runs is confined.</source>
-        <translation>&lt;b&gt;Sandbox Studio&lt;/b&gt; %1&lt;br&gt;Legt fest, wie jeder Befehl eines KI-Programmierassistenten abgeschottet wird.</translation>
-    </message>
-    <message>
         <source>Packs</source>
         <translation>Pakete</translation>
     </message>
     <message>
-        <source>&amp;Packs…</source>
-        <translation>&amp;Pakete …</translation>
         <source>&amp;Sandbox</source>
         <translation>&amp;Sandbox</translation>
     </message>
@@ -563,6 +553,10 @@
         <source>&amp;Processes (%1)</source>
         <translation>&amp;Prozesse (%1)</translation>
     </message>
+    <message>
+        <source>&amp;Packs…</source>
+        <translation>&amp;Pakete …</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::NoticeBanner</name>
@@ -573,41 +567,6 @@
     <message>
         <source>Dismiss</source>
         <translation>Schließen</translation>
-    </message>
-</context>
-<context>
-    <name>sandbox::PlaintextSecretsSetting</name>
-    <message>
-        <source>Store Secrets in &amp;Plain Text (Not Recommended)</source>
-        <translation>Geheimnisse im &amp;Klartext speichern (nicht empfohlen)</translation>
-    </message>
-    <message>
-        <source>When no system keychain can be used, store backend secrets in a plain file that anyone who can read your files can read</source>
-        <translation>Wenn kein Schlüsselbund des Systems nutzbar ist, Geheimnisse der Backends in einer Klartextdatei speichern, die jeder lesen kann, der Ihre Dateien lesen kann</translation>
-    </message>
-    <message>
-        <source>Store Secrets in Plain Text?</source>
-        <translation>Geheimnisse im Klartext speichern?</translation>
-    </message>
-    <message>
-        <source>Secrets will be stored without the system keychain, in %1, where anyone who can read your files can read them. This applies to every program of this user from the engine&apos;s next start. Secrets already in the keychain are not copied.</source>
-        <translation>Geheimnisse werden ohne den Schlüsselbund des Systems in %1 gespeichert, wo jeder sie lesen kann, der Ihre Dateien lesen kann. Das gilt für jedes Programm dieses Benutzers ab dem nächsten Start der Engine. Geheimnisse, die bereits im Schlüsselbund liegen, werden nicht kopiert.</translation>
-    </message>
-    <message>
-        <source>Secret Storage</source>
-        <translation>Speicherort der Geheimnisse</translation>
-    </message>
-    <message>
-        <source>The secret storage choice could not be saved: %1</source>
-        <translation>Die Wahl des Speicherorts der Geheimnisse konnte nicht gespeichert werden: %1</translation>
-    </message>
-    <message>
-        <source>The secret storage choice applies from the engine&apos;s next start.</source>
-        <translation>Die Wahl des Speicherorts der Geheimnisse gilt ab dem nächsten Start der Engine.</translation>
-    </message>
-    <message>
-        <source>Warning: secrets may be stored in plain text</source>
-        <translation>Warnung: Geheimnisse dürfen im Klartext gespeichert werden</translation>
     </message>
 </context>
 <context>
@@ -727,6 +686,41 @@
     <message>
         <source>Removed %1.</source>
         <translation>%1 wurde entfernt.</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::PlaintextSecretsSetting</name>
+    <message>
+        <source>Store Secrets in &amp;Plain Text (Not Recommended)</source>
+        <translation>Geheimnisse im &amp;Klartext speichern (nicht empfohlen)</translation>
+    </message>
+    <message>
+        <source>When no system keychain can be used, store backend secrets in a plain file that anyone who can read your files can read</source>
+        <translation>Wenn kein Schlüsselbund des Systems nutzbar ist, Geheimnisse der Backends in einer Klartextdatei speichern, die jeder lesen kann, der Ihre Dateien lesen kann</translation>
+    </message>
+    <message>
+        <source>Store Secrets in Plain Text?</source>
+        <translation>Geheimnisse im Klartext speichern?</translation>
+    </message>
+    <message>
+        <source>Secrets will be stored without the system keychain, in %1, where anyone who can read your files can read them. This applies to every program of this user from the engine&apos;s next start. Secrets already in the keychain are not copied.</source>
+        <translation>Geheimnisse werden ohne den Schlüsselbund des Systems in %1 gespeichert, wo jeder sie lesen kann, der Ihre Dateien lesen kann. Das gilt für jedes Programm dieses Benutzers ab dem nächsten Start der Engine. Geheimnisse, die bereits im Schlüsselbund liegen, werden nicht kopiert.</translation>
+    </message>
+    <message>
+        <source>Secret Storage</source>
+        <translation>Speicherort der Geheimnisse</translation>
+    </message>
+    <message>
+        <source>The secret storage choice could not be saved: %1</source>
+        <translation>Die Wahl des Speicherorts der Geheimnisse konnte nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <source>The secret storage choice applies from the engine&apos;s next start.</source>
+        <translation>Die Wahl des Speicherorts der Geheimnisse gilt ab dem nächsten Start der Engine.</translation>
+    </message>
+    <message>
+        <source>Warning: secrets may be stored in plain text</source>
+        <translation>Warnung: Geheimnisse dürfen im Klartext gespeichert werden</translation>
     </message>
 </context>
 <context>
