@@ -20,14 +20,6 @@
         <translation>„%1“ wird aktiviert …</translation>
     </message>
     <message>
-        <source>Activation finished.</source>
-        <translation>Aktivierung abgeschlossen.</translation>
-    </message>
-    <message>
-        <source>Activation failed.</source>
-        <translation>Aktivierung fehlgeschlagen.</translation>
-    </message>
-    <message>
         <source>pending</source>
         <translation>ausstehend</translation>
     </message>
@@ -58,6 +50,18 @@
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Activation of “%1” finished.</source>
+        <translation>Die Aktivierung von „%1“ ist abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>Activation of “%1” failed.</source>
+        <translation>Die Aktivierung von „%1“ ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>“%1” is now the active backend. Commands started from now on use it; commands already running keep the backend that started them.</source>
+        <translation>„%1“ ist jetzt das aktive Backend. Ab jetzt gestartete Befehle verwenden es; bereits laufende Befehle behalten das Backend, mit dem sie gestartet wurden.</translation>
     </message>
 </context>
 <context>
@@ -266,10 +270,6 @@
         <translation>Nicht verfügbar</translation>
     </message>
     <message>
-        <source>Unavailable: %1</source>
-        <translation>Nicht verfügbar: %1</translation>
-    </message>
-    <message>
         <source>Not stated</source>
         <translation>Keine Angabe</translation>
     </message>
@@ -305,12 +305,150 @@
         <source>“%1” is now the active backend. Commands started from now on use it; commands already running keep the backend that started them.</source>
         <translation>„%1“ ist jetzt das aktive Backend. Ab jetzt gestartete Befehle verwenden es; bereits laufende Befehle behalten das Backend, mit dem sie gestartet wurden.</translation>
     </message>
+    <message>
+        <source>This backend is unavailable; the reason is shown above.</source>
+        <translation>Dieses Backend ist nicht verfügbar; der Grund steht oben.</translation>
+    </message>
+    <message>
+        <source>This backend says it cannot run here.</source>
+        <translation>Dieses Backend meldet, dass es hier nicht laufen kann.</translation>
+    </message>
+    <message>
+        <source>It cannot be activated until that is fixed. Once the backend reports that it can run, it shows as available here and in the tray.</source>
+        <translation>Es kann erst aktiviert werden, wenn das behoben ist. Sobald das Backend meldet, dass es laufen kann, wird es hier und in der Kontrollleiste als verfügbar angezeigt.</translation>
+    </message>
+    <message>
+        <source>Required settings are missing: %1. Fill them in below to activate this backend.</source>
+        <translation>Pflichteinstellungen fehlen: %1. Füllen Sie sie unten aus, um dieses Backend zu aktivieren.</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::ByteSizeEdit</name>
+    <message>
+        <source>Unit of %1</source>
+        <translation>Einheit von %1</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>Byte</translation>
+    </message>
+    <message>
+        <source>KiB</source>
+        <translation>KiB</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>TiB</source>
+        <translation>TiB</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::HelpMenu</name>
+    <message>
+        <source>Close %1</source>
+        <translation>%1 schließen</translation>
+    </message>
+    <message>
+        <source>&amp;Documentation</source>
+        <translation>&amp;Dokumentation</translation>
+    </message>
+    <message>
+        <source>&amp;Command-Line Help</source>
+        <translation>Hilfe zur &amp;Befehlszeile</translation>
+    </message>
+    <message>
+        <source>&amp;Log Location</source>
+        <translation>Speicherort des &amp;Protokolls</translation>
+    </message>
+    <message>
+        <source>L&amp;icences</source>
+        <translation>L&amp;izenzen</translation>
+    </message>
+    <message>
+        <source>&amp;About Sandbox Studio</source>
+        <translation>&amp;Über Sandbox Studio</translation>
+    </message>
+    <message>
+        <source>Documentation</source>
+        <translation>Dokumentation</translation>
+    </message>
+    <message>
+        <source>The documentation is not installed on this computer.</source>
+        <translation>Die Dokumentation ist auf diesem Computer nicht installiert.</translation>
+    </message>
+    <message>
+        <source>No program is set up to open %1.</source>
+        <translation>Kein Programm ist eingerichtet, um %1 zu öffnen.</translation>
+    </message>
+    <message>
+        <source>Command-Line Help</source>
+        <translation>Hilfe zur Befehlszeile</translation>
+    </message>
+    <message>
+        <source>Agents and scripts use the same engine through &lt;b&gt;sandboxctl&lt;/b&gt;. Its help:</source>
+        <translation>Assistenten und Skripte nutzen dieselbe Engine über &lt;b&gt;sandboxctl&lt;/b&gt;. Seine Hilfe:</translation>
+    </message>
+    <message>
+        <source>sandboxctl help</source>
+        <translation>Hilfe zu sandboxctl</translation>
+    </message>
+    <message>
+        <source>sandboxctl was not found at %1.</source>
+        <translation>sandboxctl wurde unter %1 nicht gefunden.</translation>
+    </message>
+    <message>
+        <source>Log Location</source>
+        <translation>Speicherort des Protokolls</translation>
+    </message>
+    <message>
+        <source>Sandbox Studio writes its log to:</source>
+        <translation>Sandbox Studio schreibt sein Protokoll nach:</translation>
+    </message>
+    <message>
+        <source>It is also written to standard error. The previous log is kept as %1.</source>
+        <translation>Es wird auch auf die Standardfehlerausgabe geschrieben. Das vorherige Protokoll bleibt als %1 erhalten.</translation>
+    </message>
+    <message>
+        <source>Open Folder</source>
+        <translation>Ordner öffnen</translation>
+    </message>
+    <message>
+        <source>Open the folder that holds the log</source>
+        <translation>Den Ordner mit dem Protokoll öffnen</translation>
+    </message>
+    <message>
+        <source>Licences</source>
+        <translation>Lizenzen</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Sandbox Studio&lt;/b&gt; %1 is distributed under its own licence terms, as stated in its package.&lt;/p&gt;&lt;p&gt;It is built with these components, each under its own licence:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;Qt %2 — GNU LGPL version 3&lt;/li&gt;&lt;li&gt;QtKeychain — BSD 3-Clause licence&lt;/li&gt;&lt;li&gt;libseccomp — GNU LGPL version 2.1&lt;/li&gt;&lt;li&gt;OpenSSL — Apache License 2.0&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Sandbox Studio&lt;/b&gt; %1 wird unter seinen eigenen Lizenzbedingungen verbreitet, wie in seinem Paket angegeben.&lt;/p&gt;&lt;p&gt;Es ist mit diesen Komponenten gebaut, jede unter ihrer eigenen Lizenz:&lt;/p&gt;&lt;ul&gt;&lt;li&gt;Qt %2 – GNU LGPL Version 3&lt;/li&gt;&lt;li&gt;QtKeychain – BSD-3-Clause-Lizenz&lt;/li&gt;&lt;li&gt;libseccomp – GNU LGPL Version 2.1&lt;/li&gt;&lt;li&gt;OpenSSL – Apache License 2.0&lt;/li&gt;&lt;/ul&gt;</translation>
+    </message>
+    <message>
+        <source>About Qt</source>
+        <translation>Über Qt</translation>
+    </message>
+    <message>
+        <source>About Sandbox Studio</source>
+        <translation>Über Sandbox Studio</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Sandbox Studio&lt;/b&gt; %1&lt;br&gt;Decides how every command an AI coding agent runs is confined.</source>
+        <translation>&lt;b&gt;Sandbox Studio&lt;/b&gt; %1&lt;br&gt;Legt fest, wie jeder Befehl eines KI-Programmierassistenten abgeschottet wird.</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::HostInteractionPresenter</name>
     <message>
-        <source>Sandbox Studio</source>
-        <translation>Sandbox Studio</translation>
+        <source>Sandbox Studio needs an answer</source>
+        <translation>Sandbox Studio braucht eine Antwort</translation>
     </message>
 </context>
 <context>
@@ -372,10 +510,6 @@
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <source>&amp;About Sandbox Studio</source>
-        <translation>&amp;Über Sandbox Studio</translation>
-    </message>
-    <message>
         <source>Sandbox Studio is still running</source>
         <translation>Sandbox Studio läuft weiter</translation>
     </message>
@@ -404,16 +538,20 @@
         <translation>Aktives Backend: %1</translation>
     </message>
     <message>
-        <source>About Sandbox Studio</source>
-        <translation>Über Sandbox Studio</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Sandbox Studio&lt;/b&gt; %1&lt;br&gt;Decides how every command an AI coding agent runs is confined.</source>
-        <translation>&lt;b&gt;Sandbox Studio&lt;/b&gt; %1&lt;br&gt;Legt fest, wie jeder Befehl eines KI-Programmierassistenten abgeschottet wird.</translation>
-    </message>
-    <message>
         <source>Packs</source>
         <translation>Pakete</translation>
+    </message>
+    <message>
+        <source>&amp;Sandbox</source>
+        <translation>&amp;Sandbox</translation>
+    </message>
+    <message>
+        <source>&amp;Processes</source>
+        <translation>&amp;Prozesse</translation>
+    </message>
+    <message>
+        <source>&amp;Processes (%1)</source>
+        <translation>&amp;Prozesse (%1)</translation>
     </message>
     <message>
         <source>&amp;Packs…</source>
@@ -429,41 +567,6 @@
     <message>
         <source>Dismiss</source>
         <translation>Schließen</translation>
-    </message>
-</context>
-<context>
-    <name>sandbox::PlaintextSecretsSetting</name>
-    <message>
-        <source>Store Secrets in &amp;Plain Text (Not Recommended)</source>
-        <translation>Geheimnisse im &amp;Klartext speichern (nicht empfohlen)</translation>
-    </message>
-    <message>
-        <source>When no system keychain can be used, store backend secrets in a plain file that anyone who can read your files can read</source>
-        <translation>Wenn kein Schlüsselbund des Systems nutzbar ist, Geheimnisse der Backends in einer Klartextdatei speichern, die jeder lesen kann, der Ihre Dateien lesen kann</translation>
-    </message>
-    <message>
-        <source>Store Secrets in Plain Text?</source>
-        <translation>Geheimnisse im Klartext speichern?</translation>
-    </message>
-    <message>
-        <source>Secrets will be stored without the system keychain, in %1, where anyone who can read your files can read them. This applies to every program of this user from the engine&apos;s next start. Secrets already in the keychain are not copied.</source>
-        <translation>Geheimnisse werden ohne den Schlüsselbund des Systems in %1 gespeichert, wo jeder sie lesen kann, der Ihre Dateien lesen kann. Das gilt für jedes Programm dieses Benutzers ab dem nächsten Start der Engine. Geheimnisse, die bereits im Schlüsselbund liegen, werden nicht kopiert.</translation>
-    </message>
-    <message>
-        <source>Secret Storage</source>
-        <translation>Speicherort der Geheimnisse</translation>
-    </message>
-    <message>
-        <source>The secret storage choice could not be saved: %1</source>
-        <translation>Die Wahl des Speicherorts der Geheimnisse konnte nicht gespeichert werden: %1</translation>
-    </message>
-    <message>
-        <source>The secret storage choice applies from the engine&apos;s next start.</source>
-        <translation>Die Wahl des Speicherorts der Geheimnisse gilt ab dem nächsten Start der Engine.</translation>
-    </message>
-    <message>
-        <source>Warning: secrets may be stored in plain text</source>
-        <translation>Warnung: Geheimnisse dürfen im Klartext gespeichert werden</translation>
     </message>
 </context>
 <context>
@@ -583,6 +686,41 @@
     <message>
         <source>Removed %1.</source>
         <translation>%1 wurde entfernt.</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::PlaintextSecretsSetting</name>
+    <message>
+        <source>Store Secrets in &amp;Plain Text (Not Recommended)</source>
+        <translation>Geheimnisse im &amp;Klartext speichern (nicht empfohlen)</translation>
+    </message>
+    <message>
+        <source>When no system keychain can be used, store backend secrets in a plain file that anyone who can read your files can read</source>
+        <translation>Wenn kein Schlüsselbund des Systems nutzbar ist, Geheimnisse der Backends in einer Klartextdatei speichern, die jeder lesen kann, der Ihre Dateien lesen kann</translation>
+    </message>
+    <message>
+        <source>Store Secrets in Plain Text?</source>
+        <translation>Geheimnisse im Klartext speichern?</translation>
+    </message>
+    <message>
+        <source>Secrets will be stored without the system keychain, in %1, where anyone who can read your files can read them. This applies to every program of this user from the engine&apos;s next start. Secrets already in the keychain are not copied.</source>
+        <translation>Geheimnisse werden ohne den Schlüsselbund des Systems in %1 gespeichert, wo jeder sie lesen kann, der Ihre Dateien lesen kann. Das gilt für jedes Programm dieses Benutzers ab dem nächsten Start der Engine. Geheimnisse, die bereits im Schlüsselbund liegen, werden nicht kopiert.</translation>
+    </message>
+    <message>
+        <source>Secret Storage</source>
+        <translation>Speicherort der Geheimnisse</translation>
+    </message>
+    <message>
+        <source>The secret storage choice could not be saved: %1</source>
+        <translation>Die Wahl des Speicherorts der Geheimnisse konnte nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <source>The secret storage choice applies from the engine&apos;s next start.</source>
+        <translation>Die Wahl des Speicherorts der Geheimnisse gilt ab dem nächsten Start der Engine.</translation>
+    </message>
+    <message>
+        <source>Warning: secrets may be stored in plain text</source>
+        <translation>Warnung: Geheimnisse dürfen im Klartext gespeichert werden</translation>
     </message>
 </context>
 <context>
@@ -780,10 +918,88 @@
         <translation>Änderungen zurückgesetzt.</translation>
     </message>
     <message>
-        <source>The engine rejected the policy:
-%1</source>
-        <translation>Die Engine hat die Richtlinie abgelehnt:
-%1</translation>
+        <source>The policy was not saved: fix the entries marked in red (%1).</source>
+        <translation>Die Richtlinie wurde nicht gespeichert: Korrigieren Sie die rot markierten Einträge (%1).</translation>
+    </message>
+    <message>
+        <source>The engine rejected the policy: %1</source>
+        <translation>Die Engine hat die Richtlinie abgelehnt: %1</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::ProcessesView</name>
+    <message>
+        <source>Stop</source>
+        <translation>Beenden</translation>
+    </message>
+    <message>
+        <source>Running commands</source>
+        <translation>Laufende Befehle</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>Backend</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Gestartet</translation>
+    </message>
+    <message>
+        <source>Process id</source>
+        <translation>Prozess-ID</translation>
+    </message>
+    <message>
+        <source>Stop the selected commands</source>
+        <translation>Die ausgewählten Befehle beenden</translation>
+    </message>
+    <message>
+        <source>Ends the selected commands (and everything they started)</source>
+        <translation>Beendet die ausgewählten Befehle (und alles, was sie gestartet haben)</translation>
+    </message>
+    <message>
+        <source>%1
+in %2</source>
+        <translation>%1
+in %2</translation>
+    </message>
+    <message>
+        <source>starting</source>
+        <translation>startet</translation>
+    </message>
+    <message>
+        <source>%1, started by %2 at %3</source>
+        <translation>%1, gestartet mit %2 um %3</translation>
+    </message>
+    <message>
+        <source>“%1” could not be stopped: %2</source>
+        <translation>„%1“ konnte nicht beendet werden: %2</translation>
+    </message>
+    <message>
+        <source>Stopped “%1”.</source>
+        <translation>„%1“ wurde beendet.</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::RunningProcesses</name>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>No commands running</source>
+        <translation>Keine Befehle laufen</translation>
+    </message>
+    <message>
+        <source>1 command running: %1</source>
+        <translation>1 Befehl läuft: %1</translation>
+    </message>
+    <message>
+        <source>%1 commands running: %2</source>
+        <translation>%1 Befehle laufen: %2</translation>
     </message>
 </context>
 <context>
@@ -910,6 +1126,14 @@
         <source>Configured — will be removed when saved</source>
         <translation>Eingerichtet – wird beim Speichern entfernt</translation>
     </message>
+    <message>
+        <source>Configured — type a new value to replace it</source>
+        <translation>Eingerichtet – geben Sie einen neuen Wert ein, um ihn zu ersetzen</translation>
+    </message>
+    <message>
+        <source>Not set — type a value</source>
+        <translation>Nicht gesetzt – geben Sie einen Wert ein</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::StringListEditor</name>
@@ -932,6 +1156,14 @@
     <message>
         <source>Remove the selected entries from %1</source>
         <translation>Die ausgewählten Einträge aus %1 entfernen</translation>
+    </message>
+    <message>
+        <source>“%1” was not added: %2</source>
+        <translation>„%1“ wurde nicht hinzugefügt: %2</translation>
+    </message>
+    <message>
+        <source>“%1”: %2</source>
+        <translation>„%1“: %2</translation>
     </message>
 </context>
 <context>
@@ -1034,6 +1266,10 @@
     <message>
         <source>activating…</source>
         <translation>wird aktiviert …</translation>
+    </message>
+    <message>
+        <source>%1 — %2 running</source>
+        <translation>%1 – %2 laufen</translation>
     </message>
 </context>
 </TS>

@@ -56,39 +56,59 @@ ActivationProgress::ActivationProgress(Client *client, QWidget *parent)
     layout->addWidget(m_steps);
     layout->addWidget(m_summary);
     reset();
-    m_title->setText(tr("No activation has run in this session."));
+    updateTexts();
 
     connect(client, &Client::activationEvent, this, &ActivationProgress::onEvent);
+    connect(client, &Client::activationFinished, this, &ActivationProgress::onFinished);
 }
 
 void ActivationProgress::reset()
 {
     for (ActivationStep step : allActivationSteps())
         setStep(step, StatusIcons::StepState::Pending, {});
-    m_summary->clear();
-    m_summary->setStyleSheet({});
+    m_result.reset();
+    m_customSummary.clear();
 }
 
-void ActivationProgress::begin(const QString &candidateName)
+QString ActivationProgress::nameOf(const BackendRef &ref) const
 {
+    // A backend the list does not know (yet) is still named, never shown as a raw ref.
+    return m_names.value(ref.toString(), ref.isValid() ? ref.kind() : QString());
+}
+
+void ActivationProgress::setBackendNames(const QHash<QString, QString> &names)
+{
+    m_names = names;
+    updateTexts();
+}
+
+void ActivationProgress::begin(const BackendRef &candidate)
+{
+    if (m_running && m_activationId != 0)
+        return; // another activation is on screen; ours is queued behind it and shows next
     reset();
     m_activationId = 0; // adopt the next activation the engine reports
+    m_ref = candidate;
+    m_phase = Phase::Running;
     m_running = true;
-    m_title->setText(tr("Activating “%1”…").arg(candidateName));
     m_busy->show();
+    updateTexts();
 }
 
 void ActivationProgress::onEvent(const ActivationEvent &event)
 {
     if (event.activationId != m_activationId) {
-        // A new activation (ours, or one the tray or another client started).
+        // A new activation (ours, or one the tray, start-up or another client started).
         reset();
         m_activationId = event.activationId;
-        if (!m_running)
-            m_title->setText(tr("Activating “%1”…").arg(m_names.value(event.ref.toString(), event.ref.toString())));
+        m_ref = event.ref;
+        m_phase = Phase::Running;
         m_running = true;
         m_busy->show();
+        updateTexts();
     }
+    if (m_phase != Phase::Running)
+        return;
     S state = S::Running;
     switch (event.state) {
     case ActivationEvent::State::Started:
@@ -110,12 +130,36 @@ void ActivationProgress::onEvent(const ActivationEvent &event)
     setStep(event.step, state, event.message);
 }
 
+void ActivationProgress::onFinished(const ActivationResult &result)
+{
+    // Every activation ends here, whoever started it; one refused before it ran reports no
+    // events and is shown only when it is the one this window asked for.
+    const bool shown = result.activationId != 0 && result.activationId == m_activationId;
+    const bool adopted = m_activationId == 0 && m_running && result.ref == m_ref;
+    if (shown || adopted)
+        applyResult(result);
+}
+
 void ActivationProgress::finish(const ActivationResult &result, const QString &summary)
 {
+    const bool newerRunning
+        = m_running && m_activationId != 0 && result.activationId != 0 && result.activationId != m_activationId;
+    if (newerRunning)
+        return;
+    applyResult(result);
+    m_customSummary = summary;
+    updateTexts();
+}
+
+void ActivationProgress::applyResult(const ActivationResult &result)
+{
     m_running = false;
+    m_phase = Phase::Finished;
     m_busy->hide();
     if (result.activationId != 0)
         m_activationId = result.activationId;
+    if (result.ref.isValid())
+        m_ref = result.ref;
     for (ActivationStep step : allActivationSteps()) {
         const S current = stepState(step);
         if (current == S::Pending || current == S::Running)
@@ -123,9 +167,49 @@ void ActivationProgress::finish(const ActivationResult &result, const QString &s
     }
     if (!result.ok && result.failedStep && stepState(*result.failedStep) != S::Failed)
         setStep(*result.failedStep, S::Failed, result.error.message);
-    m_title->setText(result.ok ? tr("Activation finished.") : tr("Activation failed."));
-    m_summary->setText(summary);
-    m_summary->setStyleSheet(result.ok ? QString() : QStringLiteral("color: #c62828;"));
+    m_result = result;
+    m_customSummary.clear();
+    updateTexts();
+}
+
+void ActivationProgress::updateTexts()
+{
+    const QString name = nameOf(m_ref);
+    switch (m_phase) {
+    case Phase::Idle:
+        m_title->setText(tr("No activation has run in this session."));
+        m_summary->clear();
+        return;
+    case Phase::Running:
+        m_title->setText(tr("Activating “%1”…").arg(name));
+        m_summary->clear();
+        m_summary->setStyleSheet({});
+        return;
+    case Phase::Finished:
+        break;
+    }
+    const bool ok = m_result && m_result->ok;
+    m_title->setText(ok ? tr("Activation of “%1” finished.").arg(name) : tr("Activation of “%1” failed.").arg(name));
+    QString text = m_customSummary;
+    if (text.isEmpty() && m_result) {
+        text = ok ? tr("“%1” is now the active backend. Commands started from now on use it; commands already "
+                       "running keep the backend that started them.")
+                        .arg(name)
+                  : ActivationText::failureSummary(*m_result, name,
+                                                   m_result->active.isValid() ? nameOf(m_result->active) : QString());
+    }
+    m_summary->setText(text);
+    m_summary->setStyleSheet(ok ? QString() : QStringLiteral("color: #c62828;"));
+}
+
+QString ActivationProgress::title() const
+{
+    return m_title->text();
+}
+
+QString ActivationProgress::summary() const
+{
+    return m_summary->text();
 }
 
 StatusIcons::StepState ActivationProgress::stepState(ActivationStep step) const
@@ -167,7 +251,8 @@ void ActivationProgress::setStep(ActivationStep step, StatusIcons::StepState sta
     else if (state == S::Skipped)
         detail = stateText;
     item->setText(detail.isEmpty() ? title : tr("%1 — %2").arg(title, detail));
-    item->setToolTip(message);
+    // A row is one line and may be elided: its tooltip always holds the whole of it.
+    item->setToolTip(message.isEmpty() ? tr("%1: %2").arg(title, stateText) : tr("%1: %2").arg(title, message));
     int height = 2 * m_steps->frameWidth();
     for (int row = 0; row < m_steps->count(); ++row)
         height += m_steps->sizeHintForRow(row);

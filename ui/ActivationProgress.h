@@ -6,6 +6,8 @@
 #include <QHash>
 #include <QWidget>
 
+#include <optional>
+
 class QLabel;
 class QListWidget;
 class QProgressBar;
@@ -24,18 +26,26 @@ class ActivationProgress final : public QWidget
 public:
     explicit ActivationProgress(Client *client, QWidget *parent = nullptr);
 
-    // An activation of `candidateName` was requested: every step pending, busy shown.
-    void begin(const QString &candidateName);
-    // The outcome, with the sentence to show.
+    // An activation of `candidate` was requested here: every step pending, busy shown.
+    void begin(const BackendRef &candidate);
+    // The outcome, with the sentence to show (replaces the generic one).
     void finish(const ActivationResult &result, const QString &summary);
     bool isRunning() const { return m_running; }
-    // Display names by canonical ref, for activations this window did not start.
-    void setBackendNames(const QHash<QString, QString> &names) { m_names = names; }
+    // Display names by canonical ref; texts shown before the names were known are redone.
+    void setBackendNames(const QHash<QString, QString> &names);
     StatusIcons::StepState stepState(ActivationStep step) const;
+    QString title() const;
+    QString summary() const;
 
 private:
+    enum class Phase { Idle, Running, Finished };
+
     void reset();
     void onEvent(const ActivationEvent &event);
+    void onFinished(const ActivationResult &result);
+    void applyResult(const ActivationResult &result);
+    void updateTexts();
+    QString nameOf(const BackendRef &ref) const;
     void setStep(ActivationStep step, StatusIcons::StepState state, const QString &message);
 
     QLabel *m_title = nullptr;
@@ -44,6 +54,10 @@ private:
     QLabel *m_summary = nullptr;
     QHash<QString, QString> m_names;
     quint64 m_activationId = 0;
+    BackendRef m_ref; // the backend being (or last) activated
+    Phase m_phase = Phase::Idle;
+    std::optional<ActivationResult> m_result;
+    QString m_customSummary;
     bool m_running = false;
 };
 

@@ -37,6 +37,16 @@ QString BackendList::enforcementTitle(const QString &dimension)
     return dimension;
 }
 
+QString BackendList::unavailableReason(const BackendInfo &info)
+{
+    QString reason = info.availability.reason.trimmed();
+    for (const QString &prefix : { info.ref.toString(), info.ref.kind() }) {
+        if (reason.startsWith(prefix + QLatin1Char(':')))
+            reason = reason.mid(prefix.size() + 1).trimmed();
+    }
+    return reason;
+}
+
 void BackendList::setBackends(const QList<BackendInfo> &backends)
 {
     const auto previous = selectedBackend();
@@ -54,8 +64,7 @@ void BackendList::setBackends(const QList<BackendInfo> &backends)
                 state = tr("Available");
             } else {
                 icon = StatusIcons::BackendState::Unavailable;
-                state = info.availability.reason.isEmpty() ? tr("Unavailable")
-                                                           : tr("Unavailable: %1").arg(info.availability.reason);
+                state = tr("Unavailable"); // the reason is shown once, with the backend's details
             }
             const QString source = info.sourceLabel.isEmpty()
                 ? (info.ref.isBuiltin() ? tr("Built-in") : info.ref.packId())
@@ -64,6 +73,8 @@ void BackendList::setBackends(const QList<BackendInfo> &backends)
                                              tr("%1\n%2 · %3").arg(info.descriptor.name, source, state), this);
             item->setData(Qt::UserRole, info.ref.toString());
             QStringList tip{ info.descriptor.description };
+            if (!info.active && !info.availability.available && !unavailableReason(info).isEmpty())
+                tip << tr("Unavailable: %1").arg(unavailableReason(info));
             for (auto it = info.descriptor.enforcement.cbegin(); it != info.descriptor.enforcement.cend(); ++it)
                 tip << tr("%1: %2").arg(enforcementTitle(it.key()), it.value());
             item->setToolTip(tip.join(QLatin1Char('\n')));

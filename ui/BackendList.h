@@ -26,6 +26,8 @@ public:
     void select(const BackendRef &ref);
 
     static QString enforcementTitle(const QString &dimension);
+    // Why a backend cannot be used, as its launcher said it, without a leading raw ref.
+    static QString unavailableReason(const BackendInfo &info);
 
 signals:
     void backendSelected(const sandbox::BackendRef &ref);

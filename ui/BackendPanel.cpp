@@ -2,18 +2,19 @@
 
 #include "ActivationProgress.h"
 #include "ActivationText.h"
+#include "AdaptiveSplitter.h"
 #include "BackendList.h"
 #include "FutureCallback.h"
 #include "SchemaForm.h"
 #include "server/Client.h"
 
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace sandbox {
@@ -55,10 +56,34 @@ BackendPanel::BackendPanel(Client *client, QWidget *parent)
     m_source = detailLabel(QStringLiteral("backendSource"), details);
     m_availability = detailLabel(QStringLiteral("backendAvailability"), details);
     m_platforms = detailLabel(QStringLiteral("backendPlatforms"), details);
+    m_reason = detailLabel(QStringLiteral("backendUnavailableReason"), details);
+    m_reason->setFrameShape(QFrame::StyledPanel);
+    m_reason->setMargin(6);
+    m_reason->setStyleSheet(
+        QStringLiteral("QLabel { background: #fff4e5; color: #5f370e; border: 1px solid #f0c36d; }"));
+    m_reason->hide();
     m_claimsBox = new QWidget(details);
     m_claimsBox->setObjectName(QStringLiteral("backendClaims"));
-    m_claims = new QFormLayout(m_claimsBox);
+    // A grid, not a form layout: rows of wrapped text get the height their width needs on
+    // the first show (a QFormLayout in a scroll area drew them over each other until resized).
+    m_claims = new QGridLayout(m_claimsBox);
     m_claims->setContentsMargins(0, 0, 0, 0);
+    m_claims->setColumnStretch(1, 1);
+    const QStringList dimensions = BackendDescriptor::enforcementDimensions();
+    for (int row = 0; row < dimensions.size(); ++row) {
+        auto *title = new QLabel(BackendList::enforcementTitle(dimensions.at(row)) + QLatin1Char(':'), m_claimsBox);
+        title->setObjectName(QStringLiteral("claimTitle_") + dimensions.at(row));
+        title->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+        auto *value = new QLabel(m_claimsBox);
+        value->setObjectName(QStringLiteral("claim_") + dimensions.at(row));
+        value->setWordWrap(true);
+        value->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        value->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+        m_claims->addWidget(title, row, 0, Qt::AlignTop);
+        m_claims->addWidget(value, row, 1);
+        m_claimLabels.append(value);
+    }
 
     auto *facts = new QFormLayout;
     facts->addRow(tr("Source:"), m_source);
@@ -72,6 +97,7 @@ BackendPanel::BackendPanel(Client *client, QWidget *parent)
     detailsLayout->addWidget(m_name);
     detailsLayout->addWidget(m_description);
     detailsLayout->addLayout(facts);
+    detailsLayout->addWidget(m_reason);
     detailsLayout->addWidget(claimsTitle);
     detailsLayout->addWidget(m_claimsBox);
 
@@ -117,7 +143,7 @@ BackendPanel::BackendPanel(Client *client, QWidget *parent)
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(m_list, 1);
     leftLayout->addWidget(progressGroup);
-    left->setMinimumWidth(320);
+    left->setMinimumWidth(260);
 
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
@@ -125,9 +151,8 @@ BackendPanel::BackendPanel(Client *client, QWidget *parent)
     rightLayout->addWidget(scroll, 1);
     rightLayout->addLayout(buttons);
 
-    auto *split = new QSplitter(Qt::Horizontal, this);
+    auto *split = new AdaptiveSplitter(620, this);
     split->setObjectName(QStringLiteral("backendSplitter"));
-    split->setChildrenCollapsible(false);
     split->addWidget(left);
     split->addWidget(right);
     split->setStretchFactor(1, 1);
@@ -170,7 +195,7 @@ void BackendPanel::reload()
 QString BackendPanel::nameOf(const BackendRef &ref) const
 {
     const auto info = m_list->backend(ref);
-    return info ? info->descriptor.name : ref.toString();
+    return info ? info->descriptor.name : ref.kind();
 }
 
 void BackendPanel::showBackend(const BackendRef &ref)
@@ -194,20 +219,15 @@ void BackendPanel::showDetails(const BackendInfo &info)
     else if (info.availability.available)
         m_availability->setText(tr("Available"));
     else
-        m_availability->setText(info.availability.reason.isEmpty()
-                                    ? tr("Unavailable")
-                                    : tr("Unavailable: %1").arg(info.availability.reason));
+        m_availability->setText(tr("Unavailable"));
     m_platforms->setText(info.descriptor.platforms.isEmpty() ? tr("Not stated")
                                                              : info.descriptor.platforms.join(QStringLiteral(", ")));
-    while (m_claims->rowCount() > 0)
-        m_claims->removeRow(0);
-    for (const QString &dimension : BackendDescriptor::enforcementDimensions()) {
-        const QString claim = info.descriptor.enforcement.value(dimension);
-        auto *value = new QLabel(claim.isEmpty() ? tr("Not stated by this backend") : claim, m_claimsBox);
-        value->setObjectName(QStringLiteral("claim_") + dimension);
-        value->setWordWrap(true);
+    const QStringList dimensions = BackendDescriptor::enforcementDimensions();
+    for (int row = 0; row < dimensions.size(); ++row) {
+        const QString claim = info.descriptor.enforcement.value(dimensions.at(row));
+        QLabel *value = m_claimLabels.at(row);
+        value->setText(claim.isEmpty() ? tr("Not stated by this backend") : claim);
         value->setEnabled(!claim.isEmpty());
-        m_claims->addRow(BackendList::enforcementTitle(dimension) + QLatin1Char(':'), value);
     }
 }
 
@@ -243,8 +263,30 @@ void BackendPanel::updateButtons()
     // stored settings never disagree.
     m_save->setEnabled(dirty && !busy && !active);
     m_save->setToolTip(active ? tr("The active backend's settings are applied by activating it again.") : QString());
-    m_activate->setEnabled(ready && !busy && (!active || dirty));
+    const bool usable = selected && (active || selected->availability.available);
+    m_activate->setEnabled(ready && usable && !busy && (!active || dirty));
     m_activate->setText(active ? (dirty ? tr("Apply and reactivate") : tr("Active")) : tr("Activate"));
+    m_activate->setToolTip(usable ? QString() : tr("This backend is unavailable; the reason is shown above."));
+    updateReason();
+}
+
+void BackendPanel::updateReason()
+{
+    const auto selected = m_list->selectedBackend();
+    QStringList lines;
+    if (selected && !selected->active && !selected->availability.available) {
+        const QString reason = BackendList::unavailableReason(*selected);
+        lines << (reason.isEmpty() ? tr("This backend says it cannot run here.") : reason);
+        lines << tr("It cannot be activated until that is fixed. Once the backend reports that it can run, it "
+                    "shows as available here and in the tray.");
+    }
+    const bool ready = selected && m_formRef && *m_formRef == selected->ref;
+    const QStringList missing = ready ? m_form->missingRequired() : QStringList();
+    if (!missing.isEmpty())
+        lines << tr("Required settings are missing: %1. Fill them in below to activate this backend.")
+                     .arg(missing.join(QStringLiteral(", ")));
+    m_reason->setText(lines.join(QLatin1Char('\n')));
+    m_reason->setVisible(!lines.isEmpty());
 }
 
 void BackendPanel::discardChanges()
@@ -292,7 +334,7 @@ void BackendPanel::activateSelected()
     m_activating = true;
     m_form->clearErrors();
     m_status->clear();
-    m_progress->begin(info.descriptor.name);
+    m_progress->begin(info.ref);
     updateButtons();
     whenReady(this, m_client->activate(info.ref, candidate, m_form->secretUpdates()),
               [this, info](const Result<ActivationResult> &reply) {

@@ -7,7 +7,7 @@
 
 #include <optional>
 
-class QFormLayout;
+class QGridLayout;
 class QLabel;
 class QPushButton;
 
@@ -43,6 +43,7 @@ private:
     void activateSelected();
     void discardChanges();
     void updateButtons();
+    void updateReason();
     QString nameOf(const BackendRef &ref) const;
 
     Client *m_client = nullptr;
@@ -51,9 +52,11 @@ private:
     QLabel *m_description = nullptr;
     QLabel *m_source = nullptr;
     QLabel *m_availability = nullptr;
+    QLabel *m_reason = nullptr; // why it cannot be activated and what to do, shown once
     QLabel *m_platforms = nullptr;
     QWidget *m_claimsBox = nullptr;
-    QFormLayout *m_claims = nullptr;
+    QGridLayout *m_claims = nullptr;
+    QList<QLabel *> m_claimLabels; // one per enforcement dimension, in their order
     SchemaForm *m_form = nullptr;
     QLabel *m_status = nullptr;
     QPushButton *m_discard = nullptr;

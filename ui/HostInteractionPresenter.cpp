@@ -34,13 +34,18 @@ void HostInteractionPresenter::answer(const QString &id, bool accepted, const QS
 void HostInteractionPresenter::present(const HostInteractionRequest &request)
 {
     const QString id = request.id;
-    const QString title = request.title.isEmpty() ? tr("Sandbox Studio") : request.title;
+    // The question is the dialog's body (a title bar elides it, some desktops hide it);
+    // the message says what it is about.
+    const QString question = request.title.isEmpty() ? request.message : request.title;
+    const QString details = request.title.isEmpty() ? QString() : request.message;
+    const QString title = tr("Sandbox Studio needs an answer");
     QDialog *dialog = nullptr;
 
     switch (request.kind) {
     case HostInteractionRequest::Kind::Confirm: {
-        auto *box = new QMessageBox(QMessageBox::Question, title, request.message, QMessageBox::Yes | QMessageBox::No,
-                                    m_window);
+        auto *box
+            = new QMessageBox(QMessageBox::Question, title, question, QMessageBox::Yes | QMessageBox::No, m_window);
+        box->setInformativeText(details);
         box->setObjectName(QStringLiteral("hostInteractionConfirm"));
         box->setDefaultButton(QMessageBox::No);
         box->button(QMessageBox::Yes)->setObjectName(QStringLiteral("hostInteractionYes"));
@@ -55,11 +60,19 @@ void HostInteractionPresenter::present(const HostInteractionRequest &request)
         auto *choice = new QDialog(m_window);
         choice->setObjectName(QStringLiteral("hostInteractionChoice"));
         choice->setWindowTitle(title);
-        auto *text = new QLabel(request.message, choice);
+        auto *text = new QLabel(question, choice);
+        text->setObjectName(QStringLiteral("hostInteractionQuestion"));
         text->setWordWrap(true);
+        QFont bold = text->font();
+        bold.setBold(true);
+        text->setFont(bold);
+        auto *about = new QLabel(details, choice);
+        about->setObjectName(QStringLiteral("hostInteractionDetails"));
+        about->setWordWrap(true);
+        about->setVisible(!details.isEmpty());
         auto *combo = new QComboBox(choice);
         combo->setObjectName(QStringLiteral("hostInteractionChoiceCombo"));
-        combo->setAccessibleName(request.message);
+        combo->setAccessibleName(question);
         for (const SelectOption &option : request.options)
             combo->addItem(option.label.isEmpty() ? option.value : option.label, option.value);
         const int preset = combo->findData(request.defaultValue);
@@ -71,6 +84,7 @@ void HostInteractionPresenter::present(const HostInteractionRequest &request)
         connect(buttons, &QDialogButtonBox::rejected, choice, &QDialog::reject);
         auto *layout = new QVBoxLayout(choice);
         layout->addWidget(text);
+        layout->addWidget(about);
         layout->addWidget(combo);
         layout->addWidget(buttons);
         connect(choice, &QDialog::finished, this, [this, id, combo](int result) {
@@ -86,7 +100,7 @@ void HostInteractionPresenter::present(const HostInteractionRequest &request)
         auto *input = new QInputDialog(m_window);
         input->setObjectName(secret ? QStringLiteral("hostInteractionSecret") : QStringLiteral("hostInteractionText"));
         input->setWindowTitle(title);
-        input->setLabelText(request.message);
+        input->setLabelText(details.isEmpty() ? question : question + QStringLiteral("\n\n") + details);
         input->setInputMode(QInputDialog::TextInput);
         input->setTextEchoMode(secret ? QLineEdit::Password : QLineEdit::Normal);
         if (!secret)
@@ -101,7 +115,8 @@ void HostInteractionPresenter::present(const HostInteractionRequest &request)
     }
     }
     dialog->setProperty("interactionId", id);
-    dialog->setAccessibleName(title);
+    dialog->setAccessibleName(question);
+    dialog->setAccessibleDescription(details);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowModality(Qt::ApplicationModal);
     dialog->show();

@@ -2,9 +2,12 @@
 
 #include "Autostart.h"
 #include "FutureCallback.h"
+#include "HelpMenu.h"
 #include "HostInteractionPresenter.h"
 #include "NoticeBanner.h"
 #include "PacksPage.h"
+#include "ProcessesView.h"
+#include "RunningProcesses.h"
 #include "SandboxPage.h"
 #include "StatusIcons.h"
 #include "TrayController.h"
@@ -17,10 +20,12 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace sandbox {
 
@@ -36,6 +41,9 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
     , m_client(client)
     , m_tray(tray)
     , m_page(new SandboxPage(client))
+    , m_processes(new ProcessesView(client))
+    , m_tabs(new QTabWidget)
+    , m_processStatus(new QLabel)
     , m_trayBanner(new NoticeBanner(QStringLiteral("noTrayBanner"), NoticeBanner::Kind::Information))
     , m_cleanupBanner(new NoticeBanner(QStringLiteral("cleanupBanner"), NoticeBanner::Kind::Warning))
     , m_warningBanner(new NoticeBanner(QStringLiteral("warningBanner"), NoticeBanner::Kind::Warning))
@@ -52,11 +60,21 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
     layout->addWidget(m_trayBanner);
     layout->addWidget(m_warningBanner);
     layout->addWidget(m_cleanupBanner);
-    layout->addWidget(m_page, 1);
+    m_tabs->setObjectName(QStringLiteral("mainTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_page, tr("&Sandbox"));
+    m_tabs->addTab(m_processes, tr("&Processes"));
+    layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 
     m_activeStatus->setObjectName(QStringLiteral("activeBackendStatus"));
+    // Status texts give way on a narrow window (the full text is in the tooltip).
+    m_activeStatus->setMinimumWidth(1);
+    m_processStatus->setMinimumWidth(1);
     statusBar()->addWidget(m_activeStatus, 1);
+    m_processStatus->setObjectName(QStringLiteral("processCountStatus"));
+    statusBar()->addPermanentWidget(m_processStatus);
+    connect(m_processes->processes(), &RunningProcesses::changed, this, &MainWindow::updateProcessCount);
 
     createMenus();
     // Host Interaction requests become native dialogs over this window (it owns the presenter).
@@ -70,7 +88,7 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
     connect(m_trayBanner, &NoticeBanner::dismissed, this, [] { QSettings().setValue(kNoTrayNoticeDismissed, true); });
 
     connect(m_client, &Client::cleanupWarning, this, [this](const CleanupWarning &warning) {
-        const QString name = m_backendNames.value(warning.ref.toString(), warning.ref.toString());
+        const QString name = m_backendNames.value(warning.ref.toString(), warning.ref.kind());
         m_cleanupBanner->showMessage(
             warning.willRetry
                 ? tr("The new backend is active, but cleaning up after “%1” failed: %2 Sandbox Studio will try "
@@ -85,12 +103,14 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
     });
     connect(m_client, &Client::activeBackendChanged, this, &MainWindow::updateActiveBackend);
     connect(m_client, &Client::backendsChanged, this, &MainWindow::updateActiveBackend);
-    if (m_tray)
+    if (m_tray) {
         connect(m_tray, &TrayController::openRequested, this, [this] {
             showNormal();
             raise();
             activateWindow();
         });
+        connect(m_tray, &TrayController::quitRequested, this, &MainWindow::quit);
+    }
 
     resize(1280, 860);
     updateActiveBackend();
@@ -144,14 +164,17 @@ void MainWindow::createMenus()
     QAction *packs = app->addAction(tr("&Packs…"), this, [this] { showPacks(); });
     packs->setObjectName(QStringLiteral("packsAction"));
     app->addSeparator();
-    QAction *quit = app->addAction(tr("&Quit"), this, &MainWindow::quitRequested);
+    QAction *quit = app->addAction(tr("&Quit"), this, &MainWindow::quit);
     quit->setObjectName(QStringLiteral("quitAction"));
-    quit->setShortcut(QKeySequence::Quit);
+    // Ctrl+Q everywhere: some platform themes bind no key to QKeySequence::Quit.
+    QList<QKeySequence> quitKeys = QKeySequence::keyBindings(QKeySequence::Quit);
+    if (!quitKeys.contains(QKeySequence(Qt::CTRL | Qt::Key_Q)))
+        quitKeys.append(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quit->setShortcuts(quitKeys);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
-    QAction *about = help->addAction(tr("&About Sandbox Studio"), this, &MainWindow::showAbout);
-    about->setObjectName(QStringLiteral("aboutAction"));
+    new HelpMenu(help, this);
 }
 
 bool MainWindow::closesToTray() const
@@ -159,9 +182,19 @@ bool MainWindow::closesToTray() const
     return m_tray && TrayController::isTrayAvailable() && m_tray->isVisible() && m_keepInTray->isChecked();
 }
 
+void MainWindow::quit()
+{
+    if (m_quitting)
+        return;
+    m_quitting = true;
+    // Closing while quitting is accepted (see closeEvent), so the application's own close
+    // of every window on quit cannot veto it by hiding this one in the tray.
+    close();
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (closesToTray()) {
+    if (!m_quitting && closesToTray()) {
         hide();
         event->ignore();
         if (!m_toldAboutTray) {
@@ -172,7 +205,8 @@ void MainWindow::closeEvent(QCloseEvent *event)
         return;
     }
     event->accept();
-    emit quitRequested();
+    if (!std::exchange(m_quitEmitted, true))
+        emit quitRequested();
 }
 
 void MainWindow::toggleAutostart(bool enabled)
@@ -202,9 +236,22 @@ void MainWindow::updateActiveBackend()
             if (info.active)
                 active = info.descriptor.name;
         }
+        updateProcessCount();
         m_activeStatus->setText(active.isEmpty() ? tr("No backend is active: sandboxed commands cannot start.")
                                                  : tr("Active backend: %1").arg(active));
+        m_activeStatus->setToolTip(m_activeStatus->text());
     });
+}
+
+void MainWindow::updateProcessCount()
+{
+    const auto counts = m_processes->processes()->countsByBackend();
+    int total = 0;
+    for (const auto &entry : counts)
+        total += entry.second;
+    m_processStatus->setText(RunningProcesses::summary(counts, m_backendNames));
+    m_processStatus->setToolTip(m_processStatus->text());
+    m_tabs->setTabText(m_tabs->indexOf(m_processes), total > 0 ? tr("&Processes (%1)").arg(total) : tr("&Processes"));
 }
 
 void MainWindow::showEngineWarnings()
@@ -219,18 +266,6 @@ void MainWindow::showEngineWarnings()
         if (!warnings.isEmpty())
             m_warningBanner->showMessage(warnings.join(QLatin1Char('\n')));
     });
-}
-
-void MainWindow::showAbout()
-{
-    auto *box = new QMessageBox(QMessageBox::Information, tr("About Sandbox Studio"),
-                                tr("<b>Sandbox Studio</b> %1<br>Decides how every command an AI coding agent runs "
-                                   "is confined.")
-                                    .arg(QCoreApplication::applicationVersion()),
-                                QMessageBox::Close, this);
-    box->setObjectName(QStringLiteral("aboutDialog"));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
 }
 
 } // namespace sandbox

@@ -7,17 +7,19 @@
 
 class QAction;
 class QLabel;
+class QTabWidget;
 
 namespace sandbox {
 
 class Client;
 class NoticeBanner;
 class PacksPage;
+class ProcessesView;
 class SandboxPage;
 class TrayController;
 
-// Sandbox Studio's window: the Sandbox page, banners for warnings, the app's own
-// settings (start at login, keep running in the tray).
+// Sandbox Studio's window: the Sandbox and Processes pages, banners for warnings, the
+// app's own settings (start at login, keep running in the tray).
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
@@ -26,12 +28,18 @@ public:
     MainWindow(Client *client, TrayController *tray, QWidget *parent = nullptr);
 
     SandboxPage *page() const { return m_page; }
+    ProcessesView *processesView() const { return m_processes; }
+    QTabWidget *tabs() const { return m_tabs; }
     NoticeBanner *cleanupBanner() const { return m_cleanupBanner; }
     NoticeBanner *trayBanner() const { return m_trayBanner; }
     NoticeBanner *warningBanner() const { return m_warningBanner; }
     bool closesToTray() const;
     // The Packs window (Studio ▸ Packs…), made on first use.
     PacksPage *showPacks();
+    // Quit, from the menu (Ctrl+Q), the tray or a termination signal: the window closes
+    // for good (never to the tray) and quitRequested() is emitted once.
+    void quit();
+    bool isQuitting() const { return m_quitting; }
 
 signals:
     void quitRequested();
@@ -44,11 +52,14 @@ private:
     void updateActiveBackend();
     void showEngineWarnings();
     void toggleAutostart(bool enabled);
-    void showAbout();
+    void updateProcessCount();
 
     Client *m_client = nullptr;
     TrayController *m_tray = nullptr;
     SandboxPage *m_page = nullptr;
+    ProcessesView *m_processes = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    QLabel *m_processStatus = nullptr;
     NoticeBanner *m_trayBanner = nullptr;
     NoticeBanner *m_cleanupBanner = nullptr;
     NoticeBanner *m_warningBanner = nullptr;
@@ -59,6 +70,8 @@ private:
     PacksPage *m_packsPage = nullptr;
     QHash<QString, QString> m_backendNames; // canonical ref -> display name
     bool m_toldAboutTray = false;
+    bool m_quitting = false;
+    bool m_quitEmitted = false;
 };
 
 } // namespace sandbox

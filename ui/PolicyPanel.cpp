@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QVBoxLayout>
 
 namespace sandbox {
@@ -19,10 +20,10 @@ PolicyPanel::PolicyPanel(Client *client, QWidget *parent)
     : QWidget(parent)
     , m_client(client)
     , m_domainsHint(new QLabel(this))
-    , m_error(new QLabel(this))
-    , m_status(new QLabel(this))
-    , m_apply(new QPushButton(tr("Apply"), this))
-    , m_revert(new QPushButton(tr("Revert"), this))
+    , m_error(new QLabel)
+    , m_status(new QLabel)
+    , m_apply(new QPushButton(tr("Apply")))
+    , m_revert(new QPushButton(tr("Revert")))
 {
     setObjectName(QStringLiteral("policyPanel"));
 
@@ -37,6 +38,11 @@ PolicyPanel::PolicyPanel(Client *client, QWidget *parent)
                                             tr("example.com or *.example.com:443"), this);
     m_deniedDomains = new StringListEditor(QStringLiteral("policyDeniedDomains"), tr("Denied domains"),
                                            tr("tracker.example.com"), this);
+    // The engine's own rules, applied as each entry is added or edited.
+    for (StringListEditor *paths : { m_readable, m_writable, m_denied, m_readOnly })
+        paths->setCheck(&Policy::pathProblem);
+    for (StringListEditor *domains : { m_allowedDomains, m_deniedDomains })
+        domains->setCheck(&Policy::domainProblem);
 
     m_processes = createCombo(
         QStringLiteral("policyProcesses"), tr("Process confinement"),
@@ -99,10 +105,17 @@ PolicyPanel::PolicyPanel(Client *client, QWidget *parent)
     m_apply->setAccessibleName(tr("Apply the policy changes"));
     m_revert->setObjectName(QStringLiteral("policyRevert"));
     m_revert->setAccessibleName(tr("Revert the policy changes"));
+    // Apply, Revert and the outcome stay in view below the scrolling policy (see footer()).
+    m_footer = new QWidget;
+    m_footer->setObjectName(QStringLiteral("policyFooter"));
+    auto *footerLayout = new QVBoxLayout(m_footer);
+    footerLayout->setContentsMargins(0, 4, 0, 0);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_status, 1);
     buttons->addWidget(m_revert);
     buttons->addWidget(m_apply);
+    footerLayout->addWidget(m_error);
+    footerLayout->addLayout(buttons);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -110,8 +123,6 @@ PolicyPanel::PolicyPanel(Client *client, QWidget *parent)
     layout->addWidget(processes);
     layout->addWidget(network);
     layout->addWidget(host);
-    layout->addWidget(m_error);
-    layout->addLayout(buttons);
     layout->addStretch(1);
 
     for (StringListEditor *editor : { m_readable, m_writable, m_denied, m_readOnly, m_allowedDomains, m_deniedDomains })
@@ -256,36 +267,47 @@ void PolicyPanel::clearErrors()
 void PolicyPanel::showError(const Error &error)
 {
     clearErrors();
-    // The engine names the offending field in `where` (e.g. "policy.filesystem.writable[1]").
+    // The engine names the offending entry in `where` (e.g. "policy.filesystem.writable[1]"):
+    // that row is marked in its list, with the message; only what names no list is shown below.
     const QList<std::pair<QString, StringListEditor *>> editors{
         { QStringLiteral("readable"), m_readable },           { QStringLiteral("writable"), m_writable },
         { QStringLiteral("readOnly"), m_readOnly },           { QStringLiteral("allowedDomains"), m_allowedDomains },
         { QStringLiteral("deniedDomains"), m_deniedDomains }, { QStringLiteral("denied"), m_denied },
     };
-    QStringList lines;
+    static const QRegularExpression indexed(QStringLiteral("^([A-Za-z]+)\\[(\\d+)\\]$"));
+    QStringList unplaced;
+    int placed = 0;
     QList<Error> pending{ error };
     while (!pending.isEmpty()) {
         const Error current = pending.takeFirst();
         pending.append(current.details);
         if (!current.details.isEmpty() && current.where.isEmpty())
             continue;
-        lines << current.toString();
-        for (const auto &entry : editors) {
-            // Named copies, not a structured binding: Clang before 16 cannot capture those in a lambda.
-            const QString &key = entry.first;
-            StringListEditor *editor = entry.second;
-            const QStringList parts = current.where.split(QLatin1Char('.'));
-            const bool names = std::any_of(parts.begin(), parts.end(), [&key](const QString &part) {
-                return part == key || part.startsWith(key + QLatin1Char('['));
-            });
-            if (names) {
-                const QString previous = editor->error();
-                editor->setError(previous.isEmpty() ? current.message : previous + QLatin1Char('\n') + current.message);
-                break;
+        bool matched = false;
+        for (const QString &part : current.where.split(QLatin1Char('.'))) {
+            const QRegularExpressionMatch match = indexed.match(part);
+            const QString key = match.hasMatch() ? match.captured(1) : part;
+            for (const auto &entry : editors) {
+                if (entry.first != key)
+                    continue;
+                if (match.hasMatch())
+                    entry.second->markEntry(match.captured(2).toInt(), current.message);
+                else
+                    entry.second->setError(current.message);
+                matched = true;
             }
         }
+        if (matched)
+            ++placed;
+        else if (!unplaced.contains(current.message))
+            unplaced << current.message;
     }
-    m_error->setText(tr("The engine rejected the policy:\n%1").arg(lines.join(QLatin1Char('\n'))));
+    QStringList lines;
+    if (placed > 0)
+        lines << tr("The policy was not saved: fix the entries marked in red (%1).").arg(placed);
+    if (!unplaced.isEmpty())
+        lines << tr("The engine rejected the policy: %1").arg(unplaced.join(QLatin1Char(' ')));
+    m_error->setText(lines.join(QLatin1Char('\n')));
     m_error->show();
 }
 

@@ -27,6 +27,9 @@ public:
     bool isDirty() const;
     Policy editedPolicy() const;
     Policy savedPolicy() const { return m_saved; }
+    // Apply, Revert, the outcome and errors: placed by the page outside the scroll area so
+    // they stay in view (the page's layout owns it).
+    QWidget *footer() const { return m_footer; }
 
 signals:
     void saved(const sandbox::Policy &policy);
@@ -59,6 +62,7 @@ private:
     QLabel *m_status = nullptr;
     QPushButton *m_apply = nullptr;
     QPushButton *m_revert = nullptr;
+    QWidget *m_footer = nullptr;
 };
 
 } // namespace sandbox

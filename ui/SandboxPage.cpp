@@ -1,5 +1,6 @@
 #include "SandboxPage.h"
 
+#include "AdaptiveSplitter.h"
 #include "BackendPanel.h"
 #include "PolicyPanel.h"
 
@@ -7,7 +8,6 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace sandbox {
@@ -38,17 +38,19 @@ SandboxPage::SandboxPage(Client *client, QWidget *parent)
     policyScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     policyScroll->setMinimumWidth(m_policy->minimumSizeHint().width()
                                   + policyScroll->verticalScrollBar()->sizeHint().width() + 4);
+    policyScroll->setMinimumHeight(120);
     auto *policyLayout = new QVBoxLayout(policyGroup);
-    policyLayout->addWidget(policyScroll);
+    policyLayout->addWidget(policyScroll, 1);
+    policyLayout->addWidget(m_policy->footer());
 
     auto *backendGroup = new QGroupBox(tr("Backend"), this);
     backendGroup->setObjectName(QStringLiteral("backendGroup"));
     auto *backendLayout = new QVBoxLayout(backendGroup);
     backendLayout->addWidget(m_backends);
 
-    auto *split = new QSplitter(Qt::Horizontal, this);
+    // Side by side on a wide window; stacked (policy above the backend) on a narrow one.
+    auto *split = new AdaptiveSplitter(1100, this);
     split->setObjectName(QStringLiteral("sandboxSplitter"));
-    split->setChildrenCollapsible(false);
     split->addWidget(policyGroup);
     split->addWidget(backendGroup);
     split->setStretchFactor(0, 2);

@@ -1,5 +1,6 @@
 #include "SchemaForm.h"
 
+#include "ByteSizeEdit.h"
 #include "SecretField.h"
 #include "WheelGuard.h"
 
@@ -166,6 +167,15 @@ QWidget *SchemaForm::createEditor(const FieldSpec &spec, const SettingsView &vie
         break;
     }
     case FieldSpec::Type::Number: {
+        if (spec.unit == FieldSpec::Unit::Bytes) {
+            auto *size = new ByteSizeEdit(name, spec.label, spec.min, spec.max);
+            if (initial.isDouble())
+                size->setBytes(initial.toDouble());
+            size->setToolTip(spec.description);
+            connect(size, &ByteSizeEdit::edited, this, [this, size] { onEdited(size); });
+            editor = size;
+            break;
+        }
         if (isWhole(spec.min) && isWhole(spec.max)
             && isWhole(initial.isDouble() ? std::optional(initial.toDouble()) : std::nullopt)) {
             auto *spin = new QSpinBox;
@@ -252,6 +262,8 @@ QJsonValue SchemaForm::valueOf(const Row &row) const
         return text.isEmpty() ? QJsonValue(QJsonValue::Undefined) : QJsonValue(text);
     }
     case FieldSpec::Type::Number:
+        if (auto *size = qobject_cast<ByteSizeEdit *>(row.editor))
+            return size->bytes();
         if (auto *spin = qobject_cast<QSpinBox *>(row.editor))
             return spin->value();
         return static_cast<QDoubleSpinBox *>(row.editor)->value();
@@ -266,6 +278,29 @@ QJsonValue SchemaForm::valueOf(const Row &row) const
         return QJsonValue::Undefined;
     }
     return QJsonValue::Undefined;
+}
+
+QStringList SchemaForm::missingRequired() const
+{
+    QStringList missing;
+    const SettingsValues current = values();
+    for (const Row &row : m_rows) {
+        if (!row.spec.required)
+            continue;
+        bool present = false;
+        if (row.spec.type == FieldSpec::Type::Secret) {
+            const auto *secret = static_cast<SecretField *>(row.editor);
+            const SecretUpdate update = secret->update();
+            present = update.action == SecretUpdate::Action::Replace && !update.value.isEmpty()
+                ? true
+                : secret->isConfigured() && update.action != SecretUpdate::Action::Remove;
+        } else {
+            present = current.values.contains(row.spec.id) || !row.spec.defaultValue.isUndefined();
+        }
+        if (!present)
+            missing << row.spec.label;
+    }
+    return missing;
 }
 
 SettingsValues SchemaForm::values() const

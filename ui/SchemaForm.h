@@ -5,6 +5,7 @@
 #include "protocol/SettingsValues.h"
 
 #include <QList>
+#include <QStringList>
 #include <QWidget>
 
 class QFormLayout;
@@ -35,6 +36,9 @@ public:
     // Only explicit Replace/Remove actions.
     QList<SecretUpdate> secretUpdates() const;
     bool isDirty() const;
+    // Labels of required fields that have no value now (none typed, stored or defaulted;
+    // a secret neither configured nor being set), in the schema's order.
+    QStringList missingRequired() const;
 
     // Puts each error (and its details) whose `where` names a field next to that field;
     // the rest appear above the form. Returns true when at least one field matched.

@@ -68,7 +68,10 @@ SecretField::SecretField(const QString &fieldId, const QString &label, QWidget *
     });
     connect(m_remove, &QPushButton::clicked, this, [this] { setPending(Pending::Remove); });
     connect(m_cancel, &QPushButton::clicked, this, [this] { setPending(Pending::None); });
-    connect(m_input, &QLineEdit::textChanged, this, &SecretField::changed);
+    connect(m_input, &QLineEdit::textChanged, this, [this] {
+        refresh();
+        emit changed();
+    });
     refresh();
 }
 
@@ -114,8 +117,13 @@ void SecretField::refresh()
         m_status->setText(m_configured ? tr("Configured") : tr("Not set"));
         break;
     case Pending::Replace:
-        m_status->setText(m_configured ? tr("Configured — will be replaced when saved")
-                                       : tr("Not set — will be set when saved"));
+        // Only typed text changes anything (empty input keeps what is stored).
+        if (m_input->text().isEmpty())
+            m_status->setText(m_configured ? tr("Configured — type a new value to replace it")
+                                           : tr("Not set — type a value"));
+        else
+            m_status->setText(m_configured ? tr("Configured — will be replaced when saved")
+                                           : tr("Not set — will be set when saved"));
         break;
     case Pending::Remove:
         m_status->setText(tr("Configured — will be removed when saved"));

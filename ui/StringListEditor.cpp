@@ -1,6 +1,8 @@
 #include "StringListEditor.h"
 
+#include <QColor>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -60,10 +62,13 @@ StringListEditor::StringListEditor(const QString &name, const QString &accessibl
     connect(m_input, &QLineEdit::textChanged, this, &StringListEditor::updateButtons);
     connect(m_remove, &QPushButton::clicked, this, &StringListEditor::removeSelected);
     connect(m_list, &QListWidget::itemSelectionChanged, this, &StringListEditor::updateButtons);
-    connect(m_list, &QListWidget::itemChanged, this, [this] {
+    connect(m_list, &QListWidget::itemChanged, this, [this](QListWidgetItem *item) {
         setError({});
+        checkEdited(m_list->row(item));
         emit changed();
     });
+    // Delete removes the selected entries, as in every list a user edits.
+    m_list->installEventFilter(this);
     updateButtons();
 }
 
@@ -103,6 +108,15 @@ void StringListEditor::addEntry()
     const QString text = m_input->text().trimmed();
     if (text.isEmpty())
         return;
+    if (m_check) {
+        // Refused at once, naming the entry; the text stays in the input to be fixed.
+        if (const QString problem = m_check(text); !problem.isEmpty()) {
+            setError(tr("“%1” was not added: %2").arg(text, problem));
+            m_input->selectAll();
+            m_input->setFocus();
+            return;
+        }
+    }
     {
         const QSignalBlocker blocker(m_list);
         auto *item = new QListWidgetItem(text, m_list);
@@ -112,6 +126,59 @@ void StringListEditor::addEntry()
     setError({});
     updateButtons();
     emit changed();
+}
+
+bool StringListEditor::eventFilter(QObject *watched, QEvent *event)
+{
+    // Keys typed into an entry being edited go to its editor, not here.
+    if (watched == m_list && event->type() == QEvent::KeyPress) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        if (key->matches(QKeySequence::Delete) || key->key() == Qt::Key_Delete) {
+            removeSelected();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void StringListEditor::markEntry(int index, const QString &message)
+{
+    QListWidgetItem *item = m_list->item(index);
+    if (!item)
+        return;
+    const QSignalBlocker blocker(m_list);
+    item->setForeground(QColor(0xc6, 0x28, 0x28));
+    item->setToolTip(message);
+    item->setData(Qt::UserRole, true);
+    const QString line = tr("“%1”: %2").arg(item->text(), message);
+    setError(error().isEmpty() ? line : error() + QLatin1Char('\n') + line);
+}
+
+bool StringListEditor::isMarked(int index) const
+{
+    const QListWidgetItem *item = m_list->item(index);
+    return item && item->data(Qt::UserRole).toBool();
+}
+
+void StringListEditor::unmark(int row)
+{
+    QListWidgetItem *item = m_list->item(row);
+    if (!item)
+        return;
+    const QSignalBlocker blocker(m_list);
+    item->setData(Qt::ForegroundRole, QVariant());
+    item->setToolTip({});
+    item->setData(Qt::UserRole, false);
+}
+
+void StringListEditor::checkEdited(int row)
+{
+    unmark(row);
+    QListWidgetItem *item = m_list->item(row);
+    if (!item || !m_check)
+        return;
+    if (const QString problem = m_check(item->text().trimmed()); !problem.isEmpty())
+        markEntry(row, problem);
 }
 
 void StringListEditor::removeSelected()

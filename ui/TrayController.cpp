@@ -1,7 +1,9 @@
 #include "TrayController.h"
 
 #include "ActivationText.h"
+#include "BackendList.h"
 #include "FutureCallback.h"
+#include "RunningProcesses.h"
 #include "StatusIcons.h"
 #include "server/Client.h"
 
@@ -15,6 +17,7 @@ namespace sandbox {
 TrayController::TrayController(Client *client, QObject *parent)
     : QObject(parent)
     , m_client(client)
+    , m_processes(new RunningProcesses(client, this))
     , m_tray(new QSystemTrayIcon(StatusIcons::application(), this))
     , m_menu(new QMenu)
     , m_group(new QActionGroup(this))
@@ -45,6 +48,7 @@ TrayController::TrayController(Client *client, QObject *parent)
         updateToolTip();
         refresh();
     });
+    connect(m_processes, &RunningProcesses::changed, this, [this] { rebuild(m_backends); });
     connect(m_client, &Client::cleanupWarning, this, [this](const CleanupWarning &warning) {
         notify(tr("Cleanup of “%1” failed").arg(nameOf(warning.ref)),
                warning.willRetry ? tr("%1 Sandbox Studio will try again.").arg(warning.message) : warning.message,
@@ -95,7 +99,18 @@ QString TrayController::nameOf(const BackendRef &ref) const
         if (info.ref == ref)
             return info.descriptor.name;
     }
-    return ref.toString();
+    return ref.kind(); // not listed (yet): still a name, never a raw ref
+}
+
+QString TrayController::labelFor(const BackendInfo &info, const QString &state) const
+{
+    const QString label = tr("%1 (%2)").arg(info.descriptor.name, state);
+    int running = 0;
+    for (const auto &[ref, count] : m_processes->countsByBackend()) {
+        if (ref == info.ref.toString())
+            running = count;
+    }
+    return running > 0 ? tr("%1 — %2 running").arg(label).arg(running) : label;
 }
 
 void TrayController::refresh()
@@ -127,14 +142,17 @@ void TrayController::rebuild(const QList<BackendInfo> &backends)
             state = tr("unavailable");
             icon = StatusIcons::BackendState::Unavailable;
         }
-        auto *action = new QAction(StatusIcons::backend(icon), tr("%1 (%2)").arg(info.descriptor.name, state), m_menu);
+        auto *action = new QAction(StatusIcons::backend(icon), labelFor(info, state), m_menu);
         action->setObjectName(QStringLiteral("trayBackend:") + info.ref.toString());
         action->setData(info.ref.toString());
         action->setCheckable(true);
         action->setChecked(info.active);
-        action->setToolTip(info.availability.available || info.availability.reason.isEmpty()
+        const bool usable = info.active || info.availability.available;
+        // An unavailable backend cannot be chosen; its tooltip says why.
+        action->setEnabled(usable);
+        action->setToolTip(usable || BackendList::unavailableReason(info).isEmpty()
                                ? info.descriptor.description
-                               : info.availability.reason);
+                               : BackendList::unavailableReason(info));
         connect(action, &QAction::triggered, this, [this, info] { activate(info); });
         m_group->addAction(action);
         m_menu->insertAction(m_backendsEnd, action);
@@ -178,8 +196,12 @@ void TrayController::onActivationEvent(const ActivationEvent &event)
         return;
     // The candidate shows as "activating" until it becomes the active one (the swap).
     QAction *action = actionFor(event.ref);
-    if (action && int(event.step) < int(ActivationStep::Swap))
-        action->setText(tr("%1 (%2)").arg(nameOf(event.ref), tr("activating…")));
+    if (action && int(event.step) < int(ActivationStep::Swap)) {
+        for (const BackendInfo &info : std::as_const(m_backends)) {
+            if (info.ref == event.ref)
+                action->setText(labelFor(info, tr("activating…")));
+        }
+    }
     const int number = int(event.step) + 1;
     m_progress = tr("Activating “%1”: step %2 of %3, %4…")
                      .arg(nameOf(event.ref))
@@ -198,6 +220,12 @@ void TrayController::updateToolTip()
     }
     QString tip = active.isEmpty() ? tr("Sandbox Studio — no backend active")
                                    : tr("Sandbox Studio — active backend: %1").arg(active);
+    if (!m_processes->processes().isEmpty()) {
+        QHash<QString, QString> names;
+        for (const BackendInfo &info : std::as_const(m_backends))
+            names.insert(info.ref.toString(), info.descriptor.name);
+        tip += QLatin1Char('\n') + RunningProcesses::summary(m_processes->countsByBackend(), names);
+    }
     if (!m_progress.isEmpty())
         tip += QLatin1Char('\n') + m_progress;
     m_tray->setToolTip(tip);

@@ -13,11 +13,13 @@ class QSystemTrayIcon;
 namespace sandbox {
 
 class Client;
+class RunningProcesses;
 
 // The system tray: every backend with its state (active, available, unavailable), the
 // active one checked; choosing one runs the activation transaction with progress in the
 // tooltip and the outcome as a notification. Also "Open Sandbox Studio" and "Quit".
-// Backend actions are named "trayBackend:<canonical ref>".
+// Each backend shows how many commands it runs. Backend actions are named
+// "trayBackend:<canonical ref>".
 class TrayController final : public QObject
 {
     Q_OBJECT
@@ -34,6 +36,7 @@ public:
     QMenu *menu() const { return m_menu; }
     QString toolTip() const;
     QAction *actionFor(const BackendRef &ref) const;
+    RunningProcesses *processes() const { return m_processes; }
     void notify(const QString &title, const QString &message, bool warning = false);
     void refresh();
 
@@ -49,8 +52,10 @@ private:
     void onActivationEvent(const ActivationEvent &event);
     void updateToolTip();
     QString nameOf(const BackendRef &ref) const;
+    QString labelFor(const BackendInfo &info, const QString &state) const;
 
     Client *m_client = nullptr;
+    RunningProcesses *m_processes = nullptr;
     QSystemTrayIcon *m_tray = nullptr;
     QMenu *m_menu = nullptr;
     QActionGroup *m_group = nullptr;

@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 #include "PlaintextSecretsSetting.h"
 #include "StatusIcons.h"
+#include "StudioLog.h"
 #include "StudioTranslations.h"
 #include "TrayController.h"
 #include "common/ConfigurationLocation.h"
@@ -43,6 +44,7 @@ int main(int argc, char *argv[])
     parser.addOption(hidden);
     parser.addOption(configDir);
     parser.process(app);
+    sandbox::StudioLog::install();
 
     sandbox::EngineHost::Options options;
     options.engine = sandbox::EngineHost::engineOptionsFromEnvironment(parser.value(configDir));
@@ -72,10 +74,11 @@ int main(int argc, char *argv[])
         ? sandbox::ConfigurationLocation::configDirectory()
         : options.engine.configDirectory;
     sandbox::PlaintextSecretsSetting plaintextSecrets(configDirectory, &window);
-    QObject::connect(&window, &sandbox::MainWindow::quitRequested, &app, &QApplication::quit);
-    QObject::connect(&tray, &sandbox::TrayController::quitRequested, &app, &QApplication::quit);
+    // Quit from the menu, the tray or a signal all close the window for good, then end the
+    // event loop; the host then ends the engine's processes and stops serving.
+    QObject::connect(&window, &sandbox::MainWindow::quitRequested, &app, &QApplication::quit, Qt::QueuedConnection);
     sandbox::SignalWatcher unixSignals({ SIGINT, SIGTERM });
-    QObject::connect(&unixSignals, &sandbox::SignalWatcher::signalReceived, &app, &QApplication::quit);
+    QObject::connect(&unixSignals, &sandbox::SignalWatcher::signalReceived, &window, &sandbox::MainWindow::quit);
 
     tray.show();
     if (!parser.isSet(hidden) || !sandbox::TrayController::isTrayAvailable())

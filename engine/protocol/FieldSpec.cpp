@@ -195,6 +195,10 @@ Status FieldSpec::validate(const QString &path) const
                       tr("field \"%1\" is a %2 field; only number fields have min and max").arg(id, typeName(type)),
                       {} };
     }
+    if (unit != Unit::None && type != Type::Number)
+        return Error{ child(path, QStringLiteral("unit")),
+                      tr("field \"%1\" is a %2 field; only number fields have a unit").arg(id, typeName(type)),
+                      {} };
 
     if (!defaultValue.isUndefined()) {
         const QString defaultPath = child(path, QStringLiteral("defaultValue"));
@@ -232,6 +236,8 @@ QJsonObject FieldSpec::toJson() const
         object.insert(QStringLiteral("min"), *min);
     if (max)
         object.insert(QStringLiteral("max"), *max);
+    if (unit == Unit::Bytes)
+        object.insert(QStringLiteral("unit"), QStringLiteral("bytes"));
     return object;
 }
 
@@ -241,7 +247,7 @@ Result<FieldSpec> FieldSpec::fromJson(const QJsonValue &value, const QString &pa
     reader.rejectUnknownKeys({ QStringLiteral("id"), QStringLiteral("type"), QStringLiteral("label"),
                                QStringLiteral("description"), QStringLiteral("defaultValue"),
                                QStringLiteral("required"), QStringLiteral("options"), QStringLiteral("min"),
-                               QStringLiteral("max") },
+                               QStringLiteral("max"), QStringLiteral("unit") },
                              dataOnly());
     FieldSpec spec;
     spec.id = reader.requireString(QStringLiteral("id"));
@@ -265,6 +271,15 @@ Result<FieldSpec> FieldSpec::fromJson(const QJsonValue &value, const QString &pa
     spec.required = reader.optionalBool(QStringLiteral("required"), false);
     spec.min = reader.optionalNumber(QStringLiteral("min"));
     spec.max = reader.optionalNumber(QStringLiteral("max"));
+    const QString unit = reader.optionalString(QStringLiteral("unit"));
+    if (reader.ok() && !unit.isEmpty()) {
+        if (unit == QLatin1String("bytes"))
+            spec.unit = Unit::Bytes;
+        else
+            reader.fail(
+                QStringLiteral("unit"),
+                tr("field \"%1\" has the unknown unit %2; expected bytes").arg(spec.id, quotedForMessage(unit)));
+    }
     const QJsonArray options = reader.optionalArray(QStringLiteral("options"));
     if (!reader.ok())
         return reader.error();

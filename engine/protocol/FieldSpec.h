@@ -20,10 +20,13 @@ struct SelectOption
 
 // One field of a backend's settings schema. Data only.
 // JSON keys: id, type, label, description?, defaultValue?, required?, options? (select),
-// min?, max? (number). Any other key is rejected.
+// min?, max?, unit? (number; unit is "bytes": presenters show the value as a byte size,
+// e.g. 4 GiB, and store plain bytes). Any other key is rejected.
 struct FieldSpec
 {
     enum class Type { String, Number, Boolean, Select, Secret };
+    // How a number is presented; the value itself is always the plain number.
+    enum class Unit { None, Bytes };
 
     QString id;
     Type type = Type::String;
@@ -34,6 +37,7 @@ struct FieldSpec
     QList<SelectOption> options;
     std::optional<double> min;
     std::optional<double> max;
+    Unit unit = Unit::None;
 
     static QString typeName(Type type);
     static std::optional<Type> typeFromName(const QString &name);

@@ -222,6 +222,12 @@ public:
                 emit q->policyChanged(p.value());
             else
                 undecodable(method, p.error());
+        } else if (method == Notification::ProcessesChanged) {
+            if (auto p
+                = ProcessInfo::fromJson(params.value(QStringLiteral("process")), QStringLiteral("params.process")))
+                emit q->processChanged(p.value());
+            else
+                undecodable(method, p.error());
         }
     }
 

@@ -83,6 +83,8 @@ signals:
     void backendsChanged();
     void activeBackendChanged(const sandbox::BackendRef &ref);
     void policyChanged(const sandbox::Policy &policy);
+    // A process in the engine's table started (running) or ended, whoever spawned it.
+    void processChanged(const sandbox::ProcessInfo &process);
     void disconnected(const QString &reason);
 
 private:

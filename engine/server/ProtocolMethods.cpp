@@ -49,6 +49,8 @@ const QList<ProtocolEntry> &protocolNotifications()
         { Notification::ProcessFailedToStart, QLatin1String("{processId, error}") },
         { Notification::ProcessOutput, QLatin1String("{processId, stream: stdout|stderr, data (base64)}") },
         { Notification::ProcessExited, QLatin1String("{processId, exit: ExitStatus}") },
+        { Notification::ProcessesChanged,
+          QLatin1String("{process: ProcessInfo} (to every client: any process started or ended)") },
     };
     return table;
 }

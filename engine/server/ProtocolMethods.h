@@ -46,6 +46,8 @@ inline constexpr QLatin1String ProcessStarted{ "process.started" };
 inline constexpr QLatin1String ProcessFailedToStart{ "process.failedToStart" };
 inline constexpr QLatin1String ProcessOutput{ "process.output" };
 inline constexpr QLatin1String ProcessExited{ "process.exited" };
+// To every client: a process in the engine's table started or ended, whoever spawned it.
+inline constexpr QLatin1String ProcessesChanged{ "processes.changed" };
 } // namespace Notification
 
 struct ProtocolEntry

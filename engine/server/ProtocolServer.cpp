@@ -191,6 +191,18 @@ ProtocolServer::ProtocolServer(Engine &engine, QObject *parent)
     connect(&m_engine, &Engine::policyChanged, this, [this](const Policy &policy) {
         broadcast(Notification::PolicyChanged, { { QStringLiteral("policy"), policy.toJson() } });
     });
+    connect(&m_engine, &Engine::processStarted, this, [this](const ProcessInfo &info) {
+        broadcast(Notification::ProcessesChanged, { { QStringLiteral("process"), info.toJson() } });
+    });
+    connect(&m_engine, &Engine::processFinished, this, [this](quint64 processId, const ExitStatus &status) {
+        for (ProcessInfo info : m_engine.processes()) {
+            if (info.id != processId)
+                continue;
+            info.running = false;
+            info.exit = status;
+            broadcast(Notification::ProcessesChanged, { { QStringLiteral("process"), info.toJson() } });
+        }
+    });
 }
 
 ProtocolServer::~ProtocolServer()

@@ -14,6 +14,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QImage>
 #include <QInputDialog>
@@ -22,6 +23,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTimer>
 #include <QToolButton>
@@ -41,6 +43,8 @@ private slots:
     void showsPolicyAndBackendSideBySide();
     void listsEveryBackendWithItsFacts();
     void activationShowsEverySevenStepsAsTheyHappen();
+    void activationsStartedElsewhereEndInTheWindow();
+    void queuedActivationsAreNamedByTheirOwnBackend();
     void failingStepLeavesPreviousBackendActive_data();
     void failingStepLeavesPreviousBackendActive();
     void cleanupFailureShowsBannerAndKeepsActivation();
@@ -50,6 +54,10 @@ private slots:
     void hostInteractionsAreNativeDialogs_data();
     void hostInteractionsAreNativeDialogs();
     void everyInteractiveWidgetIsNamed();
+    void claimsLayOutFromTheFirstShow();
+    void windowWorksAtEverySize_data();
+    void windowWorksAtEverySize();
+    void unavailableBackendSaysWhyOnceAndCannotBeActivated();
     void screenshot();
 
 private:
@@ -60,6 +68,10 @@ private:
     }
     QString summary() { return m_window->findChild<QLabel *>(QStringLiteral("activationSummary"))->text(); }
     void activateInWindow(const QString &kind, const QString &firstField = {});
+    // The enforcement claims as a user sees them: every row whole, none over another.
+    void verifyClaimsLayout();
+    // `widget` is shown and lies wholly inside the window.
+    void verifyReachable(const QString &name);
     // Answers the next modal dialog named `name` from a timer, as a user would.
     void answerDialogWhenShown(const QString &name, std::function<void(QWidget *)> answer);
 
@@ -194,6 +206,55 @@ void TestSandboxPage::activationShowsEverySevenStepsAsTheyHappen()
     QCOMPARE(m_harness->engine().activeRef(), TestPack::ref(QStringLiteral("leaky")));
     // Activating a backend never rewrote the policy.
     QCOMPARE(m_harness->engine().policy(), before);
+}
+
+void TestSandboxPage::activationsStartedElsewhereEndInTheWindow()
+{
+    // Start-up: the engine restores a backend while the window is still being built.
+    m_window.reset();
+    QFuture<Result<ActivationResult>> restore = m_harness->client()->activate(TestPack::ref(QStringLiteral("plain")));
+    m_window = std::make_unique<MainWindow>(m_harness->client(), nullptr);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QTRY_COMPARE_WITH_TIMEOUT(progress()->title(), QStringLiteral("Activation of “Plain” finished."), 20000);
+    QVERIFY(restore.isFinished());
+    QVERIFY(!progress()->isRunning());
+    QVERIFY(!m_window->findChild<QProgressBar *>(QStringLiteral("activationBusy"))->isVisible());
+    QVERIFY2(summary().contains(QStringLiteral("“Plain” is now the active backend")), qPrintable(summary()));
+    QCOMPARE(progress()->stepState(ActivationStep::Swap), StepState::Succeeded);
+
+    // Another client (the tray, sandboxctl) activates a backend that fails.
+    QVERIFY(!m_harness->activate(QStringLiteral("failing")).ok);
+    QTRY_COMPARE(progress()->title(), QStringLiteral("Activation of “Failing” failed."));
+    QVERIFY2(summary().contains(QStringLiteral("Activating “Failing” failed at step")), qPrintable(summary()));
+    QVERIFY2(summary().contains(QStringLiteral("“Plain” is still the active backend")), qPrintable(summary()));
+    QCOMPARE(progress()->stepState(ActivationStep::Prepare), StepState::Failed);
+    QCOMPARE(progress()->stepState(ActivationStep::Swap), StepState::Skipped);
+
+    // ... and one that succeeds, seen from its first step to its end.
+    QVERIFY(m_harness->activate(QStringLiteral("leaky")).ok);
+    QTRY_COMPARE(progress()->title(), QStringLiteral("Activation of “Leaky” finished."));
+    QVERIFY(!progress()->isRunning());
+    for (const QString &text : { progress()->title(), summary() })
+        QVERIFY2(!text.contains(QStringLiteral("atom-pack:")) && !text.contains(QStringLiteral("builtin:")),
+                 qPrintable(text));
+}
+
+void TestSandboxPage::queuedActivationsAreNamedByTheirOwnBackend()
+{
+    QVERIFY(m_harness->activate(QStringLiteral("plain")).ok);
+    // Another client starts a slow activation; the user then activates "Leaky" here.
+    QFuture<Result<ActivationResult>> slow = m_harness->client()->activate(TestPack::ref(QStringLiteral("slow")));
+    QTRY_COMPARE(progress()->title(), QStringLiteral("Activating “Slow start”…"));
+    activateInWindow(QStringLiteral("leaky"));
+    if (QTest::currentTestFailed())
+        return;
+    // The running activation keeps its own name while ours waits behind it ...
+    QCOMPARE(progress()->title(), QStringLiteral("Activating “Slow start”…"));
+    // ... then ours runs and ends under its own name.
+    QTRY_COMPARE_WITH_TIMEOUT(progress()->title(), QStringLiteral("Activation of “Leaky” finished."), 30000);
+    QVERIFY(slow.isFinished());
+    QCOMPARE(m_harness->engine().activeRef(), TestPack::ref(QStringLiteral("leaky")));
 }
 
 void TestSandboxPage::failingStepLeavesPreviousBackendActive_data()
@@ -333,19 +394,61 @@ void TestSandboxPage::policyErrorNamesTheField()
     const Policy original = m_harness->engine().policy();
     auto *network = m_window->findChild<QComboBox *>(QStringLiteral("policyNetworkMode"));
     network->setCurrentIndex(network->findData(int(Policy::NetworkMode::Allowlist)));
-    QTest::keyClicks(m_window->findChild<QLineEdit *>(QStringLiteral("policyAllowedDomainsInput")),
-                     QStringLiteral("not a domain/path"));
-    QTest::mouseClick(button(QStringLiteral("policyAllowedDomainsAdd")), Qt::LeftButton);
-    QTest::mouseClick(button(QStringLiteral("policyApply")), Qt::LeftButton);
 
+    // A bad entry is refused as it is added, named, and left in the input to be fixed.
+    auto *domainInput = m_window->findChild<QLineEdit *>(QStringLiteral("policyAllowedDomainsInput"));
+    auto *domains = m_window->findChild<QListWidget *>(QStringLiteral("policyAllowedDomainsList"));
+    const int domainCount = domains->count();
+    QTest::keyClicks(domainInput, QStringLiteral("http://bad domain"));
+    QTest::mouseClick(button(QStringLiteral("policyAllowedDomainsAdd")), Qt::LeftButton);
+    QCOMPARE(domains->count(), domainCount);
+    auto *domainError = m_window->findChild<QLabel *>(QStringLiteral("policyAllowedDomainsError"));
+    QVERIFY(domainError->isVisible());
+    QVERIFY2(domainError->text().startsWith(QStringLiteral("“http://bad domain” was not added: ")),
+             qPrintable(domainError->text()));
+    QCOMPARE(domainInput->text(), QStringLiteral("http://bad domain"));
+
+    auto *pathInput = m_window->findChild<QLineEdit *>(QStringLiteral("policyWritableInput"));
+    auto *paths = m_window->findChild<QListWidget *>(QStringLiteral("policyWritableList"));
+    QTest::keyClicks(pathInput, QStringLiteral("relative/path"));
+    QTest::keyClick(pathInput, Qt::Key_Return);
+    auto *pathError = m_window->findChild<QLabel *>(QStringLiteral("policyWritableError"));
+    QVERIFY2(pathError->text().startsWith(QStringLiteral("“relative/path” was not added: ")),
+             qPrintable(pathError->text()));
+    pathInput->clear();
+    QTest::keyClicks(pathInput, QStringLiteral("/srv/good"));
+    QTest::keyClick(pathInput, Qt::Key_Return);
+    QCOMPARE(paths->item(paths->count() - 1)->text(), QStringLiteral("/srv/good"));
+    QVERIFY(!pathError->isVisible());
+
+    // An entry edited in place into a bad one is marked, and the engine refuses it on Apply,
+    // naming it once, in a footer that stays in view.
+    paths->item(paths->count() - 1)->setText(QStringLiteral("srv/typo"));
+    QTRY_VERIFY(pathError->isVisible());
+    QVERIFY2(pathError->text().startsWith(QStringLiteral("“srv/typo”: ")), qPrintable(pathError->text()));
+    QVERIFY(paths->item(paths->count() - 1)->toolTip().size() > 0);
+    auto *apply = button(QStringLiteral("policyApply"));
+    QVERIFY(!m_window->findChild<QWidget *>(QStringLiteral("policyScroll"))->isAncestorOf(apply));
+    QTest::mouseClick(apply, Qt::LeftButton);
     auto *error = m_window->findChild<QLabel *>(QStringLiteral("policyError"));
     QTRY_VERIFY(error->isVisible());
-    QVERIFY2(error->text().contains(QStringLiteral("allowedDomains")), qPrintable(error->text()));
-    QVERIFY(m_window->findChild<QLabel *>(QStringLiteral("policyAllowedDomainsError"))->isVisible());
-    QVERIFY(!m_window->findChild<QLabel *>(QStringLiteral("policyWritableError"))->isVisible());
+    QVERIFY2(error->text().contains(QStringLiteral("marked in red")), qPrintable(error->text()));
+    QVERIFY2(!error->text().contains(QStringLiteral("params.")) && !error->text().contains(QStringLiteral("policy.")),
+             qPrintable(error->text()));
+    QCOMPARE(pathError->text().count(QStringLiteral("srv/typo")), 1);
     QCOMPARE(m_harness->engine().policy(), original);
-    // Still dirty: the user can fix it.
-    QVERIFY(button(QStringLiteral("policyApply"))->isEnabled());
+    QVERIFY(apply->isEnabled());
+
+    // Delete removes the selected row; the policy can then be saved.
+    paths->setFocus();
+    paths->setCurrentRow(paths->count() - 1);
+    QTest::keyClick(paths, Qt::Key_Delete);
+    QCOMPARE(paths->findItems(QStringLiteral("srv/typo"), Qt::MatchExactly).size(), 0);
+    QTest::mouseClick(apply, Qt::LeftButton);
+    QTRY_VERIFY(m_window->findChild<QLabel *>(QStringLiteral("policyStatus"))
+                    ->text()
+                    .startsWith(QStringLiteral("Policy saved")));
+    QVERIFY(!error->isVisible());
 }
 
 void TestSandboxPage::hostInteractionsAreNativeDialogs_data()
@@ -370,10 +473,15 @@ void TestSandboxPage::hostInteractionsAreNativeDialogs()
 
     bool answered = false;
     QString shownSecretEcho;
+    QStringList body;
     answerDialogWhenShown(dialog, [&](QWidget *modal) {
         answered = true;
+        // The question and what it is about are in the dialog's body, not only its title.
+        for (const QLabel *label : modal->findChildren<QLabel *>()) {
+            if (label->isVisible())
+                body << label->text();
+        }
         if (auto *box = qobject_cast<QMessageBox *>(modal)) {
-            QVERIFY(box->text().contains(QStringLiteral("May the test pack prepare its runtime?")));
             box->button(accept ? QMessageBox::Yes : QMessageBox::No)->click();
         } else if (auto *input = qobject_cast<QInputDialog *>(modal)) {
             auto *edit = input->findChild<QLineEdit *>();
@@ -395,6 +503,9 @@ void TestSandboxPage::hostInteractionsAreNativeDialogs()
     combo->setCurrentIndex(combo->findData(question));
     QTest::mouseClick(button(QStringLiteral("activateButton")), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(answered, 20000);
+    const QString shown = body.join(QLatin1Char('\n'));
+    QVERIFY2(shown.contains(QStringLiteral("Test pack setup")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("May the test pack prepare its runtime?")), qPrintable(shown));
     QTRY_VERIFY_WITH_TIMEOUT(!progress()->isRunning() && !summary().isEmpty(), 20000);
     if (question == QLatin1String("secret"))
         QVERIFY(!shownSecretEcho.contains(QStringLiteral("typed-answer")));
@@ -409,6 +520,146 @@ void TestSandboxPage::hostInteractionsAreNativeDialogs()
     for (const QString &text : WidgetWalk::texts(m_window.get()))
         QVERIFY2(question != QLatin1String("secret") || !text.contains(QStringLiteral("typed-answer")),
                  qPrintable(text));
+}
+
+void TestSandboxPage::verifyClaimsLayout()
+{
+    QList<QRect> rows;
+    for (const QString &dimension : BackendDescriptor::enforcementDimensions()) {
+        auto *value = m_window->findChild<QLabel *>(QStringLiteral("claim_") + dimension);
+        auto *title = m_window->findChild<QLabel *>(QStringLiteral("claimTitle_") + dimension);
+        QVERIFY(value && title);
+        QVERIFY(value->isVisible() && title->isVisible());
+        // Tall enough for its wrapped text at its width: no first or last line clipped.
+        QVERIFY2(value->height() >= value->heightForWidth(value->width()),
+                 qPrintable(QStringLiteral("%1: %2 px high, needs %3 at %4 px wide")
+                                .arg(dimension)
+                                .arg(value->height())
+                                .arg(value->heightForWidth(value->width()))
+                                .arg(value->width())));
+        const QRect row = QRect(value->mapTo(m_window.get(), QPoint()), value->size())
+                              .united(QRect(title->mapTo(m_window.get(), QPoint()), title->size()));
+        for (const QRect &other : std::as_const(rows))
+            QVERIFY2(!row.intersects(other), qPrintable(dimension + QStringLiteral(" overlaps the row above")));
+        rows.append(row);
+    }
+}
+
+void TestSandboxPage::verifyReachable(const QString &name)
+{
+    auto *widget = m_window->findChild<QWidget *>(name);
+    QVERIFY2(widget && widget->isVisible(), qPrintable(name));
+    const QRect inWindow(widget->mapTo(m_window.get(), QPoint()), widget->size());
+    QVERIFY2(m_window->rect().contains(inWindow),
+             qPrintable(QStringLiteral("%1 at %2,%3 %4x%5 is outside the %6x%7 window")
+                            .arg(name)
+                            .arg(inWindow.x())
+                            .arg(inWindow.y())
+                            .arg(inWindow.width())
+                            .arg(inWindow.height())
+                            .arg(m_window->width())
+                            .arg(m_window->height())));
+}
+
+void TestSandboxPage::claimsLayOutFromTheFirstShow()
+{
+    // The most security-relevant text in the window: laid out right on the first show,
+    // before anyone resizes anything.
+    GuiTest::selectBackend(*m_window, QStringLiteral("remote"), QStringLiteral("memory"));
+    if (QTest::currentTestFailed())
+        return;
+    QTRY_VERIFY(m_window->findChild<QLabel *>(QStringLiteral("claim_filesystem"))
+                    ->text()
+                    .startsWith(QStringLiteral("The workspace is bind-mounted")));
+    verifyClaimsLayout();
+}
+
+void TestSandboxPage::windowWorksAtEverySize_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<QString>("screenshot");
+    QTest::newRow("800x600") << QSize(800, 600) << QStringLiteral("main-window-800x600");
+    QTest::newRow("half of 1920") << QSize(960, 1040) << QStringLiteral("main-window-960x1040");
+    QTest::newRow("wide") << QSize(1400, 900) << QString();
+}
+
+void TestSandboxPage::windowWorksAtEverySize()
+{
+    QFETCH(QSize, size);
+    QFETCH(QString, screenshot);
+    GuiTest::selectBackend(*m_window, QStringLiteral("remote"), QStringLiteral("memory"));
+    if (QTest::currentTestFailed())
+        return;
+    QVERIFY2(m_window->minimumSizeHint().width() <= size.width(),
+             qPrintable(QStringLiteral("the window needs %1 px").arg(m_window->minimumSizeHint().width())));
+    m_window->resize(size);
+    QTRY_COMPARE(m_window->size(), size);
+    QTRY_VERIFY(m_window->findChild<QWidget *>(QStringLiteral("backendSplitter"))->isVisible());
+    QCoreApplication::processEvents();
+    for (const QString &name :
+         { QStringLiteral("activateButton"), QStringLiteral("saveSettingsButton"), QStringLiteral("policyApply"),
+           QStringLiteral("backendList"), QStringLiteral("activationSteps") })
+        verifyReachable(name);
+    // The claims are in a scroll area: scrolled into view, they are whole and apart.
+    auto *scroll = m_window->findChild<QScrollArea *>(QStringLiteral("backendScroll"));
+    scroll->ensureWidgetVisible(m_window->findChild<QLabel *>(QStringLiteral("claim_hostExecution")));
+    verifyClaimsLayout();
+    if (!screenshot.isEmpty())
+        QVERIFY(QFileInfo(WidgetWalk::saveScreenshot(m_window.get(), screenshot)).size() > 0);
+}
+
+void TestSandboxPage::unavailableBackendSaysWhyOnceAndCannotBeActivated()
+{
+    GuiTest::selectBackend(*m_window, QStringLiteral("remote"), QStringLiteral("memory"));
+    if (QTest::currentTestFailed())
+        return;
+    const QString reason = QStringLiteral("the runtime service is not running");
+    auto *why = m_window->findChild<QLabel *>(QStringLiteral("backendUnavailableReason"));
+    QTRY_VERIFY(why->isVisible());
+    QVERIFY2(why->text().startsWith(reason), qPrintable(why->text()));
+    QVERIFY2(why->text().contains(QStringLiteral("It cannot be activated until that is fixed")),
+             qPrintable(why->text()));
+    QCOMPARE(m_window->findChild<QLabel *>(QStringLiteral("backendAvailability"))->text(),
+             QStringLiteral("Unavailable"));
+    QVERIFY(!button(QStringLiteral("activateButton"))->isEnabled());
+    QVERIFY(!button(QStringLiteral("activateButton"))->toolTip().isEmpty());
+    // Said once in the window, and nowhere with the raw ref in front of it.
+    int shown = 0;
+    for (QLabel *label : m_window->findChildren<QLabel *>()) {
+        if (label->isVisible() && label->text().contains(reason))
+            ++shown;
+    }
+    QCOMPARE(shown, 1);
+    QVERIFY(GuiTest::backendItem(*m_window, QStringLiteral("remote"))->text().endsWith(QStringLiteral("Unavailable")));
+    for (const QString &text : WidgetWalk::texts(m_window.get()))
+        QVERIFY2(!text.contains(TestPack::ref(QStringLiteral("remote")).toString()), qPrintable(text));
+
+    // The byte-size setting reads as a person reads it, and stores plain bytes.
+    auto *amount = m_window->findChild<QDoubleSpinBox *>(QStringLiteral("field_memory_amount"));
+    auto *unit = m_window->findChild<QComboBox *>(QStringLiteral("field_memory_unit"));
+    QVERIFY(amount && unit);
+    QCOMPARE(amount->text() + QLatin1Char(' ') + unit->currentText(), QStringLiteral("4 GiB"));
+    amount->setFocus();
+    amount->selectAll();
+    QTest::keyClicks(amount, QStringLiteral("8"));
+    QTest::keyClick(amount, Qt::Key_Return);
+    QTRY_COMPARE(m_window->findChild<SchemaForm *>(QStringLiteral("schemaForm"))
+                     ->values()
+                     .values.value(QStringLiteral("memory"))
+                     .toDouble(),
+                 8589934592.0);
+    unit->setCurrentIndex(unit->findText(QStringLiteral("MiB")));
+    amount->selectAll();
+    QTest::keyClicks(amount, QStringLiteral("512"));
+    QTest::keyClick(amount, Qt::Key_Return);
+    QTRY_COMPARE(m_window->findChild<SchemaForm *>(QStringLiteral("schemaForm"))
+                     ->values()
+                     .values.value(QStringLiteral("memory"))
+                     .toDouble(),
+                 512.0 * 1024 * 1024);
+
+    const QString path = WidgetWalk::saveScreenshot(m_window.get(), QStringLiteral("unavailable-backend"));
+    QVERIFY(QFileInfo(path).size() > 0);
 }
 
 void TestSandboxPage::everyInteractiveWidgetIsNamed()

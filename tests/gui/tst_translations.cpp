@@ -8,8 +8,11 @@
 
 #include <QFile>
 #include <QHash>
+#include <QLabel>
+#include <QListWidget>
 #include <QProcess>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QXmlStreamReader>
 
 using namespace sandbox;
@@ -119,6 +122,24 @@ void TestTranslations::germanWindowShowsNoUntranslatedString()
     }
     QVERIFY2(english.isEmpty(), qPrintable(english.join(QLatin1Char('\n'))));
     WidgetWalk::saveScreenshot(&window, QStringLiteral("main-window-de"));
+
+    // Step rows are one line each and may be elided; each has its whole text as a tooltip.
+    auto *steps = window.findChild<QListWidget *>(QStringLiteral("activationSteps"));
+    for (int row = 0; row < steps->count(); ++row)
+        QVERIFY2(steps->item(row)->toolTip().startsWith(steps->item(row)->text().section(QStringLiteral(" – "), 0, 0)),
+                 qPrintable(steps->item(row)->text()));
+
+    // The new views in German: an unavailable backend, and the Processes page.
+    GuiTest::selectBackend(window, QStringLiteral("remote"), QStringLiteral("memory"));
+    QTRY_VERIFY(window.findChild<QLabel *>(QStringLiteral("backendUnavailableReason"))->isVisible());
+    QCOMPARE(window.findChild<QLabel *>(QStringLiteral("backendAvailability"))->text(),
+             QStringLiteral("Nicht verfügbar"));
+    WidgetWalk::saveScreenshot(&window, QStringLiteral("unavailable-backend-de"));
+    auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("mainTabs"));
+    tabs->setCurrentIndex(1);
+    QTRY_COMPARE(window.findChild<QLabel *>(QStringLiteral("processesSummary"))->text(),
+                 QStringLiteral("Keine Befehle laufen"));
+    WidgetWalk::saveScreenshot(&window, QStringLiteral("processes-de"));
 }
 
 QTEST_MAIN(TestTranslations)

@@ -36,6 +36,8 @@ private slots:
     void failedSwitchIsNotified();
     void cleanupWarningIsNotified();
     void closingTheWindow();
+    void quitFromTheTrayClosesForGood();
+    void quitShortcutClosesForGood();
     void screenshotOfTheMenu();
 
 private:
@@ -93,7 +95,15 @@ void TestTray::menuListsEveryBackendWithItsState()
         QVERIFY2(a, qPrintable(info.ref.toString()));
         QVERIFY(menu->actions().contains(a));
         QVERIFY(a->text().startsWith(info.descriptor.name));
-        QVERIFY(a->text().contains(QStringLiteral("(available)")));
+        const bool usable = info.ref != TestPack::ref(QStringLiteral("remote"));
+        QVERIFY2(a->text().contains(usable ? QStringLiteral("(available)") : QStringLiteral("(unavailable)")),
+                 qPrintable(a->text()));
+        // An unavailable backend cannot be chosen; its tooltip says why, without a raw ref.
+        QCOMPARE(a->isEnabled(), usable);
+        if (!usable) {
+            QVERIFY2(a->toolTip().startsWith(QStringLiteral("the runtime service is not running")),
+                     qPrintable(a->toolTip()));
+        }
         QVERIFY(!a->isChecked());
     }
     QVERIFY(menu->findChild<QAction *>(QStringLiteral("trayOpenAction")));
@@ -192,6 +202,30 @@ void TestTray::closingTheWindow()
         MainWindow second(m_harness->client(), m_tray.get());
         QVERIFY(!second.trayBanner()->isVisibleTo(&second));
     }
+}
+
+void TestTray::quitFromTheTrayClosesForGood()
+{
+    QSignalSpy quit(m_window.get(), &MainWindow::quitRequested);
+    m_tray->menu()->findChild<QAction *>(QStringLiteral("trayQuitAction"))->trigger();
+    QCOMPARE(quit.count(), 1);
+    QVERIFY(!m_window->isVisible());
+    // The application closes every window when it quits; the window must not veto that by
+    // going to the tray, whether or not a tray exists.
+    QVERIFY(m_window->close());
+    QCOMPARE(quit.count(), 1);
+}
+
+void TestTray::quitShortcutClosesForGood()
+{
+    QSignalSpy quit(m_window.get(), &MainWindow::quitRequested);
+    // Keyboard focus as a user's click gives it (a bare X server has no window manager).
+    QApplication::setActiveWindow(m_window.get());
+    QTRY_COMPARE(QApplication::activeWindow(), m_window.get());
+    QTest::keyClick(m_window.get(), Qt::Key_Q, Qt::ControlModifier);
+    QTRY_COMPARE(quit.count(), 1);
+    QVERIFY(!m_window->isVisible());
+    QVERIFY(m_window->close());
 }
 
 void TestTray::screenshotOfTheMenu()

@@ -85,6 +85,8 @@ QFuture<Availability> TestLauncher::isAvailable()
 {
     QMutexLocker locker(&m_mutex);
     Availability availability{ true, {} };
+    if (!m_behaviour.unavailableReason.isEmpty())
+        return QtFuture::makeReadyFuture(Availability{ false, m_behaviour.unavailableReason });
     if (m_configured && m_settings.values.values.value(QStringLiteral("failAt")).toString() == QLatin1String("probe"))
         availability = { false, QStringLiteral("the probe failed as the test asked") };
     for (const FieldSpec &field : m_descriptor.fields) {

@@ -16,6 +16,7 @@ public:
     {
         bool disposeFailsOnce = false;
         bool asksWhilePreparing = false;
+        QString unavailableReason; // non-empty: isAvailable() always says no, with this reason
     };
 
     TestLauncher(QString kind, BackendDescriptor descriptor);

@@ -85,6 +85,34 @@ QList<std::shared_ptr<Launcher>> TestPack::createLaunchers()
                          { QStringLiteral("secret"), QStringLiteral("Secret") } };
     question.defaultValue = QStringLiteral("confirm");
 
+    // A backend that cannot run here, described as fully as a real one (long claims, a
+    // byte-size setting); its launcher's reason starts with its raw ref, as some do.
+    BackendDescriptor remote = descriptor(QStringLiteral("Remote runtime"),
+                                          QStringLiteral("Runs each command in a runtime service on this machine."));
+    remote.enforcement = {
+        { QStringLiteral("filesystem"),
+          QStringLiteral("The workspace is bind-mounted read-write into the runtime; the rest of the host's files "
+                         "are not visible, and the runtime's own root filesystem is mounted read-only.") },
+        { QStringLiteral("confinement"),
+          QStringLiteral("Separate process, user and IPC namespaces; every capability dropped; no new privileges; "
+                         "a seccomp filter refuses kernel keyrings, ptrace and mounting.") },
+        { QStringLiteral("network"),
+          QStringLiteral("No network interface but loopback unless the policy allows it; then only through the "
+                         "engine's filtering proxy.") },
+        { QStringLiteral("allowedDomains"),
+          QStringLiteral("Enforced by the engine's filtering proxy, which resolves each name itself and refuses "
+                         "private and loopback addresses.") },
+        { QStringLiteral("hostExecution"),
+          QStringLiteral("Host sockets (session bus, service manager, container engine) are not mounted.") },
+    };
+    FieldSpec memory = field(QStringLiteral("memory"), FieldSpec::Type::Number, QStringLiteral("Memory limit"),
+                             QStringLiteral("How much memory each command may use."));
+    memory.unit = FieldSpec::Unit::Bytes;
+    memory.defaultValue = 4294967296.0;
+    memory.min = 67108864;
+    memory.max = 68719476736.0;
+    remote.fields = { memory };
+
     return {
         std::make_shared<TestLauncher>(QStringLiteral("every-field"),
                                        descriptor(QStringLiteral("Every field"),
@@ -100,11 +128,17 @@ QList<std::shared_ptr<Launcher>> TestPack::createLaunchers()
             descriptor(QStringLiteral("Failing"), QStringLiteral("Fails at the step it is told to."), { failAt })),
         std::make_shared<TestLauncher>(QStringLiteral("leaky"),
                                        descriptor(QStringLiteral("Leaky"), QStringLiteral("Its first cleanup fails.")),
-                                       TestLauncher::Behaviour{ true, false }),
+                                       TestLauncher::Behaviour{ true, false, {} }),
         std::make_shared<TestLauncher>(
             QStringLiteral("interactive"),
             descriptor(QStringLiteral("Interactive"), QStringLiteral("Asks a question while preparing."), { question }),
-            TestLauncher::Behaviour{ false, true }),
+            TestLauncher::Behaviour{ false, true, {} }),
+        std::make_shared<TestLauncher>(
+            QStringLiteral("remote"), remote,
+            TestLauncher::Behaviour{ false, false,
+                                     ref(QStringLiteral("remote")).toString()
+                                         + QStringLiteral(": the runtime service is not running. Start it with "
+                                                          "“systemctl --user start gui-test-runtime”.") }),
     };
 }
 

@@ -21,7 +21,8 @@ const QByteArray validDescriptor = R"({
       "description": "Cores per sandbox; 1 < cores is typical" },
     { "id": "keepWarm", "type": "boolean", "label": "Keep warm", "defaultValue": false },
     { "id": "tier", "type": "select", "label": "Tier", "defaultValue": "small",
-      "options": [ { "value": "small", "label": "Small" }, { "value": "large" } ] }
+      "options": [ { "value": "small", "label": "Small" }, { "value": "large" } ] },
+    { "id": "memory", "type": "number", "label": "Memory", "defaultValue": 4294967296, "unit": "bytes" }
   ] },
   "platforms": ["linux", "macos"],
   "enforcement": { "filesystem": "remote VM", "network": "provider firewall" }
@@ -75,7 +76,7 @@ void TestDescriptor::decodesSpecificationExample()
     QVERIFY2(decoded.ok(), qPrintable(decoded.ok() ? QString() : decoded.error().toString()));
     const BackendDescriptor &d = decoded.value();
     QCOMPARE(d.name, QStringLiteral("Cloud sandbox"));
-    QCOMPARE(d.fields.size(), 5);
+    QCOMPARE(d.fields.size(), 6);
     QVERIFY(d.hasSecrets());
     const FieldSpec *region = d.field(QStringLiteral("region"));
     QVERIFY(region);
@@ -89,6 +90,8 @@ void TestDescriptor::decodesSpecificationExample()
     const FieldSpec *cpus = d.field(QStringLiteral("cpus"));
     QCOMPARE(cpus->min, std::optional<double>(1));
     QCOMPARE(cpus->max, std::optional<double>(64));
+    QCOMPARE(cpus->unit, FieldSpec::Unit::None);
+    QCOMPARE(d.field(QStringLiteral("memory"))->unit, FieldSpec::Unit::Bytes);
     const FieldSpec *tier = d.field(QStringLiteral("tier"));
     QCOMPARE(tier->options.size(), 2);
     QCOMPARE(tier->options.at(0).label, QStringLiteral("Small"));
@@ -304,6 +307,12 @@ void TestDescriptor::rejects_data()
     QTest::newRow("max on boolean") << withField(R"({"id":"a","type":"boolean","label":"A","max":3})")
                                     << "descriptor.settings.fields[0].max"
                                     << "only number fields have min and max";
+    QTest::newRow("unknown unit") << withField(R"({"id":"a","type":"number","label":"A","unit":"parsecs"})")
+                                  << "descriptor.settings.fields[0].unit"
+                                  << "field \"a\" has the unknown unit \"parsecs\"; expected bytes";
+    QTest::newRow("unit on string") << withField(R"({"id":"a","type":"string","label":"A","unit":"bytes"})")
+                                    << "descriptor.settings.fields[0].unit"
+                                    << "only number fields have a unit";
 }
 
 void TestDescriptor::rejects()

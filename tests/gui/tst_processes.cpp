@@ -1,0 +1,156 @@
+// The Processes view: every command running in the engine, whoever spawned it, with the
+// backend that started it (across a hot switch), its start time and Stop; the count per
+// backend in the status bar, the tab and the tray.
+#include "GuiTest.h"
+#include "ProcessesView.h"
+#include "StudioHarness.h"
+#include "TrayController.h"
+#include "WidgetWalk.h"
+#include "server/Client.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTreeWidget>
+
+using namespace sandbox;
+using namespace sandbox::test;
+
+class TestProcesses : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+    void runningCommandsShowWithTheirBackend();
+    void stopEndsTheSelectedCommand();
+
+private:
+    std::unique_ptr<RemoteProcess> spawnSleep(const QString &seconds);
+    QTreeWidget *table() { return m_window->findChild<QTreeWidget *>(QStringLiteral("processesTable")); }
+    QString statusText() { return m_window->findChild<QLabel *>(QStringLiteral("processCountStatus"))->text(); }
+    QTreeWidgetItem *rowFor(const QString &command)
+    {
+        for (int i = 0; i < table()->topLevelItemCount(); ++i) {
+            if (table()->topLevelItem(i)->text(0) == command)
+                return table()->topLevelItem(i);
+        }
+        return nullptr;
+    }
+
+    QTemporaryDir m_home;
+    std::unique_ptr<StudioHarness> m_harness;
+    std::unique_ptr<TrayController> m_tray;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestProcesses::initTestCase()
+{
+    QVERIFY(m_home.isValid());
+    GuiTest::isolateUserConfig(m_home);
+}
+
+void TestProcesses::init()
+{
+    m_harness = std::make_unique<StudioHarness>();
+    m_tray = std::make_unique<TrayController>(m_harness->client());
+    m_window = std::make_unique<MainWindow>(m_harness->client(), m_tray.get());
+    m_window->resize(960, 700);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QVERIFY(m_harness->activate(QStringLiteral("plain")).ok);
+}
+
+void TestProcesses::cleanup()
+{
+    m_window.reset();
+    m_tray.reset();
+    m_harness.reset();
+}
+
+std::unique_ptr<RemoteProcess> TestProcesses::spawnSleep(const QString &seconds)
+{
+    SpawnRequest request;
+    request.argv = QStringList{ QStringLiteral("sleep"), seconds };
+    request.cwd = QDir::tempPath();
+    auto process = m_harness->client()->spawn(request);
+    QSignalSpy started(process.get(), &RemoteProcess::started);
+    [&] { QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 20000); }();
+    return process;
+}
+
+void TestProcesses::runningCommandsShowWithTheirBackend()
+{
+    auto *tabs = m_window->findChild<QTabWidget *>(QStringLiteral("mainTabs"));
+    QVERIFY(tabs);
+    auto *view = m_window->findChild<ProcessesView *>(QStringLiteral("processesView"));
+    tabs->setCurrentWidget(view);
+    QTRY_COMPARE(statusText(), QStringLiteral("No commands running"));
+    QCOMPARE(table()->topLevelItemCount(), 0);
+
+    // A command spawned by another client (sandboxctl, an agent) shows at once ...
+    auto first = spawnSleep(QStringLiteral("301"));
+    QTRY_VERIFY(rowFor(QStringLiteral("sleep 301")));
+    QCOMPARE(rowFor(QStringLiteral("sleep 301"))->text(1), QStringLiteral("Plain"));
+    QVERIFY(!rowFor(QStringLiteral("sleep 301"))->text(2).isEmpty());
+    QTRY_COMPARE(statusText(), QStringLiteral("1 command running: Plain 1"));
+    QCOMPARE(tabs->tabText(tabs->indexOf(view)), QStringLiteral("&Processes (1)"));
+
+    // ... and after a hot switch it keeps the backend that started it, beside new ones.
+    QVERIFY(m_harness->activate(QStringLiteral("leaky")).ok);
+    auto second = spawnSleep(QStringLiteral("302"));
+    QTRY_VERIFY(rowFor(QStringLiteral("sleep 302")));
+    QCOMPARE(rowFor(QStringLiteral("sleep 302"))->text(1), QStringLiteral("Leaky"));
+    QCOMPARE(rowFor(QStringLiteral("sleep 301"))->text(1), QStringLiteral("Plain"));
+    QTRY_COMPARE(statusText(), QStringLiteral("2 commands running: Plain 1, Leaky 1"));
+    QCOMPARE(tabs->tabText(tabs->indexOf(view)), QStringLiteral("&Processes (2)"));
+    QTRY_VERIFY(
+        m_tray->actionFor(TestPack::ref(QStringLiteral("plain")))->text().endsWith(QStringLiteral("1 running")));
+    QVERIFY(m_tray->actionFor(TestPack::ref(QStringLiteral("leaky")))->text().endsWith(QStringLiteral("1 running")));
+    QVERIFY(!m_tray->actionFor(TestPack::ref(QStringLiteral("slow")))->text().contains(QStringLiteral("running")));
+    QVERIFY2(m_tray->toolTip().contains(QStringLiteral("2 commands running: Plain 1, Leaky 1")),
+             qPrintable(m_tray->toolTip()));
+
+    const QString path = WidgetWalk::saveScreenshot(m_window.get(), QStringLiteral("processes"));
+    QVERIFY(QFileInfo(path).size() > 0);
+    QVERIFY2(WidgetWalk::unnamedInteractiveWidgets(view).isEmpty(),
+             qPrintable(WidgetWalk::unnamedInteractiveWidgets(view).join(QLatin1Char('\n'))));
+
+    // A command that ends leaves the list by itself.
+    QSignalSpy firstFinished(first.get(), &RemoteProcess::finished);
+    first->kill();
+    QTRY_COMPARE_WITH_TIMEOUT(firstFinished.count(), 1, 20000);
+    QTRY_VERIFY(!rowFor(QStringLiteral("sleep 301")));
+    QTRY_COMPARE(statusText(), QStringLiteral("1 command running: Leaky 1"));
+}
+
+void TestProcesses::stopEndsTheSelectedCommand()
+{
+    auto *tabs = m_window->findChild<QTabWidget *>(QStringLiteral("mainTabs"));
+    tabs->setCurrentWidget(m_window->findChild<ProcessesView *>(QStringLiteral("processesView")));
+    auto keep = spawnSleep(QStringLiteral("303"));
+    auto victim = spawnSleep(QStringLiteral("304"));
+    QTRY_VERIFY(rowFor(QStringLiteral("sleep 304")) && rowFor(QStringLiteral("sleep 303")));
+    auto *stop = m_window->findChild<QPushButton *>(QStringLiteral("processStopButton"));
+    QVERIFY(!stop->isEnabled());
+
+    QTreeWidgetItem *row = rowFor(QStringLiteral("sleep 304"));
+    QTest::mouseClick(table()->viewport(), Qt::LeftButton, {}, table()->visualItemRect(row).center());
+    QTRY_VERIFY(stop->isEnabled());
+    QSignalSpy finished(victim.get(), &RemoteProcess::finished);
+    QTest::mouseClick(stop, Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
+    QTRY_VERIFY(!rowFor(QStringLiteral("sleep 304")));
+    QVERIFY(rowFor(QStringLiteral("sleep 303")));
+    QTRY_COMPARE(statusText(), QStringLiteral("1 command running: Plain 1"));
+    QVERIFY(!stop->isEnabled());
+}
+
+QTEST_MAIN(TestProcesses)
+#include "tst_processes.moc"
