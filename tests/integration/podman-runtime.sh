@@ -63,6 +63,13 @@ stop)
         kill -9 "$pid" 2>/dev/null || true
         rm -f "$dir/service.pid"
     fi
+    # Podman keeps a conmon per finished exec for a while (--exit-delay); those of this
+    # runtime name its directory, which no other process does.
+    for proc in /proc/[0-9]*; do
+        if tr '\0' ' ' 2>/dev/null <"$proc/cmdline" | grep -qF -- "$dir/"; then
+            kill -9 "${proc#/proc/}" 2>/dev/null || true
+        fi
+    done
     # Only this directory: `podman system reset` would also touch the machine's networks.
     rm -rf "$dir"
     ;;

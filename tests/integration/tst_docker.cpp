@@ -273,6 +273,11 @@ void TestDocker::policyHoldsInTheContainer()
     // A denied folder inside the workspace, a read-only .git/hooks, network none.
     QVERIFY(QDir(m_workspace).mkpath(QStringLiteral("secret")));
     QVERIFY(QDir(m_workspace).mkpath(QStringLiteral(".git/hooks")));
+    QVERIFY(QDir(m_workspace).mkpath(QStringLiteral("tool/.credentials")));
+    QFile token(QDir(m_workspace).filePath(QStringLiteral("tool/.credentials/token")));
+    QVERIFY(token.open(QIODevice::WriteOnly));
+    token.write("do not read me either");
+    token.close();
     QFile key(QDir(m_workspace).filePath(QStringLiteral("secret/key")));
     QVERIFY(key.open(QIODevice::WriteOnly));
     key.write("do not read me");
@@ -282,6 +287,7 @@ void TestDocker::policyHoldsInTheContainer()
     QJsonObject filesystem = policy.value(QStringLiteral("filesystem")).toObject();
     QJsonArray denied = filesystem.value(QStringLiteral("denied")).toArray();
     denied.append(QStringLiteral("${workspace}/secret"));
+    denied.append(QStringLiteral("${workspace}/*/.credentials"));
     filesystem.insert(QStringLiteral("denied"), denied);
     policy.insert(QStringLiteral("filesystem"), filesystem);
     const Outcome set
@@ -292,6 +298,12 @@ void TestDocker::policyHoldsInTheContainer()
                                  QStringLiteral("-c"), QStringLiteral("cat secret/key; ls -A secret | wc -l") });
     QVERIFY(!secret.out.contains("do not read me"));
     QCOMPARE(secret.out.trimmed(), QByteArray("0"));
+    // A denied entry with a "*" component covers every folder it matches.
+    const Outcome matched
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                QStringLiteral("cat tool/.credentials/token; ls -A tool/.credentials | wc -l") });
+    QVERIFY(!matched.out.contains("do not read me either"));
+    QCOMPARE(matched.out.trimmed(), QByteArray("0"));
     const Outcome hooks = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
                                 QStringLiteral("-c"), QStringLiteral("echo x > .git/hooks/pre-commit") });
     QVERIFY(hooks.exitCode != 0);

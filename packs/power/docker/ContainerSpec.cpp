@@ -21,6 +21,29 @@ QString expand(const QString &path, const QString &workspace)
     return QDir::cleanPath(expanded);
 }
 
+// The existing paths a denied entry names: a "*" component matches any one name.
+QStringList expandComponents(const QString &path)
+{
+    if (!path.contains(QLatin1Char('*')))
+        return { path };
+    QStringList matches{ QStringLiteral("/") };
+    for (const QString &component : path.split(QLatin1Char('/'), Qt::SkipEmptyParts)) {
+        QStringList next;
+        for (const QString &base : std::as_const(matches)) {
+            if (component != QLatin1String("*")) {
+                next.append(QDir(base).filePath(component));
+                continue;
+            }
+            const QStringList names
+                = QDir(base).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System);
+            for (const QString &name : names)
+                next.append(QDir(base).filePath(name));
+        }
+        matches = next;
+    }
+    return matches;
+}
+
 bool isWithin(const QString &path, const QString &folder)
 {
     return path == folder || folder == QLatin1String("/") || path.startsWith(folder + QLatin1Char('/'));
@@ -53,7 +76,7 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
 
     QStringList denied;
     for (const QString &path : policy.denied)
-        denied.append(expand(path, spec.m_workspace));
+        denied += expandComponents(expand(path, spec.m_workspace));
 
     QStringList masked;
     QStringList writable;
