@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 build=$(realpath "${1:-build/ci}")
-out=$build/packages
+out=$build/package-files
 failures=0
 
 step() { echo "-- $*"; }
@@ -150,6 +150,38 @@ wait "$studio_pid" || studio_status=$?
 studio_pid=
 check "sandbox-studio quit cleanly on SIGTERM (status $studio_status)" test "$studio_status" -eq 0
 [ "$studio_status" -eq 0 ] || cat "$work/studio.log" >&2
+
+step "installed: the Power Pack package"
+pack_dir=/usr/lib/sandbox-studio/packs/power-pack
+if [ -d "$root/packs/power" ]; then
+    check "sandbox-studio-power-pack is its own package" sh -c "dpkg-query -W sandbox-studio-power-pack >/dev/null"
+    check "sandbox-studio does not hold the pack" sh -c "! dpkg-query -L sandbox-studio | grep -q '/packs/power-pack'"
+    check "the user installs the packaged pack" /usr/bin/sandboxctl packs install "$pack_dir"
+    check "the pack's backend is listed" sh -c "/usr/bin/sandboxctl backends | grep -q 'atom-pack:power-pack:'"
+fi
+
+step "upgrade over the installed version keeps the user's settings, packs and backend"
+check "a setting is changed" /usr/bin/sandboxctl settings set builtin:auto tier=landlock-seccomp
+before_settings=$(/usr/bin/sandboxctl settings get builtin:auto 2>&1)
+before_backends=$(/usr/bin/sandboxctl backends 2>&1)
+state() { (cd "$HOME" && find . -type f ! -path './run/*' -print0 | sort -z | xargs -0 sha256sum); }
+before_files=$(state)
+# The newer version: the same packages with the next Debian revision.
+newer=()
+mkdir -p "$work/repack"
+for deb in "${debs[@]}"; do
+    dir=$work/repack/$(basename "$deb" .deb)
+    dpkg-deb -R "$deb" "$dir"
+    sed -i 's/0\.1\.0-1/0.1.0-2/g' "$dir/DEBIAN/control"
+    dpkg-deb -b --root-owner-group "$dir" "$work/repack/$(basename "$deb" | sed 's/0\.1\.0-1/0.1.0-2/')" >/dev/null
+    newer+=("$work/repack/$(basename "$deb" | sed 's/0\.1\.0-1/0.1.0-2/')")
+done
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${newer[@]}" >"$work/upgrade.log" 2>&1 \
+    || { cat "$work/upgrade.log" >&2; fail "apt-get install (upgrade)"; }
+check "the newer version is installed" sh -c "dpkg-query -W -f='\${Version}' sandbox-studio | grep -qx 0.1.0-2"
+check "the user's files are unchanged by the upgrade" test "$before_files" = "$(state)"
+check "the setting is kept" test "$before_settings" = "$(/usr/bin/sandboxctl settings get builtin:auto 2>&1)"
+check "the backends, the active one and the packs are kept" test "$before_backends" = "$(/usr/bin/sandboxctl backends 2>&1)"
 
 step "purge"
 mapfile -t installed < <(dpkg-query -W -f='${Package}\n' 'sandbox-studio*')
