@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds with warnings as errors, and runs every test:
 # unit, integration, escape, GUI (offscreen and under Xvfb with a real tray host),
-# the fuzzers for a bounded time, and the benchmark (which prints, never fails on time).
+# the .deb/.rpm packages (built, linted, installed, used, purged), the fuzzers for a
+# bounded time, and the benchmark (which prints, never fails on time).
 # Environment: SANDBOX_FUZZ_SECONDS (default 20 per fuzzer), SANDBOX_SKIP_FUZZ=1,
-#              SANDBOX_SKIP_BENCH=1, CTEST_ARGS (extra ctest arguments).
+#              SANDBOX_SKIP_BENCH=1, SANDBOX_SKIP_PACKAGES=1, CTEST_ARGS (extra ctest arguments).
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$PWD
@@ -37,6 +38,13 @@ tests/with-keyring.sh ctest --test-dir build/ci --output-on-failure --label-excl
     --timeout 600 ${CTEST_ARGS:-} 2>&1 | tee "$ctest_log" || true
 if ! grep -q '^100% tests passed' "$ctest_log"; then
     status=1
+fi
+
+# After ctest, so installing the package into /usr cannot disturb the tests that run from
+# the build tree; the script purges the package on exit, whatever happened.
+if [ "${SANDBOX_SKIP_PACKAGES:-0}" != 1 ]; then
+    echo "== packages (build, lint, install, use, purge)"
+    tests/packaging/test-packages.sh build/ci || status=1
 fi
 
 if [ "${SANDBOX_SKIP_FUZZ:-0}" != 1 ] && [ -x tests/fuzz/run-fuzzers.sh ]; then

@@ -19,6 +19,7 @@ test_packages=(
     clang libclang-rt-14-dev
     podman runc busybox-static
     qemu-system-x86 linux-image-amd64 cpio
+    rpm lintian desktop-file-utils appstream file
 )
 
 packages=("${build_packages[@]}")

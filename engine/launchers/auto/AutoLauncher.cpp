@@ -170,6 +170,9 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                           .arg(abi >= 6 ? tr("signals to processes outside the sandbox blocked by Landlock scope")
                                         : tr("not enforced: signals to the user's other processes are possible "
                                              "(Landlock ABI < 6)")));
+        // Why tier 2 was chosen where tier 1 was wanted (AppArmor), and how to get tier 1.
+        if (!unavailableReason.isEmpty())
+            claims[QStringLiteral("confinement")].prepend(unavailableReason);
         claims.insert(QStringLiteral("network"),
                       tr("none: seccomp refuses every socket family but unix and netlink%1; allowlist: the same, "
                          "the proxy is reached over its unix socket, the only address sandbox-init connects to; "
@@ -236,6 +239,14 @@ AutoLauncher::Choice AutoLauncher::choose(bool forceLandlockSeccomp)
         choice.tier = Tier::Namespaces;
     } else if (probe.landlockAbi >= 1) {
         choice.tier = Tier::LandlockSeccomp;
+        if (!forceLandlockSeccomp && probe.appArmorRestrictsUserns)
+            choice.reason = tr("tier 2 because AppArmor restricts unprivileged user namespaces "
+                               "(kernel.apparmor_restrict_unprivileged_userns = 1) and no AppArmor profile lets %1 "
+                               "create them (%2). For tier 1, install the .deb or .rpm package: its profile "
+                               "/etc/apparmor.d/sandbox-studio-init grants user namespaces to the installed helper "
+                               "only; if it is not loaded, run sudo apparmor_parser -r "
+                               "/etc/apparmor.d/sandbox-studio-init and restart the engine. ")
+                                .arg(choice.initPath, probe.namespacesError);
     } else if (forceLandlockSeccomp) {
         choice.reason = tr("the Landlock + seccomp tier was selected but this kernel has no Landlock");
     } else {

@@ -44,7 +44,7 @@ private:
         Tier tier = Tier::None;
         int landlockAbi = 0;
         QString initPath;
-        QString reason; // why no tier, when none
+        QString reason; // why no tier, or why tier 2 although tier 1 was wanted
         bool forced = false;
     };
     static Choice choose(bool forceLandlockSeccomp);

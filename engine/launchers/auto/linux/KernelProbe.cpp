@@ -1,6 +1,7 @@
 #include "KernelProbe.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QProcess>
 
 namespace sandbox {
@@ -22,6 +23,9 @@ KernelProbe KernelProbe::run(const QString &initPath)
         return probe;
     }
     probe.ran = true;
+    QFile restriction(QStringLiteral("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"));
+    if (restriction.open(QIODevice::ReadOnly))
+        probe.appArmorRestrictsUserns = restriction.readAll().trimmed() == "1";
     const QStringList lines = QString::fromLocal8Bit(process.readAllStandardOutput()).split(QLatin1Char('\n'));
     for (const QString &line : lines) {
         const QString key = line.section(QLatin1Char(' '), 0, 0);

@@ -15,6 +15,9 @@ struct KernelProbe
     QString namespacesError;
     bool seccomp = false;
     QString seccompError;
+    // kernel.apparmor_restrict_unprivileged_userns = 1 (Ubuntu 23.10 and later): only
+    // programs whose AppArmor profile has a `userns,` rule may create user namespaces.
+    bool appArmorRestrictsUserns = false;
 
     static KernelProbe run(const QString &initPath);
 };
