@@ -38,15 +38,18 @@ BackendDescriptor E2bLauncher::descriptor() const
     FieldSpec templateId = field(QStringLiteral("template"), FieldSpec::Type::String, tr("Template"),
                                  tr("The sandbox template commands run in."));
     templateId.defaultValue = QStringLiteral("base");
-    FieldSpec domain = field(QStringLiteral("domain"), FieldSpec::Type::String, tr("Domain"),
-                             tr("The E2B domain; the API is api.<domain> and sandboxes are reached under it."));
+    FieldSpec domain
+        = field(QStringLiteral("domain"), FieldSpec::Type::String, tr("Domain"),
+                tr("The E2B domain: the API is at api. followed by the domain, and sandboxes are reached under it."));
     domain.defaultValue = QString::fromLatin1(E2bSettings::publicDomain);
-    FieldSpec apiUrl = field(QStringLiteral("apiUrl"), FieldSpec::Type::String, tr("API URL"),
-                             tr("Empty: https://api.<domain>. HTTPS, or plain HTTP to a loopback address only."));
+    FieldSpec apiUrl
+        = field(QStringLiteral("apiUrl"), FieldSpec::Type::String, tr("API URL"),
+                tr("Empty: https://api. followed by the domain. HTTPS, or plain HTTP to a loopback address only."));
     apiUrl.defaultValue = QString();
     FieldSpec sandboxUrl
         = field(QStringLiteral("sandboxUrl"), FieldSpec::Type::String, tr("Sandbox URL"),
-                tr("Empty: each sandbox at https://49983-<sandbox>.<domain>. Otherwise one address for every sandbox, "
+                tr("Empty: each sandbox at its own address under the domain (envd, port 49983). Otherwise one address "
+                   "for every sandbox, "
                    "which names the sandbox in a header. HTTPS, or plain HTTP to a loopback address only."));
     sandboxUrl.defaultValue = QString();
     FieldSpec timeout = field(QStringLiteral("timeoutSeconds"), FieldSpec::Type::Number, tr("Sandbox timeout (s)"),
