@@ -55,6 +55,8 @@ private slots:
     void killAndTimeoutEndTheCommand();
     void refusedKeyIsAnAvailabilityReason();
     void keyAppearsNowhere();
+    void workspaceRoundTrip();
+    void workspaceNoneUploadsNothing();
     void vanishingServerEndsTheCommandWithAClearError();
     void allowlistIsRefusedAndFullNetworkGetsItsOwnSandbox();
     void hotSwitchKeepsEachCommandOnItsLauncherAndKillsTheSandboxes();
@@ -259,12 +261,12 @@ void TestE2b::commandsRunInOneSandbox()
     QCOMPARE(mixed.exitCode, 3);
     QCOMPARE(mixed.out, QByteArray("out\n"));
     QVERIFY(mixed.err.contains("err\n"));
-    // The command starts in the sandbox's home, not in the host's workspace.
+    // The command starts in the sandbox's copy of the workspace under its home, not in the host's.
     const Outcome where = run(QStringLiteral("pwd; echo $HOME"));
-    QCOMPARE(where.exitCode, 0);
+    QVERIFY2(where.exitCode == 0, where.err.constData());
     const QList<QByteArray> lines = where.out.trimmed().split('\n');
     QCOMPARE(lines.size(), 2);
-    QCOMPARE(lines.at(0), lines.at(1));
+    QVERIFY2(lines.at(0).startsWith(QByteArray(lines.at(1) + "/workspaces/")), where.out.constData());
     QVERIFY(!where.out.contains(m_workspace.toUtf8()));
     // stdin streams through SendInput, and its close reaches the command.
     QByteArray input;
@@ -347,6 +349,89 @@ void TestE2b::refusedKeyIsAnAvailabilityReason()
     const QByteArray why = remote.out + remote.err + activated.out + activated.err;
     QVERIFY(remote.exitCode != 0 || activated.exitCode != 0);
     QVERIFY2(why.contains("plain HTTP"), why.constData());
+}
+
+void TestE2b::workspaceRoundTrip()
+{
+    installAndActivate();
+    auto write = [this](const QString &relative, const QByteArray &data) {
+        const QString path = QDir(m_workspace).filePath(relative);
+        QDir().mkpath(QFileInfo(path).path());
+        QFile file(path);
+        return file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
+    };
+    auto read = [this](const QString &relative) {
+        QFile file(QDir(m_workspace).filePath(relative));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("(missing)");
+    };
+    QVERIFY(write(QStringLiteral("a.txt"), "from the host\n"));
+    QVERIFY(write(QStringLiteral("secret/key"), "do not upload me"));
+    QVERIFY(write(QStringLiteral("gone.txt"), "deleted in the sandbox\n"));
+    QVERIFY(QDir(m_workspace).mkpath(QStringLiteral(".git/hooks")));
+    const QString outside = m_root->filePath(QStringLiteral("outside"));
+    QVERIFY(QDir().mkpath(outside));
+    QVERIFY(QFile::link(outside, QDir(m_workspace).filePath(QStringLiteral("out"))));
+
+    const Outcome shown = ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") });
+    QJsonObject policy = QJsonDocument::fromJson(shown.out).object();
+    QJsonObject filesystem = policy.value(QStringLiteral("filesystem")).toObject();
+    QJsonArray denied = filesystem.value(QStringLiteral("denied")).toArray();
+    denied.append(QStringLiteral("${workspace}/secret"));
+    filesystem.insert(QStringLiteral("denied"), denied);
+    policy.insert(QStringLiteral("filesystem"), filesystem);
+    QCOMPARE(
+        ctl({ QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("-") }, QJsonDocument(policy).toJson())
+            .exitCode,
+        0);
+
+    // The workspace is there, without its denied folder; the changes come back.
+    const Outcome changed = run(QStringLiteral(
+        "cat a.txt; ls secret 2>/dev/null | wc -l; echo changed > a.txt; mkdir -p sub && echo new > sub/new.txt; "
+        "rm gone.txt; mkdir -p secret && echo planted > secret/planted; echo hook > .git/hooks/pre-commit; "
+        "rm out && mkdir out && echo escaped > out/file"));
+    QVERIFY2(changed.exitCode == 0, changed.err.constData());
+    QCOMPARE(changed.out, QByteArray("from the host\n0\n"));
+    QCOMPARE(read(QStringLiteral("a.txt")), QByteArray("changed\n"));
+    QCOMPARE(read(QStringLiteral("sub/new.txt")), QByteArray("new\n"));
+    // Deleted files stay; nothing lands in a denied or read-only path or through a link.
+    QCOMPARE(read(QStringLiteral("gone.txt")), QByteArray("deleted in the sandbox\n"));
+    QVERIFY(!QFileInfo::exists(QDir(m_workspace).filePath(QStringLiteral("secret/planted"))));
+    QVERIFY(!QFileInfo::exists(QDir(m_workspace).filePath(QStringLiteral(".git/hooks/pre-commit"))));
+    QVERIFY(QDir(outside).isEmpty());
+    QVERIFY(QFileInfo(QDir(m_workspace).filePath(QStringLiteral("out"))).isSymLink());
+    QVERIFY2(changed.err.contains("not brought back"), changed.err.constData());
+    QVERIFY2(changed.err.contains(".git/hooks/pre-commit"), changed.err.constData());
+
+    // A file that changes on the host while the command runs is kept; the sandbox's is beside it.
+    auto running = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                              QStringLiteral("-c"), QStringLiteral("echo sandbox > a.txt; echo ready; sleep 2") });
+    QTRY_VERIFY_WITH_TIMEOUT(running->canReadLine(), 20000);
+    QVERIFY(write(QStringLiteral("a.txt"), "edited on the host meanwhile\n"));
+    QVERIFY(running->waitForFinished(30000));
+    QCOMPARE(running->exitCode(), 0);
+    QCOMPARE(read(QStringLiteral("a.txt")), QByteArray("edited on the host meanwhile\n"));
+    QCOMPARE(read(QStringLiteral("a.txt.sandbox-conflict")), QByteArray("sandbox\n"));
+    QVERIFY(running->readAllStandardError().contains("changed on this computer"));
+}
+
+void TestE2b::workspaceNoneUploadsNothing()
+{
+    installAndConfigure(m_key);
+    QCOMPARE(
+        ctl({ QStringLiteral("settings"), QStringLiteral("set"), e2bRef, QStringLiteral("workspace=none") }).exitCode,
+        0);
+    QCOMPARE(ctl({ QStringLiteral("activate"), e2bRef }).exitCode, 0);
+    QFile file(QDir(m_workspace).filePath(QStringLiteral("host.txt")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("host");
+    file.close();
+    const Outcome where = run(QStringLiteral("pwd; echo $HOME; ls host.txt; echo made > made.txt"));
+    const QList<QByteArray> lines = where.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 2);
+    QCOMPARE(lines.at(0), lines.at(1));
+    QVERIFY(where.exitCode == 0);
+    QVERIFY(where.err.contains("host.txt"));
+    QVERIFY(!QFileInfo::exists(QDir(m_workspace).filePath(QStringLiteral("made.txt"))));
 }
 
 void TestE2b::keyAppearsNowhere()

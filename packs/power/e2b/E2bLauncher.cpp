@@ -1,6 +1,7 @@
 #include "E2bLauncher.h"
 
 #include "E2bProcess.h"
+#include "E2bWorkspaceProcess.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -60,19 +61,27 @@ BackendDescriptor E2bLauncher::descriptor() const
     FieldSpec workspace = field(QStringLiteral("workspace"), FieldSpec::Type::Select, tr("Workspace"),
                                 tr("What a command sees of your workspace."));
     workspace.options
-        = { SelectOption{ QStringLiteral("none"), tr("Not uploaded: commands run in the sandbox's own home folder") } };
-    workspace.defaultValue = QStringLiteral("none");
+        = { SelectOption{ QStringLiteral("sync"),
+                          tr("Uploaded before each command, its changes brought back after it") },
+            SelectOption{ QStringLiteral("none"), tr("Not uploaded: commands run in the sandbox's own home folder") } };
+    workspace.defaultValue = QStringLiteral("sync");
     d.fields = { key, templateId, domain, apiUrl, sandboxUrl, timeout, workspace };
     d.platforms = { QStringLiteral("linux"), QStringLiteral("macos"), QStringLiteral("windows") };
     d.enforcement = {
         { QStringLiteral("filesystem"),
-          tr("Commands run in a remote virtual machine: no file of this computer is reachable from them, so no denied "
-             "path can be read or written. The workspace is not uploaded: commands start in the sandbox's home "
-             "folder, and what they write stays in the sandbox until it is killed.") },
+          tr("Commands run in a remote virtual machine: no file of this computer is reachable from them. With the "
+             "workspace set to sync, the workspace folder without the policy's denied paths is uploaded into the "
+             "sandbox's copy of it before each command, and the command runs there; after it ends, the regular files "
+             "it created or changed are written back, only where the policy lets commands write and never through a "
+             "link. A file that also changed on this computer while the command ran is kept, and the sandbox's "
+             "version is written beside it, its name ending in .sandbox-conflict. Files the command deleted stay on "
+             "this "
+             "computer, links are not brought back, and a command that is killed or times out brings nothing back. "
+             "With the workspace set to none, nothing is uploaded and commands start in the sandbox's home folder.") },
         { QStringLiteral("confinement"),
           tr("The sandbox is a virtual machine of E2B's, shared by the activation's commands: they see each other's "
-             "processes and files there. Processes a command leaves running in the background keep running until the "
-             "sandbox is killed.") },
+             "processes and files there. Processes a command leaves running in the background may keep running until "
+             "the sandbox is killed.") },
         { QStringLiteral("network"),
           tr("Network none: commands run in a sandbox created without internet access. Full: in a second sandbox of "
              "the activation, created with internet access. The sandbox reaches nothing on this computer's local "
@@ -161,7 +170,13 @@ Result<std::shared_ptr<SandboxProcess>> E2bLauncher::spawn(const SpawnRequest &r
                          "internet access or all of it. Choose network none or full for this workspace, or another "
                          "backend."),
                       {} };
-    auto process = std::make_shared<E2bProcess>(pool, policy.network == Policy::NetworkMode::Full, request);
+    const bool internet = policy.network == Policy::NetworkMode::Full;
+    if (pool->api().settings().syncWorkspace && !request.cwd.isEmpty()) {
+        auto process = std::make_shared<E2bWorkspaceProcess>(pool, internet, request, policy);
+        process->start();
+        return std::shared_ptr<SandboxProcess>(process);
+    }
+    auto process = std::make_shared<E2bProcess>(pool, internet, request);
     process->start();
     return std::shared_ptr<SandboxProcess>(process);
 }

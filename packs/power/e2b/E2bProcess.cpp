@@ -140,6 +140,8 @@ void E2bProcess::begin(const E2bSandbox &sandbox)
     QJsonObject process{ { QStringLiteral("cmd"), m_request.argv.value(0) },
                          { QStringLiteral("args"), QJsonArray::fromStringList(m_request.argv.mid(1)) },
                          { QStringLiteral("envs"), remoteEnvironment(m_request.env) } };
+    if (!m_remoteCwd.isEmpty())
+        process.insert(QStringLiteral("cwd"), m_remoteCwd);
     const QJsonObject body{ { QStringLiteral("process"), process }, { QStringLiteral("stdin"), true } };
     QNetworkRequest request = envdRequest(QStringLiteral("Start"), "application/connect+json");
     request.setRawHeader("Keepalive-Ping-Interval", QByteArray::number(keepaliveSeconds));

@@ -31,6 +31,8 @@ public:
     E2bProcess(std::shared_ptr<E2bSandboxPool> pool, bool internet, SpawnRequest request);
     ~E2bProcess() override;
 
+    // Where the command starts in the sandbox; empty: envd's default (the user's home).
+    void setRemoteCwd(const QString &cwd) { m_remoteCwd = cwd; }
     void start();
 
     qint64 pid() const override { return 0; }
@@ -63,6 +65,7 @@ private:
     std::shared_ptr<E2bSandboxPool> m_pool;
     bool m_internet = false;
     SpawnRequest m_request;
+    QString m_remoteCwd;
     E2bSandbox m_sandbox;
     QNetworkAccessManager *m_network = nullptr;
     QPointer<QNetworkReply> m_stream;

@@ -57,6 +57,8 @@ Result<E2bSettings> E2bSettings::fromResolved(const ResolvedSettings &resolved)
             return Error{ QStringLiteral("sandboxUrl"), problem, {} };
     }
     settings.timeoutSeconds = int(values.value(QStringLiteral("timeoutSeconds")).toDouble(300));
+    settings.syncWorkspace
+        = values.value(QStringLiteral("workspace")).toString(QStringLiteral("sync")) != QLatin1String("none");
     return settings;
 }
 

@@ -18,6 +18,7 @@ struct E2bSettings
     QUrl apiUrl; // the control plane (REST)
     QUrl sandboxUrl; // where envd is reached; empty: per sandbox, from the domain
     int timeoutSeconds = 300;
+    bool syncWorkspace = true; // workspace "sync"; false: "none"
 
     // The public E2B domain.
     static constexpr const char *publicDomain = "e2b.app";
