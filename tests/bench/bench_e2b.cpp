@@ -65,8 +65,8 @@ int main(int argc, char **argv)
     QTemporaryDir scratch;
     QProcess server;
     server.start(node,
-                 { QStringLiteral(SANDBOX_LOCAL_E2B), QStringLiteral("--key"), QString::fromLatin1(key),
-                   QStringLiteral("--root"), scratch.path() });
+                 { QStringLiteral(SANDBOX_LOCAL_E2B), QStringLiteral("--exit-with-stdin"), QStringLiteral("--key"),
+                   QString::fromLatin1(key), QStringLiteral("--root"), scratch.path() });
     if (!server.waitForStarted() || !server.waitForReadyRead(20000)) {
         std::fprintf(stderr, "bench_e2b: the local E2B did not start\n");
         return 1;

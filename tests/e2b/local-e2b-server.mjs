@@ -5,6 +5,7 @@
 // folder; it confines nothing and is a test server only.
 //
 // Usage: node local-e2b-server.mjs --key KEY [--port N] [--root DIR] [--template NAME]...
+//        [--exit-with-stdin] (ends when its stdin closes: when the test that started it is gone)
 // Prints "listening on http://127.0.0.1:PORT" once ready. envd is reached on the same port,
 // the sandbox named by the E2b-Sandbox-Id header (as the SDK's sandbox URL does) or by a
 // Host of the form 49983-<sandboxId>.<domain>.
@@ -15,9 +16,14 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-const options = { key: '', port: 0, root: '', templates: [] };
+const options = { key: '', port: 0, root: '', templates: [], exitWithStdin: false };
 for (let i = 2; i < process.argv.length; i += 2) {
     const [name, value] = [process.argv[i], process.argv[i + 1]];
+    if (name === '--exit-with-stdin') {
+        options.exitWithStdin = true;
+        i -= 1;
+        continue;
+    }
     if (value === undefined) fatal(`${name} needs a value`);
     if (name === '--key') options.key = value;
     else if (name === '--port') options.port = Number(value);
@@ -385,9 +391,13 @@ server.keepAliveTimeout = 60000;
 server.listen(options.port, '127.0.0.1', () => {
     process.stdout.write(`listening on http://127.0.0.1:${server.address().port}\n`);
 });
-for (const signal of ['SIGTERM', 'SIGINT'])
-    process.on(signal, () => {
-        for (const sandbox of [...sandboxes.values()]) destroy(sandbox);
-        if (!options.root) rmSync(root, { recursive: true, force: true });
-        process.exit(0);
-    });
+function shutdown() {
+    for (const sandbox of [...sandboxes.values()]) destroy(sandbox);
+    if (!options.root) rmSync(root, { recursive: true, force: true });
+    process.exit(0);
+}
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, shutdown);
+if (options.exitWithStdin) {
+    process.stdin.on('end', shutdown);
+    process.stdin.resume();
+}

@@ -65,8 +65,8 @@ void TestE2bForm::initTestCase()
     QVERIFY2(!node.isEmpty(), "node is needed for the local E2B (installer/install-deps.sh test)");
     m_key = QStringLiteral("e2b_") + QString::number(QRandomGenerator::global()->generate64(), 36);
     m_server.start(node,
-                   { QStringLiteral(SANDBOX_LOCAL_E2B), QStringLiteral("--key"), m_key, QStringLiteral("--root"),
-                     m_home.filePath(QStringLiteral("e2b")) });
+                   { QStringLiteral(SANDBOX_LOCAL_E2B), QStringLiteral("--exit-with-stdin"), QStringLiteral("--key"),
+                     m_key, QStringLiteral("--root"), m_home.filePath(QStringLiteral("e2b")) });
     QVERIFY(m_server.waitForStarted());
     QTRY_VERIFY_WITH_TIMEOUT(m_server.canReadLine(), 20000);
     const QByteArray line = m_server.readLine().trimmed();

@@ -123,8 +123,8 @@ void TestE2b::startServer()
     m_server = std::make_unique<QProcess>();
     QVERIFY(QDir().mkpath(m_root->filePath(QStringLiteral("e2b"))));
     m_server->start(m_node,
-                    { QStringLiteral(SANDBOX_LOCAL_E2B), QStringLiteral("--key"), QString::fromLatin1(m_key),
-                      QStringLiteral("--root"), m_root->filePath(QStringLiteral("e2b")) });
+                    { QStringLiteral(SANDBOX_LOCAL_E2B), QStringLiteral("--exit-with-stdin"), QStringLiteral("--key"),
+                      QString::fromLatin1(m_key), QStringLiteral("--root"), m_root->filePath(QStringLiteral("e2b")) });
     QVERIFY(m_server->waitForStarted());
     QTRY_VERIFY_WITH_TIMEOUT(m_server->canReadLine(), 20000);
     const QByteArray line = m_server->readLine().trimmed();
