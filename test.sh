@@ -59,6 +59,7 @@ if [ "${SANDBOX_SKIP_BENCH:-0}" != 1 ]; then
     if [ -x build/ci/bin/bench_vm ]; then
         build/ci/bin/bench_vm || echo "(the VM benchmark could not run: status $?)"
     fi
+    build/ci/bin/bench_e2b || echo "(the E2B benchmark could not run: status $?)"
 fi
 
 echo "== summary"

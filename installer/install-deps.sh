@@ -44,6 +44,11 @@ for p in "${packages[@]}"; do
         missing+=("$p")
     fi
 done
+# The local E2B's tests run node and install the official SDK with npm; any node 18+ will do
+# (a node installed from elsewhere is kept).
+if [ "$mode" = test ] && ! { command -v node && command -v npm; } >/dev/null 2>&1; then
+    missing+=(nodejs npm)
+fi
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0
 fi

@@ -6,7 +6,7 @@
 
 namespace sandbox::power {
 
-// The Power Pack, the pack this project publishes: contributes docker. It never provides
+// The Power Pack, the pack this project publishes: contributes docker and e2b. It never provides
 // a built-in kind (auto, vm).
 class PowerPack final : public QObject, public AtomPack
 {

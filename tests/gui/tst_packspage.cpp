@@ -85,7 +85,8 @@ void TestPacksPage::installListAndRefuse()
     QVERIFY(status->text().contains(QStringLiteral("Installed Power Pack")));
     QTRY_VERIFY(packRow(list, QStringLiteral("Power Pack")));
     QCOMPARE(packRow(list, QStringLiteral("Power Pack"))->text(3), QStringLiteral("Enabled"));
-    QCOMPARE(packRow(list, QStringLiteral("Power Pack"))->text(4), docker.toString());
+    QCOMPARE(packRow(list, QStringLiteral("Power Pack"))->text(4),
+             docker.toString() + QStringLiteral(", atom-pack:power-pack:e2b"));
     QTRY_VERIFY(backendRow(window, docker));
 
     // A path that is no pack: refused, with the reason, and nothing changes.

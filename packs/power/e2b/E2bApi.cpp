@@ -1,0 +1,127 @@
+#include "E2bApi.h"
+
+#include <QEventLoop>
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace sandbox::power {
+
+QJsonObject E2bApi::Response::json() const
+{
+    return QJsonDocument::fromJson(body).object();
+}
+
+QString E2bApi::Response::message() const
+{
+    if (status == 0)
+        return error;
+    const QString text = json().value(QStringLiteral("message")).toString();
+    return text.isEmpty() ? tr("HTTP status %1").arg(status) : tr("%1 (HTTP status %2)").arg(text).arg(status);
+}
+
+E2bApi::E2bApi(E2bSettings settings)
+    : m_settings(std::move(settings))
+{ }
+
+QString E2bApi::keyRefused()
+{
+    return tr("The API key was refused by the E2B API. Set the right key (sandboxctl secret set), then activate "
+              "again.");
+}
+
+E2bApi::Response E2bApi::request(const QByteArray &method, const QString &path, const QByteArray &body) const
+{
+    QNetworkAccessManager network;
+    QUrl url = m_settings.apiUrl;
+    QString base = url.path();
+    while (base.endsWith(QLatin1Char('/')))
+        base.chop(1);
+    url.setPath(base + path);
+    QNetworkRequest request(url);
+    request.setRawHeader("X-API-Key", m_settings.apiKey.toUtf8());
+    request.setRawHeader("Accept", "application/json");
+    if (!body.isNull())
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    request.setTransferTimeout(requestTimeoutMs);
+    QNetworkReply *reply = network.sendCustomRequest(request, method, body);
+    QEventLoop loop;
+    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    Response response;
+    response.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    response.body = reply->readAll();
+    if (response.status == 0)
+        response.error = tr("%1 did not answer: %2").arg(url.host(), reply->errorString());
+    delete reply;
+    return response;
+}
+
+QString E2bApi::checkKey() const
+{
+    if (m_settings.apiKey.isEmpty())
+        return tr("No API key is set. Set it with sandboxctl secret set, then activate again.");
+    const Response listed = request("GET", QStringLiteral("/sandboxes"), {});
+    if (listed.status == 401 || listed.status == 403)
+        return keyRefused();
+    if (listed.status != 200)
+        return tr("The E2B API at %1 cannot be used: %2").arg(m_settings.apiUrl.toString(), listed.message());
+    return {};
+}
+
+Result<E2bSandbox> E2bApi::create(bool internet) const
+{
+    const QJsonObject body{ { QStringLiteral("templateID"), m_settings.templateId },
+                            { QStringLiteral("timeout"), m_settings.timeoutSeconds },
+                            { QStringLiteral("secure"), true },
+                            { QStringLiteral("allow_internet_access"), internet },
+                            { QStringLiteral("metadata"),
+                              QJsonObject{ { QStringLiteral("createdBy"), QStringLiteral("sandbox-studio") } } } };
+    const Response created
+        = request("POST", QStringLiteral("/sandboxes"), QJsonDocument(body).toJson(QJsonDocument::Compact));
+    if (created.status == 401 || created.status == 403)
+        return Error{ QStringLiteral("apiKey"), keyRefused(), {} };
+    if (created.status != 201 && created.status != 200)
+        return Error{
+            QStringLiteral("template"),
+            tr("E2B did not create a sandbox of the template %1: %2").arg(m_settings.templateId, created.message()),
+            {}
+        };
+    const QJsonObject json = created.json();
+    E2bSandbox sandbox;
+    sandbox.id = json.value(QStringLiteral("sandboxID")).toString();
+    sandbox.domain = json.value(QStringLiteral("domain")).toString();
+    sandbox.envdAccessToken = json.value(QStringLiteral("envdAccessToken")).toString();
+    sandbox.internet = internet;
+    const bool idIsHostLabel = !sandbox.id.isEmpty() && sandbox.id.size() < 64
+        && std::all_of(sandbox.id.cbegin(), sandbox.id.cend(),
+                       [](QChar c) { return c.isLetterOrNumber() && c.unicode() < 128; });
+    if (!idIsHostLabel)
+        return Error{ m_settings.apiUrl.toString(), tr("The E2B API answered without a usable sandbox id."), {} };
+    return sandbox;
+}
+
+Status E2bApi::refresh(const QString &sandboxId) const
+{
+    const QJsonObject body{ { QStringLiteral("timeout"), m_settings.timeoutSeconds } };
+    const Response refreshed = request("POST", QStringLiteral("/sandboxes/") + sandboxId + QStringLiteral("/timeout"),
+                                       QJsonDocument(body).toJson(QJsonDocument::Compact));
+    if (refreshed.status == 204 || refreshed.status == 200)
+        return {};
+    return Error{ sandboxId, tr("E2B did not extend the sandbox's timeout: %1").arg(refreshed.message()), {} };
+}
+
+Status E2bApi::kill(const QString &sandboxId) const
+{
+    const Response killed = request("DELETE", QStringLiteral("/sandboxes/") + sandboxId, {});
+    if (killed.status == 204 || killed.status == 200 || killed.status == 404)
+        return {};
+    return Error{ sandboxId, tr("E2B did not kill the sandbox: %1").arg(killed.message()), {} };
+}
+
+} // namespace sandbox::power

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "E2bSettings.h"
+#include "protocol/Error.h"
+
+#include <QByteArray>
+#include <QCoreApplication>
+#include <QJsonObject>
+#include <QString>
+
+namespace sandbox::power {
+
+// A sandbox the control plane created: its id, where envd is reached, and envd's token.
+struct E2bSandbox
+{
+    QString id;
+    QString domain;
+    QString envdAccessToken;
+    bool internet = false;
+};
+
+// E2B's REST control plane. Every call blocks the calling thread (a worker thread, never
+// one serving an event loop of its own), honours its deadline, and sends the API key only
+// in X-API-Key. Nothing here logs a request. Thread-safe (holds only settings).
+class E2bApi final
+{
+    Q_DECLARE_TR_FUNCTIONS(E2bApi)
+
+public:
+    static constexpr int requestTimeoutMs = 30000;
+
+    struct Response
+    {
+        int status = 0; // 0: no HTTP answer (then `error` says why)
+        QByteArray body;
+        QString error;
+        QJsonObject json() const;
+        // The service's own explanation ({"message": ...}) or the transport error.
+        QString message() const;
+    };
+
+    explicit E2bApi(E2bSettings settings);
+
+    const E2bSettings &settings() const { return m_settings; }
+
+    // Checks the key with GET /sandboxes: empty when accepted, otherwise why not.
+    QString checkKey() const;
+    // POST /sandboxes: a sandbox of the template with the timeout and internet access.
+    Result<E2bSandbox> create(bool internet) const;
+    // POST /sandboxes/<id>/timeout: the sandbox lives `timeoutSeconds` from now.
+    Status refresh(const QString &sandboxId) const;
+    // DELETE /sandboxes/<id>; a sandbox already gone is not an error.
+    Status kill(const QString &sandboxId) const;
+
+    // The explanation of a refused key, the one availability reason for it.
+    static QString keyRefused();
+
+private:
+    Response request(const QByteArray &method, const QString &path, const QByteArray &body) const;
+
+    E2bSettings m_settings;
+};
+
+} // namespace sandbox::power

@@ -1,0 +1,92 @@
+#pragma once
+
+#include "E2bSandboxPool.h"
+#include "core/SandboxProcess.h"
+
+#include <QJsonObject>
+#include <QMutex>
+#include <QNetworkRequest>
+#include <QPointer>
+#include <QTimer>
+
+#include <memory>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+
+namespace sandbox::power {
+
+// One command run by envd's process service in a sandbox of the activation, over the
+// Connect protocol: Process/Start streams the start, output, keepalive and end events;
+// stdin, its close and signals are unary calls, sent in order. Lives in the thread that
+// spawned it; the sandbox is fetched (created on first use) on a worker thread.
+class E2bProcess final : public SandboxProcess
+{
+    Q_OBJECT
+
+public:
+    // How long a stream may stay silent: envd sends a keepalive at least this often.
+    static constexpr int keepaliveSeconds = 20;
+
+    E2bProcess(std::shared_ptr<E2bSandboxPool> pool, bool internet, SpawnRequest request);
+    ~E2bProcess() override;
+
+    // Where the command starts in the sandbox; empty: envd's default (the user's home).
+    void setRemoteCwd(const QString &cwd) { m_remoteCwd = cwd; }
+    void start();
+
+    qint64 pid() const override { return 0; }
+    bool isRunning() const override;
+    ExitStatus exitStatus() const override;
+    void writeStdin(const QByteArray &data) override;
+    void closeStdin() override;
+    void terminate() override;
+    void kill() override;
+
+    // The environment a command gets in the sandbox: the request's, without the variables
+    // that describe the host (its paths, home, user and session).
+    static QJsonObject remoteEnvironment(const QMap<QString, QString> &env);
+
+private:
+    void begin(const E2bSandbox &sandbox);
+    void streamRead();
+    void streamFinished();
+    void handleEvent(const QJsonObject &event);
+    void handleEndOfStream(const QByteArray &message);
+    void call(const QString &method, const QJsonObject &body);
+    void sendNextCall();
+    void sendSignal(const QString &name);
+    void refreshTimeout();
+    void lose(const QString &why);
+    void fail(const Error &error);
+    void finish(const ExitStatus &status);
+    QNetworkRequest envdRequest(const QString &method, const QByteArray &contentType) const;
+
+    std::shared_ptr<E2bSandboxPool> m_pool;
+    bool m_internet = false;
+    SpawnRequest m_request;
+    QString m_remoteCwd;
+    E2bSandbox m_sandbox;
+    QNetworkAccessManager *m_network = nullptr;
+    QPointer<QNetworkReply> m_stream;
+    QNetworkReply *m_callReply = nullptr;
+    QList<std::pair<QString, QJsonObject>> m_calls;
+    QByteArray m_pending;
+    QTimer m_refresh;
+    QTimer m_grace;
+    qint64 m_remotePid = 0;
+    QByteArray m_stdinBeforeStart;
+    bool m_closeBeforeStart = false;
+    QString m_signalBeforeStart;
+    bool m_started = false;
+    bool m_ended = false;
+    bool m_haveEnd = false;
+    bool m_killed = false;
+    ExitStatus m_endStatus;
+
+    mutable QMutex m_mutex;
+    bool m_running = false;
+    ExitStatus m_exit;
+};
+
+} // namespace sandbox::power

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "protocol/Error.h"
+#include "protocol/SettingsValues.h"
+
+#include <QString>
+#include <QUrl>
+
+namespace sandbox::power {
+
+// The E2B backend's settings, read from the values its descriptor declares and the
+// resolved API key. The key lives only here and in the requests' own header.
+struct E2bSettings
+{
+    QString apiKey;
+    QString templateId = QStringLiteral("base");
+    QString domain = QStringLiteral("e2b.app");
+    QUrl apiUrl; // the control plane (REST)
+    QUrl sandboxUrl; // where envd is reached; empty: per sandbox, from the domain
+    int timeoutSeconds = 300;
+    bool syncWorkspace = true; // workspace "sync"; false: "none"
+
+    // The public E2B domain.
+    static constexpr const char *publicDomain = "e2b.app";
+    // The port envd serves inside every sandbox.
+    static constexpr int envdPort = 49983;
+
+    // Reads and checks the values: URLs must be HTTPS, or plain HTTP to a loopback address.
+    static Result<E2bSettings> fromResolved(const ResolvedSettings &settings);
+    // `url` is usable: https, or http to a loopback host. Empty when so, otherwise why not.
+    static QString transportProblem(const QUrl &url, const QString &what);
+    // Where envd of `sandboxId` is reached (its domain from the API, or the configured one).
+    QUrl envdUrl(const QString &sandboxId, const QString &sandboxDomain) const;
+};
+
+} // namespace sandbox::power

@@ -1,0 +1,159 @@
+#include "E2bWorkspace.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
+#include <QSaveFile>
+
+namespace sandbox::power {
+
+namespace {
+
+QString expanded(const QString &path, const QString &root)
+{
+    QString result = path;
+    if (result.startsWith(QLatin1String("${workspace}")))
+        result = root + result.mid(int(qstrlen("${workspace}")));
+    else if (result.startsWith(QLatin1String("~/")))
+        result = QDir::homePath() + result.mid(1);
+    return QDir::cleanPath(result);
+}
+
+// `paths` that are the root or inside it, relative to it ("" for the root itself).
+QStringList relativeInside(const QStringList &paths, const QString &root)
+{
+    QStringList inside;
+    for (const QString &path : paths) {
+        const QString clean = expanded(path, root);
+        if (clean == root)
+            inside.append(QString());
+        else if (clean.startsWith(root + QLatin1Char('/')))
+            inside.append(clean.mid(root.size() + 1));
+    }
+    return inside;
+}
+
+bool under(const QString &relative, const QStringList &prefixes)
+{
+    for (const QString &prefix : prefixes) {
+        if (prefix.isEmpty() || relative == prefix || relative.startsWith(prefix + QLatin1Char('/')))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+E2bWorkspace::E2bWorkspace(QString root, const Policy &policy)
+    : m_root(QDir::cleanPath(std::move(root)))
+    , m_excluded(relativeInside(policy.denied, m_root))
+    , m_readOnly(relativeInside(policy.readOnly, m_root))
+    , m_writable(relativeInside(policy.writable, m_root))
+{ }
+
+QStringList E2bWorkspace::tarArguments() const
+{
+    QStringList arguments{ QStringLiteral("-c"), QStringLiteral("-f"), QStringLiteral("-") };
+    for (const QString &path : m_excluded)
+        arguments.append(QStringLiteral("--exclude=./") + path);
+    arguments += { QStringLiteral("-C"), m_root, QStringLiteral(".") };
+    return arguments;
+}
+
+bool E2bWorkspace::isExcluded(const QString &relative) const
+{
+    return under(relative, m_excluded);
+}
+
+bool E2bWorkspace::isWritable(const QString &relative) const
+{
+    return under(relative, m_writable) && !under(relative, m_readOnly) && !isExcluded(relative);
+}
+
+E2bWorkspace::Stamp E2bWorkspace::stampOf(const QString &relative) const
+{
+    const QFileInfo info(m_root + QLatin1Char('/') + relative);
+    if (!info.exists() && !info.isSymLink())
+        return {};
+    return Stamp{ info.isSymLink() ? -2 : info.size(), info.lastModified().toMSecsSinceEpoch() };
+}
+
+void E2bWorkspace::snapshot()
+{
+    m_snapshot.clear();
+    QDirIterator it(m_root, QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString relative = QDir(m_root).relativeFilePath(it.next());
+        m_snapshot.insert(relative, stampOf(relative));
+    }
+}
+
+bool E2bWorkspace::write(const QString &relative, const QByteArray &data, QString *why) const
+{
+    // Every folder on the way must be a real folder of the workspace, never a link out.
+    QString folder = m_root;
+    const QStringList parts = relative.split(QLatin1Char('/'));
+    for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
+        folder += QLatin1Char('/') + parts.at(i);
+        const QFileInfo info(folder);
+        if (info.isSymLink() || (info.exists() && !info.isDir())) {
+            *why = tr("%1 is not a folder of the workspace").arg(folder);
+            return false;
+        }
+        if (!info.exists() && !QDir().mkdir(folder)) {
+            *why = tr("cannot create the folder %1").arg(folder);
+            return false;
+        }
+    }
+    const QString target = m_root + QLatin1Char('/') + relative;
+    const QFileInfo existing(target);
+    if (existing.isSymLink() || existing.isDir()) {
+        *why = tr("%1 is a link or a folder on this computer").arg(target);
+        return false;
+    }
+    // A new file replaces the old one by rename: nothing is written through a link.
+    QSaveFile file(target);
+    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit()) {
+        *why = tr("cannot write %1: %2").arg(target, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+E2bWorkspace::Outcome E2bWorkspace::apply(const TarArchive &archive) const
+{
+    Outcome outcome;
+    outcome.refused = archive.skipped;
+    for (const TarArchive::Member &member : archive.files) {
+        if (isExcluded(member.path))
+            continue;
+        const QString target = m_root + QLatin1Char('/') + member.path;
+        QFile current(target);
+        const QFileInfo info(target);
+        if (info.isFile() && !info.isSymLink() && current.open(QIODevice::ReadOnly)
+            && current.size() == member.data.size() && current.readAll() == member.data)
+            continue;
+        if (!isWritable(member.path)) {
+            outcome.refused.append(tr("%1 (the policy does not let commands write it)").arg(member.path));
+            continue;
+        }
+        const Stamp before = m_snapshot.value(member.path);
+        QString why;
+        if (stampOf(member.path) == before) {
+            if (write(member.path, member.data, &why))
+                ++outcome.written;
+            else
+                outcome.refused.append(why);
+            continue;
+        }
+        const QString beside = member.path + QStringLiteral(".sandbox-conflict");
+        if (write(beside, member.data, &why))
+            outcome.conflicts.append(member.path);
+        else
+            outcome.refused.append(why);
+    }
+    return outcome;
+}
+
+} // namespace sandbox::power

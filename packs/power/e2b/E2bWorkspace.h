@@ -1,0 +1,65 @@
+#pragma once
+
+#include "TarArchive.h"
+#include "protocol/Policy.h"
+
+#include <QCoreApplication>
+#include <QHash>
+#include <QString>
+#include <QStringList>
+
+namespace sandbox::power {
+
+// A host workspace as the sandbox gets it and gives it back: what is uploaded (everything
+// but the policy's denied paths), and how the sandbox's files come back: a file is written
+// only where the policy lets the command write, and only when the host's copy did not
+// change while the command ran; otherwise the sandbox's version lands beside it as
+// "NAME.sandbox-conflict". Files the command deleted stay on the host.
+class E2bWorkspace final
+{
+    Q_DECLARE_TR_FUNCTIONS(E2bWorkspace)
+
+public:
+    // The largest workspace uploaded, and the largest archive taken back.
+    static constexpr qint64 maximumBytes = 256ll * 1024 * 1024;
+
+    struct Outcome
+    {
+        int written = 0;
+        QStringList conflicts;
+        QStringList refused;
+    };
+
+    E2bWorkspace(QString root, const Policy &policy);
+
+    const QString &root() const { return m_root; }
+    // Paths under the root the upload leaves out (relative, "/"-separated).
+    const QStringList &excluded() const { return m_excluded; }
+    // Arguments for `tar` that archive the workspace without the excluded paths.
+    QStringList tarArguments() const;
+    // Records the state of every file, to tell later which ones the host changed.
+    void snapshot();
+    // Writes the sandbox's files back (see the class comment).
+    Outcome apply(const TarArchive &archive) const;
+
+private:
+    struct Stamp
+    {
+        qint64 size = -1;
+        qint64 modified = 0;
+        friend bool operator==(const Stamp &, const Stamp &) = default;
+    };
+
+    Stamp stampOf(const QString &relative) const;
+    bool isExcluded(const QString &relative) const;
+    bool isWritable(const QString &relative) const;
+    bool write(const QString &relative, const QByteArray &data, QString *why) const;
+
+    QString m_root;
+    QStringList m_excluded;
+    QStringList m_readOnly;
+    QStringList m_writable;
+    QHash<QString, Stamp> m_snapshot;
+};
+
+} // namespace sandbox::power

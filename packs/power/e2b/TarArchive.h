@@ -1,0 +1,31 @@
+#pragma once
+
+#include "protocol/Error.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace sandbox::power {
+
+// Reads the regular files of a tar archive (ustar, GNU long names, pax paths) that came
+// from an untrusted side. Nothing is written: links, devices and every other kind of
+// member are left out, as is any path that is absolute or climbs with "..".
+struct TarArchive
+{
+    struct Member
+    {
+        QString path; // relative, "/"-separated, never empty, never with "." or ".." parts
+        QByteArray data;
+    };
+
+    QList<Member> files;
+    QStringList skipped; // member names left out, and why
+
+    static Result<TarArchive> read(const QByteArray &archive);
+    // `path` as a clean relative path, or empty when it is absolute or climbs out.
+    static QString cleanRelative(const QString &path);
+};
+
+} // namespace sandbox::power

@@ -1,0 +1,403 @@
+// A local E2B for tests: E2B's REST control plane (X-API-Key, its JSON bodies and error
+// statuses) and envd's process service over the Connect protocol (JSON envelopes, server
+// streaming, end-of-stream errors, keepalives), on one loopback port. It stands for E2B's
+// cloud VMs by running each command as a real local process in the sandbox's scratch
+// folder; it confines nothing and is a test server only.
+//
+// Usage: node local-e2b-server.mjs --key KEY [--port N] [--root DIR] [--template NAME]...
+//        [--exit-with-stdin] (ends when its stdin closes: when the test that started it is gone)
+// Prints "listening on http://127.0.0.1:PORT" once ready. envd is reached on the same port,
+// the sandbox named by the E2b-Sandbox-Id header (as the SDK's sandbox URL does) or by a
+// Host of the form 49983-<sandboxId>.<domain>.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const options = { key: '', port: 0, root: '', templates: [], exitWithStdin: false };
+for (let i = 2; i < process.argv.length; i += 2) {
+    const [name, value] = [process.argv[i], process.argv[i + 1]];
+    if (name === '--exit-with-stdin') {
+        options.exitWithStdin = true;
+        i -= 1;
+        continue;
+    }
+    if (value === undefined) fatal(`${name} needs a value`);
+    if (name === '--key') options.key = value;
+    else if (name === '--port') options.port = Number(value);
+    else if (name === '--root') options.root = value;
+    else if (name === '--template') options.templates.push(value);
+    else fatal(`unknown option ${name}`);
+}
+if (!options.key) fatal('--key is required');
+if (options.templates.length === 0) options.templates.push('base');
+const root = options.root || mkdtempSync(path.join(tmpdir(), 'local-e2b-'));
+mkdirSync(root, { recursive: true });
+
+const envdVersion = '0.5.7';
+const sandboxes = new Map(); // id -> { id, templateID, token, dir, internet, endAt, timer, processes }
+
+function fatal(message) {
+    process.stderr.write(`local-e2b-server: ${message}\n`);
+    process.exit(2);
+}
+
+function newId(length) {
+    const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+    return Array.from(randomBytes(length), (b) => alphabet[b % alphabet.length]).join('');
+}
+
+function readBody(request) {
+    return new Promise((resolve, reject) => {
+        const chunks = [];
+        request.on('data', (chunk) => chunks.push(chunk));
+        request.on('end', () => resolve(Buffer.concat(chunks)));
+        request.on('error', reject);
+    });
+}
+
+function sendJson(response, status, body) {
+    const text = body === undefined ? '' : JSON.stringify(body);
+    response.writeHead(status, text ? { 'Content-Type': 'application/json' } : {});
+    response.end(text);
+}
+
+// The control plane's error shape: { code, message }.
+function apiError(response, status, message) {
+    sendJson(response, status, { code: status, message });
+}
+
+function parseJson(buffer) {
+    if (buffer.length === 0) return {};
+    try {
+        const value = JSON.parse(buffer.toString('utf8'));
+        return value && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+    } catch {
+        return undefined;
+    }
+}
+
+function info(sandbox) {
+    return {
+        sandboxID: sandbox.id,
+        templateID: sandbox.templateID,
+        clientID: 'local',
+        alias: sandbox.templateID,
+        startedAt: sandbox.startedAt.toISOString(),
+        endAt: new Date(sandbox.endAt).toISOString(),
+        state: 'running',
+        cpuCount: 2,
+        memoryMB: 512,
+        diskSizeMB: 1024,
+        envdVersion,
+        metadata: sandbox.metadata,
+        allowInternetAccess: sandbox.internet,
+    };
+}
+
+function schedule(sandbox, seconds) {
+    clearTimeout(sandbox.timer);
+    sandbox.endAt = Date.now() + seconds * 1000;
+    sandbox.timer = setTimeout(() => destroy(sandbox), seconds * 1000);
+}
+
+function destroy(sandbox) {
+    clearTimeout(sandbox.timer);
+    sandboxes.delete(sandbox.id);
+    for (const proc of sandbox.processes.values()) signalGroup(proc, 'SIGKILL');
+    rmSync(sandbox.dir, { recursive: true, force: true });
+}
+
+function signalGroup(proc, signal) {
+    try {
+        process.kill(-proc.child.pid, signal);
+    } catch {
+        // already gone
+    }
+}
+
+async function controlPlane(request, response, url) {
+    if (request.headers['x-api-key'] !== options.key)
+        return apiError(response, 401, 'Invalid API key, it must start with e2b_ and be a valid key');
+    const parts = url.pathname.split('/').filter(Boolean);
+    if (parts[0] === 'v2') parts.shift();
+    if (parts[0] !== 'sandboxes') return apiError(response, 404, `no route ${url.pathname}`);
+    const body = parseJson(await readBody(request));
+    if (body === undefined) return apiError(response, 400, 'the body is not a JSON object');
+    if (parts.length === 1 && request.method === 'GET')
+        return sendJson(response, 200, [...sandboxes.values()].map(info));
+    if (parts.length === 1 && request.method === 'POST') {
+        const templateID = body.templateID;
+        if (typeof templateID !== 'string') return apiError(response, 400, 'templateID is required');
+        if (!options.templates.includes(templateID))
+            return apiError(response, 404, `template '${templateID}' not found`);
+        const timeout = body.timeout === undefined ? 15 : body.timeout;
+        if (!Number.isInteger(timeout) || timeout < 0 || timeout > 86400)
+            return apiError(response, 400, 'timeout must be a whole number of seconds up to 86400');
+        const id = newId(20);
+        const dir = path.join(root, id);
+        mkdirSync(path.join(dir, 'home'), { recursive: true });
+        const sandbox = {
+            id,
+            templateID,
+            token: newId(32),
+            dir,
+            internet: body.allow_internet_access !== false,
+            metadata: body.metadata || {},
+            startedAt: new Date(),
+            processes: new Map(),
+        };
+        sandboxes.set(id, sandbox);
+        schedule(sandbox, timeout);
+        return sendJson(response, 201, {
+            sandboxID: id,
+            templateID,
+            clientID: 'local',
+            alias: templateID,
+            envdVersion,
+            envdAccessToken: sandbox.token,
+            domain: null,
+        });
+    }
+    const sandbox = sandboxes.get(parts[1]);
+    if (!sandbox) return apiError(response, 404, `sandbox "${parts[1]}" not found`);
+    if (parts.length === 2 && request.method === 'GET') return sendJson(response, 200, info(sandbox));
+    if (parts.length === 2 && request.method === 'DELETE') {
+        destroy(sandbox);
+        response.writeHead(204);
+        return response.end();
+    }
+    if (parts.length === 3 && parts[2] === 'timeout' && request.method === 'POST') {
+        if (!Number.isInteger(body.timeout) || body.timeout < 0)
+            return apiError(response, 400, 'timeout must be a whole number of seconds');
+        schedule(sandbox, body.timeout);
+        response.writeHead(204);
+        return response.end();
+    }
+    return apiError(response, 404, `no route ${request.method} ${url.pathname}`);
+}
+
+// --- envd: the Connect protocol ---------------------------------------------------------
+
+function envelope(flags, object) {
+    const message = Buffer.from(JSON.stringify(object), 'utf8');
+    const head = Buffer.alloc(5);
+    head.writeUInt8(flags, 0);
+    head.writeUInt32BE(message.length, 1);
+    return Buffer.concat([head, message]);
+}
+
+function takeEnvelopes(buffer) {
+    const messages = [];
+    let offset = 0;
+    while (buffer.length - offset >= 5) {
+        const flags = buffer.readUInt8(offset);
+        const size = buffer.readUInt32BE(offset + 1);
+        if (buffer.length - offset < 5 + size) break;
+        messages.push({ flags, message: buffer.subarray(offset + 5, offset + 5 + size) });
+        offset += 5 + size;
+    }
+    return { messages, rest: buffer.subarray(offset) };
+}
+
+const httpStatusOf = {
+    invalid_argument: 400,
+    unauthenticated: 401,
+    permission_denied: 403,
+    failed_precondition: 400,
+    not_found: 404,
+    deadline_exceeded: 504,
+    unimplemented: 501,
+    internal: 500,
+    unavailable: 503,
+};
+
+function unaryError(response, code, message) {
+    response.writeHead(httpStatusOf[code] || 500, { 'Content-Type': 'application/json' });
+    response.end(JSON.stringify({ code, message }));
+}
+
+function unaryOk(response, body = {}) {
+    response.writeHead(200, { 'Content-Type': 'application/json' });
+    response.end(JSON.stringify(body));
+}
+
+function signalOf(value) {
+    if (value === 'SIGNAL_SIGKILL' || value === 9) return 'SIGKILL';
+    if (value === 'SIGNAL_SIGTERM' || value === 15) return 'SIGTERM';
+    return undefined;
+}
+
+function findSandbox(request) {
+    const named = request.headers['e2b-sandbox-id'];
+    if (named) return sandboxes.get(String(named));
+    const host = String(request.headers.host || '');
+    const match = /^(\d+)-([a-z0-9]+)\./.exec(host);
+    return match && Number(match[1]) === 49983 ? sandboxes.get(match[2]) : undefined;
+}
+
+function selectProcess(sandbox, selector) {
+    if (!selector || typeof selector !== 'object') return undefined;
+    if (selector.pid !== undefined) return sandbox.processes.get(Number(selector.pid));
+    if (selector.tag !== undefined) return [...sandbox.processes.values()].find((p) => p.tag === selector.tag);
+    return undefined;
+}
+
+function startProcess(sandbox, request, response, body) {
+    const config = body.process;
+    const streamError = (code, message) => {
+        response.end(envelope(0x02, { error: { code, message } }));
+    };
+    response.writeHead(200, { 'Content-Type': 'application/connect+json' });
+    if (!config || typeof config.cmd !== 'string' || config.cmd === '')
+        return streamError('invalid_argument', 'process.cmd is required');
+    const home = path.join(sandbox.dir, 'home');
+    const cwd = config.cwd ? config.cwd : home;
+    const env = { PATH: process.env.PATH, HOME: home, USER: 'user', ...(config.envs || {}) };
+    let child;
+    try {
+        child = spawn(config.cmd, Array.isArray(config.args) ? config.args : [], {
+            cwd,
+            env,
+            detached: true,
+            stdio: [body.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+        });
+    } catch (error) {
+        return streamError('internal', `error starting process: ${error.message}`);
+    }
+    const send = (event) => {
+        if (!response.writableEnded) response.write(envelope(0, { event }));
+    };
+    let started = false;
+    let keepalive;
+    let deadline;
+    const stop = () => {
+        clearInterval(keepalive);
+        clearTimeout(deadline);
+    };
+    child.on('error', (error) => {
+        stop();
+        if (!started) streamError('internal', `error starting process: ${error.message}`);
+    });
+    child.on('spawn', () => {
+        started = true;
+        const proc = { child, tag: body.tag, config };
+        sandbox.processes.set(child.pid, proc);
+        send({ start: { pid: child.pid } });
+        const interval = Number(request.headers['keepalive-ping-interval']);
+        if (interval > 0) keepalive = setInterval(() => send({ keepalive: {} }), interval * 1000);
+        const timeoutMs = Number(request.headers['connect-timeout-ms']);
+        if (timeoutMs > 0)
+            deadline = setTimeout(() => {
+                stop();
+                signalGroup(proc, 'SIGKILL');
+                streamError('deadline_exceeded', 'the deadline of the call was exceeded');
+            }, timeoutMs);
+    });
+    child.stdout.on('data', (data) => send({ data: { stdout: data.toString('base64') } }));
+    child.stderr.on('data', (data) => send({ data: { stderr: data.toString('base64') } }));
+    if (child.stdin) child.stdin.on('error', () => {});
+    child.on('close', (code, signal) => {
+        stop();
+        sandbox.processes.delete(child.pid);
+        if (!started || response.writableEnded) return;
+        const end = signal
+            ? { exitCode: -1, exited: false, status: `signal: ${{ SIGKILL: 'killed', SIGTERM: 'terminated', SIGINT: 'interrupt', SIGHUP: 'hangup' }[signal] || signal}` }
+            : { exitCode: code, exited: true, status: `exit status ${code}` };
+        send({ end });
+        response.end(envelope(0x02, {}));
+    });
+}
+
+async function envd(request, response, url) {
+    if (url.pathname === '/health' && request.method === 'GET') {
+        response.writeHead(204);
+        return response.end();
+    }
+    const match = /^\/process\.Process\/(\w+)$/.exec(url.pathname);
+    const sandbox = findSandbox(request);
+    const streaming = match && (match[1] === 'Start' || match[1] === 'Connect');
+    const fail = (code, message) => {
+        if (!streaming) return unaryError(response, code, message);
+        response.writeHead(200, { 'Content-Type': 'application/connect+json' });
+        response.end(envelope(0x02, { error: { code, message } }));
+    };
+    if (!sandbox) {
+        response.writeHead(502, { 'Content-Type': 'application/json' });
+        return response.end(JSON.stringify({ code: 502, message: 'The sandbox was not found', sandboxId: request.headers['e2b-sandbox-id'] || '' }));
+    }
+    if (!match || request.method !== 'POST') return unaryError(response, 'not_found', `no route ${url.pathname}`);
+    if (request.headers['x-access-token'] !== sandbox.token) return fail('unauthenticated', 'invalid access token');
+    const raw = await readBody(request);
+    const contentType = String(request.headers['content-type'] || '');
+    let body;
+    if (streaming) {
+        if (contentType !== 'application/connect+json')
+            return unaryError(response, 'invalid_argument', `streaming calls take application/connect+json, not ${contentType}`);
+        const { messages } = takeEnvelopes(raw);
+        if (messages.length !== 1 || messages[0].flags !== 0) return fail('invalid_argument', 'expected one request envelope');
+        body = parseJson(messages[0].message);
+    } else {
+        if (contentType !== 'application/json')
+            return unaryError(response, 'invalid_argument', `unary calls take application/json, not ${contentType}`);
+        body = parseJson(raw);
+    }
+    if (body === undefined) return fail('invalid_argument', 'the request is not a JSON object');
+    schedule(sandbox, Math.max(0, Math.round((sandbox.endAt - Date.now()) / 1000)));
+    switch (match[1]) {
+        case 'Start':
+            return startProcess(sandbox, request, response, body);
+        case 'List':
+            return unaryOk(response, {
+                processes: [...sandbox.processes.entries()].map(([pid, p]) => ({ pid, tag: p.tag, config: p.config })),
+            });
+        case 'SendInput': {
+            const proc = selectProcess(sandbox, body.process);
+            if (!proc) return unaryError(response, 'not_found', 'process not found');
+            if (!proc.child.stdin || proc.child.stdin.destroyed) return unaryError(response, 'failed_precondition', 'stdin is closed');
+            const data = body.input && typeof body.input.stdin === 'string' ? Buffer.from(body.input.stdin, 'base64') : Buffer.alloc(0);
+            return proc.child.stdin.write(data, () => unaryOk(response));
+        }
+        case 'CloseStdin': {
+            const proc = selectProcess(sandbox, body.process);
+            if (!proc) return unaryError(response, 'not_found', 'process not found');
+            if (proc.child.stdin) proc.child.stdin.end();
+            return unaryOk(response);
+        }
+        case 'SendSignal': {
+            const proc = selectProcess(sandbox, body.process);
+            if (!proc) return unaryError(response, 'not_found', 'process not found');
+            const signal = signalOf(body.signal);
+            if (!signal) return unaryError(response, 'invalid_argument', `unknown signal ${JSON.stringify(body.signal)}`);
+            signalGroup(proc, signal);
+            return unaryOk(response);
+        }
+        default:
+            return fail('unimplemented', `process.Process/${match[1]} is not implemented by the local E2B`);
+    }
+}
+
+const server = http.createServer((request, response) => {
+    const url = new URL(request.url, 'http://local');
+    const isEnvd = request.headers['e2b-sandbox-id'] !== undefined || /^49983-/.test(String(request.headers.host || '')) || url.pathname.startsWith('/process.');
+    (isEnvd ? envd : controlPlane)(request, response, url).catch((error) => {
+        if (!response.headersSent) apiError(response, 500, String(error));
+        else response.end();
+    });
+});
+server.keepAliveTimeout = 60000;
+server.listen(options.port, '127.0.0.1', () => {
+    process.stdout.write(`listening on http://127.0.0.1:${server.address().port}\n`);
+});
+function shutdown() {
+    for (const sandbox of [...sandboxes.values()]) destroy(sandbox);
+    if (!options.root) rmSync(root, { recursive: true, force: true });
+    process.exit(0);
+}
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, shutdown);
+if (options.exitWithStdin) {
+    process.stdin.on('end', shutdown);
+    process.stdin.resume();
+}

@@ -1,0 +1,555 @@
+// The Power Pack's E2B backend against the local E2B (tests/e2b/local-e2b-server.mjs, which
+// the official SDK checks in e2b_sdk_check), through the real sandboxd and sandboxctl: the
+// key set with sandboxctl secret set, activation, commands (output, exit status, stdin,
+// concurrency, kill, timeout), a refused key, the key nowhere but the API's header, a
+// server that vanishes mid-command, the allowlist refused, and the sandboxes killed when
+// the engine moves to another backend.
+#include <QCoreApplication>
+#include <QDir>
+#include <QDirIterator>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+namespace {
+
+const QString e2bRef = QStringLiteral("atom-pack:power-pack:e2b");
+const QString autoRef = QStringLiteral("builtin:auto");
+
+struct Outcome
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+QString binary(const QString &name)
+{
+    return QCoreApplication::applicationDirPath() + QLatin1Char('/') + name;
+}
+
+} // namespace
+
+class TestE2b final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void commandsRunInOneSandbox();
+    void killAndTimeoutEndTheCommand();
+    void refusedKeyIsAnAvailabilityReason();
+    void keyAppearsNowhere();
+    void workspaceRoundTrip();
+    void workspaceNoneUploadsNothing();
+    void vanishingServerEndsTheCommandWithAClearError();
+    void allowlistIsRefusedAndFullNetworkGetsItsOwnSandbox();
+    void hotSwitchKeepsEachCommandOnItsLauncherAndKillsTheSandboxes();
+
+private:
+    void startServer();
+    void startDaemon();
+    void stopDaemon();
+    Outcome ctl(const QStringList &args, const QByteArray &input = {}, int timeoutMs = 60000);
+    std::unique_ptr<QProcess> startCtl(const QStringList &args);
+    Outcome run(const QString &script, const QByteArray &input = {});
+    void installAndConfigure(const QByteArray &key);
+    void installAndActivate();
+    QString activeKind();
+    QJsonArray serverSandboxes();
+
+    QString m_node;
+    QByteArray m_key;
+    std::unique_ptr<QTemporaryDir> m_root;
+    QString m_workspace;
+    QString m_url;
+    std::unique_ptr<QProcess> m_server;
+    std::unique_ptr<QProcess> m_daemon;
+    QByteArray m_daemonLog;
+    QList<Outcome> m_outcomes;
+};
+
+void TestE2b::initTestCase()
+{
+    m_node = QStandardPaths::findExecutable(QStringLiteral("node"));
+    QVERIFY2(!m_node.isEmpty(), "node is needed for the local E2B (installer/install-deps.sh test)");
+    QVERIFY2(QFileInfo(QStringLiteral(SANDBOX_POWER_PACK_DIR "/pack.json")).isFile(), SANDBOX_POWER_PACK_DIR);
+}
+
+void TestE2b::init()
+{
+    m_key = "e2b_" + QByteArray::number(QRandomGenerator::global()->generate64(), 36)
+        + QByteArray::number(QRandomGenerator::global()->generate64(), 36);
+    m_root = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_root->isValid());
+    m_workspace = m_root->filePath(QStringLiteral("work"));
+    QVERIFY(QDir().mkpath(m_workspace));
+    m_outcomes.clear();
+    m_daemonLog.clear();
+    startServer();
+    startDaemon();
+}
+
+void TestE2b::cleanup()
+{
+    stopDaemon();
+    if (m_server && m_server->state() != QProcess::NotRunning) {
+        m_server->terminate();
+        if (!m_server->waitForFinished(10000))
+            m_server->kill();
+        m_server->waitForFinished(5000);
+    }
+    m_server.reset();
+    m_root.reset();
+}
+
+void TestE2b::startServer()
+{
+    m_server = std::make_unique<QProcess>();
+    QVERIFY(QDir().mkpath(m_root->filePath(QStringLiteral("e2b"))));
+    m_server->start(m_node,
+                    { QStringLiteral(SANDBOX_LOCAL_E2B), QStringLiteral("--exit-with-stdin"), QStringLiteral("--key"),
+                      QString::fromLatin1(m_key), QStringLiteral("--root"), m_root->filePath(QStringLiteral("e2b")) });
+    QVERIFY(m_server->waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(m_server->canReadLine(), 20000);
+    const QByteArray line = m_server->readLine().trimmed();
+    QVERIFY2(line.startsWith("listening on http://127.0.0.1:"), line.constData());
+    m_url = QString::fromLatin1(line.mid(int(qstrlen("listening on "))));
+}
+
+void TestE2b::startDaemon()
+{
+    m_daemon = std::make_unique<QProcess>();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
+    env.remove(QStringLiteral("SANDBOX_PACK_PATH"));
+    m_daemon->setProcessEnvironment(env);
+    connect(m_daemon.get(), &QProcess::readyReadStandardError, this,
+            [this] { m_daemonLog += m_daemon->readAllStandardError(); });
+    connect(m_daemon.get(), &QProcess::readyReadStandardOutput, this,
+            [this] { m_daemonLog += m_daemon->readAllStandardOutput(); });
+    m_daemon->start(binary(QStringLiteral("sandboxd")),
+                    { QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) });
+    QVERIFY(m_daemon->waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains("serving on"), 30000);
+}
+
+void TestE2b::stopDaemon()
+{
+    if (m_daemon && m_daemon->state() != QProcess::NotRunning) {
+        m_daemon->terminate();
+        if (!m_daemon->waitForFinished(30000))
+            m_daemon->kill();
+        m_daemon->waitForFinished(5000);
+    }
+    m_daemon.reset();
+}
+
+Outcome TestE2b::ctl(const QStringList &args, const QByteArray &input, int timeoutMs)
+{
+    QProcess process;
+    process.setWorkingDirectory(m_workspace);
+    process.start(binary(QStringLiteral("sandboxctl")),
+                  QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) }
+                      + args);
+    if (!process.waitForStarted())
+        return {};
+    process.write(input);
+    process.closeWriteChannel();
+    Outcome outcome;
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished();
+        outcome = { -2, process.readAllStandardOutput(), process.readAllStandardError() };
+    } else {
+        outcome = { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                    process.readAllStandardOutput(), process.readAllStandardError() };
+    }
+    m_outcomes.append(outcome);
+    return outcome;
+}
+
+std::unique_ptr<QProcess> TestE2b::startCtl(const QStringList &args)
+{
+    auto process = std::make_unique<QProcess>();
+    process->setWorkingDirectory(m_workspace);
+    process->start(binary(QStringLiteral("sandboxctl")),
+                   QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) }
+                       + args);
+    process->waitForStarted();
+    return process;
+}
+
+Outcome TestE2b::run(const QString &script, const QByteArray &input)
+{
+    return ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"), script },
+               input);
+}
+
+QString TestE2b::activeKind()
+{
+    const Outcome status = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
+    return QJsonDocument::fromJson(status.out)
+        .object()
+        .value(QStringLiteral("active"))
+        .toObject()
+        .value(QStringLiteral("kind"))
+        .toString();
+}
+
+QJsonArray TestE2b::serverSandboxes()
+{
+    QNetworkAccessManager network;
+    QNetworkRequest request(QUrl(m_url + QStringLiteral("/sandboxes")));
+    request.setRawHeader("X-API-Key", m_key);
+    QNetworkReply *reply = network.get(request);
+    QEventLoop loop;
+    connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    const QJsonArray sandboxes = QJsonDocument::fromJson(reply->readAll()).array();
+    delete reply;
+    return sandboxes;
+}
+
+void TestE2b::installAndConfigure(const QByteArray &key)
+{
+    const Outcome installed
+        = ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) });
+    QVERIFY2(installed.exitCode == 0, installed.err.constData());
+    QVERIFY(installed.out.contains(e2bRef.toUtf8()));
+    const Outcome set
+        = ctl({ QStringLiteral("settings"), QStringLiteral("set"), e2bRef, QStringLiteral("apiUrl=") + m_url,
+                QStringLiteral("sandboxUrl=") + m_url, QStringLiteral("timeoutSeconds=120") });
+    QVERIFY2(set.exitCode == 0, set.err.constData());
+    const Outcome secret
+        = ctl({ QStringLiteral("secret"), QStringLiteral("set"), e2bRef, QStringLiteral("apiKey") }, key + '\n');
+    QVERIFY2(secret.exitCode == 0, secret.err.constData());
+}
+
+void TestE2b::installAndActivate()
+{
+    installAndConfigure(m_key);
+    const Outcome activated = ctl({ QStringLiteral("activate"), e2bRef });
+    QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
+}
+
+void TestE2b::commandsRunInOneSandbox()
+{
+    installAndActivate();
+    QCOMPARE(activeKind(), QStringLiteral("e2b"));
+    // prepare() created the sandbox the activation keeps, without internet access.
+    QCOMPARE(serverSandboxes().size(), 1);
+    QCOMPARE(serverSandboxes().first().toObject().value(QStringLiteral("allowInternetAccess")).toBool(), false);
+
+    const Outcome mixed = run(QStringLiteral("echo out; echo err >&2; exit 3"));
+    QCOMPARE(mixed.exitCode, 3);
+    QCOMPARE(mixed.out, QByteArray("out\n"));
+    QVERIFY(mixed.err.contains("err\n"));
+    // The command starts in the sandbox's copy of the workspace under its home, not in the host's.
+    const Outcome where = run(QStringLiteral("pwd; echo $HOME"));
+    QVERIFY2(where.exitCode == 0, where.err.constData());
+    const QList<QByteArray> lines = where.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 2);
+    QVERIFY2(lines.at(0).startsWith(QByteArray(lines.at(1) + "/workspaces/")), where.out.constData());
+    QVERIFY(!where.out.contains(m_workspace.toUtf8()));
+    // stdin streams through SendInput, and its close reaches the command.
+    QByteArray input;
+    for (int i = 0; i < 2000; ++i)
+        input += "line " + QByteArray::number(i) + '\n';
+    const Outcome counted
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("wc"), QStringLiteral("-l") }, input);
+    QCOMPARE(counted.exitCode, 0);
+    QCOMPARE(counted.out.trimmed(), QByteArray("2000"));
+    const Outcome echoed = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("cat") }, "through stdin");
+    QCOMPARE(echoed.out, QByteArray("through stdin"));
+    // A missing program: the command fails, the backend stays.
+    const Outcome missing = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/no/such/program") });
+    QVERIFY(missing.exitCode != 0);
+    QVERIFY2(missing.err.contains("/no/such/program"), missing.err.constData());
+
+    // Concurrent commands share the one sandbox: the first ends only when the second ran.
+    auto waiting
+        = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                     QStringLiteral("echo waiting; while [ ! -e flag ]; do sleep 0.05; done; echo seen") });
+    QTRY_VERIFY_WITH_TIMEOUT(waiting->canReadLine(), 20000);
+    QCOMPARE(waiting->readLine(), QByteArray("waiting\n"));
+    QCOMPARE(run(QStringLiteral("touch flag")).exitCode, 0);
+    QVERIFY(waiting->waitForFinished(20000));
+    QCOMPARE(waiting->exitCode(), 0);
+    QCOMPARE(waiting->readAll(), QByteArray("seen\n"));
+    QCOMPARE(serverSandboxes().size(), 1);
+
+    const Outcome ps = ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
+    const QJsonArray listed = QJsonDocument::fromJson(ps.out).array();
+    QVERIFY(!listed.isEmpty());
+    for (const QJsonValue &value : listed)
+        QCOMPARE(value.toObject().value(QStringLiteral("owner")).toObject().value(QStringLiteral("kind")).toString(),
+                 QStringLiteral("e2b"));
+}
+
+void TestE2b::killAndTimeoutEndTheCommand()
+{
+    installAndActivate();
+    const Outcome timedOut
+        = ctl({ QStringLiteral("run"), QStringLiteral("--timeout"), QStringLiteral("1"), QStringLiteral("--"),
+                QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("sleep 30; echo never") });
+    QVERIFY2(timedOut.exitCode == 128 + 9, timedOut.err.constData());
+    QVERIFY(timedOut.err.contains("timed out"));
+    QVERIFY(!timedOut.out.contains("never"));
+
+    auto running = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                              QStringLiteral("-c"), QStringLiteral("echo started; sleep 30; echo never") });
+    QTRY_VERIFY_WITH_TIMEOUT(running->canReadLine(), 20000);
+    const Outcome ps = ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
+    qint64 id = 0;
+    for (const QJsonValue &value : QJsonDocument::fromJson(ps.out).array()) {
+        if (value.toObject().value(QStringLiteral("state")).toString() == QLatin1String("running"))
+            id = value.toObject().value(QStringLiteral("id")).toInteger();
+    }
+    QVERIFY(id > 0);
+    QCOMPARE(ctl({ QStringLiteral("kill"), QString::number(id) }).exitCode, 0);
+    QVERIFY(running->waitForFinished(20000));
+    QCOMPARE(running->exitCode(), 128 + 9);
+    QVERIFY(!running->readAll().contains("never"));
+    // The sandbox's process list is empty again: the kill reached the command.
+    QCOMPARE(run(QStringLiteral("true")).exitCode, 0);
+}
+
+void TestE2b::refusedKeyIsAnAvailabilityReason()
+{
+    installAndConfigure("e2b_not-the-key");
+    const Outcome refused = ctl({ QStringLiteral("activate"), e2bRef });
+    QVERIFY(refused.exitCode != 0);
+    const QByteArray all = refused.out + refused.err;
+    QVERIFY2(all.contains("The API key was refused"), all.constData());
+    QCOMPARE(activeKind(), QStringLiteral("auto"));
+    QVERIFY(serverSandboxes().isEmpty());
+    QVERIFY(m_daemon->state() == QProcess::Running);
+
+    // Plain HTTP to a host that is not loopback is refused before anything is sent.
+    const Outcome remote = ctl(
+        { QStringLiteral("settings"), QStringLiteral("set"), e2bRef, QStringLiteral("apiUrl=http://api.e2b.example") });
+    const Outcome activated = ctl({ QStringLiteral("activate"), e2bRef });
+    const QByteArray why = remote.out + remote.err + activated.out + activated.err;
+    QVERIFY(remote.exitCode != 0 || activated.exitCode != 0);
+    QVERIFY2(why.contains("plain HTTP"), why.constData());
+}
+
+void TestE2b::workspaceRoundTrip()
+{
+    installAndActivate();
+    auto write = [this](const QString &relative, const QByteArray &data) {
+        const QString path = QDir(m_workspace).filePath(relative);
+        QDir().mkpath(QFileInfo(path).path());
+        QFile file(path);
+        return file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
+    };
+    auto read = [this](const QString &relative) {
+        QFile file(QDir(m_workspace).filePath(relative));
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("(missing)");
+    };
+    QVERIFY(write(QStringLiteral("a.txt"), "from the host\n"));
+    QVERIFY(write(QStringLiteral("secret/key"), "do not upload me"));
+    QVERIFY(write(QStringLiteral("gone.txt"), "deleted in the sandbox\n"));
+    QVERIFY(QDir(m_workspace).mkpath(QStringLiteral(".git/hooks")));
+    const QString outside = m_root->filePath(QStringLiteral("outside"));
+    QVERIFY(QDir().mkpath(outside));
+    QVERIFY(QFile::link(outside, QDir(m_workspace).filePath(QStringLiteral("out"))));
+
+    const Outcome shown = ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") });
+    QJsonObject policy = QJsonDocument::fromJson(shown.out).object();
+    QJsonObject filesystem = policy.value(QStringLiteral("filesystem")).toObject();
+    QJsonArray denied = filesystem.value(QStringLiteral("denied")).toArray();
+    denied.append(QStringLiteral("${workspace}/secret"));
+    filesystem.insert(QStringLiteral("denied"), denied);
+    policy.insert(QStringLiteral("filesystem"), filesystem);
+    QCOMPARE(
+        ctl({ QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("-") }, QJsonDocument(policy).toJson())
+            .exitCode,
+        0);
+
+    // The workspace is there, without its denied folder; the changes come back.
+    const Outcome changed = run(QStringLiteral(
+        "cat a.txt; ls secret 2>/dev/null | wc -l; echo changed > a.txt; mkdir -p sub && echo new > sub/new.txt; "
+        "rm gone.txt; mkdir -p secret && echo planted > secret/planted; echo hook > .git/hooks/pre-commit; "
+        "rm out && mkdir out && echo escaped > out/file"));
+    QVERIFY2(changed.exitCode == 0, changed.err.constData());
+    QCOMPARE(changed.out, QByteArray("from the host\n0\n"));
+    QCOMPARE(read(QStringLiteral("a.txt")), QByteArray("changed\n"));
+    QCOMPARE(read(QStringLiteral("sub/new.txt")), QByteArray("new\n"));
+    // Deleted files stay; nothing lands in a denied or read-only path or through a link.
+    QCOMPARE(read(QStringLiteral("gone.txt")), QByteArray("deleted in the sandbox\n"));
+    QVERIFY(!QFileInfo::exists(QDir(m_workspace).filePath(QStringLiteral("secret/planted"))));
+    QVERIFY(!QFileInfo::exists(QDir(m_workspace).filePath(QStringLiteral(".git/hooks/pre-commit"))));
+    QVERIFY(QDir(outside).isEmpty());
+    QVERIFY(QFileInfo(QDir(m_workspace).filePath(QStringLiteral("out"))).isSymLink());
+    QVERIFY2(changed.err.contains("not brought back"), changed.err.constData());
+    QVERIFY2(changed.err.contains(".git/hooks/pre-commit"), changed.err.constData());
+
+    // A file that changes on the host while the command runs is kept; the sandbox's is beside it.
+    auto running = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                              QStringLiteral("-c"), QStringLiteral("echo sandbox > a.txt; echo ready; sleep 2") });
+    QTRY_VERIFY_WITH_TIMEOUT(running->canReadLine(), 20000);
+    QVERIFY(write(QStringLiteral("a.txt"), "edited on the host meanwhile\n"));
+    QVERIFY(running->waitForFinished(30000));
+    QCOMPARE(running->exitCode(), 0);
+    QCOMPARE(read(QStringLiteral("a.txt")), QByteArray("edited on the host meanwhile\n"));
+    QCOMPARE(read(QStringLiteral("a.txt.sandbox-conflict")), QByteArray("sandbox\n"));
+    QVERIFY(running->readAllStandardError().contains("changed on this computer"));
+}
+
+void TestE2b::workspaceNoneUploadsNothing()
+{
+    installAndConfigure(m_key);
+    QCOMPARE(
+        ctl({ QStringLiteral("settings"), QStringLiteral("set"), e2bRef, QStringLiteral("workspace=none") }).exitCode,
+        0);
+    QCOMPARE(ctl({ QStringLiteral("activate"), e2bRef }).exitCode, 0);
+    QFile file(QDir(m_workspace).filePath(QStringLiteral("host.txt")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("host");
+    file.close();
+    const Outcome where = run(QStringLiteral("pwd; echo $HOME; ls host.txt; echo made > made.txt"));
+    const QList<QByteArray> lines = where.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 2);
+    QCOMPARE(lines.at(0), lines.at(1));
+    QVERIFY(where.exitCode == 0);
+    QVERIFY(where.err.contains("host.txt"));
+    QVERIFY(!QFileInfo::exists(QDir(m_workspace).filePath(QStringLiteral("made.txt"))));
+}
+
+void TestE2b::keyAppearsNowhere()
+{
+    installAndActivate();
+    QCOMPARE(run(QStringLiteral("echo hello")).out, QByteArray("hello\n"));
+    const Outcome env = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("env") });
+    QCOMPARE(env.exitCode, 0);
+    ctl({ QStringLiteral("status"), QStringLiteral("--json") });
+    ctl({ QStringLiteral("settings"), QStringLiteral("get"), e2bRef, QStringLiteral("--json") });
+    ctl({ QStringLiteral("describe"), e2bRef });
+    ctl({ QStringLiteral("backends"), QStringLiteral("--json") });
+    stopDaemon();
+    for (const Outcome &outcome : std::as_const(m_outcomes)) {
+        QVERIFY2(!outcome.out.contains(m_key), outcome.out.constData());
+        QVERIFY2(!outcome.err.contains(m_key), outcome.err.constData());
+    }
+    QVERIFY(!m_daemonLog.isEmpty());
+    QVERIFY(!m_daemonLog.contains(m_key));
+    int files = 0;
+    QDirIterator it(m_root->path(), QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        QFile file(it.next());
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        ++files;
+        QVERIFY2(!file.readAll().contains(m_key), qPrintable(file.fileName()));
+    }
+    QVERIFY(files > 0);
+}
+
+void TestE2b::vanishingServerEndsTheCommandWithAClearError()
+{
+    installAndActivate();
+    auto running = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                              QStringLiteral("-c"), QStringLiteral("echo started; sleep 3; echo never") });
+    QTRY_VERIFY_WITH_TIMEOUT(running->canReadLine(), 20000);
+    QCOMPARE(running->readLine(), QByteArray("started\n"));
+    m_server->kill();
+    QVERIFY(m_server->waitForFinished(10000));
+    QVERIFY(running->waitForFinished(30000));
+    QVERIFY(running->exitCode() != 0);
+    const QByteArray err = running->readAllStandardError();
+    QVERIFY2(err.contains("the E2B command was lost"), err.constData());
+    // The engine stays on its backend; the next command fails clearly, nothing hangs.
+    QCOMPARE(activeKind(), QStringLiteral("e2b"));
+    const Outcome after = run(QStringLiteral("true"));
+    QVERIFY(after.exitCode != 0 && after.exitCode != -2);
+    QVERIFY2(after.err.contains("did not answer") || after.err.contains("lost") || after.err.contains("refused"),
+             after.err.constData());
+}
+
+void TestE2b::allowlistIsRefusedAndFullNetworkGetsItsOwnSandbox()
+{
+    installAndActivate();
+    const Outcome shown = ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") });
+    QJsonObject policy = QJsonDocument::fromJson(shown.out).object();
+    QJsonObject network = policy.value(QStringLiteral("network")).toObject();
+    network.insert(QStringLiteral("mode"), QStringLiteral("allowlist"));
+    network.insert(QStringLiteral("allowedDomains"), QJsonArray{ QStringLiteral("example.com") });
+    policy.insert(QStringLiteral("network"), network);
+    const Outcome set
+        = ctl({ QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("-") }, QJsonDocument(policy).toJson());
+    QVERIFY2(set.exitCode == 0, set.err.constData());
+    const Outcome refused = run(QStringLiteral("echo ran"));
+    QVERIFY(refused.exitCode != 0);
+    QVERIFY(!refused.out.contains("ran"));
+    QVERIFY2(refused.err.contains("cannot enforce"), refused.err.constData());
+
+    network.insert(QStringLiteral("mode"), QStringLiteral("full"));
+    network.insert(QStringLiteral("allowedDomains"), QJsonArray());
+    policy.insert(QStringLiteral("network"), network);
+    QCOMPARE(
+        ctl({ QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("-") }, QJsonDocument(policy).toJson())
+            .exitCode,
+        0);
+    QCOMPARE(run(QStringLiteral("echo ran")).out, QByteArray("ran\n"));
+    const QJsonArray sandboxes = serverSandboxes();
+    QCOMPARE(sandboxes.size(), 2);
+    int withInternet = 0;
+    for (const QJsonValue &sandbox : sandboxes)
+        withInternet += sandbox.toObject().value(QStringLiteral("allowInternetAccess")).toBool() ? 1 : 0;
+    QCOMPARE(withInternet, 1);
+}
+
+void TestE2b::hotSwitchKeepsEachCommandOnItsLauncherAndKillsTheSandboxes()
+{
+    QCOMPARE(ctl({ QStringLiteral("activate"), autoRef }).exitCode, 0);
+    auto underAuto = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                                QStringLiteral("-c"), QStringLiteral("pwd; exec sleep 600") });
+    QTRY_VERIFY_WITH_TIMEOUT(underAuto->canReadLine(), 20000);
+    QCOMPARE(underAuto->readLine().trimmed(), m_workspace.toUtf8());
+
+    installAndActivate();
+    auto underE2b = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                               QStringLiteral("-c"), QStringLiteral("pwd; exec sleep 600") });
+    QTRY_VERIFY_WITH_TIMEOUT(underE2b->canReadLine(), 20000);
+    QVERIFY(underE2b->readLine().trimmed() != m_workspace.toUtf8());
+
+    QCOMPARE(ctl({ QStringLiteral("activate"), autoRef }).exitCode, 0);
+    const Outcome ps = ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
+    QStringList owners;
+    for (const QJsonValue &value : QJsonDocument::fromJson(ps.out).array()) {
+        const QJsonObject p = value.toObject();
+        if (p.value(QStringLiteral("state")).toString() == QLatin1String("running"))
+            owners.append(p.value(QStringLiteral("owner")).toObject().value(QStringLiteral("kind")).toString());
+    }
+    QCOMPARE(owners, (QStringList{ QStringLiteral("auto"), QStringLiteral("e2b") }));
+    QCOMPARE(underE2b->state(), QProcess::Running);
+    // The E2B launcher is retired once its last command ends: its sandboxes are killed.
+    QVERIFY(!serverSandboxes().isEmpty());
+    for (auto *process : { underAuto.get(), underE2b.get() }) {
+        process->kill();
+        process->waitForFinished(20000);
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(serverSandboxes().isEmpty(), 30000);
+}
+
+QTEST_GUILESS_MAIN(TestE2b)
+
+#include "tst_e2b.moc"
