@@ -1,6 +1,7 @@
 #include "ActivationTransaction.h"
 
 #include "CleanupScheduler.h"
+#include "Confinement.h"
 #include "FutureWait.h"
 #include "SecretStore.h"
 #include "SecretUpdateBatch.h"
@@ -227,7 +228,12 @@ Status ActivationTransaction::probe()
                                                     : availability.reason,
                       {} };
     }
-    return {};
+    if (!m_context.policy)
+        return Error{ where(), tr("The sandbox policy is not known, so no backend is made active."), {} };
+    const Result<Policy> policy = m_context.policy();
+    if (!policy.ok())
+        return policy.error();
+    return Confinement::check(*m_candidate.launcher, policy.value(), where());
 }
 
 Status ActivationTransaction::swap()

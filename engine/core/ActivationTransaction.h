@@ -24,6 +24,8 @@ class StopSignal;
 // backend's idle resources. Every step is reported as started, then succeeded, failed,
 // skipped or (cleanup only) warning; after a failure the remaining steps are skipped.
 //
+// The probe step also asks the candidate what enforces each policy dimension: one that
+// does not enforce every dimension the policy in force restricts is never made active.
 // Every launcher call runs under the bound the engine sets for it (LauncherBounds); one
 // that does not answer in time is cancelled and fails its step with "timed out after N s".
 // Failure before the swap changes neither the active launcher nor anything on disk.
@@ -43,6 +45,8 @@ public:
         CleanupScheduler &cleanup;
         std::function<void(const ActivationEvent &)> emitEvent;
         std::function<void(const std::optional<BackendRef> &)> activeChanged;
+        // The policy in force, which the candidate must confine before it is made active.
+        std::function<Result<Policy>()> policy;
         LauncherBounds boundOverrides; // Engine::Options::launcherBounds
         const StopSignal *stop = nullptr;
     };

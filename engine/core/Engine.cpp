@@ -4,6 +4,7 @@
 #include "ActiveBackend.h"
 #include "BackendRegistry.h"
 #include "CleanupScheduler.h"
+#include "Confinement.h"
 #include "FileSettingsStore.h"
 #include "FutureWait.h"
 #include "HostInteractionBroker.h"
@@ -230,6 +231,7 @@ ActivationResult Engine::Private::runTransaction(quint64 id, const BackendRef &r
                                             [this](const std::optional<BackendRef> &activeRef) {
                                                 emit q->activeBackendChanged(activeRef.value_or(BackendRef()));
                                             },
+                                            [this] { return policyStore->load(); },
                                             options.launcherBounds,
                                             &stop };
     ActivationTransaction transaction(context,
@@ -588,6 +590,13 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
                       tr("No sandbox backend is active, so nothing was run (commands never run unconfined). "
                          "Activate a backend first."),
                       {} };
+    }
+    // Whatever transition is under way, the launcher that serves this spawn confines it or
+    // nothing runs.
+    if (Status confined = Confinement::check(*snapshot.launcher, effectivePolicy, snapshot.ref->toString());
+        !confined.ok()) {
+        d->table.unpin(snapshot.launcher.get());
+        return confined.error();
     }
     Result<std::shared_ptr<SandboxProcess>> spawned = snapshot.launcher->spawn(request, effectivePolicy);
     if (!spawned.ok() || !spawned.value()) {

@@ -56,6 +56,14 @@ public:
     // Release idle resources (no process of this launcher is running when called).
     virtual QFuture<Status> disposeIdle() = 0;
 
+    // Part of the contract, as data: what enforces each policy dimension
+    // (BackendDescriptor::enforcementDimensions()) when this launcher spawns under `policy`,
+    // as this instance is now configured and prepared. A dimension missing (or empty) is
+    // not enforced. The engine activates, restores and spawns through a launcher only when
+    // it enforces every dimension the policy restricts (Policy::restrictedDimensions()).
+    // By default the descriptor's enforcement claims.
+    virtual QMap<QString, QString> confinement(const Policy &) const { return descriptor().enforcement; }
+
 protected:
     LauncherHost *host() const { return m_host; }
 

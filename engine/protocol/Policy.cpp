@@ -96,6 +96,22 @@ Policy Policy::defaults()
     return policy;
 }
 
+QStringList Policy::restrictedDimensions() const
+{
+    QStringList restricted;
+    if (!writable.contains(QStringLiteral("/")) || !denied.isEmpty() || !readOnly.isEmpty())
+        restricted.append(QStringLiteral("filesystem"));
+    if (network != NetworkMode::Full)
+        restricted.append(QStringLiteral("network"));
+    if (network == NetworkMode::Allowlist)
+        restricted.append(QStringLiteral("allowedDomains"));
+    if (hostExecution != HostExecution::Allow)
+        restricted.append(QStringLiteral("hostExecution"));
+    if (processes == ProcessConfinement::Isolated)
+        restricted.append(QStringLiteral("confinement"));
+    return restricted;
+}
+
 QString Policy::networkModeName(NetworkMode mode)
 {
     switch (mode) {

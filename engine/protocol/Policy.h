@@ -38,6 +38,13 @@ struct Policy
     // The careful defaults of DESIGN.md "Policy".
     static Policy defaults();
 
+    // The policy dimensions (BackendDescriptor::enforcementDimensions()) this policy
+    // restricts, which a launcher must enforce to run anything under it: filesystem unless
+    // "/" is writable with nothing denied or read-only; confinement when processes are
+    // isolated; network unless it is full; allowedDomains with an allowlist; hostExecution
+    // unless it is allowed.
+    QStringList restrictedDimensions() const;
+
     static QString networkModeName(NetworkMode mode);
     static QString hostExecutionName(HostExecution mode);
     static QString processConfinementName(ProcessConfinement mode);

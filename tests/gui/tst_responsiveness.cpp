@@ -112,6 +112,10 @@ public:
         token.type = FieldSpec::Type::Secret;
         token.label = QStringLiteral("Token");
         descriptor.fields = { token };
+        // Every dimension holds: this launcher runs no command at all.
+        for (const QString &dimension : BackendDescriptor::enforcementDimensions())
+            descriptor.enforcement.insert(dimension,
+                                          QStringLiteral("nothing runs: this test launcher runs no commands"));
         return descriptor;
     }
     QFuture<Status> configure(const ResolvedSettings &) override { return QtFuture::makeReadyFuture(Status()); }

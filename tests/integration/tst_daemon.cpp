@@ -87,6 +87,7 @@ private slots:
     void terminalPromptsAndSecretsWithoutEcho();
     void staleSocketOfADeadOwnerIsReplaced();
     void hostInteractionWithoutTerminalNamesTheQuestion();
+    void hotSwitchKeepsEachCommandInTheTierThatStartedIt();
 
 private:
     QProcessEnvironment environment(const QString &name) const;
@@ -624,6 +625,80 @@ void TestDaemon::hostInteractionWithoutTerminalNamesTheQuestion()
     QVERIFY(answered.out.endsWith("activated atom-pack:test-secrets:asking\n"));
     const Outcome status = ctl({ QStringLiteral("status") });
     QVERIFY(status.out.contains("active backend:  atom-pack:test-secrets:asking"));
+}
+
+namespace {
+
+QByteArray pidNamespaceOf(const QByteArray &procPath)
+{
+    char target[256] = {};
+    const ssize_t length = ::readlink(procPath.constData(), target, sizeof target - 1);
+    return length > 0 ? QByteArray(target, int(length)) : QByteArray();
+}
+
+QByteArray nextLine(QProcess &process)
+{
+    QByteArray line;
+    [[maybe_unused]] const bool done = QTest::qWaitFor(
+        [&] {
+            if (process.canReadLine()) {
+                line = process.readLine().trimmed();
+                return true;
+            }
+            return process.state() == QProcess::NotRunning;
+        },
+        30000);
+    return line;
+}
+
+} // namespace
+
+void TestDaemon::hotSwitchKeepsEachCommandInTheTierThatStartedIt()
+{
+    // The real auto launcher, switched from tier 1 to tier 2 while a command runs. Each
+    // command says which pid namespace it is in, before and after the switch; tier 1 gives
+    // it its own, tier 2 (no namespaces) leaves it in the host's.
+    startDaemon();
+    const QByteArray host = pidNamespaceOf("/proc/self/ns/pid");
+    QVERIFY(!host.isEmpty());
+    const QStringList reporter{ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                                QStringLiteral("readlink /proc/self/ns/pid; read x; readlink /proc/self/ns/pid") };
+    QVERIFY(ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:auto"),
+                  QStringLiteral("tier=strongest") })
+                .exitCode
+            == 0);
+    auto first = startCtl(reporter);
+    const QByteArray firstBefore = nextLine(*first);
+    QVERIFY2(firstBefore.startsWith("pid:["), firstBefore.constData());
+    QVERIFY(firstBefore != host);
+
+    const Outcome switched = ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:auto"),
+                                   QStringLiteral("tier=landlock-seccomp") });
+    QVERIFY2(switched.exitCode == 0, switched.err.constData());
+    auto second = startCtl(reporter);
+    const QByteArray secondBefore = nextLine(*second);
+    QCOMPARE(secondBefore, host);
+
+    // Both run, both served by auto.
+    QJsonArray list;
+    QTRY_VERIFY_WITH_TIMEOUT((list = processes()).size() == 2, 30000);
+    for (const QJsonValue &p : std::as_const(list)) {
+        QCOMPARE(p.toObject().value(QStringLiteral("state")).toString(), QStringLiteral("running"));
+        QCOMPARE(p.toObject().value(QStringLiteral("owner")).toObject().value(QStringLiteral("kind")).toString(),
+                 QStringLiteral("auto"));
+    }
+
+    // After the switch the first command is still in its own namespace: tier 1.
+    first->write("go\n");
+    first->closeWriteChannel();
+    second->write("go\n");
+    second->closeWriteChannel();
+    QCOMPARE(nextLine(*first), firstBefore);
+    QCOMPARE(nextLine(*second), host);
+    QTRY_VERIFY_WITH_TIMEOUT(first->state() == QProcess::NotRunning, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(second->state() == QProcess::NotRunning, 30000);
+    QCOMPARE(first->exitCode(), 0);
+    QCOMPARE(second->exitCode(), 0);
 }
 
 void TestDaemon::simultaneousStartsMakeExactlyOneOwner()

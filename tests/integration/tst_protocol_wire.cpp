@@ -122,6 +122,10 @@ public:
     {
         BackendDescriptor descriptor;
         descriptor.name = QStringLiteral("Text launcher %1").arg(m_kind);
+        // Every dimension holds: this launcher runs no command at all.
+        for (const QString &dimension : BackendDescriptor::enforcementDimensions())
+            descriptor.enforcement.insert(dimension,
+                                          QStringLiteral("nothing runs: this test launcher runs no commands"));
         return descriptor;
     }
     QFuture<Status> configure(const ResolvedSettings &) override { return QtFuture::makeReadyFuture(Status()); }

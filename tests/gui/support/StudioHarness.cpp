@@ -1,5 +1,6 @@
 #include "StudioHarness.h"
 
+#include "HostProcessPolicy.h"
 #include "TestPack.h"
 #include "server/Client.h"
 #include "server/InProcessTransport.h"
@@ -19,6 +20,8 @@ StudioHarness::StudioHarness()
     options.keychainService
         = QStringLiteral("sandbox-studio-guitest-%1-%2").arg(QCoreApplication::applicationPid()).arg(++serial);
     m_engine = std::make_unique<Engine>(options);
+    if (const Status set = m_engine->setPolicy(hostProcessPolicy()); !set.ok())
+        qFatal("setting the host process policy failed: %s", qPrintable(set.error().toString()));
     const Status installed = m_engine->installPack(std::make_shared<TestPack>());
     if (!installed)
         qFatal("installing the GUI test pack failed: %s", qPrintable(installed.error().toString()));

@@ -59,6 +59,9 @@ public:
         key.required = true;
         d.fields = { region, key };
         d.platforms = { QStringLiteral("linux") };
+        // Every dimension holds: this backend runs no command at all.
+        for (const QString &dimension : BackendDescriptor::enforcementDimensions())
+            d.enforcement.insert(dimension, QStringLiteral("nothing runs: this test backend runs no commands"));
         return d;
     }
 
@@ -85,6 +88,9 @@ public:
         d.name = QStringLiteral("Asking test backend");
         d.description = QStringLiteral("Asks to be confirmed while it prepares.");
         d.platforms = { QStringLiteral("linux") };
+        // Every dimension holds: this backend runs no command at all.
+        for (const QString &dimension : BackendDescriptor::enforcementDimensions())
+            d.enforcement.insert(dimension, QStringLiteral("nothing runs: this test backend runs no commands"));
         return d;
     }
 

@@ -1,6 +1,7 @@
 // The activation transaction, step by step: a fault injected at each of the seven steps,
 // process ownership across swaps, restore at start-up, Host Interaction.
 #include "EngineRig.h"
+#include "HostProcessPolicy.h"
 #include "core/PlaintextSecretStore.h"
 #include "launchers/vm/VmLauncher.h"
 
@@ -419,8 +420,9 @@ void ActivationTest::vmBackendIsListedButNeverRuns()
 void ActivationTest::activationNeverRewritesPolicy()
 {
     EngineRig rig;
-    Policy policy = Policy::defaults();
-    policy.network = Policy::NetworkMode::Full;
+    // Still one the rig's host-process launchers may serve: it restricts nothing.
+    Policy policy = hostProcessPolicy();
+    policy.readable.append(QStringLiteral("/opt"));
     QSignalSpy policyChanged(rig.engine.get(), &Engine::policyChanged);
     QVERIFY(rig.engine->setPolicy(policy).ok());
     QCOMPARE(policyChanged.size(), 1);

@@ -197,7 +197,9 @@ void SettingsStoreTest::unsupportedVersionIsKeptNotOverwritten()
 
 void SettingsStoreTest::corruptPolicyIsBackedUpAndDefaultsUsed()
 {
-    EngineRig rig;
+    EngineRig::Setup setup;
+    setup.hostProcessPolicy = false;
+    EngineRig rig(setup);
     const QString policyPath = QDir(rig.configDir).filePath(QStringLiteral("policy.json"));
     QCOMPARE(rig.engine->policy(), Policy::defaults());
     QVERIFY(!QFile::exists(policyPath)); // defaults are not written

@@ -1,5 +1,7 @@
 #include "EngineRig.h"
 
+#include "HostProcessPolicy.h"
+
 #include <QDir>
 
 namespace sandbox::test {
@@ -39,6 +41,10 @@ void EngineRig::start()
     options.interactionTimeoutMs = setup.interactionTimeoutMs;
     options.launcherBounds = setup.launcherBounds;
     engine = std::make_unique<Engine>(options);
+    if (setup.hostProcessPolicy) {
+        if (const Status set = engine->setPolicy(hostProcessPolicy()); !set.ok())
+            qFatal("setting the host process policy failed: %s", qPrintable(set.error().toString()));
+    }
     observer = std::make_unique<EngineObserver>(engine.get());
     if (setup.registerBackends) {
         engine->registerBuiltin(QStringLiteral("auto"),

@@ -12,7 +12,8 @@
 namespace sandbox::test {
 
 // An engine on real files in a temporary directory, with a test builtin:auto and a test
-// builtin:fault backend (both FaultInjectingLaunchers, steered through their plans).
+// builtin:fault backend (both FaultInjectingLaunchers, steered through their plans), under
+// a policy that restricts nothing (the launchers run host processes and say so).
 class EngineRig final
 {
 public:
@@ -23,6 +24,9 @@ public:
         int interactionTimeoutMs = 120000;
         bool registerBackends = true;
         LauncherBounds launcherBounds; // overrides of the launcher call bounds
+        // The test launchers run host processes and enforce nothing: the rig's engine runs
+        // under hostProcessPolicy(). False: the stored policy (defaults when none).
+        bool hostProcessPolicy = true;
     };
 
     EngineRig();

@@ -1,0 +1,16 @@
+#include "HostProcessPolicy.h"
+
+namespace sandbox::test {
+
+Policy hostProcessPolicy()
+{
+    Policy policy;
+    policy.readable = { QStringLiteral("/") };
+    policy.writable = { QStringLiteral("/") };
+    policy.processes = Policy::ProcessConfinement::Shared;
+    policy.network = Policy::NetworkMode::Full;
+    policy.hostExecution = Policy::HostExecution::Allow;
+    return policy;
+}
+
+} // namespace sandbox::test
