@@ -76,7 +76,9 @@ BackendDescriptor DockerLauncher::descriptor() const
         { QStringLiteral("confinement"),
           tr("Commands run in the container's own namespaces as your uid and gid, with every capability dropped, "
              "no-new-privileges and the container's process limit. Commands of one workspace share its container "
-             "and can see each other's processes.") },
+             "and can see each other's processes. Other system calls are filtered by the runtime's default seccomp "
+             "profile, which decides whether a command may trace another command of the same container, create a "
+             "user namespace or use the kernel keyring.") },
         { QStringLiteral("network"),
           tr("Network none: the container has no network interface but loopback. Full: the runtime's default "
              "network.") },
