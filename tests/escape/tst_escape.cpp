@@ -429,13 +429,47 @@ void TestEscape::addRows(int tier)
         sh("chmod +x {ws}/existing.txt && chmod -x {ws}/existing.txt && touch -d 2001-01-01 {ws}/existing.txt && "
            "echo CHMOD-OK"),
         Succeeds, "CHMOD-OK");
-    if (tier == 1) {
-        row("chmod outside the writable paths", def, sh("chmod 0777 {home}/notes.txt"), Fails, {},
-            QStringLiteral("mode:{home}/notes.txt:644"));
-        row("utimes outside the writable paths", def, sh("touch -d 2001-01-01 {home}/notes.txt"), Fails);
-    } else {
+    const QString modeKept = QStringLiteral("mode:{home}/notes.txt:644");
+    const QString timeKept = QStringLiteral("mtime-after:{home}/notes.txt:1000000000");
+    row("chmod outside the writable paths", def, sh("chmod 0777 {home}/notes.txt"), Fails, {}, modeKept);
+    row("utimes outside the writable paths", def, sh("touch -d 2001-01-01 {home}/notes.txt"), Fails, {}, timeKept);
+    row("chmod through a symlink in the workspace", def,
+        sh("ln -s {home}/notes.txt {ws}/src/to-notes; chmod 0777 {ws}/src/to-notes; rc=$?; rm -f {ws}/src/to-notes; "
+           "exit $rc"),
+        Fails, {}, modeKept);
+    row("utimes through a symlink in the workspace", def,
+        sh("ln -s {home}/notes.txt {ws}/src/to-notes; touch -d 2001-01-01 {ws}/src/to-notes; rc=$?; "
+           "rm -f {ws}/src/to-notes; exit $rc"),
+        Fails, {}, timeKept);
+    row("chmod relative to a directory descriptor outside", def,
+        QStringList{
+            QStringLiteral("python3"), QStringLiteral("-c"),
+            QStringLiteral("import os\nfd=os.open('{home}',os.O_RDONLY)\nos.chmod('notes.txt',0o777,dir_fd=fd)") },
+        Fails, {}, modeKept);
+    row("fchmod and futimens on a descriptor of a file outside", def,
+        QStringList{ QStringLiteral("python3"), QStringLiteral("-c"),
+                     QStringLiteral("import os\nf=open('{home}/notes.txt')\n"
+                                    "try:\n  os.utime(f.fileno(),(978307200,978307200))\nexcept OSError: pass\n"
+                                    "os.fchmod(f.fileno(),0o777)") },
+        Fails, {}, QStringLiteral("mode-and-mtime:{home}/notes.txt"));
+    row("a build script made executable in the workspace runs", def,
+        sh("printf '#!/bin/sh\\necho BUILD-OK\\n' > {ws}/src/build.sh && chmod +x {ws}/src/build.sh && "
+           "{ws}/src/build.sh; rm -f {ws}/src/build.sh"),
+        Succeeds, "BUILD-OK");
+    row("fchmod and futimens in the workspace work", def,
+        QStringList{ QStringLiteral("python3"), QStringLiteral("-c"),
+                     QStringLiteral("import os\nf=open('{ws}/existing.txt')\nos.fchmod(f.fileno(),0o600)\n"
+                                    "os.utime(f.fileno(),(978307200,978307200))\nst=os.stat('{ws}/existing.txt')\n"
+                                    "os.chmod('{ws}/existing.txt',0o644)\n"
+                                    "print('FD-OK' if oct(st.st_mode&0o777)=='0o600' and st.st_mtime==978307200 "
+                                    "else 'FD-WRONG')") },
+        Succeeds, "FD-OK");
+    row("make sees mtimes set in the workspace", def,
+        sh("cd {ws}/src && printf 'out: in\\n\\tcp in out\\n' > Makefile && echo a > in && make -s && "
+           "touch -d 2000-01-01 out && make; rm -f Makefile in out"),
+        Succeeds, "cp in out");
+    if (tier == 2)
         row("chown is refused in the workspace too (claimed)", def, sh("chown \"$(id -u)\" {ws}/existing.txt"), Fails);
-    }
 
     // --- syscalls that must be refused
     for (const char *name : { "ptrace", "process_vm", "io_uring", "bpf", "keyctl", "userfaultfd", "perf_event_open",
@@ -705,6 +739,21 @@ bool TestEscape::hostCheck(const QString &rawCheck, QString &why)
         why = path + QStringLiteral(" changed its mode");
         return ::stat(QFile::encodeName(path).constData(), &st) == 0
             && QString::number(st.st_mode & 07777, 8) == check.section(QLatin1Char(':'), 2);
+    }
+    if (check.startsWith(QLatin1String("mtime-after:"))) {
+        const QString path = check.section(QLatin1Char(':'), 1, 1);
+        struct stat st = {};
+        why = path + QStringLiteral(" got an older modification time");
+        return ::stat(QFile::encodeName(path).constData(), &st) == 0
+            && st.st_mtime > check.section(QLatin1Char(':'), 2).toLongLong();
+    }
+    if (check.startsWith(QLatin1String("mode-and-mtime:"))) {
+        const QString path = check.mid(15);
+        QString other;
+        const bool ok = hostCheck(QStringLiteral("mode:") + path + QStringLiteral(":644"), why)
+            && hostCheck(QStringLiteral("mtime-after:") + path + QStringLiteral(":1000000000"), other);
+        why += other;
+        return ok;
     }
     if (check.startsWith(QLatin1String("no-xattr:"))) {
         const QByteArray path = QFile::encodeName(check.mid(9));

@@ -140,26 +140,31 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                           .arg(abi >= 6 ? tr("; abstract sockets also scoped by Landlock") : QString()));
         return claims;
     case Tier::LandlockSeccomp:
-        claims.insert(QStringLiteral("filesystem"),
-                      tr("%1 only: readable and writable paths granted whole, so files are created, renamed and "
-                         "removed anywhere in a writable path, the root of a repository included; denied paths "
-                         "unreadable (their names stay listable) even when they are created while the command "
-                         "runs, and a writable directory that contains a denied path gets no new entries directly; "
-                         "$XDG_RUNTIME_DIR and /run/user unreadable (unless inside a writable path); read-only "
-                         "paths inside writable ones and the repository files that make git run code are not "
-                         "write-protected while the command runs: sandbox-init's repository guard puts them back "
-                         "and removes what appeared among them when the command and everything it started have "
-                         "ended (a host git started during the run can see them); %2; /tmp and /dev/shm are the "
-                         "host's (not private); only null, zero, full, random, urandom and tty devices")
-                          .arg(landlock,
-                               abi >= 3 ? tr("truncating needs write access (Landlock); changing ownership or extended "
-                                             "attributes is refused everywhere (seccomp), the workspace included; "
-                                             "chmod and utimes are not confined: they work on any file of the user "
-                                             "the command can reach, read-only ones included")
-                                        : tr("changing ownership or extended attributes is refused everywhere "
-                                             "(seccomp); truncate, chmod and utimes are not confined: they work on "
-                                             "any file of the user the command can reach, read-only ones included "
-                                             "(Landlock ABI < 3)")));
+        claims.insert(
+            QStringLiteral("filesystem"),
+            tr("%1 only: readable and writable paths granted whole, so files are created, renamed and "
+               "removed anywhere in a writable path, the root of a repository included; denied paths "
+               "unreadable (their names stay listable) even when they are created while the command "
+               "runs, and a writable directory that contains a denied path gets no new entries directly; "
+               "$XDG_RUNTIME_DIR and /run/user unreadable (unless inside a writable path); read-only "
+               "paths inside writable ones and the repository files that make git run code are not "
+               "write-protected while the command runs: sandbox-init's repository guard puts them back "
+               "and removes what appeared among them when the command and everything it started have "
+               "ended (a host git started during the run can see them); %2; /tmp and /dev/shm are the "
+               "host's (not private); only null, zero, full, random, urandom and tty devices")
+                .arg(landlock,
+                     (abi >= 3 ? tr("truncating needs write access (Landlock); changing ownership or extended "
+                                    "attributes is refused everywhere (seccomp), the workspace included; ")
+                               : tr("changing ownership or extended attributes is refused everywhere (seccomp); "
+                                    "truncate is not confined: it works on any file of the user the command can "
+                                    "reach, read-only ones included (Landlock ABI < 3); "))
+                         + tr("chmod and utimes (every call that changes a file's mode or times) are made by "
+                              "sandbox-init on the command's behalf (seccomp user notification, the path and times "
+                              "read from the command once) only when the file, resolved as the command asked "
+                              "(symbolic links followed unless it asked otherwise), lies under a writable path and "
+                              "belongs to the command's user; they are refused elsewhere, read-only and denied paths "
+                              "included; a symbolic link's own times cannot be changed; on a kernel without seccomp "
+                              "user notification (before Linux 5.0) chmod and utimes are refused everywhere")));
         claims.insert(QStringLiteral("confinement"),
                       tr("weaker, no namespaces: host processes are visible in /proc; seccomp-bpf deny list "
                          "(int arguments compared on their low 32 bits), no_new_privs, capabilities dropped; "

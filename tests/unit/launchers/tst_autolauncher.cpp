@@ -114,7 +114,8 @@ void TestAutoLauncher::claimsNameWhatEnforcesEachDimension_data()
     QTest::addColumn<QString>("filesystem");
     QTest::addColumn<QString>("confinement");
     QTest::newRow("namespaces") << 1 << QStringLiteral("mount namespace") << QStringLiteral("pid");
-    QTest::newRow("landlock-seccomp") << 2 << QStringLiteral("Landlock ABI") << QStringLiteral("visible in /proc");
+    QTest::newRow("landlock-seccomp") << 2 << QStringLiteral("seccomp user notification")
+                                      << QStringLiteral("visible in /proc");
 }
 
 void TestAutoLauncher::claimsNameWhatEnforcesEachDimension()

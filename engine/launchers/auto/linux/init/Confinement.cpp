@@ -272,6 +272,18 @@ bool applyLandlock(const InitConfig &config, std::string &error)
     return ok;
 }
 
+static bool notificationsAvailable()
+{
+    // API level 5: the kernel has seccomp user notification (Linux 5.0) and libseccomp
+    // can use it.
+    return seccomp_api_get() >= 5;
+}
+
+bool superviseNotifications(const InitConfig &config)
+{
+    return config.superviseConnect || (config.tier == 2 && notificationsAvailable());
+}
+
 bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
 {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -401,6 +413,13 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
         // setxattrat and removexattrat (Linux 6.13), by number: older libseccomp lacks them.
         for (int call : { 463, 466 })
             rc = rc ? rc : seccomp_rule_add(ctx, deny, call, 0);
+        // Modes and times: answered by sandbox-init (MetadataSupervisor), which makes the
+        // change itself only under a writable path. A kernel without user notification
+        // gets them refused everywhere instead. fchmodat2 (Linux 6.6) by number.
+        const uint32_t metadata = notificationsAvailable() ? SCMP_ACT_NOTIFY : deny;
+        for (int call : { SCMP_SYS(chmod), SCMP_SYS(fchmod), SCMP_SYS(fchmodat), 452, SCMP_SYS(utimensat),
+                          SCMP_SYS(utimes), SCMP_SYS(utime), SCMP_SYS(futimesat) })
+            rc = rc ? rc : seccomp_rule_add(ctx, metadata, call, 0);
     }
     // Raw and packet sockets, always (the type's low 4 bits; the rest are flags).
     rc = rc ? rc : denyWhenArg(SCMP_SYS(socket), 0, AF_PACKET, ctx, deny);
@@ -443,7 +462,7 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
     }
     rc = seccomp_load(ctx);
     int listener = -1;
-    if (rc == 0 && config.superviseConnect) {
+    if (rc == 0 && superviseNotifications(config)) {
         listener = seccomp_notify_fd(ctx);
         *notifyFd = listener >= 0 ? fcntl(listener, F_DUPFD_CLOEXEC, 0) : -1;
         if (*notifyFd < 0)

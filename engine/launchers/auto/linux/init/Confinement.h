@@ -14,7 +14,10 @@ int landlockAbi();
 bool applyRlimits(const InitConfig &config, std::string &error);
 bool dropPrivileges(std::string &error);
 bool applyLandlock(const InitConfig &config, std::string &error);
-// With `config.superviseConnect`, `*notifyFd` receives the filter's user-notification
+// True when the command's filter hands calls to sandbox-init (user notification): connect()
+// with `config.superviseConnect`, chmod and utimes in tier 2 where the kernel offers it.
+bool superviseNotifications(const InitConfig &config);
+// With superviseNotifications(config), `*notifyFd` receives the filter's user-notification
 // descriptor (close-on-exec) for ConnectSupervisor.
 bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error);
 

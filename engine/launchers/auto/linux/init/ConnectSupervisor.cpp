@@ -35,9 +35,11 @@ long descriptorFlags(unsigned pid, int fd)
 
 } // namespace
 
-ConnectSupervisor::ConnectSupervisor(int notifyFd, std::string proxySocket)
+ConnectSupervisor::ConnectSupervisor(int notifyFd, std::string proxySocket,
+                                     const std::vector<std::string> &writablePaths)
     : m_notifyFd(notifyFd)
     , m_proxySocket(std::move(proxySocket))
+    , m_metadata(writablePaths)
 { }
 
 ConnectSupervisor::~ConnectSupervisor()
@@ -80,6 +82,12 @@ void ConnectSupervisor::handleOne()
     response->flags = 0;
     response->val = 0;
     response->error = -EACCES;
+    if (MetadataSupervisor::handles(request->data.nr)) {
+        m_metadata.answer(m_notifyFd, *request, *response);
+        (void)seccomp_notify_respond(m_notifyFd, response);
+        seccomp_notify_free(request, response);
+        return;
+    }
     const int targetFd = static_cast<int>(request->data.args[0]);
     const unsigned long long length = request->data.args[2];
     sockaddr_un address = {};

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "MetadataSupervisor.h"
+
 #include <string>
+#include <vector>
 
 namespace sandbox::init {
 
@@ -11,10 +14,12 @@ namespace sandbox::init {
 // proxy itself, on its own copy of the address, and installs that socket in place of the
 // command's descriptor; every other connect() is refused. Nothing the command changes in
 // its memory after the check can redirect a connection the supervisor made.
+// The same notification descriptor carries the command's chmod and utimes calls in tier 2;
+// they are answered by MetadataSupervisor (one listener, one loop).
 class ConnectSupervisor final
 {
 public:
-    ConnectSupervisor(int notifyFd, std::string proxySocket);
+    ConnectSupervisor(int notifyFd, std::string proxySocket, const std::vector<std::string> &writablePaths);
     ~ConnectSupervisor();
     ConnectSupervisor(const ConnectSupervisor &) = delete;
     ConnectSupervisor &operator=(const ConnectSupervisor &) = delete;
@@ -30,6 +35,7 @@ private:
 
     int m_notifyFd = -1;
     std::string m_proxySocket;
+    MetadataSupervisor m_metadata;
 };
 
 } // namespace sandbox::init

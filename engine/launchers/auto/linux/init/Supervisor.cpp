@@ -116,7 +116,7 @@ pid_t startCommand(const InitConfig &config, bool confineChild, int *notifyFd = 
     if (pipe2(pipeFds, O_CLOEXEC) != 0)
         failSetup(errnoText("cannot create a pipe"));
     // The command's seccomp filter hands its connect() calls to us (tier 2, allowed domains).
-    const bool supervise = confineChild && config.superviseConnect;
+    const bool supervise = confineChild && superviseNotifications(config);
     int channel[2] = { -1, -1 };
     if (supervise && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0)
         failSetup(errnoText("cannot create the supervision channel"));
@@ -402,7 +402,7 @@ void runUnshared(const InitConfig &config)
         killDescendants();
         _exit(kSetupFailedStatus);
     }
-    if (config.superviseConnect && notifyFd < 0) {
+    if (superviseNotifications(config) && notifyFd < 0) {
         kill(-command, SIGKILL);
         kill(command, SIGKILL);
         killDescendants();
@@ -410,7 +410,7 @@ void runUnshared(const InitConfig &config)
     }
     std::optional<ConnectSupervisor> connections;
     if (notifyFd >= 0)
-        connections.emplace(notifyFd, config.proxySocket);
+        connections.emplace(notifyFd, config.proxySocket, config.landlockWritable);
     for (;;) {
         pollfd fds[2] = { { signalFd, POLLIN, 0 }, { connections ? connections->fd() : -1, POLLIN, 0 } };
         if (poll(fds, 2, -1) < 0)

@@ -1,0 +1,313 @@
+#include "MetadataSupervisor.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <seccomp.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <unistd.h>
+#include <utime.h>
+
+namespace sandbox::init {
+
+namespace {
+
+constexpr int kFchmodat2 = 452; // Linux 6.6; older libseccomp headers lack the name
+
+// A descriptor for `path` of `pid` in /proc (O_PATH), or -1.
+int openProc(unsigned pid, const std::string &rest)
+{
+    const std::string path = "/proc/" + std::to_string(pid) + "/" + rest;
+    return open(path.c_str(), O_PATH | O_CLOEXEC);
+}
+
+// Reads a NUL-terminated path of at most PATH_MAX bytes at `address` of `pid` through
+// /proc/PID/mem, a page at a time (the string may end just before an unmapped page).
+bool readString(unsigned pid, unsigned long long address, std::string &out)
+{
+    const int mem = open(("/proc/" + std::to_string(pid) + "/mem").c_str(), O_RDONLY | O_CLOEXEC);
+    if (mem < 0)
+        return false;
+    out.clear();
+    bool ended = false;
+    while (!ended && out.size() < PATH_MAX) {
+        char chunk[4096];
+        const size_t room = sizeof chunk - (address % sizeof chunk);
+        const ssize_t n = pread(mem, chunk, room, static_cast<off_t>(address));
+        if (n <= 0)
+            break;
+        for (ssize_t i = 0; i < n && !ended; ++i) {
+            if (chunk[i] == '\0')
+                ended = true;
+            else
+                out.push_back(chunk[i]);
+        }
+        address += static_cast<unsigned long long>(n);
+    }
+    close(mem);
+    return ended && out.size() < PATH_MAX;
+}
+
+bool readBytes(unsigned pid, unsigned long long address, void *buffer, size_t size)
+{
+    const int mem = open(("/proc/" + std::to_string(pid) + "/mem").c_str(), O_RDONLY | O_CLOEXEC);
+    if (mem < 0)
+        return false;
+    const ssize_t n = pread(mem, buffer, size, static_cast<off_t>(address));
+    close(mem);
+    return n == static_cast<ssize_t>(size);
+}
+
+// The caller's filesystem user id (the fourth Uid: field of /proc/PID/status), or -1.
+long long callerFsuid(unsigned pid)
+{
+    const int status = open(("/proc/" + std::to_string(pid) + "/status").c_str(), O_RDONLY | O_CLOEXEC);
+    if (status < 0)
+        return -1;
+    char buffer[4096] = {};
+    const ssize_t n = read(status, buffer, sizeof buffer - 1);
+    close(status);
+    const char *uid = n > 0 ? std::strstr(buffer, "\nUid:") : nullptr;
+    if (!uid)
+        return -1;
+    char *cursor = const_cast<char *>(uid) + 5;
+    long long value = -1;
+    for (int field = 0; field < 4; ++field)
+        value = std::strtoll(cursor, &cursor, 10);
+    return value;
+}
+
+int lowInt(unsigned long long value)
+{
+    return static_cast<int>(static_cast<unsigned>(value & 0xffffffffULL));
+}
+
+} // namespace
+
+MetadataSupervisor::MetadataSupervisor(const std::vector<std::string> &writablePaths)
+{
+    for (const std::string &path : writablePaths) {
+        char *canonical = realpath(path.c_str(), nullptr);
+        if (!canonical)
+            continue;
+        Root root;
+        root.path = canonical;
+        std::free(canonical);
+        root.fd = open(root.path.c_str(), O_PATH | O_CLOEXEC);
+        if (root.fd >= 0)
+            m_roots.push_back(std::move(root));
+    }
+}
+
+MetadataSupervisor::~MetadataSupervisor()
+{
+    for (const Root &root : m_roots)
+        close(root.fd);
+}
+
+bool MetadataSupervisor::handles(int nr)
+{
+    return nr == SCMP_SYS(chmod) || nr == SCMP_SYS(fchmod) || nr == SCMP_SYS(fchmodat) || nr == kFchmodat2
+        || nr == SCMP_SYS(utimensat) || nr == SCMP_SYS(utimes) || nr == SCMP_SYS(utime) || nr == SCMP_SYS(futimesat);
+}
+
+bool MetadataSupervisor::underWritable(int objectFd) const
+{
+    struct stat object = {};
+    if (fstat(objectFd, &object) != 0)
+        return false;
+    char buffer[PATH_MAX + 1];
+    const std::string link = "/proc/self/fd/" + std::to_string(objectFd);
+    const ssize_t n = readlink(link.c_str(), buffer, PATH_MAX);
+    if (n <= 0 || buffer[0] != '/')
+        return false;
+    const std::string path(buffer, static_cast<size_t>(n));
+    for (const Root &root : m_roots) {
+        std::string rest;
+        if (path == root.path)
+            rest = ".";
+        else if (path.starts_with(root.path == "/" ? root.path : root.path + "/"))
+            rest = path.substr(root.path == "/" ? 1 : root.path.size() + 1);
+        else
+            continue;
+        // The name is only a hint: the object must be found again beneath the root,
+        // without leaving it and without following a link.
+        open_how how = {};
+        how.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC;
+        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+        const int again = static_cast<int>(syscall(SYS_openat2, root.fd, rest.c_str(), &how, sizeof how));
+        if (again < 0)
+            continue;
+        struct stat found = {};
+        const bool same = fstat(again, &found) == 0 && found.st_dev == object.st_dev && found.st_ino == object.st_ino;
+        close(again);
+        if (same)
+            return true;
+    }
+    return false;
+}
+
+void MetadataSupervisor::answer(int notifyFd, const seccomp_notif &request, seccomp_notif_resp &response) const
+{
+    response.error = -EPERM;
+    response.val = 0;
+    response.flags = 0;
+    const unsigned pid = request.pid;
+    const int nr = request.data.nr;
+    const auto *args = request.data.args;
+
+    // Which object: a descriptor of the caller, or a path relative to one (or its cwd).
+    bool byDescriptor = false;
+    int dirfd = AT_FDCWD;
+    unsigned long long pathAddress = 0;
+    int flags = 0;
+    bool isChmod = true;
+    mode_t mode = 0;
+    unsigned long long timesAddress = 0;
+    if (nr == SCMP_SYS(chmod)) {
+        pathAddress = args[0];
+        mode = static_cast<mode_t>(args[1]);
+    } else if (nr == SCMP_SYS(fchmod)) {
+        byDescriptor = true;
+        dirfd = lowInt(args[0]);
+        mode = static_cast<mode_t>(args[1]);
+    } else if (nr == SCMP_SYS(fchmodat) || nr == kFchmodat2) {
+        dirfd = lowInt(args[0]);
+        pathAddress = args[1];
+        mode = static_cast<mode_t>(args[2]);
+        flags = nr == kFchmodat2 ? lowInt(args[3]) : 0;
+    } else if (nr == SCMP_SYS(utimensat)) {
+        isChmod = false;
+        dirfd = lowInt(args[0]);
+        pathAddress = args[1];
+        timesAddress = args[2];
+        flags = lowInt(args[3]);
+        byDescriptor = pathAddress == 0;
+    } else if (nr == SCMP_SYS(utimes) || nr == SCMP_SYS(utime)) {
+        isChmod = false;
+        pathAddress = args[0];
+        timesAddress = args[1];
+    } else if (nr == SCMP_SYS(futimesat)) {
+        isChmod = false;
+        dirfd = lowInt(args[0]);
+        pathAddress = args[1];
+        timesAddress = args[2];
+    } else {
+        return;
+    }
+    if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) {
+        response.error = -EINVAL;
+        return;
+    }
+
+    // Everything taken from the caller's memory is read once, here.
+    std::string path;
+    if (!byDescriptor && !readString(pid, pathAddress, path)) {
+        response.error = -EFAULT;
+        return;
+    }
+    timespec times[2] = {};
+    const timespec *timesArg = nullptr;
+    if (!isChmod && timesAddress != 0) {
+        bool ok = false;
+        if (nr == SCMP_SYS(utimensat)) {
+            ok = readBytes(pid, timesAddress, times, sizeof times);
+        } else if (nr == SCMP_SYS(utime)) {
+            utimbuf buffer = {};
+            ok = readBytes(pid, timesAddress, &buffer, sizeof buffer);
+            times[0] = { buffer.actime, 0 };
+            times[1] = { buffer.modtime, 0 };
+        } else {
+            timeval buffer[2] = {};
+            ok = readBytes(pid, timesAddress, buffer, sizeof buffer);
+            for (int i = 0; i < 2; ++i) {
+                if (buffer[i].tv_usec < 0 || buffer[i].tv_usec >= 1000000) {
+                    response.error = -EINVAL;
+                    return;
+                }
+                times[i] = { buffer[i].tv_sec, buffer[i].tv_usec * 1000 };
+            }
+        }
+        if (!ok) {
+            response.error = -EFAULT;
+            return;
+        }
+        timesArg = times;
+    }
+    if (path.empty() && !byDescriptor) {
+        if (!(flags & AT_EMPTY_PATH)) {
+            response.error = -ENOENT;
+            return;
+        }
+        byDescriptor = true;
+    }
+
+    // The caller's directory or descriptor, through /proc (the same object it holds).
+    int base = -1;
+    if (byDescriptor || path[0] != '/') {
+        if (dirfd == AT_FDCWD && !byDescriptor)
+            base = openProc(pid, "cwd");
+        else if (dirfd >= 0)
+            base = openProc(pid, "fd/" + std::to_string(dirfd));
+        if (base < 0) {
+            response.error = -EBADF;
+            return;
+        }
+    }
+    int object = -1;
+    if (byDescriptor) {
+        object = base;
+        base = -1;
+    } else {
+        const bool follow = !(flags & AT_SYMLINK_NOFOLLOW);
+        object = openat(path[0] == '/' ? AT_FDCWD : base, path.c_str(), O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+        const int saved = errno;
+        if (base >= 0)
+            close(base);
+        if (object < 0) {
+            response.error = -saved;
+            return;
+        }
+    }
+    // The pid must still be the caller that is waiting (not a process that reused it).
+    if (seccomp_notify_id_valid(notifyFd, request.id) != 0) {
+        close(object);
+        response.error = -ESRCH;
+        return;
+    }
+    struct stat st = {};
+    if (fstat(object, &st) != 0 || !underWritable(object)) {
+        close(object);
+        return;
+    }
+    // sandbox-init keeps capabilities the command dropped: it acts only where the kernel
+    // would let the command itself (the file's owner; no CAP_FOWNER in the sandbox).
+    const long long fsuid = callerFsuid(pid);
+    if (fsuid < 0 || static_cast<long long>(st.st_uid) != fsuid) {
+        close(object);
+        response.error = isChmod || timesArg ? -EPERM : -EACCES;
+        return;
+    }
+    // Acting on the descriptor held: /proc/self/fd/N names exactly that object.
+    const std::string self = "/proc/self/fd/" + std::to_string(object);
+    int rc;
+    if (S_ISLNK(st.st_mode)) {
+        // A link itself (AT_SYMLINK_NOFOLLOW): Linux has no mode for links, and changing
+        // a link's times is refused rather than done through its name.
+        rc = -1;
+        errno = isChmod ? EOPNOTSUPP : EPERM;
+    } else if (isChmod) {
+        rc = chmod(self.c_str(), mode & 07777);
+    } else {
+        rc = utimensat(AT_FDCWD, self.c_str(), timesArg, 0);
+    }
+    response.error = rc == 0 ? 0 : -errno;
+    close(object);
+}
+
+} // namespace sandbox::init
