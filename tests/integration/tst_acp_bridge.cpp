@@ -61,6 +61,7 @@ private slots:
     void malformedLinesGetErrorsAndChangeNothing();
     void agentThatDiesFailsPendingRequests();
     void editorThatDisconnectsEndsTheBridge();
+    void confinedAgentIsInTheSandboxToo();
 
 private:
     void start(const QStringList &options = {});
@@ -598,6 +599,26 @@ void TestAcpBridge::editorThatDisconnectsEndsTheBridge()
     QVERIFY(m_bridge->waitForFinished(30000));
     QCOMPARE(m_bridge->exitStatus(), QProcess::NormalExit);
     QCOMPARE(m_bridge->exitCode(), 0);
+}
+
+void TestAcpBridge::confinedAgentIsInTheSandboxToo()
+{
+    start({ QStringLiteral("--confine-agent") });
+    handshake();
+    const auto report = [this](const QString &path) {
+        return prompt(QJsonObject{ { u"write"_s, path } })
+            .value(u"result"_s)
+            .toObject()
+            .value(u"_meta"_s)
+            .toObject()
+            .value(u"response"_s)
+            .toString();
+    };
+    QCOMPARE(report(m_workspace + QStringLiteral("/by-agent.txt")), QStringLiteral("written"));
+    const QString outside = m_outside->filePath(QStringLiteral("by-agent.txt"));
+    QVERIFY(report(outside) != QStringLiteral("written"));
+    QVERIFY(!QFile::exists(outside));
+    QVERIFY(QFile::exists(m_workspace + QStringLiteral("/by-agent.txt")));
 }
 
 QTEST_GUILESS_MAIN(TestAcpBridge)

@@ -5,6 +5,7 @@ It does what each prompt's text (a JSON object) says, toward the client it was g
   {"call": METHOD, "params": {...}}  send that client request, wait for its response
   {"raw": TEXT}                      write TEXT as a line, wait for the reply the bridge sends
   {"capabilities": true}             report the clientCapabilities initialize offered
+  {"write": PATH}                    try to create PATH itself; reports "written" or the error
   {"exit": N}                        exit with status N at once
 and answers the prompt with {stopReason: "end_turn", _meta: {response, received}}, where
 `received` counts every line that reached the agent.
@@ -55,7 +56,14 @@ def handle(message):
         order = json.loads(text)
         if "exit" in order:
             sys.exit(order["exit"])
-        if "capabilities" in order:
+        if "write" in order:
+            try:
+                with open(order["write"], "w") as f:
+                    f.write("agent was here\n")
+                response = "written"
+            except OSError as error:
+                response = str(error)
+        elif "capabilities" in order:
             response = capabilities
         elif "raw" in order:
             sys.stdout.write(order["raw"] + "\n")
