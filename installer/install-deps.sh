@@ -10,13 +10,13 @@ build_packages=(
     build-essential cmake ninja-build ccache pkg-config git clang-format
     qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     qt6-qpa-plugins libgl-dev
-    qtkeychain-qt6-dev libseccomp-dev libssl-dev
+    qtkeychain-qt6-dev libseccomp-dev libssl-dev libncurses-dev
     dbus dbus-bin dbus-x11 gnome-keyring
 )
 test_packages=(
     xvfb xauth x11-utils trayer
     bubblewrap curl python3 iproute2 util-linux
-    clang libclang-rt-14-dev
+    clang libclang-rt-14-dev tmux
     podman runc busybox-static
     qemu-system-x86 linux-image-amd64 cpio
     rpm lintian desktop-file-utils appstream file

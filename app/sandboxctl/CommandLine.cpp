@@ -16,6 +16,7 @@
 #include "SettingsCommand.h"
 #include "StatusCommand.h"
 #include "Terminal.h"
+#include "TuiCommand.h"
 
 #include <QCommandLineParser>
 
@@ -34,6 +35,7 @@ CommandLine::CommandLine()
     m_commands.push_back(std::make_unique<KillCommand>());
     m_commands.push_back(std::make_unique<PacksCommand>());
     m_commands.push_back(std::make_unique<StatusCommand>());
+    m_commands.push_back(std::make_unique<TuiCommand>());
 }
 
 CommandLine::~CommandLine() = default;

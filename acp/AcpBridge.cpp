@@ -1,0 +1,638 @@
+#include "AcpBridge.h"
+
+#include "AcpTerminal.h"
+#include "AgentPeer.h"
+#include "JsonRpcLine.h"
+#include "server/Client.h"
+
+#include <QDir>
+#include <QFutureWatcher>
+#include <QJsonArray>
+#include <QSocketNotifier>
+#include <QTimer>
+
+#include <cerrno>
+#include <unistd.h>
+
+namespace sandbox {
+
+namespace {
+
+const QString ourIdPrefix = QStringLiteral("sandbox-acp/");
+
+// Reads one optional member of `params`; an error message naming it when it has the wrong type.
+struct ParamReader
+{
+    const QJsonObject &params;
+    QString method;
+    QString problem;
+
+    QString string(const QString &key, bool required)
+    {
+        const QJsonValue value = params.value(key);
+        if (value.isUndefined() || value.isNull()) {
+            if (required && problem.isEmpty())
+                problem = AcpBridge::tr("%1: params.%2 is required").arg(method, key);
+            return {};
+        }
+        if (!value.isString() && problem.isEmpty())
+            problem = AcpBridge::tr("%1: params.%2 must be a string").arg(method, key);
+        return value.toString();
+    }
+    std::optional<qint64> integer(const QString &key)
+    {
+        const QJsonValue value = params.value(key);
+        if (value.isUndefined() || value.isNull())
+            return std::nullopt;
+        const double number = value.toDouble(-1);
+        if (!value.isDouble() || number < 0 || number != qint64(number) || number > 1e15) {
+            if (problem.isEmpty())
+                problem = AcpBridge::tr("%1: params.%2 must be a non-negative integer").arg(method, key);
+            return std::nullopt;
+        }
+        return qint64(number);
+    }
+    QString absolutePath(const QString &key, bool required)
+    {
+        const QString path = string(key, required);
+        if (!path.isEmpty() && !QDir::isAbsolutePath(path) && problem.isEmpty())
+            problem = AcpBridge::tr("%1: params.%2 must be an absolute path").arg(method, key);
+        return path;
+    }
+};
+
+void writeAll(int fd, const QByteArray &data)
+{
+    qsizetype written = 0;
+    while (written < data.size()) {
+        const ssize_t n = ::write(fd, data.constData() + written, size_t(data.size() - written));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        written += n;
+    }
+}
+
+// Runs `argv` through the engine with `input` on its stdin and hands stdout, stderr and the
+// exit status to `done`; the file methods use it so the backend enforces the policy.
+void runThroughEngine(
+    Client &client, QObject *context, const SpawnRequest &request, const QByteArray &input,
+    std::function<void(const QByteArray &, const QByteArray &, std::optional<ExitStatus>, const QString &)> done)
+{
+    struct Run
+    {
+        std::unique_ptr<RemoteProcess> process;
+        QByteArray out;
+        QByteArray err;
+        bool ended = false;
+    };
+    auto run = std::make_shared<Run>();
+    run->process = client.spawn(request);
+    RemoteProcess *process = run->process.get();
+    auto finish = [run, done](std::optional<ExitStatus> status, const QString &reason) {
+        if (run->ended)
+            return;
+        run->ended = true;
+        done(run->out, run->err, status, reason);
+        run->process.release()->deleteLater();
+    };
+    QObject::connect(process, &RemoteProcess::stdoutReady, context, [run](const QByteArray &d) { run->out += d; });
+    QObject::connect(process, &RemoteProcess::stderrReady, context, [run](const QByteArray &d) { run->err += d; });
+    QObject::connect(process, &RemoteProcess::failedToStart, context,
+                     [finish](const Error &error) { finish(std::nullopt, error.toString()); });
+    QObject::connect(process, &RemoteProcess::finished, context,
+                     [finish](const ExitStatus &status) { finish(status, QString()); });
+    QObject::connect(&client, &Client::disconnected, context,
+                     [finish](const QString &reason) { finish(std::nullopt, reason); });
+    if (!input.isEmpty())
+        process->writeStdin(input);
+    process->closeStdin();
+}
+
+QString processProblem(const QByteArray &err, const std::optional<ExitStatus> &status, const QString &reason)
+{
+    if (!status)
+        return reason;
+    QString text = QString::fromUtf8(err).trimmed();
+    if (text.isEmpty())
+        text = status->signaled ? AcpBridge::tr("killed by signal %1").arg(status->signal)
+                                : AcpBridge::tr("exit status %1").arg(status->exitCode);
+    return text;
+}
+
+} // namespace
+
+AcpBridge::AcpBridge(Client &client, Options options, QObject *parent)
+    : QObject(parent)
+    , m_client(client)
+    , m_options(std::move(options))
+    , m_agent(std::make_unique<AgentPeer>())
+    , m_editorLines(JsonRpcLine::maxLineBytes)
+{
+    if (m_options.workspace.isEmpty())
+        m_options.workspace = QDir::currentPath();
+    connect(m_agent.get(), &AgentPeer::lineReceived, this, &AcpBridge::handleAgentLine);
+    connect(m_agent.get(), &AgentPeer::finished, this, &AcpBridge::agentFinished);
+    connect(&m_client, &Client::hostInteractionRequested, this, &AcpBridge::ask);
+    connect(&m_client, &Client::policyChanged, this, [this](const Policy &policy) { m_policy = policy; });
+}
+
+AcpBridge::~AcpBridge()
+{
+    m_terminals.clear();
+}
+
+void AcpBridge::start()
+{
+    auto *watcher = new QFutureWatcher<Result<Policy>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        if (watcher->future().resultCount() > 0 && watcher->result().ok())
+            m_policy = watcher->result().value();
+        watcher->deleteLater();
+    });
+    watcher->setFuture(m_client.policy());
+
+    m_editorNotifier = std::make_unique<QSocketNotifier>(m_options.editorFd, QSocketNotifier::Read);
+    connect(m_editorNotifier.get(), &QSocketNotifier::activated, this, &AcpBridge::readEditor);
+    if (m_options.confineAgent)
+        m_agent->startConfined(m_client, m_options.agentArgv, m_options.workspace);
+    else
+        m_agent->startOnHost(m_options.agentArgv);
+}
+
+void AcpBridge::readEditor()
+{
+    char buffer[65536];
+    const ssize_t n = ::read(m_options.editorFd, buffer, sizeof buffer);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    if (n <= 0) {
+        const QByteArray rest = m_editorLines.takeRest();
+        if (!rest.trimmed().isEmpty())
+            handleEditorLine(rest, false);
+        editorClosed();
+        return;
+    }
+    for (const LineBuffer::Line &line : m_editorLines.append(QByteArray(buffer, n))) {
+        if (!line.overlong && line.bytes.trimmed().isEmpty())
+            continue;
+        handleEditorLine(line.bytes, line.overlong);
+    }
+}
+
+void AcpBridge::editorClosed()
+{
+    if (!m_editorOpen)
+        return;
+    m_editorOpen = false;
+    m_editorNotifier->setEnabled(false);
+    // Nobody is left to answer: every open question is denied.
+    for (const QString &key : m_questions.keys())
+        answerQuestion(key, false, QString());
+    m_agent->closeInput();
+    // An agent that does not end once its input is gone is ended.
+    QTimer::singleShot(5000, this, [this] { m_agent->kill(); });
+}
+
+void AcpBridge::handleEditorLine(const QByteArray &line, bool overlong)
+{
+    ++m_editorLineNumber;
+    const QString where = tr("editor line %1").arg(m_editorLineNumber);
+    if (overlong) {
+        toEditor(JsonRpcLine::errorResponse(
+            QJsonValue::Null, JsonRpcLine::ParseError,
+            tr("%1: the message is longer than %2 bytes; ignored").arg(where).arg(JsonRpcLine::maxLineBytes)));
+        return;
+    }
+    QJsonValue id;
+    const Result<JsonRpcLine> parsed = JsonRpcLine::parse(line, where, &id);
+    if (!parsed.ok()) {
+        const bool json = !parsed.error().message.startsWith(QLatin1String("not JSON"));
+        toEditor(JsonRpcLine::errorResponse(id, json ? JsonRpcLine::InvalidRequest : JsonRpcLine::ParseError,
+                                            parsed.error().toString()));
+        return;
+    }
+    const JsonRpcLine &message = parsed.value();
+    if (message.kind == JsonRpcLine::Kind::Response) {
+        if (message.id.isString() && message.id.toString().startsWith(ourIdPrefix)) {
+            handlePermissionOutcome(JsonRpcLine::idKey(message.id), message.object);
+            return;
+        }
+        toAgent(message.object);
+        return;
+    }
+    if (message.kind == JsonRpcLine::Kind::Request) {
+        const QString key = JsonRpcLine::idKey(message.id);
+        m_editorRequests.insert(key, message.id);
+        if (message.method == QLatin1String("session/new") || message.method == QLatin1String("session/load")) {
+            const QJsonObject params = message.params.toObject();
+            m_sessionRequests.insert(key, params.value(QLatin1String("cwd")).toString());
+            if (message.method == QLatin1String("session/load")) {
+                const QString session = params.value(QLatin1String("sessionId")).toString();
+                m_sessionWorkspaces.insert(session, params.value(QLatin1String("cwd")).toString());
+                m_lastSessionId = session;
+            }
+        }
+        if (message.method == QLatin1String("initialize")) {
+            QJsonObject object = message.object;
+            QJsonObject params = message.params.toObject();
+            QJsonObject capabilities = params.value(QLatin1String("clientCapabilities")).toObject();
+            const bool readable = !m_policy || !m_policy->readable.isEmpty();
+            const bool writable = !m_policy || !m_policy->writable.isEmpty();
+            capabilities.insert(QStringLiteral("fs"),
+                                QJsonObject{ { QStringLiteral("readTextFile"), readable },
+                                             { QStringLiteral("writeTextFile"), writable } });
+            capabilities.insert(QStringLiteral("terminal"), true);
+            params.insert(QStringLiteral("clientCapabilities"), capabilities);
+            object.insert(QStringLiteral("params"), params);
+            toAgent(object);
+            return;
+        }
+    }
+    m_agent->write(line + '\n');
+}
+
+void AcpBridge::handleAgentLine(const QByteArray &line, bool overlong)
+{
+    ++m_agentLineNumber;
+    const QString where = tr("agent line %1").arg(m_agentLineNumber);
+    if (overlong) {
+        refuseToAgent(QJsonValue::Null, JsonRpcLine::ParseError,
+                      tr("%1: the message is longer than %2 bytes; ignored").arg(where).arg(JsonRpcLine::maxLineBytes));
+        return;
+    }
+    QJsonValue id;
+    const Result<JsonRpcLine> parsed = JsonRpcLine::parse(line, where, &id);
+    if (!parsed.ok()) {
+        qWarning().noquote() << parsed.error().toString();
+        const bool json = !parsed.error().message.startsWith(QLatin1String("not JSON"));
+        refuseToAgent(id, json ? JsonRpcLine::InvalidRequest : JsonRpcLine::ParseError, parsed.error().toString());
+        return;
+    }
+    const JsonRpcLine &message = parsed.value();
+    if (message.kind == JsonRpcLine::Kind::Response) {
+        const QString key = JsonRpcLine::idKey(message.id);
+        m_editorRequests.remove(key);
+        if (m_sessionRequests.contains(key)) {
+            const QString cwd = m_sessionRequests.take(key);
+            const QString session = message.result.toObject().value(QLatin1String("sessionId")).toString();
+            if (!session.isEmpty()) {
+                m_sessionWorkspaces.insert(session, cwd);
+                m_lastSessionId = session;
+            }
+        }
+        toEditorLine(line + '\n');
+        return;
+    }
+    if (message.kind == JsonRpcLine::Kind::Request) {
+        if (message.id.isString() && message.id.toString().startsWith(ourIdPrefix)) {
+            refuseToAgent(
+                message.id, JsonRpcLine::InvalidRequest,
+                tr("%1: request ids starting with \"%2\" are reserved by sandbox-acp").arg(where, ourIdPrefix));
+            return;
+        }
+        if (message.method.startsWith(QLatin1String("terminal/")) || message.method.startsWith(QLatin1String("fs/"))) {
+            if (!message.params.isObject()) {
+                refuseToAgent(message.id, JsonRpcLine::InvalidParams,
+                              tr("%1: %2 needs params as an object").arg(where, message.method));
+                return;
+            }
+            serve(message.id, message.method, message.params.toObject());
+            return;
+        }
+    }
+    toEditorLine(line + '\n');
+}
+
+void AcpBridge::agentFinished(int status, const QString &reason)
+{
+    if (m_done)
+        return;
+    m_done = true;
+    const QString why = reason.isEmpty() ? tr("the agent exited with status %1").arg(status)
+                                         : tr("the agent could not run: %1").arg(reason);
+    if (!reason.isEmpty())
+        qWarning().noquote() << why;
+    for (const QJsonValue &id : std::as_const(m_editorRequests))
+        toEditor(JsonRpcLine::errorResponse(id, JsonRpcLine::InternalError, why));
+    m_editorRequests.clear();
+    for (const QString &key : m_questions.keys())
+        answerQuestion(key, false, QString());
+    m_terminals.clear();
+    emit finished(status);
+}
+
+void AcpBridge::serve(const QJsonValue &id, const QString &method, const QJsonObject &params)
+{
+    if (method == QLatin1String("terminal/create"))
+        createTerminal(id, params);
+    else if (method == QLatin1String("terminal/output") || method == QLatin1String("terminal/wait_for_exit")
+             || method == QLatin1String("terminal/kill") || method == QLatin1String("terminal/release"))
+        terminalCall(id, method, params);
+    else if (method == QLatin1String("fs/read_text_file"))
+        readTextFile(id, params);
+    else if (method == QLatin1String("fs/write_text_file"))
+        writeTextFile(id, params);
+    else
+        refuseToAgent(id, JsonRpcLine::MethodNotFound, tr("%1: no such client method").arg(method));
+}
+
+QString AcpBridge::workspaceFor(const QString &sessionId) const
+{
+    const QString cwd = m_sessionWorkspaces.value(sessionId);
+    return cwd.isEmpty() ? m_options.workspace : cwd;
+}
+
+void AcpBridge::createTerminal(const QJsonValue &id, const QJsonObject &params)
+{
+    const QString method = QStringLiteral("terminal/create");
+    ParamReader read{ params, method, {} };
+    const QString session = read.string(QStringLiteral("sessionId"), true);
+    const QString command = read.string(QStringLiteral("command"), true);
+    const QString cwd = read.absolutePath(QStringLiteral("cwd"), false);
+    const std::optional<qint64> limit = read.integer(QStringLiteral("outputByteLimit"));
+    SpawnRequest request;
+    request.argv.append(command);
+    const QJsonValue args = params.value(QLatin1String("args"));
+    if (!args.isUndefined() && !args.isNull() && !args.isArray() && read.problem.isEmpty())
+        read.problem = tr("%1: params.args must be an array of strings").arg(method);
+    for (qsizetype i = 0; i < args.toArray().size(); ++i) {
+        const QJsonValue arg = args.toArray().at(i);
+        if (!arg.isString() && read.problem.isEmpty())
+            read.problem = tr("%1: params.args[%2] must be a string").arg(method).arg(i);
+        request.argv.append(arg.toString());
+    }
+    const QJsonValue env = params.value(QLatin1String("env"));
+    if (!env.isUndefined() && !env.isNull() && !env.isArray() && read.problem.isEmpty())
+        read.problem = tr("%1: params.env must be an array of {name, value}").arg(method);
+    for (qsizetype i = 0; i < env.toArray().size(); ++i) {
+        const QJsonObject variable = env.toArray().at(i).toObject();
+        const QJsonValue name = variable.value(QLatin1String("name"));
+        const QJsonValue value = variable.value(QLatin1String("value"));
+        if ((!name.isString() || name.toString().isEmpty() || name.toString().contains(QLatin1Char('='))
+             || !value.isString())
+            && read.problem.isEmpty())
+            read.problem
+                = tr("%1: params.env[%2] must be {name, value} with a non-empty name without '='").arg(method).arg(i);
+        request.env.insert(name.toString(), value.toString());
+    }
+    if (command.isEmpty() && read.problem.isEmpty())
+        read.problem = tr("%1: params.command must not be empty").arg(method);
+    if (!read.problem.isEmpty()) {
+        refuseToAgent(id, JsonRpcLine::InvalidParams, read.problem);
+        return;
+    }
+    request.cwd = cwd.isEmpty() ? workspaceFor(session) : cwd;
+    if (!request.env.contains(QStringLiteral("PATH")))
+        request.env.insert(QStringLiteral("PATH"), QStringLiteral("/usr/local/bin:/usr/bin:/bin"));
+    if (!session.isEmpty())
+        m_lastSessionId = session;
+
+    const QString terminalId = QStringLiteral("term-%1").arg(m_nextTerminal++);
+    auto terminal = std::make_unique<AcpTerminal>(m_client, request, limit.value_or(-1));
+    AcpTerminal *raw = terminal.get();
+    m_terminals.emplace(terminalId, std::move(terminal));
+    connect(raw, &AcpTerminal::started, this, [this, id, terminalId] {
+        toAgent(JsonRpcLine::response(id, QJsonObject{ { QStringLiteral("terminalId"), terminalId } }));
+    });
+    connect(raw, &AcpTerminal::failedToStart, this, [this, id, terminalId, command](const Error &error) {
+        refuseToAgent(id, JsonRpcLine::Refused,
+                      tr("terminal/create: the sandbox refused to run %1: %2").arg(command, error.toString()));
+        m_terminals.erase(terminalId);
+    });
+    connect(raw, &AcpTerminal::exited, this, [this, raw, terminalId] {
+        if (!raw->hasStarted())
+            return;
+        const QList<QJsonValue> waiters = m_exitWaiters.values(terminalId);
+        m_exitWaiters.remove(terminalId);
+        for (const QJsonValue &waiter : waiters)
+            toAgent(JsonRpcLine::response(waiter, raw->exitStatusJson()));
+    });
+}
+
+void AcpBridge::terminalCall(const QJsonValue &id, const QString &method, const QJsonObject &params)
+{
+    ParamReader read{ params, method, {} };
+    read.string(QStringLiteral("sessionId"), true);
+    const QString terminalId = read.string(QStringLiteral("terminalId"), true);
+    if (!read.problem.isEmpty()) {
+        refuseToAgent(id, JsonRpcLine::InvalidParams, read.problem);
+        return;
+    }
+    const auto found = m_terminals.find(terminalId);
+    if (found == m_terminals.end() || !found->second->hasStarted()) {
+        refuseToAgent(id, JsonRpcLine::InvalidParams,
+                      tr("%1: no terminal \"%2\" (never created, or released)").arg(method, terminalId));
+        return;
+    }
+    AcpTerminal &terminal = *found->second;
+    if (method == QLatin1String("terminal/output")) {
+        toAgent(JsonRpcLine::response(id, terminal.outputResponse()));
+    } else if (method == QLatin1String("terminal/wait_for_exit")) {
+        if (terminal.hasExited())
+            toAgent(JsonRpcLine::response(id, terminal.exitStatusJson()));
+        else
+            m_exitWaiters.insert(terminalId, id);
+    } else if (method == QLatin1String("terminal/kill")) {
+        terminal.kill();
+        toAgent(JsonRpcLine::response(id, QJsonObject()));
+    } else {
+        const QList<QJsonValue> waiters = m_exitWaiters.values(terminalId);
+        m_exitWaiters.remove(terminalId);
+        for (const QJsonValue &waiter : waiters)
+            refuseToAgent(waiter, JsonRpcLine::Refused,
+                          tr("terminal/wait_for_exit: terminal \"%1\" was released").arg(terminalId));
+        m_terminals.erase(found); // kills the command when it still runs
+        toAgent(JsonRpcLine::response(id, QJsonObject()));
+    }
+}
+
+void AcpBridge::readTextFile(const QJsonValue &id, const QJsonObject &params)
+{
+    const QString method = QStringLiteral("fs/read_text_file");
+    ParamReader read{ params, method, {} };
+    const QString session = read.string(QStringLiteral("sessionId"), true);
+    const QString path = read.absolutePath(QStringLiteral("path"), true);
+    const std::optional<qint64> line = read.integer(QStringLiteral("line"));
+    const std::optional<qint64> limit = read.integer(QStringLiteral("limit"));
+    if (!read.problem.isEmpty()) {
+        refuseToAgent(id, JsonRpcLine::InvalidParams, read.problem);
+        return;
+    }
+    if (m_policy && m_policy->readable.isEmpty()) {
+        refuseToAgent(id, JsonRpcLine::Refused, tr("%1: the sandbox policy makes no path readable").arg(method));
+        return;
+    }
+    SpawnRequest request;
+    request.argv = QStringList{ QStringLiteral("/bin/cat"), QStringLiteral("--"), path };
+    request.cwd = workspaceFor(session);
+    runThroughEngine(
+        m_client, this, request, {},
+        [this, id, method, path, line, limit](const QByteArray &out, const QByteArray &err,
+                                              std::optional<ExitStatus> status, const QString &reason) {
+            if (!status || status->signaled || status->exitCode != 0) {
+                refuseToAgent(
+                    id, JsonRpcLine::Refused,
+                    tr("%1: cannot read %2 in the sandbox: %3").arg(method, path, processProblem(err, status, reason)));
+                return;
+            }
+            QString content = QString::fromUtf8(out);
+            if (line || limit) {
+                QStringList lines = content.split(QLatin1Char('\n'));
+                const qsizetype first = qBound<qsizetype>(0, line.value_or(1) - 1, lines.size());
+                lines = lines.mid(first, limit ? qsizetype(*limit) : -1);
+                content = lines.join(QLatin1Char('\n'));
+            }
+            toAgent(JsonRpcLine::response(id, QJsonObject{ { QStringLiteral("content"), content } }));
+        });
+}
+
+void AcpBridge::writeTextFile(const QJsonValue &id, const QJsonObject &params)
+{
+    const QString method = QStringLiteral("fs/write_text_file");
+    ParamReader read{ params, method, {} };
+    const QString session = read.string(QStringLiteral("sessionId"), true);
+    const QString path = read.absolutePath(QStringLiteral("path"), true);
+    const QString content = read.string(QStringLiteral("content"), true);
+    if (!read.problem.isEmpty()) {
+        refuseToAgent(id, JsonRpcLine::InvalidParams, read.problem);
+        return;
+    }
+    if (m_policy && m_policy->writable.isEmpty()) {
+        refuseToAgent(id, JsonRpcLine::Refused, tr("%1: the sandbox policy makes no path writable").arg(method));
+        return;
+    }
+    SpawnRequest request;
+    // The sandbox writes the file, so only what the policy makes writable can be written.
+    request.argv = QStringList{ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("cat > \"$1\""),
+                                QStringLiteral("sh"), path };
+    request.cwd = workspaceFor(session);
+    runThroughEngine(m_client, this, request, content.toUtf8(),
+                     [this, id, method, path](const QByteArray &, const QByteArray &err,
+                                              std::optional<ExitStatus> status, const QString &reason) {
+                         if (!status || status->signaled || status->exitCode != 0) {
+                             refuseToAgent(id, JsonRpcLine::Refused,
+                                           tr("%1: cannot write %2 in the sandbox: %3")
+                                               .arg(method, path, processProblem(err, status, reason)));
+                             return;
+                         }
+                         toAgent(JsonRpcLine::response(id, QJsonObject()));
+                     });
+}
+
+void AcpBridge::ask(const HostInteractionRequest &request)
+{
+    if (!m_editorOpen || m_done) {
+        m_client.answerInteraction(HostInteractionResponse{ request.id, false, QString() });
+        return;
+    }
+    QJsonArray options;
+    switch (request.kind) {
+    case HostInteractionRequest::Kind::Confirm:
+        options.append(QJsonObject{ { QStringLiteral("optionId"), QStringLiteral("allow") },
+                                    { QStringLiteral("name"), tr("Allow") },
+                                    { QStringLiteral("kind"), QStringLiteral("allow_once") } });
+        break;
+    case HostInteractionRequest::Kind::Choice:
+        for (const SelectOption &option : request.options)
+            options.append(
+                QJsonObject{ { QStringLiteral("optionId"), QString(QStringLiteral("choice:") + option.value) },
+                             { QStringLiteral("name"), option.label },
+                             { QStringLiteral("kind"), QStringLiteral("allow_once") } });
+        break;
+    case HostInteractionRequest::Kind::Text:
+    case HostInteractionRequest::Kind::Secret:
+        // A permission request has no text field: refused, and said so.
+        qWarning().noquote()
+            << tr("refused the question \"%1\": the editor can only answer with a choice").arg(request.title);
+        m_client.answerInteraction(HostInteractionResponse{ request.id, false, QString() });
+        return;
+    }
+    options.append(QJsonObject{ { QStringLiteral("optionId"), QStringLiteral("reject") },
+                                { QStringLiteral("name"), tr("Deny") },
+                                { QStringLiteral("kind"), QStringLiteral("reject_once") } });
+    const QString text
+        = request.message.isEmpty() ? request.title : QString(request.title + QStringLiteral("\n\n") + request.message);
+    const QJsonObject toolCall{ { QStringLiteral("toolCallId"), QString(QStringLiteral("sandbox-") + request.id) },
+                                { QStringLiteral("title"), request.title },
+                                { QStringLiteral("kind"), QStringLiteral("execute") },
+                                { QStringLiteral("status"), QStringLiteral("pending") },
+                                { QStringLiteral("content"),
+                                  QJsonArray{
+                                      QJsonObject{ { QStringLiteral("type"), QStringLiteral("content") },
+                                                   { QStringLiteral("content"),
+                                                     QJsonObject{ { QStringLiteral("type"), QStringLiteral("text") },
+                                                                  { QStringLiteral("text"), text } } } } } } };
+    const QString requestId = ourIdPrefix + QString::number(m_nextRequest++);
+    const QString key = JsonRpcLine::idKey(requestId);
+    Question question{ request, new QTimer(this) };
+    question.timer->setSingleShot(true);
+    connect(question.timer, &QTimer::timeout, this, [this, key] { answerQuestion(key, false, QString()); });
+    question.timer->start(m_options.answerTimeoutMs);
+    m_questions.insert(key, question);
+    toEditor(JsonRpcLine::request(requestId, QStringLiteral("session/request_permission"),
+                                  QJsonObject{ { QStringLiteral("sessionId"), m_lastSessionId },
+                                               { QStringLiteral("toolCall"), toolCall },
+                                               { QStringLiteral("options"), options } }));
+}
+
+void AcpBridge::handlePermissionOutcome(const QString &key, const QJsonObject &response)
+{
+    if (!m_questions.contains(key))
+        return; // answered already (timed out): the late answer changes nothing
+    const HostInteractionRequest &request = m_questions.value(key).request;
+    const QJsonObject outcome
+        = response.value(QLatin1String("result")).toObject().value(QLatin1String("outcome")).toObject();
+    if (outcome.value(QLatin1String("outcome")).toString() != QLatin1String("selected")) {
+        answerQuestion(key, false, QString());
+        return;
+    }
+    const QString option = outcome.value(QLatin1String("optionId")).toString();
+    if (request.kind == HostInteractionRequest::Kind::Confirm && option == QLatin1String("allow")) {
+        answerQuestion(key, true, QString());
+        return;
+    }
+    if (request.kind == HostInteractionRequest::Kind::Choice && option.startsWith(QLatin1String("choice:"))) {
+        const QString value = option.mid(7);
+        for (const SelectOption &candidate : request.options) {
+            if (candidate.value == value) {
+                answerQuestion(key, true, value);
+                return;
+            }
+        }
+    }
+    answerQuestion(key, false, QString());
+}
+
+void AcpBridge::answerQuestion(const QString &key, bool accepted, const QString &value)
+{
+    if (!m_questions.contains(key))
+        return;
+    const Question question = m_questions.take(key);
+    question.timer->deleteLater();
+    m_client.answerInteraction(HostInteractionResponse{ question.request.id, accepted, value });
+}
+
+void AcpBridge::toEditor(const QJsonObject &message)
+{
+    toEditorLine(JsonRpcLine::serialize(message));
+}
+
+void AcpBridge::toEditorLine(const QByteArray &line)
+{
+    if (m_editorOpen)
+        writeAll(m_options.outputFd, line);
+}
+
+void AcpBridge::toAgent(const QJsonObject &message)
+{
+    m_agent->write(JsonRpcLine::serialize(message));
+}
+
+void AcpBridge::refuseToAgent(const QJsonValue &id, int code, const QString &message)
+{
+    toAgent(JsonRpcLine::errorResponse(id, code, message));
+}
+
+} // namespace sandbox

@@ -1,0 +1,104 @@
+// sandbox-acp: wiring only. Reaches (or hosts) the engine, then lets AcpBridge stand
+// between the editor on stdin/stdout and the agent named after "--".
+#include "AcpBridge.h"
+#include "common/EngineHost.h"
+#include "server/Client.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QLoggingCategory>
+
+#include <cstdio>
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("sandbox-acp"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SANDBOX_VERSION));
+    qSetMessagePattern(QStringLiteral("sandbox-acp: %{if-warning}warning: %{endif}%{message}"));
+    QLoggingCategory::setFilterRules(QStringLiteral("sandbox.server.info=false"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QCoreApplication::translate(
+        "main",
+        "Stands between an editor and an ACP agent (JSON-RPC on stdin/stdout): relays every message, "
+        "and runs the agent's terminals and file reads and writes through the sandbox engine under the "
+        "policy and the active backend. Host Interaction questions reach the editor as permission "
+        "requests; no answer means deny."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("agent"),
+                                 QCoreApplication::translate("main", "the agent and its arguments, after --"),
+                                 QStringLiteral("-- AGENT [ARGS...]"));
+    const QCommandLineOption confine(
+        QStringLiteral("confine-agent"),
+        QCoreApplication::translate("main", "run the agent process itself in the sandbox too"));
+    const QCommandLineOption timeout(
+        QStringLiteral("answer-timeout"),
+        QCoreApplication::translate("main", "deny a question the editor leaves unanswered for S seconds (default 60)"),
+        QStringLiteral("S"), QStringLiteral("60"));
+    const QCommandLineOption socket(QStringLiteral("socket"),
+                                    QCoreApplication::translate("main", "the engine's socket (default: the user's)"),
+                                    QStringLiteral("PATH"));
+    const QCommandLineOption embedded(
+        QStringLiteral("embedded"),
+        QCoreApplication::translate("main", "host the engine in this process (fails when one runs)"));
+    const QCommandLineOption configDir(
+        QStringLiteral("config-dir"),
+        QCoreApplication::translate("main", "the configuration directory of an engine this process hosts"),
+        QStringLiteral("DIR"));
+    parser.addOptions({ confine, timeout, socket, embedded, configDir });
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
+    parser.process(app);
+
+    const QStringList agent = parser.positionalArguments();
+    if (agent.isEmpty()) {
+        std::fputs(qPrintable(QCoreApplication::translate(
+                       "main", "sandbox-acp: no agent given; usage: sandbox-acp [OPTIONS] -- AGENT [ARGS...]\n")),
+                   stderr);
+        return 2;
+    }
+    bool ok = false;
+    const double seconds = parser.value(timeout).toDouble(&ok);
+    if (!ok || seconds <= 0 || seconds > 86400) {
+        std::fputs(qPrintable(QCoreApplication::translate(
+                       "main", "sandbox-acp: --answer-timeout expects seconds between 0 and 86400\n")),
+                   stderr);
+        return 2;
+    }
+
+    sandbox::EngineHost::Options hostOptions;
+    hostOptions.mode
+        = parser.isSet(embedded) ? sandbox::EngineHost::Mode::HostOnly : sandbox::EngineHost::Mode::ConnectOrHost;
+    hostOptions.socketPath = parser.value(socket);
+    hostOptions.engine = sandbox::EngineHost::engineOptionsFromEnvironment(parser.value(configDir));
+    sandbox::EngineHost host(hostOptions);
+    sandbox::Result<std::unique_ptr<sandbox::Client>> client = host.start();
+    if (!client.ok()) {
+        std::fputs(qPrintable(QCoreApplication::translate("main", "sandbox-acp: cannot reach or start the engine: %1\n")
+                                  .arg(client.error().toString())),
+                   stderr);
+        return 125;
+    }
+
+    std::unique_ptr<sandbox::Client> engine = std::move(client).value();
+    sandbox::AcpBridge::Options options;
+    options.agentArgv = agent;
+    options.confineAgent = parser.isSet(confine);
+    options.workspace = QDir::currentPath();
+    options.answerTimeoutMs = int(seconds * 1000);
+    int status = 0;
+    {
+        sandbox::AcpBridge bridge(*engine, options);
+        QObject::connect(&bridge, &sandbox::AcpBridge::finished, &app, [&status](int agentStatus) {
+            status = agentStatus;
+            QCoreApplication::exit(agentStatus);
+        });
+        bridge.start();
+        app.exec();
+    }
+    engine.reset();
+    host.shutdown();
+    return status;
+}

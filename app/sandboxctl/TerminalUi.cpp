@@ -1,0 +1,343 @@
+#include "TerminalUi.h"
+
+#include "Command.h"
+#include "common/SignalWatcher.h"
+#include "server/Client.h"
+
+#include <QFutureWatcher>
+#include <QJsonDocument>
+#include <QSocketNotifier>
+#include <QTimer>
+
+#include <clocale>
+#include <csignal>
+#include <curses.h>
+#include <unistd.h>
+
+namespace sandbox {
+
+namespace {
+
+// Calls `done` with the future's result on this thread once it has one.
+template <typename T, typename Done> void whenReady(QObject *context, const QFuture<T> &future, Done done)
+{
+    auto *watcher = new QFutureWatcher<T>(context);
+    QObject::connect(watcher, &QFutureWatcherBase::finished, context, [watcher, done] {
+        if (watcher->future().resultCount() > 0)
+            done(watcher->result());
+        watcher->deleteLater();
+    });
+    watcher->setFuture(future);
+}
+
+void line(int row, const QString &text, int attributes = A_NORMAL)
+{
+    if (row >= LINES)
+        return;
+    attron(attributes);
+    // Cut to the width, so a long reason never wraps over the next row.
+    mvaddnstr(row, 0, text.left(qMax(0, COLS)).toUtf8().constData(), -1);
+    clrtoeol();
+    attroff(attributes);
+}
+
+QString stateText(const BackendInfo &info)
+{
+    if (info.active)
+        return TerminalUi::tr("active");
+    if (info.availability.available)
+        return TerminalUi::tr("available");
+    return TerminalUi::tr("unavailable: %1").arg(info.availability.reason);
+}
+
+} // namespace
+
+TerminalUi::TerminalUi(Client &client, QObject *parent)
+    : QObject(parent)
+    , m_client(client)
+{
+    connect(&m_client, &Client::backendsChanged, this, &TerminalUi::reload);
+    connect(&m_client, &Client::activeBackendChanged, this, &TerminalUi::reload);
+    connect(&m_client, &Client::policyChanged, this, [this](const Policy &policy) {
+        m_policy = policy;
+        draw();
+    });
+    connect(&m_client, &Client::activationEvent, this, [this](const ActivationEvent &event) {
+        m_progress.append(tr("%1  %2  %3")
+                              .arg(activationStepName(event.step), -16)
+                              .arg(ActivationEvent::stateName(event.state), -10)
+                              .arg(event.message));
+        draw();
+    });
+    connect(&m_client, &Client::cleanupWarning, this, [this](const CleanupWarning &warning) {
+        m_progress.append(tr("cleanup warning (%1, attempt %2): %3")
+                              .arg(warning.ref.toString())
+                              .arg(warning.attempt)
+                              .arg(warning.message));
+        draw();
+    });
+    connect(&m_client, &Client::hostInteractionRequested, this, [this](const HostInteractionRequest &request) {
+        m_questions.append(request);
+        draw();
+    });
+    connect(&m_client, &Client::disconnected, this, [this](const QString &reason) {
+        m_status = tr("lost the engine: %1").arg(reason);
+        quit(Command::Failure);
+    });
+}
+
+TerminalUi::~TerminalUi()
+{
+    if (m_screenOpen)
+        endwin();
+}
+
+int TerminalUi::run()
+{
+    std::setlocale(LC_ALL, "");
+    if (!initscr())
+        return Command::fail(tr("cannot start the terminal screen"));
+    m_screenOpen = true;
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    curs_set(0);
+    m_signals = std::make_unique<SignalWatcher>(QList<int>{ SIGINT, SIGTERM, SIGHUP, SIGWINCH });
+    connect(m_signals.get(), &SignalWatcher::signalReceived, this, [this](int signalNumber) {
+        if (signalNumber == SIGWINCH) {
+            // Re-reads the terminal's size, then everything is drawn for it.
+            endwin();
+            ::refresh();
+            clear();
+            draw();
+            return;
+        }
+        quit(128 + signalNumber);
+    });
+    m_keys = std::make_unique<QSocketNotifier>(STDIN_FILENO, QSocketNotifier::Read);
+    connect(m_keys.get(), &QSocketNotifier::activated, this, &TerminalUi::readKeys);
+    m_poll = std::make_unique<QTimer>();
+    m_poll->setInterval(2000); // processes have no change signal: refreshed while shown
+    connect(m_poll.get(), &QTimer::timeout, this, [this] {
+        if (m_view == View::Processes)
+            reload();
+    });
+    m_poll->start();
+    m_status = tr("Up/Down select, Enter activates; b backends, p policy, r processes, q quits");
+    reload();
+    draw();
+    m_loop.exec();
+    // Questions nobody answered are refused, never left waiting.
+    for (const HostInteractionRequest &request : std::as_const(m_questions))
+        m_client.answerInteraction(HostInteractionResponse{ request.id, false, QString() });
+    m_questions.clear();
+    endwin();
+    m_screenOpen = false;
+    return m_exitStatus;
+}
+
+void TerminalUi::quit(int status)
+{
+    m_exitStatus = status;
+    m_loop.quit();
+}
+
+void TerminalUi::reload()
+{
+    whenReady(this, m_client.backends(), [this](const Result<QList<BackendInfo>> &result) {
+        if (result.ok()) {
+            m_backends = result.value();
+            m_selected = qBound<qsizetype>(0, m_selected, qMax<qsizetype>(0, m_backends.size() - 1));
+        } else {
+            m_status = tr("backends: %1").arg(result.error().toString());
+        }
+        draw();
+    });
+    whenReady(this, m_client.policy(), [this](const Result<Policy> &result) {
+        if (result.ok())
+            m_policy = result.value();
+        draw();
+    });
+    whenReady(this, m_client.processes(), [this](const Result<QList<ProcessInfo>> &result) {
+        if (result.ok())
+            m_processes = result.value();
+        draw();
+    });
+}
+
+void TerminalUi::draw()
+{
+    if (!m_screenOpen)
+        return;
+    erase();
+    int row = 0;
+    line(row++, tr(" Sandbox Studio  [b] backends  [p] policy  [r] processes  [q] quit"), A_REVERSE);
+    if (!m_questions.isEmpty()) {
+        const HostInteractionRequest &question = m_questions.constFirst();
+        line(row++, tr("QUESTION: %1").arg(question.title), A_BOLD);
+        for (const QString &text : question.message.split(QLatin1Char('\n')))
+            line(row++, QStringLiteral("  ") + text);
+        switch (question.kind) {
+        case HostInteractionRequest::Kind::Confirm:
+            line(row++, tr("  [y] allow   [n] deny"), A_BOLD);
+            break;
+        case HostInteractionRequest::Kind::Choice:
+            for (qsizetype i = 0; i < question.options.size() && i < 9; ++i)
+                line(row++, tr("  [%1] %2").arg(i + 1).arg(question.options.at(i).label), A_BOLD);
+            line(row++, tr("  [n] deny"), A_BOLD);
+            break;
+        case HostInteractionRequest::Kind::Text:
+        case HostInteractionRequest::Kind::Secret:
+            line(row++, tr("  this view cannot take typed answers: [n] deny (answer with sandboxctl --answer)"),
+                 A_BOLD);
+            break;
+        }
+        ++row;
+    }
+    switch (m_view) {
+    case View::Backends:
+        line(row++, tr("BACKENDS"), A_BOLD);
+        for (qsizetype i = 0; i < m_backends.size(); ++i) {
+            const BackendInfo &info = m_backends.at(i);
+            const QString text = QStringLiteral("%1 %2  %3  %4  %5")
+                                     .arg(info.active ? QStringLiteral("*") : QStringLiteral(" "))
+                                     .arg(info.ref.toString(), -32)
+                                     .arg(info.descriptor.name, -20)
+                                     .arg(info.sourceLabel, -10)
+                                     .arg(stateText(info));
+            line(row++, text, i == m_selected ? A_REVERSE : A_NORMAL);
+        }
+        ++row;
+        line(row++, m_activating ? tr("ACTIVATION (running)") : tr("ACTIVATION"), A_BOLD);
+        for (const QString &text : std::as_const(m_progress))
+            line(row++, QStringLiteral("  ") + text);
+        break;
+    case View::Policy:
+        line(row++, tr("POLICY"), A_BOLD);
+        if (m_policy) {
+            line(row++, tr("  readable:        %1").arg(m_policy->readable.join(QStringLiteral(", "))));
+            line(row++, tr("  writable:        %1").arg(m_policy->writable.join(QStringLiteral(", "))));
+            line(row++, tr("  denied:          %1").arg(m_policy->denied.join(QStringLiteral(", "))));
+            line(row++, tr("  read-only:       %1").arg(m_policy->readOnly.join(QStringLiteral(", "))));
+            line(row++, tr("  processes:       %1").arg(Policy::processConfinementName(m_policy->processes)));
+            line(row++, tr("  network:         %1").arg(Policy::networkModeName(m_policy->network)));
+            line(row++, tr("  allowed domains: %1").arg(m_policy->allowedDomains.join(QStringLiteral(", "))));
+            line(row++, tr("  denied domains:  %1").arg(m_policy->deniedDomains.join(QStringLiteral(", "))));
+            line(row++, tr("  host execution:  %1").arg(Policy::hostExecutionName(m_policy->hostExecution)));
+        }
+        break;
+    case View::Processes:
+        line(row++, tr("PROCESSES"), A_BOLD);
+        line(row++,
+             QStringLiteral("  %1 %2 %3 %4 %5")
+                 .arg(tr("ID"), -6)
+                 .arg(tr("PID"), -8)
+                 .arg(tr("BACKEND"), -32)
+                 .arg(tr("STATE"), -10)
+                 .arg(tr("COMMAND")));
+        for (const ProcessInfo &info : std::as_const(m_processes))
+            line(row++,
+                 QStringLiteral("  %1 %2 %3 %4 %5")
+                     .arg(QString::number(info.id), -6)
+                     .arg(QString::number(info.pid), -8)
+                     .arg(info.owner.toString(), -32)
+                     .arg(info.running ? tr("running") : tr("exited %1").arg(info.exit.shellStatus()), -10)
+                     .arg(info.argv.join(QLatin1Char(' '))));
+        if (m_processes.isEmpty())
+            line(row++, tr("  (none)"));
+        break;
+    }
+    line(LINES - 1, m_status, A_REVERSE);
+    ::refresh();
+}
+
+void TerminalUi::readKeys()
+{
+    int key;
+    while ((key = getch()) != ERR)
+        handleKey(key);
+    draw();
+}
+
+void TerminalUi::handleKey(int key)
+{
+    if (!m_questions.isEmpty()) {
+        const HostInteractionRequest &question = m_questions.constFirst();
+        if (key == 'n' || key == 27) {
+            answer(false, QString());
+        } else if (question.kind == HostInteractionRequest::Kind::Confirm && key == 'y') {
+            answer(true, QString());
+        } else if (question.kind == HostInteractionRequest::Kind::Choice && key >= '1' && key <= '9'
+                   && key - '1' < question.options.size()) {
+            answer(true, question.options.at(key - '1').value);
+        } else if (key == 'q') {
+            quit(0);
+        }
+        return;
+    }
+    switch (key) {
+    case KEY_UP:
+    case 'k':
+        m_selected = qMax<qsizetype>(0, m_selected - 1);
+        break;
+    case KEY_DOWN:
+    case 'j':
+        m_selected = qMin<qsizetype>(qMax<qsizetype>(0, m_backends.size() - 1), m_selected + 1);
+        break;
+    case '\n':
+    case '\r':
+    case KEY_ENTER:
+    case 'a':
+        if (m_view == View::Backends)
+            activateSelected();
+        break;
+    case 'b':
+        m_view = View::Backends;
+        break;
+    case 'p':
+        m_view = View::Policy;
+        break;
+    case 'r':
+        m_view = View::Processes;
+        reload();
+        break;
+    case 'q':
+        quit(0);
+        break;
+    default:
+        break;
+    }
+}
+
+void TerminalUi::activateSelected()
+{
+    if (m_activating || m_selected >= m_backends.size())
+        return;
+    const BackendRef ref = m_backends.at(m_selected).ref;
+    m_activating = true;
+    m_progress.clear();
+    m_status = tr("activating %1 ...").arg(ref.toString());
+    whenReady(this, m_client.activate(ref), [this, ref](const Result<ActivationResult> &result) {
+        m_activating = false;
+        if (!result.ok())
+            m_status = tr("activating %1 failed: %2").arg(ref.toString(), result.error().toString());
+        else if (result.value().ok)
+            m_status = tr("%1 is active").arg(ref.toString());
+        else
+            m_status = tr("activating %1 failed: %2").arg(ref.toString(), result.value().error.toString());
+        reload();
+    });
+    draw();
+}
+
+void TerminalUi::answer(bool accepted, const QString &value)
+{
+    const HostInteractionRequest question = m_questions.takeFirst();
+    m_client.answerInteraction(HostInteractionResponse{ question.id, accepted, value });
+    m_status = accepted ? tr("answered \"%1\": allowed").arg(question.title)
+                        : tr("answered \"%1\": denied").arg(question.title);
+}
+
+} // namespace sandbox

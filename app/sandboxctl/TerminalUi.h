@@ -1,0 +1,69 @@
+#pragma once
+
+#include "protocol/ActivationEvent.h"
+#include "protocol/BackendInfo.h"
+#include "protocol/HostInteraction.h"
+#include "protocol/Policy.h"
+#include "protocol/SpawnRequest.h"
+
+#include <QEventLoop>
+#include <QList>
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+class QSocketNotifier;
+class QTimer;
+
+namespace sandbox {
+
+class Client;
+class SignalWatcher;
+
+// The ncurses presenter: draws what the Client reports (backends with their state, the
+// policy, processes, activation steps) and turns keys into Client calls. Questions the
+// engine asks are shown at once and answered with keys; quitting while one is open
+// refuses it. The terminal is restored on quit and on SIGINT/SIGTERM/SIGHUP.
+class TerminalUi final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit TerminalUi(Client &client, QObject *parent = nullptr);
+    ~TerminalUi() override;
+
+    // Runs until the user quits or the engine goes away; the exit status.
+    int run();
+
+private:
+    enum class View { Backends, Policy, Processes };
+
+    void reload();
+    void draw();
+    void readKeys();
+    void handleKey(int key);
+    void activateSelected();
+    void answer(bool accepted, const QString &value);
+    void quit(int status);
+
+    Client &m_client;
+    QEventLoop m_loop;
+    std::unique_ptr<QSocketNotifier> m_keys;
+    std::unique_ptr<QTimer> m_poll;
+    std::unique_ptr<SignalWatcher> m_signals;
+    View m_view = View::Backends;
+    QList<BackendInfo> m_backends;
+    std::optional<Policy> m_policy;
+    QList<ProcessInfo> m_processes;
+    qsizetype m_selected = 0;
+    QStringList m_progress; // the current or last activation, one line per step event
+    QString m_status;
+    QList<HostInteractionRequest> m_questions;
+    bool m_activating = false;
+    int m_exitStatus = 0;
+    bool m_screenOpen = false;
+};
+
+} // namespace sandbox

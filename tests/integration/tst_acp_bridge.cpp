@@ -1,0 +1,625 @@
+// sandbox-acp end to end, as an editor runs it: this test is the editor (it writes the
+// editor's JSON-RPC lines to sandbox-acp's stdin and reads its stdout), and the agent
+// behind it is a real ACP agent program (acp/fake_agent.py) that calls the client methods
+// each prompt names. The engine is the real one, hosted by sandbox-acp, with the built-in
+// auto backend: terminals and file access are really confined.
+#include "protocol/Policy.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocalServer>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <functional>
+#include <memory>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// How many host processes have `argument` among their arguments.
+int hostProcessesWith(const QString &argument)
+{
+    int count = 0;
+    const QStringList pids = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &pid : pids) {
+        QFile cmdline(QStringLiteral("/proc/") + pid + QStringLiteral("/cmdline"));
+        if (!cmdline.open(QIODevice::ReadOnly))
+            continue;
+        if (cmdline.readAll().split('\0').contains(argument.toUtf8()))
+            ++count;
+    }
+    return count;
+}
+
+} // namespace
+
+class TestAcpBridge final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+
+    void initializeOffersTerminalAndFileSystem();
+    void terminalCommandsAreConfined();
+    void killAndReleaseEndTheCommand();
+    void outputByteLimitKeepsTheEnd();
+    void fileAccessFollowsThePolicy();
+    void permissionAllowed();
+    void permissionRejected();
+    void permissionCancelled();
+    void permissionUnansweredIsDenied();
+    void malformedLinesGetErrorsAndChangeNothing();
+    void agentThatDiesFailsPendingRequests();
+    void editorThatDisconnectsEndsTheBridge();
+    void confinedAgentIsInTheSandboxToo();
+
+private:
+    void start(const QStringList &options = {});
+    void send(const QJsonObject &message);
+    void sendLine(const QByteArray &line);
+    // The next line from sandbox-acp that satisfies `accept` (others are kept for later).
+    QJsonObject next(const std::function<bool(const QJsonObject &)> &accept, int timeoutMs = 60000);
+    QJsonObject responseTo(const QJsonValue &id);
+    QJsonObject request(const QString &method, const QJsonObject &params);
+    // A prompt the agent turns into one client call; the agent's view of the response.
+    QJsonObject agentCall(const QString &method, const QJsonObject &params);
+    QJsonObject prompt(const QJsonObject &order);
+    void handshake();
+    void writeHostExecutionAskPolicy();
+    QString runsWithHostChannels(const std::function<void(const QJsonObject &)> &answer);
+
+    std::unique_ptr<QTemporaryDir> m_root;
+    std::unique_ptr<QTemporaryDir> m_outside;
+    QString m_workspace;
+    std::unique_ptr<QProcess> m_bridge;
+    QByteArray m_buffer;
+    QList<QJsonObject> m_unclaimed;
+    QByteArray m_stderr;
+    int m_nextId = 1;
+};
+
+void TestAcpBridge::init()
+{
+    m_root = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_root->isValid());
+    // Outside the workspace and outside /tmp (the sandbox has a private /tmp).
+    m_outside = std::make_unique<QTemporaryDir>(QCoreApplication::applicationDirPath()
+                                                + QStringLiteral("/acp-outside-XXXXXX"));
+    QVERIFY(m_outside->isValid());
+    QVERIFY(QDir(m_root->path()).mkpath(QStringLiteral("work")));
+    QVERIFY(QDir(m_root->path()).mkpath(QStringLiteral("home/.ssh")));
+    m_workspace = m_root->filePath(QStringLiteral("work"));
+    m_buffer.clear();
+    m_unclaimed.clear();
+    m_stderr.clear();
+    m_nextId = 1;
+}
+
+void TestAcpBridge::cleanup()
+{
+    if (m_bridge && m_bridge->state() != QProcess::NotRunning) {
+        m_bridge->closeWriteChannel();
+        if (!m_bridge->waitForFinished(20000))
+            m_bridge->kill();
+        m_bridge->waitForFinished(5000);
+    }
+    if (QTest::currentTestFailed())
+        qWarning().noquote() << "sandbox-acp stderr:\n" << QString::fromUtf8(m_stderr);
+    m_bridge.reset();
+    m_outside.reset();
+    m_root.reset();
+}
+
+void TestAcpBridge::start(const QStringList &options)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
+    env.insert(QStringLiteral("HOME"), m_root->filePath(QStringLiteral("home")));
+    m_bridge = std::make_unique<QProcess>();
+    m_bridge->setProcessEnvironment(env);
+    m_bridge->setWorkingDirectory(m_workspace);
+    connect(m_bridge.get(), &QProcess::readyReadStandardError, this,
+            [this] { m_stderr += m_bridge->readAllStandardError(); });
+    QStringList args{ QStringLiteral("--embedded"), QStringLiteral("--socket"),
+                      m_root->filePath(QStringLiteral("run/engine.sock")) };
+    args << options << QStringLiteral("--") << QStringLiteral("python3")
+         << QStringLiteral(SANDBOX_ACP_TEST_DIR "/fake_agent.py");
+    m_bridge->start(QCoreApplication::applicationDirPath() + QStringLiteral("/sandbox-acp"), args);
+    QVERIFY2(m_bridge->waitForStarted(10000), qPrintable(m_bridge->errorString()));
+}
+
+void TestAcpBridge::send(const QJsonObject &message)
+{
+    sendLine(QJsonDocument(message).toJson(QJsonDocument::Compact));
+}
+
+void TestAcpBridge::sendLine(const QByteArray &line)
+{
+    m_bridge->write(line + '\n');
+}
+
+QJsonObject TestAcpBridge::next(const std::function<bool(const QJsonObject &)> &accept, int timeoutMs)
+{
+    for (qsizetype i = 0; i < m_unclaimed.size(); ++i) {
+        if (accept(m_unclaimed.at(i)))
+            return m_unclaimed.takeAt(i);
+    }
+    QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired()) {
+        qsizetype newline;
+        while ((newline = m_buffer.indexOf('\n')) >= 0) {
+            const QByteArray line = m_buffer.left(newline);
+            m_buffer.remove(0, newline + 1);
+            QJsonParseError error;
+            const QJsonDocument document = QJsonDocument::fromJson(line, &error);
+            if (error.error != QJsonParseError::NoError || !document.isObject()) {
+                qWarning() << "sandbox-acp wrote a line that is not a JSON object:" << line;
+                return {};
+            }
+            if (accept(document.object()))
+                return document.object();
+            m_unclaimed.append(document.object());
+        }
+        if (m_bridge->state() == QProcess::NotRunning && m_bridge->bytesAvailable() == 0)
+            return {};
+        m_bridge->waitForReadyRead(int(qMin<qint64>(deadline.remainingTime(), 1000)));
+        m_buffer += m_bridge->readAllStandardOutput();
+    }
+    return {};
+}
+
+QJsonObject TestAcpBridge::responseTo(const QJsonValue &id)
+{
+    return next([id](const QJsonObject &m) { return !m.contains(QLatin1String("method")) && m.value(u"id"_s) == id; });
+}
+
+QJsonObject TestAcpBridge::request(const QString &method, const QJsonObject &params)
+{
+    const int id = m_nextId++;
+    send(QJsonObject{ { u"jsonrpc"_s, u"2.0"_s }, { u"id"_s, id }, { u"method"_s, method }, { u"params"_s, params } });
+    return responseTo(id);
+}
+
+QJsonObject TestAcpBridge::prompt(const QJsonObject &order)
+{
+    const QString text = QString::fromUtf8(QJsonDocument(order).toJson(QJsonDocument::Compact));
+    return request(
+        QStringLiteral("session/prompt"),
+        QJsonObject{ { u"sessionId"_s, u"sess-1"_s },
+                     { u"prompt"_s, QJsonArray{ QJsonObject{ { u"type"_s, u"text"_s }, { u"text"_s, text } } } } });
+}
+
+QJsonObject TestAcpBridge::agentCall(const QString &method, const QJsonObject &params)
+{
+    QJsonObject withSession = params;
+    withSession.insert(QStringLiteral("sessionId"), QStringLiteral("sess-1"));
+    const QJsonObject reply = prompt(QJsonObject{ { u"call"_s, method }, { u"params"_s, withSession } });
+    return reply.value(u"result"_s).toObject().value(u"_meta"_s).toObject().value(u"response"_s).toObject();
+}
+
+void TestAcpBridge::handshake()
+{
+    const QJsonObject init = request(
+        QStringLiteral("initialize"),
+        QJsonObject{
+            { u"protocolVersion"_s, 1 },
+            { u"clientCapabilities"_s,
+              QJsonObject{ { u"fs"_s, QJsonObject{ { u"readTextFile"_s, false }, { u"writeTextFile"_s, false } } },
+                           { u"terminal"_s, false } } } });
+    QCOMPARE(init.value(u"result"_s).toObject().value(u"protocolVersion"_s).toInt(), 1);
+    const QJsonObject session = request(QStringLiteral("session/new"),
+                                        QJsonObject{ { u"cwd"_s, m_workspace }, { u"mcpServers"_s, QJsonArray() } });
+    QCOMPARE(session.value(u"result"_s).toObject().value(u"sessionId"_s).toString(), QStringLiteral("sess-1"));
+}
+
+void TestAcpBridge::initializeOffersTerminalAndFileSystem()
+{
+    start();
+    handshake();
+    const QJsonObject offered = prompt(QJsonObject{ { u"capabilities"_s, true } })
+                                    .value(u"result"_s)
+                                    .toObject()
+                                    .value(u"_meta"_s)
+                                    .toObject()
+                                    .value(u"response"_s)
+                                    .toObject();
+    QCOMPARE(offered.value(u"terminal"_s).toBool(), true);
+    QCOMPARE(offered.value(u"fs"_s).toObject().value(u"readTextFile"_s).toBool(), true);
+    QCOMPARE(offered.value(u"fs"_s).toObject().value(u"writeTextFile"_s).toBool(), true);
+}
+
+void TestAcpBridge::terminalCommandsAreConfined()
+{
+    start();
+    handshake();
+    const QString outside = m_outside->filePath(QStringLiteral("escape.txt"));
+    const QJsonObject created = agentCall(
+        QStringLiteral("terminal/create"),
+        QJsonObject{
+            { u"command"_s, u"/bin/sh"_s },
+            { u"args"_s,
+              QJsonArray{ u"-c"_s,
+                          u"echo hello; echo in > inside.txt && echo wrote-inside; "_s
+                          u"(echo out > \"$1\") 2>/dev/null || echo outside-refused; exit 3"_s,
+                          u"sh"_s, outside } },
+            { u"env"_s, QJsonArray{ QJsonObject{ { u"name"_s, u"GREETING"_s }, { u"value"_s, u"hi"_s } } } } });
+    const QString terminalId = created.value(u"result"_s).toObject().value(u"terminalId"_s).toString();
+    QVERIFY2(!terminalId.isEmpty(), QJsonDocument(created).toJson().constData());
+
+    const QJsonObject exited = agentCall(QStringLiteral("terminal/wait_for_exit"), { { u"terminalId"_s, terminalId } });
+    QCOMPARE(exited.value(u"result"_s).toObject().value(u"exitCode"_s).toInt(-1), 3);
+    QVERIFY(exited.value(u"result"_s).toObject().value(u"signal"_s).isNull());
+
+    const QJsonObject output = agentCall(QStringLiteral("terminal/output"), { { u"terminalId"_s, terminalId } });
+    const QJsonObject result = output.value(u"result"_s).toObject();
+    QCOMPARE(result.value(u"output"_s).toString(), QStringLiteral("hello\nwrote-inside\noutside-refused\n"));
+    QCOMPARE(result.value(u"truncated"_s).toBool(true), false);
+    QCOMPARE(result.value(u"exitStatus"_s).toObject().value(u"exitCode"_s).toInt(-1), 3);
+    QVERIFY(QFile::exists(m_workspace + QStringLiteral("/inside.txt")));
+    QVERIFY(!QFile::exists(outside));
+
+    QVERIFY(agentCall(QStringLiteral("terminal/release"), { { u"terminalId"_s, terminalId } }).contains(u"result"_s));
+    const QJsonObject gone = agentCall(QStringLiteral("terminal/output"), { { u"terminalId"_s, terminalId } });
+    QVERIFY(gone.value(u"error"_s).toObject().value(u"message"_s).toString().contains(terminalId));
+}
+
+void TestAcpBridge::killAndReleaseEndTheCommand()
+{
+    start();
+    handshake();
+    const QString id
+        = agentCall(QStringLiteral("terminal/create"),
+                    QJsonObject{ { u"command"_s, u"/bin/sleep"_s }, { u"args"_s, QJsonArray{ u"600"_s } } })
+              .value(u"result"_s)
+              .toObject()
+              .value(u"terminalId"_s)
+              .toString();
+    QVERIFY(!id.isEmpty());
+    QVERIFY(!agentCall(QStringLiteral("terminal/output"), { { u"terminalId"_s, id } })
+                 .value(u"result"_s)
+                 .toObject()
+                 .contains(u"exitStatus"_s));
+    QVERIFY(agentCall(QStringLiteral("terminal/kill"), { { u"terminalId"_s, id } }).contains(u"result"_s));
+    const QJsonObject exited = agentCall(QStringLiteral("terminal/wait_for_exit"), { { u"terminalId"_s, id } })
+                                   .value(u"result"_s)
+                                   .toObject();
+    QVERIFY(exited.value(u"exitCode"_s).isNull());
+    QCOMPARE(exited.value(u"signal"_s).toString(), QStringLiteral("SIGKILL"));
+    // Still readable after the kill, gone after the release.
+    QVERIFY(agentCall(QStringLiteral("terminal/output"), { { u"terminalId"_s, id } }).contains(u"result"_s));
+    QVERIFY(agentCall(QStringLiteral("terminal/release"), { { u"terminalId"_s, id } }).contains(u"result"_s));
+    QVERIFY(agentCall(QStringLiteral("terminal/kill"), { { u"terminalId"_s, id } }).contains(u"error"_s));
+
+    // Releasing a running command ends it: its process (seen from the host) goes away.
+    const QString marker = QStringLiteral("600.%1").arg(QCoreApplication::applicationPid());
+    const QString second
+        = agentCall(u"terminal/create"_s,
+                    QJsonObject{
+                        { u"command"_s, u"/bin/sh"_s },
+                        { u"args"_s, QJsonArray{ u"-c"_s, u"touch started; exec sleep \"$1\""_s, u"sh"_s, marker } } })
+              .value(u"result"_s)
+              .toObject()
+              .value(u"terminalId"_s)
+              .toString();
+    QVERIFY(!second.isEmpty());
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(m_workspace + QStringLiteral("/started")), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(hostProcessesWith(marker) > 0, 30000);
+    QVERIFY(agentCall(u"terminal/release"_s, { { u"terminalId"_s, second } }).contains(u"result"_s));
+    QTRY_COMPARE_WITH_TIMEOUT(hostProcessesWith(marker), 0, 30000);
+}
+
+void TestAcpBridge::outputByteLimitKeepsTheEnd()
+{
+    start();
+    handshake();
+    const QString id
+        = agentCall(QStringLiteral("terminal/create"),
+                    QJsonObject{ { u"command"_s, u"/bin/sh"_s },
+                                 { u"args"_s, QJsonArray{ u"-c"_s, u"printf 'aaaaaaaaaa\\303\\251end'"_s } },
+                                 { u"outputByteLimit"_s, 4 } })
+              .value(u"result"_s)
+              .toObject()
+              .value(u"terminalId"_s)
+              .toString();
+    QVERIFY(!id.isEmpty());
+    agentCall(QStringLiteral("terminal/wait_for_exit"), { { u"terminalId"_s, id } });
+    const QJsonObject result
+        = agentCall(QStringLiteral("terminal/output"), { { u"terminalId"_s, id } }).value(u"result"_s).toObject();
+    // The last 4 bytes would start inside the two-byte 'é': the cut moves past it.
+    QCOMPARE(result.value(u"output"_s).toString(), QStringLiteral("end"));
+    QCOMPARE(result.value(u"truncated"_s).toBool(), true);
+}
+
+void TestAcpBridge::fileAccessFollowsThePolicy()
+{
+    QFile secret(m_root->filePath(QStringLiteral("home/.ssh/id_test")));
+    QVERIFY(secret.open(QIODevice::WriteOnly));
+    secret.write("PRIVATE KEY\n");
+    secret.close();
+    QFile notes(m_workspace + QStringLiteral("/notes.txt"));
+    QVERIFY(notes.open(QIODevice::WriteOnly));
+    notes.write("one\ntwo\nthree\n");
+    notes.close();
+
+    start();
+    handshake();
+    const QJsonObject read = agentCall(QStringLiteral("fs/read_text_file"), { { u"path"_s, notes.fileName() } });
+    QCOMPARE(read.value(u"result"_s).toObject().value(u"content"_s).toString(), QStringLiteral("one\ntwo\nthree\n"));
+    const QJsonObject part = agentCall(QStringLiteral("fs/read_text_file"),
+                                       { { u"path"_s, notes.fileName() }, { u"line"_s, 2 }, { u"limit"_s, 1 } });
+    QCOMPARE(part.value(u"result"_s).toObject().value(u"content"_s).toString(), QStringLiteral("two"));
+
+    const QJsonObject denied = agentCall(QStringLiteral("fs/read_text_file"), { { u"path"_s, secret.fileName() } });
+    QVERIFY2(denied.contains(u"error"_s), QJsonDocument(denied).toJson().constData());
+    QVERIFY(!denied.contains(u"result"_s));
+    QCOMPARE(denied.value(u"error"_s).toObject().value(u"code"_s).toInt(), -32000);
+    QVERIFY(denied.value(u"error"_s).toObject().value(u"message"_s).toString().contains(secret.fileName()));
+    QVERIFY(!QJsonDocument(denied).toJson().contains("PRIVATE KEY"));
+
+    const QString written = m_workspace + QStringLiteral("/written.txt");
+    QVERIFY(agentCall(QStringLiteral("fs/write_text_file"), { { u"path"_s, written }, { u"content"_s, u"héllo\n"_s } })
+                .contains(u"result"_s));
+    QFile check(written);
+    QVERIFY(check.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(check.readAll()), QStringLiteral("héllo\n"));
+
+    const QString outside = m_outside->filePath(QStringLiteral("planted.txt"));
+    const QJsonObject refused
+        = agentCall(QStringLiteral("fs/write_text_file"), { { u"path"_s, outside }, { u"content"_s, u"x"_s } });
+    QCOMPARE(refused.value(u"error"_s).toObject().value(u"code"_s).toInt(), -32000);
+    QVERIFY(!QFile::exists(outside));
+    const QJsonObject hooks = agentCall(QStringLiteral("fs/write_text_file"),
+                                        { { u"path"_s, QStringLiteral("relative.txt") }, { u"content"_s, u"x"_s } });
+    QCOMPARE(hooks.value(u"error"_s).toObject().value(u"code"_s).toInt(), -32602);
+    QVERIFY(hooks.value(u"error"_s).toObject().value(u"message"_s).toString().contains(u"params.path"_s));
+}
+
+void TestAcpBridge::writeHostExecutionAskPolicy()
+{
+    sandbox::Policy policy = sandbox::Policy::defaults();
+    policy.hostExecution = sandbox::Policy::HostExecution::Ask;
+    QVERIFY(QDir().mkpath(m_root->filePath(QStringLiteral("config"))));
+    QFile file(m_root->filePath(QStringLiteral("config/policy.json")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(policy.toJson()).toJson());
+}
+
+// Runs a command that reports whether a host socket below /run is reachable, with the
+// policy asking about host execution; `answer` gets the permission request the editor sees.
+QString TestAcpBridge::runsWithHostChannels(const std::function<void(const QJsonObject &)> &answer)
+{
+    QLocalServer hostService;
+    hostService.setSocketOptions(QLocalServer::UserAccessOption);
+    const QString socketPath = QStringLiteral("/run/sandbox-acp-test-%1.sock").arg(QCoreApplication::applicationPid());
+    QLocalServer::removeServer(socketPath);
+    if (!hostService.listen(socketPath)) {
+        qWarning() << "cannot listen on" << socketPath << hostService.errorString();
+        return {};
+    }
+    const QString text = QString::fromUtf8(
+        QJsonDocument(
+            QJsonObject{ { u"call"_s, u"terminal/create"_s },
+                         { u"params"_s,
+                           QJsonObject{ { u"sessionId"_s, u"sess-1"_s },
+                                        { u"command"_s, u"/bin/sh"_s },
+                                        { u"args"_s,
+                                          QJsonArray{ u"-c"_s, u"test -S \"$1\" && echo exposed || echo hidden"_s,
+                                                      u"sh"_s, socketPath } } } } })
+            .toJson(QJsonDocument::Compact));
+    const int promptId = m_nextId++;
+    send(QJsonObject{
+        { u"jsonrpc"_s, u"2.0"_s },
+        { u"id"_s, promptId },
+        { u"method"_s, u"session/prompt"_s },
+        { u"params"_s,
+          QJsonObject{
+              { u"sessionId"_s, u"sess-1"_s },
+              { u"prompt"_s, QJsonArray{ QJsonObject{ { u"type"_s, u"text"_s }, { u"text"_s, text } } } } } } });
+    const QJsonObject question = next(
+        [](const QJsonObject &m) { return m.value(u"method"_s) == QLatin1String("session/request_permission"); });
+    if (question.isEmpty())
+        return QStringLiteral("no permission request");
+    answer(question);
+    const QJsonObject created = responseTo(promptId);
+    const QString id = created.value(u"result"_s)
+                           .toObject()
+                           .value(u"_meta"_s)
+                           .toObject()
+                           .value(u"response"_s)
+                           .toObject()
+                           .value(u"result"_s)
+                           .toObject()
+                           .value(u"terminalId"_s)
+                           .toString();
+    if (id.isEmpty())
+        return QStringLiteral("no terminal: ") + QString::fromUtf8(QJsonDocument(created).toJson());
+    agentCall(QStringLiteral("terminal/wait_for_exit"), { { u"terminalId"_s, id } });
+    return agentCall(QStringLiteral("terminal/output"), { { u"terminalId"_s, id } })
+        .value(u"result"_s)
+        .toObject()
+        .value(u"output"_s)
+        .toString()
+        .trimmed();
+}
+
+void TestAcpBridge::permissionAllowed()
+{
+    writeHostExecutionAskPolicy();
+    start();
+    handshake();
+    QString seen;
+    const QString result = runsWithHostChannels([&](const QJsonObject &question) {
+        const QJsonObject params = question.value(u"params"_s).toObject();
+        QCOMPARE(params.value(u"sessionId"_s).toString(), QStringLiteral("sess-1"));
+        QVERIFY(!params.value(u"toolCall"_s).toObject().value(u"title"_s).toString().isEmpty());
+        QStringList kinds;
+        for (const QJsonValue &option : params.value(u"options"_s).toArray())
+            kinds << option.toObject().value(u"kind"_s).toString() + QLatin1Char(':')
+                    + option.toObject().value(u"optionId"_s).toString();
+        seen = kinds.join(QLatin1Char(','));
+        send(QJsonObject{
+            { u"jsonrpc"_s, u"2.0"_s },
+            { u"id"_s, question.value(u"id"_s) },
+            { u"result"_s,
+              QJsonObject{ { u"outcome"_s,
+                             QJsonObject{ { u"outcome"_s, u"selected"_s }, { u"optionId"_s, u"allow"_s } } } } } });
+    });
+    QCOMPARE(seen, QStringLiteral("allow_once:allow,reject_once:reject"));
+    QCOMPARE(result, QStringLiteral("exposed"));
+}
+
+void TestAcpBridge::permissionRejected()
+{
+    writeHostExecutionAskPolicy();
+    start();
+    handshake();
+    const QString result = runsWithHostChannels([&](const QJsonObject &question) {
+        send(QJsonObject{
+            { u"jsonrpc"_s, u"2.0"_s },
+            { u"id"_s, question.value(u"id"_s) },
+            { u"result"_s,
+              QJsonObject{ { u"outcome"_s,
+                             QJsonObject{ { u"outcome"_s, u"selected"_s }, { u"optionId"_s, u"reject"_s } } } } } });
+    });
+    QCOMPARE(result, QStringLiteral("hidden"));
+}
+
+void TestAcpBridge::permissionCancelled()
+{
+    writeHostExecutionAskPolicy();
+    start();
+    handshake();
+    const QString result = runsWithHostChannels([&](const QJsonObject &question) {
+        send(QJsonObject{
+            { u"jsonrpc"_s, u"2.0"_s },
+            { u"id"_s, question.value(u"id"_s) },
+            { u"result"_s, QJsonObject{ { u"outcome"_s, QJsonObject{ { u"outcome"_s, u"cancelled"_s } } } } } });
+    });
+    QCOMPARE(result, QStringLiteral("hidden"));
+}
+
+void TestAcpBridge::permissionUnansweredIsDenied()
+{
+    writeHostExecutionAskPolicy();
+    start({ QStringLiteral("--answer-timeout"), QStringLiteral("1") });
+    handshake();
+    QJsonValue questionId;
+    const QString result
+        = runsWithHostChannels([&](const QJsonObject &question) { questionId = question.value(u"id"_s); });
+    QCOMPARE(result, QStringLiteral("hidden"));
+    // A late answer changes nothing and gets no reply.
+    send(QJsonObject{
+        { u"jsonrpc"_s, u"2.0"_s },
+        { u"id"_s, questionId },
+        { u"result"_s,
+          QJsonObject{
+              { u"outcome"_s, QJsonObject{ { u"outcome"_s, u"selected"_s }, { u"optionId"_s, u"allow"_s } } } } } });
+    QVERIFY(prompt(QJsonObject{ { u"capabilities"_s, true } }).contains(u"result"_s));
+}
+
+void TestAcpBridge::malformedLinesGetErrorsAndChangeNothing()
+{
+    start();
+    handshake();
+    sendLine("this is not json");
+    QJsonObject error = next([](const QJsonObject &m) { return m.contains(u"error"_s); });
+    QCOMPARE(error.value(u"error"_s).toObject().value(u"code"_s).toInt(), -32700);
+    QVERIFY(error.value(u"id"_s).isNull());
+    QVERIFY(error.value(u"error"_s).toObject().value(u"message"_s).toString().contains(u"editor line 3"_s));
+
+    sendLine(R"({"jsonrpc":"1.0","id":41,"method":"session/prompt","params":{}})");
+    error = responseTo(41);
+    QCOMPARE(error.value(u"error"_s).toObject().value(u"code"_s).toInt(), -32600);
+    QVERIFY(error.value(u"error"_s).toObject().value(u"message"_s).toString().contains(u"editor line 4: jsonrpc"_s));
+
+    sendLine(R"({"jsonrpc":"2.0","id":42,"method":"session/prompt","params":"text"})");
+    error = responseTo(42);
+    QVERIFY(error.value(u"error"_s).toObject().value(u"message"_s).toString().contains(u"params"_s));
+
+    sendLine("[1,2,3]");
+    error = next([](const QJsonObject &m) { return m.contains(u"error"_s); });
+    QVERIFY(error.value(u"error"_s).toObject().value(u"message"_s).toString().contains(u"editor line 6"_s));
+
+    // None reached the agent: it has seen initialize, session/new and this prompt only.
+    const QJsonObject reply = prompt(QJsonObject{ { u"capabilities"_s, true } });
+    QCOMPARE(reply.value(u"result"_s).toObject().value(u"_meta"_s).toObject().value(u"received"_s).toInt(), 3);
+
+    // The agent's malformed line is answered with an error naming where it was.
+    const QJsonObject agentSide = prompt(QJsonObject{ { u"raw"_s, u"{\"jsonrpc\":\"2.0\",\"method\":42}"_s } })
+                                      .value(u"result"_s)
+                                      .toObject()
+                                      .value(u"_meta"_s)
+                                      .toObject()
+                                      .value(u"response"_s)
+                                      .toObject();
+    QCOMPARE(agentSide.value(u"error"_s).toObject().value(u"code"_s).toInt(), -32600);
+    QVERIFY(agentSide.value(u"error"_s).toObject().value(u"message"_s).toString().contains(u"agent line"_s));
+    QVERIFY(agentSide.value(u"error"_s).toObject().value(u"message"_s).toString().contains(u"method"_s));
+
+    // Unknown client methods are errors, not silence.
+    const QJsonObject unknown = agentCall(QStringLiteral("terminal/teleport"), {});
+    QCOMPARE(unknown.value(u"error"_s).toObject().value(u"code"_s).toInt(), -32601);
+}
+
+void TestAcpBridge::agentThatDiesFailsPendingRequests()
+{
+    start();
+    handshake();
+    const int id = m_nextId++;
+    send(QJsonObject{ { u"jsonrpc"_s, u"2.0"_s },
+                      { u"id"_s, id },
+                      { u"method"_s, u"session/prompt"_s },
+                      { u"params"_s,
+                        QJsonObject{ { u"sessionId"_s, u"sess-1"_s },
+                                     { u"prompt"_s,
+                                       QJsonArray{ QJsonObject{ { u"type"_s, u"text"_s },
+                                                                { u"text"_s, u"{\"exit\":7}"_s } } } } } } });
+    const QJsonObject failed = responseTo(id);
+    QVERIFY(failed.value(u"error"_s).toObject().value(u"message"_s).toString().contains(u"status 7"_s));
+    QVERIFY(m_bridge->waitForFinished(30000));
+    QCOMPARE(m_bridge->exitCode(), 7);
+}
+
+void TestAcpBridge::editorThatDisconnectsEndsTheBridge()
+{
+    start();
+    handshake();
+    m_bridge->closeWriteChannel();
+    QVERIFY(m_bridge->waitForFinished(30000));
+    QCOMPARE(m_bridge->exitStatus(), QProcess::NormalExit);
+    QCOMPARE(m_bridge->exitCode(), 0);
+}
+
+void TestAcpBridge::confinedAgentIsInTheSandboxToo()
+{
+    start({ QStringLiteral("--confine-agent") });
+    handshake();
+    const auto report = [this](const QString &path) {
+        return prompt(QJsonObject{ { u"write"_s, path } })
+            .value(u"result"_s)
+            .toObject()
+            .value(u"_meta"_s)
+            .toObject()
+            .value(u"response"_s)
+            .toString();
+    };
+    QCOMPARE(report(m_workspace + QStringLiteral("/by-agent.txt")), QStringLiteral("written"));
+    const QString outside = m_outside->filePath(QStringLiteral("by-agent.txt"));
+    QVERIFY(report(outside) != QStringLiteral("written"));
+    QVERIFY(!QFile::exists(outside));
+    QVERIFY(QFile::exists(m_workspace + QStringLiteral("/by-agent.txt")));
+}
+
+QTEST_GUILESS_MAIN(TestAcpBridge)
+#include "tst_acp_bridge.moc"
