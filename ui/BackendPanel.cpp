@@ -263,7 +263,9 @@ void BackendPanel::updateButtons()
     // stored settings never disagree.
     m_save->setEnabled(dirty && !busy && !active);
     m_save->setToolTip(active ? tr("The active backend's settings are applied by activating it again.") : QString());
-    const bool usable = selected && (active || selected->availability.available);
+    // Edited settings may be what makes an unavailable backend available (an endpoint, a
+    // key): activating with them probes again, so they re-enable Activate.
+    const bool usable = selected && (active || selected->availability.available || dirty);
     m_activate->setEnabled(ready && usable && !busy && (!active || dirty));
     m_activate->setText(active ? (dirty ? tr("Apply and reactivate") : tr("Active")) : tr("Activate"));
     m_activate->setToolTip(usable ? QString() : tr("This backend is unavailable; the reason is shown above."));
