@@ -3,6 +3,8 @@
 // `podman exec` into a running container of the same image, on the runtime test.sh
 // starts (SANDBOX_TEST_DOCKER_SOCKET, SANDBOX_TEST_DOCKER_IMAGE). Prints median and p95
 // wall time; measures only, never fails on a figure.
+#include "LatencyTable.h"
+#include "LauncherCommand.h"
 #include "core/AtomPack.h"
 
 #include <QCoreApplication>
@@ -19,6 +21,7 @@
 #include <vector>
 
 using namespace sandbox;
+using sandbox::bench::spawnAndWait;
 
 namespace {
 
@@ -34,24 +37,6 @@ bool runProcess(const QString &program, const QStringList &arguments)
     QProcess process;
     process.start(program, arguments);
     return process.waitForFinished(60000) && process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
-}
-
-// Runs one command through the launcher and waits for its end in an event loop.
-bool spawnAndWait(Launcher &launcher, const SpawnRequest &request, const Policy &policy)
-{
-    Result<std::shared_ptr<SandboxProcess>> spawned = launcher.spawn(request, policy);
-    if (!spawned.ok())
-        return false;
-    QEventLoop loop;
-    bool ok = false;
-    QObject::connect(spawned.value().get(), &SandboxProcess::finished, &loop, [&](const ExitStatus &status) {
-        ok = !status.signaled && status.exitCode == 0;
-        loop.quit();
-    });
-    QObject::connect(spawned.value().get(), &SandboxProcess::failedToStart, &loop, [&] { loop.quit(); });
-    QTimer::singleShot(60000, &loop, &QEventLoop::quit);
-    loop.exec();
-    return ok;
 }
 
 } // namespace
@@ -153,14 +138,9 @@ int main(int argc, char **argv)
     std::printf("\nPer-command latency of /bin/true, same image, %d runs each (after 3 warm-up runs), wall time "
                 "in ms\n\n",
                 runs);
-    std::printf("| %-46s | %8s | %8s |\n", "runner", "median", "p95");
-    std::printf("|%s|%s|%s|\n", std::string(48, '-').c_str(), std::string(10, '-').c_str(),
-                std::string(10, '-').c_str());
+    bench::printLatencyHeader("runner");
     for (Runner &runner : runners) {
-        std::sort(runner.times.begin(), runner.times.end());
-        const double median = runner.times[runner.times.size() / 2];
-        const double p95 = runner.times[std::min(runner.times.size() - 1, size_t(double(runner.times.size()) * 0.95))];
-        std::printf("| %-46s | %8.2f | %8.2f |\n", qPrintable(runner.name), median, p95);
+        bench::printLatencyRow(qPrintable(runner.name), bench::latencyOf(runner.times));
     }
     std::printf("\n(the podman rows include starting the podman client; the Docker backend row is in-process)\n");
     return 0;

@@ -4,6 +4,8 @@
 // same command line the SDK sends (/bin/bash -l -c /bin/true). The SDK comes from the
 // folder e2b_sdk_check installs it in. Prints median and p95 wall time; measures only,
 // never fails on a figure.
+#include "LatencyTable.h"
+#include "LauncherCommand.h"
 #include "core/AtomPack.h"
 
 #include <QCoreApplication>
@@ -25,27 +27,7 @@
 #include <vector>
 
 using namespace sandbox;
-
-namespace {
-
-bool spawnAndWait(Launcher &launcher, const SpawnRequest &request, const Policy &policy)
-{
-    Result<std::shared_ptr<SandboxProcess>> spawned = launcher.spawn(request, policy);
-    if (!spawned.ok())
-        return false;
-    QEventLoop loop;
-    bool ok = false;
-    QObject::connect(spawned.value().get(), &SandboxProcess::finished, &loop, [&](const ExitStatus &status) {
-        ok = !status.signaled && status.exitCode == 0;
-        loop.quit();
-    });
-    QObject::connect(spawned.value().get(), &SandboxProcess::failedToStart, &loop, [&] { loop.quit(); });
-    QTimer::singleShot(60000, &loop, &QEventLoop::quit);
-    loop.exec();
-    return ok;
-}
-
-} // namespace
+using sandbox::bench::spawnAndWait;
 
 int main(int argc, char **argv)
 {
@@ -115,12 +97,9 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "bench_e2b: a command through the E2B backend failed\n");
         return 1;
     }
-    std::sort(times.begin(), times.end());
-    const double median = times[times.size() / 2];
-    const double p95 = times[std::min(times.size() - 1, size_t(double(times.size()) * 0.95))];
+    const bench::Latency backend = bench::latencyOf(times);
 
-    double sdkMedian = -1;
-    double sdkP95 = -1;
+    bench::Latency sdkLatency{ -1, -1 };
     if (haveSdk) {
         QProcess sdk;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -132,8 +111,8 @@ int main(int argc, char **argv)
                   { QStringLiteral(SANDBOX_SDK_BENCH), modules, QString::number(runs), QStringLiteral("/bin/true") });
         if (sdk.waitForFinished(300000) && sdk.exitCode() == 0) {
             const QJsonObject figures = QJsonDocument::fromJson(sdk.readAllStandardOutput().trimmed()).object();
-            sdkMedian = figures.value(QStringLiteral("median")).toDouble(-1);
-            sdkP95 = figures.value(QStringLiteral("p95")).toDouble(-1);
+            sdkLatency = { figures.value(QStringLiteral("median")).toDouble(-1),
+                           figures.value(QStringLiteral("p95")).toDouble(-1) };
         } else {
             std::fprintf(stderr, "bench_e2b: the SDK run failed: %s\n", sdk.readAllStandardError().constData());
         }
@@ -144,13 +123,11 @@ int main(int argc, char **argv)
     std::printf("\nPer-command latency of /bin/bash -l -c /bin/true against the local E2B, %d runs each (after 3 "
                 "warm-up runs), wall time in ms\n\n",
                 runs);
-    std::printf("| %-46s | %8s | %8s |\n", "client", "median", "p95");
-    std::printf("|%s|%s|%s|\n", std::string(48, '-').c_str(), std::string(10, '-').c_str(),
-                std::string(10, '-').c_str());
-    std::printf("| %-46s | %8.2f | %8.2f |\n", "E2B backend (Connect client in the plugin)", median, p95);
-    if (sdkMedian >= 0)
-        std::printf("| %-46s | %8.2f | %8.2f |\n", "official JS SDK commands.run", sdkMedian, sdkP95);
+    bench::printLatencyHeader("client");
+    bench::printLatencyRow("E2B backend (Connect client in the plugin)", backend);
+    if (sdkLatency.median >= 0)
+        bench::printLatencyRow("official JS SDK commands.run", sdkLatency);
     else
-        std::printf("| %-46s | %8s | %8s |\n", "official JS SDK (not installed: ctest e2b_sdk_check)", "-", "-");
+        bench::printMissingLatencyRow("official JS SDK (not installed: ctest e2b_sdk_check)");
     return 0;
 }

@@ -2,6 +2,8 @@
 // a sandboxd with the Power Pack's Docker backend active on a real Docker-compatible
 // runtime (Podman's service, started by test.sh or tests/integration/podman-runtime.sh).
 // The probe is the suite's own escape-probe, linked statically so it runs in the image.
+#include "ProgramRun.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -25,17 +27,8 @@ const QByteArray secret = "escape-suite-secret";
 
 enum Expect { Blocked, NoSecret, Refused, Empty };
 
-struct Outcome
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-QString binary(const QString &name)
-{
-    return QCoreApplication::applicationDirPath() + QLatin1Char('/') + name;
-}
+using sandbox::test::binary;
+using sandbox::test::Outcome;
 
 bool writeFile(const QString &path, const QByteArray &content)
 {
@@ -159,22 +152,10 @@ void TestDockerEscape::cleanupTestCase()
 
 Outcome TestDockerEscape::ctl(const QStringList &args, const QByteArray &input)
 {
-    QProcess process;
-    process.setWorkingDirectory(m_workspace);
-    process.start(binary(QStringLiteral("sandboxctl")),
-                  QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) }
-                      + args);
-    if (!process.waitForStarted())
-        return {};
-    process.write(input);
-    process.closeWriteChannel();
-    if (!process.waitForFinished(120000)) {
-        process.kill();
-        process.waitForFinished();
-        return { -2, process.readAllStandardOutput(), process.readAllStandardError() };
-    }
-    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
-             process.readAllStandardError() };
+    return sandbox::test::runProgram(
+        binary(QStringLiteral("sandboxctl")),
+        QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) } + args,
+        m_workspace, input, 120000);
 }
 
 QString TestDockerEscape::expand(const QString &text) const

@@ -23,16 +23,6 @@ namespace {
 
 const BackendRef e2b = BackendRef::atomPack(QStringLiteral("power-pack"), QStringLiteral("e2b"));
 
-QListWidgetItem *backendRow(MainWindow &window, const BackendRef &ref)
-{
-    auto *list = window.findChild<QListWidget *>(QStringLiteral("backendList"));
-    for (int i = 0; list && i < list->count(); ++i) {
-        if (list->item(i)->data(Qt::UserRole).toString() == ref.toString())
-            return list->item(i);
-    }
-    return nullptr;
-}
-
 void typeInto(QLineEdit *field, const QString &text)
 {
     field->clear();
@@ -89,11 +79,9 @@ void TestE2bForm::keyThroughTheSecretFieldActivates()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY(StudioHarness::await(harness.client()->installPack(QStringLiteral(SANDBOX_POWER_PACK_DIR))).ok());
 
-    auto *list = window.findChild<QListWidget *>(QStringLiteral("backendList"));
-    QTRY_VERIFY(backendRow(window, e2b));
-    QListWidgetItem *item = backendRow(window, e2b);
-    list->scrollToItem(item);
-    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(item).center());
+    GuiTest::clickBackend(window, e2b);
+    if (QTest::currentTestFailed())
+        return;
     auto *form = window.findChild<SchemaForm *>(QStringLiteral("schemaForm"));
     QTRY_VERIFY_WITH_TIMEOUT(form->hasSchema() && window.findChild<QWidget *>(QStringLiteral("field_apiKey")), 20000);
     for (const QString &id :

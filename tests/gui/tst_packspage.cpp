@@ -33,16 +33,6 @@ QTreeWidgetItem *packRow(QTreeWidget *list, const QString &name)
     return nullptr;
 }
 
-QListWidgetItem *backendRow(MainWindow &window, const BackendRef &ref)
-{
-    auto *list = window.findChild<QListWidget *>(QStringLiteral("backendList"));
-    for (int i = 0; list && i < list->count(); ++i) {
-        if (list->item(i)->data(Qt::UserRole).toString() == ref.toString())
-            return list->item(i);
-    }
-    return nullptr;
-}
-
 } // namespace
 
 class TestPacksPage final : public QObject
@@ -87,7 +77,7 @@ void TestPacksPage::installListAndRefuse()
     QCOMPARE(packRow(list, QStringLiteral("Power Pack"))->text(3), QStringLiteral("Enabled"));
     QCOMPARE(packRow(list, QStringLiteral("Power Pack"))->text(4),
              docker.toString() + QStringLiteral(", atom-pack:power-pack:e2b"));
-    QTRY_VERIFY(backendRow(window, docker));
+    QTRY_VERIFY(GuiTest::backendItem(window, docker));
 
     // A path that is no pack: refused, with the reason, and nothing changes.
     page->installFrom(m_home.filePath(QStringLiteral("missing.tar.gz")));
@@ -129,11 +119,9 @@ void TestPacksPage::dockerFormFromItsDescriptorActivates()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY(StudioHarness::await(harness.client()->installPack(QStringLiteral(SANDBOX_POWER_PACK_DIR))).ok());
 
-    auto *list = window.findChild<QListWidget *>(QStringLiteral("backendList"));
-    QTRY_VERIFY(backendRow(window, docker));
-    QListWidgetItem *item = backendRow(window, docker);
-    list->scrollToItem(item);
-    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(item).center());
+    GuiTest::clickBackend(window, docker);
+    if (QTest::currentTestFailed())
+        return;
     auto *form = window.findChild<SchemaForm *>(QStringLiteral("schemaForm"));
     QTRY_VERIFY_WITH_TIMEOUT(form->hasSchema() && window.findChild<QLineEdit *>(QStringLiteral("field_image")), 20000);
     // Every field the descriptor declares, with its label, and nothing Docker-specific in Studio.

@@ -2,6 +2,8 @@
 // engine and the built-in auto backend. Several clients at once, clients killed in the
 // middle of an activation or a command, another user knocking, and the embedded engine
 // answering exactly as the daemon does.
+#include "ProgramRun.h"
+
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
@@ -28,17 +30,8 @@
 
 namespace {
 
-struct Outcome
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-QString binary(const QString &name)
-{
-    return QCoreApplication::applicationDirPath() + QLatin1Char('/') + name;
-}
+using sandbox::test::binary;
+using sandbox::test::Outcome;
 
 // Never kill(0, ...): a process that already ended has id 0, and that would be our group.
 void killHard(const QProcess &process)
@@ -137,35 +130,17 @@ void TestDaemon::startDaemon()
 {
     m_daemonLog.clear();
     m_daemon = std::make_unique<QProcess>();
-    m_daemon->setProcessEnvironment(environment(QStringLiteral("d")));
-    connect(m_daemon.get(), &QProcess::readyReadStandardError, this,
-            [this] { m_daemonLog += m_daemon->readAllStandardError(); });
-    m_daemon->start(binary(QStringLiteral("sandboxd")), { QStringLiteral("--socket"), m_socket });
-    QVERIFY(m_daemon->waitForStarted());
-    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains("serving on"), 30000);
+    sandbox::test::startSandboxd(*m_daemon, environment(QStringLiteral("d")), m_socket, m_daemonLog);
 }
 
 Outcome TestDaemon::ctl(const QStringList &args, const QByteArray &input, const QString &profile, int timeoutMs)
 {
-    QProcess process;
-    process.setProcessEnvironment(environment(profile));
-    process.setWorkingDirectory(m_root->filePath(QStringLiteral("work")));
     QStringList all{ QStringLiteral("--socket"),
                      profile == QLatin1String("d") ? m_socket
                                                    : m_root->filePath(profile + QStringLiteral("/engine.sock")) };
     all += args;
-    process.start(binary(QStringLiteral("sandboxctl")), all);
-    if (!process.waitForStarted())
-        return {};
-    process.write(input);
-    process.closeWriteChannel();
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        return { -2, process.readAllStandardOutput(), process.readAllStandardError() };
-    }
-    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
-             process.readAllStandardError() };
+    return sandbox::test::runProgram(binary(QStringLiteral("sandboxctl")), all,
+                                     m_root->filePath(QStringLiteral("work")), input, timeoutMs, environment(profile));
 }
 
 std::unique_ptr<QProcess> TestDaemon::startCtl(const QStringList &args)

@@ -2,6 +2,8 @@
 // a private socket, started by test.sh or tests/integration/podman-runtime.sh), through
 // the real sandboxd and sandboxctl: install the pack, activate Docker, run commands, hot
 // switch with long commands under each backend, disable and remove the pack.
+#include "ProgramRun.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -23,17 +25,8 @@ namespace {
 const QString dockerRef = QStringLiteral("atom-pack:power-pack:docker");
 const QString autoRef = QStringLiteral("builtin:auto");
 
-struct Outcome
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-QString binary(const QString &name)
-{
-    return QCoreApplication::applicationDirPath() + QLatin1Char('/') + name;
-}
+using sandbox::test::binary;
+using sandbox::test::Outcome;
 
 // Processes on this host whose command line is exactly `argv`.
 int processesWith(const QStringList &argv)
@@ -117,44 +110,22 @@ void TestDocker::startDaemon()
     env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
     env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
     env.remove(QStringLiteral("SANDBOX_PACK_PATH"));
-    m_daemon->setProcessEnvironment(env);
-    connect(m_daemon.get(), &QProcess::readyReadStandardError, this,
-            [this] { m_daemonLog += m_daemon->readAllStandardError(); });
-    m_daemon->start(binary(QStringLiteral("sandboxd")),
-                    { QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) });
-    QVERIFY(m_daemon->waitForStarted());
-    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains("serving on"), 30000);
+    sandbox::test::startSandboxd(*m_daemon, env, m_root->filePath(QStringLiteral("run/engine.sock")), m_daemonLog);
 }
 
 void TestDocker::stopDaemon()
 {
-    if (m_daemon && m_daemon->state() != QProcess::NotRunning) {
-        m_daemon->terminate();
-        if (!m_daemon->waitForFinished(30000))
-            m_daemon->kill();
-        m_daemon->waitForFinished(5000);
-    }
+    if (m_daemon)
+        sandbox::test::stopGracefully(*m_daemon);
     m_daemon.reset();
 }
 
 Outcome TestDocker::ctl(const QStringList &args, const QByteArray &input, int timeoutMs)
 {
-    QProcess process;
-    process.setWorkingDirectory(m_workspace);
-    process.start(binary(QStringLiteral("sandboxctl")),
-                  QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) }
-                      + args);
-    if (!process.waitForStarted())
-        return {};
-    process.write(input);
-    process.closeWriteChannel();
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        return { -2, process.readAllStandardOutput(), process.readAllStandardError() };
-    }
-    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
-             process.readAllStandardError() };
+    return sandbox::test::runProgram(
+        binary(QStringLiteral("sandboxctl")),
+        QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) } + args,
+        m_workspace, input, timeoutMs);
 }
 
 std::unique_ptr<QProcess> TestDocker::startCtl(const QStringList &args)

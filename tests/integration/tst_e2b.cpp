@@ -4,6 +4,8 @@
 // concurrency, kill, timeout), a refused key, the key nowhere but the API's header, a
 // server that vanishes mid-command, the allowlist refused, and the sandboxes killed when
 // the engine moves to another backend.
+#include "ProgramRun.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QDirIterator>
@@ -28,17 +30,8 @@ namespace {
 const QString e2bRef = QStringLiteral("atom-pack:power-pack:e2b");
 const QString autoRef = QStringLiteral("builtin:auto");
 
-struct Outcome
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-QString binary(const QString &name)
-{
-    return QCoreApplication::applicationDirPath() + QLatin1Char('/') + name;
-}
+using sandbox::test::binary;
+using sandbox::test::Outcome;
 
 } // namespace
 
@@ -139,48 +132,23 @@ void TestE2b::startDaemon()
     env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
     env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
     env.remove(QStringLiteral("SANDBOX_PACK_PATH"));
-    m_daemon->setProcessEnvironment(env);
-    connect(m_daemon.get(), &QProcess::readyReadStandardError, this,
-            [this] { m_daemonLog += m_daemon->readAllStandardError(); });
-    connect(m_daemon.get(), &QProcess::readyReadStandardOutput, this,
-            [this] { m_daemonLog += m_daemon->readAllStandardOutput(); });
-    m_daemon->start(binary(QStringLiteral("sandboxd")),
-                    { QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) });
-    QVERIFY(m_daemon->waitForStarted());
-    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains("serving on"), 30000);
+    sandbox::test::startSandboxd(*m_daemon, env, m_root->filePath(QStringLiteral("run/engine.sock")), m_daemonLog,
+                                 true);
 }
 
 void TestE2b::stopDaemon()
 {
-    if (m_daemon && m_daemon->state() != QProcess::NotRunning) {
-        m_daemon->terminate();
-        if (!m_daemon->waitForFinished(30000))
-            m_daemon->kill();
-        m_daemon->waitForFinished(5000);
-    }
+    if (m_daemon)
+        sandbox::test::stopGracefully(*m_daemon);
     m_daemon.reset();
 }
 
 Outcome TestE2b::ctl(const QStringList &args, const QByteArray &input, int timeoutMs)
 {
-    QProcess process;
-    process.setWorkingDirectory(m_workspace);
-    process.start(binary(QStringLiteral("sandboxctl")),
-                  QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) }
-                      + args);
-    if (!process.waitForStarted())
-        return {};
-    process.write(input);
-    process.closeWriteChannel();
-    Outcome outcome;
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        outcome = { -2, process.readAllStandardOutput(), process.readAllStandardError() };
-    } else {
-        outcome = { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                    process.readAllStandardOutput(), process.readAllStandardError() };
-    }
+    const Outcome outcome = sandbox::test::runProgram(
+        binary(QStringLiteral("sandboxctl")),
+        QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) } + args,
+        m_workspace, input, timeoutMs);
     m_outcomes.append(outcome);
     return outcome;
 }

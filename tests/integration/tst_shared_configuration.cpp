@@ -2,6 +2,8 @@
 // write the same settings, selection, policy and packs state in the user's shared
 // location, and the per-program files of an earlier version are taken over once, with
 // conflicts reported and every differing copy kept.
+#include "ProgramRun.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
@@ -18,17 +20,8 @@
 
 namespace {
 
-struct Outcome
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-QString binary(const QString &name)
-{
-    return QCoreApplication::applicationDirPath() + QLatin1Char('/') + name;
-}
+using sandbox::test::binary;
+using sandbox::test::Outcome;
 
 QByteArray policyAllowing(const QString &domain)
 {
@@ -121,20 +114,8 @@ void TestSharedConfiguration::cleanup()
 
 Outcome TestSharedConfiguration::ctl(const QStringList &args, const QProcessEnvironment &env)
 {
-    QProcess process;
-    process.setProcessEnvironment(env);
-    process.setWorkingDirectory(m_root->filePath(QStringLiteral("work")));
-    process.start(binary(QStringLiteral("sandboxctl")), args);
-    if (!process.waitForStarted())
-        return {};
-    process.closeWriteChannel();
-    if (!process.waitForFinished(60000)) {
-        process.kill();
-        process.waitForFinished();
-        return { -2, process.readAllStandardOutput(), process.readAllStandardError() };
-    }
-    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
-             process.readAllStandardError() };
+    return sandbox::test::runProgram(binary(QStringLiteral("sandboxctl")), args,
+                                     m_root->filePath(QStringLiteral("work")), {}, 60000, env);
 }
 
 void TestSharedConfiguration::setPolicy(const QString &domain, const QProcessEnvironment &env,

@@ -1,6 +1,8 @@
 // builtin:vm as a user meets it: the real sandboxd and sandboxctl, QEMU booting the real
 // guest (TCG here), the guest helpers fetched from a real loopback HTTP server. Boots are
 // slow without KVM, so one daemon and its VMs serve the functions in order.
+#include "ProgramRun.h"
+
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
@@ -23,19 +25,10 @@
 
 namespace {
 
-struct Outcome
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using sandbox::test::binary;
+using sandbox::test::Outcome;
 
 constexpr int kSlowMs = 300 * 1000; // a boot under TCG on a loaded host
-
-QString binary(const QString &name)
-{
-    return QCoreApplication::applicationDirPath() + QLatin1Char('/') + name;
-}
 
 QString sha256Of(const QByteArray &data)
 {
@@ -173,43 +166,23 @@ void TestVmDaemon::startDaemon(const QString &profile)
     m_socket = m_root->filePath(profile + QStringLiteral("/run/engine.sock"));
     m_daemonLog.clear();
     m_daemon = std::make_unique<QProcess>();
-    m_daemon->setProcessEnvironment(environment(profile));
-    connect(m_daemon.get(), &QProcess::readyReadStandardError, this,
-            [this] { m_daemonLog += m_daemon->readAllStandardError(); });
-    m_daemon->start(binary(QStringLiteral("sandboxd")), { QStringLiteral("--socket"), m_socket });
-    QVERIFY(m_daemon->waitForStarted());
-    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains("serving on"), 30000);
+    sandbox::test::startSandboxd(*m_daemon, environment(profile), m_socket, m_daemonLog);
 }
 
 void TestVmDaemon::stopDaemon()
 {
     if (m_daemon && m_daemon->state() != QProcess::NotRunning) {
         m_vms += qemuChildrenOf(m_daemon->processId());
-        m_daemon->terminate();
-        if (!m_daemon->waitForFinished(30000))
-            m_daemon->kill();
-        m_daemon->waitForFinished(5000);
+        sandbox::test::stopGracefully(*m_daemon);
     }
     m_daemon.reset();
 }
 
 Outcome TestVmDaemon::ctl(const QStringList &args, const QByteArray &input, int timeoutMs)
 {
-    QProcess process;
-    process.setProcessEnvironment(environment(m_profile));
-    process.setWorkingDirectory(m_root->filePath(QStringLiteral("work")));
-    process.start(binary(QStringLiteral("sandboxctl")), QStringList{ QStringLiteral("--socket"), m_socket } + args);
-    if (!process.waitForStarted())
-        return {};
-    process.write(input);
-    process.closeWriteChannel();
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        return { -2, process.readAllStandardOutput(), process.readAllStandardError() };
-    }
-    Outcome outcome{ process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                     process.readAllStandardOutput(), process.readAllStandardError() };
+    const Outcome outcome = sandbox::test::runProgram(
+        binary(QStringLiteral("sandboxctl")), QStringList{ QStringLiteral("--socket"), m_socket } + args,
+        m_root->filePath(QStringLiteral("work")), input, timeoutMs, environment(m_profile));
     if (outcome.exitCode == 125) // sandboxctl's own error: say which, whatever the test expects
         qWarning("sandboxctl %s: %s", qPrintable(args.join(QLatin1Char(' '))), outcome.err.constData());
     return outcome;

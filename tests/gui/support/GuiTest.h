@@ -26,14 +26,31 @@ public:
 
     static QListWidgetItem *backendItem(MainWindow &window, const QString &kind)
     {
+        return backendItem(window, TestPack::ref(kind));
+    }
+
+    // The backend's row in the list, for any backend (a pack's as well as the test pack's).
+    static QListWidgetItem *backendItem(MainWindow &window, const BackendRef &ref)
+    {
         auto *list = window.findChild<BackendList *>(QStringLiteral("backendList"));
         if (!list)
             return nullptr;
         for (int i = 0; i < list->count(); ++i) {
-            if (list->item(i)->data(Qt::UserRole).toString() == TestPack::ref(kind).toString())
+            if (list->item(i)->data(Qt::UserRole).toString() == ref.toString())
                 return list->item(i);
         }
         return nullptr;
+    }
+
+    // Waits until the list shows the backend, then clicks its row as a user does.
+    static void clickBackend(MainWindow &window, const BackendRef &ref)
+    {
+        auto *list = window.findChild<BackendList *>(QStringLiteral("backendList"));
+        QVERIFY(list);
+        QTRY_VERIFY(backendItem(window, ref));
+        QListWidgetItem *item = backendItem(window, ref);
+        list->scrollToItem(item);
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(item).center());
     }
 
     // Clicks the backend in the list, as a user does, and waits until its form is built.

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QByteArray>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+class QProcess;
+
+namespace sandbox::test {
+
+// What one run of a command-line program left: its exit code (-1 when it did not start or
+// did not exit normally, -2 when it outlived its bound and was killed), its output and its
+// errors.
+struct Outcome
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+// The path of a program built beside the running test binary (sandboxd, sandboxctl, ...).
+QString binary(const QString &name);
+
+// Runs `program` with `args` in `workingDirectory`, writes `input` to it and closes its
+// standard input, then waits at most `timeoutMs` for it to end; with `environment` set the
+// program runs with exactly that environment, otherwise with the test's own.
+Outcome runProgram(const QString &program, const QStringList &args, const QString &workingDirectory,
+                   const QByteArray &input, int timeoutMs,
+                   const std::optional<QProcessEnvironment> &environment = std::nullopt);
+
+// Starts sandboxd in `daemon` on `socket` with exactly `environment`, appending what it
+// writes on its standard error (and, with `logOutput`, on its standard output) to `log`,
+// and waits until it logs "serving on"; reports a failure through QTest otherwise.
+void startSandboxd(QProcess &daemon, const QProcessEnvironment &environment, const QString &socket, QByteArray &log,
+                   bool logOutput = false);
+
+// Asks a running process to end (SIGTERM), gives it 30 s, and kills it if it is still there.
+void stopGracefully(QProcess &process);
+
+} // namespace sandbox::test
