@@ -454,6 +454,11 @@ void TestDaemon::embeddedAndDaemonGiveTheSameOutput()
     // Embedded: no engine runs for profile "e", so each sandboxctl hosts its own.
     const QList<Outcome> embedded = play(QStringLiteral("e"));
     startDaemon();
+    // An embedded sandboxctl serves once its start-up activation has ended; the daemon serves
+    // at once and activates meanwhile, so the comparison starts when it has.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        ctl({ QStringLiteral("status") }, {}, QStringLiteral("d")).out.contains("active backend:  builtin:auto"),
+        30000);
     const QList<Outcome> daemon = play(QStringLiteral("d"));
     for (qsizetype i = 0; i < script.size(); ++i) {
         const QString what = script[i].join(QLatin1Char(' '));
