@@ -21,6 +21,7 @@ for tool in clang clang++; do
     fi
 done
 
+mkdir -p "$build"
 echo "-- configuring $build (clang, sanitizers, fuzzers only)"
 cmake -S "$root" -B "$build" -G Ninja \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
