@@ -79,7 +79,10 @@ void TestTui::init()
     QVERIFY(QDir(m_root->path()).mkpath(QStringLiteral("run")));
     QVERIFY(QFile::setPermissions(m_root->filePath(QStringLiteral("run")),
                                   QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
-    m_server = QStringLiteral("sandbox-tui-test-%1").arg(QCoreApplication::applicationPid());
+    // A tmux server of its own for every test function: the previous one may still be going
+    // away after kill-server, and a new session must never land on it.
+    static int serial = 0;
+    m_server = QStringLiteral("sandbox-tui-test-%1-%2").arg(QCoreApplication::applicationPid()).arg(++serial);
     const QString command
         = QStringLiteral(
               "exec sh -c 'env SANDBOX_CONFIG_DIR=\"$1/config\" SANDBOX_STATE_DIR=\"$1/state\" TERM=xterm \"$2\" "
