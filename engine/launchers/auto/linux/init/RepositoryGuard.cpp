@@ -92,19 +92,28 @@ bool readEntry(const std::string &path, const struct stat &st, std::string &data
     return true;
 }
 
+// The names in a directory, without "." and ".."; false when it cannot be opened.
+bool listNames(const std::string &path, std::vector<std::string> &names)
+{
+    DIR *dir = opendir(path.c_str());
+    if (!dir)
+        return false;
+    while (dirent *entry = readdir(dir)) {
+        if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0)
+            names.push_back(entry->d_name);
+    }
+    closedir(dir);
+    return true;
+}
+
 void removeTree(const std::string &path)
 {
     struct stat st = {};
     if (lstat(path.c_str(), &st) != 0)
         return;
     if (S_ISDIR(st.st_mode)) {
-        if (DIR *dir = opendir(path.c_str())) {
-            std::vector<std::string> names;
-            while (dirent *entry = readdir(dir)) {
-                if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0)
-                    names.push_back(entry->d_name);
-            }
-            closedir(dir);
+        std::vector<std::string> names;
+        if (listNames(path, names)) {
             for (const std::string &name : names)
                 removeTree(path + "/" + name);
         }
@@ -274,15 +283,9 @@ void RepositoryGuard::collectSubtree(const std::string &base, const std::string 
     out[relative] = entry;
     if (entry.type != 'd')
         return;
-    DIR *dir = opendir(path.c_str());
-    if (!dir)
-        return;
     std::vector<std::string> names;
-    while (dirent *child = readdir(dir)) {
-        if (std::strcmp(child->d_name, ".") != 0 && std::strcmp(child->d_name, "..") != 0)
-            names.push_back(child->d_name);
-    }
-    closedir(dir);
+    if (!listNames(path, names))
+        return;
     for (const std::string &name : names)
         collectSubtree(base, join(relative, name), out, budget, overflow);
 }
@@ -291,15 +294,9 @@ void RepositoryGuard::collectGitDirectory(const std::string &base, const std::st
                                           std::map<std::string, Entry> &out, size_t &budget, bool &overflow) const
 {
     const std::string path = relative.empty() ? base : base + "/" + relative;
-    DIR *dir = opendir(path.c_str());
-    if (!dir)
-        return;
     std::vector<std::string> names;
-    while (dirent *child = readdir(dir)) {
-        if (std::strcmp(child->d_name, ".") != 0 && std::strcmp(child->d_name, "..") != 0)
-            names.push_back(child->d_name);
-    }
-    closedir(dir);
+    if (!listNames(path, names))
+        return;
     for (const std::string &name : names) {
         const std::string childRelative = join(relative, name);
         const std::string childPath = path + "/" + name;
@@ -314,15 +311,9 @@ void RepositoryGuard::collectGitDirectory(const std::string &base, const std::st
                 const std::string container = stack.back();
                 stack.pop_back();
                 const std::string containerPath = base + "/" + container;
-                DIR *inner = opendir(containerPath.c_str());
-                if (!inner)
-                    continue;
                 std::vector<std::string> innerNames;
-                while (dirent *child = readdir(inner)) {
-                    if (std::strcmp(child->d_name, ".") != 0 && std::strcmp(child->d_name, "..") != 0)
-                        innerNames.push_back(child->d_name);
-                }
-                closedir(inner);
+                if (!listNames(containerPath, innerNames))
+                    continue;
                 for (const std::string &innerName : innerNames) {
                     const std::string innerRelative = container + "/" + innerName;
                     struct stat innerStat = {};
