@@ -1,6 +1,7 @@
 #include "ProcessTable.h"
 
 #include <QDateTime>
+#include <QTimer>
 
 namespace sandbox {
 
@@ -111,6 +112,13 @@ std::optional<ProcessInfo> ProcessTable::finish(quint64 id, const ExitStatus &st
         }
     }
     notifyIdle(nowIdle);
+    // finish() runs inside the process's own finished signal: the process, then its
+    // launcher, are released once that signal has returned.
+    if (process || launcher)
+        QTimer::singleShot(0, [process = std::move(process), launcher = std::move(launcher)]() mutable {
+            process.reset();
+            launcher.reset();
+        });
     return result;
 }
 

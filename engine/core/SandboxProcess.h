@@ -6,6 +6,8 @@
 #include <QByteArray>
 #include <QObject>
 
+#include <memory>
+
 namespace sandbox {
 
 // A process started by a launcher. Lives in the thread that called Launcher::spawn()
@@ -29,6 +31,12 @@ public:
     virtual void closeStdin() = 0;
     virtual void terminate() = 0; // SIGTERM to the sandbox, then SIGKILL after a grace period
     virtual void kill() = 0; // SIGKILL to everything in the sandbox
+
+    // Drops a reference once the signal being delivered in this thread has returned. A
+    // process's signals are emitted from inside a QProcess's or a network reply's own
+    // signal, so destroying the process there would destroy the very object still
+    // emitting; whoever may hold the last reference in a handler releases it this way.
+    static void releaseLater(std::shared_ptr<SandboxProcess> process);
 
 signals:
     void started();

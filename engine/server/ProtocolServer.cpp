@@ -117,13 +117,6 @@ Error cancelled(const QString &where)
     return Error{ where, tr("the engine abandoned the operation (shutting down?)"), {} };
 }
 
-// Releases a process object after the signal that is running has returned.
-void releaseLater(std::shared_ptr<SandboxProcess> process)
-{
-    if (process)
-        QTimer::singleShot(0, [process = std::move(process)] {});
-}
-
 } // namespace
 
 struct ProtocolServer::Route
@@ -530,7 +523,7 @@ void ProtocolServer::processSpawn(ServerSession *s, const QJsonValue &id, const 
     connect(process.get(), &SandboxProcess::failedToStart, s, [s, pid](const Error &error) {
         s->notify(Notification::ProcessFailedToStart,
                   { { QStringLiteral("processId"), pid }, { QStringLiteral("error"), error.toJson() } });
-        releaseLater(s->processes().take(quint64(pid)));
+        SandboxProcess::releaseLater(s->processes().take(quint64(pid)));
     });
     auto output = [s, pid](const QString &stream, const QByteArray &data) {
         for (qsizetype offset = 0; offset < data.size(); offset += OutputChunk) {
@@ -553,7 +546,7 @@ void ProtocolServer::processSpawn(ServerSession *s, const QJsonValue &id, const 
         }
         s->notify(Notification::ProcessExited,
                   { { QStringLiteral("processId"), pid }, { QStringLiteral("exit"), effective.toJson() } });
-        releaseLater(s->processes().take(quint64(pid)));
+        SandboxProcess::releaseLater(s->processes().take(quint64(pid)));
     });
     s->respond(id, QJsonObject{ { QStringLiteral("processId"), pid } });
 }

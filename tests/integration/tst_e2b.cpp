@@ -100,6 +100,8 @@ void TestE2b::init()
 
 void TestE2b::cleanup()
 {
+    const bool crashed
+        = m_daemon && m_daemon->state() == QProcess::NotRunning && m_daemon->exitStatus() == QProcess::CrashExit;
     stopDaemon();
     if (m_server && m_server->state() != QProcess::NotRunning) {
         m_server->terminate();
@@ -109,6 +111,7 @@ void TestE2b::cleanup()
     }
     m_server.reset();
     m_root.reset();
+    QVERIFY2(!crashed, QByteArray("sandboxd crashed; its log:\n" + m_daemonLog).constData());
 }
 
 void TestE2b::startServer()
@@ -264,6 +267,7 @@ void TestE2b::commandsRunInOneSandbox()
     QCOMPARE(serverSandboxes().size(), 1);
 
     const Outcome ps = ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
+    QVERIFY2(ps.exitCode == 0, ps.err.constData());
     const QJsonArray listed = QJsonDocument::fromJson(ps.out).array();
     QVERIFY(!listed.isEmpty());
     for (const QJsonValue &value : listed)

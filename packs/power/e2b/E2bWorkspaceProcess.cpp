@@ -3,6 +3,7 @@
 #include <QCryptographicHash>
 
 #include <csignal>
+#include <utility>
 
 namespace sandbox::power {
 
@@ -135,7 +136,8 @@ void E2bWorkspaceProcess::runCommand(const QString &remoteDir)
     if (!remoteDir.startsWith(QLatin1Char('/')))
         return fail(tr("the sandbox did not name its copy of the workspace"));
     m_remoteDir = remoteDir;
-    m_step.reset();
+    // Called from inside the upload step's finished signal: the step goes once it returned.
+    SandboxProcess::releaseLater(std::exchange(m_step, {}));
     m_command = std::make_shared<E2bProcess>(m_pool, m_internet, m_request);
     m_command->setRemoteCwd(remoteDir);
     connect(m_command.get(), &SandboxProcess::started, this, &SandboxProcess::started);
@@ -164,6 +166,7 @@ void E2bWorkspaceProcess::runCommand(const QString &remoteDir)
 
 void E2bWorkspaceProcess::download()
 {
+    SandboxProcess::releaseLater(std::exchange(m_step, {}));
     m_step = step(
         { QStringLiteral("tar"), QStringLiteral("-c"), QStringLiteral("-f"), QStringLiteral("-"), QStringLiteral(".") },
         m_remoteDir);
