@@ -125,7 +125,7 @@ int TerminalUi::run()
             reload();
     });
     m_poll->start();
-    m_status = tr("Up/Down select, Enter activates; b backends, p policy, r processes, q quits");
+    m_status = tr("Up/Down select, Enter activates, s settings; b backends, p policy, r processes, q quits");
     reload();
     draw();
     m_loop.exec();
@@ -173,7 +173,7 @@ void TerminalUi::draw()
         return;
     erase();
     int row = 0;
-    line(row++, tr(" Sandbox Studio  [b] backends  [p] policy  [r] processes  [q] quit"), A_REVERSE);
+    line(row++, tr(" Sandbox Studio  [b] backends  [s] settings  [p] policy  [r] processes  [q] quit"), A_REVERSE);
     if (!m_questions.isEmpty()) {
         const HostInteractionRequest &question = m_questions.constFirst();
         line(row++, tr("QUESTION: %1").arg(question.title), A_BOLD);
@@ -228,6 +228,20 @@ void TerminalUi::draw()
             line(row++, tr("  host execution:  %1").arg(Policy::hostExecutionName(m_policy->hostExecution)));
         }
         break;
+    case View::Settings:
+        if (!m_form) {
+            line(row++, tr("SETTINGS  (reading ...)"), A_BOLD);
+            break;
+        }
+        line(row++,
+             m_saving ? tr("SETTINGS  %1  (saving)").arg(m_form->ref().toString())
+                      : tr("SETTINGS  %1").arg(m_form->ref().toString()),
+             A_BOLD);
+        for (const SettingsForm::Row &field : m_form->rows())
+            line(row++, field.text, field.selected ? A_REVERSE : A_NORMAL);
+        ++row;
+        line(row++, QStringLiteral("  ") + m_form->hint());
+        break;
     case View::Processes:
         line(row++, tr("PROCESSES"), A_BOLD);
         line(row++,
@@ -277,6 +291,32 @@ void TerminalUi::handleKey(int key)
         }
         return;
     }
+    if (m_view == View::Settings && !m_form) {
+        if (key == 'b' || key == 27)
+            m_view = View::Backends;
+        else if (key == 'q')
+            quit(0);
+        return;
+    }
+    if (m_view == View::Settings) {
+        if (key == 'q' && !m_form->isEditing()) {
+            quit(0);
+            return;
+        }
+        switch (m_form->handleKey(key)) {
+        case SettingsForm::Action::Save:
+            saveSettings();
+            break;
+        case SettingsForm::Action::Close:
+            m_form.reset();
+            m_view = View::Backends;
+            m_status = tr("settings left unsaved");
+            break;
+        case SettingsForm::Action::None:
+            break;
+        }
+        return;
+    }
     switch (key) {
     case KEY_UP:
     case 'k':
@@ -295,6 +335,10 @@ void TerminalUi::handleKey(int key)
         break;
     case 'b':
         m_view = View::Backends;
+        break;
+    case 's':
+        if (m_view == View::Backends)
+            openSettings();
         break;
     case 'p':
         m_view = View::Policy;
@@ -330,6 +374,56 @@ void TerminalUi::activateSelected()
         reload();
     });
     draw();
+}
+
+void TerminalUi::openSettings()
+{
+    if (m_selected >= m_backends.size())
+        return;
+    const BackendInfo info = m_backends.at(m_selected);
+    // The view changes at once, so keys typed while the settings load never reach the list.
+    m_view = View::Settings;
+    m_form.reset();
+    m_status = tr("reading the settings of %1 ...").arg(info.ref.toString());
+    whenReady(this, m_client.settings(info.ref), [this, info](const Result<SettingsView> &view) {
+        if (m_view != View::Settings || m_form)
+            return; // left while loading
+        if (!view.ok()) {
+            m_view = View::Backends;
+            m_status = tr("settings of %1: %2").arg(info.ref.toString(), view.error().toString());
+        } else {
+            m_form.emplace(info.ref, info.descriptor.fields, view.value());
+            m_status = view.value().insecureStorage ? tr("warning: secrets are stored without the OS keychain")
+                                                    : tr("editing the settings of %1").arg(info.ref.toString());
+        }
+        draw();
+    });
+}
+
+void TerminalUi::saveSettings()
+{
+    if (!m_form || m_saving)
+        return;
+    const Result<SettingsValues> values = m_form->values();
+    if (!values.ok()) {
+        m_status = tr("not saved: %1").arg(values.error().toString());
+        return;
+    }
+    const BackendRef ref = m_form->ref();
+    m_saving = true;
+    whenReady(this, m_client.updateSettings(ref, values.value(), m_form->secretUpdates()),
+              [this, ref](const Status &status) {
+                  m_saving = false;
+                  if (!status.ok()) {
+                      m_status = tr("not saved: %1").arg(status.error().toString());
+                  } else {
+                      m_status = tr("settings of %1 saved").arg(ref.toString());
+                      m_form.reset();
+                      m_view = View::Backends;
+                      reload();
+                  }
+                  draw();
+              });
 }
 
 void TerminalUi::answer(bool accepted, const QString &value)
