@@ -37,12 +37,16 @@ class Bridge {
             SANDBOX_CONFIG_DIR: path.join(this.root, 'config'),
             SANDBOX_STATE_DIR: path.join(this.root, 'state'),
             HOME: path.join(this.root, 'home'),
+            // The test pack's backends ask questions while they prepare.
+            ...(process.env.SANDBOX_TEST_PACK_DIR ? { SANDBOX_PACK_PATH: process.env.SANDBOX_TEST_PACK_DIR } : {}),
         };
         this.socket = path.join(this.root, 'run/engine.sock');
         if (policy) this.setPolicy(policy);
         this.stderr = '';
         this.permissionAnswer = null; // (params) => outcome, or a promise of one
         this.permissionsSeen = [];
+        this.elicitationAnswer = null; // (params) => CreateElicitationResponse
+        this.elicitationsSeen = [];
         this.child = spawn(
             bridgeProgram,
             ['--embedded', '--socket', this.socket, ...options, '--', process.execPath, agentScript, modules],
@@ -55,10 +59,29 @@ class Bridge {
                 this.permissionsSeen.push(params);
                 return { outcome: await this.permissionAnswer(params) };
             })
+            .onRequest(acp.methods.client.elicitation.create, async ({ params }) => {
+                this.elicitationsSeen.push(params);
+                return this.elicitationAnswer(params);
+            })
             .onNotification(acp.methods.client.session.update, () => {});
         this.connection = editor.connect(
             acp.ndJsonStream(Writable.toWeb(this.child.stdin), Readable.toWeb(this.child.stdout)));
         this.agent = this.connection.agent;
+    }
+
+    // Resolves once sandbox-acp has written `text` to its stderr (false if it ends first).
+    stderrShows(text) {
+        return new Promise((resolve) => {
+            const check = () => {
+                if (!this.stderr.includes(text)) return false;
+                this.child.stderr.off('data', check);
+                resolve(true);
+                return true;
+            };
+            if (check()) return;
+            this.child.stderr.on('data', check);
+            this.exited.then(() => resolve(this.stderr.includes(text)));
+        });
     }
 
     // Changes the policy through sandboxctl (the client API), before the bridge starts.
@@ -116,6 +139,45 @@ class Bridge {
         return status;
     }
 }
+
+// One call on the engine's own protocol (the socket sandbox-acp serves), as another
+// presenter would make it: length-prefixed JSON-RPC frames, hello first. Answers no
+// question, so the questions the call causes are left to sandbox-acp's editor.
+function engineCall(socketPath, method, params) {
+    return new Promise((resolve, reject) => {
+        const socket = net.createConnection(socketPath);
+        const frame = (object) => {
+            const payload = Buffer.from(JSON.stringify(object));
+            const header = Buffer.alloc(4);
+            header.writeUInt32BE(payload.length);
+            return Buffer.concat([header, payload]);
+        };
+        let buffer = Buffer.alloc(0);
+        socket.on('connect', () => {
+            socket.write(frame({ jsonrpc: '2.0', id: 0, method: 'hello', params: { protocolVersion: 1 } }));
+            socket.write(frame({ jsonrpc: '2.0', id: 1, method, params }));
+        });
+        socket.on('data', (data) => {
+            buffer = Buffer.concat([buffer, data]);
+            while (buffer.length >= 4 && buffer.length >= 4 + buffer.readUInt32BE(0)) {
+                const message = JSON.parse(buffer.subarray(4, 4 + buffer.readUInt32BE(0)).toString());
+                buffer = buffer.subarray(4 + buffer.readUInt32BE(0));
+                if (message.id === 1) {
+                    socket.end();
+                    resolve(message);
+                }
+            }
+        });
+        socket.on('error', reject);
+    });
+}
+
+const naming = { source: 'atom-pack', packId: 'test-secrets', kind: 'naming' };
+const offersForms = {
+    fs: { readTextFile: false, writeTextFile: false },
+    terminal: false,
+    elicitation: { form: {} },
+};
 
 // How many host processes have `argument` among their arguments.
 function hostProcessesWith(argument) {
@@ -289,6 +351,55 @@ test('an agent that dies fails the pending prompt and ends the bridge with its s
 test('an editor that disconnects ends the bridge cleanly', async (bridge) => {
     await bridge.handshake();
     assert.deepEqual(await bridge.close(), { code: 0, signal: null });
+});
+
+test('a question answered with text reaches an editor that offers forms as a form elicitation', async (bridge) => {
+    bridge.elicitationAnswer = () => ({ action: 'accept', content: { value: 'ok-alpha' } });
+    await bridge.handshake(offersForms);
+    const activation = await engineCall(bridge.socket, 'backends.activate', { ref: naming });
+    assert.equal(activation.result?.ok, true, JSON.stringify(activation));
+    assert.equal(bridge.elicitationsSeen.length, 1);
+    const asked = bridge.elicitationsSeen[0];
+    assert.equal(asked.mode, 'form');
+    assert.equal(asked.sessionId, bridge.session.sessionId);
+    assert.ok(asked.message.includes('Name the naming backend'));
+    assert.deepEqual(asked.requestedSchema.required, ['value']);
+    assert.equal(asked.requestedSchema.properties.value.type, 'string');
+    assert.equal(asked.requestedSchema.properties.value.default, 'ok-default');
+    assert.equal(bridge.permissionsSeen.length, 0);
+});
+
+test('the typed answer is the one the engine gets', async (bridge) => {
+    bridge.elicitationAnswer = () => ({ action: 'accept', content: { value: 'not-ok' } });
+    await bridge.handshake(offersForms);
+    const activation = await engineCall(bridge.socket, 'backends.activate', { ref: naming });
+    assert.equal(activation.result?.ok, false);
+    assert.ok(activation.result.error.message.includes('"not-ok" does not start with ok-'), JSON.stringify(activation));
+});
+
+for (const [how, answer] of [
+    ['declines', () => ({ action: 'decline' })],
+    ['cancels', () => ({ action: 'cancel' })],
+    ['fails', () => Promise.reject(new acp.RequestError(-32603, 'the form could not be shown'))],
+]) {
+    test(`a form the editor ${how} is denied`, async (bridge) => {
+        bridge.elicitationAnswer = answer;
+        await bridge.handshake(offersForms);
+        const activation = await engineCall(bridge.socket, 'backends.activate', { ref: naming });
+        assert.equal(bridge.elicitationsSeen.length, 1);
+        assert.equal(activation.result?.ok, false);
+        assert.ok(activation.result.error.message.includes('no name was given'), JSON.stringify(activation));
+    });
+}
+
+test('a question answered with text is refused at once when the editor offers no forms', async (bridge) => {
+    bridge.elicitationAnswer = () => assert.fail('the editor offered no forms');
+    await bridge.handshake();
+    const activation = await engineCall(bridge.socket, 'backends.activate', { ref: naming });
+    assert.equal(activation.result?.ok, false);
+    assert.ok(activation.result.error.message.includes('no name was given'), JSON.stringify(activation));
+    assert.equal(bridge.elicitationsSeen.length, 0);
+    assert.ok(await bridge.stderrShows('offers no form elicitation'), bridge.stderr);
 });
 
 let failed = 0;
