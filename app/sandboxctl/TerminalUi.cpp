@@ -189,10 +189,17 @@ void TerminalUi::draw()
             line(row++, tr("  [n] deny"), A_BOLD);
             break;
         case HostInteractionRequest::Kind::Text:
-        case HostInteractionRequest::Kind::Secret:
-            line(row++, tr("  this view cannot take typed answers: [n] deny (answer with sandboxctl --answer)"),
+        case HostInteractionRequest::Kind::Secret: {
+            const QString typed = QString::fromUtf8(m_answerTyped);
+            const bool secret = question.kind == HostInteractionRequest::Kind::Secret;
+            line(row++, tr("  answer: %1_").arg(secret ? QString(typed.size(), QLatin1Char('*')) : typed), A_BOLD);
+            line(row++,
+                 question.defaultValue.isEmpty()
+                     ? tr("  [Enter] answer   [Esc] deny")
+                     : tr("  [Enter] answer (empty: %1)   [Esc] deny").arg(question.defaultValue),
                  A_BOLD);
             break;
+        }
         }
         ++row;
     }
@@ -279,6 +286,11 @@ void TerminalUi::handleKey(int key)
 {
     if (!m_questions.isEmpty()) {
         const HostInteractionRequest &question = m_questions.constFirst();
+        if (question.kind == HostInteractionRequest::Kind::Text
+            || question.kind == HostInteractionRequest::Kind::Secret) {
+            answerTyped(key);
+            return;
+        }
         if (key == 'n' || key == 27) {
             answer(false, QString());
         } else if (question.kind == HostInteractionRequest::Kind::Confirm && key == 'y') {
@@ -426,8 +438,33 @@ void TerminalUi::saveSettings()
               });
 }
 
+// A typed answer: every printable key is text (so 'n' and 'q' too); Esc denies.
+void TerminalUi::answerTyped(int key)
+{
+    if (key == 27) {
+        answer(false, QString());
+    } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+        QString value = QString::fromUtf8(m_answerTyped);
+        if (value.isEmpty())
+            value = m_questions.constFirst().defaultValue;
+        if (!value.isEmpty())
+            answer(true, value);
+    } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+        while (!m_answerTyped.isEmpty()) {
+            const char last = m_answerTyped.back();
+            m_answerTyped.chop(1);
+            if ((last & 0xC0) != 0x80)
+                break;
+        }
+    } else if (key >= 32 && key < 256) {
+        m_answerTyped.append(char(key));
+    }
+}
+
 void TerminalUi::answer(bool accepted, const QString &value)
 {
+    m_answerTyped.fill('\0');
+    m_answerTyped.clear();
     const HostInteractionRequest question = m_questions.takeFirst();
     m_client.answerInteraction(HostInteractionResponse{ question.id, accepted, value });
     m_status = accepted ? tr("answered \"%1\": allowed").arg(question.title)

@@ -48,6 +48,7 @@ private:
     void activateSelected();
     void openSettings();
     void saveSettings();
+    void answerTyped(int key);
     void answer(bool accepted, const QString &value);
     void quit(int status);
 
@@ -64,6 +65,7 @@ private:
     QStringList m_progress; // the current or last activation, one line per step event
     QString m_status;
     QList<HostInteractionRequest> m_questions;
+    QByteArray m_answerTyped; // the typed answer to a text or secret question (UTF-8)
     std::optional<SettingsForm> m_form; // the settings being edited (View::Settings)
     bool m_saving = false;
     bool m_activating = false;

@@ -20,6 +20,7 @@ private slots:
     void showsBackendsAndActivatesWithProgress();
     void switchesViewsAndFitsAResizedTerminal();
     void editsSettingsWithSecretsMasked();
+    void answersQuestionsWithTypedText();
     void quitsCleanlyOnTermination();
 
 private:
@@ -32,6 +33,7 @@ private:
     void type(const QString &text);
     QString sandboxctl(const QStringList &args);
     void openSettingsOf(const QString &ref);
+    void select(const QString &ref);
     QString exitStatus();
     QString tuiPid();
 
@@ -72,8 +74,16 @@ QString TestTui::sandboxctl(const QStringList &args)
     return QString::fromUtf8(process.readAllStandardOutput() + process.readAllStandardError());
 }
 
-// Selects `ref` in the backend list (the first row is selected at start) and opens its settings.
+// Opens the settings of `ref`.
 void TestTui::openSettingsOf(const QString &ref)
+{
+    select(ref);
+    keys({ QStringLiteral("s") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("SETTINGS  ") + ref), 30000);
+}
+
+// Selects `ref` in the backend list.
+void TestTui::select(const QString &ref)
 {
     keys({ QStringLiteral("b") });
     QTRY_VERIFY_WITH_TIMEOUT(screen().contains(ref), 30000);
@@ -87,8 +97,6 @@ void TestTui::openSettingsOf(const QString &ref)
         keys({ QStringLiteral("Up") });
     for (qsizetype i = first; i < index; ++i)
         keys({ QStringLiteral("Down") });
-    keys({ QStringLiteral("s") });
-    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("SETTINGS  ") + ref), 30000);
 }
 
 // How sandboxctl ended, as the shell around it saw it: tmux may mark a pane dead before it
@@ -196,6 +204,10 @@ void TestTui::editsSettingsWithSecretsMasked()
 {
     const QString ref = QStringLiteral("atom-pack:test-secrets:keyed");
     const QString secret = QStringLiteral("s3cr3t-%1").arg(QCoreApplication::applicationPid());
+    // The keychain outlives this test's configuration: a key another test stored is removed first.
+    sandboxctl({ QStringLiteral("secret"), QStringLiteral("remove"), ref, QStringLiteral("apiKey") });
+    QVERIFY(sandboxctl({ QStringLiteral("settings"), QStringLiteral("get"), ref })
+                .contains(QStringLiteral("apiKey = (secret, not configured)")));
     openSettingsOf(ref);
     QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("(not configured)")), 30000);
     QVERIFY(screen().contains(QStringLiteral("us-east")));
@@ -255,6 +267,28 @@ void TestTui::editsSettingsWithSecretsMasked()
     shown = sandboxctl({ QStringLiteral("settings"), QStringLiteral("get"), ref });
     QVERIFY2(shown.contains(QStringLiteral("apiKey = (secret, not configured)")), qPrintable(shown));
     QVERIFY2(shown.contains(QStringLiteral("region = eu-west")), qPrintable(shown));
+}
+
+void TestTui::answersQuestionsWithTypedText()
+{
+    const QString ref = QStringLiteral("atom-pack:test-secrets:naming");
+    select(ref);
+    keys({ QStringLiteral("Enter") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("QUESTION: Name the naming backend")), 60000);
+    QVERIFY(screen().contains(QStringLiteral("(empty: ok-default)")));
+    // Esc refuses the question, and the activation fails for want of the answer.
+    keys({ QStringLiteral("Escape") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("activating %1 failed").arg(ref)), 60000);
+    QVERIFY(screen().contains(QStringLiteral("no name was given")));
+
+    // Typed text, 'q' and 'n' included, is the answer the engine gets.
+    keys({ QStringLiteral("Enter") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("QUESTION: Name the naming backend")), 60000);
+    type(QStringLiteral("ok-quinn"));
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("answer: ok-quinn_")), 30000);
+    keys({ QStringLiteral("Enter") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("%1 is active").arg(ref)), 60000);
+    QVERIFY(!screen().contains(QStringLiteral("QUESTION")));
 }
 
 void TestTui::quitsCleanlyOnTermination()
