@@ -339,6 +339,15 @@ test('cancelling a turn ends the command the agent was running', async (bridge) 
     assert.equal(hostProcessesWith(marker), 0);
 });
 
+test('the session goes on after malformed lines from the editor (tst_acp_bridge checks the errors)', async (bridge) => {
+    await bridge.handshake();
+    // Written past the SDK, as a broken editor would; the SDK's connection gets the errors.
+    bridge.child.stdin.write('this is not json\n');
+    bridge.child.stdin.write('{"jsonrpc":"2.0","id":"x-1","method":"session/prompt","params":"text"}\n');
+    const { report } = await bridge.turn({ order: 'capabilities' });
+    assert.equal(report.terminal, true);
+});
+
 test('an agent that dies fails the pending prompt and ends the bridge with its status', async (bridge) => {
     await bridge.handshake();
     await assert.rejects(bridge.session.prompt(JSON.stringify({ order: 'die', status: 7 })), (error) => {
