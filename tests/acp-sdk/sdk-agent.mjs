@@ -3,6 +3,7 @@
 // methods the bridge serves (terminal/*, fs/*, session/request_permission) and reports what
 // it saw as one agent_message_chunk holding JSON, then ends the turn.
 //   node sdk-agent.mjs MODULES   (MODULES holds node_modules/@agentclientprotocol/sdk)
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -96,6 +97,16 @@ const orders = {
         const exit = await terminal.waitForExit();
         await terminal.release();
         return { stopReason: 'cancelled', exit };
+    },
+
+    // A write of the agent's own, not through the client: confined only when the agent is.
+    writeDirectly: async (_client, _sessionId, order) => {
+        try {
+            fs.writeFileSync(order.path, 'by the agent\n');
+            return { written: true };
+        } catch (error) {
+            return { written: false, error: error.code };
+        }
     },
 
     die: async (_client, _sessionId, order) => process.exit(order.status),

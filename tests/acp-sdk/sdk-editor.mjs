@@ -348,6 +348,19 @@ test('the session goes on after malformed lines from the editor (tst_acp_bridge 
     assert.equal(report.terminal, true);
 });
 
+test('an agent started with --confine-agent is confined too', { options: ['--confine-agent'] }, async (bridge) => {
+    await bridge.handshake();
+    const inside = path.join(bridge.workspace, 'by-agent.txt');
+    const outside = path.join(bridge.outside, 'by-agent.txt');
+    assert.deepEqual((await bridge.turn({ order: 'writeDirectly', path: inside })).report, { written: true });
+    assert.equal((await bridge.turn({ order: 'writeDirectly', path: outside })).report.written, false);
+    assert.ok(fs.existsSync(inside));
+    assert.ok(!fs.existsSync(outside), 'the confined agent wrote outside the workspace');
+    // Its terminals still run through the bridge.
+    const { report } = await bridge.turn({ order: 'terminal', script: 'echo through-the-bridge' });
+    assert.equal(report.output.output, 'through-the-bridge\n');
+});
+
 test('an agent that dies fails the pending prompt and ends the bridge with its status', async (bridge) => {
     await bridge.handshake();
     await assert.rejects(bridge.session.prompt(JSON.stringify({ order: 'die', status: 7 })), (error) => {
