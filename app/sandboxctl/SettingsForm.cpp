@@ -115,6 +115,8 @@ SettingsForm::Action SettingsForm::handleKey(int key)
         break;
     case 'w':
         return Action::Save;
+    case 'a':
+        return Action::Activate;
     case 27:
     case 'b':
         return Action::Close;
@@ -251,7 +253,7 @@ QString SettingsForm::hint() const
     if (m_selected < m_fields.size() && !m_fields.at(m_selected).description.isEmpty())
         return m_fields.at(m_selected).description;
     return tr("Up/Down select, Enter edits, Space toggles or picks, x clears or removes a secret, "
-              "w saves, b goes back without saving");
+              "w saves, a activates with these settings, b goes back without saving");
 }
 
 Result<SettingsValues> SettingsForm::values() const

@@ -24,7 +24,7 @@ class SettingsForm
     Q_DECLARE_TR_FUNCTIONS(SettingsForm)
 
 public:
-    enum class Action { None, Save, Close };
+    enum class Action { None, Save, Activate, Close };
 
     struct Row
     {

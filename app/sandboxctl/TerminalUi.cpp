@@ -319,6 +319,21 @@ void TerminalUi::handleKey(int key)
         case SettingsForm::Action::Save:
             saveSettings();
             break;
+        case SettingsForm::Action::Activate: {
+            // Activating with the form's settings applies them, to the active backend too;
+            // the engine saves them when the activation succeeds.
+            const Result<SettingsValues> values = m_form->values();
+            if (!values.ok()) {
+                m_status = tr("not activated: %1").arg(values.error().toString());
+                break;
+            }
+            const BackendRef ref = m_form->ref();
+            const QList<SecretUpdate> secrets = m_form->secretUpdates();
+            m_form.reset();
+            m_view = View::Backends;
+            activate(ref, values.value(), secrets);
+            break;
+        }
         case SettingsForm::Action::Close:
             m_form.reset();
             m_view = View::Backends;
@@ -369,13 +384,19 @@ void TerminalUi::handleKey(int key)
 
 void TerminalUi::activateSelected()
 {
-    if (m_activating || m_selected >= m_backends.size())
+    if (m_selected < m_backends.size())
+        activate(m_backends.at(m_selected).ref, std::nullopt, {});
+}
+
+void TerminalUi::activate(const BackendRef &ref, const std::optional<SettingsValues> &candidate,
+                          const QList<SecretUpdate> &secrets)
+{
+    if (m_activating)
         return;
-    const BackendRef ref = m_backends.at(m_selected).ref;
     m_activating = true;
     m_progress.clear();
     m_status = tr("activating %1 ...").arg(ref.toString());
-    whenReady(this, m_client.activate(ref), [this, ref](const Result<ActivationResult> &result) {
+    whenReady(this, m_client.activate(ref, candidate, secrets), [this, ref](const Result<ActivationResult> &result) {
         m_activating = false;
         if (!result.ok())
             m_status = tr("activating %1 failed: %2").arg(ref.toString(), result.error().toString());

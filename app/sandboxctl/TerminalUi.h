@@ -46,6 +46,8 @@ private:
     void readKeys();
     void handleKey(int key);
     void activateSelected();
+    void activate(const BackendRef &ref, const std::optional<SettingsValues> &candidate,
+                  const QList<SecretUpdate> &secrets);
     void openSettings();
     void saveSettings();
     void answerTyped(int key);

@@ -20,6 +20,7 @@ private slots:
     void showsBackendsAndActivatesWithProgress();
     void switchesViewsAndFitsAResizedTerminal();
     void editsSettingsWithSecretsMasked();
+    void activatesWithTheFormsSettings();
     void answersQuestionsWithTypedText();
     void quitsCleanlyOnTermination();
 
@@ -267,6 +268,39 @@ void TestTui::editsSettingsWithSecretsMasked()
     shown = sandboxctl({ QStringLiteral("settings"), QStringLiteral("get"), ref });
     QVERIFY2(shown.contains(QStringLiteral("apiKey = (secret, not configured)")), qPrintable(shown));
     QVERIFY2(shown.contains(QStringLiteral("region = eu-west")), qPrintable(shown));
+}
+
+void TestTui::activatesWithTheFormsSettings()
+{
+    const QString ref = QStringLiteral("atom-pack:test-secrets:keyed");
+    sandboxctl({ QStringLiteral("secret"), QStringLiteral("remove"), ref, QStringLiteral("apiKey") });
+
+    // Without its required key the backend does not activate, and auto stays active.
+    openSettingsOf(ref);
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("(not configured)")), 30000);
+    keys({ QStringLiteral("a") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("activating %1 failed").arg(ref)), 60000);
+    QVERIFY(screen().contains(QStringLiteral("* builtin:auto")));
+
+    // With the key typed in the form it does, and the key is kept.
+    openSettingsOf(ref);
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("API key")), 30000);
+    keys({ QStringLiteral("Down"), QStringLiteral("Enter") });
+    type(QStringLiteral("activation-key"));
+    keys({ QStringLiteral("Enter"), QStringLiteral("a") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("%1 is active").arg(ref)), 60000);
+    QVERIFY(screen().contains(QStringLiteral("* ") + ref));
+    QVERIFY(!screen().contains(QStringLiteral("activation-key")));
+    QVERIFY(sandboxctl({ QStringLiteral("settings"), QStringLiteral("get"), ref })
+                .contains(QStringLiteral("apiKey = (secret, configured)")));
+
+    // Back to auto, and the key removed, as this test found it.
+    select(QStringLiteral("builtin:auto"));
+    keys({ QStringLiteral("Enter") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("builtin:auto is active")), 60000);
+    sandboxctl({ QStringLiteral("secret"), QStringLiteral("remove"), ref, QStringLiteral("apiKey") });
+    QVERIFY(sandboxctl({ QStringLiteral("settings"), QStringLiteral("get"), ref })
+                .contains(QStringLiteral("apiKey = (secret, not configured)")));
 }
 
 void TestTui::answersQuestionsWithTypedText()
