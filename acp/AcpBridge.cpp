@@ -549,9 +549,13 @@ void AcpBridge::ask(const HostInteractionRequest &request)
             return;
         }
         // A permission request has no text field: refused, and said so.
-        qWarning().noquote() << tr("refused the question \"%1\": the editor offers no form elicitation, "
-                                   "and a permission request cannot carry a typed answer")
-                                    .arg(request.title);
+        if (m_editorTakesForms)
+            qWarning().noquote()
+                << tr("refused the question \"%1\": no session is open yet to ask the editor in").arg(request.title);
+        else
+            qWarning().noquote() << tr("refused the question \"%1\": the editor offers no form elicitation, "
+                                       "and a permission request cannot carry a typed answer")
+                                        .arg(request.title);
         m_client.answerInteraction(HostInteractionResponse{ request.id, false, QString() });
         return;
     case HostInteractionRequest::Kind::Secret:

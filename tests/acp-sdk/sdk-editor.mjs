@@ -424,6 +424,18 @@ test('a question answered with text is refused at once when the editor offers no
     assert.ok(await bridge.stderrShows('offers no form elicitation'), bridge.stderr);
 });
 
+test('a question answered with text before any session is refused at once', async (bridge) => {
+    bridge.elicitationAnswer = () => assert.fail('a form was asked for outside any session');
+    await bridge.agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: offersForms,
+    });
+    const activation = await engineCall(bridge.socket, 'backends.activate', { ref: naming });
+    assert.equal(activation.result?.ok, false);
+    assert.equal(bridge.elicitationsSeen.length, 0);
+    assert.ok(await bridge.stderrShows('no session is open yet'), bridge.stderr);
+});
+
 let failed = 0;
 for (const { name, settings, body } of tests) {
     const bridge = new Bridge(settings);
