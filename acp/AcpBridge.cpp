@@ -216,7 +216,7 @@ void AcpBridge::handleEditorLine(const QByteArray &line, bool overlong)
     const JsonRpcLine &message = parsed.value();
     if (message.kind == JsonRpcLine::Kind::Response) {
         if (message.id.isString() && message.id.toString().startsWith(ourIdPrefix)) {
-            handlePermissionOutcome(JsonRpcLine::idKey(message.id), message.object);
+            handleQuestionResponse(JsonRpcLine::idKey(message.id), message.object);
             return;
         }
         toAgent(message.object);
@@ -238,6 +238,8 @@ void AcpBridge::handleEditorLine(const QByteArray &line, bool overlong)
             QJsonObject object = message.object;
             QJsonObject params = message.params.toObject();
             QJsonObject capabilities = params.value(QLatin1String("clientCapabilities")).toObject();
+            m_editorTakesForms
+                = capabilities.value(QLatin1String("elicitation")).toObject().value(QLatin1String("form")).isObject();
             const bool readable = !m_policy || !m_policy->readable.isEmpty();
             const bool writable = !m_policy || !m_policy->writable.isEmpty();
             capabilities.insert(QStringLiteral("fs"),
@@ -542,10 +544,26 @@ void AcpBridge::ask(const HostInteractionRequest &request)
                              { QStringLiteral("kind"), QStringLiteral("allow_once") } });
         break;
     case HostInteractionRequest::Kind::Text:
-    case HostInteractionRequest::Kind::Secret:
+        if (m_editorTakesForms && !m_lastSessionId.isEmpty()) {
+            askWithForm(request);
+            return;
+        }
         // A permission request has no text field: refused, and said so.
-        qWarning().noquote()
-            << tr("refused the question \"%1\": the editor can only answer with a choice").arg(request.title);
+        if (m_editorTakesForms)
+            qWarning().noquote()
+                << tr("refused the question \"%1\": no session is open yet to ask the editor in").arg(request.title);
+        else
+            qWarning().noquote() << tr("refused the question \"%1\": the editor offers no form elicitation, "
+                                       "and a permission request cannot carry a typed answer")
+                                        .arg(request.title);
+        m_client.answerInteraction(HostInteractionResponse{ request.id, false, QString() });
+        return;
+    case HostInteractionRequest::Kind::Secret:
+        // An elicitation form shows what is typed in clear and passes it through the editor:
+        // secrets are entered in Studio, the terminal UI or sandboxctl, never here.
+        qWarning().noquote() << tr("refused the question \"%1\": secrets are not asked through the editor; "
+                                   "answer it in Sandbox Studio, sandboxctl tui or sandboxctl")
+                                    .arg(request.title);
         m_client.answerInteraction(HostInteractionResponse{ request.id, false, QString() });
         return;
     }
@@ -564,23 +582,72 @@ void AcpBridge::ask(const HostInteractionRequest &request)
                                                    { QStringLiteral("content"),
                                                      QJsonObject{ { QStringLiteral("type"), QStringLiteral("text") },
                                                                   { QStringLiteral("text"), text } } } } } } };
-    const QString requestId = ourIdPrefix + QString::number(m_nextRequest++);
-    const QString key = JsonRpcLine::idKey(requestId);
-    Question question{ request, new QTimer(this) };
-    question.timer->setSingleShot(true);
-    connect(question.timer, &QTimer::timeout, this, [this, key] { answerQuestion(key, false, QString()); });
-    question.timer->start(m_options.answerTimeoutMs);
-    m_questions.insert(key, question);
+    const QString requestId = openQuestion(request, false);
     toEditor(JsonRpcLine::request(requestId, QStringLiteral("session/request_permission"),
                                   QJsonObject{ { QStringLiteral("sessionId"), m_lastSessionId },
                                                { QStringLiteral("toolCall"), toolCall },
                                                { QStringLiteral("options"), options } }));
 }
 
-void AcpBridge::handlePermissionOutcome(const QString &key, const QJsonObject &response)
+QString AcpBridge::openQuestion(const HostInteractionRequest &request, bool form)
+{
+    const QString requestId = ourIdPrefix + QString::number(m_nextRequest++);
+    const QString key = JsonRpcLine::idKey(requestId);
+    Question question{ request, new QTimer(this), form };
+    question.timer->setSingleShot(true);
+    connect(question.timer, &QTimer::timeout, this, [this, key] { answerQuestion(key, false, QString()); });
+    question.timer->start(m_options.answerTimeoutMs);
+    m_questions.insert(key, question);
+    return requestId;
+}
+
+// A question answered with text, as a form of one required text field.
+void AcpBridge::askWithForm(const HostInteractionRequest &request)
+{
+    QJsonObject field{ { QStringLiteral("type"), QStringLiteral("string") },
+                       { QStringLiteral("title"), request.title } };
+    if (!request.message.isEmpty())
+        field.insert(QStringLiteral("description"), request.message);
+    if (!request.defaultValue.isEmpty())
+        field.insert(QStringLiteral("default"), request.defaultValue);
+    const QJsonObject schema{ { QStringLiteral("type"), QStringLiteral("object") },
+                              { QStringLiteral("title"), request.title },
+                              { QStringLiteral("properties"), QJsonObject{ { QStringLiteral("value"), field } } },
+                              { QStringLiteral("required"), QJsonArray{ QStringLiteral("value") } } };
+    const QString text
+        = request.message.isEmpty() ? request.title : QString(request.title + QStringLiteral("\n\n") + request.message);
+    const QString requestId = openQuestion(request, true);
+    toEditor(JsonRpcLine::request(requestId, QStringLiteral("elicitation/create"),
+                                  QJsonObject{ { QStringLiteral("sessionId"), m_lastSessionId },
+                                               { QStringLiteral("mode"), QStringLiteral("form") },
+                                               { QStringLiteral("message"), text },
+                                               { QStringLiteral("requestedSchema"), schema } }));
+}
+
+void AcpBridge::handleQuestionResponse(const QString &key, const QJsonObject &response)
 {
     if (!m_questions.contains(key))
         return; // answered already (timed out): the late answer changes nothing
+    if (m_questions.value(key).form)
+        handleFormOutcome(key, response);
+    else
+        handlePermissionOutcome(key, response);
+}
+
+// Only "accept" with a text value answers; decline, cancel, an error or anything else denies.
+void AcpBridge::handleFormOutcome(const QString &key, const QJsonObject &response)
+{
+    const QJsonObject result = response.value(QLatin1String("result")).toObject();
+    const QJsonValue value = result.value(QLatin1String("content")).toObject().value(QLatin1String("value"));
+    if (result.value(QLatin1String("action")).toString() != QLatin1String("accept") || !value.isString()) {
+        answerQuestion(key, false, QString());
+        return;
+    }
+    answerQuestion(key, true, value.toString());
+}
+
+void AcpBridge::handlePermissionOutcome(const QString &key, const QJsonObject &response)
+{
     const HostInteractionRequest &request = m_questions.value(key).request;
     const QJsonObject outcome
         = response.value(QLatin1String("result")).toObject().value(QLatin1String("outcome")).toObject();

@@ -27,7 +27,8 @@ class Client;
 // relays every message unchanged except that it offers the agent the client terminal and
 // file-system capabilities and serves those methods itself, through the engine (the
 // active backend, under the policy), and turns the engine's Host Interaction questions
-// into session/request_permission toward the editor (no answer means deny).
+// into session/request_permission toward the editor, or, for a question answered with
+// text, into a form elicitation when the editor offers forms (no answer means deny).
 class AcpBridge final : public QObject
 {
     Q_OBJECT
@@ -57,6 +58,7 @@ private:
     {
         HostInteractionRequest request;
         QTimer *timer = nullptr;
+        bool form = false; // asked with elicitation/create, not session/request_permission
     };
 
     void readEditor();
@@ -73,8 +75,12 @@ private:
     QString workspaceFor(const QString &sessionId) const;
 
     void ask(const HostInteractionRequest &request);
+    void askWithForm(const HostInteractionRequest &request);
+    QString openQuestion(const HostInteractionRequest &request, bool form);
     void answerQuestion(const QString &key, bool accepted, const QString &value);
+    void handleQuestionResponse(const QString &key, const QJsonObject &response);
     void handlePermissionOutcome(const QString &key, const QJsonObject &response);
+    void handleFormOutcome(const QString &key, const QJsonObject &response);
 
     void toEditor(const QJsonObject &message);
     void toEditorLine(const QByteArray &line);
@@ -89,6 +95,7 @@ private:
     qint64 m_editorLineNumber = 0;
     qint64 m_agentLineNumber = 0;
     bool m_editorOpen = true;
+    bool m_editorTakesForms = false; // the editor offered clientCapabilities.elicitation.form
     bool m_done = false;
     std::optional<Policy> m_policy;
 

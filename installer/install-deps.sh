@@ -44,8 +44,9 @@ for p in "${packages[@]}"; do
         missing+=("$p")
     fi
 done
-# The local E2B's tests run node and install the official SDK with npm; any node 18+ will do
-# (a node installed from elsewhere is kept).
+# The local E2B's tests and the ACP SDK check run node and install the official SDKs
+# (npm e2b, @agentclientprotocol/sdk) with npm; they are checked with node 20 (a node installed from
+# elsewhere is kept).
 if [ "$mode" = test ] && ! { command -v node && command -v npm; } >/dev/null 2>&1; then
     missing+=(nodejs npm)
 fi

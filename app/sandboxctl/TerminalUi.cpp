@@ -125,7 +125,7 @@ int TerminalUi::run()
             reload();
     });
     m_poll->start();
-    m_status = tr("Up/Down select, Enter activates; b backends, p policy, r processes, q quits");
+    m_status = tr("Up/Down select, Enter activates, s settings; b backends, p policy, r processes, q quits");
     reload();
     draw();
     m_loop.exec();
@@ -173,7 +173,7 @@ void TerminalUi::draw()
         return;
     erase();
     int row = 0;
-    line(row++, tr(" Sandbox Studio  [b] backends  [p] policy  [r] processes  [q] quit"), A_REVERSE);
+    line(row++, tr(" Sandbox Studio  [b] backends  [s] settings  [p] policy  [r] processes  [q] quit"), A_REVERSE);
     if (!m_questions.isEmpty()) {
         const HostInteractionRequest &question = m_questions.constFirst();
         line(row++, tr("QUESTION: %1").arg(question.title), A_BOLD);
@@ -189,10 +189,17 @@ void TerminalUi::draw()
             line(row++, tr("  [n] deny"), A_BOLD);
             break;
         case HostInteractionRequest::Kind::Text:
-        case HostInteractionRequest::Kind::Secret:
-            line(row++, tr("  this view cannot take typed answers: [n] deny (answer with sandboxctl --answer)"),
+        case HostInteractionRequest::Kind::Secret: {
+            const QString typed = QString::fromUtf8(m_answerTyped);
+            const bool secret = question.kind == HostInteractionRequest::Kind::Secret;
+            line(row++, tr("  answer: %1_").arg(secret ? QString(typed.size(), QLatin1Char('*')) : typed), A_BOLD);
+            line(row++,
+                 question.defaultValue.isEmpty()
+                     ? tr("  [Enter] answer   [Esc] deny")
+                     : tr("  [Enter] answer (empty: %1)   [Esc] deny").arg(question.defaultValue),
                  A_BOLD);
             break;
+        }
         }
         ++row;
     }
@@ -227,6 +234,20 @@ void TerminalUi::draw()
             line(row++, tr("  denied domains:  %1").arg(m_policy->deniedDomains.join(QStringLiteral(", "))));
             line(row++, tr("  host execution:  %1").arg(Policy::hostExecutionName(m_policy->hostExecution)));
         }
+        break;
+    case View::Settings:
+        if (!m_form) {
+            line(row++, tr("SETTINGS  (reading ...)"), A_BOLD);
+            break;
+        }
+        line(row++,
+             m_saving ? tr("SETTINGS  %1  (saving)").arg(m_form->ref().toString())
+                      : tr("SETTINGS  %1").arg(m_form->ref().toString()),
+             A_BOLD);
+        for (const SettingsForm::Row &field : m_form->rows())
+            line(row++, field.text, field.selected ? A_REVERSE : A_NORMAL);
+        ++row;
+        line(row++, QStringLiteral("  ") + m_form->hint());
         break;
     case View::Processes:
         line(row++, tr("PROCESSES"), A_BOLD);
@@ -265,6 +286,11 @@ void TerminalUi::handleKey(int key)
 {
     if (!m_questions.isEmpty()) {
         const HostInteractionRequest &question = m_questions.constFirst();
+        if (question.kind == HostInteractionRequest::Kind::Text
+            || question.kind == HostInteractionRequest::Kind::Secret) {
+            answerTyped(key);
+            return;
+        }
         if (key == 'n' || key == 27) {
             answer(false, QString());
         } else if (question.kind == HostInteractionRequest::Kind::Confirm && key == 'y') {
@@ -274,6 +300,47 @@ void TerminalUi::handleKey(int key)
             answer(true, question.options.at(key - '1').value);
         } else if (key == 'q') {
             quit(0);
+        }
+        return;
+    }
+    if (m_view == View::Settings && !m_form) {
+        if (key == 'b' || key == 27)
+            m_view = View::Backends;
+        else if (key == 'q')
+            quit(0);
+        return;
+    }
+    if (m_view == View::Settings) {
+        if (key == 'q' && !m_form->isEditing()) {
+            quit(0);
+            return;
+        }
+        switch (m_form->handleKey(key)) {
+        case SettingsForm::Action::Save:
+            saveSettings();
+            break;
+        case SettingsForm::Action::Activate: {
+            // Activating with the form's settings applies them, to the active backend too;
+            // the engine saves them when the activation succeeds.
+            const Result<SettingsValues> values = m_form->values();
+            if (!values.ok()) {
+                m_status = tr("not activated: %1").arg(values.error().toString());
+                break;
+            }
+            const BackendRef ref = m_form->ref();
+            const QList<SecretUpdate> secrets = m_form->secretUpdates();
+            m_form.reset();
+            m_view = View::Backends;
+            activate(ref, values.value(), secrets);
+            break;
+        }
+        case SettingsForm::Action::Close:
+            m_form.reset();
+            m_view = View::Backends;
+            m_status = tr("settings left unsaved");
+            break;
+        case SettingsForm::Action::None:
+            break;
         }
         return;
     }
@@ -296,6 +363,10 @@ void TerminalUi::handleKey(int key)
     case 'b':
         m_view = View::Backends;
         break;
+    case 's':
+        if (m_view == View::Backends)
+            openSettings();
+        break;
     case 'p':
         m_view = View::Policy;
         break;
@@ -313,13 +384,19 @@ void TerminalUi::handleKey(int key)
 
 void TerminalUi::activateSelected()
 {
-    if (m_activating || m_selected >= m_backends.size())
+    if (m_selected < m_backends.size())
+        activate(m_backends.at(m_selected).ref, std::nullopt, {});
+}
+
+void TerminalUi::activate(const BackendRef &ref, const std::optional<SettingsValues> &candidate,
+                          const QList<SecretUpdate> &secrets)
+{
+    if (m_activating)
         return;
-    const BackendRef ref = m_backends.at(m_selected).ref;
     m_activating = true;
     m_progress.clear();
     m_status = tr("activating %1 ...").arg(ref.toString());
-    whenReady(this, m_client.activate(ref), [this, ref](const Result<ActivationResult> &result) {
+    whenReady(this, m_client.activate(ref, candidate, secrets), [this, ref](const Result<ActivationResult> &result) {
         m_activating = false;
         if (!result.ok())
             m_status = tr("activating %1 failed: %2").arg(ref.toString(), result.error().toString());
@@ -332,8 +409,83 @@ void TerminalUi::activateSelected()
     draw();
 }
 
+void TerminalUi::openSettings()
+{
+    if (m_selected >= m_backends.size())
+        return;
+    const BackendInfo info = m_backends.at(m_selected);
+    // The view changes at once, so keys typed while the settings load never reach the list.
+    m_view = View::Settings;
+    m_form.reset();
+    m_status = tr("reading the settings of %1 ...").arg(info.ref.toString());
+    whenReady(this, m_client.settings(info.ref), [this, info](const Result<SettingsView> &view) {
+        if (m_view != View::Settings || m_form)
+            return; // left while loading
+        if (!view.ok()) {
+            m_view = View::Backends;
+            m_status = tr("settings of %1: %2").arg(info.ref.toString(), view.error().toString());
+        } else {
+            m_form.emplace(info.ref, info.descriptor.fields, view.value());
+            m_status = view.value().insecureStorage ? tr("warning: secrets are stored without the OS keychain")
+                                                    : tr("editing the settings of %1").arg(info.ref.toString());
+        }
+        draw();
+    });
+}
+
+void TerminalUi::saveSettings()
+{
+    if (!m_form || m_saving)
+        return;
+    const Result<SettingsValues> values = m_form->values();
+    if (!values.ok()) {
+        m_status = tr("not saved: %1").arg(values.error().toString());
+        return;
+    }
+    const BackendRef ref = m_form->ref();
+    m_saving = true;
+    whenReady(this, m_client.updateSettings(ref, values.value(), m_form->secretUpdates()),
+              [this, ref](const Status &status) {
+                  m_saving = false;
+                  if (!status.ok()) {
+                      m_status = tr("not saved: %1").arg(status.error().toString());
+                  } else {
+                      m_status = tr("settings of %1 saved").arg(ref.toString());
+                      m_form.reset();
+                      m_view = View::Backends;
+                      reload();
+                  }
+                  draw();
+              });
+}
+
+// A typed answer: every printable key is text (so 'n' and 'q' too); Esc denies.
+void TerminalUi::answerTyped(int key)
+{
+    if (key == 27) {
+        answer(false, QString());
+    } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+        QString value = QString::fromUtf8(m_answerTyped);
+        if (value.isEmpty())
+            value = m_questions.constFirst().defaultValue;
+        if (!value.isEmpty())
+            answer(true, value);
+    } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+        while (!m_answerTyped.isEmpty()) {
+            const char last = m_answerTyped.back();
+            m_answerTyped.chop(1);
+            if ((last & 0xC0) != 0x80)
+                break;
+        }
+    } else if (key >= 32 && key < 256) {
+        m_answerTyped.append(char(key));
+    }
+}
+
 void TerminalUi::answer(bool accepted, const QString &value)
 {
+    m_answerTyped.fill('\0');
+    m_answerTyped.clear();
     const HostInteractionRequest question = m_questions.takeFirst();
     m_client.answerInteraction(HostInteractionResponse{ question.id, accepted, value });
     m_status = accepted ? tr("answered \"%1\": allowed").arg(question.title)

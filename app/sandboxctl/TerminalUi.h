@@ -1,5 +1,6 @@
 #pragma once
 
+#include "SettingsForm.h"
 #include "protocol/ActivationEvent.h"
 #include "protocol/BackendInfo.h"
 #include "protocol/HostInteraction.h"
@@ -23,9 +24,9 @@ class Client;
 class SignalWatcher;
 
 // The ncurses presenter: draws what the Client reports (backends with their state, the
-// policy, processes, activation steps) and turns keys into Client calls. Questions the
-// engine asks are shown at once and answered with keys; quitting while one is open
-// refuses it. The terminal is restored on quit and on SIGINT/SIGTERM/SIGHUP.
+// policy, processes, activation steps, a backend's settings as a form) and turns keys into
+// Client calls. Questions the engine asks are shown at once and answered with keys;
+// quitting while one is open refuses it. The terminal is restored on quit and on SIGINT/SIGTERM/SIGHUP.
 class TerminalUi final : public QObject
 {
     Q_OBJECT
@@ -38,13 +39,18 @@ public:
     int run();
 
 private:
-    enum class View { Backends, Policy, Processes };
+    enum class View { Backends, Policy, Processes, Settings };
 
     void reload();
     void draw();
     void readKeys();
     void handleKey(int key);
     void activateSelected();
+    void activate(const BackendRef &ref, const std::optional<SettingsValues> &candidate,
+                  const QList<SecretUpdate> &secrets);
+    void openSettings();
+    void saveSettings();
+    void answerTyped(int key);
     void answer(bool accepted, const QString &value);
     void quit(int status);
 
@@ -61,6 +67,9 @@ private:
     QStringList m_progress; // the current or last activation, one line per step event
     QString m_status;
     QList<HostInteractionRequest> m_questions;
+    QByteArray m_answerTyped; // the typed answer to a text or secret question (UTF-8)
+    std::optional<SettingsForm> m_form; // the settings being edited (View::Settings)
+    bool m_saving = false;
     bool m_activating = false;
     int m_exitStatus = 0;
     bool m_screenOpen = false;

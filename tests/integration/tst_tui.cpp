@@ -19,6 +19,9 @@ private slots:
 
     void showsBackendsAndActivatesWithProgress();
     void switchesViewsAndFitsAResizedTerminal();
+    void editsSettingsWithSecretsMasked();
+    void activatesWithTheFormsSettings();
+    void answersQuestionsWithTypedText();
     void quitsCleanlyOnTermination();
 
 private:
@@ -28,6 +31,10 @@ private:
         return tmux({ QStringLiteral("capture-pane"), QStringLiteral("-p"), QStringLiteral("-t"), m_pane });
     }
     void keys(const QStringList &keys);
+    void type(const QString &text);
+    QString sandboxctl(const QStringList &args);
+    void openSettingsOf(const QString &ref);
+    void select(const QString &ref);
     QString exitStatus();
     QString tuiPid();
 
@@ -48,6 +55,49 @@ QString TestTui::tmux(const QStringList &args)
 void TestTui::keys(const QStringList &keys)
 {
     tmux(QStringList{ QStringLiteral("send-keys"), QStringLiteral("-t"), m_pane } + keys);
+}
+
+// Typed text, character by character as keys (never read as key names).
+void TestTui::type(const QString &text)
+{
+    tmux({ QStringLiteral("send-keys"), QStringLiteral("-t"), m_pane, QStringLiteral("-l"), text });
+}
+
+// Another sandboxctl, on the engine the terminal UI hosts; its output, or its error.
+QString TestTui::sandboxctl(const QStringList &args)
+{
+    QProcess process;
+    process.start(QCoreApplication::applicationDirPath() + QStringLiteral("/sandboxctl"),
+                  QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) }
+                      + args);
+    if (!process.waitForFinished(30000))
+        return QStringLiteral("sandboxctl did not finish");
+    return QString::fromUtf8(process.readAllStandardOutput() + process.readAllStandardError());
+}
+
+// Opens the settings of `ref`.
+void TestTui::openSettingsOf(const QString &ref)
+{
+    select(ref);
+    keys({ QStringLiteral("s") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("SETTINGS  ") + ref), 30000);
+}
+
+// Selects `ref` in the backend list.
+void TestTui::select(const QString &ref)
+{
+    keys({ QStringLiteral("b") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(ref), 30000);
+    const QStringList rows = screen().split(QLatin1Char('\n'));
+    const qsizetype first = rows.indexOf(QStringLiteral("BACKENDS")) + 1;
+    qsizetype index = first;
+    while (index < rows.size() && !rows.at(index).contains(ref))
+        ++index;
+    QVERIFY(first > 0 && index < rows.size());
+    for (qsizetype i = 0; i < rows.size(); ++i)
+        keys({ QStringLiteral("Up") });
+    for (qsizetype i = first; i < index; ++i)
+        keys({ QStringLiteral("Down") });
 }
 
 // How sandboxctl ended, as the shell around it saw it: tmux may mark a pane dead before it
@@ -85,9 +135,12 @@ void TestTui::init()
     m_server = QStringLiteral("sandbox-tui-test-%1-%2").arg(QCoreApplication::applicationPid()).arg(++serial);
     const QString command
         = QStringLiteral(
-              "exec sh -c 'env SANDBOX_CONFIG_DIR=\"$1/config\" SANDBOX_STATE_DIR=\"$1/state\" TERM=xterm \"$2\" "
-              "--embedded --socket \"$1/run/engine.sock\" tui; echo $? > \"$1/exit-status\"' sh '%1' '%2'")
-              .arg(m_root->path(), QCoreApplication::applicationDirPath() + QStringLiteral("/sandboxctl"));
+              "exec sh -c 'env SANDBOX_CONFIG_DIR=\"$1/config\" SANDBOX_STATE_DIR=\"$1/state\" "
+              "SANDBOX_PACK_PATH=\"$3\" "
+              "TERM=xterm \"$2\" --embedded --socket \"$1/run/engine.sock\" tui; echo $? > \"$1/exit-status\"' "
+              "sh '%1' '%2' '%3'")
+              .arg(m_root->path(), QCoreApplication::applicationDirPath() + QStringLiteral("/sandboxctl"),
+                   QStringLiteral(SANDBOX_TEST_PACK_DIR));
     tmux({ QStringLiteral("new-session"), QStringLiteral("-d"), QStringLiteral("-s"), QStringLiteral("tui"),
            QStringLiteral("-x"), QStringLiteral("120"), QStringLiteral("-y"), QStringLiteral("40"),
            QStringLiteral("sleep 3600") });
@@ -146,6 +199,130 @@ void TestTui::switchesViewsAndFitsAResizedTerminal()
         QVERIFY2(row.size() <= 50, qPrintable(row));
     // A row cut at the width, never wrapped onto the next.
     QVERIFY(!screen().contains(QStringLiteral("\nis build yet")));
+}
+
+void TestTui::editsSettingsWithSecretsMasked()
+{
+    const QString ref = QStringLiteral("atom-pack:test-secrets:keyed");
+    const QString secret = QStringLiteral("s3cr3t-%1").arg(QCoreApplication::applicationPid());
+    // The keychain outlives this test's configuration: a key another test stored is removed first.
+    sandboxctl({ QStringLiteral("secret"), QStringLiteral("remove"), ref, QStringLiteral("apiKey") });
+    QVERIFY(sandboxctl({ QStringLiteral("settings"), QStringLiteral("get"), ref })
+                .contains(QStringLiteral("apiKey = (secret, not configured)")));
+    openSettingsOf(ref);
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("(not configured)")), 30000);
+    QVERIFY(screen().contains(QStringLiteral("us-east")));
+
+    // The plain setting: typed over its value. The secret: typed, and shown only as stars.
+    keys({ QStringLiteral("Enter") });
+    for (int i = 0; i < 8; ++i)
+        keys({ QStringLiteral("BSpace") });
+    type(QStringLiteral("eu-west"));
+    keys({ QStringLiteral("Enter"), QStringLiteral("Down"), QStringLiteral("Enter") });
+    type(secret);
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QString(secret.size(), QLatin1Char('*')) + QLatin1Char('_')), 30000);
+    QVERIFY(!screen().contains(secret));
+    keys({ QStringLiteral("Enter"), QStringLiteral("w") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("settings of %1 saved").arg(ref)), 30000);
+    QVERIFY(!screen().contains(secret));
+
+    QString shown = sandboxctl({ QStringLiteral("settings"), QStringLiteral("get"), ref });
+    QVERIFY2(shown.contains(QStringLiteral("region = eu-west")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("apiKey = (secret, configured)")), qPrintable(shown));
+    // The secret went to the keychain, never into the configuration on disk.
+    const QString grep = QStringLiteral("grep -rq -- '%1' '%2'").arg(secret, m_root->path());
+    QCOMPARE(QProcess::execute(QStringLiteral("sh"), { QStringLiteral("-c"), grep }), 1);
+
+    // Empty input leaves the stored secret alone.
+    openSettingsOf(ref);
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("(configured)")), 30000);
+    keys({ QStringLiteral("Down"), QStringLiteral("Enter"), QStringLiteral("Enter"), QStringLiteral("w") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("settings of %1 saved").arg(ref)), 30000);
+    shown = sandboxctl({ QStringLiteral("settings"), QStringLiteral("get"), ref });
+    QVERIFY2(shown.contains(QStringLiteral("apiKey = (secret, configured)")), qPrintable(shown));
+
+    // A value the field refuses is not saved, and the error names the field.
+    openSettingsOf(QStringLiteral("builtin:vm"));
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("Virtual CPUs")), 30000);
+    const QStringList rows = screen().split(QLatin1Char('\n'));
+    qsizetype cpus = 0;
+    while (cpus < rows.size() && !rows.at(cpus).contains(QStringLiteral("Virtual CPUs")))
+        ++cpus;
+    const qsizetype firstField = rows.indexOf(QStringLiteral("SETTINGS  builtin:vm")) + 1;
+    for (qsizetype i = firstField; i < cpus; ++i)
+        keys({ QStringLiteral("Down") });
+    keys({ QStringLiteral("Enter"), QStringLiteral("BSpace"), QStringLiteral("BSpace") });
+    type(QStringLiteral("many"));
+    keys({ QStringLiteral("Enter"), QStringLiteral("w") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("not saved: builtin:vm.")), 30000);
+    QVERIFY(screen().contains(QStringLiteral("expected a number")));
+    keys({ QStringLiteral("b") });
+
+    // An explicit remove takes the secret away.
+    openSettingsOf(ref);
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("(configured)")), 30000);
+    keys({ QStringLiteral("Down"), QStringLiteral("x") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("(removed on save)")), 30000);
+    keys({ QStringLiteral("w") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("settings of %1 saved").arg(ref)), 30000);
+    shown = sandboxctl({ QStringLiteral("settings"), QStringLiteral("get"), ref });
+    QVERIFY2(shown.contains(QStringLiteral("apiKey = (secret, not configured)")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("region = eu-west")), qPrintable(shown));
+}
+
+void TestTui::activatesWithTheFormsSettings()
+{
+    const QString ref = QStringLiteral("atom-pack:test-secrets:keyed");
+    sandboxctl({ QStringLiteral("secret"), QStringLiteral("remove"), ref, QStringLiteral("apiKey") });
+
+    // Without its required key the backend does not activate, and auto stays active.
+    openSettingsOf(ref);
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("(not configured)")), 30000);
+    keys({ QStringLiteral("a") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("activating %1 failed").arg(ref)), 60000);
+    QVERIFY(screen().contains(QStringLiteral("* builtin:auto")));
+
+    // With the key typed in the form it does, and the key is kept.
+    openSettingsOf(ref);
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("API key")), 30000);
+    keys({ QStringLiteral("Down"), QStringLiteral("Enter") });
+    type(QStringLiteral("activation-key"));
+    keys({ QStringLiteral("Enter"), QStringLiteral("a") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("%1 is active").arg(ref)), 60000);
+    QVERIFY(screen().contains(QStringLiteral("* ") + ref));
+    QVERIFY(!screen().contains(QStringLiteral("activation-key")));
+    QVERIFY(sandboxctl({ QStringLiteral("settings"), QStringLiteral("get"), ref })
+                .contains(QStringLiteral("apiKey = (secret, configured)")));
+
+    // Back to auto, and the key removed, as this test found it.
+    select(QStringLiteral("builtin:auto"));
+    keys({ QStringLiteral("Enter") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("builtin:auto is active")), 60000);
+    sandboxctl({ QStringLiteral("secret"), QStringLiteral("remove"), ref, QStringLiteral("apiKey") });
+    QVERIFY(sandboxctl({ QStringLiteral("settings"), QStringLiteral("get"), ref })
+                .contains(QStringLiteral("apiKey = (secret, not configured)")));
+}
+
+void TestTui::answersQuestionsWithTypedText()
+{
+    const QString ref = QStringLiteral("atom-pack:test-secrets:naming");
+    select(ref);
+    keys({ QStringLiteral("Enter") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("QUESTION: Name the naming backend")), 60000);
+    QVERIFY(screen().contains(QStringLiteral("(empty: ok-default)")));
+    // Esc refuses the question, and the activation fails for want of the answer.
+    keys({ QStringLiteral("Escape") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("activating %1 failed").arg(ref)), 60000);
+    QVERIFY(screen().contains(QStringLiteral("no name was given")));
+
+    // Typed text, 'q' and 'n' included, is the answer the engine gets.
+    keys({ QStringLiteral("Enter") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("QUESTION: Name the naming backend")), 60000);
+    type(QStringLiteral("ok-quinn"));
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("answer: ok-quinn_")), 30000);
+    keys({ QStringLiteral("Enter") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("%1 is active").arg(ref)), 60000);
+    QVERIFY(!screen().contains(QStringLiteral("QUESTION")));
 }
 
 void TestTui::quitsCleanlyOnTermination()

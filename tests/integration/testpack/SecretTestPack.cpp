@@ -109,11 +109,50 @@ public:
     }
 };
 
+class NamingLauncher final : public TestLauncher
+{
+public:
+    NamingLauncher()
+        : TestLauncher(QStringLiteral("naming"))
+    { }
+
+    BackendDescriptor descriptor() const override
+    {
+        BackendDescriptor d;
+        d.name = QStringLiteral("Naming test backend");
+        d.description = QStringLiteral("Asks for a name while it prepares.");
+        d.platforms = { QStringLiteral("linux") };
+        for (const QString &dimension : BackendDescriptor::enforcementDimensions())
+            d.enforcement.insert(dimension, QStringLiteral("nothing runs: this test backend runs no commands"));
+        return d;
+    }
+
+    QFuture<Status> prepare() override
+    {
+        HostInteractionRequest request;
+        request.id = QStringLiteral("name-setup");
+        request.kind = HostInteractionRequest::Kind::Text;
+        request.title = QStringLiteral("Name the naming backend");
+        request.message = QStringLiteral("Names start with ok-.");
+        request.defaultValue = QStringLiteral("ok-default");
+        return host()->ask(request).then([](const HostInteractionResponse &response) {
+            if (!response.accepted)
+                return Status(Error{ QStringLiteral("name-setup"), QStringLiteral("no name was given"), {} });
+            if (!response.value.startsWith(QLatin1String("ok-")))
+                return Status(Error{ QStringLiteral("name-setup"),
+                                     QStringLiteral("the name \"%1\" does not start with ok-").arg(response.value),
+                                     {} });
+            return Status::success();
+        });
+    }
+};
+
 } // namespace
 
 QList<std::shared_ptr<Launcher>> SecretTestPack::createLaunchers()
 {
-    return { std::make_shared<KeyedLauncher>(), std::make_shared<AskingLauncher>() };
+    return { std::make_shared<KeyedLauncher>(), std::make_shared<AskingLauncher>(),
+             std::make_shared<NamingLauncher>() };
 }
 
 } // namespace sandbox::test

@@ -10,6 +10,8 @@ namespace sandbox::test {
 //   keyed   a required secret (apiKey) that configure() insists on, and a plain setting
 //   asking  asks a Host Interaction question (id "confirm-setup") while preparing and
 //           prepares only when it is accepted
+//   naming  asks a text question (id "name-setup") while preparing and prepares only
+//           when answered with a name starting with "ok-"
 // Neither runs commands: spawning is refused.
 class SecretTestPack final : public QObject, public AtomPack
 {
