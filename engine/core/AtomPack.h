@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Launcher.h"
+#include "core/LauncherApiDigest.h"
 
 #include <QList>
 #include <QString>
@@ -26,5 +27,4 @@ public:
 
 } // namespace sandbox
 
-#define SandboxAtomPack_iid "dev.sandbox-studio.AtomPack/1"
 Q_DECLARE_INTERFACE(sandbox::AtomPack, SandboxAtomPack_iid)

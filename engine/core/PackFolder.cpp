@@ -36,6 +36,16 @@ Result<std::shared_ptr<AtomPack>> PackFolder::load(const PackManifest &manifest)
                       tr("the plugin %1 named by the manifest is not a file in the pack's folder").arg(manifest.plugin),
                       {} };
     QPluginLoader loader(file);
+    // Read from the file, before any of the plugin's code runs.
+    const QString iid = loader.metaData().value(QLatin1String("IID")).toString();
+    const QLatin1String expected(SandboxAtomPack_iid);
+    const QLatin1String family("dev.sandbox-studio.AtomPack/");
+    if (iid.startsWith(family) && iid != expected)
+        return Error{ manifest.id,
+                      tr("the plugin %1 was built for another version of Sandbox Studio (launcher API %2, this engine "
+                         "has %3); install the pack's build for this version")
+                          .arg(manifest.plugin, iid.mid(family.size()), expected.mid(family.size())),
+                      {} };
     QObject *root = loader.instance();
     auto *pack = qobject_cast<AtomPack *>(root);
     if (!pack) {

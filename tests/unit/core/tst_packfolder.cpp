@@ -2,6 +2,7 @@
 // strictly, installed for the user under the data directory, loaded again at start-up,
 // and gone for good once removed. Also: a disable whose pack state cannot be saved.
 #include "EngineRig.h"
+#include "core/AtomPack.h"
 
 #include <QDir>
 #include <QFile>
@@ -77,6 +78,7 @@ private slots:
     void badManifestsAreRefusedWithTheFieldNamed();
     void archivesWithLinksAreRefused();
     void installedPacksReturnAfterARestart();
+    void aPackBuiltForAnotherVersionIsRefusedBeforeItRuns();
     void aRemovedPackStaysRemoved();
     void disableWhosePackStateCannotBeSavedChangesNothing();
 };
@@ -194,6 +196,51 @@ void PackFolderTest::installedPacksReturnAfterARestart()
     QCOMPARE(rig.engine->packs().size(), 1);
     QCOMPARE(rig.engine->packs().first().backends, QList<BackendRef>{ alpha });
     QVERIFY(!rig.engine->packs().first().enabled);
+}
+
+void PackFolderTest::aPackBuiltForAnotherVersionIsRefusedBeforeItRuns()
+{
+    EngineRig rig;
+    // Offered for installation: refused, naming both versions, and nothing is installed.
+    const QString folder = writePack(rig.dir.path(), validManifest());
+    const QString plugin = QDir(folder).filePath(pluginName);
+    QVERIFY(QFile::remove(plugin));
+    QVERIFY(QFile::copy(QStringLiteral(SANDBOX_OTHER_API_TEST_PACK), plugin));
+    const Result<PackInfo> refused = await(rig.engine->installPackFrom(folder));
+    QVERIFY(!refused.ok());
+    const QString message = refused.error().toString();
+    QVERIFY2(message.contains(QStringLiteral("built for another version of Sandbox Studio")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("0000000000000000")), qPrintable(message));
+    QVERIFY2(message.contains(QLatin1String(SANDBOX_LAUNCHER_API_DIGEST)), qPrintable(message));
+    QVERIFY(rig.engine->packs().isEmpty());
+    QVERIFY(!QFileInfo::exists(installedFolder(rig)));
+
+    // Installed by an earlier version, then the engine was upgraded: the pack's files and its
+    // record are as that version left them. The engine starts, the pack's backends are not
+    // offered, and a warning says why.
+    QVERIFY(QDir().mkpath(installedFolder(rig)));
+    QVERIFY(QFile::copy(QDir(folder).filePath(QStringLiteral("pack.json")),
+                        QDir(installedFolder(rig)).filePath(QStringLiteral("pack.json"))));
+    QVERIFY(QFile::copy(plugin, QDir(installedFolder(rig)).filePath(pluginName)));
+    const QJsonObject record{ { QStringLiteral("enabled"), true },
+                              { QStringLiteral("installed"), true },
+                              { QStringLiteral("name"), QStringLiteral("Manifest test pack") },
+                              { QStringLiteral("publisher"), QStringLiteral("Sandbox Studio tests") },
+                              { QStringLiteral("secretFields"), QJsonArray{} },
+                              { QStringLiteral("version"), QStringLiteral("1.0.0") } };
+    QFile records(QDir(rig.configDir).filePath(QStringLiteral("packs.json")));
+    QVERIFY(records.open(QIODevice::WriteOnly));
+    records.write(QJsonDocument(QJsonObject{ { QStringLiteral("packs"), QJsonObject{ { packId, record } } },
+                                             { QStringLiteral("version"), 1 } })
+                      .toJson());
+    records.close();
+    rig.restart();
+    rig.engine->loadInstalledPacks();
+    QVERIFY(!rig.engine->backend(alpha).ok());
+    const QString warnings = rig.engine->warnings().join(QLatin1Char('\n'));
+    QVERIFY2(warnings.contains(QStringLiteral("could not be loaded")), qPrintable(warnings));
+    QVERIFY2(warnings.contains(QStringLiteral("built for another version of Sandbox Studio")), qPrintable(warnings));
+    QVERIFY(rig.activate(BackendRef::builtin(QStringLiteral("auto"))).ok);
 }
 
 void PackFolderTest::aRemovedPackStaysRemoved()
