@@ -299,8 +299,8 @@ void Engine::Private::refreshAvailability(const BackendRef &ref)
 
 ActivationResult Engine::Private::restoreSelection(quint64 id)
 {
-    const BackendRef autoRef = BackendRef::builtin(QStringLiteral("auto"));
-    BackendRef target = autoRef;
+    const BackendRef fallback = options.fallback;
+    BackendRef target = fallback;
     Result<SettingsDocument> document = settings->load();
     if (document.ok() && document.value().active)
         target = *document.value().active;
@@ -308,11 +308,11 @@ ActivationResult Engine::Private::restoreSelection(quint64 id)
         addWarning(document.error().toString());
 
     ActivationResult result = runTransaction(id, target, std::nullopt, {});
-    if (!result.ok && target != autoRef) {
-        addWarning(Engine::tr("The saved backend %1 could not be activated (%2); the built-in auto backend is "
+    if (!result.ok && target != fallback) {
+        addWarning(Engine::tr("The saved backend %1 could not be activated (%2); the built-in backend %3 is "
                               "used instead.")
-                       .arg(target.toString(), result.error.toString()));
-        result = runTransaction(takeActivationId(), autoRef, std::nullopt, {});
+                       .arg(target.toString(), result.error.toString(), fallback.toString()));
+        result = runTransaction(takeActivationId(), fallback, std::nullopt, {});
     }
     if (!result.ok) {
         addWarning(Engine::tr("No sandbox backend could be activated (%1). Commands will not run until a backend "
@@ -327,14 +327,13 @@ Status Engine::Private::fallBackFrom(const QString &packId, const QString &actio
     const std::optional<BackendRef> current = active.ref();
     if (!current || current->isBuiltin() || current->packId() != packId)
         return {};
-    const BackendRef autoRef = BackendRef::builtin(QStringLiteral("auto"));
-    const ActivationResult fallback = runTransaction(takeActivationId(), autoRef, std::nullopt, {});
+    const ActivationResult fallback = runTransaction(takeActivationId(), options.fallback, std::nullopt, {});
     if (fallback.ok)
         return {};
     return Error{ packId,
                   Engine::tr("Cannot %1 the pack: its backend %2 is active and switching to the built-in "
-                             "auto backend first failed (%3). Nothing was changed.")
-                      .arg(action, current->toString(), fallback.error.toString()),
+                             "backend %3 first failed (%4). Nothing was changed.")
+                      .arg(action, current->toString(), options.fallback.toString(), fallback.error.toString()),
                   {} };
 }
 

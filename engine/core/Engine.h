@@ -51,6 +51,9 @@ public:
         // dispose), in ms; a non-zero one overrides what the backend's descriptor states
         // and the engine's defaults (LauncherBounds::defaults()).
         LauncherBounds launcherBounds;
+        // The built-in backend restored when the saved one cannot be, and switched to
+        // before the active backend's pack goes away.
+        BackendRef fallback = BackendRef::builtin(QStringLiteral("auto"));
     };
 
     explicit Engine(Options options, QObject *parent = nullptr);

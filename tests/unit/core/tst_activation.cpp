@@ -157,13 +157,13 @@ void ActivationTest::faultAtEachStep()
     EngineRig rig;
     rig.faultPlan->fields.append(secretField(QStringLiteral("token"), fault == QStringLiteral("resolve-secrets")));
     rig.restart(); // registers the backends again, with the secret field
-    const ActivationResult baseline = rig.activate(EngineRig::autoRef());
+    const ActivationResult baseline = rig.activate(EngineRig::fallbackRef());
     QVERIFY2(baseline.ok, qPrintable(baseline.error.toString()));
-    QCOMPARE(rig.engine->activeRef(), EngineRig::autoRef());
+    QCOMPARE(rig.engine->activeRef(), EngineRig::fallbackRef());
     const QByteArray settingsBefore = readFile(rig.settingsPath());
-    QCOMPARE(rig.settingsFile().value(QStringLiteral("active")).toString(), QStringLiteral("builtin:auto"));
+    QCOMPARE(rig.settingsFile().value(QStringLiteral("active")).toString(), QStringLiteral("builtin:host-fallback"));
     const QByteArray servingBefore = run(rig, QStringLiteral("echo $FAULT_LAUNCHER")).out.trimmed();
-    QVERIFY(servingBefore.startsWith("auto#"));
+    QVERIFY(servingBefore.startsWith("host-fallback#"));
     const int faultInstancesBefore = rig.faultPlan->instancesMade;
 
     SettingsValues candidate = values({ { QStringLiteral("label"), QStringLiteral("new") } });
@@ -181,7 +181,7 @@ void ActivationTest::faultAtEachStep()
     else if (fault == QStringLiteral("persist"))
         rig.store->failWrites = 1;
     else if (fault == QStringLiteral("cleanup"))
-        rig.autoPlan->disposeFailures = 2;
+        rig.fallbackPlan->disposeFailures = 2;
     if (fault == QStringLiteral("persist") || fault == QStringLiteral("cleanup"))
         secrets.append(
             SecretUpdate{ QStringLiteral("token"), SecretUpdate::Action::Replace, QStringLiteral("s3cr3t") });
@@ -200,11 +200,11 @@ void ActivationTest::faultAtEachStep()
         QVERIFY2(result.ok, qPrintable(result.error.toString()));
         QCOMPARE(rig.engine->activeRef(), EngineRig::faultRef());
         QCOMPARE(rig.settingsFile().value(QStringLiteral("active")).toString(), QStringLiteral("builtin:fault"));
-        QTRY_COMPARE(rig.autoPlan->disposeSuccesses, 1);
-        QCOMPARE(rig.autoPlan->disposeCalls, 3);
+        QTRY_COMPARE(rig.fallbackPlan->disposeSuccesses, 1);
+        QCOMPARE(rig.fallbackPlan->disposeCalls, 3);
         const QList<CleanupWarning> warnings = rig.observer->cleanupWarnings();
         QCOMPARE(warnings.size(), 2);
-        QCOMPARE(warnings[0].ref, EngineRig::autoRef());
+        QCOMPARE(warnings[0].ref, EngineRig::fallbackRef());
         QCOMPARE(warnings[0].attempt, 1);
         QVERIFY(warnings[0].willRetry);
         QCOMPARE(warnings[1].attempt, 2);
@@ -217,14 +217,14 @@ void ActivationTest::faultAtEachStep()
     QVERIFY(result.failedStep.has_value());
     QCOMPARE(activationStepName(*result.failedStep), failedStep);
     QVERIFY(!result.error.message.isEmpty());
-    QCOMPARE(result.active, EngineRig::autoRef());
+    QCOMPARE(result.active, EngineRig::fallbackRef());
 
     // Runtime and disk are as before; the old launcher kept serving and was not disposed.
-    QCOMPARE(rig.engine->activeRef(), EngineRig::autoRef());
+    QCOMPARE(rig.engine->activeRef(), EngineRig::fallbackRef());
     QCOMPARE(readFile(rig.settingsPath()), settingsBefore);
-    QCOMPARE(rig.autoPlan->disposeCalls, 0);
+    QCOMPARE(rig.fallbackPlan->disposeCalls, 0);
     const Ran ran = run(rig, QStringLiteral("echo $FAULT_LAUNCHER"));
-    QCOMPARE(ran.owner, EngineRig::autoRef());
+    QCOMPARE(ran.owner, EngineRig::fallbackRef());
     QCOMPARE(ran.out.trimmed(), servingBefore);
     QCOMPARE(ran.exit.exitCode, 0);
 
@@ -240,7 +240,7 @@ void ActivationTest::faultAtEachStep()
         // Swapped in, then back: the new backend was active for a moment, never nothing.
         QCOMPARE(activeChanges.size(), 2);
         QCOMPARE(activeChanges[0][0].value<BackendRef>(), EngineRig::faultRef());
-        QCOMPARE(activeChanges[1][0].value<BackendRef>(), EngineRig::autoRef());
+        QCOMPARE(activeChanges[1][0].value<BackendRef>(), EngineRig::fallbackRef());
         // The secret update was undone with the rest.
         PlaintextSecretStore secretsFile(rig.configDir);
         QCOMPARE(secretsFile.read(EngineRig::faultRef(), QStringLiteral("token")).value(), std::nullopt);
@@ -257,7 +257,7 @@ void ActivationTest::faultAtEachStep()
 void ActivationTest::processesStayWithTheLauncherThatCreatedThem()
 {
     EngineRig rig;
-    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
 
     QSignalSpy started(rig.engine.get(), &Engine::processStarted);
     QSignalSpy finished(rig.engine.get(), &Engine::processFinished);
@@ -272,7 +272,7 @@ void ActivationTest::processesStayWithTheLauncherThatCreatedThem()
     QVERIFY2(switched.ok, qPrintable(switched.error.toString()));
     // The old launcher still owns a running process: its disposal waits for it.
     QCOMPARE(rig.observer->trace(switched.activationId).last(), QStringLiteral("cleanup:skipped"));
-    QCOMPARE(rig.autoPlan->disposeCalls, 0);
+    QCOMPARE(rig.fallbackPlan->disposeCalls, 0);
 
     const Ran fresh = run(rig, QStringLiteral("echo $FAULT_LAUNCHER"));
     QCOMPARE(fresh.owner, EngineRig::faultRef());
@@ -283,12 +283,12 @@ void ActivationTest::processesStayWithTheLauncherThatCreatedThem()
                                   [&](const ProcessInfo &info) { return info.id == longId; });
     QVERIFY(old != processes.cend());
     QVERIFY(old->running);
-    QCOMPARE(old->owner, EngineRig::autoRef());
-    QCOMPARE(rig.autoPlan->disposeCalls, 0);
+    QCOMPARE(old->owner, EngineRig::fallbackRef());
+    QCOMPARE(rig.fallbackPlan->disposeCalls, 0);
 
     // kill() reaches a process of the previous launcher; its end releases that launcher.
     QVERIFY(rig.engine->kill(longId).ok());
-    QTRY_COMPARE(rig.autoPlan->disposeSuccesses, 1);
+    QTRY_COMPARE(rig.fallbackPlan->disposeSuccesses, 1);
     QTRY_VERIFY(std::any_of(finished.cbegin(), finished.cend(),
                             [&](const QList<QVariant> &args) { return args[0].toULongLong() == longId; }));
     for (const ProcessInfo &info : rig.engine->processes()) {
@@ -347,7 +347,7 @@ void ActivationTest::spawnWithoutAnActiveBackendRunsNothing()
     QVERIFY(rig.engine->processes().isEmpty());
 
     // Bad requests are refused before any launcher sees them.
-    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
     QCOMPARE(rig.engine->spawn(rig.command({})).error().where, QStringLiteral("spawn.argv"));
     SpawnRequest relative = rig.command({ QStringLiteral("/bin/true") });
     relative.cwd = QStringLiteral("workspace");
@@ -376,7 +376,7 @@ void ActivationTest::restoreFallsBackToAuto()
     rig.restart();
     const ActivationResult restored = await(rig.engine->restore());
     QVERIFY2(restored.ok, qPrintable(restored.error.toString()));
-    QCOMPARE(rig.engine->activeRef(), EngineRig::autoRef());
+    QCOMPARE(rig.engine->activeRef(), EngineRig::fallbackRef());
     const QStringList warnings = warningsBesidesPlaintext(*rig.engine);
     QCOMPARE(warnings.size(), 1);
     QVERIFY(warnings.first().contains(QStringLiteral("builtin:fault")));
@@ -385,7 +385,7 @@ void ActivationTest::restoreFallsBackToAuto()
 void ActivationTest::restoreWithNothingActivatableLeavesNoBackend()
 {
     EngineRig rig;
-    rig.autoPlan->failPrepare = true;
+    rig.fallbackPlan->failPrepare = true;
     const ActivationResult restored = await(rig.engine->restore());
     QVERIFY(!restored.ok);
     QCOMPARE(rig.engine->activeRef(), std::nullopt);
@@ -400,7 +400,7 @@ void ActivationTest::vmBackendIsListedButNeverRuns()
 {
     EngineRig rig;
     rig.engine->registerBuiltin(createVmLauncher());
-    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
     QTRY_VERIFY(rig.engine->backend(BackendRef::builtin(QStringLiteral("vm")))
                     .value()
                     .availability.reason.contains(QStringLiteral("has not been prepared")));
@@ -411,7 +411,7 @@ void ActivationTest::vmBackendIsListedButNeverRuns()
     const ActivationResult result = rig.activate(BackendRef::builtin(QStringLiteral("vm")));
     QVERIFY(!result.ok);
     QCOMPARE(result.failedStep, ActivationStep::Prepare);
-    QCOMPARE(rig.engine->activeRef(), EngineRig::autoRef());
+    QCOMPARE(rig.engine->activeRef(), EngineRig::fallbackRef());
 
     std::shared_ptr<Launcher> launcher = createVmLauncher();
     QVERIFY(!launcher->spawn(rig.command({ QStringLiteral("/bin/true") }), Policy::defaults()).ok());
@@ -429,7 +429,7 @@ void ActivationTest::activationNeverRewritesPolicy()
     const QString policyPath = QDir(rig.configDir).filePath(QStringLiteral("policy.json"));
     const QByteArray before = readFile(policyPath);
     const QDateTime modified = QFileInfo(policyPath).lastModified();
-    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
     QVERIFY(rig.activate(EngineRig::faultRef()).ok);
     QCOMPARE(readFile(policyPath), before);
     QCOMPARE(QFileInfo(policyPath).lastModified(), modified);
@@ -522,7 +522,7 @@ void ActivationTest::malformedHostInteractionIsRefusedUnseen()
 void ActivationTest::spawnTimeoutKillsTheProcess()
 {
     EngineRig rig;
-    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
     SpawnRequest request
         = rig.command({ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("exec sleep 60") });
     request.timeoutMs = 100;
@@ -538,8 +538,8 @@ void ActivationTest::spawnTimeoutKillsTheProcess()
 void ActivationTest::cleanupGivesUpAfterItsAttemptsAndSaysSo()
 {
     EngineRig rig; // six attempts, 50 ms doubling up to 200 ms
-    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
-    rig.autoPlan->disposeFailures = 1000;
+    QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
+    rig.fallbackPlan->disposeFailures = 1000;
     const ActivationResult result = rig.activate(EngineRig::faultRef());
     QVERIFY(result.ok);
     QTRY_COMPARE(rig.observer->cleanupWarnings().size(), 6);
@@ -550,7 +550,7 @@ void ActivationTest::cleanupGivesUpAfterItsAttemptsAndSaysSo()
     }
     QVERIFY(rig.engine->warnings().join(QLatin1Char('\n')).contains(QStringLiteral("could not be released")));
     QTest::qWait(500);
-    QCOMPARE(rig.autoPlan->disposeCalls, 6);
+    QCOMPARE(rig.fallbackPlan->disposeCalls, 6);
     QCOMPARE(rig.engine->activeRef(), EngineRig::faultRef());
 }
 

@@ -27,13 +27,14 @@ void ActivationConcurrencyTest::activationsRunOneAtATimeInQueueOrder()
     auto plan = std::make_shared<FaultPlan>();
     plan->prepareDelayMs = 15;
     QVERIFY(rig.engine
-                ->registerBuiltin(QStringLiteral("auto"), FaultInjectingLauncher::factory(QStringLiteral("auto"), plan))
+                ->registerBuiltin(EngineRig::fallbackRef().kind(),
+                                  FaultInjectingLauncher::factory(EngineRig::fallbackRef().kind(), plan))
                 .ok());
     QVERIFY(
         rig.engine
             ->registerBuiltin(QStringLiteral("fault"), FaultInjectingLauncher::factory(QStringLiteral("fault"), plan))
             .ok());
-    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
     {
         QMutexLocker locker(&plan->mutex);
         plan->prepareLog.clear();
@@ -46,7 +47,7 @@ void ActivationConcurrencyTest::activationsRunOneAtATimeInQueueOrder()
     std::unique_ptr<QThread> watcher(QThread::create([&] {
         while (!stop.loadAcquire()) {
             const std::optional<BackendRef> active = rig.engine->activeRef();
-            if (!active || (*active != EngineRig::autoRef() && *active != EngineRig::faultRef()))
+            if (!active || (*active != EngineRig::fallbackRef() && *active != EngineRig::faultRef()))
                 emptySamples.fetchAndAddOrdered(1);
             samples.fetchAndAddOrdered(1);
         }
@@ -62,7 +63,7 @@ void ActivationConcurrencyTest::activationsRunOneAtATimeInQueueOrder()
         requesters.append(QThread::create([&, t] {
             for (int i = 0; i < perThread; ++i) {
                 const QString label = QStringLiteral("t%1-%2").arg(t).arg(i);
-                const BackendRef ref = (i + t) % 2 ? EngineRig::faultRef() : EngineRig::autoRef();
+                const BackendRef ref = (i + t) % 2 ? EngineRig::faultRef() : EngineRig::fallbackRef();
                 QFuture<ActivationResult> future
                     = rig.engine->activate(ref, values({ { QStringLiteral("label"), label } }));
                 QMutexLocker locker(&futuresMutex);
@@ -136,7 +137,7 @@ void ActivationConcurrencyTest::activationsRunOneAtATimeInQueueOrder()
     QTRY_VERIFY_WITH_TIMEOUT(std::all_of(spawned.cbegin(), spawned.cend(), [](const auto &s) { return s->finished; }),
                              30000);
     for (const auto &entry : std::as_const(spawned)) {
-        QVERIFY(entry->owner == EngineRig::autoRef() || entry->owner == EngineRig::faultRef());
+        QVERIFY(entry->owner == EngineRig::fallbackRef() || entry->owner == EngineRig::faultRef());
         QCOMPARE(entry->exit.exitCode, 0);
     }
     QVERIFY(samples.loadAcquire() > 0);

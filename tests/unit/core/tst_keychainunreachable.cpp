@@ -35,7 +35,7 @@ void KeychainUnreachableTest::unreachableKeychainIsReportedAndChangesNothing()
     rig.restart();
 
     // No secrets involved: works without a keychain.
-    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
     const QByteArray before = readFile(rig.settingsPath());
 
     auto checkMessage = [](const QString &text) {
@@ -53,7 +53,7 @@ void KeychainUnreachableTest::unreachableKeychainIsReportedAndChangesNothing()
     QCOMPARE(result.failedStep, ActivationStep::ResolveSecrets);
     QCOMPARE(rig.faultPlan->configured.size(), 0);
     checkMessage(result.error.toString());
-    QCOMPARE(rig.engine->activeRef(), EngineRig::autoRef());
+    QCOMPARE(rig.engine->activeRef(), EngineRig::fallbackRef());
     QCOMPARE(readFile(rig.settingsPath()), before);
 
     // Activation with a stored secret to resolve fails at resolving it.

@@ -72,25 +72,25 @@ void LauncherBoundsTest::unansweredActivationCallTimesOut()
     QFETCH(ActivationStep, step);
     QFETCH(QString, named);
     EngineRig rig(withBounds(shortBounds()));
-    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
 
     rig.faultPlan->hangAt = call;
     // Queued behind the one that hangs: it runs once the bound has passed.
     QFuture<ActivationResult> hanging = rig.engine->activate(EngineRig::faultRef());
-    QFuture<ActivationResult> next
-        = rig.engine->activate(EngineRig::autoRef(), values({ { QStringLiteral("label"), QStringLiteral("next") } }));
+    QFuture<ActivationResult> next = rig.engine->activate(
+        EngineRig::fallbackRef(), values({ { QStringLiteral("label"), QStringLiteral("next") } }));
 
     const ActivationResult failed = await(hanging);
     QVERIFY(!failed.ok);
     QCOMPARE(failed.failedStep, std::optional<ActivationStep>(step));
     QVERIFY2(failed.error.message.contains(named + QStringLiteral(" timed out after 0.3 s")),
              qPrintable(failed.error.toString()));
-    QCOMPARE(failed.active, EngineRig::autoRef());
+    QCOMPARE(failed.active, EngineRig::fallbackRef());
     QVERIFY(anyCancelled(*rig.faultPlan));
 
     const ActivationResult moved = await(next);
     QVERIFY2(moved.ok, qPrintable(moved.error.toString()));
-    QCOMPARE(rig.engine->activeRef(), std::optional<BackendRef>(EngineRig::autoRef()));
+    QCOMPARE(rig.engine->activeRef(), std::optional<BackendRef>(EngineRig::fallbackRef()));
 
     // The previous backend kept serving throughout: a command runs on it.
     Result<std::shared_ptr<SandboxProcess>> spawned = rig.engine->spawn(rig.command({ QStringLiteral("/bin/true") }));
@@ -127,9 +127,9 @@ void LauncherBoundsTest::unansweredDisposeIsAWarningAndRetried()
     EngineRig rig(withBounds(shortBounds()));
     QVERIFY(rig.activate(EngineRig::faultRef()).ok);
     rig.faultPlan->hangAt = QStringLiteral("dispose");
-    const ActivationResult result = rig.activate(EngineRig::autoRef());
+    const ActivationResult result = rig.activate(EngineRig::fallbackRef());
     QVERIFY2(result.ok, qPrintable(result.error.toString()));
-    QCOMPARE(rig.engine->activeRef(), std::optional<BackendRef>(EngineRig::autoRef()));
+    QCOMPARE(rig.engine->activeRef(), std::optional<BackendRef>(EngineRig::fallbackRef()));
     const QStringList trace = rig.observer->trace(result.activationId);
     QVERIFY2(trace.contains(QStringLiteral("cleanup:warning")), qPrintable(trace.join(QLatin1Char(' '))));
     QVERIFY(anyCancelled(*rig.faultPlan));
@@ -182,10 +182,10 @@ void LauncherBoundsTest::shutdownDoesNotWaitForAnUnansweredCall()
 {
     // Bounds long enough that only the shutdown can end the wait.
     EngineRig rig;
-    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
     rig.faultPlan->hangAt = QStringLiteral("prepare");
     QFuture<ActivationResult> hanging = rig.engine->activate(EngineRig::faultRef());
-    QFuture<ActivationResult> queued = rig.engine->activate(EngineRig::autoRef());
+    QFuture<ActivationResult> queued = rig.engine->activate(EngineRig::fallbackRef());
     QTRY_VERIFY_WITH_TIMEOUT(
         [&] {
             QMutexLocker locker(&rig.faultPlan->mutex);

@@ -240,7 +240,7 @@ void PackFolderTest::aPackBuiltForAnotherVersionIsRefusedBeforeItRuns()
     const QString warnings = rig.engine->warnings().join(QLatin1Char('\n'));
     QVERIFY2(warnings.contains(QStringLiteral("could not be loaded")), qPrintable(warnings));
     QVERIFY2(warnings.contains(QStringLiteral("built for another version of Sandbox Studio")), qPrintable(warnings));
-    QVERIFY(rig.activate(BackendRef::builtin(QStringLiteral("auto"))).ok);
+    QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
 }
 
 void PackFolderTest::aRemovedPackStaysRemoved()
@@ -250,7 +250,7 @@ void PackFolderTest::aRemovedPackStaysRemoved()
     QVERIFY(rig.activate(alpha, values({ { QStringLiteral("label"), QStringLiteral("kept") } })).ok);
     const Status removed = await(rig.engine->removePack(packId));
     QVERIFY2(removed.ok(), removed.ok() ? "" : qPrintable(removed.error().toString()));
-    QCOMPARE(rig.engine->activeRef(), EngineRig::autoRef());
+    QCOMPARE(rig.engine->activeRef(), EngineRig::fallbackRef());
     QVERIFY(!QFileInfo::exists(installedFolder(rig)));
 
     // At the next start neither the data directory nor the plugin search path brings it back.

@@ -1,5 +1,5 @@
 // Atom packs: source-qualified refs, isolation of packs that contribute the same kind,
-// disabling/removing the pack of the active backend (falls back to builtin:auto, or is
+// disabling/removing the pack of the active backend (falls back to the engine's fallback, or is
 // refused), and settings that return with the same pack identity only.
 #include "EngineRig.h"
 #include "TestPack.h"
@@ -90,7 +90,7 @@ void PacksTest::packBackendsAreSourceQualified()
     // A pack never provides a built-in kind: its "auto" is refused, with the reason, and
     // the built-in one is untouched.
     QVERIFY(!listed(*rig.engine, BackendRef::atomPack(QStringLiteral("pack-a"), QStringLiteral("auto"))));
-    QVERIFY(listed(*rig.engine, EngineRig::autoRef()));
+    QVERIFY(listed(*rig.engine, EngineRig::fallbackRef()));
     QCOMPARE(rig.engine->packs().size(), 1);
     QCOMPARE(rig.engine->packs().first().backends, QList<BackendRef>{ cloudA });
     QVERIFY(rig.engine->packs()
@@ -190,10 +190,10 @@ void PacksTest::disablingTheActivePackFallsBackToAuto()
 
     const Status disabled = await(rig.engine->disablePack(QStringLiteral("pack-a")));
     QVERIFY2(disabled.ok(), disabled.ok() ? "" : qPrintable(disabled.error().toString()));
-    QCOMPARE(rig.engine->activeRef(), EngineRig::autoRef());
-    QCOMPARE(rig.settingsFile().value(QStringLiteral("active")).toString(), QStringLiteral("builtin:auto"));
+    QCOMPARE(rig.engine->activeRef(), EngineRig::fallbackRef());
+    QCOMPARE(rig.settingsFile().value(QStringLiteral("active")).toString(), QStringLiteral("builtin:host-fallback"));
     // The fallback went through the normal transaction (events and all).
-    QCOMPARE(rig.observer->results().last().ref, EngineRig::autoRef());
+    QCOMPARE(rig.observer->results().last().ref, EngineRig::fallbackRef());
     QVERIFY(rig.observer->results().last().ok);
     QVERIFY(!rig.engine->packs().first().enabled);
 
@@ -237,7 +237,7 @@ void PacksTest::removingTheActivePackFallsBackToAuto()
             .ok());
 
     QVERIFY(await(rig.engine->removePack(QStringLiteral("pack-a"))).ok());
-    QCOMPARE(rig.engine->activeRef(), EngineRig::autoRef());
+    QCOMPARE(rig.engine->activeRef(), EngineRig::fallbackRef());
     QVERIFY(rig.engine->packs().isEmpty());
     QVERIFY(!listed(*rig.engine, cloudA));
     // Its running process still belongs to it and can still be killed.
@@ -255,14 +255,14 @@ void PacksTest::packOperationIsRefusedWhenFallbackFails()
     const QString packsPath = QDir(rig.configDir).filePath(QStringLiteral("packs.json"));
     const QByteArray packsBefore = readFile(packsPath);
     const QByteArray settingsBefore = readFile(rig.settingsPath());
-    rig.autoPlan->unavailable = true;
+    rig.fallbackPlan->unavailable = true;
 
     for (bool remove : { false, true }) {
         const Status status = await(remove ? rig.engine->removePack(QStringLiteral("pack-a"))
                                            : rig.engine->disablePack(QStringLiteral("pack-a")));
         QVERIFY(!status.ok());
-        QVERIFY(status.error().message.contains(QStringLiteral("builtin:auto"))
-                || status.error().message.contains(QStringLiteral("auto")));
+        QVERIFY2(status.error().message.contains(QStringLiteral("builtin:host-fallback")),
+                 qPrintable(status.error().message));
         QCOMPARE(rig.engine->activeRef(), cloudA);
         QCOMPARE(readFile(packsPath), packsBefore);
         QCOMPARE(readFile(rig.settingsPath()), settingsBefore);
@@ -324,7 +324,7 @@ void PacksTest::anotherPublisherDoesNotInheritSettingsOrSecrets()
                  .toString(),
              QStringLiteral("original"));
     // ...and come back when the original publisher's pack returns.
-    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
+    QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
     QVERIFY(rig.engine->updateSettings(cloudA, values({ { QStringLiteral("label"), QStringLiteral("theirs") } })).ok());
     QVERIFY(await(rig.engine->removePack(QStringLiteral("pack-a"))).ok());
     QVERIFY(installCloudPack(*rig.engine, QStringLiteral("pack-a"), QStringLiteral("A"), plan).ok());

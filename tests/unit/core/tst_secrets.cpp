@@ -189,7 +189,7 @@ void SecretsTest::removeIsExplicit()
 void SecretsTest::invalidRequestsChangeNoSecret()
 {
     auto rig = makeRig(false);
-    QVERIFY(rig->activate(EngineRig::autoRef()).ok);
+    QVERIFY(rig->activate(EngineRig::fallbackRef()).ok);
     const QString secret = uniqueSecret("invalid");
     // Bad ordinary settings: the secret is neither stored nor echoed in the error.
     const ActivationResult result
@@ -216,7 +216,7 @@ void SecretsTest::invalidRequestsChangeNoSecret()
                            { SecretUpdate{ QStringLiteral("apiKey"), SecretUpdate::Action::Replace, secret } })
                  .ok);
     QCOMPARE(keychain.read(EngineRig::faultRef(), QStringLiteral("apiKey")).value(), std::nullopt);
-    QCOMPARE(rig->engine->activeRef(), EngineRig::autoRef());
+    QCOMPARE(rig->engine->activeRef(), EngineRig::fallbackRef());
 }
 
 void SecretsTest::secretsOfABackendThatIsNotActive()

@@ -116,25 +116,30 @@ void SettingsStoreTest::onlyNonDefaultValuesAreWritten()
     QCOMPARE(view.values.values.value(QStringLiteral("label")).toString(), QStringLiteral("x"));
 
     // Activation with defaults only writes no entry either.
-    QVERIFY(rig.activate(EngineRig::autoRef(), values({ { QStringLiteral("count"), 3 } })).ok);
-    QVERIFY(!rig.settingsFile().value(QStringLiteral("backends")).toObject().contains(QStringLiteral("builtin:auto")));
-    QCOMPARE(rig.settingsFile().value(QStringLiteral("active")).toString(), QStringLiteral("builtin:auto"));
+    QVERIFY(rig.activate(EngineRig::fallbackRef(), values({ { QStringLiteral("count"), 3 } })).ok);
+    QVERIFY(!rig.settingsFile()
+                 .value(QStringLiteral("backends"))
+                 .toObject()
+                 .contains(QStringLiteral("builtin:host-fallback")));
+    QCOMPARE(rig.settingsFile().value(QStringLiteral("active")).toString(), QStringLiteral("builtin:host-fallback"));
 }
 
 void SettingsStoreTest::settingsAreKeyedByCanonicalRef()
 {
     EngineRig rig;
-    QVERIFY(
-        rig.engine->updateSettings(EngineRig::autoRef(), values({ { QStringLiteral("label"), QStringLiteral("a") } }))
-            .ok());
+    QVERIFY(rig.engine
+                ->updateSettings(EngineRig::fallbackRef(), values({ { QStringLiteral("label"), QStringLiteral("a") } }))
+                .ok());
     QVERIFY(
         rig.engine->updateSettings(EngineRig::faultRef(), values({ { QStringLiteral("label"), QStringLiteral("f") } }))
             .ok());
     const QJsonObject backends = rig.settingsFile().value(QStringLiteral("backends")).toObject();
-    QCOMPARE(backends.keys(), (QStringList{ QStringLiteral("builtin:auto"), QStringLiteral("builtin:fault") }));
+    QCOMPARE(backends.keys(),
+             (QStringList{ QStringLiteral("builtin:fault"), QStringLiteral("builtin:host-fallback") }));
     rig.restart();
-    QCOMPARE(rig.engine->settings(EngineRig::autoRef()).value().values.values.value(QStringLiteral("label")).toString(),
-             QStringLiteral("a"));
+    QCOMPARE(
+        rig.engine->settings(EngineRig::fallbackRef()).value().values.values.value(QStringLiteral("label")).toString(),
+        QStringLiteral("a"));
 }
 
 void SettingsStoreTest::activeBackendSettingsGoThroughActivation()
@@ -167,8 +172,8 @@ void SettingsStoreTest::corruptSettingsAreBackedUpAndReported()
     QVERIFY(!QFile::exists(rig.settingsPath()));
 
     // Writing again starts a fresh file; the backup stays.
-    QVERIFY(rig.activate(EngineRig::autoRef()).ok);
-    QCOMPARE(rig.settingsFile().value(QStringLiteral("active")).toString(), QStringLiteral("builtin:auto"));
+    QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
+    QCOMPARE(rig.settingsFile().value(QStringLiteral("active")).toString(), QStringLiteral("builtin:host-fallback"));
     QCOMPARE(corruptBackups(rig.configDir, QStringLiteral("settings.json")).size(), 1);
 
     // A structurally wrong (but parseable) file is corrupt too.

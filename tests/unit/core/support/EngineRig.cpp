@@ -40,6 +40,7 @@ void EngineRig::start()
     options.cleanupRetryAttempts = 6;
     options.interactionTimeoutMs = setup.interactionTimeoutMs;
     options.launcherBounds = setup.launcherBounds;
+    options.fallback = fallbackRef();
     engine = std::make_unique<Engine>(options);
     if (setup.hostProcessPolicy) {
         if (const Status set = engine->setPolicy(hostProcessPolicy()); !set.ok())
@@ -47,8 +48,8 @@ void EngineRig::start()
     }
     observer = std::make_unique<EngineObserver>(engine.get());
     if (setup.registerBackends) {
-        engine->registerBuiltin(QStringLiteral("auto"),
-                                FaultInjectingLauncher::factory(QStringLiteral("auto"), autoPlan));
+        engine->registerBuiltin(fallbackRef().kind(),
+                                FaultInjectingLauncher::factory(fallbackRef().kind(), fallbackPlan));
         engine->registerBuiltin(QStringLiteral("fault"),
                                 FaultInjectingLauncher::factory(QStringLiteral("fault"), faultPlan));
     }

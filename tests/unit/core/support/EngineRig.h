@@ -11,9 +11,11 @@
 
 namespace sandbox::test {
 
-// An engine on real files in a temporary directory, with a test builtin:auto and a test
-// builtin:fault backend (both FaultInjectingLaunchers, steered through their plans), under
-// a policy that restricts nothing (the launchers run host processes and say so).
+// An engine on real files in a temporary directory, with two test backends,
+// builtin:host-fallback (the engine's fallback in place of auto) and builtin:fault, both
+// FaultInjectingLaunchers steered through their plans, under a policy that restricts
+// nothing (the launchers run host processes and say so). No test launcher is ever
+// registered as builtin:auto.
 class EngineRig final
 {
 public:
@@ -33,7 +35,7 @@ public:
     explicit EngineRig(Setup setup);
     ~EngineRig();
 
-    static BackendRef autoRef() { return BackendRef::builtin(QStringLiteral("auto")); }
+    static BackendRef fallbackRef() { return BackendRef::builtin(QStringLiteral("host-fallback")); }
     static BackendRef faultRef() { return BackendRef::builtin(QStringLiteral("fault")); }
 
     // Destroys the engine and starts a new one on the same files (a restart of the app).
@@ -49,7 +51,7 @@ public:
     QString configDir;
     QString stateDir;
     Setup setup;
-    std::shared_ptr<FaultPlan> autoPlan = std::make_shared<FaultPlan>();
+    std::shared_ptr<FaultPlan> fallbackPlan = std::make_shared<FaultPlan>();
     std::shared_ptr<FaultPlan> faultPlan = std::make_shared<FaultPlan>();
     std::shared_ptr<FailingSettingsStore> store;
     std::unique_ptr<Engine> engine;
