@@ -55,6 +55,7 @@ fi
 if [ "${SANDBOX_SKIP_BENCH:-0}" != 1 ]; then
     echo "== benchmarks (figures only)"
     build/ci/bin/bench_spawn || echo "(the benchmark could not run: status $?)"
+    build/ci/bin/bench_sandboxctl || echo "(the sandboxctl benchmark could not run: status $?)"
     build/ci/bin/bench_docker || echo "(the Docker benchmark could not run: status $?)"
     if [ -x build/ci/bin/bench_vm ]; then
         build/ci/bin/bench_vm || echo "(the VM benchmark could not run: status $?)"

@@ -43,6 +43,10 @@ Status BackendRegistry::add(const BackendRef &ref, const QString &sourceLabel, c
         return Error{ ref.toString(),
                       tr("the launcher's kind \"%1\" does not match the reference").arg(catalog->kind()),
                       {} };
+    // Attached before its descriptor is asked for (Launcher's contract): describing may
+    // use the backend's state directory.
+    std::unique_ptr<BackendHost> catalogHost = makeHost(ref);
+    catalog->attach(catalogHost.get());
     const BackendDescriptor descriptor = catalog->descriptor();
     if (Status valid = descriptor.validate(ref.toString() + QStringLiteral(".descriptor")); !valid.ok())
         return valid;
@@ -57,7 +61,7 @@ Status BackendRegistry::add(const BackendRef &ref, const QString &sourceLabel, c
     slot.entry.packId = packId;
     slot.entry.availability = Availability{ false, tr("Not checked yet.") };
     slot.catalog = std::move(catalog);
-    slot.catalogHost = makeHost(ref);
+    slot.catalogHost = std::move(catalogHost);
     slot.factory = std::move(factory);
 
     QMutexLocker locker(&m_mutex);
@@ -65,7 +69,6 @@ Status BackendRegistry::add(const BackendRef &ref, const QString &sourceLabel, c
         if (existing.entry.ref == ref)
             return Error{ ref.toString(), tr("a backend with this reference is already registered"), {} };
     }
-    slot.catalog->attach(slot.catalogHost.get());
     m_slots.append(std::move(slot));
     return {};
 }

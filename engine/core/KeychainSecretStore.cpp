@@ -1,9 +1,8 @@
 #include "KeychainSecretStore.h"
 
-#include <QEventLoop>
+#include "KeychainJob.h"
+
 #include <QThread>
-#include <QTimer>
-#include <qt6keychain/keychain.h>
 
 #include <functional>
 
@@ -14,39 +13,16 @@ namespace {
 // A keychain that waits for an unlock prompt nobody can answer must not hang the engine.
 constexpr int jobTimeoutMs = 30000;
 
-struct JobOutcome
+KeychainJob runJob(KeychainJob::Operation operation, const QString &service, const QString &key,
+                   const QString &value = {})
 {
-    QKeychain::Error error = QKeychain::OtherError;
-    QString errorString;
-    bool timedOut = false;
-};
-
-// Runs a job to completion. The job is deleted here, except when the keychain never
-// answered: it is then left to delete itself once QtKeychain's executor is done with it.
-template <typename Job> JobOutcome runJob(Job *job, const std::function<void(Job *)> &onSuccess = {})
-{
-    QEventLoop loop;
-    bool finished = false;
-    QObject::connect(job, &QKeychain::Job::finished, &loop, [&] {
-        finished = true;
-        loop.quit();
-    });
-    QTimer::singleShot(jobTimeoutMs, &loop, &QEventLoop::quit);
-    job->setAutoDelete(false);
-    job->start();
-    loop.exec();
-    JobOutcome outcome;
-    outcome.timedOut = !finished;
-    if (!finished) {
-        job->setAutoDelete(true);
-        return outcome;
-    }
-    outcome.error = job->error();
-    outcome.errorString = job->errorString();
-    if (outcome.error == QKeychain::NoError && onSuccess)
-        onSuccess(job);
-    delete job;
-    return outcome;
+    KeychainJob job;
+    job.operation = operation;
+    job.service = service;
+    job.key = key;
+    job.value = value;
+    KeychainJob::run(job, jobTimeoutMs);
+    return job;
 }
 
 } // namespace
@@ -105,20 +81,18 @@ void KeychainSecretStore::runOnKeychainThread(const std::function<void()> &work)
         QMetaObject::invokeMethod(keychain->context, work, Qt::BlockingQueuedConnection);
 }
 
-static Error keychainError(const BackendRef &ref, const QString &fieldId, const JobOutcome &outcome,
+static Error keychainError(const BackendRef &ref, const QString &fieldId, const KeychainJob &outcome,
                            const QString &action)
 {
     const QString where = ref.toString() + QLatin1Char('.') + fieldId;
-    if (outcome.timedOut) {
+    switch (outcome.outcome) {
+    case KeychainJob::Outcome::TimedOut:
         return Error{ where,
                       KeychainSecretStore::tr("The OS keychain did not answer while %1 (is it locked and "
                                               "waiting for a password prompt?). Unlock it and try again.")
                           .arg(action),
                       {} };
-    }
-    switch (outcome.error) {
-    case QKeychain::AccessDenied:
-    case QKeychain::AccessDeniedByUser:
+    case KeychainJob::Outcome::AccessDenied:
         return Error{ where,
                       KeychainSecretStore::tr("The OS keychain refused access while %1 (%2). Unlock it and try again.")
                           .arg(action, outcome.errorString),
@@ -135,17 +109,13 @@ Result<std::optional<QString>> KeychainSecretStore::read(const BackendRef &ref, 
 {
     Result<std::optional<QString>> result;
     runOnKeychainThread([&] {
-        auto *job = new QKeychain::ReadPasswordJob(m_service);
-        job->setKey(keyFor(ref, fieldId));
-        QString value;
-        const JobOutcome outcome = runJob<QKeychain::ReadPasswordJob>(
-            job, [&value](QKeychain::ReadPasswordJob *done) { value = done->textData(); });
-        if (!outcome.timedOut && outcome.error == QKeychain::NoError)
-            result = std::optional<QString>(value);
-        else if (!outcome.timedOut && outcome.error == QKeychain::EntryNotFound)
+        const KeychainJob job = runJob(KeychainJob::Operation::Read, m_service, keyFor(ref, fieldId));
+        if (job.outcome == KeychainJob::Outcome::Done)
+            result = std::optional<QString>(job.value);
+        else if (job.outcome == KeychainJob::Outcome::NotFound)
             result = std::optional<QString>();
         else
-            result = keychainError(ref, fieldId, outcome, tr("reading a secret"));
+            result = keychainError(ref, fieldId, job, tr("reading a secret"));
     });
     return result;
 }
@@ -163,12 +133,9 @@ Status KeychainSecretStore::write(const BackendRef &ref, const QString &fieldId,
 {
     Status status;
     runOnKeychainThread([&] {
-        auto *job = new QKeychain::WritePasswordJob(m_service);
-        job->setKey(keyFor(ref, fieldId));
-        job->setTextData(value);
-        const JobOutcome outcome = runJob(job);
-        if (outcome.timedOut || outcome.error != QKeychain::NoError)
-            status = keychainError(ref, fieldId, outcome, tr("storing a secret"));
+        const KeychainJob job = runJob(KeychainJob::Operation::Write, m_service, keyFor(ref, fieldId), value);
+        if (job.outcome != KeychainJob::Outcome::Done)
+            status = keychainError(ref, fieldId, job, tr("storing a secret"));
     });
     return status;
 }
@@ -177,11 +144,9 @@ Status KeychainSecretStore::remove(const BackendRef &ref, const QString &fieldId
 {
     Status status;
     runOnKeychainThread([&] {
-        auto *job = new QKeychain::DeletePasswordJob(m_service);
-        job->setKey(keyFor(ref, fieldId));
-        const JobOutcome outcome = runJob(job);
-        if (outcome.timedOut || (outcome.error != QKeychain::NoError && outcome.error != QKeychain::EntryNotFound))
-            status = keychainError(ref, fieldId, outcome, tr("removing a secret"));
+        const KeychainJob job = runJob(KeychainJob::Operation::Remove, m_service, keyFor(ref, fieldId));
+        if (job.outcome != KeychainJob::Outcome::Done && job.outcome != KeychainJob::Outcome::NotFound)
+            status = keychainError(ref, fieldId, job, tr("removing a secret"));
     });
     return status;
 }

@@ -1,6 +1,10 @@
 #include "PolicyStore.h"
 
 #include <QDir>
+#include <QFile>
+
+#include <cerrno>
+#include <sys/stat.h>
 
 namespace sandbox {
 
@@ -8,9 +12,32 @@ PolicyStore::PolicyStore(const QString &configDirectory)
     : m_document(QDir(configDirectory).filePath(QStringLiteral("policy.json")))
 { }
 
+std::optional<PolicyStore::FileIdentity> PolicyStore::identityOf(const QString &path, bool *absent)
+{
+    struct stat st = {};
+    if (::stat(QFile::encodeName(path).constData(), &st) != 0) {
+        *absent = errno == ENOENT;
+        return std::nullopt;
+    }
+    *absent = false;
+    return FileIdentity{ quint64(st.st_dev), quint64(st.st_ino), qint64(st.st_size),
+                         qint64(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec,
+                         qint64(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec };
+}
+
 Result<Policy> PolicyStore::load()
 {
     const QString path = m_document.path();
+    bool absent = false;
+    const std::optional<FileIdentity> before = identityOf(path, &absent);
+    // Saves rename a complete file into place, so an absent file is no half-written one.
+    if (absent)
+        return Policy::defaults();
+    if (before) {
+        QMutexLocker locker(&m_cacheMutex);
+        if (m_cachedIdentity == before)
+            return m_cached;
+    }
     Result<std::optional<QJsonObject>> object = m_document.read([&path](const QJsonObject &json) -> Status {
         Result<Policy> policy = Policy::fromJson(json, path);
         if (!policy.ok())
@@ -21,13 +48,25 @@ Result<Policy> PolicyStore::load()
         return object.error();
     if (!object.value())
         return Policy::defaults();
-    return Policy::fromJson(*object.value(), path);
+    Result<Policy> policy = Policy::fromJson(*object.value(), path);
+    // Remembered only when the file read is the one identified before reading it.
+    bool absentAfter = false;
+    if (policy.ok() && before && identityOf(path, &absentAfter) == before) {
+        QMutexLocker locker(&m_cacheMutex);
+        m_cachedIdentity = before;
+        m_cached = policy.value();
+    }
+    return policy;
 }
 
 Status PolicyStore::save(const Policy &policy)
 {
     if (Status valid = policy.validate(); !valid.ok())
         return valid;
+    {
+        QMutexLocker locker(&m_cacheMutex);
+        m_cachedIdentity.reset();
+    }
     return m_document.write(policy.toJson());
 }
 

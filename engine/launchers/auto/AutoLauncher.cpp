@@ -84,7 +84,7 @@ BackendDescriptor AutoLauncher::descriptor() const
     if (!m_preview || m_preview->forced != m_forceLandlockSeccomp) {
         const bool force = m_forceLandlockSeccomp;
         lock.unlock();
-        Choice choice = choose(force);
+        Choice choice = choose(force, probeCacheFile());
         choice.forced = force;
         lock.relock();
         m_preview = choice;
@@ -224,7 +224,12 @@ QFuture<Status> AutoLauncher::prepare()
     return QtConcurrent::run([this] { return prepareNow(); });
 }
 
-AutoLauncher::Choice AutoLauncher::choose(bool forceLandlockSeccomp)
+QString AutoLauncher::probeCacheFile() const
+{
+    return host() ? host()->stateDirectory() + QStringLiteral("/kernel-probe") : QString();
+}
+
+AutoLauncher::Choice AutoLauncher::choose(bool forceLandlockSeccomp, const QString &probeCacheFile)
 {
     Choice choice;
     choice.initPath = locateInit();
@@ -234,7 +239,7 @@ AutoLauncher::Choice AutoLauncher::choose(bool forceLandlockSeccomp)
                             .arg(QCoreApplication::applicationDirPath());
         return choice;
     }
-    const KernelProbe probe = KernelProbe::run(choice.initPath);
+    const KernelProbe probe = KernelProbe::cachedOrRun(choice.initPath, probeCacheFile);
     choice.landlockAbi = probe.landlockAbi;
     if (!probe.ran) {
         choice.reason = probe.failure;
@@ -268,7 +273,7 @@ Status AutoLauncher::prepareNow()
         QMutexLocker lock(&m_mutex);
         force = m_forceLandlockSeccomp;
     }
-    const Choice choice = choose(force);
+    const Choice choice = choose(force, probeCacheFile());
     QMutexLocker lock(&m_mutex);
     m_initPath = choice.initPath;
     m_tier = choice.tier;

@@ -47,7 +47,9 @@ private:
         QString reason; // why no tier, or why tier 2 although tier 1 was wanted
         bool forced = false;
     };
-    static Choice choose(bool forceLandlockSeccomp);
+    // `probeCacheFile`: where the kernel probe's result is remembered (KernelProbe::cachedOrRun).
+    static Choice choose(bool forceLandlockSeccomp, const QString &probeCacheFile);
+    QString probeCacheFile() const;
     Status prepareNow();
     static QMap<QString, QString> enforcementFor(Tier tier, int landlockAbi, const QString &unavailableReason);
 

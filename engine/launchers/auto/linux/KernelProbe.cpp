@@ -1,32 +1,45 @@
 #include "KernelProbe.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
+#include <QSaveFile>
+
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 namespace sandbox {
 
-KernelProbe KernelProbe::run(const QString &initPath)
+namespace {
+
+const QByteArray kCacheFormat = QByteArrayLiteral("sandbox-init probe 1");
+const QByteArray kOutputMarker = QByteArrayLiteral("--");
+
+QByteArray readSmallFile(const char *path)
+{
+    QFile file(QString::fromLatin1(path));
+    if (!file.open(QIODevice::ReadOnly))
+        return QByteArrayLiteral("-");
+    return file.read(256).trimmed();
+}
+
+bool readAppArmorRestriction()
+{
+    return readSmallFile("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1";
+}
+
+} // namespace
+
+KernelProbe KernelProbe::parse(const QByteArray &output, bool restrictsUserns)
 {
     KernelProbe probe;
-    QProcess process;
-    process.setProgram(initPath);
-    process.setArguments({ QStringLiteral("--probe") });
-    process.setProcessChannelMode(QProcess::SeparateChannels);
-    process.start();
-    if (!process.waitForFinished(10000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-        process.kill();
-        probe.failure = QCoreApplication::translate("sandbox::KernelProbe", "%1 --probe failed: %2")
-                            .arg(initPath,
-                                 process.errorString() + QLatin1Char(' ')
-                                     + QString::fromLocal8Bit(process.readAllStandardError()).trimmed());
-        return probe;
-    }
     probe.ran = true;
-    QFile restriction(QStringLiteral("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"));
-    if (restriction.open(QIODevice::ReadOnly))
-        probe.appArmorRestrictsUserns = restriction.readAll().trimmed() == "1";
-    const QStringList lines = QString::fromLocal8Bit(process.readAllStandardOutput()).split(QLatin1Char('\n'));
+    probe.appArmorRestrictsUserns = restrictsUserns;
+    const QStringList lines = QString::fromLocal8Bit(output).split(QLatin1Char('\n'));
     for (const QString &line : lines) {
         const QString key = line.section(QLatin1Char(' '), 0, 0);
         const QString value = line.section(QLatin1Char(' '), 1);
@@ -43,6 +56,84 @@ KernelProbe KernelProbe::run(const QString &initPath)
         }
     }
     return probe;
+}
+
+KernelProbe KernelProbe::run(const QString &initPath)
+{
+    return cachedOrRun(initPath, QString());
+}
+
+QByteArray KernelProbe::conditions(const QString &initPath)
+{
+    struct stat st = {};
+    if (initPath.isEmpty() || ::stat(QFile::encodeName(initPath).constData(), &st) != 0)
+        return {};
+    struct utsname names = {};
+    if (::uname(&names) != 0)
+        return {};
+    QByteArray lines = kCacheFormat + '\n';
+    lines += "helper " + QFile::encodeName(initPath) + ' ' + QByteArray::number(quint64(st.st_dev)) + ' '
+        + QByteArray::number(quint64(st.st_ino)) + ' ' + QByteArray::number(qint64(st.st_size)) + ' '
+        + QByteArray::number(qint64(st.st_mtim.tv_sec)) + '.' + QByteArray::number(qint64(st.st_mtim.tv_nsec)) + ' '
+        + QByteArray::number(qint64(st.st_ctim.tv_sec)) + '.' + QByteArray::number(qint64(st.st_ctim.tv_nsec)) + '\n';
+    lines += "kernel " + QByteArray(names.release) + ' ' + QByteArray(names.version) + '\n';
+    lines += "boot " + readSmallFile("/proc/sys/kernel/random/boot_id") + '\n';
+    // Whether (and for whom) user namespaces may be created can change without a reboot.
+    for (const char *sysctl : { "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+                                "/proc/sys/kernel/unprivileged_userns_clone", "/proc/sys/user/max_user_namespaces",
+                                "/proc/sys/user/max_mnt_namespaces", "/proc/sys/user/max_pid_namespaces",
+                                "/proc/sys/user/max_net_namespaces", "/proc/sys/user/max_ipc_namespaces",
+                                "/proc/sys/user/max_uts_namespaces", "/proc/sys/user/max_cgroup_namespaces" })
+        lines += "sysctl " + QByteArray(sysctl) + ' ' + readSmallFile(sysctl) + '\n';
+    // Under that AppArmor restriction, loading or removing the helper's profile decides.
+    if (readAppArmorRestriction()) {
+        QFile profiles(QStringLiteral("/sys/kernel/security/apparmor/profiles"));
+        const QByteArray loaded = profiles.open(QIODevice::ReadOnly) ? profiles.readAll() : QByteArrayLiteral("-");
+        lines += "apparmor " + QCryptographicHash::hash(loaded, QCryptographicHash::Sha256).toHex() + '\n';
+    }
+    lines += "user " + QByteArray::number(quint64(::geteuid())) + '\n';
+    return lines;
+}
+
+KernelProbe KernelProbe::cachedOrRun(const QString &initPath, const QString &cacheFile)
+{
+    const QByteArray expected = cacheFile.isEmpty() ? QByteArray() : conditions(initPath);
+    QFile cached(cacheFile);
+    if (!expected.isEmpty() && cached.open(QIODevice::ReadOnly)) {
+        const QByteArray content = cached.read(64 * 1024);
+        const QByteArray head = expected + kOutputMarker + '\n';
+        if (content.startsWith(head)) {
+            KernelProbe probe = parse(content.mid(head.size()), readAppArmorRestriction());
+            probe.fromCache = true;
+            return probe;
+        }
+    }
+    KernelProbe probe;
+    QProcess process;
+    process.setProgram(initPath);
+    process.setArguments({ QStringLiteral("--probe") });
+    process.setProcessChannelMode(QProcess::SeparateChannels);
+    process.start();
+    if (!process.waitForFinished(10000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        process.kill();
+        probe.failure = QCoreApplication::translate("sandbox::KernelProbe", "%1 --probe failed: %2")
+                            .arg(initPath,
+                                 process.errorString() + QLatin1Char(' ')
+                                     + QString::fromLocal8Bit(process.readAllStandardError()).trimmed());
+        return probe; // a failed probe is not remembered: the next start tries again
+    }
+    const QByteArray output = process.readAllStandardOutput();
+    // Only what was measured under conditions still the same after the probe is kept.
+    if (!expected.isEmpty() && conditions(initPath) == expected) {
+        QDir().mkpath(QFileInfo(cacheFile).absolutePath());
+        QSaveFile save(cacheFile);
+        if (save.open(QIODevice::WriteOnly)) {
+            save.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+            save.write(expected + kOutputMarker + '\n' + output);
+            save.commit();
+        }
+    }
+    return parse(output, readAppArmorRestriction());
 }
 
 } // namespace sandbox

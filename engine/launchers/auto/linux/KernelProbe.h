@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QString>
 
 namespace sandbox {
@@ -18,8 +19,22 @@ struct KernelProbe
     // kernel.apparmor_restrict_unprivileged_userns = 1 (Ubuntu 23.10 and later): only
     // programs whose AppArmor profile has a `userns,` rule may create user namespaces.
     bool appArmorRestrictsUserns = false;
+    bool fromCache = false; // the answer of an earlier probe of the same kernel and helper
 
     static KernelProbe run(const QString &initPath);
+
+    // Like run(), but answers from `cacheFile` when it holds the result of a probe taken
+    // under the same conditions: the same boot, kernel release, helper file (device,
+    // inode, size, modification and change times) and the sysctls that decide whether
+    // user namespaces are allowed. Otherwise probes and stores the result there.
+    static KernelProbe cachedOrRun(const QString &initPath, const QString &cacheFile);
+
+    // The conditions a cached probe must have been taken under, one line each; empty when
+    // the helper cannot be examined (then nothing is cached).
+    static QByteArray conditions(const QString &initPath);
+
+private:
+    static KernelProbe parse(const QByteArray &output, bool appArmorRestrictsUserns);
 };
 
 } // namespace sandbox
