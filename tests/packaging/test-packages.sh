@@ -65,7 +65,7 @@ for path in usr/bin/sandboxctl usr/bin/sandboxd usr/bin/sandbox-studio usr/libex
     usr/share/metainfo/dev.sandbox_studio.SandboxStudio.metainfo.xml \
     usr/share/icons/hicolor/scalable/apps/sandbox-studio.svg usr/share/icons/hicolor/256x256/apps/sandbox-studio.png \
     usr/lib/systemd/user/sandboxd.service usr/share/sandbox-studio/apparmor/sandbox-studio-init \
-    usr/lib/sandbox-studio/libsandbox-launcher-api.so.1 usr/share/man/man1/sandboxctl.1.gz; do
+    usr/lib/sandbox-studio/libsandbox-launcher-api.so.1 usr/lib/sandbox-studio/libsandbox-keychain.so.1 usr/share/man/man1/sandboxctl.1.gz; do
     check "the .deb holds /$path" test -e "$work/deb/$path"
 done
 for binary in usr/bin/sandboxctl usr/bin/sandboxd usr/bin/sandbox-studio usr/libexec/sandbox-studio/sandbox-init; do
@@ -158,6 +158,10 @@ if [ -d "$root/packs/power" ]; then
     check "sandbox-studio does not hold the pack" sh -c "! dpkg-query -L sandbox-studio | grep -q '/packs/power-pack'"
     check "the user installs the packaged pack" /usr/bin/sandboxctl packs install "$pack_dir"
     check "the pack's backend is listed" sh -c "/usr/bin/sandboxctl backends | grep -q 'atom-pack:power-pack:'"
+    # The keychain library is opened only when a secret is touched: it must be installed.
+    check "the installed sandboxctl keeps a secret in the OS keychain" "$root/tests/with-keyring.sh" sh -c \
+        "printf 'e2b_package_check\n' | /usr/bin/sandboxctl secret set atom-pack:power-pack:e2b apiKey &&
+         /usr/bin/sandboxctl settings get atom-pack:power-pack:e2b | grep -q configured"
 fi
 
 step "upgrade over the installed version keeps the user's settings, packs and backend"
