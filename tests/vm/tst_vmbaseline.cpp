@@ -7,6 +7,7 @@
 #include "launchers/vm/BaselineCache.h"
 #include "launchers/vm/BaselineLease.h"
 #include "launchers/vm/BaselineManifest.h"
+#include "launchers/vm/FileDigest.h"
 #include "launchers/vm/HyperVDriver.h"
 #include "launchers/vm/VfkitDriver.h"
 #include "launchers/vm/VmLauncher.h"
@@ -122,6 +123,7 @@ class TestVmBaseline final : public QObject
 private slots:
     void initTestCase();
     void manifestRoundTripsAndRefusesWhatIsMissing();
+    void fileDigestIsSha256();
     void eachInvalidationCauseRemovesTheCandidate();
     void aLiveHolderInAnotherProcessIsRespectedADeadOnesReclaimed();
     void evictionKeepsTheMostRecentlyUsedWithinCountAndBytes();
@@ -182,6 +184,23 @@ void TestVmBaseline::manifestRoundTripsAndRefusesWhatIsMissing()
     QVERIFY(!missing.ok());
     QCOMPARE(missing.error().where, QStringLiteral("m.kernelSha256"));
     QVERIFY(!BaselineManifest::fromJson("[1]", QStringLiteral("m")).ok());
+}
+
+void TestVmBaseline::fileDigestIsSha256()
+{
+    QTemporaryDir root;
+    const QString path = root.filePath(QStringLiteral("blob"));
+    QByteArray content;
+    for (int i = 0; i < 300000; ++i)
+        content += char(i * 7 + i / 251);
+    QVERIFY(rewrite(path, content));
+    qint64 bytes = 0;
+    QCOMPARE(FileDigest::sha256(path, &bytes),
+             QString::fromLatin1(QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex()));
+    QCOMPARE(bytes, qint64(content.size()));
+    QVERIFY(rewrite(path, QByteArray()));
+    QCOMPARE(FileDigest::sha256(path), QString::fromLatin1(QCryptographicHash::hash({}, QCryptographicHash::Sha256).toHex()));
+    QVERIFY(FileDigest::sha256(root.filePath(QStringLiteral("missing"))).isEmpty());
 }
 
 void TestVmBaseline::eachInvalidationCauseRemovesTheCandidate()

@@ -1,6 +1,7 @@
 #include "BaselineCache.h"
 
-#include <QCryptographicHash>
+#include "FileDigest.h"
+
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -58,31 +59,6 @@ bool writeOwnerOnly(const QString &path, const QByteArray &content)
         return false;
     }
     return true;
-}
-
-QString sha256Of(int fd, qint64 *bytes)
-{
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    QByteArray buffer(1 << 20, Qt::Uninitialized);
-    qint64 total = 0;
-    if (::lseek(fd, 0, SEEK_SET) != 0)
-        return {};
-    for (;;) {
-        const ssize_t got = ::read(fd, buffer.data(), size_t(buffer.size()));
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-            return {};
-        if (got == 0)
-            break;
-        hash.addData(QByteArrayView(buffer.constData(), got));
-        total += got;
-    }
-    if (::lseek(fd, 0, SEEK_SET) != 0)
-        return {};
-    if (bytes)
-        *bytes = total;
-    return QString::fromLatin1(hash.result().toHex());
 }
 
 qint64 directoryBytes(const QString &directory)
@@ -222,7 +198,7 @@ BaselineCache::Candidate BaselineCache::lookUp(const BaselineManifest &expected)
     if (candidate.artifactFd < 0)
         return invalid(Verdict::DigestMismatch, tr("the artifact is missing"));
     qint64 bytes = 0;
-    const QString digest = sha256Of(candidate.artifactFd, &bytes);
+    const QString digest = FileDigest::sha256(candidate.artifactFd, &bytes);
     if (digest != stored.value().artifactSha256 || bytes != stored.value().artifactBytes)
         return invalid(Verdict::DigestMismatch, tr("the artifact's sha256 is not the manifest's"));
     candidate.verdict = Verdict::Usable;
@@ -268,7 +244,7 @@ Status BaselineCache::store(BaselineManifest expected, const std::function<Statu
     const Status written = write(fd);
     QString digest;
     if (written.ok() && ::fsync(fd) == 0)
-        digest = sha256Of(fd, &expected.artifactBytes);
+        digest = FileDigest::sha256(fd, &expected.artifactBytes);
     ::close(fd);
     auto discard = [&](const Error &error) -> Status {
         removeDirectory(directory);

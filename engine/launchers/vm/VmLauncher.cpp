@@ -1,5 +1,6 @@
 #include "VmLauncher.h"
 
+#include "FileDigest.h"
 #include "GuestImage.h"
 #include "HelperStore.h"
 #include "HyperVDriver.h"
@@ -39,7 +40,9 @@ constexpr int kSoftwareBootTimeoutMs = 240 * 1000;
 constexpr int kHardwareProbeTimeoutMs = 20 * 1000;
 constexpr int kMaxMachines = 4;
 constexpr int kRestoreTimeoutMs = 60 * 1000;
-const QString kCommandLine = QStringLiteral("console=ttyS0 quiet panic=-1 rdinit=/init");
+// init_on_free: freed pages (the unpacked initramfs archive above all) are zero, which a
+// baseline then stores as nothing.
+const QString kCommandLine = QStringLiteral("console=ttyS0 quiet panic=-1 rdinit=/init init_on_free=1");
 
 template <typename T> QFuture<T> ready(T value)
 {
@@ -82,17 +85,6 @@ QByteArray spawnPayload(const SpawnRequest &request)
     for (auto it = env.cbegin(); it != env.cend(); ++it)
         put(it.key() + QLatin1Char('=') + it.value());
     return payload;
-}
-
-QString sha256File(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    if (!hash.addData(&file))
-        return {};
-    return QString::fromLatin1(hash.result().toHex());
 }
 
 // The handshake a restored guest must complete before it is ready: its clock set to the
@@ -628,8 +620,8 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::bootPrepared(VmDriver::Accelerati
         QString canonical = argument;
         expected.machine.append(canonical.replace(identitySpec.runDirectory, QStringLiteral("@run")));
     }
-    expected.kernelSha256 = sha256File(identitySpec.kernel);
-    expected.initramfsSha256 = sha256File(identitySpec.initramfs);
+    expected.kernelSha256 = FileDigest::sha256(identitySpec.kernel);
+    expected.initramfsSha256 = FileDigest::sha256(identitySpec.initramfs);
     for (auto it = helpers.cbegin(); it != helpers.cend(); ++it)
         expected.helperSha256.insert(
             it.key(), QString::fromLatin1(QCryptographicHash::hash(it.value(), QCryptographicHash::Sha256).toHex()));
