@@ -4,9 +4,9 @@
 
 namespace sandbox {
 
-// SHA-256 of a file's bytes as lowercase hex, empty when it cannot be read. Large files (a
-// VM baseline is tens of MiB, checked on every restore) go through the kernel's crypto API
-// (AF_ALG, with the CPU's SHA instructions) where the host offers it, else through Qt.
+// SHA-256 of a file's bytes as lowercase hex, empty when it cannot be read. Through
+// OpenSSL, which uses the CPU's SHA instructions: a VM baseline is tens of MiB and is
+// checked on every restore.
 struct FileDigest
 {
     // Of the whole open file `fd`, which is left at offset 0; `bytes` gets its length.
