@@ -199,7 +199,8 @@ void TestVmBaseline::fileDigestIsSha256()
              QString::fromLatin1(QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex()));
     QCOMPARE(bytes, qint64(content.size()));
     QVERIFY(rewrite(path, QByteArray()));
-    QCOMPARE(FileDigest::sha256(path), QString::fromLatin1(QCryptographicHash::hash({}, QCryptographicHash::Sha256).toHex()));
+    QCOMPARE(FileDigest::sha256(path),
+             QString::fromLatin1(QCryptographicHash::hash({}, QCryptographicHash::Sha256).toHex()));
     QVERIFY(FileDigest::sha256(root.filePath(QStringLiteral("missing"))).isEmpty());
 }
 
