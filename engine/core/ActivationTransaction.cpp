@@ -49,6 +49,8 @@ ActivationResult ActivationTransaction::run()
         if (status.ok()) {
             if (step == ActivationStep::ResolveSecrets && m_skipResolve)
                 emitEvent(step, ActivationEvent::State::Skipped, tr("This backend has no secret settings."));
+            else if (step == ActivationStep::Prepare)
+                emitEvent(step, ActivationEvent::State::Succeeded, m_prepareNotes.join(QStringLiteral("; ")));
             else
                 emitEvent(step, ActivationEvent::State::Succeeded);
             continue;
@@ -187,6 +189,8 @@ Status ActivationTransaction::prepare()
 
     Status status = awaitLauncherCall(m_candidate.launcher->prepare(), m_bounds.prepareMs, m_context.stop, where(),
                                       QStringLiteral("prepare()"));
+    if (m_candidate.host)
+        m_prepareNotes = m_candidate.host->takeActivationNotes();
     // A question the launcher asked that presenters cannot show was refused unseen; the
     // launcher's outcome (usually "declined") is not the user's, so the activation fails
     // with what was wrong with the question.

@@ -92,6 +92,7 @@ private:
     quint64 m_probedGeneration = 0;
     ActiveBackend::Snapshot m_previous;
     bool m_skipResolve = false;
+    QStringList m_prepareNotes; // what the launcher said about its prepare()
 };
 
 } // namespace sandbox

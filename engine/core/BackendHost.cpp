@@ -49,6 +49,18 @@ std::optional<Error> BackendHost::takeRejectedQuestion()
     return std::exchange(m_rejectedQuestion, std::nullopt);
 }
 
+void BackendHost::reportActivationNote(const QString &note)
+{
+    QMutexLocker locker(&m_mutex);
+    m_notes.append(note);
+}
+
+QStringList BackendHost::takeActivationNotes()
+{
+    QMutexLocker locker(&m_mutex);
+    return std::exchange(m_notes, {});
+}
+
 void BackendHost::notifyAvailabilityChanged()
 {
     m_generation.fetchAndAddOrdered(1);

@@ -23,6 +23,9 @@ public:
     QString stateDirectory() const override;
     QFuture<HostInteractionResponse> ask(const HostInteractionRequest &request) override;
     void notifyAvailabilityChanged() override;
+    void reportActivationNote(const QString &note) override;
+    // The notes reported since the last call, in order, and forgets them.
+    QStringList takeActivationNotes();
 
     // How many times this instance said its availability changed; the activation
     // transaction compares it between the probe and the swap.
@@ -41,6 +44,7 @@ private:
     QAtomicInteger<quint64> m_generation = 0;
     QMutex m_mutex; // ask() may be called from any thread
     std::optional<Error> m_rejectedQuestion;
+    QStringList m_notes;
 };
 
 } // namespace sandbox

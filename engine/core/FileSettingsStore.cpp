@@ -23,7 +23,16 @@ Result<SettingsDocument> FileSettingsStore::readLocked()
         return object.error();
     if (!object.value())
         return SettingsDocument();
-    return SettingsDocument::fromJson(*object.value(), m_file.path());
+    QStringList notices;
+    Result<SettingsDocument> document = SettingsDocument::fromJson(*object.value(), m_file.path(), &notices);
+    if (document.ok() && !notices.isEmpty()) {
+        // Normalised once: written back (under the lock we hold) without the legacy keys.
+        const Status written = m_file.write(document.value().toJson());
+        m_warnings += notices;
+        if (!written.ok())
+            m_warnings.append(written.error().toString());
+    }
+    return document;
 }
 
 Result<SettingsDocument> FileSettingsStore::load()

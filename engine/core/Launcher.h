@@ -28,6 +28,9 @@ public:
     // or refused (accepted=false) when no presenter can answer.
     virtual QFuture<HostInteractionResponse> ask(const HostInteractionRequest &request) = 0;
     virtual void notifyAvailabilityChanged() = 0;
+    // A sentence about how prepare() went that the user should see (a cached baseline
+    // restored, or why not): the activation's prepare event carries it.
+    virtual void reportActivationNote(const QString &note) { Q_UNUSED(note) }
 };
 
 // A sandbox backend. The engine calls configure/prepare/isAvailable/disposeIdle from its

@@ -5,6 +5,9 @@
 #include <QCoreApplication>
 #include <QJsonValue>
 
+#include <algorithm>
+#include <optional>
+
 namespace sandbox {
 
 namespace {
@@ -55,8 +58,57 @@ QJsonObject SettingsDocument::toJson() const
     return object;
 }
 
-Result<SettingsDocument> SettingsDocument::fromJson(const QJsonObject &object, const QString &where)
+namespace {
+
+// Reads sandbox.vm.baseline into builtin:vm's fields.
+Result<QJsonObject> legacyVmBaseline(const QJsonValue &value, const QString &path)
 {
+    QJsonObject fields;
+    if (value.isBool()) {
+        fields.insert(QStringLiteral("baselineEnabled"), value.toBool());
+        return fields;
+    }
+    if (!value.isObject())
+        return Error{ path, tr("expected a boolean or an object, got %1").arg(JsonReader::typeName(value)), {} };
+    const QJsonObject legacy = value.toObject();
+    const QList<std::pair<QString, QString>> names{
+        { QStringLiteral("enabled"), QStringLiteral("baselineEnabled") },
+        { QStringLiteral("maxInactiveArtifacts"), QStringLiteral("baselineMaxInactiveArtifacts") },
+        { QStringLiteral("maxBytes"), QStringLiteral("baselineMaxBytes") }
+    };
+    for (auto it = legacy.begin(); it != legacy.end(); ++it) {
+        const auto name
+            = std::find_if(names.cbegin(), names.cend(), [&](const auto &pair) { return pair.first == it.key(); });
+        if (name == names.cend())
+            return Error{ path + QLatin1Char('.') + it.key(),
+                          tr("unknown key (expected enabled, maxInactiveArtifacts or maxBytes)"),
+                          {} };
+        const bool boolean = name->first == QLatin1String("enabled");
+        if (boolean ? !it.value().isBool() : !it.value().isDouble())
+            return Error{ path + QLatin1Char('.') + it.key(),
+                          tr("expected a %1, got %2")
+                              .arg(boolean ? tr("boolean") : tr("number"), JsonReader::typeName(it.value())),
+                          {} };
+        fields.insert(name->second, it.value());
+    }
+    return fields;
+}
+
+} // namespace
+
+Result<SettingsDocument> SettingsDocument::fromJson(const QJsonObject &input, const QString &where,
+                                                    QStringList *notices)
+{
+    const QString legacyKey = QString::fromLatin1(legacyVmBaselineKey);
+    QJsonObject object = input;
+    std::optional<QJsonObject> legacy;
+    if (object.contains(legacyKey)) {
+        Result<QJsonObject> fields = legacyVmBaseline(object.value(legacyKey), where + QLatin1Char('.') + legacyKey);
+        if (!fields.ok())
+            return fields.error();
+        legacy = fields.value();
+        object.remove(legacyKey);
+    }
     JsonReader reader(object, where);
     const double version = reader.requireNumber(QStringLiteral("version"));
     const QString active = reader.optionalString(QStringLiteral("active"));
@@ -91,6 +143,26 @@ Result<SettingsDocument> SettingsDocument::fromJson(const QJsonObject &object, c
         if (!refs.ok())
             return refs.error();
         document.retained.insert(it.key(), refs.value());
+    }
+    if (legacy) {
+        const QString vm = QStringLiteral("builtin:vm");
+        QJsonObject fields = document.backends.value(vm);
+        QStringList moved;
+        for (auto it = legacy->begin(); it != legacy->end(); ++it) {
+            if (fields.contains(it.key()))
+                continue;
+            fields.insert(it.key(), it.value());
+            moved.append(it.key());
+        }
+        if (!fields.isEmpty())
+            document.backends.insert(vm, fields);
+        if (notices) {
+            notices->append(
+                moved.isEmpty()
+                    ? tr("%1: the legacy %2 settings were dropped: %3 already has its own").arg(where, legacyKey, vm)
+                    : tr("%1: the legacy %2 settings now live in %3's settings (%4)")
+                          .arg(where, legacyKey, vm, moved.join(QStringLiteral(", "))));
+        }
     }
     return document;
 }

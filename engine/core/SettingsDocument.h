@@ -25,8 +25,16 @@ struct SettingsDocument
     QMap<QString, QJsonObject> backends;
     QMap<QString, QMap<QString, QJsonObject>> retained;
 
+    // The key older builds kept the VM baseline settings under, at the top level: a boolean
+    // (enabled) or { enabled?, maxInactiveArtifacts?, maxBytes? }.
+    static constexpr const char *legacyVmBaselineKey = "sandbox.vm.baseline";
+
     QJsonObject toJson() const;
-    static Result<SettingsDocument> fromJson(const QJsonObject &object, const QString &where);
+    // Legacy settings are normalised into their backend's source-qualified settings (a value
+    // already set there wins) and never written back under their old key; `notices` gets a
+    // sentence for each normalisation.
+    static Result<SettingsDocument> fromJson(const QJsonObject &object, const QString &where,
+                                             QStringList *notices = nullptr);
 
     friend bool operator==(const SettingsDocument &, const SettingsDocument &) = default;
 };

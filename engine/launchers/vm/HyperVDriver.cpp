@@ -3,7 +3,9 @@
 #include "GuestProtocol.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 
 namespace sandbox {
 
@@ -74,6 +76,68 @@ Result<VmDriver::Command> HyperVDriver::bootCommand(const VmSpec &spec, Accelera
     return Command{ QStringLiteral("powershell.exe"),
                     { QStringLiteral("-NoProfile"), QStringLiteral("-NonInteractive"), QStringLiteral("-Command"),
                       script.join(QStringLiteral("; ")) } };
+}
+
+VmDriver::Command HyperVDriver::checkpointCommand(const VmSpec &spec, const QString &checkpoint)
+{
+    const QString name = quoted(vmName(spec));
+    const QStringList script{ QStringLiteral("$ErrorActionPreference = 'Stop'"),
+                              QStringLiteral("Set-VM -Name %1 -CheckpointType Standard").arg(name),
+                              QStringLiteral("Checkpoint-VM -Name %1 -SnapshotName %2").arg(name, quoted(checkpoint)) };
+    return Command{ QStringLiteral("powershell.exe"),
+                    { QStringLiteral("-NoProfile"), QStringLiteral("-NonInteractive"), QStringLiteral("-Command"),
+                      script.join(QStringLiteral("; ")) } };
+}
+
+VmDriver::Command HyperVDriver::restoreCheckpointCommand(const VmSpec &spec, const QString &checkpoint)
+{
+    const QString name = quoted(vmName(spec));
+    const QStringList script{
+        QStringLiteral("$ErrorActionPreference = 'Stop'"),
+        QStringLiteral("Restore-VMCheckpoint -VMName %1 -Name %2 -Confirm:$false").arg(name, quoted(checkpoint)),
+        QStringLiteral("Start-VM -VMName %1").arg(name)
+    };
+    return Command{ QStringLiteral("powershell.exe"),
+                    { QStringLiteral("-NoProfile"), QStringLiteral("-NonInteractive"), QStringLiteral("-Command"),
+                      script.join(QStringLiteral("; ")) } };
+}
+
+Status HyperVDriver::saveBaseline(const VmSpec &spec, int artifactFd) const
+{
+    if (const Availability available = availability(); !available.available)
+        return Error{ QStringLiteral("builtin:vm.driver"), available.reason, {} };
+    // The artifact holds the checkpoint's name; Hyper-V keeps the state itself.
+    const QString checkpoint = QStringLiteral("sandbox-baseline-") + QFileInfo(spec.runDirectory).fileName();
+    QFile artifact;
+    if (!artifact.open(artifactFd, QIODevice::WriteOnly, QFileDevice::DontCloseHandle)
+        || artifact.write(checkpoint.toUtf8()) < 0 || !artifact.flush())
+        return Error{ QStringLiteral("builtin:vm.driver"), tr("cannot write the checkpoint's name"), {} };
+    const Command command = checkpointCommand(spec, checkpoint);
+    QProcess process;
+    process.start(command.program, command.arguments);
+    if (!process.waitForFinished(120000) || process.exitCode() != 0)
+        return Error{ QStringLiteral("builtin:vm.driver"),
+                      tr("Checkpoint-VM failed: %1").arg(QString::fromLocal8Bit(process.readAllStandardError())),
+                      {} };
+    return Status::success();
+}
+
+Status HyperVDriver::restoreBaseline(const VmSpec &spec, int artifactFd) const
+{
+    if (const Availability available = availability(); !available.available)
+        return Error{ QStringLiteral("builtin:vm.driver"), available.reason, {} };
+    QFile artifact;
+    if (!artifact.open(artifactFd, QIODevice::ReadOnly, QFileDevice::DontCloseHandle))
+        return Error{ QStringLiteral("builtin:vm.driver"), tr("cannot read the checkpoint's name"), {} };
+    const QString checkpoint = QString::fromUtf8(artifact.read(256));
+    const Command command = restoreCheckpointCommand(spec, checkpoint);
+    QProcess process;
+    process.start(command.program, command.arguments);
+    if (!process.waitForFinished(120000) || process.exitCode() != 0)
+        return Error{ QStringLiteral("builtin:vm.driver"),
+                      tr("Restore-VMCheckpoint failed: %1").arg(QString::fromLocal8Bit(process.readAllStandardError())),
+                      {} };
+    return Status::success();
 }
 
 } // namespace sandbox

@@ -18,6 +18,15 @@ public:
     Result<Command> bootCommand(const VmSpec &spec, Acceleration acceleration) const override;
     QString shareFileSystem() const override { return QStringLiteral("9p"); }
     bool mayAccelerate() const override { return true; }
+    // Baselines are Hyper-V checkpoints of the VM, named after the artifact; the engine keeps
+    // the name in the artifact file.
+    Availability baselineSupport() const override { return availability(); }
+    Status saveBaseline(const VmSpec &spec, int artifactFd) const override;
+    Status restoreBaseline(const VmSpec &spec, int artifactFd) const override;
+    // The PowerShell that checkpoints the running VM, and the one that applies a checkpoint
+    // to a stopped VM and starts it.
+    static Command checkpointCommand(const VmSpec &spec, const QString &checkpoint);
+    static Command restoreCheckpointCommand(const VmSpec &spec, const QString &checkpoint);
 
     // The VM's name for a spec (its run directory's last component, prefixed).
     static QString vmName(const VmSpec &spec);

@@ -1,8 +1,14 @@
 #include "QemuDriver.h"
 
+#include "QmpClient.h"
+
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QProcess>
 #include <QStandardPaths>
+#include <QThread>
 
 #include <unistd.h>
 
@@ -18,6 +24,9 @@ QString tr(const char *text)
 // Devices on the pc machine's root bus; the rest go behind PCI bridges.
 constexpr int kRootBusShares = 20;
 constexpr int kBridgeSlots = 30;
+constexpr int kMonitorTimeoutMs = 20 * 1000;
+constexpr int kMigrationTimeoutMs = 120 * 1000;
+const QString kArtifactFdName = QStringLiteral("baseline");
 
 QString escapeOption(const QString &value)
 {
@@ -55,6 +64,15 @@ bool QemuDriver::mayAccelerate() const
     return ::access("/dev/kvm", R_OK | W_OK) == 0;
 }
 
+QString QemuDriver::version() const
+{
+    QProcess process;
+    process.start(m_program, { QStringLiteral("--version") });
+    if (!process.waitForFinished(10000) || process.exitCode() != 0)
+        return QString();
+    return QString::fromUtf8(process.readAllStandardOutput()).section(QLatin1Char('\n'), 0, 0).trimmed();
+}
+
 Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Acceleration acceleration) const
 {
     if (m_program.isEmpty())
@@ -81,6 +99,11 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
     args << QStringLiteral("-kernel") << spec.kernel << QStringLiteral("-initrd") << spec.initramfs
          << QStringLiteral("-append") << spec.kernelCommandLine;
     args << QStringLiteral("-serial") << QStringLiteral("file:") + spec.consoleLog;
+    if (!spec.monitorSocket.isEmpty())
+        args << QStringLiteral("-qmp")
+             << QStringLiteral("unix:%1,server=on,wait=off").arg(escapeOption(spec.monitorSocket));
+    if (spec.incoming)
+        args << QStringLiteral("-S") << QStringLiteral("-incoming") << QStringLiteral("defer");
     args << QStringLiteral("-chardev")
          << QStringLiteral("socket,id=agent,path=%1,server=on,wait=on").arg(escapeOption(spec.agentSocket));
     args << QStringLiteral("-device") << QStringLiteral("virtio-serial-%1").arg(bus) << QStringLiteral("-device")
@@ -106,6 +129,86 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
         args << QStringLiteral("-device") << device;
     }
     return Command{ m_program, args };
+}
+
+Status QemuDriver::saveBaseline(const VmSpec &spec, int artifactFd) const
+{
+    QmpClient monitor(spec.monitorSocket);
+    if (const Status opened = monitor.open(kMonitorTimeoutMs); !opened)
+        return opened;
+    Result<QJsonObject> answer = monitor.execute(QStringLiteral("stop"));
+    if (!answer.ok())
+        return answer.error();
+    // The default rate limit (32 MiB/s) is for live migration over a network, not a file.
+    answer = monitor.execute(QStringLiteral("migrate-set-parameters"),
+                             { { QStringLiteral("max-bandwidth"), double(qint64(1) << 40) } });
+    if (answer.ok())
+        answer
+            = monitor.execute(QStringLiteral("getfd"), { { QStringLiteral("fdname"), kArtifactFdName } }, artifactFd);
+    if (answer.ok())
+        answer = monitor.execute(QStringLiteral("migrate"),
+                                 { { QStringLiteral("uri"), QString(QStringLiteral("fd:") + kArtifactFdName) } });
+    QString status;
+    QElapsedTimer clock;
+    clock.start();
+    while (answer.ok()) {
+        answer = monitor.execute(QStringLiteral("query-migrate"));
+        if (!answer.ok())
+            break;
+        status = answer.value().value(QStringLiteral("status")).toString();
+        if (status == QLatin1String("completed") || status == QLatin1String("failed")
+            || status == QLatin1String("cancelled") || clock.elapsed() > kMigrationTimeoutMs)
+            break;
+        QThread::msleep(5);
+    }
+    const Error failed = answer.ok() ? Error{} : answer.error();
+    const QString reason = answer.ok() ? answer.value().value(QStringLiteral("error-desc")).toString() : QString();
+    // The VM goes on in every case: a baseline that could not be written costs only itself.
+    const Result<QJsonObject> resumed = monitor.execute(QStringLiteral("cont"));
+    if (!answer.ok())
+        return failed;
+    if (status != QLatin1String("completed"))
+        return Error{ QStringLiteral("builtin:vm.driver"),
+                      tr("QEMU did not save the VM state (migration %1%2)")
+                          .arg(status.isEmpty() ? tr("timed out") : status,
+                               reason.isEmpty() ? QString() : QStringLiteral(": ") + reason),
+                      {} };
+    if (!resumed.ok())
+        return resumed.error();
+    return Status::success();
+}
+
+Status QemuDriver::restoreBaseline(const VmSpec &spec, int artifactFd) const
+{
+    QmpClient monitor(spec.monitorSocket);
+    if (const Status opened = monitor.open(kMonitorTimeoutMs); !opened)
+        return opened;
+    Result<QJsonObject> answer
+        = monitor.execute(QStringLiteral("getfd"), { { QStringLiteral("fdname"), kArtifactFdName } }, artifactFd);
+    if (answer.ok())
+        answer = monitor.execute(QStringLiteral("migrate-incoming"),
+                                 { { QStringLiteral("uri"), QString(QStringLiteral("fd:") + kArtifactFdName) } });
+    QElapsedTimer clock;
+    clock.start();
+    // "inmigrate" while loading; "paused" (-S) once the state is in; QEMU exits when it cannot load it.
+    while (answer.ok()) {
+        answer = monitor.execute(QStringLiteral("query-status"));
+        if (!answer.ok())
+            break;
+        const QString status = answer.value().value(QStringLiteral("status")).toString();
+        if (status == QLatin1String("paused"))
+            break;
+        if (status != QLatin1String("inmigrate") || clock.elapsed() > kMigrationTimeoutMs)
+            return Error{ QStringLiteral("builtin:vm.driver"),
+                          tr("QEMU did not load the saved state (status %1)").arg(status),
+                          {} };
+        QThread::msleep(2);
+    }
+    if (answer.ok())
+        answer = monitor.execute(QStringLiteral("cont"));
+    if (!answer.ok())
+        return answer.error();
+    return Status::success();
 }
 
 } // namespace sandbox

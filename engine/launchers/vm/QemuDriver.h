@@ -19,6 +19,14 @@ public:
     Result<Command> bootCommand(const VmSpec &spec, Acceleration acceleration) const override;
     QString shareFileSystem() const override { return QStringLiteral("9p"); }
     bool mayAccelerate() const override;
+    // The first line of `qemu-system-x86_64 --version`.
+    QString version() const override;
+    Availability baselineSupport() const override { return availability(); }
+    // Stop, migrate the whole state into the file (an fd handed over the monitor: QEMU 7.2 has
+    // no file: URI, and its seccomp sandbox forbids exec:), continue.
+    Status saveBaseline(const VmSpec &spec, int artifactFd) const override;
+    // migrate-incoming from the file (the VM was started with -incoming defer -S), continue.
+    Status restoreBaseline(const VmSpec &spec, int artifactFd) const override;
 
     QString program() const { return m_program; }
     // The program as found on PATH (qemu-system-x86_64), empty when absent.

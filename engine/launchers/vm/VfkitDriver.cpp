@@ -69,4 +69,19 @@ Result<VmDriver::Command> VfkitDriver::bootCommand(const VmSpec &spec, Accelerat
     return Command{ m_program.isEmpty() ? QStringLiteral("vfkit") : m_program, args };
 }
 
+Availability VfkitDriver::baselineSupport() const
+{
+    return { false, tr("vfkit cannot save a running VM or start one from a saved state; every VM cold boots") };
+}
+
+Status VfkitDriver::saveBaseline(const VmSpec &, int) const
+{
+    return Error{ QStringLiteral("builtin:vm.driver"), baselineSupport().reason, {} };
+}
+
+Status VfkitDriver::restoreBaseline(const VmSpec &, int) const
+{
+    return Error{ QStringLiteral("builtin:vm.driver"), baselineSupport().reason, {} };
+}
+
 } // namespace sandbox

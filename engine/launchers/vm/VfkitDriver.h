@@ -20,6 +20,10 @@ public:
     Result<Command> bootCommand(const VmSpec &spec, Acceleration acceleration) const override;
     QString shareFileSystem() const override { return QStringLiteral("virtiofs"); }
     bool mayAccelerate() const override { return true; }
+    // vfkit has no way to save a running VM and start one from the saved state.
+    Availability baselineSupport() const override;
+    Status saveBaseline(const VmSpec &spec, int artifactFd) const override;
+    Status restoreBaseline(const VmSpec &spec, int artifactFd) const override;
 
     // The REST endpoint of a VM booted from `spec` (GET /vm/state, POST /vm/state {"state":"Stop"}).
     static QString restSocket(const VmSpec &spec);

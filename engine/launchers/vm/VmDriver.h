@@ -23,6 +23,10 @@ struct VmSpec
     QString agentSocket;
     QString consoleLog;
     QString runDirectory; // per-VM scratch directory (owner-only)
+    // Baselines (QEMU): the monitor socket the engine drives save and restore through, and
+    // whether this VM starts paused waiting for a saved state instead of booting.
+    QString monitorSocket;
+    bool incoming = false;
 };
 
 // How one hypervisor is driven. Each driver builds the command that boots a VmSpec; the
@@ -47,6 +51,18 @@ public:
     virtual QString shareFileSystem() const = 0;
     // Whether the driver can use hardware acceleration here (a boot still has to prove it).
     virtual bool mayAccelerate() const = 0;
+    // The hypervisor's own version text (what a baseline is bound to).
+    virtual QString version() const { return name(); }
+
+    // Pre-workload baselines: whether this driver can save a running guest's state and start
+    // a VM from it instead of booting, and why not.
+    virtual Availability baselineSupport() const = 0;
+    // Saves the running VM's state (booted from `spec`) into `artifactFd`, an open file the
+    // engine owns, and lets the VM go on running. Never changes the guest otherwise.
+    virtual Status saveBaseline(const VmSpec &spec, int artifactFd) const = 0;
+    // Loads the state in `artifactFd` into the VM started from `spec` (spec.incoming) and
+    // lets it run.
+    virtual Status restoreBaseline(const VmSpec &spec, int artifactFd) const = 0;
 };
 
 } // namespace sandbox

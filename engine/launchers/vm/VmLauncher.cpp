@@ -1,5 +1,6 @@
 #include "VmLauncher.h"
 
+#include "FileDigest.h"
 #include "GuestImage.h"
 #include "HelperStore.h"
 #include "HyperVDriver.h"
@@ -8,12 +9,15 @@
 #include "VmMachine.h"
 #include "VmProcess.h"
 
+#include <QCryptographicHash>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QFuture>
 #include <QLoggingCategory>
 #include <QMutexLocker>
+#include <QRandomGenerator>
 #include <QSaveFile>
 #include <QSysInfo>
 #include <QTemporaryDir>
@@ -21,6 +25,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <future>
+#include <unistd.h>
 
 // Fetch progress (QT_LOGGING_RULES="sandbox.vm.fetch.info=true" shows it); the activation's
 // own events report the outcome.
@@ -34,7 +39,10 @@ const QString kWhere = QStringLiteral("builtin:vm");
 constexpr int kSoftwareBootTimeoutMs = 240 * 1000;
 constexpr int kHardwareProbeTimeoutMs = 20 * 1000;
 constexpr int kMaxMachines = 4;
-const QString kCommandLine = QStringLiteral("console=ttyS0 quiet panic=-1 rdinit=/init");
+constexpr int kRestoreTimeoutMs = 60 * 1000;
+// init_on_free: freed pages (the unpacked initramfs archive above all) are zero, which a
+// baseline then stores as nothing.
+const QString kCommandLine = QStringLiteral("console=ttyS0 quiet panic=-1 rdinit=/init init_on_free=1");
 
 template <typename T> QFuture<T> ready(T value)
 {
@@ -77,6 +85,38 @@ QByteArray spawnPayload(const SpawnRequest &request)
     for (auto it = env.cbegin(); it != env.cend(); ++it)
         put(it.key() + QLatin1Char('=') + it.value());
     return payload;
+}
+
+// The handshake a restored guest must complete before it is ready: its clock set to the
+// host's (it stood still since the baseline was saved) and fresh host randomness mixed into
+// its pool (every VM restored from one baseline starts from the same pool otherwise).
+QByteArray handshakePayload()
+{
+    QByteArray payload;
+    auto put = [&](const QString &text) {
+        payload += text.toUtf8();
+        payload += '\0';
+    };
+    const QStringList argv{
+        QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+        QStringLiteral("date -u -s @%1 >/dev/null && cat >/dev/urandom").arg(QDateTime::currentSecsSinceEpoch())
+    };
+    put(QStringLiteral("/"));
+    put(QString());
+    put(QString::number(argv.size()));
+    for (const QString &arg : argv)
+        put(arg);
+    put(QStringLiteral("1"));
+    put(QStringLiteral("PATH=/.sandbox/bin:/bin"));
+    return payload;
+}
+
+QByteArray freshSeed()
+{
+    QByteArray seed(64, Qt::Uninitialized);
+    QRandomGenerator::system()->generate(reinterpret_cast<quint32 *>(seed.data()),
+                                         reinterpret_cast<quint32 *>(seed.data() + seed.size()));
+    return seed;
 }
 
 bool hasNul(const SpawnRequest &request)
@@ -139,6 +179,18 @@ bool VmLauncher::accelerated() const
 {
     QMutexLocker lock(&m_mutex);
     return m_prepared && m_acceleration == VmDriver::Acceleration::Hardware;
+}
+
+bool VmLauncher::lastPrepareRestored() const
+{
+    QMutexLocker lock(&m_mutex);
+    return m_lastPrepareRestored;
+}
+
+QString VmLauncher::baselineDirectory() const
+{
+    LauncherHost *launcherHost = host();
+    return launcherHost ? launcherHost->stateDirectory() + QStringLiteral("/baselines") : QString();
 }
 
 BackendDescriptor VmLauncher::descriptor() const
@@ -237,6 +289,10 @@ QFuture<Status> VmLauncher::configure(const ResolvedSettings &resolved)
     settings.cpus = values.value(QStringLiteral("cpus"), 1).toInt(1);
     settings.kernel = values.value(QStringLiteral("kernel")).toString();
     settings.initramfs = values.value(QStringLiteral("initramfs")).toString();
+    settings.baselineEnabled = values.value(QStringLiteral("baselineEnabled")).toBool(false);
+    settings.baselineMaxInactiveArtifacts = values.value(QStringLiteral("baselineMaxInactiveArtifacts")).toInt(2);
+    settings.baselineMaxBytes
+        = qint64(values.value(QStringLiteral("baselineMaxBytes")).toDouble(double(qint64(4) << 30)));
     const QString source = values.value(QStringLiteral("helperSource")).toString();
     settings.helperSource = QUrl(source.isEmpty() ? defaultHelperSource() : source, QUrl::StrictMode);
 
@@ -337,15 +393,12 @@ Status VmLauncher::prepareNow()
     // whose layout it has.
     std::shared_ptr<VmMachine> booted;
     const VmDriver::Acceleration acceleration = decideAcceleration(GuestLayout(), booted);
-    if (!booted) {
-        Result<std::shared_ptr<VmMachine>> machine = boot(GuestLayout(), acceleration, kSoftwareBootTimeoutMs, true);
-        if (!machine.ok())
-            return machine.error();
-        booted = machine.value();
-    }
+    Result<std::shared_ptr<VmMachine>> machine = bootPrepared(acceleration, booted, verified.value());
+    if (!machine.ok())
+        return machine.error();
     QMutexLocker lock(&m_mutex);
     m_acceleration = acceleration;
-    m_lastBootMs = booted->bootMs();
+    m_lastBootMs = machine.value()->bootMs();
     m_prepared = true;
     return Status::success();
 }
@@ -400,6 +453,20 @@ VmDriver::Acceleration VmLauncher::decideAcceleration(const GuestLayout &layout,
 Result<std::shared_ptr<VmMachine>> VmLauncher::boot(const GuestLayout &layout, VmDriver::Acceleration acceleration,
                                                     int timeoutMs, bool wait)
 {
+    bool monitor = false;
+    {
+        QMutexLocker lock(&m_mutex);
+        // The first VM gets a monitor: it is the one a baseline is saved from.
+        monitor = m_settings.baselineEnabled && layout.shares.isEmpty() && m_driver->baselineSupport().available;
+    }
+    Result<VmSpec> spec = makeSpec(layout, monitor);
+    if (!spec.ok())
+        return spec.error();
+    return start(layout, spec.value(), acceleration, timeoutMs, wait);
+}
+
+Result<VmSpec> VmLauncher::makeSpec(const GuestLayout &layout, bool monitor)
+{
     QString kernel, baseInitramfs;
     VmSpec spec;
     {
@@ -429,23 +496,40 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::boot(const GuestLayout &layout, V
         image.write(base.readAll());
         image.write(GuestImage::singleFileArchive(QStringLiteral("/.sandbox/layout"), layout.layoutFile()));
     }
+    if (monitor)
+        spec.monitorSocket = spec.runDirectory + QStringLiteral("/monitor");
+    return spec;
+}
+
+Result<std::shared_ptr<VmMachine>> VmLauncher::start(const GuestLayout &layout, VmSpec spec,
+                                                     VmDriver::Acceleration acceleration, int timeoutMs, bool wait,
+                                                     BaselineCache::Candidate *restore)
+{
+    spec.incoming = restore != nullptr;
     Result<VmDriver::Command> command = m_driver->bootCommand(spec, acceleration);
-    if (!command.ok())
+    if (!command.ok()) {
+        QDir(spec.runDirectory).removeRecursively();
         return command.error();
+    }
 
     const QString runPath = spec.runDirectory;
+    // A VM restored from a baseline holds its lease until it is gone.
+    // (handed over once the VM is ready; until then a failure leaves it to the caller).
+    auto lease = std::make_shared<std::unique_ptr<BaselineLease>>();
     std::shared_ptr<VmMachine> machine;
     QObject *context = VmMachine::ioContext();
     QMetaObject::invokeMethod(
         context,
         [&] {
-            machine = std::shared_ptr<VmMachine>(new VmMachine(command.value(), spec, layout, timeoutMs),
-                                                 [runPath](VmMachine *raw) {
-                                                     QMetaObject::invokeMethod(VmMachine::ioContext(), [raw, runPath] {
-                                                         delete raw;
-                                                         QDir(runPath).removeRecursively();
-                                                     });
-                                                 });
+            machine = std::shared_ptr<VmMachine>(
+                new VmMachine(command.value(), spec, layout, timeoutMs, restore != nullptr),
+                [runPath, lease](VmMachine *raw) {
+                    QMetaObject::invokeMethod(VmMachine::ioContext(), [raw, runPath, lease] {
+                        delete raw;
+                        QDir(runPath).removeRecursively();
+                        lease->reset();
+                    });
+                });
         },
         Qt::BlockingQueuedConnection);
     auto outcome = std::make_shared<std::promise<QString>>();
@@ -468,6 +552,18 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::boot(const GuestLayout &layout, V
             raw->start();
         },
         Qt::BlockingQueuedConnection);
+    if (restore) {
+        // The driver loads the state (QEMU waits for the agent's channel to be connected
+        // first, which the machine does on its own), then the guest must answer.
+        const Status restored = m_driver->restoreBaseline(spec, restore->artifactFd);
+        if (!restored) {
+            QMetaObject::invokeMethod(
+                raw, [raw] { raw->stop(); }, Qt::BlockingQueuedConnection);
+            return restored.error();
+        }
+        QMetaObject::invokeMethod(
+            raw, [raw, payload = handshakePayload(), seed = freshSeed()] { raw->confirmRestored(payload, seed); });
+    }
     if (wait) {
         const QString failure = booted.get();
         if (!failure.isEmpty()) {
@@ -476,9 +572,120 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::boot(const GuestLayout &layout, V
             return Error{ kWhere, failure, {} };
         }
     }
+    if (restore)
+        *lease = std::move(restore->lease);
     QMutexLocker lock(&m_mutex);
     m_machines.append(machine);
     return machine;
+}
+
+Result<std::shared_ptr<VmMachine>> VmLauncher::bootPrepared(VmDriver::Acceleration acceleration,
+                                                            std::shared_ptr<VmMachine> booted,
+                                                            const QMap<QString, QByteArray> &helpers)
+{
+    Settings settings;
+    {
+        QMutexLocker lock(&m_mutex);
+        settings = m_settings;
+    }
+    LauncherHost *launcherHost = host();
+    auto note = [launcherHost](const QString &text) { launcherHost->reportActivationNote(text); };
+    const Availability support = m_driver->baselineSupport();
+    if (!settings.baselineEnabled || !support.available) {
+        if (settings.baselineEnabled)
+            note(tr("baselines unavailable with %1: %2; cold boot").arg(m_driver->name(), support.reason));
+        {
+            QMutexLocker lock(&m_mutex);
+            m_lastPrepareRestored = false;
+        }
+        if (booted)
+            return booted;
+        return boot(GuestLayout(), acceleration, kSoftwareBootTimeoutMs, true);
+    }
+
+    // What the baseline is bound to: the machine this activation would boot.
+    Result<VmSpec> spec = booted ? Result<VmSpec>(booted->spec()) : makeSpec(GuestLayout(), true);
+    if (!spec.ok())
+        return spec.error();
+    VmSpec identitySpec = spec.value();
+    identitySpec.incoming = false;
+    const Result<VmDriver::Command> command = m_driver->bootCommand(identitySpec, acceleration);
+    if (!command.ok())
+        return command.error();
+    BaselineManifest expected;
+    expected.driver = m_driver->name();
+    expected.driverVersion = m_driver->version();
+    expected.machine.append(command.value().program);
+    for (const QString &argument : command.value().arguments) {
+        QString canonical = argument;
+        expected.machine.append(canonical.replace(identitySpec.runDirectory, QStringLiteral("@run")));
+    }
+    expected.kernelSha256 = FileDigest::sha256(identitySpec.kernel);
+    expected.initramfsSha256 = FileDigest::sha256(identitySpec.initramfs);
+    for (auto it = helpers.cbegin(); it != helpers.cend(); ++it)
+        expected.helperSha256.insert(
+            it.key(), QString::fromLatin1(QCryptographicHash::hash(it.value(), QCryptographicHash::Sha256).toHex()));
+    expected.memoryMb = identitySpec.memoryMb;
+    expected.cpus = identitySpec.cpus;
+    expected.uid = ::getuid();
+
+    BaselineCache cache(baselineDirectory());
+    bool mayStore = true;
+    bool restored = false;
+    if (!booted) {
+        BaselineCache::Candidate candidate = cache.lookUp(expected);
+        switch (candidate.verdict) {
+        case BaselineCache::Verdict::Usable: {
+            Result<std::shared_ptr<VmMachine>> machine
+                = start(GuestLayout(), spec.value(), acceleration, kRestoreTimeoutMs, true, &candidate);
+            if (machine.ok()) {
+                note(tr("restored from baseline %1").arg(QFileInfo(candidate.directory).fileName()));
+                booted = machine.value();
+                restored = true;
+                mayStore = false;
+                break;
+            }
+            // The driver could not use it: it goes, and this activation boots once.
+            cache.invalidate(candidate);
+            note(tr("baseline invalid: driver failure on restore (%1); cold boot")
+                     .arg(machine.error().message.left(300)));
+            spec = makeSpec(GuestLayout(), true);
+            if (!spec.ok())
+                return spec.error();
+            break;
+        }
+        case BaselineCache::Verdict::Missing:
+            note(tr("no baseline yet; cold boot"));
+            break;
+        case BaselineCache::Verdict::Leased:
+            note(tr("%1; cold boot").arg(candidate.reason));
+            mayStore = false;
+            break;
+        default:
+            note(tr("baseline invalid: %1; cold boot").arg(candidate.reason));
+            break;
+        }
+        if (!booted) {
+            Result<std::shared_ptr<VmMachine>> machine
+                = start(GuestLayout(), spec.value(), acceleration, kSoftwareBootTimeoutMs, true);
+            if (!machine.ok())
+                return machine.error();
+            booted = machine.value();
+        }
+    }
+    {
+        QMutexLocker lock(&m_mutex);
+        m_lastPrepareRestored = restored;
+    }
+    if (mayStore) {
+        // Agent ready, and nothing of any workload has reached this VM: spawns wait for
+        // prepare() to finish. A baseline that cannot be saved costs only itself.
+        const VmSpec bootedSpec = booted->spec();
+        const Status stored = cache.store(expected, [&](int fd) { return m_driver->saveBaseline(bootedSpec, fd); });
+        note(stored ? tr("baseline saved") : tr("baseline not saved: %1").arg(stored.error().message));
+    }
+    cache.evict(settings.baselineMaxInactiveArtifacts, settings.baselineMaxBytes);
+    return booted;
 }
 
 void VmLauncher::stopIdleMachines(const QString &keepKey)

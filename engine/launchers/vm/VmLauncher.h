@@ -1,5 +1,6 @@
 #pragma once
 
+#include "BaselineCache.h"
 #include "GuestLayout.h"
 #include "VmDriver.h"
 #include "core/Launcher.h"
@@ -34,6 +35,9 @@ public:
         QString kernel;
         QString initramfs;
         QUrl helperSource;
+        bool baselineEnabled = false;
+        int baselineMaxInactiveArtifacts = 2;
+        qint64 baselineMaxBytes = qint64(4) << 30;
     };
 
     VmLauncher();
@@ -55,12 +59,27 @@ public:
     qint64 lastBootMs() const;
     // True when hardware acceleration (KVM) runs this backend's VMs.
     bool accelerated() const;
+    // Whether the last prepare() started its VM from a cached baseline.
+    bool lastPrepareRestored() const;
+    // Where this backend keeps its baselines (under its state directory).
+    QString baselineDirectory() const;
 
 private:
     Status prepareNow();
     Result<std::shared_ptr<VmMachine>> machineFor(const GuestLayout &layout, bool wait);
+    // A VM's spec with its own run directory and initramfs (the layout appended).
+    Result<VmSpec> makeSpec(const GuestLayout &layout, bool monitor);
+    // Boots `spec` (or, with `restore`, starts it from that baseline and runs the handshake).
     Result<std::shared_ptr<VmMachine>> boot(const GuestLayout &layout, VmDriver::Acceleration acceleration,
                                             int timeoutMs, bool wait);
+    Result<std::shared_ptr<VmMachine>> start(const GuestLayout &layout, VmSpec spec,
+                                             VmDriver::Acceleration acceleration, int timeoutMs, bool wait,
+                                             BaselineCache::Candidate *restore = nullptr);
+    // The trusted boot of prepare(): restored from a baseline when one is valid, else cold
+    // booted once (and saved as the baseline before any workload reaches it).
+    Result<std::shared_ptr<VmMachine>> bootPrepared(VmDriver::Acceleration acceleration,
+                                                    std::shared_ptr<VmMachine> booted,
+                                                    const QMap<QString, QByteArray> &helpers);
     VmDriver::Acceleration decideAcceleration(const GuestLayout &layout, std::shared_ptr<VmMachine> &booted);
     QString accelerationVerdictKey() const;
     void stopIdleMachines(const QString &keepKey);
@@ -76,6 +95,7 @@ private:
     VmDriver::Acceleration m_acceleration = VmDriver::Acceleration::Software;
     QString m_accelerationNote;
     qint64 m_lastBootMs = 0;
+    bool m_lastPrepareRestored = false;
     quint32 m_nextId = 1;
     QList<std::shared_ptr<VmMachine>> m_machines;
 };

@@ -63,12 +63,13 @@ QObject *VmMachine::ioContext()
     return context;
 }
 
-VmMachine::VmMachine(VmDriver::Command command, VmSpec spec, GuestLayout layout, int bootTimeoutMs)
+VmMachine::VmMachine(VmDriver::Command command, VmSpec spec, GuestLayout layout, int bootTimeoutMs, bool restoring)
     : m_command(std::move(command))
     , m_spec(std::move(spec))
     , m_layout(std::move(layout))
     , m_layoutKey(m_layout.key())
     , m_bootTimeoutMs(bootTimeoutMs)
+    , m_restoring(restoring)
 {
     m_process.setProcessChannelMode(QProcess::MergedChannels);
     m_process.setWorkingDirectory(m_spec.runDirectory);
@@ -175,13 +176,9 @@ void VmMachine::readFrames()
         const QByteArray payload = m_input.mid(9, int(length) - 5);
         m_input.remove(0, int(4 + length));
         if (type == guest::Ready) {
-            m_ready = true;
-            m_bootMs = m_clock.elapsed();
-            m_bootTimer.stop();
-            for (const QByteArray &frame : std::as_const(m_pending))
-                m_channel.write(frame);
-            m_pending.clear();
-            emit ready();
+            // A restored guest's agent said it before the baseline was saved.
+            if (!m_restoring)
+                becomeReady();
             continue;
         }
         if (type == guest::Log) {
@@ -196,6 +193,54 @@ void VmMachine::readFrames()
             m_sinks.remove(id);
         deliver(type, payload);
     }
+}
+
+void VmMachine::becomeReady()
+{
+    if (m_ready)
+        return;
+    m_ready = true;
+    m_bootMs = m_clock.elapsed();
+    m_bootTimer.stop();
+    for (const QByteArray &frame : std::as_const(m_pending))
+        m_channel.write(frame);
+    m_pending.clear();
+    emit ready();
+}
+
+void VmMachine::confirmRestored(const QByteArray &spawnPayload, const QByteArray &input)
+{
+    if (hasFailed() || m_ready)
+        return;
+    auto errors = std::make_shared<QByteArray>();
+    m_sinks.insert(kHandshakeId, [this, errors](quint8 type, const QByteArray &payload) {
+        if (type == guest::Stderr && errors->size() < 2000)
+            errors->append(payload);
+        if (type == guest::Exited && payload.size() >= 9 && readU32(payload.constData()) == 0 && payload.at(4) == 0) {
+            becomeReady();
+        } else if (type == guest::Exited || type == guest::SpawnFailed) {
+            fail(tr("the restored guest's agent did not complete the handshake (%1)")
+                     .arg(type == guest::SpawnFailed ? QString::fromUtf8(payload)
+                                                     : tr("exit status %1%2")
+                                                           .arg(qint32(readU32(payload.constData())))
+                                                           .arg(errors->isEmpty() ? QString()
+                                                                                  : QStringLiteral(": ")
+                                                                        + QString::fromUtf8(errors->trimmed()))));
+            stop();
+        }
+    });
+    // The agent is listening already: these go out now, not after "ready".
+    auto direct = [this](quint8 type, const QByteArray &payload) {
+        QByteArray frame = u32(quint32(payload.size() + 5));
+        frame += char(type);
+        frame += u32(kHandshakeId);
+        frame += payload;
+        m_channel.write(frame);
+    };
+    direct(guest::Spawn, spawnPayload);
+    if (!input.isEmpty())
+        direct(guest::Stdin, input);
+    direct(guest::StdinEof, QByteArray());
 }
 
 void VmMachine::writeFrame(quint8 type, quint32 id, const QByteArray &payload)

@@ -25,7 +25,9 @@ class VmMachine final : public QObject
 public:
     using Sink = std::function<void(quint8 type, const QByteArray &payload)>;
 
-    VmMachine(VmDriver::Command command, VmSpec spec, GuestLayout layout, int bootTimeoutMs);
+    // `restoring`: the VM starts from a baseline, whose agent said "ready" before it was
+    // saved; it is ready once confirmRestored()'s command has run in it.
+    VmMachine(VmDriver::Command command, VmSpec spec, GuestLayout layout, int bootTimeoutMs, bool restoring = false);
     ~VmMachine() override;
 
     // The thread every VmMachine lives in (started on first use, stopped at exit), and an
@@ -39,6 +41,7 @@ public:
     QString failure() const { return m_failure; }
     QString layoutKey() const { return m_layoutKey; }
     const GuestLayout &layout() const { return m_layout; }
+    const VmSpec &spec() const { return m_spec; }
     qint64 hostPid() const { return m_process.processId(); }
     qint64 bootMs() const { return m_bootMs; }
     int commandCount() const { return int(m_sinks.size()); }
@@ -47,6 +50,11 @@ public:
     void open(quint32 id, const Sink &sink, const QByteArray &spawnPayload);
     void send(quint8 type, quint32 id, const QByteArray &payload);
     void close(quint32 id);
+    // After the driver restored the VM: runs the handshake command (cwd, argv, env as for a
+    // spawn; `input` on its stdin) and declares the VM ready when it exits with 0.
+    void confirmRestored(const QByteArray &spawnPayload, const QByteArray &input);
+    // The command id the handshake uses (never one of the launcher's).
+    static constexpr quint32 kHandshakeId = 0xffffffffu;
 
 signals:
     void ready();
@@ -58,6 +66,7 @@ private:
     void tryConnect();
     void readFrames();
     void writeFrame(quint8 type, quint32 id, const QByteArray &payload);
+    void becomeReady();
 
     VmDriver::Command m_command;
     VmSpec m_spec;
@@ -74,6 +83,7 @@ private:
     QHash<quint32, Sink> m_sinks;
     bool m_ready = false;
     bool m_stopping = false;
+    bool m_restoring = false;
     qint64 m_bootMs = 0;
     QString m_failure;
 };

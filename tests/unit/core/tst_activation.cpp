@@ -112,6 +112,7 @@ private slots:
     void faultAtEachStep();
     void processesStayWithTheLauncherThatCreatedThem();
     void reactivationUsesAFreshInstance();
+    void thePrepareEventCarriesWhatTheLauncherReported();
     void spawnWithoutAnActiveBackendRunsNothing();
     void restoreActivatesTheSavedSelection();
     void restoreFallsBackToAuto();
@@ -435,6 +436,29 @@ void ActivationTest::activationNeverRewritesPolicy()
     QCOMPARE(QFileInfo(policyPath).lastModified(), modified);
     QCOMPARE(rig.engine->policy(), policy);
     QCOMPARE(policyChanged.size(), 1);
+}
+
+void ActivationTest::thePrepareEventCarriesWhatTheLauncherReported()
+{
+    EngineRig rig;
+    auto prepareSucceeded = [&](quint64 id) {
+        for (const ActivationEvent &event : rig.observer->events(id)) {
+            if (event.step == ActivationStep::Prepare && event.state == ActivationEvent::State::Succeeded)
+                return std::optional<QString>(event.message);
+        }
+        return std::optional<QString>();
+    };
+    rig.faultPlan->prepareNote = QStringLiteral("restored from baseline 0123");
+    const ActivationResult first = rig.activate(EngineRig::faultRef());
+    QVERIFY2(first.ok, qPrintable(first.error.toString()));
+    QCOMPARE(prepareSucceeded(first.activationId),
+             std::optional<QString>(QStringLiteral("restored from baseline 0123")));
+
+    // The next activation's event says only what its own prepare() reported.
+    rig.faultPlan->prepareNote.clear();
+    const ActivationResult second = rig.activate(EngineRig::faultRef());
+    QVERIFY2(second.ok, qPrintable(second.error.toString()));
+    QCOMPARE(prepareSucceeded(second.activationId), std::optional<QString>(QString()));
 }
 
 void ActivationTest::hostInteractionAnswered()

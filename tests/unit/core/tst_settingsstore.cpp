@@ -4,6 +4,7 @@
 #include "core/FileSettingsStore.h"
 
 #include <QDir>
+#include <QJsonDocument>
 #include <QTest>
 
 using namespace sandbox;
@@ -40,6 +41,7 @@ private slots:
     void corruptPolicyIsBackedUpAndDefaultsUsed();
     void invalidPolicyIsRefused();
     void storeSerializesWritersOfOneProcess();
+    void legacyVmBaselineSettingsNormaliseOnceWithANotice();
 };
 
 void SettingsStoreTest::perFieldValidationErrors()
@@ -266,4 +268,50 @@ void SettingsStoreTest::storeSerializesWritersOfOneProcess()
 }
 
 QTEST_GUILESS_MAIN(SettingsStoreTest)
+void SettingsStoreTest::legacyVmBaselineSettingsNormaliseOnceWithANotice()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("settings.json"));
+    writeFile(path,
+              R"({"version":1,"sandbox.vm.baseline":{"enabled":true,"maxInactiveArtifacts":5,"maxBytes":1000000},)"
+              R"("backends":{"builtin:vm":{"baselineMaxInactiveArtifacts":3}}})");
+    {
+        FileSettingsStore store(dir.path());
+        const Result<SettingsDocument> document = store.load();
+        QVERIFY(document.ok());
+        const QJsonObject vm = document.value().backends.value(QStringLiteral("builtin:vm"));
+        QCOMPARE(vm.value(QStringLiteral("baselineEnabled")).toBool(), true);
+        QCOMPARE(vm.value(QStringLiteral("baselineMaxBytes")).toDouble(), 1000000.0);
+        // A value already set in the source-qualified settings wins over the legacy one.
+        QCOMPARE(vm.value(QStringLiteral("baselineMaxInactiveArtifacts")).toInt(), 3);
+        QCOMPARE(store.warnings().size(), 1);
+        QVERIFY2(store.warnings().first().contains(QStringLiteral("sandbox.vm.baseline")),
+                 qPrintable(store.warnings().first()));
+        QVERIFY(store.warnings().first().contains(QStringLiteral("builtin:vm")));
+    }
+    // Written back without the old key: the next reader sees no legacy setting, no notice.
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray written = file.readAll();
+    QVERIFY2(!written.contains("sandbox.vm.baseline"), written.constData());
+    QVERIFY(written.contains("baselineEnabled"));
+    FileSettingsStore again(dir.path());
+    QVERIFY(again.load().ok());
+    QVERIFY(again.update([](SettingsDocument &) -> Status { return {}; }).ok());
+    QVERIFY(again.warnings().isEmpty());
+    QCOMPARE(again.load()
+                 .value()
+                 .backends.value(QStringLiteral("builtin:vm"))
+                 .value(QStringLiteral("baselineEnabled"))
+                 .toBool(),
+             true);
+
+    // A legacy value of the wrong type: an error naming it.
+    const Result<SettingsDocument> bad = SettingsDocument::fromJson(
+        QJsonDocument::fromJson(R"({"version":1,"sandbox.vm.baseline":{"enabled":"yes"}})").object(),
+        QStringLiteral("f"));
+    QVERIFY(!bad.ok());
+    QCOMPARE(bad.error().where, QStringLiteral("f.sandbox.vm.baseline.enabled"));
+}
+
 #include "tst_settingsstore.moc"

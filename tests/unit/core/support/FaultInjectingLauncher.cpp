@@ -79,8 +79,10 @@ QFuture<Status> FaultInjectingLauncher::prepare()
 {
     bool ask = false;
     bool malformed = false;
+    QString note;
     {
         QMutexLocker locker(&m_plan->mutex);
+        note = m_plan->prepareNote;
         ask = m_plan->askDuringPrepare;
         malformed = m_plan->askMalformed;
         if (m_plan->hangAt == QLatin1String("prepare")) {
@@ -88,6 +90,8 @@ QFuture<Status> FaultInjectingLauncher::prepare()
             return hangingCall();
         }
     }
+    if (!note.isEmpty())
+        host()->reportActivationNote(note);
     if (ask) {
         HostInteractionRequest request;
         request.kind = HostInteractionRequest::Kind::Confirm;

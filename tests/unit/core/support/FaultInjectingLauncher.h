@@ -26,6 +26,7 @@ struct FaultPlan
     bool askMalformed = false; // with askDuringPrepare: the confirm carries options (invalid)
     int disposeFailures = 0; // the next N disposeIdle() calls fail
     int prepareDelayMs = 0;
+    QString prepareNote; // reported to the host during prepare() (the prepare event carries it)
     // A call that never answers: "configure", "prepare", "probe", "spawn" (the sandbox never
     // starts until killed) or "dispose". Empty: every call answers.
     QString hangAt;

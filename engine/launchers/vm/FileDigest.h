@@ -1,0 +1,17 @@
+#pragma once
+
+#include <QString>
+
+namespace sandbox {
+
+// SHA-256 of a file's bytes as lowercase hex, empty when it cannot be read. Through
+// OpenSSL, which uses the CPU's SHA instructions: a VM baseline is tens of MiB and is
+// checked on every restore.
+struct FileDigest
+{
+    // Of the whole open file `fd`, which is left at offset 0; `bytes` gets its length.
+    static QString sha256(int fd, qint64 *bytes = nullptr);
+    static QString sha256(const QString &path, qint64 *bytes = nullptr);
+};
+
+} // namespace sandbox

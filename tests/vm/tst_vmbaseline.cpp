@@ -1,0 +1,542 @@
+// VM pre-workload baselines: the cache's decisions (each invalidation cause, leases between
+// two processes, LRU eviction, owner-only modes) on real files, the drivers' capability and
+// Hyper-V's checkpoint commands, and end to end with QEMU: a cold boot saves a baseline,
+// the next activation restores it and runs commands, a corrupted or unloadable baseline
+// costs exactly one cold boot, and nothing under the cache holds a secret.
+#include "LauncherRun.h"
+#include "launchers/vm/BaselineCache.h"
+#include "launchers/vm/BaselineLease.h"
+#include "launchers/vm/BaselineManifest.h"
+#include "launchers/vm/FileDigest.h"
+#include "launchers/vm/HyperVDriver.h"
+#include "launchers/vm/VfkitDriver.h"
+#include "launchers/vm/VmLauncher.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QMutex>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace sandbox;
+using namespace sandbox::test;
+
+namespace {
+
+const QByteArray kSecret = "baseline-secret-9f2c71d0e4";
+
+class RecordingHost final : public LauncherHost
+{
+public:
+    explicit RecordingHost(QString directory)
+        : m_directory(std::move(directory))
+    { }
+    QString stateDirectory() const override { return m_directory; }
+    QFuture<HostInteractionResponse> ask(const HostInteractionRequest &request) override
+    {
+        QPromise<HostInteractionResponse> promise;
+        promise.start();
+        promise.addResult(HostInteractionResponse{ request.id, false, {} });
+        promise.finish();
+        return promise.future();
+    }
+    void notifyAvailabilityChanged() override { }
+    void reportActivationNote(const QString &note) override
+    {
+        QMutexLocker lock(&m_mutex);
+        m_notes.append(note);
+    }
+    QStringList takeNotes()
+    {
+        QMutexLocker lock(&m_mutex);
+        return std::exchange(m_notes, {});
+    }
+
+private:
+    QString m_directory;
+    QMutex m_mutex;
+    QStringList m_notes;
+};
+
+BaselineManifest sampleManifest()
+{
+    BaselineManifest manifest;
+    manifest.driver = QStringLiteral("qemu");
+    manifest.driverVersion = QStringLiteral("QEMU emulator version 7.2.22");
+    manifest.machine = { QStringLiteral("/usr/bin/qemu-system-x86_64"), QStringLiteral("-m"), QStringLiteral("512") };
+    manifest.kernelSha256 = QString(64, QLatin1Char('a'));
+    manifest.initramfsSha256 = QString(64, QLatin1Char('b'));
+    manifest.helperSha256.insert(QStringLiteral("sandbox-vm-agent"), QString(64, QLatin1Char('c')));
+    manifest.memoryMb = 512;
+    manifest.cpus = 1;
+    manifest.uid = ::getuid();
+    return manifest;
+}
+
+// A baseline as store() writes it, with `content` as its artifact.
+void storeFake(BaselineCache &cache, const BaselineManifest &manifest, const QByteArray &content)
+{
+    const Status stored = cache.store(manifest, [&](int fd) -> Status {
+        if (::write(fd, content.constData(), size_t(content.size())) != content.size())
+            return Error{ QStringLiteral("test"), QStringLiteral("write failed"), {} };
+        return Status::success();
+    });
+    QVERIFY2(stored.ok(), qPrintable(stored.ok() ? QString() : stored.error().toString()));
+}
+
+int modeOf(const QString &path)
+{
+    struct stat info
+    {
+    };
+    if (::lstat(QFile::encodeName(path).constData(), &info) != 0)
+        return -1;
+    return int(info.st_mode & 07777);
+}
+
+bool rewrite(const QString &path, const QByteArray &content)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(content) == content.size();
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestVmBaseline final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void manifestRoundTripsAndRefusesWhatIsMissing();
+    void fileDigestIsSha256();
+    void eachInvalidationCauseRemovesTheCandidate();
+    void aLiveHolderInAnotherProcessIsRespectedADeadOnesReclaimed();
+    void evictionKeepsTheMostRecentlyUsedWithinCountAndBytes();
+    void cacheIsOwnerOnly();
+    void driversReportTheCapability();
+    void coldBootSavesThenActivationRestoresAndRunsCommands();
+    void aBaselineTheDriverCannotLoadCostsOneColdBoot();
+    void cleanupTestCase();
+
+private:
+    struct Activation
+    {
+        Status status;
+        QStringList notes;
+        bool restored = false;
+        qint64 bootMs = 0;
+    };
+    Activation activate(std::shared_ptr<VmLauncher> &launcher, RecordingHost &host);
+
+    std::unique_ptr<QTemporaryDir> m_root;
+    QString m_stateDirectory;
+    QString m_workspace;
+};
+
+void TestVmBaseline::initTestCase()
+{
+    m_root = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/tst_vmbaseline-XXXXXX"));
+    QVERIFY(m_root->isValid());
+    m_stateDirectory = m_root->filePath(QStringLiteral("state"));
+    m_workspace = m_root->filePath(QStringLiteral("workspace"));
+    QVERIFY(QDir().mkpath(m_stateDirectory) && QDir().mkpath(m_workspace));
+    // The caller's environment holds a secret: nothing of it may reach the cache.
+    qputenv("SANDBOX_BASELINE_TEST_TOKEN", kSecret);
+}
+
+void TestVmBaseline::cleanupTestCase()
+{
+    qunsetenv("SANDBOX_BASELINE_TEST_TOKEN");
+}
+
+void TestVmBaseline::manifestRoundTripsAndRefusesWhatIsMissing()
+{
+    BaselineManifest manifest = sampleManifest();
+    manifest.artifactSha256 = QString(64, QLatin1Char('d'));
+    manifest.artifactBytes = 1234;
+    const Result<BaselineManifest> parsed = BaselineManifest::fromJson(manifest.toJson(), QStringLiteral("m"));
+    QVERIFY(parsed.ok());
+    QCOMPARE(parsed.value().toJson(), manifest.toJson());
+    QCOMPARE(parsed.value().key(), manifest.key());
+
+    BaselineManifest other = manifest;
+    other.memoryMb = 1024;
+    QVERIFY(other.key() != manifest.key());
+
+    QByteArray broken = manifest.toJson();
+    broken.replace("\"kernelSha256\"", "\"kernelDigest\"");
+    const Result<BaselineManifest> missing = BaselineManifest::fromJson(broken, QStringLiteral("m"));
+    QVERIFY(!missing.ok());
+    QCOMPARE(missing.error().where, QStringLiteral("m.kernelSha256"));
+    QVERIFY(!BaselineManifest::fromJson("[1]", QStringLiteral("m")).ok());
+}
+
+void TestVmBaseline::fileDigestIsSha256()
+{
+    QTemporaryDir root;
+    const QString path = root.filePath(QStringLiteral("blob"));
+    QByteArray content;
+    for (int i = 0; i < 300000; ++i)
+        content += char(i * 7 + i / 251);
+    QVERIFY(rewrite(path, content));
+    qint64 bytes = 0;
+    QCOMPARE(FileDigest::sha256(path, &bytes),
+             QString::fromLatin1(QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex()));
+    QCOMPARE(bytes, qint64(content.size()));
+    QVERIFY(rewrite(path, QByteArray()));
+    QCOMPARE(FileDigest::sha256(path),
+             QString::fromLatin1(QCryptographicHash::hash({}, QCryptographicHash::Sha256).toHex()));
+    QVERIFY(FileDigest::sha256(root.filePath(QStringLiteral("missing"))).isEmpty());
+}
+
+void TestVmBaseline::eachInvalidationCauseRemovesTheCandidate()
+{
+    QTemporaryDir root;
+    BaselineCache cache(root.filePath(QStringLiteral("baselines")));
+    const BaselineManifest expected = sampleManifest();
+    const QString directory = cache.directoryFor(expected);
+    const QString manifestPath = directory + QStringLiteral("/manifest.json");
+
+    QCOMPARE(cache.lookUp(expected).verdict, BaselineCache::Verdict::Missing);
+
+    storeFake(cache, expected, QByteArray(4096, 'x'));
+    {
+        BaselineCache::Candidate usable = cache.lookUp(expected);
+        QCOMPARE(usable.verdict, BaselineCache::Verdict::Usable);
+        QVERIFY(usable.artifactFd >= 0);
+        QCOMPARE(::lseek(usable.artifactFd, 0, SEEK_CUR), off_t(0));
+        QVERIFY(usable.lease);
+        // While leased to this process, a second look finds it in use and leaves it.
+        QCOMPARE(cache.lookUp(expected).verdict, BaselineCache::Verdict::Leased);
+        QVERIFY(QFileInfo::exists(manifestPath));
+    }
+
+    // Invalid manifest: removed.
+    QVERIFY(rewrite(manifestPath, "{ not json"));
+    BaselineCache::Candidate invalid = cache.lookUp(expected);
+    QCOMPARE(invalid.verdict, BaselineCache::Verdict::InvalidManifest);
+    QVERIFY(!QFileInfo::exists(directory));
+
+    // Epoch mismatch: removed.
+    storeFake(cache, expected, QByteArray(4096, 'x'));
+    QByteArray manifest = readAll(manifestPath);
+    manifest.replace(QByteArray(QByteArray("\"epoch\": ") + QByteArray::number(BaselineManifest::kEpoch)),
+                     QByteArray(QByteArray("\"epoch\": ") + QByteArray::number(BaselineManifest::kEpoch + 1)));
+    QVERIFY(rewrite(manifestPath, manifest));
+    QCOMPARE(cache.lookUp(expected).verdict, BaselineCache::Verdict::EpochMismatch);
+    QVERIFY(!QFileInfo::exists(directory));
+
+    // Digest mismatch: one byte of the artifact changed.
+    storeFake(cache, expected, QByteArray(4096, 'x'));
+    QByteArray artifact = readAll(directory + QStringLiteral("/state"));
+    artifact[100] = 'y';
+    QVERIFY(rewrite(directory + QStringLiteral("/state"), artifact));
+    const BaselineCache::Candidate tampered = cache.lookUp(expected);
+    QCOMPARE(tampered.verdict, BaselineCache::Verdict::DigestMismatch);
+    QVERIFY(tampered.reason.contains(QStringLiteral("digest mismatch")));
+    QVERIFY(!QFileInfo::exists(directory));
+
+    // A manifest made for another machine under this one's key: invalid.
+    storeFake(cache, expected, QByteArray(4096, 'x'));
+    manifest = readAll(manifestPath);
+    manifest.replace("\"memoryMb\": 512", "\"memoryMb\": 2048");
+    QVERIFY(rewrite(manifestPath, manifest));
+    QCOMPARE(cache.lookUp(expected).verdict, BaselineCache::Verdict::InvalidManifest);
+    QVERIFY(!QFileInfo::exists(directory));
+
+    // A missing artifact: a failed digest.
+    storeFake(cache, expected, QByteArray(4096, 'x'));
+    QVERIFY(QFile::remove(directory + QStringLiteral("/state")));
+    QCOMPARE(cache.lookUp(expected).verdict, BaselineCache::Verdict::DigestMismatch);
+    QVERIFY(!QFileInfo::exists(directory));
+
+    // A driver failure on restore: the caller invalidates the usable candidate.
+    storeFake(cache, expected, QByteArray(4096, 'x'));
+    BaselineCache::Candidate failing = cache.lookUp(expected);
+    QCOMPARE(failing.verdict, BaselineCache::Verdict::Usable);
+    cache.invalidate(failing);
+    QVERIFY(!QFileInfo::exists(directory));
+}
+
+void TestVmBaseline::aLiveHolderInAnotherProcessIsRespectedADeadOnesReclaimed()
+{
+    QTemporaryDir root;
+    BaselineCache cache(root.filePath(QStringLiteral("baselines")));
+    const BaselineManifest expected = sampleManifest();
+    storeFake(cache, expected, QByteArray(2048, 'z'));
+    const QString directory = cache.directoryFor(expected);
+
+    // The other engine: this test binary again, holding the lease until killed.
+    QProcess other;
+    other.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("TST_VMBASELINE_HOLD_LEASE"), directory);
+    other.setProcessEnvironment(environment);
+    other.start(QCoreApplication::applicationFilePath(), {});
+    QVERIFY(other.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(other.readAllStandardOutput().contains("held") || BaselineLease::liveHolder(directory),
+                             20000);
+    QTRY_COMPARE_WITH_TIMEOUT(BaselineLease::liveHolder(directory), other.processId(), 20000);
+
+    const BaselineCache::Candidate busy = cache.lookUp(expected);
+    QCOMPARE(busy.verdict, BaselineCache::Verdict::Leased);
+    QVERIFY(busy.reason.contains(QString::number(other.processId())));
+    QVERIFY2(QFileInfo::exists(directory + QStringLiteral("/state")), "a leased baseline is never removed");
+    QVERIFY(cache.evict(0, 0).isEmpty());
+    QVERIFY(!cache.store(expected, [](int) { return Status::success(); }).ok());
+    QVERIFY(QFileInfo::exists(directory + QStringLiteral("/state")));
+
+    // The holder dies without releasing: its lease file stays, and is reclaimed.
+    other.kill();
+    QVERIFY(other.waitForFinished());
+    QVERIFY(QFileInfo::exists(directory + QStringLiteral("/lease")));
+    QCOMPARE(BaselineLease::liveHolder(directory), qint64(0));
+    BaselineCache::Candidate reclaimed = cache.lookUp(expected);
+    QCOMPARE(reclaimed.verdict, BaselineCache::Verdict::Usable);
+    QCOMPARE(BaselineLease::liveHolder(directory), qint64(::getpid()));
+    reclaimed.lease.reset();
+    QCOMPARE(BaselineLease::liveHolder(directory), qint64(0));
+    QVERIFY(!QFileInfo::exists(directory + QStringLiteral("/lease")));
+}
+
+void TestVmBaseline::evictionKeepsTheMostRecentlyUsedWithinCountAndBytes()
+{
+    QTemporaryDir root;
+    BaselineCache cache(root.filePath(QStringLiteral("baselines")));
+    QStringList directories;
+    for (int i = 0; i < 4; ++i) {
+        BaselineManifest manifest = sampleManifest();
+        manifest.memoryMb = 256 * (i + 1);
+        storeFake(cache, manifest, QByteArray(10000, char('a' + i)));
+        directories.append(cache.directoryFor(manifest));
+        // Used in order 0, 1, 2, 3 (3 most recently).
+        QVERIFY(rewrite(directories.last() + QStringLiteral("/last-used"), QByteArray::number(1000 + i)));
+    }
+    // Directory 0 in use by this process: never evicted, not counted as inactive.
+    BaselineLease::Attempt inUse = BaselineLease::acquire(directories[0]);
+    QVERIFY(inUse.lease);
+
+    // By count: two inactive kept, the least recently used inactive one goes.
+    QCOMPARE(cache.evict(2, qint64(1) << 40), QStringList{ directories[1] });
+    QVERIFY(QFileInfo::exists(directories[0]) && QFileInfo::exists(directories[2])
+            && QFileInfo::exists(directories[3]));
+
+    // By bytes: room for two baselines' artifacts (and their small files) in all.
+    const QStringList removed = cache.evict(10, 25000);
+    QCOMPARE(removed, QStringList{ directories[2] });
+    QVERIFY(QFileInfo::exists(directories[0]) && QFileInfo::exists(directories[3]));
+
+    // Released, the oldest one is evicted like the others.
+    inUse.lease.reset();
+    QCOMPARE(cache.evict(1, 0), (QStringList{ directories[0], directories[3] }));
+    QVERIFY(!QFileInfo::exists(directories[0]) && !QFileInfo::exists(directories[3]));
+}
+
+void TestVmBaseline::cacheIsOwnerOnly()
+{
+    QTemporaryDir root;
+    BaselineCache cache(root.filePath(QStringLiteral("baselines")));
+    const BaselineManifest expected = sampleManifest();
+    const mode_t previous = ::umask(0);
+    storeFake(cache, expected, QByteArray(100, 'q'));
+    ::umask(previous);
+    BaselineCache::Candidate leased = cache.lookUp(expected);
+    QCOMPARE(leased.verdict, BaselineCache::Verdict::Usable);
+    QCOMPARE(modeOf(cache.root()), 0700);
+    QDirIterator it(cache.root(), QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    int files = 0;
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const int mode = modeOf(path);
+        QVERIFY2(mode == (it.fileInfo().isDir() ? 0700 : 0600),
+                 qPrintable(path + QStringLiteral(": ") + QString::number(mode, 8)));
+        ++files;
+    }
+    QCOMPARE(files, 5); // the directory, state, manifest.json, last-used, lease
+}
+
+void TestVmBaseline::driversReportTheCapability()
+{
+    QVERIFY(!VfkitDriver().baselineSupport().available);
+    QVERIFY(VfkitDriver().baselineSupport().reason.contains(QStringLiteral("cold boot")));
+
+    VmSpec spec;
+    spec.runDirectory = QStringLiteral("C:/Users/me/vm/run-1");
+    const VmDriver::Command checkpoint = HyperVDriver::checkpointCommand(spec, QStringLiteral("base'line"));
+    QCOMPARE(checkpoint.program, QStringLiteral("powershell.exe"));
+    QCOMPARE(checkpoint.arguments.last(),
+             QStringLiteral("$ErrorActionPreference = 'Stop'; Set-VM -Name 'sandbox-vm-run-1' -CheckpointType "
+                            "Standard; Checkpoint-VM -Name 'sandbox-vm-run-1' -SnapshotName 'base''line'"));
+    const VmDriver::Command restore = HyperVDriver::restoreCheckpointCommand(spec, QStringLiteral("b1"));
+    QCOMPARE(restore.arguments.last(),
+             QStringLiteral("$ErrorActionPreference = 'Stop'; Restore-VMCheckpoint -VMName 'sandbox-vm-run-1' -Name "
+                            "'b1' -Confirm:$false; Start-VM -VMName 'sandbox-vm-run-1'"));
+    // Not on this host: the same reason as booting, and nothing is attempted.
+    QVERIFY(!HyperVDriver().baselineSupport().available);
+    QVERIFY(!HyperVDriver().saveBaseline(spec, -1).ok());
+}
+
+TestVmBaseline::Activation TestVmBaseline::activate(std::shared_ptr<VmLauncher> &launcher, RecordingHost &host)
+{
+    launcher = std::make_shared<VmLauncher>();
+    launcher->attach(&host);
+    ResolvedSettings settings;
+    settings.values.values.insert(QStringLiteral("helperSource"),
+                                  QUrl::fromLocalFile(QStringLiteral(SANDBOX_VM_BUNDLE_DIR "/")).toString());
+    settings.values.values.insert(QStringLiteral("baselineEnabled"), true);
+    // A secret the engine resolved for this backend: the cache must not hold it either.
+    settings.secrets.insert(QStringLiteral("token"), QString::fromLatin1(kSecret));
+    Activation activation;
+    activation.status = launcher->configure(settings).result();
+    if (!activation.status.ok())
+        return activation;
+    QFuture<Status> prepared = launcher->prepare();
+    prepared.waitForFinished();
+    activation.status = prepared.result();
+    activation.notes = host.takeNotes();
+    activation.restored = launcher->lastPrepareRestored();
+    activation.bootMs = launcher->lastBootMs();
+    return activation;
+}
+
+void TestVmBaseline::coldBootSavesThenActivationRestoresAndRunsCommands()
+{
+    RecordingHost host(m_stateDirectory);
+    std::shared_ptr<VmLauncher> first;
+    const Activation cold = activate(first, host);
+    QVERIFY2(cold.status.ok(), qPrintable(cold.status.ok() ? QString() : cold.status.error().toString()));
+    QVERIFY(!cold.restored);
+    QCOMPARE(cold.notes,
+             (QStringList{ QStringLiteral("no baseline yet; cold boot"), QStringLiteral("baseline saved") }));
+    const QString cacheRoot = first->baselineDirectory();
+    const QStringList keys = QDir(cacheRoot).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    QCOMPARE(keys.size(), 1);
+    const QString directory = cacheRoot + QLatin1Char('/') + keys.first();
+    QVERIFY(QFileInfo(directory + QStringLiteral("/state")).size() > 0);
+    const Result<BaselineManifest> manifest
+        = BaselineManifest::fromJson(readAll(directory + QStringLiteral("/manifest.json")), QStringLiteral("m"));
+    QVERIFY(manifest.ok());
+    QCOMPARE(manifest.value().uid, uint(::getuid()));
+    QVERIFY(manifest.value().driverVersion.startsWith(QStringLiteral("QEMU emulator version")));
+    QVERIFY(manifest.value().machine.contains(QStringLiteral("@run/initramfs.cpio")));
+    QCOMPARE(manifest.value().helperSha256.size(), VmLauncher::requiredHelpers().size());
+    // The VM the baseline was saved from goes on serving commands.
+    const RunResult afterSave = runIn(*first, { QStringLiteral("/bin/echo"), QStringLiteral("saved") }, defaultPolicy(),
+                                      m_workspace, {}, 0, 300000);
+    QVERIFY2(afterSave.started && afterSave.status.exitCode == 0, qPrintable(afterSave.error));
+    first.reset();
+
+    // A second engine's activation: restored, and commands run.
+    std::shared_ptr<VmLauncher> second;
+    const Activation warm = activate(second, host);
+    QVERIFY2(warm.status.ok(), qPrintable(warm.status.ok() ? QString() : warm.status.error().toString()));
+    QVERIFY(warm.restored);
+    QCOMPARE(warm.notes, QStringList{ QStringLiteral("restored from baseline %1").arg(keys.first()) });
+    QCOMPARE(BaselineLease::liveHolder(directory), qint64(::getpid()));
+    const RunResult afterRestore
+        = runIn(*second, { QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("echo restored; date +%Y") },
+                defaultPolicy(), m_workspace, {}, 0, 300000);
+    QVERIFY2(afterRestore.started && afterRestore.status.exitCode == 0, qPrintable(afterRestore.error));
+    QVERIFY(afterRestore.out.startsWith("restored\n"));
+    second.reset();
+    QTRY_COMPARE_WITH_TIMEOUT(BaselineLease::liveHolder(directory), qint64(0), 20000);
+
+    // No file under the cache holds the secret, its base64 or its sha256 (hex or raw).
+    const QByteArray digest = QCryptographicHash::hash(kSecret, QCryptographicHash::Sha256);
+    const QList<QByteArray> needles{ kSecret, kSecret.toBase64(), kSecret.toBase64(QByteArray::Base64UrlEncoding),
+                                     digest,  digest.toHex(),     digest.toBase64() };
+    QDirIterator it(cacheRoot, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    int files = 0;
+    while (it.hasNext()) {
+        const QString path = it.next();
+        const QByteArray content = readAll(path);
+        for (const QByteArray &needle : needles)
+            QVERIFY2(!content.contains(needle), qPrintable(path));
+        ++files;
+    }
+    QVERIFY(files >= 3);
+}
+
+void TestVmBaseline::aBaselineTheDriverCannotLoadCostsOneColdBoot()
+{
+    RecordingHost host(m_stateDirectory);
+    const QString cacheRoot = m_stateDirectory + QStringLiteral("/baselines");
+    const QStringList keys = QDir(cacheRoot).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    QCOMPARE(keys.size(), 1);
+    const QString directory = cacheRoot + QLatin1Char('/') + keys.first();
+
+    // Tampered artifact: the digest check catches it before QEMU sees it.
+    QByteArray artifact = readAll(directory + QStringLiteral("/state"));
+    QVERIFY(artifact.size() > 1000);
+    artifact[artifact.size() / 2] = char(artifact.at(artifact.size() / 2) ^ 0x55);
+    QVERIFY(rewrite(directory + QStringLiteral("/state"), artifact));
+    std::shared_ptr<VmLauncher> launcher;
+    const Activation tampered = activate(launcher, host);
+    QVERIFY2(tampered.status.ok(), qPrintable(tampered.status.ok() ? QString() : tampered.status.error().toString()));
+    QVERIFY(!tampered.restored);
+    QCOMPARE(tampered.notes.size(), 2);
+    QVERIFY2(tampered.notes[0].startsWith(QStringLiteral("baseline invalid: digest mismatch")),
+             qPrintable(tampered.notes[0]));
+    QVERIFY(tampered.notes[0].endsWith(QStringLiteral("; cold boot")));
+    QCOMPARE(tampered.notes[1], QStringLiteral("baseline saved"));
+    launcher.reset();
+
+    // Garbage that passes the digest (the manifest rewritten to match): QEMU cannot load it,
+    // the candidate goes and the activation boots once.
+    const QByteArray garbage(1 << 16, '\x5a');
+    QVERIFY(rewrite(directory + QStringLiteral("/state"), garbage));
+    QByteArray manifest = readAll(directory + QStringLiteral("/manifest.json"));
+    const Result<BaselineManifest> parsed = BaselineManifest::fromJson(manifest, QStringLiteral("m"));
+    QVERIFY(parsed.ok());
+    BaselineManifest forged = parsed.value();
+    forged.artifactSha256 = QString::fromLatin1(QCryptographicHash::hash(garbage, QCryptographicHash::Sha256).toHex());
+    forged.artifactBytes = garbage.size();
+    QVERIFY(rewrite(directory + QStringLiteral("/manifest.json"), forged.toJson()));
+    const Activation unloadable = activate(launcher, host);
+    QVERIFY2(unloadable.status.ok(),
+             qPrintable(unloadable.status.ok() ? QString() : unloadable.status.error().toString()));
+    QVERIFY(!unloadable.restored);
+    QCOMPARE(unloadable.notes.size(), 2);
+    QVERIFY2(unloadable.notes[0].startsWith(QStringLiteral("baseline invalid: driver failure on restore")),
+             qPrintable(unloadable.notes[0]));
+    QCOMPARE(unloadable.notes[1], QStringLiteral("baseline saved"));
+    const RunResult works
+        = runIn(*launcher, { QStringLiteral("/bin/true") }, defaultPolicy(), m_workspace, {}, 0, 300000);
+    QVERIFY2(works.started && works.status.exitCode == 0, qPrintable(works.error));
+    launcher.reset();
+}
+
+int main(int argc, char **argv)
+{
+    // The other engine of the lease test: holds the lease until it is killed.
+    const QByteArray hold = qgetenv("TST_VMBASELINE_HOLD_LEASE");
+    if (!hold.isEmpty()) {
+        QCoreApplication app(argc, argv);
+        BaselineLease::Attempt attempt = BaselineLease::acquire(QString::fromLocal8Bit(hold));
+        if (!attempt.lease)
+            return 3;
+        std::fputs("held\n", stdout);
+        std::fflush(stdout);
+        return app.exec();
+    }
+    QCoreApplication app(argc, argv);
+    TestVmBaseline test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_vmbaseline.moc"
