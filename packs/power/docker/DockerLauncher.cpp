@@ -70,8 +70,10 @@ BackendDescriptor DockerLauncher::descriptor() const
         { QStringLiteral("filesystem"),
           tr("The image's root filesystem, read-only, with a private /tmp. Of the host's files only the workspace "
              "and the policy's other writable folders are mounted, read-write at the same path, with the policy's "
-             "read-only paths inside them mounted read-only; besides them the runtime adds only the small files it "
-             "generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the workspace "
+             "read-only paths inside them mounted read-only; under the allowlist network mode also the engine's proxy "
+             "bridge program and its filtering proxy socket's folder, both read-only; besides them the runtime adds "
+             "only the small files it generates (such as /etc/hosts). No denied path is ever mounted: a denied folder "
+             "inside the workspace "
              "is covered by an empty read-only folder, and a denied file there refuses the command.") },
         { QStringLiteral("confinement"),
           tr("Commands run in the container's own namespaces as your uid and gid, with every capability dropped, "
@@ -93,7 +95,8 @@ BackendDescriptor DockerLauncher::descriptor() const
              "Each set of domain rules gets a container of its own.") },
         { QStringLiteral("hostExecution"),
           tr("Never granted, whatever the policy allows: no runtime socket, session bus or other channel to the "
-             "host's programs is mounted into the container.") },
+             "host's programs is mounted into the container (the filtering proxy's socket, mounted under the "
+             "allowlist network mode, only relays connections to the allowed domains).") },
     };
     return d;
 }
