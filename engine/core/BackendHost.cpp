@@ -1,6 +1,10 @@
 #include "BackendHost.h"
 
+#include "HelperProgram.h"
 #include "HostInteractionBroker.h"
+#include "HostProxyChannel.h"
+#include "net/DomainRules.h"
+#include "net/FilteringProxy.h"
 
 #include <QDir>
 #include <QFile>
@@ -66,6 +70,30 @@ void BackendHost::notifyAvailabilityChanged()
     m_generation.fetchAndAddOrdered(1);
     if (m_availabilityChanged)
         m_availabilityChanged(m_ref);
+}
+
+Result<std::shared_ptr<ProxyChannel>> BackendHost::openProxyChannel(const QStringList &allowedDomains,
+                                                                    const QStringList &deniedDomains)
+{
+    Result<DomainRules> rules = DomainRules::parse(allowedDomains, deniedDomains);
+    if (!rules)
+        return rules.error();
+    std::shared_ptr<FilteringProxy> proxy;
+    {
+        QMutexLocker locker(&m_mutex);
+        if (!m_proxy)
+            m_proxy = std::make_shared<FilteringProxy>();
+        proxy = m_proxy;
+    }
+    Result<QString> socket = proxy->openPrivateChannel(rules.value());
+    if (!socket)
+        return socket.error();
+    return std::shared_ptr<ProxyChannel>(std::make_shared<HostProxyChannel>(proxy, socket.value()));
+}
+
+QString BackendHost::proxyBridgeProgram() const
+{
+    return locateSandboxInit();
 }
 
 } // namespace sandbox

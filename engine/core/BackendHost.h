@@ -6,14 +6,17 @@
 #include <QMutex>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace sandbox {
 
+class FilteringProxy;
 class HostInteractionBroker;
 
 // The LauncherHost of one launcher instance: its backend's state directory, Host
-// Interaction tagged with the backend's ref, and availability change notices.
+// Interaction tagged with the backend's ref, availability change notices, and private
+// channels of a filtering proxy of its own (started on first use).
 class BackendHost final : public LauncherHost
 {
 public:
@@ -26,6 +29,9 @@ public:
     void reportActivationNote(const QString &note) override;
     // The notes reported since the last call, in order, and forgets them.
     QStringList takeActivationNotes();
+    Result<std::shared_ptr<ProxyChannel>> openProxyChannel(const QStringList &allowedDomains,
+                                                           const QStringList &deniedDomains) override;
+    QString proxyBridgeProgram() const override;
 
     // How many times this instance said its availability changed; the activation
     // transaction compares it between the probe and the swap.
@@ -45,6 +51,7 @@ private:
     QMutex m_mutex; // ask() may be called from any thread
     std::optional<Error> m_rejectedQuestion;
     QStringList m_notes;
+    std::shared_ptr<FilteringProxy> m_proxy; // guarded by m_mutex
 };
 
 } // namespace sandbox

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ProxyChannel.h"
 #include "SandboxProcess.h"
 #include "protocol/BackendDescriptor.h"
 #include "protocol/BackendInfo.h"
@@ -9,15 +10,18 @@
 #include "protocol/SettingsValues.h"
 #include "protocol/SpawnRequest.h"
 
+#include <QCoreApplication>
 #include <QFuture>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 
 namespace sandbox {
 
 // What the engine offers a launcher: a per-backend state directory, Host Interaction,
-// and a way to say availability changed. Thread-safe.
+// a way to say availability changed, and the engine's allowed-domains filtering proxy with
+// the bridge that brings it into a sandbox's own network namespace. Thread-safe.
 class LauncherHost
 {
 public:
@@ -31,6 +35,26 @@ public:
     // A sentence about how prepare() went that the user should see (a cached baseline
     // restored, or why not): the activation's prepare event carries it.
     virtual void reportActivationNote(const QString &note) { Q_UNUSED(note) }
+
+    // A new channel of the engine's filtering proxy enforcing `allowedDomains` and
+    // `deniedDomains` (Policy's syntax; a denied entry wins). An Error names the bad entry,
+    // or says the engine has no proxy to offer.
+    virtual Result<std::shared_ptr<ProxyChannel>> openProxyChannel(const QStringList &allowedDomains,
+                                                                   const QStringList &deniedDomains)
+    {
+        Q_UNUSED(allowedDomains)
+        Q_UNUSED(deniedDomains)
+        return Error{ QStringLiteral("policy.network"),
+                      QCoreApplication::translate("sandbox::LauncherHost", "This engine offers no filtering proxy."),
+                      {} };
+    }
+    // The engine's statically linked proxy bridge program (it needs no library, so it runs
+    // in any Linux root filesystem). `PROGRAM --proxy-bridge PORT SOCKET` listens on
+    // 127.0.0.1:PORT in its network namespace and relays every connection to the unix
+    // socket SOCKET until it is killed, reaping orphans when it is pid 1;
+    // `PROGRAM --proxy-bridge-wait PORT` returns 0 once 127.0.0.1:PORT accepts connections
+    // (1 after 10 seconds). Empty when the engine has none.
+    virtual QString proxyBridgeProgram() const { return {}; }
 };
 
 // A sandbox backend. The engine calls configure/prepare/isAvailable/disposeIdle from its

@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QMutexLocker>
 #include <QTemporaryDir>
 
@@ -69,6 +70,25 @@ Result<QString> FilteringProxy::openChannel(const DomainRules &rules)
     return path;
 }
 
+Result<QString> FilteringProxy::openPrivateChannel(const DomainRules &rules)
+{
+    if (Status started = start(); !started)
+        return started.error();
+    QMutexLocker lock(&m_mutex);
+    const QString directory = m_directory->path() + QStringLiteral("/d%1").arg(++m_nextChannel);
+    if (!QDir().mkdir(directory, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
+        return Error{ QStringLiteral("proxy"), tr("cannot create the channel directory %1").arg(directory), {} };
+    const QString path = directory + QStringLiteral("/proxy.sock");
+    QString error;
+    QMetaObject::invokeMethod(
+        m_server, [&] { error = m_server->listen(path, rules); }, Qt::BlockingQueuedConnection);
+    if (!error.isEmpty()) {
+        QDir().rmdir(directory);
+        return Error{ QStringLiteral("proxy"), error, {} };
+    }
+    return path;
+}
+
 void FilteringProxy::closeChannel(const QString &socketPath)
 {
     QMutexLocker lock(&m_mutex);
@@ -76,6 +96,9 @@ void FilteringProxy::closeChannel(const QString &socketPath)
         return;
     QMetaObject::invokeMethod(
         m_server, [&] { m_server->close(socketPath); }, Qt::BlockingQueuedConnection);
+    const QString directory = QFileInfo(socketPath).absolutePath();
+    if (directory != m_directory->path())
+        QDir().rmdir(directory);
 }
 
 int FilteringProxy::channelCount() const

@@ -31,6 +31,10 @@ public:
     Status start();
     // A new socket serving `rules`; returns its path.
     Result<QString> openChannel(const DomainRules &rules);
+    // A new socket serving `rules`, alone in an owner-only directory of its own (so the
+    // directory can be mounted into a sandbox whole); returns the socket's path.
+    Result<QString> openPrivateChannel(const DomainRules &rules);
+    // Ends the channel's connections, removes its socket (and its own directory).
     void closeChannel(const QString &socketPath);
     int channelCount() const;
     QString runtimeDirectory() const;

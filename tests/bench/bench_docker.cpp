@@ -1,11 +1,14 @@
 // Per-command latency of /bin/true through the Power Pack's Docker backend (the real
 // plugin, loaded as the engine loads it), side by side with `podman run --rm` and
 // `podman exec` into a running container of the same image, on the runtime test.sh
-// starts (SANDBOX_TEST_DOCKER_SOCKET, SANDBOX_TEST_DOCKER_IMAGE). Prints median and p95
-// wall time; measures only, never fails on a figure.
+// starts (SANDBOX_TEST_DOCKER_SOCKET, SANDBOX_TEST_DOCKER_IMAGE); the backend also under
+// the allowlist network mode (its container runs the engine's proxy bridge), warm and from
+// a new container. Prints median and p95 wall time; measures only, never fails on a figure.
 #include "LatencyTable.h"
 #include "LauncherCommand.h"
 #include "core/AtomPack.h"
+#include "core/BackendHost.h"
+#include "core/HostInteractionBroker.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -63,6 +66,12 @@ int main(int argc, char **argv)
         return 1;
     }
     std::shared_ptr<Launcher> launcher = pack->createLaunchers().value(0);
+    // The engine's own host: its filtering proxy and proxy bridge serve the allowlist rows.
+    QTemporaryDir state;
+    QObject timerContext;
+    HostInteractionBroker broker([](const HostInteractionRequest &) { return false; }, &timerContext, 1000);
+    BackendHost host(BackendRef::atomPack(QStringLiteral("power-pack"), launcher->kind()), state.path(), &broker, {});
+    launcher->attach(&host);
     ResolvedSettings settings;
     settings.values.values.insert(QStringLiteral("endpoint"), QString(QStringLiteral("unix://") + socket));
     settings.values.values.insert(QStringLiteral("image"), image);
@@ -79,6 +88,9 @@ int main(int argc, char **argv)
     request.argv = { QStringLiteral("/bin/true") };
     request.cwd = workspace.path();
     const Policy policy = Policy::defaults();
+    Policy allowlist = Policy::defaults();
+    allowlist.network = Policy::NetworkMode::Allowlist;
+    allowlist.allowedDomains = { QStringLiteral("localhost") };
 
     const QStringList remote{ QStringLiteral("--remote"), QStringLiteral("--url"), QStringLiteral("unix://") + socket };
     const QString keeper = QStringLiteral("sandbox-bench-exec");
@@ -95,6 +107,9 @@ int main(int argc, char **argv)
     std::vector<Runner> runners;
     runners.push_back({ QStringLiteral("Docker backend (exec in its warm container)"),
                         [&] { return spawnAndWait(*launcher, request, policy); },
+                        {} });
+    runners.push_back({ QStringLiteral("Docker backend, allowlist (warm container)"),
+                        [&] { return spawnAndWait(*launcher, request, allowlist); },
                         {} });
     runners.push_back({ QStringLiteral("podman exec (running container)"),
                         [&] {
@@ -131,6 +146,29 @@ int main(int argc, char **argv)
         }
     }
     runProcess(QStringLiteral("podman"), remote + QStringList{ QStringLiteral("rm"), QStringLiteral("-f"), keeper });
+
+    // The first command of a workspace creates its container; under the allowlist mode it
+    // also opens a proxy channel and waits for the bridge to listen.
+    std::vector<Runner> cold;
+    cold.push_back({ QStringLiteral("Docker backend, new container, network none"),
+                     [&] { return spawnAndWait(*launcher, request, policy); },
+                     {} });
+    cold.push_back({ QStringLiteral("Docker backend, new container, allowlist"),
+                     [&] { return spawnAndWait(*launcher, request, allowlist); },
+                     {} });
+    const int coldRuns = std::max(3, runs / 5);
+    for (int i = 0; i < coldRuns && ok; ++i) {
+        for (Runner &runner : cold) {
+            launcher->disposeIdle().waitForFinished();
+            timer.start();
+            if (!runner.once()) {
+                std::fprintf(stderr, "bench_docker: %s failed on run %d\n", qPrintable(runner.name), i);
+                ok = false;
+                break;
+            }
+            runner.times.push_back(double(timer.nsecsElapsed()) / 1e6);
+        }
+    }
     launcher->disposeIdle().waitForFinished();
     if (!ok)
         return 1;
@@ -142,6 +180,12 @@ int main(int argc, char **argv)
     for (Runner &runner : runners) {
         bench::printLatencyRow(qPrintable(runner.name), bench::latencyOf(runner.times));
     }
-    std::printf("\n(the podman rows include starting the podman client; the Docker backend row is in-process)\n");
+    std::printf("\n(the podman rows include starting the podman client; the Docker backend rows are in-process)\n");
+    std::printf("\nFirst command of a workspace (container created, then the command), %d runs each, wall time in "
+                "ms\n\n",
+                coldRuns);
+    bench::printLatencyHeader("runner");
+    for (Runner &runner : cold)
+        bench::printLatencyRow(qPrintable(runner.name), bench::latencyOf(runner.times));
     return 0;
 }

@@ -2,7 +2,11 @@
 // a sandboxd with the Power Pack's Docker backend active on a real Docker-compatible
 // runtime (Podman's service, started by test.sh or tests/integration/podman-runtime.sh).
 // The probe is the suite's own escape-probe, linked statically so it runs in the image.
+// Under the allowlist network mode a real HTTP server on the host's loopback is the
+// allowed upstream (by name: localhost), a second one is not allowed, and a listener on
+// every host address watches for anything that gets around the proxy.
 #include "ProgramRun.h"
+#include "UpstreamServer.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -11,9 +15,14 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkDatagram>
+#include <QNetworkInterface>
 #include <QProcess>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUdpSocket>
 
 #include <memory>
 #include <sys/socket.h>
@@ -26,6 +35,7 @@ const QString dockerRef = QStringLiteral("atom-pack:power-pack:docker");
 const QByteArray secret = "escape-suite-secret";
 
 enum Expect { Blocked, NoSecret, Refused, Empty };
+enum AllowlistExpect { Reaches, Forbidden, NoConnection, Fails, Lists };
 
 using sandbox::test::binary;
 using sandbox::test::Outcome;
@@ -49,10 +59,16 @@ private slots:
     void escape_data();
     void escape();
     void containerHasItsOwnNetworkNamespace();
+    void allowlist_data();
+    void allowlist();
+    void proxySocketFolderHoldsOnlyTheSocket();
+    void domainRulesAreTheWarmContainersKey();
 
 private:
     Outcome ctl(const QStringList &args, const QByteArray &input = {});
     QString expand(const QString &text) const;
+    void setNetwork(const QString &mode, const QStringList &allowedDomains);
+    bool somethingGotAround(QString &why);
 
     QString m_socket;
     QString m_image;
@@ -62,6 +78,13 @@ private:
     int m_abstractListener = -1;
     std::unique_ptr<QProcess> m_daemon;
     QByteArray m_daemonLog;
+    sandbox::test::UpstreamServer m_allowed;
+    sandbox::test::UpstreamServer m_other;
+    QTcpServer m_open; // every host address, IPv4 and IPv6
+    QUdpSocket m_udp; // every host address
+    QString m_hostAddress;
+    QString m_hostAddress6;
+    QString m_policyNetwork;
 };
 
 void TestDockerEscape::initTestCase()
@@ -101,8 +124,28 @@ void TestDockerEscape::initTestCase()
     QVERIFY(bind(m_abstractListener, reinterpret_cast<sockaddr *>(&address), length) == 0);
     QVERIFY(listen(m_abstractListener, 4) == 0);
 
+    QVERIFY(m_allowed.start());
+    QVERIFY(m_other.start());
+    QVERIFY(m_open.listen(QHostAddress::Any, 0));
+    QVERIFY(m_udp.bind(QHostAddress::Any, 0));
+    for (const QHostAddress &candidate : QNetworkInterface::allAddresses()) {
+        if (candidate.isLoopback() || candidate.isLinkLocal())
+            continue;
+        if (candidate.protocol() == QAbstractSocket::IPv4Protocol && m_hostAddress.isEmpty())
+            m_hostAddress = candidate.toString();
+        if (candidate.protocol() == QAbstractSocket::IPv6Protocol && m_hostAddress6.isEmpty())
+            m_hostAddress6 = candidate.toString();
+    }
+    if (m_hostAddress.isEmpty())
+        m_hostAddress = QStringLiteral("127.0.0.1");
+    if (m_hostAddress6.isEmpty())
+        m_hostAddress6 = QStringLiteral("::1");
+    QVERIFY(QDir().mkpath(m_root->filePath(QStringLiteral("tmp"))));
+
     m_daemon = std::make_unique<QProcess>();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    // The engine's filtering proxy keeps its sockets here, where the test can look.
+    env.insert(QStringLiteral("TMPDIR"), m_root->filePath(QStringLiteral("tmp")));
     env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
     env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
     env.remove(QStringLiteral("SANDBOX_PACK_PATH"));
@@ -166,7 +209,53 @@ QString TestDockerEscape::expand(const QString &text) const
     result.replace(QStringLiteral("{home}"), m_workspace + QStringLiteral("/home"));
     result.replace(QStringLiteral("{runtime}"), m_socket);
     result.replace(QStringLiteral("{abstract}"), m_abstractName);
+    result.replace(QStringLiteral("{port}"), QString::number(m_allowed.port()));
+    result.replace(QStringLiteral("{port2}"), QString::number(m_other.port()));
+    result.replace(QStringLiteral("{openport}"), QString::number(m_open.serverPort()));
+    result.replace(QStringLiteral("{udpport}"), QString::number(m_udp.localPort()));
+    result.replace(QStringLiteral("{host}"), m_hostAddress);
+    result.replace(QStringLiteral("{host6}"), m_hostAddress6);
     return result;
+}
+
+void TestDockerEscape::setNetwork(const QString &mode, const QStringList &allowedDomains)
+{
+    const QString wanted = mode + QLatin1Char(' ') + allowedDomains.join(QLatin1Char(','));
+    if (m_policyNetwork == wanted)
+        return;
+    const Outcome shown = ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") });
+    QJsonObject policy = QJsonDocument::fromJson(shown.out).object();
+    QVERIFY2(!policy.isEmpty(), shown.err.constData());
+    policy.insert(QStringLiteral("network"),
+                  QJsonObject{ { QStringLiteral("mode"), mode },
+                               { QStringLiteral("allowedDomains"), QJsonArray::fromStringList(allowedDomains) },
+                               { QStringLiteral("deniedDomains"), QJsonArray() } });
+    const Outcome set
+        = ctl({ QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("-") }, QJsonDocument(policy).toJson());
+    QVERIFY2(set.exitCode == 0, set.err.constData());
+    m_policyNetwork = wanted;
+}
+
+bool TestDockerEscape::somethingGotAround(QString &why)
+{
+    if (m_other.connections() != 0) {
+        why = QStringLiteral("the server that is not allowed was reached");
+        return true;
+    }
+    // What arrived is taken away, so every row reports only its own.
+    bool around = false;
+    m_open.waitForNewConnection(0);
+    while (QTcpSocket *connection = m_open.nextPendingConnection()) {
+        delete connection;
+        why = QStringLiteral("a connection reached a host address");
+        around = true;
+    }
+    while (m_udp.hasPendingDatagrams()) {
+        m_udp.receiveDatagram();
+        why = QStringLiteral("a datagram reached the host");
+        around = true;
+    }
+    return around;
 }
 
 void TestDockerEscape::escape_data()
@@ -276,6 +365,174 @@ void TestDockerEscape::containerHasItsOwnNetworkNamespace()
     QCOMPARE(inside.exitCode, 0);
     QVERIFY2(inside.out.trimmed().startsWith("net:["), inside.out.constData());
     QVERIFY2(inside.out.trimmed() != QByteArray(host), host);
+}
+
+void TestDockerEscape::allowlist_data()
+{
+    QTest::addColumn<QStringList>("argv");
+    QTest::addColumn<int>("expect");
+    QTest::addColumn<QByteArray>("needle");
+    auto sh = [](const char *script) {
+        return QStringList{ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QString::fromLatin1(script) };
+    };
+    auto probe = [](std::initializer_list<const char *> args) {
+        QStringList argv{ QStringLiteral("{probe}") };
+        for (const char *arg : args)
+            argv.append(QString::fromLatin1(arg));
+        return argv;
+    };
+    auto row = [](const char *name, const QStringList &argv, AllowlistExpect expect, const QByteArray &needle = {}) {
+        QTest::newRow(name) << argv << int(expect) << needle;
+    };
+
+    // --- the allowed name, through the proxy the environment names
+    row("allowed name through the proxy", sh("wget -q -O - http://localhost:{port}/allowed"), Reaches,
+        "upstream-ok\nGET /allowed");
+    row("allowed name after trying to signal the bridge",
+        sh("kill -TERM 1; kill -INT 1; kill -KILL 1; wget -q -O - http://localhost:{port}/again"), Reaches,
+        "upstream-ok\nGET /again");
+    row("the request cannot point tools elsewhere", sh("echo \"$HTTP_PROXY $HTTPS_PROXY $ALL_PROXY [$NO_PROXY]\""),
+        Lists, "http://127.0.0.1:3128 http://127.0.0.1:3128 socks5h://127.0.0.1:3128 []");
+
+    // --- what the list does not name is refused by the proxy
+    row("other port of the allowed name", sh("wget -q -O - http://localhost:{port2}/"), Forbidden);
+    row("the allowed server by its address", sh("wget -q -O - http://127.0.0.1:{port}/"), Forbidden);
+    row("a name not in the list", sh("wget -q -O - http://example.com/"), Forbidden);
+    row("tunnel to a host not in the list",
+        sh("printf 'CONNECT 127.0.0.1:{port2} HTTP/1.1\\r\\nHost: 127.0.0.1:{port2}\\r\\n\\r\\n' "
+           "| nc -w 5 127.0.0.1 3128"),
+        NoConnection, "not in the policy's allowed domains");
+    row("tunnel to the host's address",
+        sh("printf 'CONNECT {host}:{openport} HTTP/1.1\\r\\nHost: {host}\\r\\n\\r\\n' | nc -w 5 127.0.0.1 3128"),
+        NoConnection, "not in the policy's allowed domains");
+
+    // --- nothing gets around the proxy
+    row("direct tcp to the allowed server", probe({ "connect_tcp", "127.0.0.1", "{port}" }), NoConnection, "BLOCKED");
+    row("direct tcp to the host's address", probe({ "connect_tcp", "{host}", "{openport}" }), NoConnection, "BLOCKED");
+    row("direct tcp out", probe({ "connect_tcp", "1.1.1.1", "443" }), NoConnection, "BLOCKED");
+    row("direct ipv6 to the host's address", sh("nc -w 3 {host6} {openport} </dev/null && echo CONNECTED"), Fails);
+    row("direct ipv6 to the host's loopback", sh("nc -w 3 ::1 {port} </dev/null && echo CONNECTED"), Fails);
+    row("udp to the host", probe({ "send_udp", "{host}", "{udpport}" }), NoConnection);
+    row("dns to the host", sh("nslookup -timeout=2 localhost {host}"), Fails);
+    row("dns to a public resolver", sh("nslookup -timeout=2 example.com 1.1.1.1"), Fails);
+    row("dns through the system resolver", sh("nslookup -timeout=2 example.com"), Fails);
+    row("no interface but loopback", sh("ls /sys/class/net"), Lists, "lo");
+    row("no route", sh("ip route show; ip -6 route show"), Lists, "");
+}
+
+void TestDockerEscape::allowlist()
+{
+    QFETCH(QStringList, argv);
+    QFETCH(int, expect);
+    QFETCH(QByteArray, needle);
+    setNetwork(QStringLiteral("allowlist"), { QStringLiteral("localhost:%1").arg(m_allowed.port()) });
+    QStringList expanded;
+    for (const QString &arg : std::as_const(argv))
+        expanded.append(expand(arg));
+    const int allowedBefore = m_allowed.connections();
+    const Outcome outcome = ctl(QStringList{ QStringLiteral("run"), QStringLiteral("--") } + expanded);
+    const QByteArray shown
+        = "exit " + QByteArray::number(outcome.exitCode) + "\nout: " + outcome.out + "\nerr: " + outcome.err;
+    QString why;
+    QVERIFY2(!somethingGotAround(why), qPrintable(why + QLatin1Char('\n') + QString::fromUtf8(shown)));
+    switch (AllowlistExpect(expect)) {
+    case Reaches:
+        QVERIFY2(outcome.exitCode == 0 && outcome.out.contains(needle), shown.constData());
+        QVERIFY(m_allowed.connections() > allowedBefore);
+        break;
+    case Forbidden:
+        QVERIFY2(outcome.exitCode != 0 && outcome.err.contains("403"), shown.constData());
+        QCOMPARE(m_allowed.connections(), allowedBefore);
+        break;
+    case NoConnection:
+        QVERIFY2(!outcome.out.contains("ESCAPED") && !outcome.out.contains("200 Connection"), shown.constData());
+        QVERIFY2(outcome.out.contains(needle), shown.constData());
+        QCOMPARE(m_allowed.connections(), allowedBefore);
+        break;
+    case Fails:
+        QVERIFY2(outcome.exitCode != 0 && !outcome.out.contains("CONNECTED"), shown.constData());
+        QCOMPARE(m_allowed.connections(), allowedBefore);
+        break;
+    case Lists:
+        QVERIFY2(outcome.exitCode == 0, shown.constData());
+        QCOMPARE(outcome.out.trimmed(), needle);
+        break;
+    }
+}
+
+void TestDockerEscape::proxySocketFolderHoldsOnlyTheSocket()
+{
+    setNetwork(QStringLiteral("allowlist"), { QStringLiteral("localhost:%1").arg(m_allowed.port()) });
+    auto bridgeContent = [] {
+        QFile program(binary(QStringLiteral("sandbox-init")));
+        return program.open(QIODevice::ReadOnly) ? program.readAll() : QByteArray();
+    };
+    const QByteArray bridgeBefore = bridgeContent();
+    QVERIFY(!bridgeBefore.isEmpty());
+    const Outcome listed = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("ls"),
+                                 QStringLiteral("-A"), QStringLiteral("/run/sandbox-studio/proxy") });
+    QCOMPARE(listed.exitCode, 0);
+    QCOMPARE(listed.out.trimmed(), QByteArray("proxy.sock"));
+    for (const char *script :
+         { "echo x > /run/sandbox-studio/proxy/planted", "mkdir /run/sandbox-studio/proxy/planted",
+           "rm -f /run/sandbox-studio/proxy/proxy.sock", "mv /run/sandbox-studio/proxy/proxy.sock /tmp/moved",
+           "ln -s / /run/sandbox-studio/proxy/root", "echo x >> /run/sandbox-studio/proxy-bridge",
+           "rm -f /run/sandbox-studio/proxy-bridge" }) {
+        const Outcome tried = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                                    QStringLiteral("-c"), QString::fromLatin1(script) });
+        QVERIFY2(tried.exitCode != 0, script);
+    }
+    // On the host: every channel folder of the engine's proxy holds its socket alone, and
+    // the bridge program is unchanged.
+    QDir tmp(m_root->filePath(QStringLiteral("tmp")));
+    const QStringList proxies = tmp.entryList({ QStringLiteral("sandbox-proxy-*") }, QDir::Dirs);
+    QCOMPARE(proxies.size(), 1);
+    QDir proxy(tmp.filePath(proxies.first()));
+    const QStringList channels = proxy.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+    QVERIFY(!channels.isEmpty());
+    for (const QString &channel : channels) {
+        const QFileInfo info(proxy.filePath(channel));
+        QVERIFY2(info.isDir(), qPrintable(info.filePath()));
+        QCOMPARE(QDir(info.filePath()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System),
+                 QStringList{ QStringLiteral("proxy.sock") });
+        QCOMPARE(info.permissions() & (QFile::ReadOther | QFile::WriteOther | QFile::ReadGroup | QFile::WriteGroup),
+                 QFile::Permissions());
+    }
+    const Outcome still
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                expand(QStringLiteral("wget -q -O - http://localhost:{port}/still")) });
+    QVERIFY2(still.exitCode == 0 && still.out.contains("GET /still"), still.err.constData());
+    QVERIFY(bridgeContent() == bridgeBefore);
+}
+
+void TestDockerEscape::domainRulesAreTheWarmContainersKey()
+{
+    // The same workspace under other rules: the other server is allowed now and the first
+    // one is not, though a warm container of the first rules exists.
+    setNetwork(QStringLiteral("allowlist"), { QStringLiteral("localhost:%1").arg(m_allowed.port()) });
+    const Outcome first
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                expand(QStringLiteral("wget -q -O - http://localhost:{port}/")) });
+    QVERIFY2(first.exitCode == 0, first.err.constData());
+    setNetwork(QStringLiteral("allowlist"), { QStringLiteral("localhost:%1").arg(m_other.port()) });
+    const int allowedBefore = m_allowed.connections();
+    const Outcome refused
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                expand(QStringLiteral("wget -q -O - http://localhost:{port}/")) });
+    QVERIFY2(refused.exitCode != 0 && refused.err.contains("403"), refused.err.constData());
+    QCOMPARE(m_allowed.connections(), allowedBefore);
+    const Outcome reached
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                expand(QStringLiteral("wget -q -O - http://localhost:{port2}/other")) });
+    QVERIFY2(reached.exitCode == 0 && reached.out.contains("GET /other"), reached.err.constData());
+    QVERIFY(m_other.connections() > 0);
+    // Network none again: no proxy, no interface.
+    setNetwork(QStringLiteral("none"), {});
+    const Outcome none
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                expand(QStringLiteral("echo \"[$HTTP_PROXY]\"; wget -q -O - http://localhost:{port}/")) });
+    QVERIFY2(none.exitCode != 0 && none.out.trimmed() == "[]", none.out.constData());
+    QCOMPARE(m_allowed.connections(), allowedBefore);
 }
 
 QTEST_GUILESS_MAIN(TestDockerEscape)

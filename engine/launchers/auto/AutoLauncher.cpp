@@ -1,5 +1,6 @@
 #include "AutoLauncher.h"
 
+#include "core/HelperProgram.h"
 #include "linux/KernelProbe.h"
 #include "linux/LinuxSandboxProcess.h"
 #include "linux/SandboxPlan.h"
@@ -42,18 +43,7 @@ AutoLauncher::~AutoLauncher() = default;
 
 QString AutoLauncher::locateInit()
 {
-    const QString overridePath = qEnvironmentVariable("SANDBOX_INIT_PATH");
-    if (!overridePath.isEmpty())
-        return overridePath;
-    const QString appDir = QCoreApplication::applicationDirPath();
-    const QStringList candidates = { appDir + QStringLiteral("/sandbox-init"),
-                                     appDir + QStringLiteral("/../libexec/sandbox-studio/sandbox-init") };
-    for (const QString &candidate : candidates) {
-        const QFileInfo info(candidate);
-        if (info.isFile() && info.isExecutable())
-            return info.canonicalFilePath();
-    }
-    return {};
+    return locateSandboxInit();
 }
 
 BackendDescriptor AutoLauncher::descriptor() const

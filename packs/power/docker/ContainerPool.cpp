@@ -1,13 +1,20 @@
 #include "ContainerPool.h"
 
 #include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QJsonArray>
 #include <QUuid>
+
+#include <cerrno>
+#include <poll.h>
+#include <unistd.h>
 
 namespace sandbox::power {
 
-ContainerPool::ContainerPool(DockerApi api, QString instanceLabel)
+ContainerPool::ContainerPool(DockerApi api, QString instanceLabel, ChannelOpener openChannel)
     : m_api(std::move(api))
     , m_instanceLabel(std::move(instanceLabel))
+    , m_openChannel(std::move(openChannel))
 { }
 
 ContainerPool::~ContainerPool()
@@ -21,14 +28,27 @@ Result<QString> ContainerPool::containerFor(const ContainerSpec &spec)
     // One creation at a time: two first commands in one workspace share one container.
     QMutexLocker locker(&m_mutex);
     if (const auto it = m_containers.constFind(key); it != m_containers.constEnd())
-        return it.value();
+        return it.value().id;
+
+    Container container;
+    if (spec.proxied()) {
+        if (!m_openChannel)
+            return Error{ QStringLiteral("policy.network"), tr("no filtering proxy is available to this backend"), {} };
+        Result<std::shared_ptr<ProxyChannel>> channel = m_openChannel(spec.allowedDomains(), spec.deniedDomains());
+        if (!channel.ok())
+            return channel.error();
+        container.channel = channel.value();
+    }
 
     const QString name = QStringLiteral("sandbox-studio-") + QUuid::createUuid().toString(QUuid::Id128).left(16);
     const QJsonObject labels{ { QStringLiteral("dev.sandbox-studio.launcher"), m_instanceLabel },
                               { QStringLiteral("dev.sandbox-studio.engine-pid"),
                                 QString::number(QCoreApplication::applicationPid()) } };
-    Result<DockerApi::Response> created
-        = m_api.post(QStringLiteral("/containers/create?name=") + name, spec.createBody(labels), requestTimeoutMs);
+    Result<DockerApi::Response> created = m_api.post(
+        QStringLiteral("/containers/create?name=") + name,
+        container.channel ? spec.createBody(labels, container.channel->directory(), container.channel->socketName())
+                          : spec.createBody(labels),
+        requestTimeoutMs);
     if (!created.ok())
         return created.error();
     if (created.value().status != 201)
@@ -45,8 +65,77 @@ Result<QString> ContainerPool::containerFor(const ContainerSpec &spec)
         m_api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true"), requestTimeoutMs);
         return Error{ spec.workspace(), tr("the runtime could not start the container: %1").arg(why), {} };
     }
-    m_containers.insert(key, id);
+    if (container.channel) {
+        // The first command may connect to the proxy at once: wait until the bridge listens.
+        Result<int> ready
+            = execute(id,
+                      { QString::fromLatin1(ContainerSpec::bridgeTarget), QStringLiteral("--proxy-bridge-wait"),
+                        QString::number(ContainerSpec::proxyPort) },
+                      spec.user());
+        if (!ready.ok() || ready.value() != 0) {
+            m_api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true"), requestTimeoutMs);
+            return Error{ spec.workspace(),
+                          tr("the container's proxy bridge did not start: %1")
+                              .arg(ready.ok() ? tr("exit status %1").arg(ready.value()) : ready.error().message),
+                          {} };
+        }
+    }
+    container.id = id;
+    m_containers.insert(key, container);
     return id;
+}
+
+Result<int> ContainerPool::execute(const QString &id, const QStringList &argv, const QString &user)
+{
+    const QJsonObject body{ { QStringLiteral("AttachStdin"), false },
+                            { QStringLiteral("AttachStdout"), true },
+                            { QStringLiteral("AttachStderr"), true },
+                            { QStringLiteral("Cmd"), QJsonArray::fromStringList(argv) },
+                            { QStringLiteral("User"), user } };
+    Result<DockerApi::Response> created
+        = m_api.post(QStringLiteral("/containers/") + id + QStringLiteral("/exec"), body, requestTimeoutMs);
+    if (!created.ok())
+        return created.error();
+    if (created.value().status != 201)
+        return Error{ argv.first(), created.value().message(), {} };
+    const QString execId = created.value().json().value(QStringLiteral("Id")).toString();
+    // Attached: the stream ends when the program does (a detached exec's state is not
+    // always updated by Podman).
+    Result<DockerApi::Stream> stream = m_api.startExec(execId, requestTimeoutMs);
+    if (!stream.ok())
+        return stream.error();
+    QDeadlineTimer deadline(requestTimeoutMs);
+    char buffer[4096];
+    for (;;) {
+        pollfd ready{ stream.value().fd, POLLIN, 0 };
+        const int remaining = int(qMax<qint64>(0, deadline.remainingTime()));
+        const int polled = ::poll(&ready, 1, remaining);
+        if (polled < 0 && errno == EINTR)
+            continue;
+        if (polled <= 0) {
+            ::close(stream.value().fd);
+            return Error{ argv.first(), tr("did not finish in time"), {} };
+        }
+        const ssize_t n = ::read(stream.value().fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+    }
+    ::close(stream.value().fd);
+    for (;;) {
+        Result<DockerApi::Response> state
+            = m_api.get(QStringLiteral("/exec/") + execId + QStringLiteral("/json"), requestTimeoutMs);
+        if (!state.ok())
+            return state.error();
+        const QJsonObject json = state.value().json();
+        if (!json.value(QStringLiteral("Running")).toBool())
+            return json.value(QStringLiteral("ExitCode")).toInt(-1);
+        if (deadline.hasExpired())
+            return Error{ argv.first(), tr("did not finish in time"), {} };
+        // The exit code is recorded a moment after the stream ends.
+        ::usleep(2000);
+    }
 }
 
 Status ContainerPool::removeAll(int timeoutMs)
@@ -54,7 +143,7 @@ Status ContainerPool::removeAll(int timeoutMs)
     QMutexLocker locker(&m_mutex);
     QStringList failures;
     for (auto it = m_containers.begin(); it != m_containers.end();) {
-        const QString id = it.value();
+        const QString id = it.value().id;
         Result<DockerApi::Response> removed
             = m_api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"), timeoutMs);
         const bool gone = removed.ok() && (removed.value().status == 204 || removed.value().status == 404);

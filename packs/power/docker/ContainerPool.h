@@ -2,17 +2,23 @@
 
 #include "ContainerSpec.h"
 #include "DockerApi.h"
+#include "core/ProxyChannel.h"
 
 #include <QCoreApplication>
 #include <QHash>
 #include <QMutex>
 
+#include <functional>
+#include <memory>
+
 namespace sandbox::power {
 
 // The warm containers of one launcher instance, one per distinct ContainerSpec (in
-// practice one per workspace and network mode): created and started on first use, every
-// later command is an exec into it. Labelled so they can be told apart from the user's
-// own containers. Thread-safe; shared by the launcher and its processes.
+// practice one per workspace, network mode and domain rules): created and started on first
+// use, every later command is an exec into it. Labelled so they can be told apart from the
+// user's own containers. A proxied container holds a filtering proxy channel of its own,
+// closed when the container is removed. Thread-safe; shared by the launcher and its
+// processes.
 class ContainerPool final
 {
     Q_DECLARE_TR_FUNCTIONS(ContainerPool)
@@ -20,7 +26,10 @@ class ContainerPool final
 public:
     static constexpr int requestTimeoutMs = 30000;
 
-    ContainerPool(DockerApi api, QString instanceLabel);
+    using ChannelOpener = std::function<Result<std::shared_ptr<ProxyChannel>>(const QStringList &allowedDomains,
+                                                                              const QStringList &deniedDomains)>;
+
+    ContainerPool(DockerApi api, QString instanceLabel, ChannelOpener openChannel = {});
     // What disposeIdle() did not remove (the engine ended first) is removed here.
     ~ContainerPool();
 
@@ -32,10 +41,20 @@ public:
     Status removeAll(int timeoutMs = requestTimeoutMs);
 
 private:
+    struct Container
+    {
+        QString id;
+        std::shared_ptr<ProxyChannel> channel; // proxied containers only
+    };
+
+    // Runs `argv` in the container (detached) and returns its exit code.
+    Result<int> execute(const QString &id, const QStringList &argv, const QString &user);
+
     DockerApi m_api;
     QString m_instanceLabel;
+    ChannelOpener m_openChannel;
     mutable QMutex m_mutex;
-    QHash<QString, QString> m_containers; // spec key -> container id
+    QHash<QString, Container> m_containers; // by spec key
 };
 
 } // namespace sandbox::power

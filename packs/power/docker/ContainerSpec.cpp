@@ -58,14 +58,27 @@ bool mountable(const QString &path)
 } // namespace
 
 Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const Policy &policy,
-                                           const QString &workspace, uint uid, uint gid, const QString &emptyFolder)
+                                           const QString &workspace, uint uid, uint gid, const QString &emptyFolder,
+                                           const QString &bridgeProgram)
 {
-    if (policy.network == Policy::NetworkMode::Allowlist)
-        return Error{ QStringLiteral("policy.network"),
-                      tr("The Docker backend does not enforce an allowed-domains list, so it runs nothing under the "
-                         "allowlist network mode. Choose network none or full, or use the built-in auto backend."),
-                      {} };
     ContainerSpec spec;
+    if (policy.network == Policy::NetworkMode::Allowlist) {
+        if (bridgeProgram.isEmpty() || !QFileInfo(bridgeProgram).isExecutable())
+            return Error{ QStringLiteral("policy.network"),
+                          tr("The engine's proxy bridge (sandbox-init) was not found, so nothing runs under the "
+                             "allowlist network mode. Reinstall Sandbox Studio, or choose network none or full."),
+                          {} };
+        if (!mountable(bridgeProgram))
+            return Error{
+                bridgeProgram,
+                tr("The path %1 contains ':' or ',' and cannot be mounted into a container.").arg(bridgeProgram),
+                {}
+            };
+        spec.m_proxied = true;
+        spec.m_bridgeProgram = bridgeProgram;
+        spec.m_allowedDomains = policy.allowedDomains;
+        spec.m_deniedDomains = policy.deniedDomains;
+    }
     spec.m_image = settings.image;
     spec.m_workspace = QDir::cleanPath(workspace);
     spec.m_user = QStringLiteral("%1:%2").arg(uid).arg(gid);
@@ -134,15 +147,49 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
 
 QString ContainerSpec::key() const
 {
+    const QJsonObject keyed{ { QStringLiteral("create"), createBody({}) },
+                             { QStringLiteral("allowedDomains"), QJsonArray::fromStringList(m_allowedDomains) },
+                             { QStringLiteral("deniedDomains"), QJsonArray::fromStringList(m_deniedDomains) } };
     QCryptographicHash hash(QCryptographicHash::Sha256);
-    hash.addData(QJsonDocument(createBody({})).toJson(QJsonDocument::Compact));
+    hash.addData(QJsonDocument(keyed).toJson(QJsonDocument::Compact));
     return QString::fromLatin1(hash.result().toHex().left(24));
 }
 
-QJsonObject ContainerSpec::createBody(const QJsonObject &labels) const
+QStringList ContainerSpec::proxyEnvironment() const
 {
+    if (!m_proxied)
+        return {};
+    const QString http = QStringLiteral("http://127.0.0.1:%1").arg(proxyPort);
+    const QString socks = QStringLiteral("socks5h://127.0.0.1:%1").arg(proxyPort);
+    QStringList env;
+    for (const char *name : { "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "npm_config_proxy",
+                              "npm_config_https_proxy", "PIP_PROXY", "SANDBOX_PROXY" })
+        env.append(QString::fromLatin1(name) + QLatin1Char('=') + http);
+    env.append(QStringLiteral("ALL_PROXY=") + socks);
+    env.append(QStringLiteral("all_proxy=") + socks);
+    env.append(QStringLiteral("NO_PROXY="));
+    env.append(QStringLiteral("no_proxy="));
+    return env;
+}
+
+QJsonObject ContainerSpec::createBody(const QJsonObject &labels, const QString &proxyDirectory,
+                                      const QString &proxySocket) const
+{
+    QStringList binds = m_binds;
+    QJsonArray entrypoint{ QStringLiteral("sleep") };
+    QJsonArray command{ QStringLiteral("2147483647") };
+    if (m_proxied) {
+        const QString bridge = QString::fromLatin1(bridgeTarget);
+        const QString proxy = QString::fromLatin1(proxyTarget);
+        binds.append(m_bridgeProgram + QLatin1Char(':') + bridge + QStringLiteral(":ro"));
+        if (!proxyDirectory.isEmpty())
+            binds.append(proxyDirectory + QLatin1Char(':') + proxy + QStringLiteral(":ro"));
+        entrypoint = QJsonArray{ bridge };
+        command = QJsonArray{ QStringLiteral("--proxy-bridge"), QString::number(proxyPort),
+                              QString(proxy + QLatin1Char('/') + proxySocket) };
+    }
     const QJsonObject tmpfs{ { QStringLiteral("/tmp"), QStringLiteral("rw,nosuid,nodev,mode=1777") } };
-    QJsonObject host{ { QStringLiteral("Binds"), QJsonArray::fromStringList(m_binds) },
+    QJsonObject host{ { QStringLiteral("Binds"), QJsonArray::fromStringList(binds) },
                       { QStringLiteral("Tmpfs"), tmpfs },
                       { QStringLiteral("ReadonlyRootfs"), true },
                       { QStringLiteral("CapDrop"), QJsonArray{ QStringLiteral("ALL") } },
@@ -156,8 +203,8 @@ QJsonObject ContainerSpec::createBody(const QJsonObject &labels) const
     if (m_nanoCpus > 0)
         host.insert(QStringLiteral("NanoCpus"), m_nanoCpus);
     QJsonObject body{ { QStringLiteral("Image"), m_image },
-                      { QStringLiteral("Entrypoint"), QJsonArray{ QStringLiteral("sleep") } },
-                      { QStringLiteral("Cmd"), QJsonArray{ QStringLiteral("2147483647") } },
+                      { QStringLiteral("Entrypoint"), entrypoint },
+                      { QStringLiteral("Cmd"), command },
                       { QStringLiteral("User"), m_user },
                       { QStringLiteral("WorkingDir"), m_workspace },
                       { QStringLiteral("NetworkDisabled"), !m_network },

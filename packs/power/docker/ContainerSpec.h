@@ -19,23 +19,43 @@ namespace sandbox::power {
 //     denied file there, or a mounted path inside a denied one, refuses the spawn
 //   - nothing else of the host: no runtime socket, no session bus, no host execution channel
 //   - the caller's uid:gid, CapDrop ALL, no-new-privileges, the pids/memory/CPU limits
-//   - network none (and allowlist, which this backend refuses) without a network; full
-//     on the runtime's default network
+//   - network none without a network; allowlist without a network too, but with the
+//     engine's proxy bridge (read-only) as the container's pid 1, relaying 127.0.0.1:3128
+//     to a filtering proxy channel whose own directory is mounted read-only; full on the
+//     runtime's default network
 class ContainerSpec final
 {
     Q_DECLARE_TR_FUNCTIONS(ContainerSpec)
 
 public:
+    // Where an allowlist container holds the bridge program, the proxy channel's
+    // directory, and the port its commands reach the proxy on.
+    static constexpr const char *bridgeTarget = "/run/sandbox-studio/proxy-bridge";
+    static constexpr const char *proxyTarget = "/run/sandbox-studio/proxy";
+    static constexpr int proxyPort = 3128;
+
     // `emptyFolder`: an empty host folder, mounted over denied folders (a tmpfs would not
-    // do: Podman copies what it covers into it).
+    // do: Podman copies what it covers into it). `bridgeProgram`: the engine's static proxy
+    // bridge, needed only under the allowlist network mode.
     static Result<ContainerSpec> build(const DockerSettings &settings, const Policy &policy, const QString &workspace,
-                                       uint uid, uint gid, const QString &emptyFolder);
+                                       uint uid, uint gid, const QString &emptyFolder,
+                                       const QString &bridgeProgram = {});
 
     QString workspace() const { return m_workspace; }
     QString user() const { return m_user; }
+    bool proxied() const { return m_proxied; }
+    QStringList allowedDomains() const { return m_allowedDomains; }
+    QStringList deniedDomains() const { return m_deniedDomains; }
+    // Two specs with one key make the same container (the domain rules included).
     QString key() const;
-    // The body of POST /containers/create; `labels` mark what this launcher created.
-    QJsonObject createBody(const QJsonObject &labels) const;
+    // The body of POST /containers/create; `labels` mark what this launcher created;
+    // `proxyDirectory` is the proxy channel's directory (proxied() specs only), holding
+    // `proxySocket`.
+    QJsonObject createBody(const QJsonObject &labels, const QString &proxyDirectory = {},
+                           const QString &proxySocket = {}) const;
+    // The variables a proxied container's commands get last, pointing every tool at the
+    // bridge (and nowhere else).
+    QStringList proxyEnvironment() const;
 
 private:
     QString m_image;
@@ -43,6 +63,10 @@ private:
     QString m_user;
     QStringList m_binds;
     bool m_network = false;
+    bool m_proxied = false;
+    QString m_bridgeProgram;
+    QStringList m_allowedDomains;
+    QStringList m_deniedDomains;
     qint64 m_memoryBytes = 0;
     qint64 m_nanoCpus = 0;
     qint64 m_pidsLimit = 0;

@@ -70,8 +70,10 @@ BackendDescriptor DockerLauncher::descriptor() const
         { QStringLiteral("filesystem"),
           tr("The image's root filesystem, read-only, with a private /tmp. Of the host's files only the workspace "
              "and the policy's other writable folders are mounted, read-write at the same path, with the policy's "
-             "read-only paths inside them mounted read-only; besides them the runtime adds only the small files it "
-             "generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the workspace "
+             "read-only paths inside them mounted read-only; under the allowlist network mode also the engine's proxy "
+             "bridge program and its filtering proxy socket's folder, both read-only; besides them the runtime adds "
+             "only the small files it generates (such as /etc/hosts). No denied path is ever mounted: a denied folder "
+             "inside the workspace "
              "is covered by an empty read-only folder, and a denied file there refuses the command.") },
         { QStringLiteral("confinement"),
           tr("Commands run in the container's own namespaces as your uid and gid, with every capability dropped, "
@@ -80,13 +82,21 @@ BackendDescriptor DockerLauncher::descriptor() const
              "profile, which decides whether a command may trace another command of the same container, create a "
              "user namespace or use the kernel keyring.") },
         { QStringLiteral("network"),
-          tr("Network none: the container has no network interface but loopback. Full: the runtime's default "
-             "network.") },
+          tr("Network none: the container has no network interface but loopback. Allowlist: no network interface "
+             "but loopback either; the container's first process is the engine's proxy bridge (sandbox-init, "
+             "mounted read-only from the host), which relays 127.0.0.1:3128 inside the container to a filtering "
+             "proxy socket of that container's own, in a host folder holding nothing else that is mounted "
+             "read-only. Full: the runtime's default network.") },
         { QStringLiteral("allowedDomains"),
-          tr("Not enforced: under the allowlist network mode this backend refuses to run commands.") },
+          tr("Under the allowlist network mode the engine's filtering proxy is the container's only way out: "
+             "commands get HTTP_PROXY, HTTPS_PROXY and ALL_PROXY pointing at the bridge (HTTP, HTTPS through "
+             "CONNECT, SOCKS5), and the proxy connects only to the policy's allowed domains and addresses, a denied "
+             "entry winning. Nothing else leaves the container, name lookups included (the proxy resolves names). "
+             "Each set of domain rules gets a container of its own.") },
         { QStringLiteral("hostExecution"),
           tr("Never granted, whatever the policy allows: no runtime socket, session bus or other channel to the "
-             "host's programs is mounted into the container.") },
+             "host's programs is mounted into the container (the filtering proxy's socket, mounted under the "
+             "allowlist network mode, only relays connections to the allowed domains).") },
     };
     return d;
 }
@@ -188,7 +198,14 @@ QFuture<Status> DockerLauncher::prepare()
             return Error{ QStringLiteral("endpoint"), why, {} };
         if (const QString problem = check(socket, current.image); !problem.isEmpty())
             return Error{ QStringLiteral("image"), problem, {} };
-        auto pool = std::make_shared<ContainerPool>(DockerApi(socket), QUuid::createUuid().toString(QUuid::Id128));
+        LauncherHost *launcherHost = host();
+        ContainerPool::ChannelOpener opener;
+        if (launcherHost)
+            opener = [launcherHost](const QStringList &allowed, const QStringList &denied) {
+                return launcherHost->openProxyChannel(allowed, denied);
+            };
+        auto pool = std::make_shared<ContainerPool>(DockerApi(socket), QUuid::createUuid().toString(QUuid::Id128),
+                                                    std::move(opener));
         QMutexLocker locker(&m_mutex);
         m_pool = std::move(pool);
         return {};
@@ -223,7 +240,10 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawn(const SpawnRequest
     const QString empty = QDir(host() ? host()->stateDirectory() : QDir::tempPath()).filePath(QStringLiteral("empty"));
     if (!QDir().mkpath(empty))
         return Error{ kind(), tr("Cannot create the folder %1.").arg(empty), {} };
-    Result<ContainerSpec> spec = ContainerSpec::build(current, policy, request.cwd, ::getuid(), ::getgid(), empty);
+    const QString bridge
+        = policy.network == Policy::NetworkMode::Allowlist && host() ? host()->proxyBridgeProgram() : QString();
+    Result<ContainerSpec> spec
+        = ContainerSpec::build(current, policy, request.cwd, ::getuid(), ::getgid(), empty, bridge);
     if (!spec.ok())
         return spec.error();
     auto process = std::make_shared<DockerProcess>(pool, spec.value(), request);

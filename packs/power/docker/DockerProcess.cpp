@@ -220,12 +220,20 @@ void DockerProcess::run()
         }
     }
 
+    // The proxy variables replace the request's: it cannot point tools elsewhere (and
+    // there is nowhere else to go).
+    const QStringList proxyEnvironment = m_spec.proxyEnvironment();
+    QSet<QString> reserved{ QString::fromLatin1(tagVariable) };
+    for (const QString &variable : proxyEnvironment)
+        reserved.insert(variable.section(QLatin1Char('='), 0, 0));
     QJsonArray env;
     for (auto it = m_request.env.cbegin(); it != m_request.env.cend(); ++it) {
-        if (it.key() != QLatin1String(tagVariable))
+        if (!reserved.contains(it.key()))
             env.append(QString(it.key() + QLatin1Char('=') + it.value()));
     }
     env.append(QString(QLatin1String(tagVariable) + QLatin1Char('=') + m_tag));
+    for (const QString &variable : proxyEnvironment)
+        env.append(variable);
     const QJsonObject execBody{ { QStringLiteral("AttachStdin"), true },
                                 { QStringLiteral("AttachStdout"), true },
                                 { QStringLiteral("AttachStderr"), true },

@@ -3,6 +3,7 @@
 #include "UpstreamServer.h"
 #include "net/FilteringProxy.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QLocalSocket>
@@ -82,6 +83,7 @@ private slots:
     void oversizedHeadersAreRefused();
     void socksWithoutNoAuthOrWithBindIsRefused();
     void channelsAreOwnerOnlyAndClose();
+    void privateChannelsHaveAFolderOfTheirOwn();
 
 private:
     QString channel(const QStringList &allowed, const QStringList &denied = {});
@@ -285,6 +287,31 @@ void TestFilteringProxy::channelsAreOwnerOnlyAndClose()
     QCOMPARE(m_proxy.channelCount(), before - 1);
     QVERIFY(!QFile::exists(path));
     QCOMPARE(exchange(path, "CONNECT " + m_target + " HTTP/1.1\r\n\r\n"), QByteArray("NOT CONNECTED"));
+}
+
+void TestFilteringProxy::privateChannelsHaveAFolderOfTheirOwn()
+{
+    const Result<DomainRules> rules = DomainRules::parse({ QStringLiteral("127.0.0.1") }, {});
+    QVERIFY(rules);
+    const Result<QString> first = m_proxy.openPrivateChannel(rules.value());
+    const Result<QString> second = m_proxy.openPrivateChannel(rules.value());
+    QVERIFY(first && second);
+    const QDir folder = QFileInfo(first.value()).absoluteDir();
+    QVERIFY(folder != QFileInfo(second.value()).absoluteDir());
+    QVERIFY(folder.absolutePath() != m_proxy.runtimeDirectory());
+    QCOMPARE(folder.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System),
+             QStringList{ QStringLiteral("proxy.sock") });
+    QCOMPARE(QFileInfo(folder.absolutePath()).permissions()
+                 & (QFile::ReadGroup | QFile::WriteGroup | QFile::ExeGroup | QFile::ReadOther | QFile::WriteOther
+                    | QFile::ExeOther),
+             QFile::Permissions());
+    const QByteArray reply = exchange(first.value(), "CONNECT " + m_target + " HTTP/1.1\r\n\r\n", "\r\n\r\n");
+    QVERIFY2(reply.startsWith("HTTP/1.1 200"), reply.constData());
+    m_proxy.closeChannel(first.value());
+    QVERIFY(!QFileInfo::exists(folder.absolutePath()));
+    QCOMPARE(exchange(first.value(), "CONNECT " + m_target + " HTTP/1.1\r\n\r\n"), QByteArray("NOT CONNECTED"));
+    m_proxy.closeChannel(second.value());
+    QVERIFY(!QFileInfo::exists(QFileInfo(second.value()).absolutePath()));
 }
 
 QTEST_GUILESS_MAIN(TestFilteringProxy)

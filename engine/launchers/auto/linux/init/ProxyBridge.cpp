@@ -2,10 +2,15 @@
 
 #include <arpa/inet.h>
 #include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -15,6 +20,16 @@ namespace {
 
 constexpr size_t kBufferSize = 64 * 1024;
 constexpr size_t kMaxRelays = 256;
+
+int parsePort(const char *text)
+{
+    char *end = nullptr;
+    errno = 0;
+    const long port = std::strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || port < 1 || port > 65535)
+        return -1;
+    return static_cast<int>(port);
+}
 
 } // namespace
 
@@ -157,6 +172,78 @@ void ProxyBridge::accept()
         if (m_relays.size() >= kMaxRelays)
             return;
         m_relays.push_back(std::move(relay));
+    }
+}
+
+int serveProxyBridge(const char *portText, const char *socketPath)
+{
+    const int port = parsePort(portText);
+    if (port < 0) {
+        std::fprintf(stderr, "sandbox-init: proxy bridge: \"%s\" is not a port (1-65535)\n", portText);
+        return 2;
+    }
+    // As pid 1 of a container it installs no handler, so the commands beside it cannot
+    // signal it at all (only SIGKILL from outside ends it); their orphans are reaped by
+    // the kernel.
+    signal(SIGCHLD, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
+    const int socketFd = open(socketPath, O_PATH | O_CLOEXEC);
+    struct stat info = {};
+    if (socketFd < 0 || fstat(socketFd, &info) != 0 || !S_ISSOCK(info.st_mode)) {
+        std::fprintf(stderr, "sandbox-init: proxy bridge: %s is not a socket: %s\n", socketPath,
+                     socketFd < 0 ? std::strerror(errno) : "wrong file type");
+        return 1;
+    }
+    ProxyBridge bridge;
+    std::string error;
+    if (!bridge.listen(port, socketFd, error)) {
+        std::fprintf(stderr, "sandbox-init: %s\n", error.c_str());
+        return 1;
+    }
+    std::vector<pollfd> fds;
+    for (;;) {
+        fds.clear();
+        bridge.collect(fds);
+        if (poll(fds.data(), fds.size(), -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            std::fprintf(stderr, "sandbox-init: proxy bridge: poll: %s\n", std::strerror(errno));
+            return 1;
+        }
+        bridge.dispatch(fds.data(), fds.size());
+    }
+}
+
+int waitForProxyBridge(const char *portText)
+{
+    const int port = parsePort(portText);
+    if (port < 0) {
+        std::fprintf(stderr, "sandbox-init: proxy bridge: \"%s\" is not a port (1-65535)\n", portText);
+        return 2;
+    }
+    sockaddr_in address = {};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    timespec start = {};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+            return 1;
+        const bool connected = connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0;
+        close(fd);
+        if (connected)
+            return 0;
+        timespec now = {};
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - start.tv_sec >= 10) {
+            std::fprintf(stderr, "sandbox-init: nothing listens on 127.0.0.1:%d\n", port);
+            return 1;
+        }
+        // The bridge is starting: try again in a millisecond.
+        const timespec pause = { 0, 1000000 };
+        nanosleep(&pause, nullptr);
     }
 }
 

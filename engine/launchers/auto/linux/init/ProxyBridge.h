@@ -35,4 +35,12 @@ private:
     std::vector<std::unique_ptr<Relay>> m_relays;
 };
 
+// `sandbox-init --proxy-bridge PORT SOCKET`: a ProxyBridge on its own, for a sandbox the
+// engine did not set up itself (a container): relays 127.0.0.1:PORT to the unix socket
+// SOCKET until killed; as pid 1 it also reaps orphans. Returns only on a setup error.
+int serveProxyBridge(const char *port, const char *socketPath);
+// `sandbox-init --proxy-bridge-wait PORT`: 0 once 127.0.0.1:PORT accepts a connection,
+// 1 when it still does not after 10 seconds.
+int waitForProxyBridge(const char *port);
+
 } // namespace sandbox::init

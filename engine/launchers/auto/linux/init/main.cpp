@@ -1,6 +1,7 @@
 // sandbox-init: the helper the auto launcher runs to confine one command. Plain C++
 // without Qt so it stays small, starts fast and is safe to fork from.
 #include "InitConfig.h"
+#include "ProxyBridge.h"
 #include "StatusChannel.h"
 #include "Supervisor.h"
 
@@ -41,8 +42,14 @@ int main(int argc, char **argv)
 {
     if (argc == 2 && std::strcmp(argv[1], "--probe") == 0)
         return probe();
+    if (argc == 4 && std::strcmp(argv[1], "--proxy-bridge") == 0)
+        return serveProxyBridge(argv[2], argv[3]);
+    if (argc == 3 && std::strcmp(argv[1], "--proxy-bridge-wait") == 0)
+        return waitForProxyBridge(argv[2]);
     if (argc != 1) {
-        std::fprintf(stderr, "usage: sandbox-init (configuration on fd 3, status on fd 4) | sandbox-init --probe\n");
+        std::fprintf(stderr,
+                     "usage: sandbox-init (configuration on fd 3, status on fd 4) | sandbox-init --probe\n"
+                     "       sandbox-init --proxy-bridge PORT SOCKET | sandbox-init --proxy-bridge-wait PORT\n");
         return 2;
     }
     // Nothing of the engine's leaks into the sandbox: only stdio, config and status.
