@@ -523,6 +523,7 @@ void ProtocolServer::processSpawn(ServerSession *s, const QJsonValue &id, const 
     connect(process.get(), &SandboxProcess::failedToStart, s, [s, pid](const Error &error) {
         s->notify(Notification::ProcessFailedToStart,
                   { { QStringLiteral("processId"), pid }, { QStringLiteral("error"), error.toJson() } });
+        s->endedProcesses().insert(quint64(pid));
         SandboxProcess::releaseLater(s->processes().take(quint64(pid)));
     });
     auto output = [s, pid](const QString &stream, const QByteArray &data) {
@@ -546,6 +547,7 @@ void ProtocolServer::processSpawn(ServerSession *s, const QJsonValue &id, const 
         }
         s->notify(Notification::ProcessExited,
                   { { QStringLiteral("processId"), pid }, { QStringLiteral("exit"), effective.toJson() } });
+        s->endedProcesses().insert(quint64(pid));
         SandboxProcess::releaseLater(s->processes().take(quint64(pid)));
     });
     s->respond(id, QJsonObject{ { QStringLiteral("processId"), pid } });
@@ -566,6 +568,8 @@ void ProtocolServer::processWrite(ServerSession *s, const QJsonValue &id, const 
         = QByteArray::fromBase64Encoding(data.toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
     if (!decoded)
         return s->respondError(id, invalidParams(Error{ param(QStringLiteral("data")), tr("not valid base64"), {} }));
+    if (s->endedProcesses().contains(processId.value()))
+        return s->respond(id, QJsonObject{});
     const std::shared_ptr<SandboxProcess> process = s->processes().value(processId.value());
     if (!process) // stdin belongs to whoever spawned the process
         return s->respondError(
@@ -582,6 +586,8 @@ void ProtocolServer::processCloseStdin(ServerSession *s, const QJsonValue &id, c
     const Result<quint64> processId = readProcessId(params);
     if (!processId.ok())
         return s->respondError(id, invalidParams(processId.error()));
+    if (s->endedProcesses().contains(processId.value()))
+        return s->respond(id, QJsonObject{});
     const std::shared_ptr<SandboxProcess> process = s->processes().value(processId.value());
     if (!process)
         return s->respondError(

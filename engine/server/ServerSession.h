@@ -5,6 +5,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <QSet>
 
 #include <memory>
 
@@ -36,6 +37,9 @@ public:
     void closeWithError(const QJsonValue &id, const RpcError &error);
 
     QHash<quint64, std::shared_ptr<SandboxProcess>> &processes() { return m_processes; }
+    // This client's processes that have ended: their stdin is gone, and a write or close
+    // sent before the client saw the end (it crosses the exit notification) is a no-op.
+    QSet<quint64> &endedProcesses() { return m_ended; }
 
 private:
     quint64 m_id;
@@ -43,6 +47,7 @@ private:
     bool m_ready = false;
     QString m_clientName;
     QHash<quint64, std::shared_ptr<SandboxProcess>> m_processes;
+    QSet<quint64> m_ended;
 };
 
 } // namespace sandbox

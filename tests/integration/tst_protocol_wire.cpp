@@ -91,6 +91,25 @@ public:
         return found;
     }
 
+    // The next notification named `method`; messages before it are dropped.
+    QJsonObject nextNotification(const QString &method, int timeoutMs = 10000)
+    {
+        QJsonObject found;
+        auto take = [this, &found, &method] {
+            m_decoder.append(m_socket.readAll());
+            while (const auto payload = m_decoder.takeFrame()) {
+                const QJsonObject object = QJsonDocument::fromJson(*payload).object();
+                if (object.value(QStringLiteral("method")).toString() == method) {
+                    found = object;
+                    return true;
+                }
+            }
+            return m_socket.state() != QLocalSocket::ConnectedState;
+        };
+        [[maybe_unused]] const bool done = QTest::qWaitFor(take, timeoutMs);
+        return found;
+    }
+
     bool waitForDisconnect(int timeoutMs = 10000)
     {
         return QTest::qWaitFor([this] { return m_socket.state() == QLocalSocket::UnconnectedState; }, timeoutMs);
@@ -145,6 +164,56 @@ private:
     QString m_reason;
 };
 
+// A command that has ended by the time anyone could write to it: started, then finished
+// with status 0, from the event loop. It runs nothing.
+class EndedProcess final : public SandboxProcess
+{
+public:
+    EndedProcess()
+    {
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                emit started();
+                m_running = false;
+                emit finished(ExitStatus{ 0, false, 0, false });
+            },
+            Qt::QueuedConnection);
+    }
+    qint64 pid() const override { return 0; }
+    bool isRunning() const override { return m_running; }
+    ExitStatus exitStatus() const override { return ExitStatus{ 0, false, 0, false }; }
+    void writeStdin(const QByteArray &) override { }
+    void closeStdin() override { }
+    void terminate() override { }
+    void kill() override { }
+
+private:
+    bool m_running = true;
+};
+
+class EndingLauncher final : public Launcher
+{
+public:
+    QString kind() const override { return QStringLiteral("ending"); }
+    BackendDescriptor descriptor() const override
+    {
+        BackendDescriptor descriptor;
+        descriptor.name = QStringLiteral("Ending launcher");
+        for (const QString &dimension : BackendDescriptor::enforcementDimensions())
+            descriptor.enforcement.insert(dimension, QStringLiteral("nothing runs: its commands end at once"));
+        return descriptor;
+    }
+    QFuture<Status> configure(const ResolvedSettings &) override { return QtFuture::makeReadyFuture(Status()); }
+    QFuture<Status> prepare() override { return QtFuture::makeReadyFuture(Status()); }
+    QFuture<Availability> isAvailable() override { return QtFuture::makeReadyFuture(Availability{ true, {} }); }
+    Result<std::shared_ptr<SandboxProcess>> spawn(const SpawnRequest &, const Policy &) override
+    {
+        return std::shared_ptr<SandboxProcess>(std::make_shared<EndedProcess>());
+    }
+    QFuture<Status> disposeIdle() override { return QtFuture::makeReadyFuture(Status()); }
+};
+
 QJsonObject errorOf(const QJsonObject &reply)
 {
     return reply.value(QStringLiteral("error")).toObject();
@@ -180,6 +249,7 @@ private slots:
     void clientReportsNotificationsItCannotDecode();
     void markupInAReasonHidesNoBackend();
     void clientListsTheBackendsItCanRead();
+    void stdinCrossingTheExitIsNoError();
 
 private:
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -706,6 +776,48 @@ void TestProtocolWire::clientListsTheBackendsItCanRead()
     QVERIFY(!listed.value().at(0).availability.available);
     QVERIFY(listed.value().at(0).availability.reason.contains(QStringLiteral("result.backends[0].availability")));
     QCOMPARE(listed.value().at(1), good);
+}
+
+void TestProtocolWire::stdinCrossingTheExitIsNoError()
+{
+    m_engine->registerBuiltin(std::make_shared<EndingLauncher>());
+    const BackendRef ending = BackendRef::builtin(QStringLiteral("ending"));
+    QTRY_VERIFY(m_engine->backend(ending).value().availability.available);
+    QVERIFY(waitFor(m_engine->activate(ending)).ok);
+
+    RawClient raw(m_socketPath);
+    raw.hello();
+    SpawnRequest command;
+    command.argv = QStringList{ QStringLiteral("/bin/true") };
+    command.cwd = m_dir->path();
+    raw.send(frameOf(request(1, Method::ProcessSpawn, { { QStringLiteral("request"), command.toJson() } })));
+    const QJsonObject spawned = raw.next();
+    const qint64 processId
+        = spawned.value(QStringLiteral("result")).toObject().value(QStringLiteral("processId")).toInteger();
+    QVERIFY2(processId > 0, QJsonDocument(spawned).toJson().constData());
+    QVERIFY(!raw.nextNotification(Notification::ProcessExited).isEmpty());
+
+    // The client's end of input, and input, sent before it saw the exit: nothing to do.
+    raw.send(frameOf(request(2, Method::ProcessWrite,
+                             { { QStringLiteral("processId"), processId },
+                               { QStringLiteral("data"), QString::fromLatin1(QByteArray("late").toBase64()) } })));
+    QJsonObject reply = raw.next();
+    QCOMPARE(reply.value(QStringLiteral("id")).toInt(), 2);
+    QVERIFY2(!reply.contains(QStringLiteral("error")), QJsonDocument(reply).toJson().constData());
+    raw.send(frameOf(request(3, Method::ProcessCloseStdin, { { QStringLiteral("processId"), processId } })));
+    reply = raw.next();
+    QCOMPARE(reply.value(QStringLiteral("id")).toInt(), 3);
+    QVERIFY2(!reply.contains(QStringLiteral("error")), QJsonDocument(reply).toJson().constData());
+
+    // A process this client never spawned is still refused.
+    raw.send(frameOf(request(4, Method::ProcessCloseStdin, { { QStringLiteral("processId"), processId + 1000 } })));
+    reply = raw.next();
+    QVERIFY(errorOf(reply).value(QStringLiteral("message")).toString().contains(QStringLiteral("no running process")));
+    RawClient other(m_socketPath);
+    other.hello();
+    other.send(frameOf(request(5, Method::ProcessCloseStdin, { { QStringLiteral("processId"), processId } })));
+    reply = other.next();
+    QVERIFY(errorOf(reply).value(QStringLiteral("message")).toString().contains(QStringLiteral("no running process")));
 }
 
 QTEST_GUILESS_MAIN(TestProtocolWire)
