@@ -159,8 +159,10 @@ if [ -d "$root/packs/power" ]; then
     check "the user installs the packaged pack" /usr/bin/sandboxctl packs install "$pack_dir"
     check "the pack's backend is listed" sh -c "/usr/bin/sandboxctl backends | grep -q 'atom-pack:power-pack:'"
     # The keychain library is opened only when a secret is touched: it must be installed.
+    # (The private keyring session has a home of its own; the user's data stays where it is.)
     check "the installed sandboxctl keeps a secret in the OS keychain" "$root/tests/with-keyring.sh" sh -c \
-        "printf 'e2b_package_check\n' | /usr/bin/sandboxctl secret set atom-pack:power-pack:e2b apiKey &&
+        "export HOME='$HOME' XDG_DATA_HOME='$XDG_DATA_HOME' XDG_RUNTIME_DIR='$XDG_RUNTIME_DIR' &&
+         printf 'e2b_package_check\n' | /usr/bin/sandboxctl secret set atom-pack:power-pack:e2b apiKey &&
          /usr/bin/sandboxctl settings get atom-pack:power-pack:e2b | grep -q configured"
 fi
 
