@@ -24,27 +24,6 @@ using namespace sandbox::test;
 
 namespace {
 
-class BenchHost final : public LauncherHost
-{
-public:
-    explicit BenchHost(QString directory)
-        : m_directory(std::move(directory))
-    { }
-    QString stateDirectory() const override { return m_directory; }
-    QFuture<HostInteractionResponse> ask(const HostInteractionRequest &request) override
-    {
-        QPromise<HostInteractionResponse> promise;
-        promise.start();
-        promise.addResult(HostInteractionResponse{ request.id, false, {} });
-        promise.finish();
-        return promise.future();
-    }
-    void notifyAvailabilityChanged() override { }
-
-private:
-    QString m_directory;
-};
-
 double percentile(std::vector<double> values, double p)
 {
     std::sort(values.begin(), values.end());
@@ -125,7 +104,7 @@ int main(int argc, char **argv)
     }
     const Policy policy = defaultPolicy();
 
-    BenchHost host(state.path());
+    FixedAnswerHost host(false, state.path());
     auto vm = std::make_shared<VmLauncher>();
     vm->attach(&host);
     ResolvedSettings settings;
@@ -187,7 +166,7 @@ int main(int argc, char **argv)
 
     // Baselines: a state directory of their own, so the cold figures above stay cold.
     QTemporaryDir baselineState;
-    BenchHost baselineHost(baselineState.path());
+    FixedAnswerHost baselineHost(false, baselineState.path());
     Activation cold, saving, restored;
     if (!activateAndRun(host, false, policy, workspace.path(), cold)
         || !activateAndRun(baselineHost, true, policy, workspace.path(), saving)

@@ -33,39 +33,6 @@ namespace {
 
 const QByteArray kSecret = "baseline-secret-9f2c71d0e4";
 
-class RecordingHost final : public LauncherHost
-{
-public:
-    explicit RecordingHost(QString directory)
-        : m_directory(std::move(directory))
-    { }
-    QString stateDirectory() const override { return m_directory; }
-    QFuture<HostInteractionResponse> ask(const HostInteractionRequest &request) override
-    {
-        QPromise<HostInteractionResponse> promise;
-        promise.start();
-        promise.addResult(HostInteractionResponse{ request.id, false, {} });
-        promise.finish();
-        return promise.future();
-    }
-    void notifyAvailabilityChanged() override { }
-    void reportActivationNote(const QString &note) override
-    {
-        QMutexLocker lock(&m_mutex);
-        m_notes.append(note);
-    }
-    QStringList takeNotes()
-    {
-        QMutexLocker lock(&m_mutex);
-        return std::exchange(m_notes, {});
-    }
-
-private:
-    QString m_directory;
-    QMutex m_mutex;
-    QStringList m_notes;
-};
-
 BaselineManifest sampleManifest()
 {
     BaselineManifest manifest;
@@ -141,7 +108,7 @@ private:
         bool restored = false;
         qint64 bootMs = 0;
     };
-    Activation activate(std::shared_ptr<VmLauncher> &launcher, RecordingHost &host);
+    Activation activate(std::shared_ptr<VmLauncher> &launcher, FixedAnswerHost &host);
 
     std::unique_ptr<QTemporaryDir> m_root;
     QString m_stateDirectory;
@@ -391,7 +358,7 @@ void TestVmBaseline::driversReportTheCapability()
     QVERIFY(!HyperVDriver().saveBaseline(spec, -1).ok());
 }
 
-TestVmBaseline::Activation TestVmBaseline::activate(std::shared_ptr<VmLauncher> &launcher, RecordingHost &host)
+TestVmBaseline::Activation TestVmBaseline::activate(std::shared_ptr<VmLauncher> &launcher, FixedAnswerHost &host)
 {
     launcher = std::make_shared<VmLauncher>();
     launcher->attach(&host);
@@ -416,7 +383,7 @@ TestVmBaseline::Activation TestVmBaseline::activate(std::shared_ptr<VmLauncher> 
 
 void TestVmBaseline::coldBootSavesThenActivationRestoresAndRunsCommands()
 {
-    RecordingHost host(m_stateDirectory);
+    FixedAnswerHost host(false, m_stateDirectory);
     std::shared_ptr<VmLauncher> first;
     const Activation cold = activate(first, host);
     QVERIFY2(cold.status.ok(), qPrintable(cold.status.ok() ? QString() : cold.status.error().toString()));
@@ -474,7 +441,7 @@ void TestVmBaseline::coldBootSavesThenActivationRestoresAndRunsCommands()
 
 void TestVmBaseline::aBaselineTheDriverCannotLoadCostsOneColdBoot()
 {
-    RecordingHost host(m_stateDirectory);
+    FixedAnswerHost host(false, m_stateDirectory);
     const QString cacheRoot = m_stateDirectory + QStringLiteral("/baselines");
     const QStringList keys = QDir(cacheRoot).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     QCOMPARE(keys.size(), 1);

@@ -7,11 +7,25 @@
 #include <QRandomGenerator>
 #include <QTimer>
 
+#include <utility>
+
 namespace sandbox::test {
 
 QString FixedAnswerHost::stateDirectory() const
 {
-    return QDir::tempPath();
+    return m_stateDirectory.isEmpty() ? QDir::tempPath() : m_stateDirectory;
+}
+
+void FixedAnswerHost::reportActivationNote(const QString &note)
+{
+    QMutexLocker lock(&m_mutex);
+    m_notes.append(note);
+}
+
+QStringList FixedAnswerHost::takeNotes()
+{
+    QMutexLocker lock(&m_mutex);
+    return std::exchange(m_notes, {});
 }
 
 QFuture<HostInteractionResponse> FixedAnswerHost::ask(const HostInteractionRequest &request)

@@ -6,6 +6,7 @@
 #include "protocol/SpawnRequest.h"
 
 #include <QByteArray>
+#include <QMutex>
 #include <QString>
 #include <QStringList>
 
@@ -26,21 +27,29 @@ struct RunResult
     qint64 pid = 0;
 };
 
-// Answers Host Interaction questions with a fixed answer; owns a state directory.
+// Answers Host Interaction questions with a fixed answer and keeps the activation notes a
+// launcher reports. Its state directory is `stateDirectory` (the temporary folder when empty).
 class FixedAnswerHost final : public LauncherHost
 {
 public:
-    explicit FixedAnswerHost(bool accept)
+    explicit FixedAnswerHost(bool accept, QString stateDirectory = {})
         : m_accept(accept)
+        , m_stateDirectory(std::move(stateDirectory))
     { }
     QString stateDirectory() const override;
     QFuture<HostInteractionResponse> ask(const HostInteractionRequest &request) override;
     void notifyAvailabilityChanged() override { }
+    void reportActivationNote(const QString &note) override;
     int questions() const { return m_questions; }
+    // The notes reported since the last call, in order.
+    QStringList takeNotes();
 
 private:
     bool m_accept;
+    QString m_stateDirectory;
     int m_questions = 0;
+    QMutex m_mutex; // notes may be reported from any thread
+    QStringList m_notes;
 };
 
 // An auto launcher configured for `tier` ("strongest" or "landlock-seccomp") and prepared.
