@@ -12,7 +12,6 @@
 #include <QFutureWatcher>
 #include <QJsonArray>
 #include <QSet>
-#include <QTimer>
 
 namespace sandbox {
 
@@ -523,8 +522,7 @@ void ProtocolServer::processSpawn(ServerSession *s, const QJsonValue &id, const 
     connect(process.get(), &SandboxProcess::failedToStart, s, [s, pid](const Error &error) {
         s->notify(Notification::ProcessFailedToStart,
                   { { QStringLiteral("processId"), pid }, { QStringLiteral("error"), error.toJson() } });
-        s->endedProcesses().insert(quint64(pid));
-        SandboxProcess::releaseLater(s->processes().take(quint64(pid)));
+        s->processEnded(quint64(pid));
     });
     auto output = [s, pid](const QString &stream, const QByteArray &data) {
         for (qsizetype offset = 0; offset < data.size(); offset += OutputChunk) {
@@ -547,8 +545,7 @@ void ProtocolServer::processSpawn(ServerSession *s, const QJsonValue &id, const 
         }
         s->notify(Notification::ProcessExited,
                   { { QStringLiteral("processId"), pid }, { QStringLiteral("exit"), effective.toJson() } });
-        s->endedProcesses().insert(quint64(pid));
-        SandboxProcess::releaseLater(s->processes().take(quint64(pid)));
+        s->processEnded(quint64(pid));
     });
     s->respond(id, QJsonObject{ { QStringLiteral("processId"), pid } });
 }
@@ -568,7 +565,7 @@ void ProtocolServer::processWrite(ServerSession *s, const QJsonValue &id, const 
         = QByteArray::fromBase64Encoding(data.toString().toLatin1(), QByteArray::AbortOnBase64DecodingErrors);
     if (!decoded)
         return s->respondError(id, invalidParams(Error{ param(QStringLiteral("data")), tr("not valid base64"), {} }));
-    if (s->endedProcesses().contains(processId.value()))
+    if (s->hasEnded(processId.value()))
         return s->respond(id, QJsonObject{});
     const std::shared_ptr<SandboxProcess> process = s->processes().value(processId.value());
     if (!process) // stdin belongs to whoever spawned the process
@@ -586,7 +583,7 @@ void ProtocolServer::processCloseStdin(ServerSession *s, const QJsonValue &id, c
     const Result<quint64> processId = readProcessId(params);
     if (!processId.ok())
         return s->respondError(id, invalidParams(processId.error()));
-    if (s->endedProcesses().contains(processId.value()))
+    if (s->hasEnded(processId.value()))
         return s->respond(id, QJsonObject{});
     const std::shared_ptr<SandboxProcess> process = s->processes().value(processId.value());
     if (!process)

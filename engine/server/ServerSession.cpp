@@ -19,6 +19,12 @@ ServerSession::~ServerSession()
     disconnect(m_transport.get(), nullptr, nullptr, nullptr);
 }
 
+void ServerSession::processEnded(quint64 processId)
+{
+    m_ended.insert(processId);
+    SandboxProcess::releaseLater(m_processes.take(processId));
+}
+
 void ServerSession::markReady(const QString &clientName)
 {
     m_ready = true;

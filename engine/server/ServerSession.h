@@ -37,9 +37,11 @@ public:
     void closeWithError(const QJsonValue &id, const RpcError &error);
 
     QHash<quint64, std::shared_ptr<SandboxProcess>> &processes() { return m_processes; }
-    // This client's processes that have ended: their stdin is gone, and a write or close
-    // sent before the client saw the end (it crosses the exit notification) is a no-op.
-    QSet<quint64> &endedProcesses() { return m_ended; }
+    // From inside the process's own signal: it is released once that returns, and is
+    // remembered as ended, so a write or close the client sent before it saw the end
+    // (crossing the exit notification) is a no-op.
+    void processEnded(quint64 processId);
+    bool hasEnded(quint64 processId) const { return m_ended.contains(processId); }
 
 private:
     quint64 m_id;
