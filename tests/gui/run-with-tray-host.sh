@@ -27,7 +27,9 @@ cleanup() {
 trap cleanup EXIT
 
 # -displayfd: the server picks a free display number and writes it once it is ready.
-Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
+# -noreset: without it the server resets when its last client leaves (the readiness probe
+# below), and a client connecting during that reset is refused ("cannot open display").
+Xvfb -displayfd 3 -noreset -screen 0 1600x1000x24 -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
 xvfb_pid=$!
 # Ready when the number is written out whole and the server answers a client.
 ready=
@@ -47,22 +49,38 @@ if [ -z "$ready" ]; then
     exit 1
 fi
 
-trayer --edge top --align right --widthtype request --height 28 --SetDockType true \
-    --transparent false >"$work/trayer.log" 2>&1 &
-tray_pid=$!
+start_tray() {
+    trayer --edge top --align right --widthtype request --height 28 --SetDockType true \
+        --transparent false >"$work/trayer.log" 2>&1 &
+    tray_pid=$!
+}
 # trayer claims _NET_SYSTEM_TRAY_S0 before it maps its panel window; the test itself
-# also waits until Qt sees the tray.
+# also waits until Qt sees the tray. A tray host that could not start is started once more
+# before the run is given up, with its log.
+start_tray
+attempts=1
+tray_ready=
 for _ in $(seq 1 100); do
     if xwininfo -root -tree 2>/dev/null | grep -q '"panel"'; then
+        tray_ready=1
         break
     fi
     if ! kill -0 "$tray_pid" 2>/dev/null; then
-        echo "$0: trayer exited:" >&2
-        cat "$work/trayer.log" >&2
-        exit 1
+        if [ "$attempts" -ge 2 ]; then
+            echo "$0: trayer exited:" >&2
+            cat "$work/trayer.log" >&2
+            exit 1
+        fi
+        attempts=$((attempts + 1))
+        start_tray
     fi
     sleep 0.1
 done
+if [ -z "$tray_ready" ]; then
+    echo "$0: trayer did not map its panel:" >&2
+    cat "$work/trayer.log" >&2
+    exit 1
+fi
 
 export QT_QPA_PLATFORM=xcb
 "$@"
