@@ -4,9 +4,10 @@
 
 #include <QCoreApplication>
 #include <QHostInfo>
-#include <QLocalSocket>
 #include <QTcpSocket>
 #include <QUrl>
+
+#include <sys/socket.h>
 
 namespace sandbox {
 
@@ -39,12 +40,11 @@ bool isProxyOnlyHeader(const QByteArray &name)
 
 } // namespace
 
-ProxyConnection::ProxyConnection(QLocalSocket *client, const DomainRules &rules, QObject *parent)
+ProxyConnection::ProxyConnection(int clientFd, const DomainRules &rules, QObject *parent)
     : QObject(parent)
-    , m_client(client)
+    , m_client(new ClientStream(clientFd, this))
     , m_rules(rules)
 {
-    m_client->setParent(this);
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, [this] {
         if (m_state == State::Relaying)
@@ -53,15 +53,12 @@ ProxyConnection::ProxyConnection(QLocalSocket *client, const DomainRules &rules,
             fail(408, 0x06, tr("timed out"));
     });
     m_timer.start(kHandshakeTimeoutMs);
-    connect(m_client, &QLocalSocket::readyRead, this, &ProxyConnection::onClientData);
-    connect(m_client, &QLocalSocket::disconnected, this, [this] {
-        if (m_state == State::Relaying && m_upstream) {
-            m_upstream->disconnectFromHost();
-            return;
-        }
+    connect(m_client, &ClientStream::readyRead, this, &ProxyConnection::onClientData);
+    connect(m_client, &ClientStream::inputEnded, this, &ProxyConnection::onClientInputEnded);
+    connect(m_client, &ClientStream::bytesWritten, this, &ProxyConnection::relayToClient);
+    connect(m_client, &ClientStream::closed, this, &ProxyConnection::finish);
+    if (!m_client->isOpen())
         finish();
-    });
-    QMetaObject::invokeMethod(this, &ProxyConnection::onClientData, Qt::QueuedConnection);
 }
 
 ProxyConnection::~ProxyConnection()
@@ -73,8 +70,11 @@ ProxyConnection::~ProxyConnection()
 void ProxyConnection::onClientData()
 {
     if (m_state == State::Relaying) {
-        if (m_upstream)
+        if (m_upstream) {
             m_upstream->write(m_client->readAll());
+            if (m_upstream->bytesToWrite() > kMaxPendingBytes)
+                m_client->setReading(false);
+        }
         armIdle();
         return;
     }
@@ -97,6 +97,47 @@ void ProxyConnection::onClientData()
         parseHttpHead();
 }
 
+void ProxyConnection::onClientInputEnded()
+{
+    switch (m_state) {
+    case State::Relaying:
+        endUpstreamInput();
+        return;
+    case State::Resolving:
+    case State::Connecting:
+        // The whole request is in; what follows it is sent once connected, then the
+        // target learns that nothing more comes.
+        return;
+    case State::Closing:
+        return;
+    case State::Greeting:
+    case State::SocksRequest:
+    case State::HttpHead:
+        // The request can never be completed.
+        finish();
+        return;
+    }
+}
+
+void ProxyConnection::relayToClient()
+{
+    if (m_state != State::Relaying || !m_upstream)
+        return;
+    if (m_client->bytesToWrite() < kMaxPendingBytes && m_upstream->bytesAvailable() > 0) {
+        m_client->write(m_upstream->read(kMaxPendingBytes));
+        armIdle();
+    }
+}
+
+void ProxyConnection::endUpstreamInput()
+{
+    m_upstreamInputEnding = true;
+    if (!m_upstream || m_upstream->state() != QAbstractSocket::ConnectedState || m_upstream->bytesToWrite() > 0)
+        return; // again once connected, or once what is pending is written
+    m_upstreamInputEnding = false;
+    ::shutdown(int(m_upstream->socketDescriptor()), SHUT_WR);
+}
+
 void ProxyConnection::parseSocksGreeting()
 {
     if (m_buffer.size() < 2)
@@ -113,7 +154,7 @@ void ProxyConnection::parseSocksGreeting()
     if (!offered.contains('\x00')) {
         m_client->write(QByteArray("\x05\xff", 2)); // no acceptable method
         m_state = State::Closing;
-        m_client->disconnectFromServer();
+        m_client->closeAfterWriting();
         return;
     }
     m_client->write(QByteArray("\x05\x00", 2));
@@ -327,6 +368,7 @@ void ProxyConnection::connectTo(const QHostAddress &address)
 {
     m_state = State::Connecting;
     m_upstream = new QTcpSocket(this);
+    m_upstream->setReadBufferSize(kMaxPendingBytes);
     connect(m_upstream, &QTcpSocket::connected, this, &ProxyConnection::onUpstreamConnected);
     connect(m_upstream, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
         if (m_state == State::Connecting) {
@@ -334,20 +376,19 @@ void ProxyConnection::connectTo(const QHostAddress &address)
             fail(502, code, tr("cannot connect to %1:%2: %3").arg(m_host).arg(m_port).arg(m_upstream->errorString()));
         }
     });
-    connect(m_upstream, &QTcpSocket::readyRead, this, [this] {
-        if (m_state == State::Relaying) {
-            m_client->write(m_upstream->readAll());
-            armIdle();
-        }
+    connect(m_upstream, &QTcpSocket::readyRead, this, &ProxyConnection::relayToClient);
+    connect(m_upstream, &QTcpSocket::bytesWritten, this, [this] {
+        if (m_upstream->bytesToWrite() < kMaxPendingBytes / 2)
+            m_client->setReading(true);
+        if (m_upstreamInputEnding)
+            endUpstreamInput();
     });
     connect(m_upstream, &QTcpSocket::disconnected, this, [this] {
         if (m_state != State::Relaying)
             return;
         m_client->write(m_upstream->readAll());
         m_state = State::Closing;
-        m_client->disconnectFromServer();
-        if (m_client->state() == QLocalSocket::UnconnectedState)
-            finish();
+        m_client->closeAfterWriting();
     });
     m_upstream->connectToHost(address, m_port);
 }
@@ -367,8 +408,8 @@ void ProxyConnection::onUpstreamConnected()
     armIdle();
     if (m_client->bytesAvailable() > 0)
         onClientData();
-    if (m_client->state() != QLocalSocket::ConnectedState)
-        m_upstream->disconnectFromHost();
+    if (m_client->hasInputEnded())
+        endUpstreamInput();
 }
 
 void ProxyConnection::refuse(const QString &reason)
@@ -402,9 +443,7 @@ void ProxyConnection::fail(int httpStatus, quint8 socksCode, const QString &reas
     }
     if (m_upstream)
         m_upstream->abort();
-    m_client->disconnectFromServer();
-    if (m_client->state() == QLocalSocket::UnconnectedState)
-        finish();
+    m_client->closeAfterWriting();
 }
 
 void ProxyConnection::finish()
@@ -414,8 +453,7 @@ void ProxyConnection::finish()
     m_timer.stop();
     if (m_upstream)
         m_upstream->abort();
-    if (m_client->state() != QLocalSocket::UnconnectedState)
-        m_client->abort();
+    m_client->abort();
     deleteLater();
 }
 

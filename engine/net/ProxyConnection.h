@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ClientStream.h"
 #include "DomainRules.h"
 
 #include <QByteArray>
@@ -7,7 +8,6 @@
 #include <QObject>
 #include <QTimer>
 
-class QLocalSocket;
 class QTcpSocket;
 class QHostInfo;
 
@@ -16,7 +16,9 @@ namespace sandbox {
 // One client of the filtering proxy: reads an HTTP (CONNECT, absolute-URI or origin-form
 // with Host) or SOCKS5 request, checks it against the rules, resolves the name itself,
 // refuses internal addresses not named exactly, connects to the address it checked and
-// relays bytes until either side closes. Deletes itself when done.
+// relays bytes both ways. A client that shuts down its sending side (half-close) still
+// gets the target's answer: the target's sending side is shut down in turn, and the
+// connection ends when the target closes. Deletes itself when done.
 class ProxyConnection final : public QObject
 {
     Q_OBJECT
@@ -25,8 +27,11 @@ public:
     static constexpr qsizetype kMaxHeadBytes = 32 * 1024;
     static constexpr int kHandshakeTimeoutMs = 15000;
     static constexpr int kIdleTimeoutMs = 10 * 60 * 1000;
+    // Relayed bytes held for a slow side before reading from the other one pauses.
+    static constexpr qsizetype kMaxPendingBytes = 1024 * 1024;
 
-    ProxyConnection(QLocalSocket *client, const DomainRules &rules, QObject *parent = nullptr);
+    // Takes ownership of `clientFd`, the accepted connection on the channel's socket.
+    ProxyConnection(int clientFd, const DomainRules &rules, QObject *parent = nullptr);
     ~ProxyConnection() override;
 
 private:
@@ -34,6 +39,9 @@ private:
     enum class State { Greeting, SocksRequest, HttpHead, Resolving, Connecting, Relaying, Closing };
 
     void onClientData();
+    void onClientInputEnded();
+    void relayToClient();
+    void endUpstreamInput();
     void parseSocksGreeting();
     void parseSocksRequest();
     void parseHttpHead();
@@ -46,7 +54,7 @@ private:
     void finish();
     void armIdle();
 
-    QLocalSocket *m_client;
+    ClientStream *m_client;
     QTcpSocket *m_upstream = nullptr;
     DomainRules m_rules;
     DomainRules::Decision m_decision;
@@ -58,6 +66,7 @@ private:
     QString m_host;
     quint16 m_port = 0;
     int m_lookupId = -1;
+    bool m_upstreamInputEnding = false;
     QTimer m_timer;
 };
 

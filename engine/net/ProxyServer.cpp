@@ -1,17 +1,15 @@
 #include "ProxyServer.h"
 
-#include "ProxyConnection.h"
+#include "ProxyListener.h"
 
 #include <QCoreApplication>
 #include <QFile>
-#include <QLocalServer>
-#include <QLocalSocket>
 
 namespace sandbox {
 
 QString ProxyServer::listen(const QString &path, const DomainRules &rules)
 {
-    auto *server = new QLocalServer(this);
+    auto *server = new ProxyListener(rules, this);
     server->setSocketOptions(QLocalServer::UserAccessOption);
     server->setMaxPendingConnections(128);
     if (!server->listen(path)) {
@@ -20,10 +18,6 @@ QString ProxyServer::listen(const QString &path, const DomainRules &rules)
         delete server;
         return error;
     }
-    connect(server, &QLocalServer::newConnection, server, [server, rules] {
-        while (QLocalSocket *client = server->nextPendingConnection())
-            new ProxyConnection(client, rules, server);
-    });
     m_servers.insert(path, server);
     return {};
 }

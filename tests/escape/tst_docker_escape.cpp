@@ -393,6 +393,10 @@ void TestDockerEscape::allowlist_data()
         "upstream-ok\nGET /again");
     row("the request cannot point tools elsewhere", sh("echo \"$HTTP_PROXY $HTTPS_PROXY $ALL_PROXY [$NO_PROXY]\""),
         Lists, "http://127.0.0.1:3128 http://127.0.0.1:3128 socks5h://127.0.0.1:3128 []");
+    row("a tunnel to the allowed name, the client half-closing after its request",
+        sh("printf 'CONNECT localhost:{port} HTTP/1.1\\r\\nHost: localhost:{port}\\r\\n\\r\\n"
+           "GET /tunnel HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n' | nc -w 5 127.0.0.1 3128"),
+        Reaches, "upstream-ok\nGET /tunnel");
 
     // --- what the list does not name is refused by the proxy
     row("other port of the allowed name", sh("wget -q -O - http://localhost:{port2}/"), Forbidden);

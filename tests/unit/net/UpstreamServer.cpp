@@ -47,7 +47,9 @@ void UpstreamServer::listenOnThread()
                 if (end < 0)
                     return;
                 ++m_requests;
-                const QByteArray body = "upstream-ok\n" + buffer->left(end) + "\n";
+                QByteArray body = "upstream-ok\n" + buffer->left(end) + "\n";
+                if (buffer->startsWith("GET /large "))
+                    body += QByteArray(kLargeBodyBytes, 'x');
                 socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: "
                               + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
                 socket->disconnectFromHost();

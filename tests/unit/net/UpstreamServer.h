@@ -12,12 +12,14 @@ namespace sandbox::test {
 
 // A real HTTP server on 127.0.0.1 (its own thread, so tests may block on their client
 // sockets). Every response body starts with "upstream-ok" and echoes the request head it
-// received, so tests can see what the proxy forwarded.
+// received, so tests can see what the proxy forwarded; `GET /large` adds kLargeBodyBytes.
 class UpstreamServer final : public QObject
 {
     Q_OBJECT
 
 public:
+    static constexpr qsizetype kLargeBodyBytes = 8 * 1024 * 1024;
+
     UpstreamServer();
     ~UpstreamServer() override;
 

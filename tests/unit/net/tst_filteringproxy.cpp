@@ -10,8 +10,12 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <poll.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 using namespace sandbox;
 using namespace sandbox::test;
@@ -40,6 +44,42 @@ QByteArray exchange(const QString &path, const QByteArray &request, const QByteA
             break;
         }
     }
+    return reply;
+}
+
+// Sends `request`, shuts down the sending side at once (as `nc` does at the end of its
+// input), and reads until the proxy closes. `ended` tells whether it closed in time.
+QByteArray halfClosedExchange(const QString &path, const QByteArray &request, bool &ended, int waitMs = 5000)
+{
+    ended = false;
+    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    const QByteArray name = QFile::encodeName(path);
+    if (fd < 0 || size_t(name.size()) >= sizeof address.sun_path)
+        return "NOT CONNECTED";
+    memcpy(address.sun_path, name.constData(), size_t(name.size()));
+    if (::connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0
+        || ::write(fd, request.constData(), size_t(request.size())) != request.size() || shutdown(fd, SHUT_WR) != 0) {
+        close(fd);
+        return "NOT CONNECTED";
+    }
+    QByteArray reply;
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < waitMs) {
+        pollfd waiting{ fd, POLLIN, 0 };
+        if (poll(&waiting, 1, int(waitMs - timer.elapsed())) <= 0)
+            break;
+        char buffer[4096];
+        const ssize_t n = read(fd, buffer, sizeof buffer);
+        if (n <= 0) {
+            ended = true;
+            break;
+        }
+        reply.append(buffer, n);
+    }
+    close(fd);
     return reply;
 }
 
@@ -74,6 +114,9 @@ private slots:
     void originFormUsesTheHostHeader();
     void connectTunnels();
     void socks5ByAddressAndByName();
+    void halfClosedClientsGetTheAnswer_data();
+    void halfClosedClientsGetTheAnswer();
+    void aLargeAnswerArrivesWhole();
     void refusalsCarryAReason();
     void deniedWinsOverAllowed();
     void portsAreMatched();
@@ -175,6 +218,52 @@ void TestFilteringProxy::socks5ByAddressAndByName()
         QVERIFY2(reply.startsWith(QByteArray("\x05\x00\x05\x00\x00\x01", 6)), reply.toHex().constData());
         QVERIFY(reply.contains("upstream-ok\nGET /socks"));
     }
+}
+
+void TestFilteringProxy::halfClosedClientsGetTheAnswer_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<QByteArray>("expected");
+    const QByteArray target = "127.0.0.1:" + QByteArray::number(m_upstream.port());
+    QTest::newRow("CONNECT, request in the same write")
+        << "CONNECT " + target + " HTTP/1.1\r\nHost: " + target + "\r\n\r\nGET /half HTTP/1.1\r\nHost: x\r\n\r\n"
+        << QByteArray("HTTP/1.1 200 Connection established\r\n\r\nHTTP/1.1 200 OK");
+    QTest::newRow("plain HTTP") << "GET http://" + target + "/half HTTP/1.1\r\nHost: " + target + "\r\n\r\n"
+                                << QByteArray("HTTP/1.1 200 OK");
+    QTest::newRow("SOCKS5") << socksConnect("127.0.0.1", m_upstream.port(), false) + "GET /half HTTP/1.1\r\n\r\n"
+                            << QByteArray("\x05\x00\x05\x00\x00\x01", 6);
+    QTest::newRow("refused CONNECT") << QByteArray("CONNECT example.org:443 HTTP/1.1\r\n\r\n")
+                                     << QByteArray("HTTP/1.1 403 Forbidden");
+    // A request that can never be completed ends the connection instead of waiting.
+    QTest::newRow("incomplete request") << QByteArray("CONNECT 127.0.0.1:1 HTTP/1.1\r\n") << QByteArray();
+}
+
+void TestFilteringProxy::halfClosedClientsGetTheAnswer()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(QByteArray, expected);
+    const QString path = channel({ QStringLiteral("127.0.0.1") });
+    QVERIFY(!path.isEmpty());
+    bool ended = false;
+    const QByteArray reply = halfClosedExchange(path, request, ended);
+    QVERIFY2(reply.startsWith(expected), reply.toHex(' ').constData());
+    if (expected.contains("200 OK"))
+        QVERIFY2(reply.contains("upstream-ok\nGET /half"), reply.constData());
+    QVERIFY2(ended, "the proxy kept the connection open after the answer");
+}
+
+void TestFilteringProxy::aLargeAnswerArrivesWhole()
+{
+    // More than the proxy holds for a slow side: reading pauses and resumes, nothing is lost.
+    const QString path = channel({ QStringLiteral("127.0.0.1") });
+    bool ended = false;
+    const QByteArray reply = halfClosedExchange(
+        path, "CONNECT " + m_target + " HTTP/1.1\r\n\r\nGET /large HTTP/1.1\r\n\r\n", ended, 30000);
+    QVERIFY(ended);
+    const qsizetype body = reply.indexOf("\r\n\r\nupstream-ok");
+    QVERIFY2(body > 0, reply.left(200).constData());
+    QCOMPARE(reply.mid(body).count('x'), UpstreamServer::kLargeBodyBytes);
+    QVERIFY(reply.endsWith('x'));
 }
 
 void TestFilteringProxy::refusalsCarryAReason()

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "DomainRules.h"
+
+#include <QLocalServer>
+
+namespace sandbox {
+
+// One proxy channel's socket: each accepted connection becomes a ProxyConnection over its
+// raw descriptor (not a QLocalSocket), so half-closed connections stay open (ClientStream).
+// Deleting the listener ends its connections (they are its children).
+class ProxyListener final : public QLocalServer
+{
+    Q_OBJECT
+
+public:
+    explicit ProxyListener(const DomainRules &rules, QObject *parent = nullptr);
+
+protected:
+    void incomingConnection(quintptr socketDescriptor) override;
+
+private:
+    DomainRules m_rules;
+};
+
+} // namespace sandbox
