@@ -70,7 +70,7 @@ private:
     void activateInWindow(const QString &kind, const QString &firstField = {});
     // The enforcement claims as a user sees them: every row whole, none over another.
     void verifyClaimsLayout();
-    // `widget` is shown and lies wholly inside the window.
+    // `widget` is shown and lies wholly inside the window, once the layout has settled.
     void verifyReachable(const QString &name);
     // Answers the next modal dialog named `name` from a timer, as a user would.
     void answerDialogWhenShown(const QString &name, std::function<void(QWidget *)> answer);
@@ -548,17 +548,19 @@ void TestSandboxPage::verifyClaimsLayout()
 void TestSandboxPage::verifyReachable(const QString &name)
 {
     auto *widget = m_window->findChild<QWidget *>(name);
-    QVERIFY2(widget && widget->isVisible(), qPrintable(name));
-    const QRect inWindow(widget->mapTo(m_window.get(), QPoint()), widget->size());
-    QVERIFY2(m_window->rect().contains(inWindow),
-             qPrintable(QStringLiteral("%1 at %2,%3 %4x%5 is outside the %6x%7 window")
-                            .arg(name)
-                            .arg(inWindow.x())
-                            .arg(inWindow.y())
-                            .arg(inWindow.width())
-                            .arg(inWindow.height())
-                            .arg(m_window->width())
-                            .arg(m_window->height())));
+    QVERIFY2(widget, qPrintable(name));
+    auto placement = [this, widget] { return QRect(widget->mapTo(m_window.get(), QPoint()), widget->size()); };
+    // Layouts settle through posted events (a busy machine delivers them later): wait for
+    // the widget to be placed inside, and only then report where it is.
+    QTRY_VERIFY2(widget->isVisible() && m_window->rect().contains(placement()),
+                 qPrintable(QStringLiteral("%1 at %2,%3 %4x%5 is outside the %6x%7 window")
+                                .arg(name)
+                                .arg(placement().x())
+                                .arg(placement().y())
+                                .arg(placement().width())
+                                .arg(placement().height())
+                                .arg(m_window->width())
+                                .arg(m_window->height())));
 }
 
 void TestSandboxPage::claimsLayOutFromTheFirstShow()
