@@ -15,6 +15,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -550,8 +551,37 @@ void TestDaemon::runFrontAnswersAsTheFullProgram()
                  qPrintable(what + QStringLiteral(":\n") + QString::fromUtf8(front.err) + QStringLiteral("\nvs\n")
                             + QString::fromUtf8(full.err)));
     }
+    // Without a terminal, a question the engine asks during the run is refused and named,
+    // and fails a command that succeeded; the question's id is new each time.
+    QFile askPolicy(m_root->filePath(QStringLiteral("work/ask.json")));
+    QVERIFY(askPolicy.open(QIODevice::WriteOnly));
+    askPolicy.write(
+        R"({"filesystem":{"readable":["/"],"writable":["${workspace}"],"denied":[],"readOnly":[]},
+        "confinement":{"processes":"isolated"},"network":{"mode":"none","allowedDomains":[],"deniedDomains":[]},
+        "hostExecution":"ask"})");
+    askPolicy.close();
+    const QStringList asking{ QStringLiteral("--socket"), m_socket,
+                              QStringLiteral("run"),      QStringLiteral("--policy"),
+                              QStringLiteral("ask.json"), QStringLiteral("--"),
+                              QStringLiteral("echo"),     QStringLiteral("hi") };
+    const auto withoutIds = [](QByteArray text) {
+        return QString::fromUtf8(text).replace(
+            QRegularExpression(QStringLiteral("[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}")), QStringLiteral("ID"));
+    };
+    const Outcome frontAsked = sandbox::test::runProgram(binary(QStringLiteral("sandboxctl")), asking,
+                                                         m_root->filePath(QStringLiteral("work")), {}, 60000,
+                                                         environment(QStringLiteral("d")));
+    const Outcome fullAsked = sandbox::test::runProgram(binary(QStringLiteral("sandboxctl-full")), asking,
+                                                        m_root->filePath(QStringLiteral("work")), {}, 60000,
+                                                        environment(QStringLiteral("d")));
+    QCOMPARE(frontAsked.exitCode, 1);
+    QCOMPARE(fullAsked.exitCode, 1);
+    QCOMPARE(frontAsked.out, fullAsked.out);
+    QCOMPARE(withoutIds(frontAsked.err), withoutIds(fullAsked.err));
+    QVERIFY2(frontAsked.err.contains("the engine asks \"Allow host execution?\" (confirm, question id "),
+             frontAsked.err.constData());
+
     // And each says what the user expects.
-    const QStringList socket{ QStringLiteral("--socket"), m_socket };
     const Outcome piped = ctl(script[0], "piped input\n");
     QCOMPARE(piped.exitCode, 7);
     QCOMPARE(piped.out, QByteArray("piped input\n"));

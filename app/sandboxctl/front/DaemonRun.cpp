@@ -293,6 +293,8 @@ bool DaemonRun::handle(const JsonValue &message)
         const JsonValue *params = message.member("params");
         if (method->toString().rfind("process.", 0) == 0 && params && params->isObject())
             return handleProcessNotification(method->toString(), *params);
+        if (method->toString() == "interaction.request" && params && params->isObject())
+            handleInteraction(*params);
         return true; // the engine's other news is for presenters that show it
     }
     const JsonValue *id = message.member("id");
@@ -385,10 +387,38 @@ bool DaemonRun::handleProcessNotification(const std::string &method, const JsonV
         if (exit.timedOut)
             writeText(STDERR_FILENO,
                       "sandboxctl: " + m_program + " timed out after " + m_timeoutText + " s and was killed\n");
-        m_status = exit.status;
+        // A question left unanswered fails a command that otherwise succeeded, as in the full sandboxctl.
+        m_status = exit.status == 0 && m_unanswerable ? 1 : exit.status;
         return false;
     }
     return true;
+}
+
+void DaemonRun::handleInteraction(const JsonValue &params)
+{
+    const JsonValue *request = params.member("request");
+    if (!request || !request->isObject())
+        return;
+    const JsonValue *id = request->member("id");
+    if (!id || !id->isString() || id->toString().empty())
+        return; // nothing to answer; the engine's own timeout ends the question
+    const std::string kind = stringMember(*request, "kind");
+    const JsonValue *title = request->member("title");
+    const JsonValue *message = request->member("message");
+    const std::string answer = "{\"answer\":{\"id\":" + quoted(id->toString()) + ",\"accepted\":false}}";
+    if ((kind != "confirm" && kind != "choice" && kind != "text" && kind != "secret") || !title || !title->isString()
+        || !message || !message->isString()) {
+        warn("sandbox client: ignoring a interaction.request notification the client cannot decode: "
+             "params.request: not a question");
+        send("interaction.answer", answer);
+        return;
+    }
+    writeText(STDERR_FILENO,
+              "sandboxctl: the engine asks \"" + title->toString() + "\" (" + kind + ", question id " + id->toString()
+                  + "): " + message->toString() + "\nsandboxctl: no terminal to answer on; run again with --answer "
+                  + id->toString() + "=VALUE\n");
+    m_unanswerable = true;
+    send("interaction.answer", answer);
 }
 
 void DaemonRun::readStdin()

@@ -13,6 +13,8 @@ namespace sandbox::front {
 // on the local socket, without Qt: the same protocol messages the full sandboxctl sends
 // (hello and process.spawn in one write, so output flows after one round trip), the same
 // relaying of stdin, stdout and stderr, the same exit status, messages and signal handling.
+// It has no terminal to ask on: every Host Interaction question is refused as the full
+// sandboxctl refuses it without a terminal (RunInvocation leaves terminals to that one).
 class DaemonRun final
 {
 public:
@@ -61,6 +63,7 @@ private:
     bool handle(const JsonValue &message);
     bool handleResponse(double id, const JsonValue &message);
     bool handleProcessNotification(const std::string &method, const JsonValue &params);
+    void handleInteraction(const JsonValue &params);
     void readStdin();
     void requestKill();
     int lost(const std::string &reason);
@@ -76,6 +79,7 @@ private:
     bool m_killRequested = false;
     int m_status = 125;
     bool m_policyRefused = false;
+    bool m_unanswerable = false;
     std::string m_timeoutText;
 };
 

@@ -142,6 +142,9 @@ std::optional<RunInvocation> RunInvocation::parse(int argc, char **argv)
 
 bool RunInvocation::complete()
 {
+    // On a terminal the engine's questions are asked and answered: the full sandboxctl's part.
+    if (::isatty(STDIN_FILENO) && ::isatty(STDERR_FILENO))
+        return false;
     if (m_socketPath.empty()) {
         const std::optional<std::string> path = defaultSocketPath();
         if (!path)

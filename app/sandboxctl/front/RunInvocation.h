@@ -9,8 +9,8 @@ namespace sandbox::front {
 
 // A command line the run front serves itself: `[--socket PATH] run [--socket PATH]
 // [--policy FILE] [--timeout S] [--] CMD...`, every text UTF-8, the policy file readable
-// JSON. Anything else (another command, another option, --help, a value the full
-// sandboxctl would reject or explain) is not one, and the full sandboxctl gets it.
+// JSON, and no terminal to ask Host Interaction questions on. Anything else (another command, another option, --help, a
+// value the full sandboxctl would reject or explain) is not one, and the full sandboxctl gets it.
 class RunInvocation final
 {
 public:
