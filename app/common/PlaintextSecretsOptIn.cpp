@@ -36,6 +36,9 @@ QString PlaintextSecretsOptIn::path(const QString &configDirectory)
 Result<bool> PlaintextSecretsOptIn::read(const QString &configDirectory, QString *warning)
 {
     LockedJsonFile file(path(configDirectory));
+    const auto validator = [&file](const QJsonObject &o) { return validate(o, file.path()); };
+    if (const std::optional<std::optional<QJsonObject>> clean = file.readClean(validator))
+        return *clean ? (*clean)->value(kAllowed).toBool() : false;
     if (const Status locked = file.lock(); !locked.ok())
         return locked.error();
     const Result<std::optional<QJsonObject>> object

@@ -35,9 +35,27 @@ Result<SettingsDocument> FileSettingsStore::readLocked()
     return document;
 }
 
+std::optional<SettingsDocument> FileSettingsStore::readCleanDocument() const
+{
+    // A current, valid file is read without the lock; one to repair or to normalise
+    // (legacy keys, written back) is read under it.
+    const std::optional<std::optional<QJsonObject>> clean = m_file.readClean(nullptr);
+    if (!clean)
+        return std::nullopt;
+    if (!*clean)
+        return SettingsDocument();
+    QStringList notices;
+    Result<SettingsDocument> document = SettingsDocument::fromJson(**clean, m_file.path(), &notices);
+    if (!document.ok() || !notices.isEmpty())
+        return std::nullopt;
+    return document.value();
+}
+
 Result<SettingsDocument> FileSettingsStore::load()
 {
     QMutexLocker locker(&m_mutex);
+    if (std::optional<SettingsDocument> clean = readCleanDocument())
+        return *clean;
     if (Status status = m_file.lock(); !status.ok())
         return status.error();
     Result<SettingsDocument> document = readLocked();

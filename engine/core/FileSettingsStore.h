@@ -22,6 +22,9 @@ public:
 
 private:
     Result<SettingsDocument> readLocked();
+    // The document as the file holds it now, read without the lock; nullopt when the file
+    // needs the locked read (corrupt, or holding legacy keys to write back).
+    std::optional<SettingsDocument> readCleanDocument() const;
 
     mutable QMutex m_mutex; // the lock file serializes processes; this serializes our threads
     LockedJsonFile m_file;

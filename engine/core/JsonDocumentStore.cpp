@@ -9,6 +9,9 @@ JsonDocumentStore::JsonDocumentStore(const QString &path)
 Result<std::optional<QJsonObject>> JsonDocumentStore::read(const LockedJsonFile::Validator &validate)
 {
     QMutexLocker locker(&m_mutex);
+    // The lock (and its synced lock file) only when the file needs repairing.
+    if (std::optional<std::optional<QJsonObject>> clean = m_file.readClean(validate))
+        return *clean;
     if (Status status = m_file.lock(); !status.ok())
         return status.error();
     QString warning;

@@ -46,6 +46,28 @@ void LockedJsonFile::unlock()
     m_lock.reset();
 }
 
+std::optional<std::optional<QJsonObject>> LockedJsonFile::readClean(const Validator &validate) const
+{
+    // A lock file present means a writer at work, or one that died holding it: the locked
+    // read waits for the one and clears the other, so the next writer does not wait on it.
+    if (QFileInfo::exists(m_path + QStringLiteral(".lock")))
+        return std::nullopt;
+    QFile file(m_path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (!file.exists())
+            return std::optional<QJsonObject>();
+        return std::nullopt;
+    }
+    const QByteArray text = file.readAll();
+    if (file.error() != QFileDevice::NoError)
+        return std::nullopt;
+    file.close();
+    const Result<QJsonObject> parsed = parseJsonObject(text, m_path);
+    if (!parsed.ok() || (validate && !validate(parsed.value()).ok()))
+        return std::nullopt;
+    return std::optional<QJsonObject>(parsed.value());
+}
+
 Result<std::optional<QJsonObject>> LockedJsonFile::read(const Validator &validate, QString *warning)
 {
     QFile file(m_path);

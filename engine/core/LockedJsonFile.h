@@ -15,7 +15,7 @@
 namespace sandbox {
 
 // One JSON file of the engine's configuration, shared by every process of the user:
-// a lock file beside it serializes readers and writers, writes are atomic (QSaveFile:
+// a lock file beside it serializes writers and the readers that must repair a file, writes are atomic (QSaveFile:
 // write a temporary file, flush, rename), and a file that cannot be read is kept as
 // "<name>.corrupt-<timestamp>" and reported rather than overwritten.
 class LockedJsonFile final
@@ -40,6 +40,13 @@ public:
     // Unreadable file: renamed to a backup, no object, *warning says what happened.
     // When the backup cannot be made the result is an error, so nothing overwrites it.
     Result<std::optional<QJsonObject>> read(const Validator &validate, QString *warning);
+    // Reads the file without taking the lock: every writer replaces it by an atomic rename,
+    // so this sees one whole version, as a locked read at the same moment would. Only a
+    // clean outcome is returned: no object for an absent file, or the object when it parses
+    // and `validate` accepts it. nullopt when the file needs read() under the lock (it is
+    // unreadable or corrupt, and moving it aside must not race another process) or a lock
+    // file lies beside it.
+    std::optional<std::optional<QJsonObject>> readClean(const Validator &validate) const;
     // Atomically replaces the file (call with the lock held).
     Status write(const QJsonObject &object);
 

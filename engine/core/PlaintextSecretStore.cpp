@@ -53,10 +53,19 @@ Result<QJsonObject> PlaintextSecretStore::readLocked()
 Result<std::optional<QString>> PlaintextSecretStore::read(const BackendRef &ref, const QString &fieldId)
 {
     QMutexLocker locker(&m_mutex);
-    if (Status status = m_file.lock(); !status.ok())
-        return status.error();
-    Result<QJsonObject> object = readLocked();
-    m_file.unlock();
+    Result<QJsonObject> object = QJsonObject();
+    const std::optional<std::optional<QJsonObject>> clean
+        = m_file.readClean([this](const QJsonObject &json) { return validateSecretsFile(json, m_file.path()); });
+    if (clean) {
+        object = *clean
+            ? **clean
+            : QJsonObject{ { QStringLiteral("version"), 1 }, { QStringLiteral("backends"), QJsonObject() } };
+    } else {
+        if (Status status = m_file.lock(); !status.ok())
+            return status.error();
+        object = readLocked();
+        m_file.unlock();
+    }
     if (!object.ok())
         return object.error();
     const QJsonValue value

@@ -1,8 +1,9 @@
 // Whole-process cost of `sandboxctl run -- /bin/true`, as an AI coding agent pays it on every
 // command: interleaved with bubblewrap, with the engine embedded (no engine running) and
-// through a running sandboxd, plus `sandboxctl --help` alone; then a load test of many runs
-// started at once through one sandboxd. Measures only: it fails when a run fails or is lost,
-// never because of a figure.
+// through a running sandboxd (the run front, and the full Qt program it hands other command
+// lines to), plus `sandboxctl --help` alone; then a load test of many runs started at once
+// through one sandboxd, and the machine's load average around both. Measures only: it fails
+// when a run fails or is lost, never because of a figure.
 #include "LatencyTable.h"
 
 #include <algorithm>
@@ -151,6 +152,20 @@ double percentile(std::vector<double> times, double fraction)
     return times[std::min(times.size() - 1, size_t(double(times.size()) * fraction))];
 }
 
+// The 1, 5 and 15 minute load averages, as /proc/loadavg gives them.
+std::string loadAverage()
+{
+    const int fd = ::open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return "unknown";
+    const std::string text = readAll(fd);
+    ::close(fd);
+    size_t end = 0;
+    for (int field = 0; field < 3 && end != std::string::npos; ++field)
+        end = text.find(' ', end + (field > 0 ? 1 : 0));
+    return text.substr(0, end);
+}
+
 int envInt(const char *name, int fallback)
 {
     const char *value = std::getenv(name);
@@ -164,6 +179,7 @@ int main()
 {
     const std::string sandboxctl = SANDBOX_SANDBOXCTL;
     const std::string sandboxd = SANDBOX_SANDBOXD;
+    const std::string sandboxctlFull = SANDBOX_SANDBOXCTL_FULL;
     const int runs = envInt("SANDBOX_BENCH_RUNS", 100);
     const int loadRuns = envInt("SANDBOX_BENCH_LOAD_RUNS", 200);
     const int loadParallel = envInt("SANDBOX_BENCH_LOAD_PARALLEL", 16);
@@ -202,8 +218,11 @@ int main()
           {} },
         { "sandboxctl run, engine embedded", { sandboxctl, "run", "--", "/bin/true" }, &embeddedHome, {} },
         { "sandboxctl run, through sandboxd", { sandboxctl, "run", "--", "/bin/true" }, &daemonHome, {} },
+        // The Qt program the run front hands everything else to, as every run went before it.
+        { "sandboxctl-full run, through sandboxd", { sandboxctlFull, "run", "--", "/bin/true" }, &daemonHome, {} },
         { "sandboxctl --help", { sandboxctl, "--help" }, &embeddedHome, {} },
     };
+    const std::string loadBefore = loadAverage();
     int status = 0;
     // Warm-up, then round-robin, so every runner sees the same background load.
     for (Runner &runner : runners) {
@@ -226,7 +245,8 @@ int main()
         }
     }
     if (status == 0) {
-        std::printf("Whole-process wall time, %d interleaved runs each\n\n", runs);
+        std::printf("Whole-process wall time, %d interleaved runs each; load average %s before, %s after\n\n", runs,
+                    loadBefore.c_str(), loadAverage().c_str());
         std::printf("| %-46s | %8s | %8s | %10s |\n", "command", "median", "p95", "x bwrap");
         std::printf("|%s|%s|%s|%s|\n", std::string(48, '-').c_str(), std::string(10, '-').c_str(),
                     std::string(10, '-').c_str(), std::string(12, '-').c_str());

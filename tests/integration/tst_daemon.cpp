@@ -15,6 +15,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -74,6 +75,8 @@ private slots:
     void clientKilledMidActivationLeavesEngineConsistent();
     void anotherUserIsRefusedAndLogged();
     void embeddedAndDaemonGiveTheSameOutput();
+    void runFrontAnswersAsTheFullProgram();
+    void signalToRunFrontEndsTheCommand();
     void terminateEndsRunningProcesses();
     void secretSetThroughStdinNeverLeaks();
     void simultaneousStartsMakeExactlyOneOwner();
@@ -484,6 +487,156 @@ void TestDaemon::embeddedAndDaemonGiveTheSameOutput()
     QCOMPARE(daemon[19].exitCode, 128 + SIGTERM);
     QVERIFY(daemon[11].exitCode != 0);
     QVERIFY(daemon[9].out.contains("example.org"));
+}
+
+// `sandboxctl run` through a running engine is served by the run front without Qt; the
+// full program (sandboxctl-full) serves the same command lines as before. What a user
+// sees must not depend on which one answered.
+void TestDaemon::runFrontAnswersAsTheFullProgram()
+{
+#ifndef __linux__
+    QSKIP("the run front exists on Linux only");
+#endif
+    QFile policyFile(m_root->filePath(QStringLiteral("work/policy.json")));
+    QVERIFY(policyFile.open(QIODevice::WriteOnly));
+    policyFile.write(
+        R"({"filesystem":{"readable":["/"],"writable":["${workspace}"],"denied":[],"readOnly":[]},
+        "confinement":{"processes":"isolated"},"network":{"mode":"none","allowedDomains":[],"deniedDomains":[]},
+        "hostExecution":"deny"})");
+    policyFile.close();
+    QFile wrongPolicy(m_root->filePath(QStringLiteral("work/wrong.json")));
+    QVERIFY(wrongPolicy.open(QIODevice::WriteOnly));
+    wrongPolicy.write(R"({"network":{"mode":"sometimes"}})");
+    wrongPolicy.close();
+    startDaemon();
+    QTRY_VERIFY_WITH_TIMEOUT(ctl({ QStringLiteral("status") }).out.contains("active backend:  builtin:auto"), 30000);
+
+    const auto run = [](const QStringList &rest) { return QStringList{ QStringLiteral("run") } + rest; };
+    const QList<QStringList> script = {
+        run({ QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+              QStringLiteral("cat; echo to-stderr >&2; exit 7") }),
+        run({ QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("head -c 3000000 /dev/zero | tr '\\0' x") }),
+        run({ QStringLiteral("--"), QStringLiteral("printf"), QStringLiteral("\\377\\000\\n") }),
+        run({ QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("kill -KILL $$") }),
+        run({ QStringLiteral("--"), QStringLiteral("/no/such/program") }),
+        run({ QStringLiteral("--"), QString(), QStringLiteral("x") }),
+        run({ QStringLiteral("--policy"), QStringLiteral("policy.json"), QStringLiteral("--"), QStringLiteral("sh"),
+              QStringLiteral("-c"), QStringLiteral("touch inside && ls inside && touch /usr/outside") }),
+        run({ QStringLiteral("--policy=wrong.json"), QStringLiteral("--"), QStringLiteral("true") }),
+        run({ QStringLiteral("--policy"), QStringLiteral("missing.json"), QStringLiteral("--"),
+              QStringLiteral("true") }),
+        run({ QStringLiteral("--timeout"), QStringLiteral("0.5"), QStringLiteral("--"), QStringLiteral("sleep"),
+              QStringLiteral("30") }),
+        run({ QStringLiteral("--timeout=99999999"), QStringLiteral("--"), QStringLiteral("true") }),
+        run({ QStringLiteral("--timeout"), QStringLiteral("soon"), QStringLiteral("--"), QStringLiteral("true") }),
+        run({ QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+              QStringLiteral("echo \"$TERM $LANG\"") }),
+        run({}),
+        run({ QStringLiteral("--bogus"), QStringLiteral("--"), QStringLiteral("true") }),
+    };
+    for (const QStringList &command : script) {
+        const QString what = command.join(QLatin1Char(' '));
+        const QStringList args = QStringList{ QStringLiteral("--socket"), m_socket } + command;
+        const QString work = m_root->filePath(QStringLiteral("work"));
+        QFile::remove(m_root->filePath(QStringLiteral("work/inside")));
+        const Outcome front = sandbox::test::runProgram(binary(QStringLiteral("sandboxctl")), args, work,
+                                                        "piped input\n", 60000, environment(QStringLiteral("d")));
+        QFile::remove(m_root->filePath(QStringLiteral("work/inside")));
+        const Outcome full = sandbox::test::runProgram(binary(QStringLiteral("sandboxctl-full")), args, work,
+                                                       "piped input\n", 60000, environment(QStringLiteral("d")));
+        QVERIFY2(front.exitCode == full.exitCode,
+                 qPrintable(what + QStringLiteral(": %1 vs %2").arg(front.exitCode).arg(full.exitCode)));
+        QVERIFY2(front.out == full.out, qPrintable(what + QStringLiteral(": stdout differs")));
+        QVERIFY2(front.err == full.err,
+                 qPrintable(what + QStringLiteral(":\n") + QString::fromUtf8(front.err) + QStringLiteral("\nvs\n")
+                            + QString::fromUtf8(full.err)));
+    }
+    // Without a terminal, a question the engine asks during the run is refused and named,
+    // and fails a command that succeeded; the question's id is new each time.
+    QFile askPolicy(m_root->filePath(QStringLiteral("work/ask.json")));
+    QVERIFY(askPolicy.open(QIODevice::WriteOnly));
+    askPolicy.write(
+        R"({"filesystem":{"readable":["/"],"writable":["${workspace}"],"denied":[],"readOnly":[]},
+        "confinement":{"processes":"isolated"},"network":{"mode":"none","allowedDomains":[],"deniedDomains":[]},
+        "hostExecution":"ask"})");
+    askPolicy.close();
+    const QStringList asking{ QStringLiteral("--socket"), m_socket,
+                              QStringLiteral("run"),      QStringLiteral("--policy"),
+                              QStringLiteral("ask.json"), QStringLiteral("--"),
+                              QStringLiteral("echo"),     QStringLiteral("hi") };
+    const auto withoutIds = [](QByteArray text) {
+        return QString::fromUtf8(text).replace(
+            QRegularExpression(QStringLiteral("[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}")), QStringLiteral("ID"));
+    };
+    const Outcome frontAsked = sandbox::test::runProgram(binary(QStringLiteral("sandboxctl")), asking,
+                                                         m_root->filePath(QStringLiteral("work")), {}, 60000,
+                                                         environment(QStringLiteral("d")));
+    const Outcome fullAsked = sandbox::test::runProgram(binary(QStringLiteral("sandboxctl-full")), asking,
+                                                        m_root->filePath(QStringLiteral("work")), {}, 60000,
+                                                        environment(QStringLiteral("d")));
+    QCOMPARE(frontAsked.exitCode, 1);
+    QCOMPARE(fullAsked.exitCode, 1);
+    QCOMPARE(frontAsked.out, fullAsked.out);
+    QCOMPARE(withoutIds(frontAsked.err), withoutIds(fullAsked.err));
+    QVERIFY2(frontAsked.err.contains("the engine asks \"Allow host execution?\" (confirm, question id "),
+             frontAsked.err.constData());
+
+    // And each says what the user expects.
+    const Outcome piped = ctl(script[0], "piped input\n");
+    QCOMPARE(piped.exitCode, 7);
+    QCOMPARE(piped.out, QByteArray("piped input\n"));
+    QCOMPARE(piped.err, QByteArray("to-stderr\n"));
+    QCOMPARE(ctl(script[1]).out.size(), 3000000);
+    QCOMPARE(ctl(script[2]).out, QByteArray("\xff\0\n", 3));
+    QCOMPARE(ctl(script[3]).exitCode, 128 + SIGKILL);
+    const Outcome confined = ctl(script[6]);
+    QVERIFY2(confined.exitCode != 0 && confined.out == "inside\n", confined.err.constData());
+    QVERIFY(!QFile::exists(QStringLiteral("/usr/outside")));
+    const Outcome wrong = ctl(script[7]);
+    QCOMPARE(wrong.exitCode, 125);
+    QVERIFY2(wrong.err.startsWith("sandboxctl: wrong.json"), wrong.err.constData());
+    QCOMPARE(ctl(script[9]).err, QByteArray("sandboxctl: sleep timed out after 0.5 s and was killed\n"));
+}
+
+// Ctrl-C or TERM to the sandboxctl that runs a command ends the command in the engine, and
+// sandboxctl reports its status, with the run front as with the full program.
+void TestDaemon::signalToRunFrontEndsTheCommand()
+{
+    startDaemon();
+    QTRY_VERIFY_WITH_TIMEOUT(ctl({ QStringLiteral("status") }).out.contains("active backend:  builtin:auto"), 30000);
+    // The engine's table keeps ended processes; these are the ones still running.
+    const auto running = [this] {
+        QJsonArray live;
+        const QJsonArray all = processes();
+        for (const QJsonValue &process : all) {
+            if (process.toObject().value(QStringLiteral("state")).toString() == QLatin1String("running"))
+                live.append(process);
+        }
+        return live;
+    };
+    int statuses[2] = { -1, -1 };
+    int index = 0;
+    for (const QString &program : { QStringLiteral("sandboxctl"), QStringLiteral("sandboxctl-full") }) {
+        QProcess client;
+        client.setProcessEnvironment(environment(QStringLiteral("d")));
+        client.setWorkingDirectory(m_root->filePath(QStringLiteral("work")));
+        client.start(binary(program),
+                     { QStringLiteral("--socket"), m_socket, QStringLiteral("run"), QStringLiteral("--"),
+                       QStringLiteral("sleep"), QStringLiteral("300") });
+        QVERIFY(client.waitForStarted());
+        QJsonArray list;
+        QTRY_VERIFY_WITH_TIMEOUT((list = running()).size() == 1, 30000);
+        const qint64 pid = list.first().toObject().value(QStringLiteral("pid")).toInteger();
+        QVERIFY(pidAlive(pid));
+        ::kill(pid_t(client.processId()), SIGINT);
+        QVERIFY(client.waitForFinished(30000));
+        QCOMPARE(client.exitStatus(), QProcess::NormalExit);
+        statuses[index++] = client.exitCode();
+        QTRY_VERIFY_WITH_TIMEOUT(running().isEmpty(), 30000);
+        QVERIFY(!pidAlive(pid));
+    }
+    QCOMPARE(statuses[0], statuses[1]);
+    QVERIFY(statuses[0] > 128);
 }
 
 void TestDaemon::terminateEndsRunningProcesses()

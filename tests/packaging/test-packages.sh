@@ -60,7 +60,7 @@ trap cleanup EXIT
 
 step "package contents"
 dpkg-deb -x "$main_deb" "$work/deb"
-for path in usr/bin/sandboxctl usr/bin/sandboxd usr/bin/sandbox-studio usr/libexec/sandbox-studio/sandbox-init \
+for path in usr/bin/sandboxctl usr/bin/sandboxctl-full usr/bin/sandboxd usr/bin/sandbox-studio usr/libexec/sandbox-studio/sandbox-init \
     usr/share/applications/dev.sandbox_studio.SandboxStudio.desktop \
     usr/share/metainfo/dev.sandbox_studio.SandboxStudio.metainfo.xml \
     usr/share/icons/hicolor/scalable/apps/sandbox-studio.svg usr/share/icons/hicolor/256x256/apps/sandbox-studio.png \
@@ -68,7 +68,7 @@ for path in usr/bin/sandboxctl usr/bin/sandboxd usr/bin/sandbox-studio usr/libex
     usr/lib/sandbox-studio/libsandbox-launcher-api.so.1 usr/lib/sandbox-studio/libsandbox-keychain.so.1 usr/share/man/man1/sandboxctl.1.gz; do
     check "the .deb holds /$path" test -e "$work/deb/$path"
 done
-for binary in usr/bin/sandboxctl usr/bin/sandboxd usr/bin/sandbox-studio usr/libexec/sandbox-studio/sandbox-init; do
+for binary in usr/bin/sandboxctl usr/bin/sandboxctl-full usr/bin/sandboxd usr/bin/sandbox-studio usr/libexec/sandbox-studio/sandbox-init; do
     check "/$binary is stripped" sh -c "file -L '$work/deb/$binary' | grep -q ', stripped'"
 done
 depends=$(dpkg-deb -f "$main_deb" Depends)

@@ -7,6 +7,8 @@
 #include <QJsonDocument>
 #include <QTest>
 
+#include <atomic>
+
 using namespace sandbox;
 using namespace sandbox::test;
 
@@ -41,6 +43,7 @@ private slots:
     void corruptPolicyIsBackedUpAndDefaultsUsed();
     void invalidPolicyIsRefused();
     void storeSerializesWritersOfOneProcess();
+    void readersWithoutTheLockSeeWholeVersions();
     void legacyVmBaselineSettingsNormaliseOnceWithANotice();
 };
 
@@ -265,6 +268,51 @@ void SettingsStoreTest::storeSerializesWritersOfOneProcess()
     // No update was lost to an interleaved read-modify-write.
     QCOMPARE(document.backends.value(QStringLiteral("builtin:a")).value(QStringLiteral("n")).toInt(), perThread);
     QCOMPARE(document.backends.value(QStringLiteral("builtin:b")).value(QStringLiteral("n")).toInt(), perThread);
+}
+
+// Reads do not take the lock: while another store (as another process would) keeps
+// replacing the file, every read is one whole version, never an error, a warning or a mix.
+void SettingsStoreTest::readersWithoutTheLockSeeWholeVersions()
+{
+    QTemporaryDir dir;
+    FileSettingsStore writerStore(dir.path());
+    FileSettingsStore readerStore(dir.path());
+    constexpr int versions = 60;
+    const auto stateFor = [](int n) {
+        return QJsonObject{ { QStringLiteral("n"), n },
+                            { QStringLiteral("fill"), QString(64 * 1024, QChar(u'a' + char16_t(n % 26))) } };
+    };
+    std::atomic<bool> done{ false };
+    std::unique_ptr<QThread> writer(QThread::create([&] {
+        for (int n = 1; n <= versions; ++n) {
+            const Status status = writerStore.update([&](SettingsDocument &document) -> Status {
+                document.backends.insert(QStringLiteral("builtin:auto"), stateFor(n));
+                return {};
+            });
+            if (!status.ok())
+                break;
+        }
+        done = true;
+    }));
+    writer->start();
+    int reads = 0;
+    int last = 0;
+    while (!done || reads == 0) {
+        const Result<SettingsDocument> loaded = readerStore.load();
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : qPrintable(loaded.error().toString()));
+        ++reads;
+        if (!loaded.value().backends.contains(QStringLiteral("builtin:auto")))
+            continue;
+        const QJsonObject state = loaded.value().backends.value(QStringLiteral("builtin:auto"));
+        const int n = state.value(QStringLiteral("n")).toInt();
+        QCOMPARE(state, stateFor(n));
+        QVERIFY(n >= last);
+        last = n;
+    }
+    writer->wait();
+    QVERIFY2(readerStore.warnings().isEmpty(), qPrintable(readerStore.warnings().join(QLatin1Char('\n'))));
+    QCOMPARE(readerStore.load().value().backends.value(QStringLiteral("builtin:auto")), stateFor(versions));
+    QVERIFY(QDir(dir.path()).entryList({ QStringLiteral("settings.json.corrupt-*") }, QDir::Files).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(SettingsStoreTest)

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "DaemonRun.h"
+
+#include <optional>
+#include <string>
+
+namespace sandbox::front {
+
+// A command line the run front serves itself: `[--socket PATH] run [--socket PATH]
+// [--policy FILE] [--timeout S] [--] CMD...`, every text UTF-8, the policy file readable
+// JSON, and no terminal to ask Host Interaction questions on. Anything else (another command, another option, --help, a
+// value the full sandboxctl would reject or explain) is not one, and the full sandboxctl gets it.
+class RunInvocation final
+{
+public:
+    static std::optional<RunInvocation> parse(int argc, char **argv);
+
+    const std::string &socketPath() const { return m_socketPath; }
+    const DaemonRun::Request &request() const { return m_request; }
+
+private:
+    bool takeOption(const std::string &name, const std::string &value);
+    bool complete();
+
+    std::string m_socketPath;
+    std::string m_policyPath;
+    DaemonRun::Request m_request;
+};
+
+} // namespace sandbox::front
