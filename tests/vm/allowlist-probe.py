@@ -40,6 +40,20 @@ def tunnel(target, request=b''):
     return status
 
 
+def halfclose(target, request):
+    s = socket.create_connection(('127.0.0.1', 3128), timeout=120)
+    s.sendall(('CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n' % (target, target)).encode() + request)
+    s.shutdown(socket.SHUT_WR)
+    data = b''
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    s.close()
+    return data.split(b'\r\n')[0].decode() + ' | ' + ('marker' if b'reached-through-proxy' in data else 'no marker')
+
+
 def direct(address, target, kind=socket.SOCK_STREAM):
     try:
         s = socket.socket(socket.AF_INET, kind)
@@ -88,6 +102,7 @@ print('env', os.environ.get('HTTP_PROXY'), os.environ.get('https_proxy'), os.env
 print('allowed', fetch('http://localhost:%d/marker.txt' % port))
 print('large', ' '.join(sorted(set(results.values()))))
 print('tunnel', tunnel('localhost:%d' % port, b'GET /marker.txt HTTP/1.0\r\nHost: localhost\r\n\r\n'))
+print('halfclose', halfclose('localhost:%d' % port, b'GET /marker.txt HTTP/1.0\r\nHost: localhost\r\n\r\n'))
 print('othername', fetch('http://example.invalid:%d/marker.txt' % port))
 print('literal', fetch('http://127.0.0.1:%d/marker.txt' % port))
 print('otherport', fetch('http://localhost:%d/marker.txt' % other))

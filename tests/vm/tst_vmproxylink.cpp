@@ -175,6 +175,17 @@ void TestVmProxyLink::allowedRequestReachesTheServerThroughTheProxy()
     // The server ended the response: the stream closes.
     QTRY_VERIFY_WITH_TIMEOUT(guest.closed(1), 20000);
     QTRY_COMPARE(m_link->streamCount(), 0);
+
+    // A client that half-closes right after its request through a CONNECT tunnel still
+    // gets the answer: the half-close is passed on, not turned into a close.
+    guest.send(frame(Open, 2));
+    guest.send(frame(Data, 2,
+                     "CONNECT localhost:" + QByteArray::number(m_server.serverPort())
+                         + " HTTP/1.1\r\n\r\nGET /marker HTTP/1.0\r\nHost: localhost\r\n\r\n"));
+    guest.send(frame(Eof, 2));
+    QTRY_VERIFY_WITH_TIMEOUT(guest.data(2).endsWith("hello\n"), 20000);
+    QVERIFY(guest.data(2).startsWith("HTTP/1.1 200"));
+    QTRY_VERIFY_WITH_TIMEOUT(guest.closed(2), 20000);
 }
 
 void TestVmProxyLink::refusedTargetsGetTheProxysAnswer()
