@@ -304,7 +304,7 @@ void TestVmGuest::qemuCommandHasNoNetworkAndReadOnlyShares()
     spec.agentSocket = QStringLiteral("/run/a,b/agent");
     spec.consoleLog = QStringLiteral("/run/console.log");
     spec.kernelCommandLine = QStringLiteral("quiet");
-    for (int i = 0; i < 25; ++i)
+    for (int i = 0; i < 40; ++i)
         spec.shares.append({ QStringLiteral("/data/d%1").arg(i), i == 0 });
     spec.shares[1].hostPath = QStringLiteral("/odd,path");
     const Result<VmDriver::Command> tcg = driver.bootCommand(spec, VmDriver::Acceleration::Software);
@@ -318,7 +318,9 @@ void TestVmGuest::qemuCommandHasNoNetworkAndReadOnlyShares()
     QVERIFY(line.contains(QStringLiteral("path=/data/d0,security_model=none -device")));
     QVERIFY(line.contains(QStringLiteral("path=/odd,,path,security_model=none,readonly=on")));
     QVERIFY(line.contains(QStringLiteral("pci-bridge,id=bridge0")));
-    QVERIFY(line.contains(QStringLiteral("mount_tag=s24,bus=bridge0")));
+    QVERIFY(line.contains(QStringLiteral("mount_tag=s24,bus=bridge0,addr=0x5 ")));
+    // QEMU reads the slot as hexadecimal: the 20th device on a bridge is slot 0x14.
+    QVERIFY(line.contains(QStringLiteral("mount_tag=s39,bus=bridge0,addr=0x14")));
     QVERIFY(!line.contains(QStringLiteral("-monitor")) && !line.contains(QStringLiteral("-qmp")));
 
     const Result<VmDriver::Command> kvm = driver.bootCommand(spec, VmDriver::Acceleration::Hardware);

@@ -68,6 +68,8 @@ void GuestProxyLink::acceptLink()
         // Only the hypervisor's port connects: nobody else gets a second link.
         m_link = socket;
         m_server.close();
+        // Read as frames are handled: what waits unread stays in the guest's port.
+        m_link->setReadBufferSize(4 * kMaxFrame);
         connect(m_link, &QLocalSocket::readyRead, this, &GuestProxyLink::readLink);
         connect(m_link, &QLocalSocket::disconnected, this, &GuestProxyLink::endLink);
         readLink();

@@ -131,7 +131,8 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
                      << QStringLiteral("pci-bridge,id=bridge%1,chassis_nr=%2").arg(bridge).arg(bridge + 1);
                 ++bridges;
             }
-            device += QStringLiteral(",bus=bridge%1,addr=%2").arg(bridge).arg(onBridge % kBridgeSlots + 1);
+            // QEMU reads a PCI slot number as hexadecimal.
+            device += QStringLiteral(",bus=bridge%1,addr=0x%2").arg(bridge).arg(onBridge % kBridgeSlots + 1, 0, 16);
         }
         args << QStringLiteral("-device") << device;
     }
