@@ -54,6 +54,25 @@ def halfclose(target, request):
     return data.split(b'\r\n')[0].decode() + ' | ' + ('marker' if b'reached-through-proxy' in data else 'no marker')
 
 
+def socks(name, target, request=b''):
+    s = socket.create_connection(('127.0.0.1', 3128), timeout=120)
+    s.sendall(b'\x05\x01\x00')
+    if s.recv(2) != b'\x05\x00':
+        return 'no greeting'
+    s.sendall(b'\x05\x01\x00\x03' + bytes([len(name)]) + name.encode() + target.to_bytes(2, 'big'))
+    reply = s.recv(10)
+    if len(reply) < 2 or reply[1] != 0:
+        return 'refused %d' % (reply[1] if len(reply) > 1 else -1)
+    s.sendall(request)
+    data = b''
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return 'granted | ' + ('marker' if b'reached-through-proxy' in data else 'no marker')
+
+
 def direct(address, target, kind=socket.SOCK_STREAM):
     try:
         s = socket.socket(socket.AF_INET, kind)
@@ -103,6 +122,8 @@ print('allowed', fetch('http://localhost:%d/marker.txt' % port))
 print('large', ' '.join(sorted(set(results.values()))))
 print('tunnel', tunnel('localhost:%d' % port, b'GET /marker.txt HTTP/1.0\r\nHost: localhost\r\n\r\n'))
 print('halfclose', halfclose('localhost:%d' % port, b'GET /marker.txt HTTP/1.0\r\nHost: localhost\r\n\r\n'))
+print('socks', socks('localhost', port, b'GET /marker.txt HTTP/1.0\r\nHost: localhost\r\n\r\n'))
+print('socksother', socks('example.invalid', port))
 print('othername', fetch('http://example.invalid:%d/marker.txt' % port))
 print('literal', fetch('http://127.0.0.1:%d/marker.txt' % port))
 print('otherport', fetch('http://localhost:%d/marker.txt' % other))

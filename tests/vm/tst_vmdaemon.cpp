@@ -742,7 +742,9 @@ void TestVmDaemon::allowlistReachesOnlyTheProxy()
              all.constData());
     // A client that half-closes after its request still gets the answer.
     QCOMPARE(seen.value("halfclose"), QByteArray("HTTP/1.1 200 Connection established | marker"));
+    QCOMPARE(seen.value("socks"), QByteArray("granted | marker"));
     // Everything else is refused by the proxy.
+    QCOMPARE(seen.value("socksother"), QByteArray("refused 2"));
     QCOMPARE(seen.value("othername"), QByteArray("http 403"));
     QCOMPARE(seen.value("literal"), QByteArray("http 403"));
     QCOMPARE(seen.value("otherport"), QByteArray("http 403"));
