@@ -246,7 +246,8 @@ void ActivationProgress::setStep(ActivationStep step, StatusIcons::StepState sta
     const QString title = ActivationText::stepTitle(step);
     // Details only where they matter; the summary below carries the whole story.
     QString detail;
-    if (state == S::Failed || state == S::Warning)
+    // A running step's message is what it is doing now (a download's progress).
+    if (state == S::Failed || state == S::Warning || state == S::Running)
         detail = message.section(QLatin1Char('\n'), 0, 0);
     else if (state == S::Skipped)
         detail = stateText;

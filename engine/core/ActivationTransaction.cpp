@@ -187,10 +187,18 @@ Status ActivationTransaction::prepare()
     if (!configured.ok())
         return configured;
 
+    if (m_candidate.host)
+        m_candidate.host->setProgressSink([this](const QString &message) {
+            emitEvent(ActivationStep::Prepare, ActivationEvent::State::Started, message);
+        });
     Status status = awaitLauncherCall(m_candidate.launcher->prepare(), m_bounds.prepareMs, m_context.stop, where(),
                                       QStringLiteral("prepare()"));
-    if (m_candidate.host)
+    if (m_candidate.host) {
+        // A prepare() that timed out may still be running: its progress is no longer this
+        // activation's.
+        m_candidate.host->setProgressSink({});
         m_prepareNotes = m_candidate.host->takeActivationNotes();
+    }
     // A question the launcher asked that presenters cannot show was refused unseen; the
     // launcher's outcome (usually "declined") is not the user's, so the activation fails
     // with what was wrong with the question.

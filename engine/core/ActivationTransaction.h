@@ -22,7 +22,9 @@ class StopSignal;
 // order: validate -> resolve secrets -> configure + prepare the candidate (the active
 // launcher keeps serving) -> probe availability -> swap -> persist -> dispose the previous
 // backend's idle resources. Every step is reported as started, then succeeded, failed,
-// skipped or (cleanup only) warning; after a failure the remaining steps are skipped.
+// skipped or (cleanup only) warning; after a failure the remaining steps are skipped. While
+// the candidate prepares, what it reports doing (a download's progress) comes as further
+// "started" events of the prepare step, with the message.
 //
 // The probe step also asks the candidate what enforces each policy dimension: one that
 // does not enforce every dimension the policy in force restricts is never made active.

@@ -65,6 +65,20 @@ QStringList BackendHost::takeActivationNotes()
     return std::exchange(m_notes, {});
 }
 
+void BackendHost::reportActivationProgress(const QString &message)
+{
+    // Held while the sink runs: once setProgressSink() returns, the previous sink is done.
+    QMutexLocker locker(&m_progressMutex);
+    if (m_progressSink)
+        m_progressSink(message);
+}
+
+void BackendHost::setProgressSink(std::function<void(const QString &)> sink)
+{
+    QMutexLocker locker(&m_progressMutex);
+    m_progressSink = std::move(sink);
+}
+
 void BackendHost::notifyAvailabilityChanged()
 {
     m_generation.fetchAndAddOrdered(1);

@@ -29,6 +29,9 @@ public:
     void reportActivationNote(const QString &note) override;
     // The notes reported since the last call, in order, and forgets them.
     QStringList takeActivationNotes();
+    void reportActivationProgress(const QString &message) override;
+    // Where progress goes while an activation prepares this instance (empty: nowhere).
+    void setProgressSink(std::function<void(const QString &)> sink);
     Result<std::shared_ptr<ProxyChannel>> openProxyChannel(const QStringList &allowedDomains,
                                                            const QStringList &deniedDomains) override;
     QString proxyBridgeProgram() const override;
@@ -51,6 +54,8 @@ private:
     QMutex m_mutex; // ask() may be called from any thread
     std::optional<Error> m_rejectedQuestion;
     QStringList m_notes;
+    QMutex m_progressMutex;
+    std::function<void(const QString &)> m_progressSink; // guarded by m_progressMutex
     std::shared_ptr<FilteringProxy> m_proxy; // guarded by m_mutex
 };
 

@@ -35,6 +35,9 @@ public:
     // A sentence about how prepare() went that the user should see (a cached baseline
     // restored, or why not): the activation's prepare event carries it.
     virtual void reportActivationNote(const QString &note) { Q_UNUSED(note) }
+    // What prepare() is doing right now (a helper download's progress): presenters see it at
+    // once, as a further "started" event of the activation's prepare step.
+    virtual void reportActivationProgress(const QString &message) { Q_UNUSED(message) }
 
     // A new channel of the engine's filtering proxy enforcing `allowedDomains` and
     // `deniedDomains` (Policy's syntax; a denied entry wins). An Error names the bad entry,

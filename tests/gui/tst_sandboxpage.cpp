@@ -324,6 +324,11 @@ void TestSandboxPage::windowStaysResponsiveDuringSlowPrepare()
     auto *busy = m_window->findChild<QProgressBar *>(QStringLiteral("activationBusy"));
     QTRY_COMPARE(progress()->stepState(ActivationStep::Prepare), StepState::Running);
     QVERIFY(busy->isVisible());
+    // What the launcher reports doing shows on its step while it does it.
+    auto *steps = m_window->findChild<QListWidget *>(QStringLiteral("activationSteps"));
+    QVERIFY(steps);
+    QTRY_VERIFY(
+        steps->item(int(ActivationStep::Prepare))->text().contains(QStringLiteral("warming up the test runtime")));
 
     // While the launcher prepares, the user edits the policy: the window answers at once.
     auto *input = m_window->findChild<QLineEdit *>(QStringLiteral("policyReadableInput"));

@@ -11,11 +11,13 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkInterface>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QSysInfo>
 #include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -80,6 +82,7 @@ private slots:
     void neverSelectingVmFetchesNothing();
     void sourceDownIsAClearError();
     void tamperedHelperIsRefusedAndDeleted();
+    void fetchProgressIsLiveAndTamperedForwarderRefused();
     void firstActivationFetchesVerifiesAndBoots();
     void commandsRunInTheGuest();
     void stdinSignalsTimeoutAndKill();
@@ -89,6 +92,7 @@ private slots:
     void seccompRefusalsAreReported();
     void escapesFromTheGuestFail();
     void hotSwitchKeepsRunningCommandsAndReusesHelpers();
+    void allowlistReachesOnlyTheProxy();
 
 private:
     QProcessEnvironment environment(const QString &profile) const;
@@ -220,7 +224,7 @@ void TestVmDaemon::initTestCase()
 
     // What the release's download location would hold, and a copy someone tampered with.
     const QString bundle = QStringLiteral(SANDBOX_VM_BUNDLE_DIR);
-    for (const char *name : { "sandbox-vm-agent", "sandbox-vm-seccomp-observer" }) {
+    for (const char *name : { "sandbox-vm-agent", "sandbox-vm-seccomp-observer", "sandbox-vm-gvforwarder" }) {
         const QString helper = QString::fromLatin1(name);
         QVERIFY2(
             QFile::copy(bundle + QLatin1Char('/') + helper, m_root->filePath(QStringLiteral("served/good/") + helper)),
@@ -322,6 +326,84 @@ void TestVmDaemon::tamperedHelperIsRefusedAndDeleted()
     QVERIFY(qemuChildrenOf(m_daemon->processId()).isEmpty());
 }
 
+void TestVmDaemon::fetchProgressIsLiveAndTamperedForwarderRefused()
+{
+    startDaemon(QStringLiteral("progress"));
+    // A helper server that sends the forwarder's first half, then waits: the progress of
+    // that download must reach the client while it is still under way. The rest it then
+    // sends is not what the release pins.
+    const QString bundle = QStringLiteral(SANDBOX_VM_BUNDLE_DIR);
+    const QByteArray genuine = readFile(bundle + QStringLiteral("/sandbox-vm-gvforwarder"));
+    QByteArray tampered = genuine;
+    tampered[tampered.size() / 2 + 10] = char(tampered.at(tampered.size() / 2 + 10) ^ 0x20);
+    QVERIFY(genuine.size() > 1000);
+    QTcpServer server;
+    QVERIFY(server.listen(QHostAddress::LocalHost));
+    QTcpSocket *stalled = nullptr;
+    QByteArray rest;
+    connect(&server, &QTcpServer::newConnection, this, [&] {
+        while (QTcpSocket *socket = server.nextPendingConnection()) {
+            auto request = std::make_shared<QByteArray>();
+            connect(socket, &QTcpSocket::readyRead, socket, [&, socket, request] {
+                *request += socket->readAll();
+                if (!request->contains("\r\n\r\n"))
+                    return;
+                const QByteArray path = request->split(' ').value(1);
+                const QByteArray name = path.mid(path.lastIndexOf('/') + 1);
+                const bool forwarder = name == "sandbox-vm-gvforwarder";
+                const QByteArray body
+                    = forwarder ? tampered : readFile(bundle + QLatin1Char('/') + QString::fromLatin1(name));
+                socket->write("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: "
+                              + QByteArray::number(body.size()) + "\r\n\r\n");
+                if (forwarder) {
+                    socket->write(body.left(body.size() / 2));
+                    rest = body.mid(body.size() / 2);
+                    stalled = socket;
+                } else {
+                    socket->write(body);
+                    socket->disconnectFromHost();
+                }
+            });
+        }
+    });
+    QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:vm"),
+                   QStringLiteral("helperSource=http://127.0.0.1:%1/").arg(server.serverPort()) })
+                 .exitCode,
+             0);
+    auto activation = startCtl({ QStringLiteral("activate"), QStringLiteral("builtin:vm") });
+    QByteArray out;
+    const QRegularExpression partial(
+        QStringLiteral("prepare +started: fetching sandbox-vm-gvforwarder: (\\d+) of (\\d+) bytes"));
+    QRegularExpressionMatch match;
+    const bool seen = QTest::qWaitFor(
+        [&] {
+            return (match = partial.match(QString::fromUtf8(out += activation->readAllStandardOutput()))).hasMatch();
+        },
+        20000);
+    QVERIFY2(seen, QByteArray(out + "\n--\n" + daemonLog()).constData());
+    QVERIFY(stalled);
+    QVERIFY2(match.captured(1).toLongLong() < match.captured(2).toLongLong(), out.constData());
+    QCOMPARE(match.captured(2).toLongLong(), qint64(genuine.size()));
+    QCOMPARE(activation->state(), QProcess::Running);
+    // The other helpers' fetches were reported as they happened, too.
+    QVERIFY2(out.contains("prepare          started: fetching sandbox-vm-agent from http://127.0.0.1:"),
+             out.constData());
+
+    stalled->write(rest);
+    stalled->disconnectFromHost();
+    // The event loop runs meanwhile: it is what sends the rest.
+    QTRY_COMPARE_WITH_TIMEOUT(activation->state(), QProcess::NotRunning, kSlowMs);
+    out += activation->readAllStandardOutput();
+    const QByteArray all = out + activation->readAllStandardError();
+    QCOMPARE(activation->exitCode(), 1);
+    QVERIFY2(all.contains("the helper sandbox-vm-gvforwarder from http://127.0.0.1:"), all.constData());
+    QVERIFY2(all.contains(sha256Of(tampered).toLatin1()), all.constData());
+    QVERIFY2(all.contains(sha256Of(genuine).toLatin1()), all.constData());
+    QVERIFY(!QFileInfo::exists(vmBin(QStringLiteral("progress")) + QStringLiteral("/sandbox-vm-gvforwarder")));
+    QVERIFY(QFileInfo::exists(vmBin(QStringLiteral("progress")) + QStringLiteral("/sandbox-vm-agent")));
+    QVERIFY(qemuChildrenOf(m_daemon->processId()).isEmpty());
+}
+
 void TestVmDaemon::firstActivationFetchesVerifiesAndBoots()
 {
     startDaemon(QStringLiteral("d"));
@@ -349,7 +431,7 @@ void TestVmDaemon::firstActivationFetchesVerifiesAndBoots()
     const Outcome activation = ctl({ QStringLiteral("activate"), QStringLiteral("builtin:vm") });
     QVERIFY2(activation.exitCode == 0, QByteArray(activation.out + activation.err).constData());
     QVERIFY(activation.out.contains("activated builtin:vm"));
-    QCOMPARE(requests() - before, 2);
+    QCOMPARE(requests() - before, 3);
     const QFileInfo bin(vmBin(QStringLiteral("d")));
     QVERIFY(bin.isDir());
     QCOMPARE(bin.permissions()
@@ -369,7 +451,7 @@ void TestVmDaemon::commandsRunInTheGuest()
 {
     const Outcome run = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
                               QStringLiteral("echo out; echo err >&2; uname -r; exit 7") });
-    QCOMPARE(run.exitCode, 7);
+    QVERIFY2(run.exitCode == 7, QByteArray(QByteArray::number(run.exitCode) + ' ' + run.err).constData());
     QVERIFY2(run.out.startsWith("out\n"), run.out.constData());
     QVERIFY(run.err.contains("err\n"));
     // The guest's own kernel, not the host's.
@@ -483,7 +565,8 @@ void TestVmDaemon::networkNoneAndUnsupportedModesRefused()
     QJsonObject policy = QJsonDocument::fromJson(
                              ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") }).out)
                              .object();
-    for (const char *mode : { "allowlist", "full" }) {
+    // Allowlist is enforced (allowlistReachesOnlyTheProxy); full is not, and says so.
+    for (const char *mode : { "full" }) {
         QJsonObject network = policy.value(QStringLiteral("network")).toObject();
         network.insert(QStringLiteral("mode"), QString::fromLatin1(mode));
         network.insert(QStringLiteral("allowedDomains"), QJsonArray{ QStringLiteral("example.com") });
@@ -498,7 +581,7 @@ void TestVmDaemon::networkNoneAndUnsupportedModesRefused()
             = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), file, QStringLiteral("--"),
                     QStringLiteral("touch"), QStringLiteral("ran-under-") + QString::fromLatin1(mode) });
         QCOMPARE(refused.exitCode, 125);
-        QVERIFY2(refused.err.contains("does not enforce network"), refused.err.constData());
+        QVERIFY2(refused.err.contains("does not enforce network \"full\""), refused.err.constData());
         QVERIFY(!QFileInfo::exists(m_root->filePath(QStringLiteral("work/ran-under-") + QString::fromLatin1(mode))));
     }
 }
@@ -588,11 +671,104 @@ void TestVmDaemon::hotSwitchKeepsRunningCommandsAndReusesHelpers()
     const QByteArray autoOut = inAuto->readAllStandardOutput();
     QVERIFY2(vmOut.startsWith("vm-one\n6.1."), vmOut.constData());
     QVERIFY2(autoOut.startsWith(QByteArray("auto-two\n" + QSysInfo::kernelVersion().toUtf8())), autoOut.constData());
+    // The next function's commands are the first of the VM activated again.
+}
 
-    const Outcome after
+void TestVmDaemon::allowlistReachesOnlyTheProxy()
+{
+    // A second server: a port the policy does not name, with something listening on it.
+    QProcess other;
+    other.setProcessChannelMode(QProcess::MergedChannels);
+    QByteArray otherLog;
+    other.start(QStringLiteral("python3"),
+                { QStringLiteral("-u"), QStringLiteral("-m"), QStringLiteral("http.server"), QStringLiteral("--bind"),
+                  QStringLiteral("127.0.0.1"), QStringLiteral("--directory"),
+                  m_root->filePath(QStringLiteral("served")), QStringLiteral("0") });
+    QVERIFY(other.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT((otherLog += other.readAll()).contains("Serving HTTP"), 20000);
+    const QRegularExpressionMatch otherPort
+        = QRegularExpression(QStringLiteral("port (\\d+)")).match(QString::fromUtf8(otherLog));
+    QVERIFY(otherPort.hasMatch());
+    QString hostAddress;
+    for (const QHostAddress &address : QNetworkInterface::allAddresses()) {
+        if (address.protocol() == QAbstractSocket::IPv4Protocol && !address.isLoopback())
+            hostAddress = address.toString();
+    }
+    if (hostAddress.isEmpty())
+        hostAddress = QStringLiteral("10.0.2.2");
+
+    // What the guest fetches: a marker, and a file large enough to need many windows.
+    QByteArray large(3 * 1024 * 1024 + 17, Qt::Uninitialized);
+    for (qsizetype i = 0; i < large.size(); ++i)
+        large[i] = char((i * 7919) >> 5);
+    QFile largeFile(m_root->filePath(QStringLiteral("served/large.bin")));
+    QVERIFY(largeFile.open(QIODevice::WriteOnly) && largeFile.write(large) == large.size());
+    largeFile.close();
+    QFile marker(m_root->filePath(QStringLiteral("served/marker.txt")));
+    QVERIFY(marker.open(QIODevice::WriteOnly) && marker.write("reached-through-proxy\n") > 0);
+    marker.close();
+
+    QJsonObject policy = QJsonDocument::fromJson(
+                             ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") }).out)
+                             .object();
+    QJsonObject network = policy.value(QStringLiteral("network")).toObject();
+    network.insert(QStringLiteral("mode"), QStringLiteral("allowlist"));
+    network.insert(QStringLiteral("allowedDomains"), QJsonArray{ QStringLiteral("localhost:%1").arg(m_port) });
+    network.insert(QStringLiteral("deniedDomains"), QJsonArray());
+    policy.insert(QStringLiteral("network"), network);
+    const Outcome set
+        = ctl({ QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("-") }, QJsonDocument(policy).toJson());
+    QVERIFY2(set.exitCode == 0, QByteArray(set.out + set.err).constData());
+
+    const QString probe = QString::fromUtf8(readFile(QStringLiteral(SANDBOX_VM_TEST_DIR "/allowlist-probe.py")));
+    QVERIFY(!probe.isEmpty());
+    const Outcome run
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("python3"), QStringLiteral("-c"), probe,
+                QString::number(m_port), otherPort.captured(1), hostAddress });
+    const QByteArray all = run.out + run.err;
+    QVERIFY2(run.exitCode == 0, all.constData());
+    QMap<QByteArray, QByteArray> seen;
+    for (const QByteArray &line : run.out.split('\n')) {
+        const qsizetype space = line.indexOf(' ');
+        if (space > 0)
+            seen.insert(line.left(space), line.mid(space + 1));
+    }
+    // The proxy variables point at the forwarder, whatever the request said.
+    QCOMPARE(seen.value("env"), QByteArray("http://127.0.0.1:3128 http://127.0.0.1:3128 socks5h://127.0.0.1:3128"));
+    // The allowed name and port, through the proxy; many windows' worth, four at once.
+    QCOMPARE(seen.value("allowed"), QByteArray("ok 200 reached-through-proxy"));
+    QCOMPARE(seen.value("large"), QByteArray("ok 200 ") + sha256Of(large).toLatin1());
+    QVERIFY2(seen.value("tunnel").startsWith("HTTP/1.1 200") && seen.value("tunnel").endsWith("| marker"),
+             all.constData());
+    // A client that half-closes after its request still gets the answer.
+    QCOMPARE(seen.value("halfclose"), QByteArray("HTTP/1.1 200 Connection established | marker"));
+    QCOMPARE(seen.value("socks"), QByteArray("granted | marker"));
+    // Everything else is refused by the proxy.
+    QCOMPARE(seen.value("socksother"), QByteArray("refused 2"));
+    QCOMPARE(seen.value("othername"), QByteArray("http 403"));
+    QCOMPARE(seen.value("literal"), QByteArray("http 403"));
+    QCOMPARE(seen.value("otherport"), QByteArray("http 403"));
+    QVERIFY2(seen.value("connectliteral").startsWith("HTTP/1.1 403"), all.constData());
+    QVERIFY2(seen.value("connectother").startsWith("HTTP/1.1 403"), all.constData());
+    QVERIFY2(seen.value("garbage").startsWith("closed"), all.constData());
+    // And there is no other way out: no device but loopback, the guest's loopback its own.
+    QCOMPARE(seen.value("directloopback"), QByteArray("failed ConnectionRefusedError"));
+    QVERIFY2(seen.value("directhost").startsWith("failed"), all.constData());
+    QVERIFY2(seen.value("directgateway").startsWith("failed"), all.constData());
+    QVERIFY2(seen.value("udp").startsWith("failed"), all.constData());
+    QVERIFY2(seen.value("dns").startsWith("failed"), all.constData());
+    QCOMPARE(seen.value("devices"), QByteArray("lo"));
+    // The server on the other port never saw a request.
+    otherLog += other.readAll();
+    QVERIFY2(!otherLog.contains("GET /"), otherLog.constData());
+    other.kill();
+    other.waitForFinished();
+
+    // The VM activated again runs it (the guest's kernel).
+    const Outcome kernel
         = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("uname"), QStringLiteral("-r") });
-    QCOMPARE(after.exitCode, 0);
-    QVERIFY(after.out.startsWith("6.1."));
+    QCOMPARE(kernel.exitCode, 0);
+    QVERIFY(kernel.out.startsWith("6.1."));
 }
 
 QTEST_GUILESS_MAIN(TestVmDaemon)

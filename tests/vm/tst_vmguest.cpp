@@ -8,6 +8,7 @@
 #include "launchers/vm/HyperVDriver.h"
 #include "launchers/vm/QemuDriver.h"
 #include "launchers/vm/VfkitDriver.h"
+#include "launchers/vm/VmLauncher.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -209,6 +210,23 @@ void TestVmGuest::aRunningVmServesOnlyLayoutsThatAllowAllItShares()
     QVERIFY(!GuestLayout::fromPolicy(stricter, ws, home).value().isServedBy(before));
     // A VM with no shares never serves a spawn (the workspace must be shared).
     QVERIFY(!after.isServedBy(GuestLayout()));
+    // The network is part of what a VM is: one without a forwarder never serves an allowlist
+    // spawn, one with a forwarder never a spawn under network none or other domain rules.
+    GuestLayout proxied = after;
+    proxied.proxied = true;
+    proxied.allowedDomains = { QStringLiteral("example.com") };
+    QVERIFY(proxied.key() != after.key());
+    QVERIFY(!proxied.isServedBy(after));
+    QVERIFY(!after.isServedBy(proxied));
+    QVERIFY(proxied.isServedBy(proxied));
+    GuestLayout otherRules = proxied;
+    otherRules.allowedDomains.append(QStringLiteral("example.org"));
+    QVERIFY(otherRules.key() != proxied.key());
+    QVERIFY(!otherRules.isServedBy(proxied));
+    GuestLayout denying = proxied;
+    denying.deniedDomains = { QStringLiteral("example.com") };
+    QVERIFY(!denying.isServedBy(proxied));
+    QCOMPARE(proxied.layoutFile(), after.layoutFile());
 }
 
 void TestVmGuest::modulesComeWithTheirDependenciesInLoadOrder()
@@ -286,7 +304,7 @@ void TestVmGuest::qemuCommandHasNoNetworkAndReadOnlyShares()
     spec.agentSocket = QStringLiteral("/run/a,b/agent");
     spec.consoleLog = QStringLiteral("/run/console.log");
     spec.kernelCommandLine = QStringLiteral("quiet");
-    for (int i = 0; i < 25; ++i)
+    for (int i = 0; i < 40; ++i)
         spec.shares.append({ QStringLiteral("/data/d%1").arg(i), i == 0 });
     spec.shares[1].hostPath = QStringLiteral("/odd,path");
     const Result<VmDriver::Command> tcg = driver.bootCommand(spec, VmDriver::Acceleration::Software);
@@ -300,7 +318,9 @@ void TestVmGuest::qemuCommandHasNoNetworkAndReadOnlyShares()
     QVERIFY(line.contains(QStringLiteral("path=/data/d0,security_model=none -device")));
     QVERIFY(line.contains(QStringLiteral("path=/odd,,path,security_model=none,readonly=on")));
     QVERIFY(line.contains(QStringLiteral("pci-bridge,id=bridge0")));
-    QVERIFY(line.contains(QStringLiteral("mount_tag=s24,bus=bridge0")));
+    QVERIFY(line.contains(QStringLiteral("mount_tag=s24,bus=bridge0,addr=0x5 ")));
+    // QEMU reads the slot as hexadecimal: the 20th device on a bridge is slot 0x14.
+    QVERIFY(line.contains(QStringLiteral("mount_tag=s39,bus=bridge0,addr=0x14")));
     QVERIFY(!line.contains(QStringLiteral("-monitor")) && !line.contains(QStringLiteral("-qmp")));
 
     const Result<VmDriver::Command> kvm = driver.bootCommand(spec, VmDriver::Acceleration::Hardware);
@@ -309,6 +329,17 @@ void TestVmGuest::qemuCommandHasNoNetworkAndReadOnlyShares()
     QVERIFY(kvmLine.contains(QStringLiteral("-accel kvm -cpu host -M microvm")));
     QVERIFY(kvmLine.contains(QStringLiteral("virtio-9p-device,fsdev=fs3,mount_tag=s3")));
     QVERIFY(kvmLine.contains(QStringLiteral("virtio-serial-device")));
+    QVERIFY(!kvmLine.contains(QStringLiteral("sandbox.proxy")));
+
+    // Network allowlist: still no NIC, one more port whose host end the engine listens on.
+    spec.proxySocket = QStringLiteral("/run/a,b/proxy");
+    const QString proxied
+        = driver.bootCommand(spec, VmDriver::Acceleration::Software).value().arguments.join(QLatin1Char(' '));
+    QVERIFY(proxied.contains(QStringLiteral("-nic none")));
+    QVERIFY(!proxied.contains(QStringLiteral("-netdev")));
+    QVERIFY(proxied.contains(QStringLiteral("-chardev socket,id=proxy,path=/run/a,,b/proxy -device "
+                                            "virtserialport,chardev=proxy,name=sandbox.proxy")));
+    QVERIFY(!proxied.contains(QStringLiteral("proxy,server")));
 }
 
 void TestVmGuest::vfkitCommandSharesOnlyWhatItCanKeepReadOnly()
@@ -344,6 +375,12 @@ void TestVmGuest::vfkitCommandSharesOnlyWhatItCanKeepReadOnly()
     QCOMPARE(args.last(), QStringLiteral("unix:///vm/run/rest"));
     spec.shares = { { QStringLiteral("/a,b"), true } };
     QVERIFY(!driver.bootCommand(spec, VmDriver::Acceleration::Hardware).ok());
+    // No forwarder port with vfkit yet: an allowlist VM is refused, not booted without it.
+    spec.shares.clear();
+    spec.proxySocket = QStringLiteral("/vm/run/proxy");
+    const Result<VmDriver::Command> proxied = driver.bootCommand(spec, VmDriver::Acceleration::Hardware);
+    QVERIFY(!proxied.ok());
+    QVERIFY(proxied.error().message.contains(QStringLiteral("forwarder")));
 }
 
 void TestVmGuest::hyperVScriptHasNoNetworkAdapter()
@@ -366,10 +403,20 @@ void TestVmGuest::hyperVScriptHasNoNetworkAdapter()
     QVERIFY(script.contains(QStringLiteral("00000400-facb-11e6-bd58-64006a7986d3")));
     QVERIFY(script.endsWith(QStringLiteral("Start-VM -VMName 'sandbox-vm-run-1'")));
     QCOMPARE(HyperVDriver::quoted(QStringLiteral("it's")), QStringLiteral("'it''s'"));
+    spec.proxySocket = QStringLiteral("C:/Users/me/vm/run-1/proxy");
+    QVERIFY(!driver.bootCommand(spec, VmDriver::Acceleration::Hardware).ok());
 }
 
 void TestVmGuest::helperStoreFetchesOnceAndVerifiesEveryTime()
 {
+    // The forwarder is pinned and fetched like the other guest helpers.
+    QVERIFY(HelperStore::pinnedHelpers().contains(QStringLiteral("sandbox-vm-gvforwarder")));
+    QVERIFY(VmLauncher::requiredHelpers().contains(QStringLiteral("sandbox-vm-gvforwarder")));
+    QCOMPARE(HelperStore::pin(QStringLiteral("sandbox-vm-gvforwarder")),
+             QString::fromLatin1(
+                 QCryptographicHash::hash(readFile(QStringLiteral(SANDBOX_VM_BUNDLE_DIR "/sandbox-vm-gvforwarder")),
+                                          QCryptographicHash::Sha256)
+                     .toHex()));
     const QString bin = m_root->filePath(QStringLiteral("store/bin"));
     const QUrl source(QStringLiteral("http://127.0.0.1:%1/good").arg(m_port));
     QStringList progress;

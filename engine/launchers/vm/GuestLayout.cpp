@@ -234,6 +234,9 @@ QByteArray GuestLayout::layoutFile() const
 
 bool GuestLayout::isServedBy(const GuestLayout &running) const
 {
+    if (proxied != running.proxied || allowedDomains != running.allowedDomains
+        || deniedDomains != running.deniedDomains)
+        return false;
     for (const Share &needed : shares) {
         if (needed.writable && !running.shares.contains(needed))
             return false;
@@ -260,7 +263,18 @@ bool GuestLayout::isServedBy(const GuestLayout &running) const
 
 QString GuestLayout::key() const
 {
-    return QString::fromLatin1(QCryptographicHash::hash(layoutFile(), QCryptographicHash::Sha256).toHex());
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(layoutFile());
+    if (proxied) {
+        // Domain entries hold no tab or line break (Policy::domainProblem).
+        hash.addData(QByteArrayView("\nnetwork\tproxy\nallowed"));
+        for (const QString &domain : allowedDomains)
+            hash.addData(QByteArray('\t' + domain.toUtf8()));
+        hash.addData(QByteArrayView("\ndenied"));
+        for (const QString &domain : deniedDomains)
+            hash.addData(QByteArray('\t' + domain.toUtf8()));
+    }
+    return QString::fromLatin1(hash.result().toHex());
 }
 
 } // namespace sandbox

@@ -32,6 +32,11 @@ struct GuestLayout
 
     QList<Share> shares; // parents before children
     QList<Link> links;
+    // The VM's network: none (no device, no forwarder) unless `proxied`, when its forwarder
+    // reaches the engine's filtering proxy under these domain rules (network allowlist).
+    bool proxied = false;
+    QStringList allowedDomains;
+    QStringList deniedDomains;
 
     // The number of shares a VM can carry (one virtio device each).
     static constexpr qsizetype kMaxShares = 56;
@@ -43,7 +48,7 @@ struct GuestLayout
     QString key() const;
     // Whether a VM booted with `running` may serve a spawn that needs this layout: it shares
     // every writable path this one does, and nothing this one does not allow (a directory
-    // created since that VM booted is simply not visible in it).
+    // created since that VM booted is simply not visible in it), and its network is this one.
     bool isServedBy(const GuestLayout &running) const;
 
     friend bool operator==(const GuestLayout &, const GuestLayout &) = default;

@@ -126,21 +126,23 @@ Result<QByteArray> HelperStore::fetch(const QString &name, const Progress &progr
     deadline.setSingleShot(true);
     QByteArray content;
     bool tooLarge = false;
-    int lastPercent = -1;
+    int lastQuarter = 0;
+    // Progress from every piece that arrives (QNetworkReply::downloadProgress is throttled and
+    // can stay silent through a long stall), once per quarter of the announced size.
     QObject::connect(reply, &QNetworkReply::readyRead, &loop, [&] {
         content += reply->readAll();
         if (content.size() > kMaxHelperBytes) {
             tooLarge = true;
             reply->abort();
+            return;
         }
-    });
-    QObject::connect(reply, &QNetworkReply::downloadProgress, &loop, [&](qint64 received, qint64 total) {
+        const qint64 total = reply->header(QNetworkRequest::ContentLengthHeader).toLongLong();
         if (total <= 0 || !progress)
             return;
-        const int percent = int(received * 100 / total);
-        if (percent / 25 != lastPercent / 25) {
-            lastPercent = percent;
-            progress(tr("fetching %1: %2 of %3 bytes").arg(name).arg(received).arg(total));
+        const int quarter = int(qMin<qint64>(content.size(), total) * 4 / total);
+        if (quarter > lastQuarter) {
+            lastQuarter = quarter;
+            progress(tr("fetching %1: %2 of %3 bytes").arg(name).arg(content.size()).arg(total));
         }
     });
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);

@@ -52,6 +52,11 @@ QString HyperVDriver::bootDisk(const VmSpec &spec)
 
 Result<VmDriver::Command> HyperVDriver::bootCommand(const VmSpec &spec, Acceleration) const
 {
+    if (!spec.proxySocket.isEmpty())
+        return Error{ QStringLiteral("builtin:vm.network"),
+                      tr("the Hyper-V driver does not carry the guest's network forwarder yet, so network allowlist "
+                         "is not enforced with it; nothing was run"),
+                      {} };
     const QString name = quoted(vmName(spec));
     QStringList script;
     script << QStringLiteral("$ErrorActionPreference = 'Stop'");

@@ -108,6 +108,13 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
          << QStringLiteral("socket,id=agent,path=%1,server=on,wait=on").arg(escapeOption(spec.agentSocket));
     args << QStringLiteral("-device") << QStringLiteral("virtio-serial-%1").arg(bus) << QStringLiteral("-device")
          << QStringLiteral("virtserialport,chardev=agent,name=sandbox.agent");
+    if (!spec.proxySocket.isEmpty()) {
+        // Network allowlist: still no NIC; the forwarder's port, connected (as a client, at
+        // start) to the engine's end, which reaches only the filtering proxy.
+        args << QStringLiteral("-chardev")
+             << QStringLiteral("socket,id=proxy,path=%1").arg(escapeOption(spec.proxySocket))
+             << QStringLiteral("-device") << QStringLiteral("virtserialport,chardev=proxy,name=sandbox.proxy");
+    }
     int bridges = 0;
     for (qsizetype i = 0; i < spec.shares.size(); ++i) {
         const GuestLayout::Share &share = spec.shares.at(i);
@@ -124,7 +131,8 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
                      << QStringLiteral("pci-bridge,id=bridge%1,chassis_nr=%2").arg(bridge).arg(bridge + 1);
                 ++bridges;
             }
-            device += QStringLiteral(",bus=bridge%1,addr=%2").arg(bridge).arg(onBridge % kBridgeSlots + 1);
+            // QEMU reads a PCI slot number as hexadecimal.
+            device += QStringLiteral(",bus=bridge%1,addr=0x%2").arg(bridge).arg(onBridge % kBridgeSlots + 1, 0, 16);
         }
         args << QStringLiteral("-device") << device;
     }

@@ -38,6 +38,11 @@ QString VfkitDriver::restSocket(const VmSpec &spec)
 
 Result<VmDriver::Command> VfkitDriver::bootCommand(const VmSpec &spec, Acceleration) const
 {
+    if (!spec.proxySocket.isEmpty())
+        return Error{ QStringLiteral("builtin:vm.network"),
+                      tr("the vfkit driver does not carry the guest's network forwarder yet, so network allowlist is "
+                         "not enforced with it; nothing was run"),
+                      {} };
     if (spec.kernel.contains(QLatin1Char(',')) || spec.initramfs.contains(QLatin1Char(','))
         || spec.kernelCommandLine.contains(QLatin1Char('"')))
         return Error{ QStringLiteral("builtin:vm.driver"),

@@ -21,6 +21,9 @@ struct VmSpec
     int cpus = 1;
     QList<GuestLayout::Share> shares;
     QString agentSocket;
+    // Network allowlist: the unix socket (listened on by the engine) the guest's forwarder
+    // port sandbox.proxy connects to; empty for no network at all.
+    QString proxySocket;
     QString consoleLog;
     QString runDirectory; // per-VM scratch directory (owner-only)
     // Baselines (QEMU): the monitor socket the engine drives save and restore through, and

@@ -1,7 +1,9 @@
 #include "VmLauncher.h"
 
 #include "FileDigest.h"
+#include "ForwarderProtocol.h"
 #include "GuestImage.h"
+#include "GuestProxyLink.h"
 #include "HelperStore.h"
 #include "HyperVDriver.h"
 #include "QemuDriver.h"
@@ -27,8 +29,8 @@
 #include <future>
 #include <unistd.h>
 
-// Fetch progress (QT_LOGGING_RULES="sandbox.vm.fetch.info=true" shows it); the activation's
-// own events report the outcome.
+// Fetch progress, also in the log (QT_LOGGING_RULES="sandbox.vm.fetch.info=true"); the
+// activation's events carry it live.
 Q_LOGGING_CATEGORY(lcVmFetch, "sandbox.vm.fetch", QtWarningMsg)
 
 namespace sandbox {
@@ -65,7 +67,7 @@ FieldSpec field(const QString &id, FieldSpec::Type type, const QString &label, c
     return spec;
 }
 
-QByteArray spawnPayload(const SpawnRequest &request)
+QByteArray spawnPayload(const SpawnRequest &request, bool proxied)
 {
     QByteArray payload;
     auto put = [&](const QString &text) {
@@ -81,6 +83,19 @@ QByteArray spawnPayload(const SpawnRequest &request)
     if (!env.contains(QStringLiteral("PATH")))
         env.insert(QStringLiteral("PATH"),
                    QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/.sandbox/bin"));
+    if (proxied) {
+        // Set after the request's own: a command cannot point tools elsewhere (and there is
+        // nowhere else to go).
+        const QString http = QStringLiteral("http://127.0.0.1:%1").arg(forwarder::kListenPort);
+        const QString socks = QStringLiteral("socks5h://127.0.0.1:%1").arg(forwarder::kListenPort);
+        for (const char *name : { "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "npm_config_proxy",
+                                  "npm_config_https_proxy", "PIP_PROXY", "SANDBOX_PROXY" })
+            env.insert(QString::fromLatin1(name), http);
+        env.insert(QStringLiteral("ALL_PROXY"), socks);
+        env.insert(QStringLiteral("all_proxy"), socks);
+        env.insert(QStringLiteral("NO_PROXY"), QString());
+        env.insert(QStringLiteral("no_proxy"), QString());
+    }
     put(QString::number(env.size()));
     for (auto it = env.cbegin(); it != env.cend(); ++it)
         put(it.key() + QLatin1Char('=') + it.value());
@@ -166,7 +181,8 @@ QString VmLauncher::defaultHelperSource()
 
 QStringList VmLauncher::requiredHelpers()
 {
-    return { QStringLiteral("sandbox-vm-agent"), QStringLiteral("sandbox-vm-seccomp-observer") };
+    return { QStringLiteral("sandbox-vm-agent"), QStringLiteral("sandbox-vm-seccomp-observer"),
+             QStringLiteral("sandbox-vm-gvforwarder") };
 }
 
 qint64 VmLauncher::lastBootMs() const
@@ -268,15 +284,24 @@ QMap<QString, QString> VmLauncher::enforcement() const
                      "command's stderr; foreign architectures killed); QEMU itself runs under its seccomp sandbox "
                      "(no spawning, no privilege changes)"));
     claims.insert(QStringLiteral("network"),
-                  tr("none: the VM has no network device; allowlist and full are not supported yet: a command "
-                     "under either is refused, nothing is run"));
+                  tr("none: the VM has no network device. Allowlist: no network device either; the guest's only "
+                     "way out is its network forwarder (sandbox-vm-gvforwarder, a verified helper) on the guest's "
+                     "127.0.0.1:3128, whose connections travel over a virtio-serial port of their own to the "
+                     "engine, which connects each one to its filtering proxy and to nothing else (QEMU only). "
+                     "Full is not supported: user-mode networking that keeps the host's loopback and private "
+                     "ranges unreachable is not built, so a command under it is refused and nothing is run"));
     claims.insert(QStringLiteral("allowedDomains"),
-                  tr("not supported: no forwarder into the guest yet, so a policy with network allowlist is "
-                     "refused"));
+                  tr("under network allowlist the engine's filtering proxy is the VM's only way out: commands get "
+                     "HTTP_PROXY, HTTPS_PROXY and ALL_PROXY (and their lower-case forms) pointing at the "
+                     "forwarder (HTTP, HTTPS through CONNECT, SOCKS5), set after the request's own environment; "
+                     "the proxy connects only to the policy's allowed domains and addresses, a denied entry "
+                     "winning. Nothing else leaves the VM, name lookups included (the proxy resolves names). Each "
+                     "set of domain rules gets a VM of its own"));
     claims.insert(QStringLiteral("hostExecution"),
                   tr("nothing of the host is reachable from the guest whatever the policy says (deny, ask and "
                      "allow alike): no network device, host sockets are not reachable through 9p, the only "
-                     "channel is the exec agent's"));
+                     "channels are the exec agent's and, under network allowlist, the forwarder's, which the "
+                     "engine connects only to its filtering proxy"));
     return claims;
 }
 
@@ -359,8 +384,11 @@ Status VmLauncher::prepareNow()
         return Error{ kWhere, tr("the launcher is not attached to an engine"), {} };
     const QString vmDir = launcherHost->stateDirectory();
     HelperStore helpers(vmDir + QStringLiteral("/bin"), settings.helperSource);
-    const Result<QMap<QString, QByteArray>> verified = helpers.ensure(
-        requiredHelpers(), [](const QString &message) { qCInfo(lcVmFetch, "%s", qUtf8Printable(message)); });
+    const Result<QMap<QString, QByteArray>> verified
+        = helpers.ensure(requiredHelpers(), [launcherHost](const QString &message) {
+              qCInfo(lcVmFetch, "%s", qUtf8Printable(message));
+              launcherHost->reportActivationProgress(message);
+          });
     if (!verified.ok())
         return verified.error();
 
@@ -486,6 +514,10 @@ Result<VmSpec> VmLauncher::makeSpec(const GuestLayout &layout, bool monitor)
     spec.kernelCommandLine = kCommandLine;
     spec.shares = layout.shares;
     spec.agentSocket = spec.runDirectory + QStringLiteral("/agent");
+    if (layout.proxied) {
+        spec.proxySocket = spec.runDirectory + QStringLiteral("/proxy");
+        spec.kernelCommandLine += QStringLiteral(" sandbox.net=proxy");
+    }
     spec.consoleLog = spec.runDirectory + QStringLiteral("/console.log");
     spec.initramfs = spec.runDirectory + QStringLiteral("/initramfs.cpio");
     {
@@ -512,11 +544,27 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::start(const GuestLayout &layout, 
         return command.error();
     }
 
+    // Network allowlist: a proxy channel of the VM's own, under the VM's domain rules.
+    std::shared_ptr<ProxyChannel> proxyChannel;
+    if (!spec.proxySocket.isEmpty()) {
+        LauncherHost *launcherHost = host();
+        Result<std::shared_ptr<ProxyChannel>> opened = launcherHost
+            ? launcherHost->openProxyChannel(layout.allowedDomains, layout.deniedDomains)
+            : Result<std::shared_ptr<ProxyChannel>>(
+                Error{ kWhere, tr("the launcher is not attached to an engine"), {} });
+        if (!opened.ok()) {
+            QDir(spec.runDirectory).removeRecursively();
+            return opened.error();
+        }
+        proxyChannel = opened.value();
+    }
+
     const QString runPath = spec.runDirectory;
     // A VM restored from a baseline holds its lease until it is gone.
     // (handed over once the VM is ready; until then a failure leaves it to the caller).
     auto lease = std::make_shared<std::unique_ptr<BaselineLease>>();
     std::shared_ptr<VmMachine> machine;
+    Status linked = Status::success();
     QObject *context = VmMachine::ioContext();
     QMetaObject::invokeMethod(
         context,
@@ -530,8 +578,13 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::start(const GuestLayout &layout, 
                         lease->reset();
                     });
                 });
+            // The forwarder's port connects as QEMU starts: its host end listens first.
+            if (proxyChannel)
+                linked = (new GuestProxyLink(proxyChannel, machine.get()))->listen(spec.proxySocket);
         },
         Qt::BlockingQueuedConnection);
+    if (!linked)
+        return linked.error();
     auto outcome = std::make_shared<std::promise<QString>>();
     std::future<QString> booted = outcome->get_future();
     VmMachine *raw = machine.get();
@@ -755,19 +808,26 @@ Result<std::shared_ptr<SandboxProcess>> VmLauncher::spawn(const SpawnRequest &re
         if (!m_prepared)
             return Error{ kWhere, tr("the VM backend has not been prepared; nothing was run"), {} };
     }
-    if (policy.network != Policy::NetworkMode::None) {
+    if (policy.network == Policy::NetworkMode::Full) {
         return Error{ kWhere,
-                      tr("the VM backend does not enforce network \"%1\" yet (only \"none\": no network device); "
-                         "nothing was run")
-                          .arg(Policy::networkModeName(policy.network)),
+                      tr("the VM backend does not enforce network \"full\" (user-mode networking that keeps the "
+                         "host's loopback and private ranges unreachable is not built; \"none\" and \"allowlist\" "
+                         "are enforced); nothing was run"),
                       {} };
     }
     if (hasNul(request))
         return Error{ kWhere, tr("the command, its environment or its directory contains a NUL character"), {} };
-    const Result<GuestLayout> layout = GuestLayout::fromPolicy(policy, request.cwd, QDir::homePath());
-    if (!layout.ok())
-        return layout.error();
-    Result<std::shared_ptr<VmMachine>> machine = machineFor(layout.value(), false);
+    const Result<GuestLayout> computed = GuestLayout::fromPolicy(policy, request.cwd, QDir::homePath());
+    if (!computed.ok())
+        return computed.error();
+    GuestLayout layout = computed.value();
+    const bool proxied = policy.network == Policy::NetworkMode::Allowlist;
+    if (proxied) {
+        layout.proxied = true;
+        layout.allowedDomains = policy.allowedDomains;
+        layout.deniedDomains = policy.deniedDomains;
+    }
+    Result<std::shared_ptr<VmMachine>> machine = machineFor(layout, false);
     if (!machine.ok())
         return machine.error();
     quint32 id;
@@ -776,7 +836,7 @@ Result<std::shared_ptr<SandboxProcess>> VmLauncher::spawn(const SpawnRequest &re
         id = m_nextId++;
     }
     auto process = std::make_shared<VmProcess>(machine.value(), id);
-    process->begin(spawnPayload(request), process);
+    process->begin(spawnPayload(request, proxied), process);
     return std::shared_ptr<SandboxProcess>(process);
 }
 

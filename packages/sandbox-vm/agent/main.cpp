@@ -2,6 +2,7 @@
 // (GuestBoot), then serves the engine on one channel: spawn (argv, env, cwd), stdin,
 // stdout and stderr streams, signals and exit status for many concurrent commands.
 #include "GuestBoot.h"
+#include "GuestForwarder.h"
 #include "GuestProtocol.h"
 
 #include <cerrno>
@@ -24,6 +25,7 @@ using namespace sandbox::guest;
 namespace {
 
 constexpr const char *kObserverPath = "/.sandbox/sandbox-vm-seccomp-observer";
+constexpr const char *kForwarderPath = "/.sandbox/sandbox-vm-gvforwarder";
 constexpr const char *kVersion = "sandbox-vm-agent 1";
 
 int g_channel = -1;
@@ -372,6 +374,12 @@ int main()
         spare = open("/dev/null", O_RDWR);
     if (spare >= 0)
         close(spare);
+    // Network allowlist: the forwarder to the engine's proxy listens before any command runs.
+    if (isInit && kernelFlag("sandbox.net=proxy")) {
+        const std::string problem = startForwarder(kForwarderPath, 20000);
+        if (!problem.empty())
+            problems.push_back("network forwarder: " + problem);
+    }
     g_channel = kernelFlag("sandbox.channel=vsock") ? openAgentVsock(kVsockPort) : openAgentPort(kPortName, 20000);
     if (g_channel < 0) {
         if (isInit)

@@ -73,7 +73,10 @@ QFuture<Status> TestLauncher::prepare()
 
     const int delayMs = settings.values.values.value(QStringLiteral("prepareMs")).toInt(0);
     if (delayMs > 0) {
-        return QtConcurrent::run([delayMs] {
+        LauncherHost *launcherHost = host();
+        return QtConcurrent::run([delayMs, launcherHost] {
+            if (launcherHost)
+                launcherHost->reportActivationProgress(QStringLiteral("warming up the test runtime"));
             QThread::msleep(ulong(delayMs));
             return Status::success();
         });
