@@ -24,6 +24,8 @@ QString tr(const char *text)
 // Devices on the pc machine's root bus; the rest go behind PCI bridges.
 constexpr int kRootBusShares = 20;
 constexpr int kBridgeSlots = 30;
+// Hot-added shares go on the root bus only (no bridge is in the baseline's device set).
+constexpr int kHotplugShares = 24;
 constexpr int kMonitorTimeoutMs = 20 * 1000;
 constexpr int kMigrationTimeoutMs = 120 * 1000;
 const QString kArtifactFdName = QStringLiteral("baseline");
@@ -108,6 +110,10 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
          << QStringLiteral("socket,id=agent,path=%1,server=on,wait=on").arg(escapeOption(spec.agentSocket));
     args << QStringLiteral("-device") << QStringLiteral("virtio-serial-%1").arg(bus) << QStringLiteral("-device")
          << QStringLiteral("virtserialport,chardev=agent,name=sandbox.agent");
+    if (spec.sharesAttachedLater) {
+        if (const Availability attach = shareAttachSupport(spec, acceleration); !attach.available)
+            return Error{ QStringLiteral("builtin:vm.driver"), attach.reason, {} };
+    }
     int bridges = 0;
     for (qsizetype i = 0; i < spec.shares.size(); ++i) {
         const GuestLayout::Share &share = spec.shares.at(i);
@@ -115,6 +121,9 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
              << QStringLiteral("local,id=fs%1,path=%2,security_model=none%3")
                     .arg(i)
                     .arg(escapeOption(share.hostPath), share.writable ? QString() : QStringLiteral(",readonly=on"));
+        // A backend is no migration state: the device comes once the VM runs.
+        if (spec.sharesAttachedLater)
+            continue;
         QString device = QStringLiteral("virtio-9p-%1,fsdev=fs%2,mount_tag=s%2").arg(bus).arg(i);
         if (!kvm && i >= kRootBusShares) {
             const int onBridge = int(i) - kRootBusShares;
@@ -129,6 +138,42 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
         args << QStringLiteral("-device") << device;
     }
     return Command{ m_program, args };
+}
+
+Availability QemuDriver::shareAttachSupport(const VmSpec &spec, Acceleration acceleration) const
+{
+    if (acceleration == Acceleration::Hardware)
+        return { false, tr("the microvm machine (KVM) cannot hot-add share devices") };
+    if (spec.shares.size() > kHotplugShares)
+        return {
+            false,
+            tr("%1 shares are more than the %2 a running VM can be given").arg(spec.shares.size()).arg(kHotplugShares)
+        };
+    if (spec.monitorSocket.isEmpty())
+        return { false, tr("the VM has no monitor to add share devices through") };
+    return availability();
+}
+
+Status QemuDriver::attachShares(const VmSpec &spec) const
+{
+    QmpClient monitor(spec.monitorSocket);
+    if (const Status opened = monitor.open(kMonitorTimeoutMs); !opened)
+        return opened;
+    for (qsizetype i = 0; i < spec.shares.size(); ++i) {
+        const Result<QJsonObject> added
+            = monitor.execute(QStringLiteral("device_add"),
+                              { { QStringLiteral("driver"), QStringLiteral("virtio-9p-pci") },
+                                { QStringLiteral("id"), QStringLiteral("share%1").arg(i) },
+                                { QStringLiteral("fsdev"), QStringLiteral("fs%1").arg(i) },
+                                { QStringLiteral("mount_tag"), QStringLiteral("s%1").arg(i) } });
+        if (!added.ok())
+            return Error{ QStringLiteral("builtin:vm.driver"),
+                          tr("QEMU did not add the device of share s%1 (%2): %3")
+                              .arg(i)
+                              .arg(spec.shares.at(i).hostPath, added.error().message),
+                          {} };
+    }
+    return Status::success();
 }
 
 Status QemuDriver::saveBaseline(const VmSpec &spec, int artifactFd) const

@@ -27,6 +27,12 @@ public:
     Status saveBaseline(const VmSpec &spec, int artifactFd) const override;
     // migrate-incoming from the file (the VM was started with -incoming defer -S), continue.
     Status restoreBaseline(const VmSpec &spec, int artifactFd) const override;
+    // Under TCG (the pc machine, ACPI PCI hotplug on its root bus): hot-adds one
+    // virtio-9p-pci device per share over the monitor, on the -fsdev backend the command
+    // line already holds (read-only ones read-only there, as at boot). microvm's virtio-mmio
+    // devices cannot be hot-added.
+    Availability shareAttachSupport(const VmSpec &spec, Acceleration acceleration) const override;
+    Status attachShares(const VmSpec &spec) const override;
 
     QString program() const { return m_program; }
     // The program as found on PATH (qemu-system-x86_64), empty when absent.

@@ -27,6 +27,9 @@ struct VmSpec
     // whether this VM starts paused waiting for a saved state instead of booting.
     QString monitorSocket;
     bool incoming = false;
+    // A VM restored from a baseline saved without shares: the shares' backends are there
+    // from the start, their devices are hot-added after the restore (attachShares()).
+    bool sharesAttachedLater = false;
 };
 
 // How one hypervisor is driven. Each driver builds the command that boots a VmSpec; the
@@ -63,6 +66,22 @@ public:
     // Loads the state in `artifactFd` into the VM started from `spec` (spec.incoming) and
     // lets it run.
     virtual Status restoreBaseline(const VmSpec &spec, int artifactFd) const = 0;
+    // Whether a VM for `spec` can be restored from a share-less baseline and get its shares
+    // afterwards (attachShares()), and why not.
+    virtual Availability shareAttachSupport(const VmSpec &spec, Acceleration acceleration) const
+    {
+        Q_UNUSED(spec)
+        Q_UNUSED(acceleration)
+        return { false, QStringLiteral("%1 cannot add shares to a running VM").arg(name()) };
+    }
+    // Adds the share devices of a VM started with spec.sharesAttachedLater, once it runs.
+    virtual Status attachShares(const VmSpec &spec) const
+    {
+        Q_UNUSED(spec)
+        return Error{ QStringLiteral("builtin:vm.driver"),
+                      shareAttachSupport(spec, Acceleration::Software).reason,
+                      {} };
+    }
 };
 
 } // namespace sandbox
