@@ -6,7 +6,8 @@
 // one cold boot), a corrupted or unloadable baseline costs exactly one cold boot, and nothing
 // under the cache holds a secret. QEMU runs through a pass-through script on PATH that logs
 // each start (whether it restores, whether it has shares) and, while a flag file exists,
-// starts a restored workspace VM without the first share's backend: a real hot-add failure.
+// starts a restored workspace VM without the backend of the share it names: a real hot-add
+// failure (shares beyond the baseline's pre-plugged slots are hot-added).
 #include "LauncherRun.h"
 #include "launchers/vm/BaselineCache.h"
 #include "launchers/vm/BaselineLease.h"
@@ -14,6 +15,7 @@
 #include "launchers/vm/FileDigest.h"
 #include "launchers/vm/GuestLayout.h"
 #include "launchers/vm/HyperVDriver.h"
+#include "launchers/vm/QemuDriver.h"
 #include "launchers/vm/VfkitDriver.h"
 #include "launchers/vm/VmLauncher.h"
 
@@ -141,24 +143,25 @@ void TestVmBaseline::initTestCase()
     m_breakHotAdd = m_root->filePath(QStringLiteral("break-hot-add"));
     QVERIFY(QDir().mkpath(bin));
     const QString wrapper = bin + QStringLiteral("/qemu-system-x86_64");
-    QVERIFY(
-        rewrite(wrapper,
-                QStringLiteral("#!/bin/sh\n"
-                               "mode=boot\n"
-                               "case \" $* \" in *\" -incoming \"*) mode=incoming ;; esac\n"
-                               "case \" $* \" in *\" -fsdev \"*) mode=\"$mode shares\" ;; esac\n"
-                               "case \" $* \" in *\" --version \"*) ;; *) echo \"$mode\" >> '%1' ;; esac\n"
-                               "if [ \"$mode\" = 'incoming shares' ] && [ -e '%2' ]; then\n"
-                               "  first=1\n"
-                               "  for a in \"$@\"; do\n"
-                               "    [ $first = 1 ] && set -- && first=0\n"
-                               "    case \"$a\" in local,id=fs0,*) a=\"local,id=gone0,${a#local,id=fs0,}\" ;; esac\n"
-                               "    set -- \"$@\" \"$a\"\n"
-                               "  done\n"
-                               "fi\n"
-                               "exec '%3' \"$@\"\n")
-                    .arg(m_qemuLog, m_breakHotAdd, qemu)
-                    .toUtf8()));
+    QVERIFY(rewrite(
+        wrapper,
+        QStringLiteral("#!/bin/sh\n"
+                       "mode=boot\n"
+                       "case \" $* \" in *\" -incoming \"*) mode=incoming ;; esac\n"
+                       "case \" $* \" in *\" -fsdev \"*) mode=\"$mode shares\" ;; esac\n"
+                       "case \" $* \" in *\" --version \"*) ;; *) echo \"$mode\" >> '%1' ;; esac\n"
+                       "if [ \"$mode\" = 'incoming shares' ] && [ -e '%2' ]; then\n"
+                       "  n=$(cat '%2')\n"
+                       "  first=1\n"
+                       "  for a in \"$@\"; do\n"
+                       "    [ $first = 1 ] && set -- && first=0\n"
+                       "    case \"$a\" in \"local,id=fs$n,\"*) a=\"local,id=gone,${a#local,id=fs$n,}\" ;; esac\n"
+                       "    set -- \"$@\" \"$a\"\n"
+                       "  done\n"
+                       "fi\n"
+                       "exec '%3' \"$@\"\n")
+            .arg(m_qemuLog, m_breakHotAdd, qemu)
+            .toUtf8()));
     QVERIFY(QFile::setPermissions(wrapper, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
     qputenv("PATH", QFile::encodeName(bin) + ':' + qgetenv("PATH"));
     // The caller's environment holds a secret: nothing of it may reach the cache.
@@ -395,6 +398,45 @@ void TestVmBaseline::driversReportTheCapability()
     // Not on this host: the same reason as booting, and nothing is attempted.
     QVERIFY(!HyperVDriver().baselineSupport().available);
     QVERIFY(!HyperVDriver().saveBaseline(spec, -1).ok());
+    QVERIFY(!HyperVDriver().shareAttachSupport(spec, VmDriver::Acceleration::Software).available);
+
+    // QEMU restoring a workspace's VM: the shares' backends (read-only ones read-only) and
+    // none of their devices, which come over the monitor once it runs; KVM's microvm cannot.
+    const QemuDriver qemu(QStringLiteral("/usr/bin/qemu-system-x86_64"));
+    VmSpec workspace;
+    workspace.runDirectory = QStringLiteral("/tmp/run");
+    workspace.monitorSocket = QStringLiteral("/tmp/run/monitor");
+    workspace.shares = { { QStringLiteral("/work/ws"), true }, { QStringLiteral("/usr"), false } };
+    workspace.incoming = true;
+    workspace.sharesAttachedLater = true;
+    const Result<VmDriver::Command> restoring = qemu.bootCommand(workspace, VmDriver::Acceleration::Software);
+    QVERIFY(restoring.ok());
+    const QStringList args = restoring.value().arguments;
+    QVERIFY(args.contains(QStringLiteral("local,id=fs0,path=/work/ws,security_model=none")));
+    QVERIFY(args.contains(QStringLiteral("local,id=fs1,path=/usr,security_model=none,readonly=on")));
+    QVERIFY(!args.join(QLatin1Char(' ')).contains(QStringLiteral("virtio-9p")));
+    QVERIFY(args.contains(QStringLiteral("-incoming")));
+    QVERIFY(!qemu.bootCommand(workspace, VmDriver::Acceleration::Hardware).ok());
+    workspace.sharesAttachedLater = false;
+    workspace.incoming = false;
+    const QString cold
+        = qemu.bootCommand(workspace, VmDriver::Acceleration::Software).value().arguments.join(QLatin1Char(' '));
+    QVERIFY(cold.contains(QStringLiteral("virtio-9p-pci,fsdev=fs1,mount_tag=s1")));
+    // A baseline's share slots: devices from boot, the shares' backends in the first ones,
+    // an empty read-only directory in the rest; only shares beyond them wait for a hot-add.
+    workspace.shareSlots = 3;
+    workspace.emptyShare = QStringLiteral("/tmp/run/empty");
+    workspace.sharesAttachedLater = true;
+    workspace.incoming = true;
+    const QString slotted
+        = qemu.bootCommand(workspace, VmDriver::Acceleration::Software).value().arguments.join(QLatin1Char(' '));
+    QVERIFY(slotted.contains(QStringLiteral("local,id=fs2,path=/tmp/run/empty,security_model=none,readonly=on")));
+    QVERIFY(slotted.contains(QStringLiteral("local,id=fs1,path=/usr,security_model=none,readonly=on")));
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(slotted.contains(QStringLiteral("-device virtio-9p-pci,fsdev=fs%1,mount_tag=s%1").arg(i)));
+    QVERIFY(!slotted.contains(QStringLiteral("mount_tag=s3")));
+    workspace.shares = QList<GuestLayout::Share>(30, GuestLayout::Share{ QStringLiteral("/usr"), false });
+    QVERIFY(!qemu.shareAttachSupport(workspace, VmDriver::Acceleration::Software).available);
 }
 
 TestVmBaseline::Activation TestVmBaseline::activate(std::shared_ptr<VmLauncher> &launcher, FixedAnswerHost &host)
@@ -567,8 +609,20 @@ void TestVmBaseline::aWorkspaceVmIsRestoredWithTheColdBootsShares()
 void TestVmBaseline::aFailedHotAddCostsTheWorkspaceVmOneColdBoot()
 {
     FixedAnswerHost host(false, m_stateDirectory);
-    const QString workspace = m_root->filePath(QStringLiteral("fallback-workspace"));
-    QVERIFY(QDir().mkpath(workspace));
+    // More shares than the baseline's 16 pre-plugged slots: a denied path splits the
+    // workspace into its subdirectories, the ones beyond the slots hot-added on restore.
+    QTemporaryDir root(QDir::tempPath() + QStringLiteral("/tst_vmbaseline-hot-XXXXXX"));
+    QVERIFY(root.isValid());
+    const QString workspace = root.path();
+    QVERIFY(QDir().mkpath(workspace + QStringLiteral("/secret")));
+    const Policy policy = defaultPolicy({ workspace + QStringLiteral("/secret") });
+    qsizetype shares = 0;
+    for (int i = 0; shares <= 17; ++i) {
+        QVERIFY(QDir().mkpath(workspace + QStringLiteral("/d%1").arg(i)));
+        const Result<GuestLayout> layout = GuestLayout::fromPolicy(policy, workspace, QDir::homePath());
+        QVERIFY(layout.ok());
+        shares = layout.value().shares.size();
+    }
     std::shared_ptr<VmLauncher> launcher;
     const Activation activation = activate(launcher, host);
     QVERIFY2(activation.status.ok(),
@@ -579,20 +633,21 @@ void TestVmBaseline::aFailedHotAddCostsTheWorkspaceVmOneColdBoot()
 
     // QEMU cannot add the first share's device: that VM is discarded, the workspace's VM
     // cold boots once in its place, and the command runs as if nothing happened.
-    QVERIFY(rewrite(m_breakHotAdd, "1"));
+    QVERIFY(rewrite(m_breakHotAdd, QByteArray::number(shares - 1)));
     const RunResult run = runIn(*launcher,
                                 { QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-                                  QStringLiteral("echo after-fallback > out.txt && echo ran") },
-                                defaultPolicy(), workspace, {}, 0, 300000);
+                                  QStringLiteral("echo after-fallback > d0/out.txt && echo ran") },
+                                policy, workspace, {}, 0, 300000);
     QFile::remove(m_breakHotAdd);
     QVERIFY2(run.started && run.status.exitCode == 0, qPrintable(run.error + QString::fromUtf8(run.err)));
     QCOMPARE(run.out, QByteArray("ran\n"));
-    QCOMPARE(readAll(workspace + QStringLiteral("/out.txt")), QByteArray("after-fallback\n"));
+    QCOMPARE(readAll(workspace + QStringLiteral("/d0/out.txt")), QByteArray("after-fallback\n"));
     QCOMPARE(takeShareStarts(), (QStringList{ QStringLiteral("incoming"), QStringLiteral("boot") }));
     const QStringList notes = launcher->takeWorkspaceBootNotes();
     QCOMPARE(notes.size(), 1);
     QVERIFY2(notes.first().startsWith(QStringLiteral("workspace VM restore discarded: QEMU did not add the device of "
-                                                     "share s0")),
+                                                     "share s%1 ")
+                                          .arg(shares - 1)),
              qPrintable(notes.first()));
     QVERIFY(notes.first().endsWith(QStringLiteral("; cold boot")));
     launcher.reset();

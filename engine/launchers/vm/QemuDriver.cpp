@@ -25,11 +25,12 @@ QString tr(const char *text)
 constexpr int kRootBusShares = 20;
 constexpr int kBridgeSlots = 30;
 // Hot-added shares go on the root bus only (no bridge is in the baseline's device set): its
-// 32 slots less the host bridge, the PIIX3 functions and the virtio-serial controller.
+// 32 slotCount less the host bridge, the PIIX3 functions and the virtio-serial controller.
 constexpr int kHotplugShares = 29;
 constexpr int kMonitorTimeoutMs = 20 * 1000;
 constexpr int kMigrationTimeoutMs = 120 * 1000;
 const QString kArtifactFdName = QStringLiteral("baseline");
+const QString kShareDevicesWhere = QStringLiteral("builtin:vm.driver.shares");
 
 QString escapeOption(const QString &value)
 {
@@ -115,6 +116,18 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
         if (const Availability attach = shareAttachSupport(spec, acceleration); !attach.available)
             return Error{ QStringLiteral("builtin:vm.driver"), attach.reason, {} };
     }
+    // Baseline-compatible VMs under TCG: the share slotCount' devices are there from boot (the
+    // guest probes them once, before the baseline is saved; unmounted 9p devices do not block
+    // migration), their backends an empty read-only directory unless a share fills them.
+    const qsizetype slotCount = kvm ? 0 : qMin<qsizetype>(spec.shareSlots, kHotplugShares);
+    for (qsizetype i = spec.shares.size(); i < slotCount; ++i) {
+        args << QStringLiteral("-fsdev")
+             << QStringLiteral("local,id=fs%1,path=%2,security_model=none,readonly=on")
+                    .arg(i)
+                    .arg(escapeOption(spec.emptyShare));
+    }
+    for (qsizetype i = 0; i < slotCount; ++i)
+        args << QStringLiteral("-device") << QStringLiteral("virtio-9p-pci,fsdev=fs%1,mount_tag=s%1").arg(i);
     int bridges = 0;
     for (qsizetype i = 0; i < spec.shares.size(); ++i) {
         const GuestLayout::Share &share = spec.shares.at(i);
@@ -122,8 +135,8 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
              << QStringLiteral("local,id=fs%1,path=%2,security_model=none%3")
                     .arg(i)
                     .arg(escapeOption(share.hostPath), share.writable ? QString() : QStringLiteral(",readonly=on"));
-        // A backend is no migration state: the device comes once the VM runs.
-        if (spec.sharesAttachedLater)
+        // A backend is no migration state: the device is a slot's, or comes once the VM runs.
+        if (i < slotCount || spec.sharesAttachedLater)
             continue;
         QString device = QStringLiteral("virtio-9p-%1,fsdev=fs%2,mount_tag=s%2").arg(bus).arg(i);
         if (!kvm && i >= kRootBusShares) {
@@ -155,12 +168,9 @@ Availability QemuDriver::shareAttachSupport(const VmSpec &spec, Acceleration acc
     return availability();
 }
 
-Status QemuDriver::attachShares(const VmSpec &spec) const
+Status QemuDriver::addShareDevices(QmpClient &monitor, const VmSpec &spec)
 {
-    QmpClient monitor(spec.monitorSocket);
-    if (const Status opened = monitor.open(kMonitorTimeoutMs); !opened)
-        return opened;
-    for (qsizetype i = 0; i < spec.shares.size(); ++i) {
+    for (qsizetype i = qMin<qsizetype>(spec.shareSlots, kHotplugShares); i < spec.shares.size(); ++i) {
         const Result<QJsonObject> added
             = monitor.execute(QStringLiteral("device_add"),
                               { { QStringLiteral("driver"), QStringLiteral("virtio-9p-pci") },
@@ -168,7 +178,7 @@ Status QemuDriver::attachShares(const VmSpec &spec) const
                                 { QStringLiteral("fsdev"), QStringLiteral("fs%1").arg(i) },
                                 { QStringLiteral("mount_tag"), QStringLiteral("s%1").arg(i) } });
         if (!added.ok())
-            return Error{ QStringLiteral("builtin:vm.driver"),
+            return Error{ kShareDevicesWhere,
                           tr("QEMU did not add the device of share s%1 (%2): %3")
                               .arg(i)
                               .arg(spec.shares.at(i).hostPath, added.error().message),
@@ -250,8 +260,15 @@ Status QemuDriver::restoreBaseline(const VmSpec &spec, int artifactFd) const
                           {} };
         QThread::msleep(2);
     }
-    if (answer.ok())
-        answer = monitor.execute(QStringLiteral("cont"));
+    if (!answer.ok())
+        return answer.error();
+    // While the guest is still paused: it sees every device at once when it runs (one ACPI
+    // hotplug event, or its own rescan), not one after the other.
+    if (spec.sharesAttachedLater) {
+        if (const Status added = addShareDevices(monitor, spec); !added)
+            return added;
+    }
+    answer = monitor.execute(QStringLiteral("cont"));
     if (!answer.ok())
         return answer.error();
     return Status::success();

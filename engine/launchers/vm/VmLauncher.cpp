@@ -42,6 +42,8 @@ constexpr int kSoftwareBootTimeoutMs = 240 * 1000;
 constexpr int kHardwareProbeTimeoutMs = 20 * 1000;
 constexpr int kMaxMachines = 4;
 constexpr int kRestoreTimeoutMs = 60 * 1000;
+// Share devices a baseline carries (a workspace's shares beyond them are hot-added on restore).
+constexpr int kBaselineShareSlots = 16;
 // init_on_free: freed pages (the unpacked initramfs archive above all) are zero, which a
 // baseline then stores as nothing.
 const QString kCommandLine = QStringLiteral("console=ttyS0 quiet panic=-1 rdinit=/init init_on_free=1");
@@ -544,8 +546,14 @@ Result<VmSpec> VmLauncher::makeSpec(const GuestLayout &layout, bool monitor, boo
         return Error{ kWhere, tr("cannot write the VM's initramfs %1").arg(spec.initramfs), {} };
     if (attachLater && !writeImage(spec.runDirectory + QStringLiteral("/workspace.cpio"), layout))
         return Error{ kWhere, tr("cannot write the VM's initramfs %1/workspace.cpio").arg(spec.runDirectory), {} };
-    if (monitor)
+    if (monitor) {
         spec.monitorSocket = spec.runDirectory + QStringLiteral("/monitor");
+        // The VMs a baseline is saved from or restored into carry its share slots.
+        spec.shareSlots = kBaselineShareSlots;
+        spec.emptyShare = spec.runDirectory + QStringLiteral("/empty");
+        if (!QDir().mkdir(spec.emptyShare))
+            return Error{ kWhere, tr("cannot create %1").arg(spec.emptyShare), {} };
+    }
     return spec;
 }
 
@@ -700,6 +708,7 @@ std::shared_ptr<VmMachine> VmLauncher::restoreForWorkspace(const GuestLayout &la
     cold.incoming = false;
     cold.sharesAttachedLater = false;
     cold.monitorSocket.clear();
+    cold.shareSlots = 0;
     cold.initramfs = spec.runDirectory + QStringLiteral("/workspace.cpio");
     const Result<VmDriver::Command> coldCommand = m_driver->bootCommand(cold, acceleration);
     spec.incoming = true;
@@ -749,10 +758,9 @@ std::shared_ptr<VmMachine> VmLauncher::restoreForWorkspace(const GuestLayout &la
     const std::weak_ptr<VmMachine> weak = machine;
     VmDriver *driver = m_driver.get();
     QFuture<void> steps = QtConcurrent::run([driver, spec, candidate, weak, baselineRoot = baselineDirectory()] {
-        Status done = driver->restoreBaseline(spec, candidate->artifactFd);
-        const bool loaded = done.ok();
-        if (loaded)
-            done = driver->attachShares(spec);
+        const Status done = driver->restoreBaseline(spec, candidate->artifactFd);
+        // A share device QEMU refused is no fault of the baseline's.
+        const bool loaded = done.ok() || done.error().where == QLatin1String("builtin:vm.driver.shares");
         const std::shared_ptr<VmMachine> alive = weak.lock();
         if (!loaded) {
             // The driver could not use it: it goes, as at activation.

@@ -173,6 +173,8 @@ void VmMachine::tryConnect()
 
 void VmMachine::readFrames()
 {
+    if (m_abandoning)
+        return;
     m_input += m_channel.readAll();
     while (m_input.size() >= 4) {
         const quint32 length = readU32(m_input.constData());
@@ -284,13 +286,25 @@ void VmMachine::setColdFallback(VmDriver::Command coldCommand, VmSpec coldSpec, 
 
 void VmMachine::abandonRestore(const QString &reason)
 {
-    if (!m_restoring || m_ready || hasFailed() || m_stopping)
+    if (!m_restoring || m_ready || hasFailed() || m_stopping || m_abandoning)
         return;
     if (m_coldCommand.program.isEmpty()) {
         fail(reason);
         stop();
         return;
     }
+    // Nothing more from the discarded guest is read; the restart happens outside the signal
+    // of the channel or process that may have brought the failure.
+    m_abandoning = true;
+    QMetaObject::invokeMethod(
+        this, [this, reason] { bootCold(reason); }, Qt::QueuedConnection);
+}
+
+void VmMachine::bootCold(const QString &reason)
+{
+    m_abandoning = false;
+    if (m_stopping || hasFailed())
+        return;
     // Nothing of a half-attached guest survives: the process goes, then the cold boot starts
     // on a clean run directory with the commands still waiting for it.
     m_restoring = false;

@@ -84,6 +84,7 @@ private:
     void becomeReady();
     void writeNow(quint8 type, quint32 id, const QByteArray &payload);
     void attachShares();
+    void bootCold(const QString &reason);
 
     VmDriver::Command m_command;
     VmSpec m_spec;
@@ -103,6 +104,7 @@ private:
     bool m_restoring = false;
     bool m_restoredReady = false;
     bool m_restarting = false;
+    bool m_abandoning = false;
     VmDriver::Command m_coldCommand;
     VmSpec m_coldSpec;
     int m_coldTimeoutMs = 0;

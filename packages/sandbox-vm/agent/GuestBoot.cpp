@@ -163,12 +163,12 @@ std::vector<std::string> attachLayout(const std::string &layout, int waitMs)
     const timespec pause{ 0, 5 * 1000 * 1000 };
     bool complete = false;
     for (int waited = 0; waited <= waitMs; waited += 5) {
-        if (waited % 250 == 0)
-            rescanPci();
         const std::set<std::string> present = presentTags();
         complete = std::includes(present.begin(), present.end(), wanted.begin(), wanted.end());
         if (complete)
             break;
+        if (waited % 250 == 0)
+            rescanPci();
         nanosleep(&pause, nullptr);
     }
     if (!complete) {
