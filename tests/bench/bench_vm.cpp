@@ -4,7 +4,7 @@
 // Then baselines side by side with the cold boot: the activation that saves one, then
 // interleaved pairs (SANDBOX_BENCH_VM_PAIRS, default 3) of a cold activation and one restored
 // from it, each followed by the first command in a workspace (whose VM is restored from the
-// same baseline, its shares attached after the restore, or cold booted); medians.
+// same baseline, its shares given to it on restore, or cold booted); medians.
 // Helpers come from the build's bundle through a file: URL. Measures only: it fails when
 // a backend cannot run, never because of a figure.
 #include "LauncherRun.h"
@@ -226,7 +226,8 @@ int main(int argc, char **argv)
     row("activation (configure + prepare)", &Activation::activationMs);
     row("activation to first command in a workspace", &Activation::firstCommandMs);
     std::printf("\nThe first command in a workspace starts the VM that shares it: cold booted in the cold column, "
-                "restored from the baseline with its 9p shares hot-added in the others. Per-pair speed-up of "
+                "restored from the baseline in the others (its 9p shares in the baseline's pre-plugged slots, the "
+                "agent mounting them). Per-pair speed-up of "
                 "activation to first command: median %.1fx, lowest %.1fx.\n\n",
                 percentile(ratios, 0.5), percentile(ratios, 0.0));
     return 0;

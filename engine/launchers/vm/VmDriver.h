@@ -27,8 +27,8 @@ struct VmSpec
     // whether this VM starts paused waiting for a saved state instead of booting.
     QString monitorSocket;
     bool incoming = false;
-    // A VM restored from a baseline saved without shares: the shares' backends are there
-    // from the start, their devices are hot-added after the restore (attachShares()).
+    // A VM restored from a baseline saved without mounted shares: the shares' backends are
+    // there from the start, their devices are the share slots' or hot-added on restore.
     bool sharesAttachedLater = false;
     // Share devices present from boot (tags s0 ...), the first ones carrying `shares`, the
     // rest the empty read-only directory `emptyShare`: a baseline saved with them unmounted
@@ -72,8 +72,8 @@ public:
     // lets it run; with spec.sharesAttachedLater it adds the shares' devices before (a
     // failure to add one is an Error whose `where` is "builtin:vm.driver.shares").
     virtual Status restoreBaseline(const VmSpec &spec, int artifactFd) const = 0;
-    // Whether a VM for `spec` can be restored from a share-less baseline and get its shares
-    // added on restore, and why not.
+    // Whether a VM for `spec` can be restored from a baseline saved without mounted shares
+    // and get its shares on restore, and why not.
     virtual Availability shareAttachSupport(const VmSpec &spec, Acceleration acceleration) const
     {
         Q_UNUSED(spec)

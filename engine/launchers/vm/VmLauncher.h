@@ -71,15 +71,16 @@ private:
     Status prepareNow();
     Result<std::shared_ptr<VmMachine>> machineFor(const GuestLayout &layout, bool wait);
     // A VM's spec with its own run directory and initramfs (the layout appended). With
-    // `attachLater` the initramfs is the share-less baseline's (an empty layout) and the
-    // layout's own one is written as workspace.cpio for a cold boot.
+    // `attachLater` the initramfs is the baseline's (an empty layout) and the layout's own one
+    // is written as workspace.cpio for a cold boot. `monitor`: a baseline-compatible VM (a
+    // monitor, the share slots).
     Result<VmSpec> makeSpec(const GuestLayout &layout, bool monitor, bool attachLater = false);
     // What a baseline for VMs started from `spec` is bound to: the command line that matters
     // for compatibility (without the shares' backends and the incoming state), the digests.
     Result<BaselineManifest> baselineIdentity(const VmSpec &spec, VmDriver::Acceleration acceleration) const;
-    // A VM for a workspace's commands restored from the baseline, its shares attached after
-    // the restore (cold booting once in its place when any step fails); null with a note
-    // when no baseline can serve it.
+    // A VM for a workspace's commands restored from the baseline, its shares given to it on
+    // restore and mounted by the agent (cold booting once in its place when any step fails);
+    // null with a note when no baseline can serve it.
     std::shared_ptr<VmMachine> restoreForWorkspace(const GuestLayout &layout, VmDriver::Acceleration acceleration);
     void noteWorkspaceBoot(const QString &note);
     // Boots `spec` (or, with `restore`, starts it from that baseline and runs the handshake).
