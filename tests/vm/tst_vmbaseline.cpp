@@ -1,14 +1,21 @@
 // VM pre-workload baselines: the cache's decisions (each invalidation cause, leases between
 // two processes, LRU eviction, owner-only modes) on real files, the drivers' capability and
 // Hyper-V's checkpoint commands, and end to end with QEMU: a cold boot saves a baseline,
-// the next activation restores it and runs commands, a corrupted or unloadable baseline
-// costs exactly one cold boot, and nothing under the cache holds a secret.
+// the next activation restores it and runs commands, a workspace's VM is restored from it
+// too with exactly the cold boot's shares attached afterwards (a failed hot-add costs exactly
+// one cold boot), a corrupted or unloadable baseline costs exactly one cold boot, and nothing
+// under the cache holds a secret. QEMU runs through a pass-through script on PATH that logs
+// each start (whether it restores, whether it has shares) and, while a flag file exists,
+// starts a restored workspace VM without the backend of the share it names: a real hot-add
+// failure (shares beyond the baseline's pre-plugged slots are hot-added).
 #include "LauncherRun.h"
 #include "launchers/vm/BaselineCache.h"
 #include "launchers/vm/BaselineLease.h"
 #include "launchers/vm/BaselineManifest.h"
 #include "launchers/vm/FileDigest.h"
+#include "launchers/vm/GuestLayout.h"
 #include "launchers/vm/HyperVDriver.h"
+#include "launchers/vm/QemuDriver.h"
 #include "launchers/vm/VfkitDriver.h"
 #include "launchers/vm/VmLauncher.h"
 
@@ -18,6 +25,7 @@
 #include <QFile>
 #include <QMutex>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
@@ -97,6 +105,8 @@ private slots:
     void cacheIsOwnerOnly();
     void driversReportTheCapability();
     void coldBootSavesThenActivationRestoresAndRunsCommands();
+    void aWorkspaceVmIsRestoredWithTheColdBootsShares();
+    void aFailedHotAddCostsTheWorkspaceVmOneColdBoot();
     void aBaselineTheDriverCannotLoadCostsOneColdBoot();
     void cleanupTestCase();
 
@@ -109,8 +119,12 @@ private:
         qint64 bootMs = 0;
     };
     Activation activate(std::shared_ptr<VmLauncher> &launcher, FixedAnswerHost &host);
+    // The QEMU starts logged since the last call that had shares ("incoming" or "boot").
+    QStringList takeShareStarts();
 
     std::unique_ptr<QTemporaryDir> m_root;
+    QString m_qemuLog;
+    QString m_breakHotAdd;
     QString m_stateDirectory;
     QString m_workspace;
 };
@@ -122,6 +136,34 @@ void TestVmBaseline::initTestCase()
     m_stateDirectory = m_root->filePath(QStringLiteral("state"));
     m_workspace = m_root->filePath(QStringLiteral("workspace"));
     QVERIFY(QDir().mkpath(m_stateDirectory) && QDir().mkpath(m_workspace));
+    const QString qemu = QStandardPaths::findExecutable(QStringLiteral("qemu-system-x86_64"));
+    QVERIFY2(!qemu.isEmpty(), "qemu-system-x86_64 is not on PATH");
+    const QString bin = m_root->filePath(QStringLiteral("bin"));
+    m_qemuLog = m_root->filePath(QStringLiteral("qemu-starts.log"));
+    m_breakHotAdd = m_root->filePath(QStringLiteral("break-hot-add"));
+    QVERIFY(QDir().mkpath(bin));
+    const QString wrapper = bin + QStringLiteral("/qemu-system-x86_64");
+    QVERIFY(rewrite(
+        wrapper,
+        QStringLiteral("#!/bin/sh\n"
+                       "mode=boot\n"
+                       "case \" $* \" in *\" -incoming \"*) mode=incoming ;; esac\n"
+                       "case \" $* \" in *\" -fsdev \"*) mode=\"$mode shares\" ;; esac\n"
+                       "case \" $* \" in *\" --version \"*) ;; *) echo \"$mode\" >> '%1' ;; esac\n"
+                       "if [ \"$mode\" = 'incoming shares' ] && [ -e '%2' ]; then\n"
+                       "  n=$(cat '%2')\n"
+                       "  first=1\n"
+                       "  for a in \"$@\"; do\n"
+                       "    [ $first = 1 ] && set -- && first=0\n"
+                       "    case \"$a\" in \"local,id=fs$n,\"*) a=\"local,id=gone,${a#local,id=fs$n,}\" ;; esac\n"
+                       "    set -- \"$@\" \"$a\"\n"
+                       "  done\n"
+                       "fi\n"
+                       "exec '%3' \"$@\"\n")
+            .arg(m_qemuLog, m_breakHotAdd, qemu)
+            .toUtf8()));
+    QVERIFY(QFile::setPermissions(wrapper, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+    qputenv("PATH", QFile::encodeName(bin) + ':' + qgetenv("PATH"));
     // The caller's environment holds a secret: nothing of it may reach the cache.
     qputenv("SANDBOX_BASELINE_TEST_TOKEN", kSecret);
 }
@@ -356,6 +398,45 @@ void TestVmBaseline::driversReportTheCapability()
     // Not on this host: the same reason as booting, and nothing is attempted.
     QVERIFY(!HyperVDriver().baselineSupport().available);
     QVERIFY(!HyperVDriver().saveBaseline(spec, -1).ok());
+    QVERIFY(!HyperVDriver().shareAttachSupport(spec, VmDriver::Acceleration::Software).available);
+
+    // QEMU restoring a workspace's VM: the shares' backends (read-only ones read-only) and
+    // none of their devices, which come over the monitor once it runs; KVM's microvm cannot.
+    const QemuDriver qemu(QStringLiteral("/usr/bin/qemu-system-x86_64"));
+    VmSpec workspace;
+    workspace.runDirectory = QStringLiteral("/tmp/run");
+    workspace.monitorSocket = QStringLiteral("/tmp/run/monitor");
+    workspace.shares = { { QStringLiteral("/work/ws"), true }, { QStringLiteral("/usr"), false } };
+    workspace.incoming = true;
+    workspace.sharesAttachedLater = true;
+    const Result<VmDriver::Command> restoring = qemu.bootCommand(workspace, VmDriver::Acceleration::Software);
+    QVERIFY(restoring.ok());
+    const QStringList args = restoring.value().arguments;
+    QVERIFY(args.contains(QStringLiteral("local,id=fs0,path=/work/ws,security_model=none")));
+    QVERIFY(args.contains(QStringLiteral("local,id=fs1,path=/usr,security_model=none,readonly=on")));
+    QVERIFY(!args.join(QLatin1Char(' ')).contains(QStringLiteral("virtio-9p")));
+    QVERIFY(args.contains(QStringLiteral("-incoming")));
+    QVERIFY(!qemu.bootCommand(workspace, VmDriver::Acceleration::Hardware).ok());
+    workspace.sharesAttachedLater = false;
+    workspace.incoming = false;
+    const QString cold
+        = qemu.bootCommand(workspace, VmDriver::Acceleration::Software).value().arguments.join(QLatin1Char(' '));
+    QVERIFY(cold.contains(QStringLiteral("virtio-9p-pci,fsdev=fs1,mount_tag=s1")));
+    // A baseline's share slots: devices from boot, the shares' backends in the first ones,
+    // an empty read-only directory in the rest; only shares beyond them wait for a hot-add.
+    workspace.shareSlots = 3;
+    workspace.emptyShare = QStringLiteral("/tmp/run/empty");
+    workspace.sharesAttachedLater = true;
+    workspace.incoming = true;
+    const QString slotted
+        = qemu.bootCommand(workspace, VmDriver::Acceleration::Software).value().arguments.join(QLatin1Char(' '));
+    QVERIFY(slotted.contains(QStringLiteral("local,id=fs2,path=/tmp/run/empty,security_model=none,readonly=on")));
+    QVERIFY(slotted.contains(QStringLiteral("local,id=fs1,path=/usr,security_model=none,readonly=on")));
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(slotted.contains(QStringLiteral("-device virtio-9p-pci,fsdev=fs%1,mount_tag=s%1").arg(i)));
+    QVERIFY(!slotted.contains(QStringLiteral("mount_tag=s3")));
+    workspace.shares = QList<GuestLayout::Share>(30, GuestLayout::Share{ QStringLiteral("/usr"), false });
+    QVERIFY(!qemu.shareAttachSupport(workspace, VmDriver::Acceleration::Software).available);
 }
 
 TestVmBaseline::Activation TestVmBaseline::activate(std::shared_ptr<VmLauncher> &launcher, FixedAnswerHost &host)
@@ -437,6 +518,139 @@ void TestVmBaseline::coldBootSavesThenActivationRestoresAndRunsCommands()
         ++files;
     }
     QVERIFY(files >= 3);
+}
+
+QStringList TestVmBaseline::takeShareStarts()
+{
+    QStringList starts;
+    for (const QByteArray &line : readAll(m_qemuLog).split('\n')) {
+        if (line.endsWith(" shares"))
+            starts.append(QString::fromUtf8(line.left(line.size() - 7)));
+    }
+    rewrite(m_qemuLog, QByteArray());
+    return starts;
+}
+
+void TestVmBaseline::aWorkspaceVmIsRestoredWithTheColdBootsShares()
+{
+    FixedAnswerHost host(false, m_stateDirectory);
+    // Under /tmp (the guest's own, never shared read-only), so the denied path inside the
+    // workspace splits only the workspace, not the readable directories above it.
+    QTemporaryDir root(QDir::tempPath() + QStringLiteral("/tst_vmbaseline-ws-XXXXXX"));
+    QVERIFY(root.isValid());
+    const QString workspace = root.path();
+    QVERIFY(QDir().mkpath(workspace + QStringLiteral("/secret")) && QDir().mkpath(workspace + QStringLiteral("/locked"))
+            && QDir().mkpath(workspace + QStringLiteral("/src")));
+    QVERIFY(rewrite(workspace + QStringLiteral("/secret/key"), "denied-content"));
+    QVERIFY(rewrite(workspace + QStringLiteral("/locked/readme"), "read-only content\n"));
+    Policy policy = defaultPolicy({ workspace + QStringLiteral("/secret") });
+    policy.readOnly.append(workspace + QStringLiteral("/locked"));
+
+    std::shared_ptr<VmLauncher> launcher;
+    const Activation activation = activate(launcher, host);
+    QVERIFY2(activation.status.ok(),
+             qPrintable(activation.status.ok() ? QString() : activation.status.error().toString()));
+    QVERIFY(activation.restored);
+    takeShareStarts();
+    launcher->takeWorkspaceBootNotes();
+
+    // The first command in the workspace: its VM restored, the shares attached after.
+    const RunResult first = runIn(*launcher,
+                                  { QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                                    QStringLiteral("echo written > src/out.txt && cat locked/readme; "
+                                                   "echo tampered > locked/readme || echo refused-readonly; "
+                                                   "echo new > locked/new || echo refused-new; "
+                                                   "ls -a secret 2>/dev/null | grep -q key && echo secret-visible; "
+                                                   "grep -q denied-content secret/key 2>/dev/null && echo secret-read; "
+                                                   "echo done") },
+                                  policy, workspace, {}, 0, 300000);
+    const QStringList notes = launcher->takeWorkspaceBootNotes();
+    QVERIFY2(first.started && first.status.exitCode == 0,
+             qPrintable(first.error + QString::fromUtf8(first.err) + notes.join(QLatin1Char('|'))));
+    QCOMPARE(notes.size(), 1);
+    QVERIFY2(notes.first().startsWith(QStringLiteral("workspace VM restored from baseline ")),
+             qPrintable(notes.first()));
+    QCOMPARE(takeShareStarts(), QStringList{ QStringLiteral("incoming") });
+
+    // What the command wrote is on the host; the read-only share refused writes; the denied
+    // path is not there.
+    QCOMPARE(readAll(workspace + QStringLiteral("/src/out.txt")), QByteArray("written\n"));
+    QCOMPARE(first.out, QByteArray("read-only content\nrefused-readonly\nrefused-new\ndone\n"));
+    QCOMPARE(readAll(workspace + QStringLiteral("/locked/readme")), QByteArray("read-only content\n"));
+    QVERIFY(!QFileInfo::exists(workspace + QStringLiteral("/locked/new")));
+
+    // The same VM serves the next command, and the share set is the cold boot's: the guest's
+    // 9p mounts are exactly the layout's, read-only ones read-only.
+    const Result<GuestLayout> layout = GuestLayout::fromPolicy(policy, workspace, QDir::homePath());
+    QVERIFY(layout.ok());
+    const RunResult mounts = runIn(*launcher, { QStringLiteral("/bin/cat"), QStringLiteral("/proc/mounts") }, policy,
+                                   workspace, {}, 0, 300000);
+    QVERIFY2(mounts.started && mounts.status.exitCode == 0, qPrintable(mounts.error));
+    QStringList mounted;
+    for (const QByteArray &line : mounts.out.split('\n')) {
+        const QList<QByteArray> fields = line.split(' ');
+        if (fields.size() >= 4 && fields[2] == "9p") {
+            const bool readOnly = fields[3].split(',').contains("ro");
+            mounted.append(QString::fromUtf8(fields[1]).replace(QStringLiteral("\\040"), QStringLiteral(" "))
+                           + (readOnly ? QStringLiteral(" ro") : QStringLiteral(" rw")));
+        }
+    }
+    QStringList expected;
+    for (const GuestLayout::Share &share : layout.value().shares)
+        expected.append(share.hostPath + (share.writable ? QStringLiteral(" rw") : QStringLiteral(" ro")));
+    mounted.sort();
+    expected.sort();
+    QCOMPARE(mounted, expected);
+    QVERIFY(takeShareStarts().isEmpty());
+    QVERIFY(launcher->takeWorkspaceBootNotes().isEmpty());
+    launcher.reset();
+}
+
+void TestVmBaseline::aFailedHotAddCostsTheWorkspaceVmOneColdBoot()
+{
+    FixedAnswerHost host(false, m_stateDirectory);
+    // More shares than the baseline's 16 pre-plugged slots: a denied path splits the
+    // workspace into its subdirectories, the ones beyond the slots hot-added on restore.
+    QTemporaryDir root(QDir::tempPath() + QStringLiteral("/tst_vmbaseline-hot-XXXXXX"));
+    QVERIFY(root.isValid());
+    const QString workspace = root.path();
+    QVERIFY(QDir().mkpath(workspace + QStringLiteral("/secret")));
+    const Policy policy = defaultPolicy({ workspace + QStringLiteral("/secret") });
+    qsizetype shares = 0;
+    for (int i = 0; shares <= 17; ++i) {
+        QVERIFY(QDir().mkpath(workspace + QStringLiteral("/d%1").arg(i)));
+        const Result<GuestLayout> layout = GuestLayout::fromPolicy(policy, workspace, QDir::homePath());
+        QVERIFY(layout.ok());
+        shares = layout.value().shares.size();
+    }
+    std::shared_ptr<VmLauncher> launcher;
+    const Activation activation = activate(launcher, host);
+    QVERIFY2(activation.status.ok(),
+             qPrintable(activation.status.ok() ? QString() : activation.status.error().toString()));
+    QVERIFY(activation.restored);
+    takeShareStarts();
+    launcher->takeWorkspaceBootNotes();
+
+    // QEMU cannot add the first share's device: that VM is discarded, the workspace's VM
+    // cold boots once in its place, and the command runs as if nothing happened.
+    QVERIFY(rewrite(m_breakHotAdd, QByteArray::number(shares - 1)));
+    const RunResult run = runIn(*launcher,
+                                { QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                                  QStringLiteral("echo after-fallback > d0/out.txt && echo ran") },
+                                policy, workspace, {}, 0, 300000);
+    QFile::remove(m_breakHotAdd);
+    QVERIFY2(run.started && run.status.exitCode == 0, qPrintable(run.error + QString::fromUtf8(run.err)));
+    QCOMPARE(run.out, QByteArray("ran\n"));
+    QCOMPARE(readAll(workspace + QStringLiteral("/d0/out.txt")), QByteArray("after-fallback\n"));
+    QCOMPARE(takeShareStarts(), (QStringList{ QStringLiteral("incoming"), QStringLiteral("boot") }));
+    const QStringList notes = launcher->takeWorkspaceBootNotes();
+    QCOMPARE(notes.size(), 1);
+    QVERIFY2(notes.first().startsWith(QStringLiteral("workspace VM restore discarded: QEMU did not add the device of "
+                                                     "share s%1 ")
+                                          .arg(shares - 1)),
+             qPrintable(notes.first()));
+    QVERIFY(notes.first().endsWith(QStringLiteral("; cold boot")));
+    launcher.reset();
 }
 
 void TestVmBaseline::aBaselineTheDriverCannotLoadCostsOneColdBoot()

@@ -154,7 +154,7 @@ void BaselineCache::removeDirectory(const QString &directory)
     QDir(directory).removeRecursively();
 }
 
-BaselineCache::Candidate BaselineCache::lookUp(const BaselineManifest &expected)
+BaselineCache::Candidate BaselineCache::lookUp(const BaselineManifest &expected, std::shared_ptr<BaselineLease> held)
 {
     Candidate candidate;
     candidate.directory = directoryFor(expected);
@@ -164,11 +164,17 @@ BaselineCache::Candidate BaselineCache::lookUp(const BaselineManifest &expected)
         candidate.reason = verdictName(Verdict::Missing);
         return candidate;
     }
-    BaselineLease::Attempt attempt = BaselineLease::acquire(candidate.directory);
-    if (!attempt.lease) {
-        candidate.verdict = Verdict::Leased;
-        candidate.reason = attempt.problem;
-        return candidate;
+    std::shared_ptr<BaselineLease> lease;
+    if (held && held->directory() == candidate.directory) {
+        lease = std::move(held);
+    } else {
+        BaselineLease::Attempt attempt = BaselineLease::acquire(candidate.directory);
+        if (!attempt.lease) {
+            candidate.verdict = Verdict::Leased;
+            candidate.reason = attempt.problem;
+            return candidate;
+        }
+        lease = std::move(attempt.lease);
     }
     auto invalid = [&](Verdict verdict, const QString &detail) {
         candidate.verdict = verdict;
@@ -176,9 +182,9 @@ BaselineCache::Candidate BaselineCache::lookUp(const BaselineManifest &expected)
             = verdictName(verdict) + (detail.isEmpty() ? QString() : QStringLiteral(" (") + detail + QLatin1Char(')'));
         if (candidate.artifactFd >= 0)
             ::close(std::exchange(candidate.artifactFd, -1));
-        // Under our own lease, nobody else uses it: it goes, lease and all.
+        // Under our own lease, no other engine uses it: it goes, lease and all.
         removeDirectory(candidate.directory);
-        attempt.lease.reset();
+        lease.reset();
         return std::move(candidate);
     };
     QFile manifestFile(manifestPath);
@@ -204,7 +210,7 @@ BaselineCache::Candidate BaselineCache::lookUp(const BaselineManifest &expected)
     candidate.verdict = Verdict::Usable;
     candidate.reason = verdictName(Verdict::Usable);
     candidate.manifest = stored.value();
-    candidate.lease = std::move(attempt.lease);
+    candidate.lease = std::move(lease);
     touch(candidate.directory);
     return candidate;
 }

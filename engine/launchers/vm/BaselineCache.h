@@ -30,7 +30,8 @@ public:
         Verdict verdict = Verdict::Missing;
         QString reason; // for the activation's events
         QString directory;
-        std::unique_ptr<BaselineLease> lease; // held while a VM restored from it runs
+        std::shared_ptr<BaselineLease> lease; // held while a VM restored from it runs (shared by
+                                              // every VM of this engine restored from it)
         int artifactFd = -1; // open, at offset 0, the bytes that were digest-checked
         BaselineManifest manifest;
         Candidate() = default;
@@ -45,7 +46,9 @@ public:
     QString directoryFor(const BaselineManifest &expected) const;
 
     // The decision: the baseline for `expected`'s identity, checked. An invalid one is removed.
-    Candidate lookUp(const BaselineManifest &expected);
+    // `held`: this engine's live lease on that directory (its VMs restored from it), shared
+    // instead of taken again.
+    Candidate lookUp(const BaselineManifest &expected, std::shared_ptr<BaselineLease> held = {});
     // Removes a candidate that failed on restore (the driver could not use it).
     void invalidate(Candidate &candidate);
 

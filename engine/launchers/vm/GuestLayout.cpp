@@ -64,20 +64,31 @@ public:
     QStringList blockers; // denied paths and the guest's own directories
     QStringList denied;
     QStringList writableRoots;
+    QStringList writablePaths; // the policy's writable paths (kept for the read-only pass)
     GuestLayout layout;
     QString problem;
+
+    // Whether `path` stays out: inside a denied path, or inside one of the guest's own
+    // directories unless it is writable or inside a writable path (a workspace under /tmp,
+    // its subdirectories and the read-only paths on top of them are still shared; nothing
+    // else there is).
+    bool blocked(const QString &path, bool writable) const
+    {
+        const bool inWritable = writable
+            || std::any_of(writablePaths.cbegin(), writablePaths.cend(),
+                           [&](const QString &root) { return isInside(path, root); });
+        return std::any_of(blockers.cbegin(), blockers.cend(), [&](const QString &blocker) {
+            const bool guestOwn = kGuestOwn.contains(blocker) && !denied.contains(blocker);
+            return isInside(path, blocker) && !(inWritable && guestOwn);
+        });
+    }
 
     void share(const QString &path, bool writable, int depth)
     {
         if (!problem.isEmpty())
             return;
-        for (const QString &blocker : std::as_const(blockers)) {
-            // A writable path inside one of the guest's own directories (a workspace under
-            // /tmp) is still shared; nothing else there is.
-            const bool guestOwn = kGuestOwn.contains(blocker) && !denied.contains(blocker);
-            if (isInside(path, blocker) && !(writable && guestOwn))
-                return;
-        }
+        if (blocked(path, writable))
+            return;
         if (!writable) {
             for (const QString &root : std::as_const(writableRoots)) {
                 if (isInside(path, root))
@@ -103,8 +114,7 @@ public:
             = dir.entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
         for (const QFileInfo &entry : entries) {
             const QString child = (path == QLatin1String("/") ? QString() : path) + QLatin1Char('/') + entry.fileName();
-            if (std::any_of(blockers.cbegin(), blockers.cend(),
-                            [&](const QString &blocker) { return isInside(child, blocker); }))
+            if (blocked(child, writable))
                 continue;
             if (entry.isSymLink()) {
                 const QString target = readLink(child);
@@ -183,6 +193,7 @@ Result<GuestLayout> GuestLayout::fromPolicy(const Policy &policy, const QString 
     if (!writable.contains(workspace))
         writable.prepend(workspace);
     builder.writableRoots = writable;
+    builder.writablePaths = writable;
     for (const QString &path : std::as_const(writable))
         builder.share(path, true, 0);
     for (const QString &entry : policy.readable)

@@ -24,9 +24,13 @@ QString tr(const char *text)
 // Devices on the pc machine's root bus; the rest go behind PCI bridges.
 constexpr int kRootBusShares = 20;
 constexpr int kBridgeSlots = 30;
+// Hot-added shares go on the root bus only (no bridge is in the baseline's device set): its
+// 32 slotCount less the host bridge, the PIIX3 functions and the virtio-serial controller.
+constexpr int kHotplugShares = 29;
 constexpr int kMonitorTimeoutMs = 20 * 1000;
 constexpr int kMigrationTimeoutMs = 120 * 1000;
 const QString kArtifactFdName = QStringLiteral("baseline");
+const QString kShareDevicesWhere = QStringLiteral("builtin:vm.driver.shares");
 
 QString escapeOption(const QString &value)
 {
@@ -115,6 +119,22 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
              << QStringLiteral("socket,id=proxy,path=%1").arg(escapeOption(spec.proxySocket))
              << QStringLiteral("-device") << QStringLiteral("virtserialport,chardev=proxy,name=sandbox.proxy");
     }
+    if (spec.sharesAttachedLater) {
+        if (const Availability attach = shareAttachSupport(spec, acceleration); !attach.available)
+            return Error{ QStringLiteral("builtin:vm.driver"), attach.reason, {} };
+    }
+    // Baseline-compatible VMs under TCG: the share slotCount' devices are there from boot (the
+    // guest probes them once, before the baseline is saved; unmounted 9p devices do not block
+    // migration), their backends an empty read-only directory unless a share fills them.
+    const qsizetype slotCount = kvm ? 0 : qMin<qsizetype>(spec.shareSlots, kHotplugShares);
+    for (qsizetype i = spec.shares.size(); i < slotCount; ++i) {
+        args << QStringLiteral("-fsdev")
+             << QStringLiteral("local,id=fs%1,path=%2,security_model=none,readonly=on")
+                    .arg(i)
+                    .arg(escapeOption(spec.emptyShare));
+    }
+    for (qsizetype i = 0; i < slotCount; ++i)
+        args << QStringLiteral("-device") << QStringLiteral("virtio-9p-pci,fsdev=fs%1,mount_tag=s%1").arg(i);
     int bridges = 0;
     for (qsizetype i = 0; i < spec.shares.size(); ++i) {
         const GuestLayout::Share &share = spec.shares.at(i);
@@ -122,6 +142,9 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
              << QStringLiteral("local,id=fs%1,path=%2,security_model=none%3")
                     .arg(i)
                     .arg(escapeOption(share.hostPath), share.writable ? QString() : QStringLiteral(",readonly=on"));
+        // A backend is no migration state: the device is a slot's, or comes once the VM runs.
+        if (i < slotCount || spec.sharesAttachedLater)
+            continue;
         QString device = QStringLiteral("virtio-9p-%1,fsdev=fs%2,mount_tag=s%2").arg(bus).arg(i);
         if (!kvm && i >= kRootBusShares) {
             const int onBridge = int(i) - kRootBusShares;
@@ -137,6 +160,39 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
         args << QStringLiteral("-device") << device;
     }
     return Command{ m_program, args };
+}
+
+Availability QemuDriver::shareAttachSupport(const VmSpec &spec, Acceleration acceleration) const
+{
+    if (acceleration == Acceleration::Hardware)
+        return { false, tr("the microvm machine (KVM) cannot hot-add share devices") };
+    if (spec.shares.size() > kHotplugShares)
+        return {
+            false,
+            tr("%1 shares are more than the %2 a running VM can be given").arg(spec.shares.size()).arg(kHotplugShares)
+        };
+    if (spec.monitorSocket.isEmpty())
+        return { false, tr("the VM has no monitor to add share devices through") };
+    return availability();
+}
+
+Status QemuDriver::addShareDevices(QmpClient &monitor, const VmSpec &spec)
+{
+    for (qsizetype i = qMin<qsizetype>(spec.shareSlots, kHotplugShares); i < spec.shares.size(); ++i) {
+        const Result<QJsonObject> added
+            = monitor.execute(QStringLiteral("device_add"),
+                              { { QStringLiteral("driver"), QStringLiteral("virtio-9p-pci") },
+                                { QStringLiteral("id"), QStringLiteral("share%1").arg(i) },
+                                { QStringLiteral("fsdev"), QStringLiteral("fs%1").arg(i) },
+                                { QStringLiteral("mount_tag"), QStringLiteral("s%1").arg(i) } });
+        if (!added.ok())
+            return Error{ kShareDevicesWhere,
+                          tr("QEMU did not add the device of share s%1 (%2): %3")
+                              .arg(i)
+                              .arg(spec.shares.at(i).hostPath, added.error().message),
+                          {} };
+    }
+    return Status::success();
 }
 
 Status QemuDriver::saveBaseline(const VmSpec &spec, int artifactFd) const
@@ -212,8 +268,15 @@ Status QemuDriver::restoreBaseline(const VmSpec &spec, int artifactFd) const
                           {} };
         QThread::msleep(2);
     }
-    if (answer.ok())
-        answer = monitor.execute(QStringLiteral("cont"));
+    if (!answer.ok())
+        return answer.error();
+    // While the guest is still paused: it sees every device at once when it runs (one ACPI
+    // hotplug event, or its own rescan), not one after the other.
+    if (spec.sharesAttachedLater) {
+        if (const Status added = addShareDevices(monitor, spec); !added)
+            return added;
+    }
+    answer = monitor.execute(QStringLiteral("cont"));
     if (!answer.ok())
         return answer.error();
     return Status::success();

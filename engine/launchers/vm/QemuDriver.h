@@ -4,6 +4,8 @@
 
 namespace sandbox {
 
+class QmpClient;
+
 // QEMU on Linux. With KVM (when /dev/kvm is usable and a boot proves it works) the
 // `microvm` machine with virtio-mmio devices; under TCG the `pc` machine with virtio-pci
 // devices (microvm's timer calibration stalls without hardware help). No NIC, no monitor,
@@ -27,12 +29,20 @@ public:
     Status saveBaseline(const VmSpec &spec, int artifactFd) const override;
     // migrate-incoming from the file (the VM was started with -incoming defer -S), continue.
     Status restoreBaseline(const VmSpec &spec, int artifactFd) const override;
+    // Under TCG (the pc machine, ACPI PCI hotplug on its root bus): restoreBaseline() of a
+    // spec.sharesAttachedLater VM hot-adds one virtio-9p-pci device per share once the state
+    // is loaded and before the guest runs, on the -fsdev backend the command line already
+    // holds (read-only ones read-only there, as at boot); a device QEMU refuses fails it with
+    // Error::where "builtin:vm.driver.shares". microvm's virtio-mmio devices cannot be hot-added.
+    Availability shareAttachSupport(const VmSpec &spec, Acceleration acceleration) const override;
 
     QString program() const { return m_program; }
     // The program as found on PATH (qemu-system-x86_64), empty when absent.
     static QString findProgram();
 
 private:
+    static Status addShareDevices(QmpClient &monitor, const VmSpec &spec);
+
     QString m_program;
 };
 

@@ -30,6 +30,14 @@ struct VmSpec
     // whether this VM starts paused waiting for a saved state instead of booting.
     QString monitorSocket;
     bool incoming = false;
+    // A VM restored from a baseline saved without mounted shares: the shares' backends are
+    // there from the start, their devices are the share slots' or hot-added on restore.
+    bool sharesAttachedLater = false;
+    // Share devices present from boot (tags s0 ...), the first ones carrying `shares`, the
+    // rest the empty read-only directory `emptyShare`: a baseline saved with them unmounted
+    // serves workspaces whose shares then only need mounting (QEMU under TCG; others ignore it).
+    int shareSlots = 0;
+    QString emptyShare;
 };
 
 // How one hypervisor is driven. Each driver builds the command that boots a VmSpec; the
@@ -64,8 +72,17 @@ public:
     // engine owns, and lets the VM go on running. Never changes the guest otherwise.
     virtual Status saveBaseline(const VmSpec &spec, int artifactFd) const = 0;
     // Loads the state in `artifactFd` into the VM started from `spec` (spec.incoming) and
-    // lets it run.
+    // lets it run; with spec.sharesAttachedLater it adds the shares' devices before (a
+    // failure to add one is an Error whose `where` is "builtin:vm.driver.shares").
     virtual Status restoreBaseline(const VmSpec &spec, int artifactFd) const = 0;
+    // Whether a VM for `spec` can be restored from a baseline saved without mounted shares
+    // and get its shares on restore, and why not.
+    virtual Availability shareAttachSupport(const VmSpec &spec, Acceleration acceleration) const
+    {
+        Q_UNUSED(spec)
+        Q_UNUSED(acceleration)
+        return { false, QStringLiteral("%1 cannot add shares to a running VM").arg(name()) };
+    }
 };
 
 } // namespace sandbox

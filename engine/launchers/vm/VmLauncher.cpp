@@ -32,6 +32,8 @@
 // Fetch progress, also in the log (QT_LOGGING_RULES="sandbox.vm.fetch.info=true"); the
 // activation's events carry it live.
 Q_LOGGING_CATEGORY(lcVmFetch, "sandbox.vm.fetch", QtWarningMsg)
+// How the VMs for workspaces started (restored or cold booted, and why).
+Q_LOGGING_CATEGORY(lcVmBoot, "sandbox.vm.boot", QtInfoMsg)
 
 namespace sandbox {
 
@@ -42,6 +44,8 @@ constexpr int kSoftwareBootTimeoutMs = 240 * 1000;
 constexpr int kHardwareProbeTimeoutMs = 20 * 1000;
 constexpr int kMaxMachines = 4;
 constexpr int kRestoreTimeoutMs = 60 * 1000;
+// Share devices a baseline carries (a workspace's shares beyond them are hot-added on restore).
+constexpr int kBaselineShareSlots = 16;
 // init_on_free: freed pages (the unpacked initramfs archive above all) are zero, which a
 // baseline then stores as nothing.
 const QString kCommandLine = QStringLiteral("console=ttyS0 quiet panic=-1 rdinit=/init init_on_free=1");
@@ -167,6 +171,33 @@ VmLauncher::~VmLauncher()
             QMetaObject::invokeMethod(
                 raw, [raw] { raw->stop(); }, Qt::BlockingQueuedConnection);
     }
+    // The VMs are gone, so a restore's driver steps end at once.
+    QList<QFuture<void>> restores;
+    {
+        QMutexLocker lock(&m_mutex);
+        restores.swap(m_restores);
+    }
+    for (QFuture<void> &restore : restores)
+        restore.waitForFinished();
+    machines.clear();
+    // Their run directories and leases go in the I/O thread: done before this returns.
+    QObject *context = VmMachine::ioContext();
+    if (QThread::currentThread() != context->thread())
+        QMetaObject::invokeMethod(
+            context, [] {}, Qt::BlockingQueuedConnection);
+}
+
+QStringList VmLauncher::takeWorkspaceBootNotes()
+{
+    QMutexLocker lock(&m_mutex);
+    return std::exchange(m_workspaceBootNotes, {});
+}
+
+void VmLauncher::noteWorkspaceBoot(const QString &note)
+{
+    qCInfo(lcVmBoot, "%s", qUtf8Printable(note));
+    QMutexLocker lock(&m_mutex);
+    m_workspaceBootNotes.append(note);
 }
 
 QString VmLauncher::kind() const
@@ -410,18 +441,31 @@ Status VmLauncher::prepareNow()
             return found.error();
         kernel = found.value();
     }
+    QList<QFuture<void>> restores;
+    {
+        QMutexLocker lock(&m_mutex);
+        restores.swap(m_restores);
+    }
+    for (QFuture<void> &restore : restores)
+        restore.waitForFinished();
     {
         QMutexLocker lock(&m_mutex);
         m_driver = std::move(driver);
         m_kernel = kernel;
         m_baseInitramfs = initramfs;
+        m_workspaceRestoreProblem.clear();
+        m_helperSha256.clear();
+        for (auto it = verified.value().cbegin(); it != verified.value().cend(); ++it)
+            m_helperSha256.insert(
+                it.key(),
+                QString::fromLatin1(QCryptographicHash::hash(it.value(), QCryptographicHash::Sha256).toHex()));
     }
 
     // The first VM: proves the whole chain (helpers, image, driver, agent) and serves spawns
     // whose layout it has.
     std::shared_ptr<VmMachine> booted;
     const VmDriver::Acceleration acceleration = decideAcceleration(GuestLayout(), booted);
-    Result<std::shared_ptr<VmMachine>> machine = bootPrepared(acceleration, booted, verified.value());
+    Result<std::shared_ptr<VmMachine>> machine = bootPrepared(acceleration, booted);
     if (!machine.ok())
         return machine.error();
     QMutexLocker lock(&m_mutex);
@@ -493,7 +537,7 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::boot(const GuestLayout &layout, V
     return start(layout, spec.value(), acceleration, timeoutMs, wait);
 }
 
-Result<VmSpec> VmLauncher::makeSpec(const GuestLayout &layout, bool monitor)
+Result<VmSpec> VmLauncher::makeSpec(const GuestLayout &layout, bool monitor, bool attachLater)
 {
     QString kernel, baseInitramfs;
     VmSpec spec;
@@ -520,16 +564,28 @@ Result<VmSpec> VmLauncher::makeSpec(const GuestLayout &layout, bool monitor)
     }
     spec.consoleLog = spec.runDirectory + QStringLiteral("/console.log");
     spec.initramfs = spec.runDirectory + QStringLiteral("/initramfs.cpio");
-    {
-        QFile base(baseInitramfs);
-        QFile image(spec.initramfs);
-        if (!base.open(QIODevice::ReadOnly) || !image.open(QIODevice::WriteOnly))
-            return Error{ kWhere, tr("cannot write the VM's initramfs %1").arg(spec.initramfs), {} };
-        image.write(base.readAll());
-        image.write(GuestImage::singleFileArchive(QStringLiteral("/.sandbox/layout"), layout.layoutFile()));
-    }
-    if (monitor)
+    spec.sharesAttachedLater = attachLater;
+    QFile base(baseInitramfs);
+    if (!base.open(QIODevice::ReadOnly))
+        return Error{ kWhere, tr("cannot read the guest initramfs %1").arg(baseInitramfs), {} };
+    const QByteArray baseImage = base.readAll();
+    auto writeImage = [&](const QString &path, const GuestLayout &inside) {
+        QFile image(path);
+        return image.open(QIODevice::WriteOnly) && image.write(baseImage) == baseImage.size()
+            && image.write(GuestImage::singleFileArchive(QStringLiteral("/.sandbox/layout"), inside.layoutFile())) > 0;
+    };
+    if (!writeImage(spec.initramfs, attachLater ? GuestLayout() : layout))
+        return Error{ kWhere, tr("cannot write the VM's initramfs %1").arg(spec.initramfs), {} };
+    if (attachLater && !writeImage(spec.runDirectory + QStringLiteral("/workspace.cpio"), layout))
+        return Error{ kWhere, tr("cannot write the VM's initramfs %1/workspace.cpio").arg(spec.runDirectory), {} };
+    if (monitor) {
         spec.monitorSocket = spec.runDirectory + QStringLiteral("/monitor");
+        // The VMs a baseline is saved from or restored into carry its share slots.
+        spec.shareSlots = kBaselineShareSlots;
+        spec.emptyShare = spec.runDirectory + QStringLiteral("/empty");
+        if (!QDir().mkdir(spec.emptyShare))
+            return Error{ kWhere, tr("cannot create %1").arg(spec.emptyShare), {} };
+    }
     return spec;
 }
 
@@ -559,32 +615,21 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::start(const GuestLayout &layout, 
         proxyChannel = opened.value();
     }
 
-    const QString runPath = spec.runDirectory;
     // A VM restored from a baseline holds its lease until it is gone.
     // (handed over once the VM is ready; until then a failure leaves it to the caller).
-    auto lease = std::make_shared<std::unique_ptr<BaselineLease>>();
-    std::shared_ptr<VmMachine> machine;
-    Status linked = Status::success();
-    QObject *context = VmMachine::ioContext();
-    QMetaObject::invokeMethod(
-        context,
-        [&] {
-            machine = std::shared_ptr<VmMachine>(
-                new VmMachine(command.value(), spec, layout, timeoutMs, restore != nullptr),
-                [runPath, lease](VmMachine *raw) {
-                    QMetaObject::invokeMethod(VmMachine::ioContext(), [raw, runPath, lease] {
-                        delete raw;
-                        QDir(runPath).removeRecursively();
-                        lease->reset();
-                    });
-                });
-            // The forwarder's port connects as QEMU starts: its host end listens first.
-            if (proxyChannel)
-                linked = (new GuestProxyLink(proxyChannel, machine.get()))->listen(spec.proxySocket);
-        },
-        Qt::BlockingQueuedConnection);
-    if (!linked)
-        return linked.error();
+    auto lease = std::make_shared<std::shared_ptr<BaselineLease>>();
+    std::shared_ptr<VmMachine> machine
+        = createMachine(command.value(), spec, layout, timeoutMs, restore != nullptr, lease);
+    if (proxyChannel) {
+        // The forwarder's port connects as QEMU starts: its host end listens first.
+        Status linked = Status::success();
+        QMetaObject::invokeMethod(
+            VmMachine::ioContext(),
+            [&] { linked = (new GuestProxyLink(proxyChannel, machine.get()))->listen(spec.proxySocket); },
+            Qt::BlockingQueuedConnection);
+        if (!linked)
+            return linked.error();
+    }
     auto outcome = std::make_shared<std::promise<QString>>();
     std::future<QString> booted = outcome->get_future();
     VmMachine *raw = machine.get();
@@ -626,15 +671,191 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::start(const GuestLayout &layout, 
         }
     }
     if (restore)
-        *lease = std::move(restore->lease);
+        *lease = restore->lease;
     QMutexLocker lock(&m_mutex);
     m_machines.append(machine);
     return machine;
 }
 
+std::shared_ptr<VmMachine> VmLauncher::createMachine(const VmDriver::Command &command, const VmSpec &spec,
+                                                     const GuestLayout &layout, int timeoutMs, bool restoring,
+                                                     std::shared_ptr<std::shared_ptr<BaselineLease>> lease)
+{
+    const QString runPath = spec.runDirectory;
+    std::shared_ptr<VmMachine> machine;
+    QMetaObject::invokeMethod(
+        VmMachine::ioContext(),
+        [&] {
+            machine = std::shared_ptr<VmMachine>(
+                new VmMachine(command, spec, layout, timeoutMs, restoring), [runPath, lease](VmMachine *raw) {
+                    QMetaObject::invokeMethod(VmMachine::ioContext(), [raw, runPath, lease] {
+                        delete raw;
+                        QDir(runPath).removeRecursively();
+                        lease->reset();
+                    });
+                });
+        },
+        Qt::BlockingQueuedConnection);
+    return machine;
+}
+
+Result<BaselineManifest> VmLauncher::baselineIdentity(const VmSpec &spec, VmDriver::Acceleration acceleration) const
+{
+    VmSpec identitySpec = spec;
+    identitySpec.incoming = false;
+    identitySpec.sharesAttachedLater = false;
+    identitySpec.shares.clear();
+    const Result<VmDriver::Command> command = m_driver->bootCommand(identitySpec, acceleration);
+    if (!command.ok())
+        return command.error();
+    BaselineManifest expected;
+    expected.driver = m_driver->name();
+    expected.driverVersion = m_driver->version();
+    expected.machine.append(command.value().program);
+    for (const QString &argument : command.value().arguments) {
+        QString canonical = argument;
+        expected.machine.append(canonical.replace(identitySpec.runDirectory, QStringLiteral("@run")));
+    }
+    expected.kernelSha256 = FileDigest::sha256(identitySpec.kernel);
+    expected.initramfsSha256 = FileDigest::sha256(identitySpec.initramfs);
+    {
+        QMutexLocker lock(&m_mutex);
+        expected.helperSha256 = m_helperSha256;
+    }
+    expected.memoryMb = identitySpec.memoryMb;
+    expected.cpus = identitySpec.cpus;
+    expected.uid = ::getuid();
+    return expected;
+}
+
+std::shared_ptr<VmMachine> VmLauncher::restoreForWorkspace(const GuestLayout &layout,
+                                                           VmDriver::Acceleration acceleration)
+{
+    std::shared_ptr<BaselineLease> held;
+    {
+        QMutexLocker lock(&m_mutex);
+        if (!m_settings.baselineEnabled || !m_driver->baselineSupport().available || layout.shares.isEmpty())
+            return {};
+        if (layout.proxied) {
+            lock.unlock();
+            // The baseline has no forwarder port (a device QEMU cannot add to a restored VM
+            // of this kind): an allowlist VM is always booted.
+            noteWorkspaceBoot(tr("workspace VM not restored: network allowlist VMs are booted with their proxy "
+                                 "port; cold boot"));
+            return {};
+        }
+        if (!m_workspaceRestoreProblem.isEmpty()) {
+            const QString problem = m_workspaceRestoreProblem;
+            lock.unlock();
+            noteWorkspaceBoot(tr("workspace VM not restored: an earlier restore failed (%1); cold boot").arg(problem));
+            return {};
+        }
+        held = m_baselineLease.lock();
+    }
+    Result<VmSpec> made = makeSpec(layout, true, true);
+    if (!made.ok()) {
+        noteWorkspaceBoot(tr("workspace VM not restored: %1; cold boot").arg(made.error().message));
+        return {};
+    }
+    VmSpec spec = made.value();
+    auto giveUp = [&](const QString &reason) -> std::shared_ptr<VmMachine> {
+        QDir(spec.runDirectory).removeRecursively();
+        noteWorkspaceBoot(tr("workspace VM not restored: %1; cold boot").arg(reason));
+        return {};
+    };
+    if (const Availability attach = m_driver->shareAttachSupport(spec, acceleration); !attach.available)
+        return giveUp(attach.reason);
+    const Result<BaselineManifest> expected = baselineIdentity(spec, acceleration);
+    if (!expected.ok())
+        return giveUp(expected.error().message);
+    // The cold boot this VM turns into should any step fail: the same VM with its shares.
+    VmSpec cold = spec;
+    cold.incoming = false;
+    cold.sharesAttachedLater = false;
+    cold.monitorSocket.clear();
+    cold.shareSlots = 0;
+    cold.initramfs = spec.runDirectory + QStringLiteral("/workspace.cpio");
+    const Result<VmDriver::Command> coldCommand = m_driver->bootCommand(cold, acceleration);
+    spec.incoming = true;
+    const Result<VmDriver::Command> command = m_driver->bootCommand(spec, acceleration);
+    if (!coldCommand.ok() || !command.ok())
+        return giveUp((command.ok() ? coldCommand.error() : command.error()).message);
+
+    BaselineCache cache(baselineDirectory());
+    auto candidate = std::make_shared<BaselineCache::Candidate>(cache.lookUp(expected.value(), held));
+    if (candidate->verdict != BaselineCache::Verdict::Usable)
+        return giveUp(candidate->reason);
+    {
+        QMutexLocker lock(&m_mutex);
+        m_baselineLease = candidate->lease;
+    }
+    const QString baseline = QFileInfo(candidate->directory).fileName();
+    auto lease = std::make_shared<std::shared_ptr<BaselineLease>>(candidate->lease);
+    std::shared_ptr<VmMachine> machine = createMachine(command.value(), spec, layout, kRestoreTimeoutMs, true, lease);
+    VmMachine *raw = machine.get();
+    QMetaObject::invokeMethod(
+        raw,
+        [this, raw, lease, baseline, cold, coldCommand = coldCommand.value()] {
+            raw->setColdFallback(coldCommand, cold, kSoftwareBootTimeoutMs);
+            QObject::connect(raw, &VmMachine::ready, raw, [this, raw, baseline] {
+                if (raw->isRestored())
+                    noteWorkspaceBoot(tr("workspace VM restored from baseline %1, %2 shares attached")
+                                          .arg(baseline)
+                                          .arg(raw->layout().shares.size()));
+            });
+            QObject::connect(raw, &VmMachine::fellBack, raw, [this, lease](const QString &reason) {
+                // Not restored any more: the baseline is free of it.
+                lease->reset();
+                {
+                    QMutexLocker lock(&m_mutex);
+                    m_workspaceRestoreProblem = reason.left(300);
+                }
+                noteWorkspaceBoot(tr("workspace VM restore discarded: %1; cold boot").arg(reason.left(600)));
+            });
+            QObject::connect(raw, &VmMachine::log, raw,
+                             [](const QString &message) { qWarning("builtin:vm guest: %s", qUtf8Printable(message)); });
+            raw->start();
+        },
+        Qt::BlockingQueuedConnection);
+
+    // The driver's steps block on QEMU's monitor: they run beside the spawn, which returns
+    // at once (its command waits in the machine until the VM is ready).
+    const std::weak_ptr<VmMachine> weak = machine;
+    VmDriver *driver = m_driver.get();
+    QFuture<void> steps = QtConcurrent::run([driver, spec, candidate, weak, baselineRoot = baselineDirectory()] {
+        const Status done = driver->restoreBaseline(spec, candidate->artifactFd);
+        // A share device QEMU refused is no fault of the baseline's.
+        const bool loaded = done.ok() || done.error().where == QLatin1String("builtin:vm.driver.shares");
+        const std::shared_ptr<VmMachine> alive = weak.lock();
+        if (!loaded) {
+            // The driver could not use it: it goes, as at activation.
+            BaselineCache(baselineRoot).invalidate(*candidate);
+        }
+        if (!alive)
+            return;
+        VmMachine *target = alive.get();
+        if (!done.ok()) {
+            const QString reason = loaded
+                ? done.error().message
+                : tr("baseline invalid: driver failure on restore (%1)").arg(done.error().message.left(300));
+            QMetaObject::invokeMethod(target, [target, reason] { target->abandonRestore(reason); });
+            return;
+        }
+        QMetaObject::invokeMethod(target, [target, payload = handshakePayload(), seed = freshSeed()] {
+            target->confirmRestored(payload, seed);
+        });
+    });
+    QMutexLocker lock(&m_mutex);
+    m_restores.erase(std::remove_if(m_restores.begin(), m_restores.end(),
+                                    [](const QFuture<void> &restore) { return restore.isFinished(); }),
+                     m_restores.end());
+    m_restores.append(steps);
+    m_machines.append(machine);
+    return machine;
+}
+
 Result<std::shared_ptr<VmMachine>> VmLauncher::bootPrepared(VmDriver::Acceleration acceleration,
-                                                            std::shared_ptr<VmMachine> booted,
-                                                            const QMap<QString, QByteArray> &helpers)
+                                                            std::shared_ptr<VmMachine> booted)
 {
     Settings settings;
     {
@@ -660,27 +881,10 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::bootPrepared(VmDriver::Accelerati
     Result<VmSpec> spec = booted ? Result<VmSpec>(booted->spec()) : makeSpec(GuestLayout(), true);
     if (!spec.ok())
         return spec.error();
-    VmSpec identitySpec = spec.value();
-    identitySpec.incoming = false;
-    const Result<VmDriver::Command> command = m_driver->bootCommand(identitySpec, acceleration);
-    if (!command.ok())
-        return command.error();
-    BaselineManifest expected;
-    expected.driver = m_driver->name();
-    expected.driverVersion = m_driver->version();
-    expected.machine.append(command.value().program);
-    for (const QString &argument : command.value().arguments) {
-        QString canonical = argument;
-        expected.machine.append(canonical.replace(identitySpec.runDirectory, QStringLiteral("@run")));
-    }
-    expected.kernelSha256 = FileDigest::sha256(identitySpec.kernel);
-    expected.initramfsSha256 = FileDigest::sha256(identitySpec.initramfs);
-    for (auto it = helpers.cbegin(); it != helpers.cend(); ++it)
-        expected.helperSha256.insert(
-            it.key(), QString::fromLatin1(QCryptographicHash::hash(it.value(), QCryptographicHash::Sha256).toHex()));
-    expected.memoryMb = identitySpec.memoryMb;
-    expected.cpus = identitySpec.cpus;
-    expected.uid = ::getuid();
+    const Result<BaselineManifest> identity = baselineIdentity(spec.value(), acceleration);
+    if (!identity.ok())
+        return identity.error();
+    const BaselineManifest expected = identity.value();
 
     BaselineCache cache(baselineDirectory());
     bool mayStore = true;
@@ -693,6 +897,8 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::bootPrepared(VmDriver::Accelerati
                 = start(GuestLayout(), spec.value(), acceleration, kRestoreTimeoutMs, true, &candidate);
             if (machine.ok()) {
                 note(tr("restored from baseline %1").arg(QFileInfo(candidate.directory).fileName()));
+                QMutexLocker lock(&m_mutex);
+                m_baselineLease = candidate.lease;
                 booted = machine.value();
                 restored = true;
                 mayStore = false;
@@ -787,6 +993,10 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::machineFor(const GuestLayout &lay
                               .arg(kMaxMachines),
                           {} };
         acceleration = m_acceleration;
+    }
+    if (!wait) {
+        if (std::shared_ptr<VmMachine> restored = restoreForWorkspace(layout, acceleration))
+            return restored;
     }
     return boot(layout, acceleration,
                 acceleration == VmDriver::Acceleration::Hardware ? kHardwareProbeTimeoutMs : kSoftwareBootTimeoutMs,

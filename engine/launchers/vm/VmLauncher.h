@@ -63,23 +63,41 @@ public:
     bool lastPrepareRestored() const;
     // Where this backend keeps its baselines (under its state directory).
     QString baselineDirectory() const;
+    // How each VM booted since the last call for a workspace's commands started: restored
+    // from a baseline with its shares attached, or why it cold booted (oldest first).
+    QStringList takeWorkspaceBootNotes();
 
 private:
     Status prepareNow();
     Result<std::shared_ptr<VmMachine>> machineFor(const GuestLayout &layout, bool wait);
-    // A VM's spec with its own run directory and initramfs (the layout appended).
-    Result<VmSpec> makeSpec(const GuestLayout &layout, bool monitor);
+    // A VM's spec with its own run directory and initramfs (the layout appended). With
+    // `attachLater` the initramfs is the baseline's (an empty layout) and the layout's own one
+    // is written as workspace.cpio for a cold boot. `monitor`: a baseline-compatible VM (a
+    // monitor, the share slots).
+    Result<VmSpec> makeSpec(const GuestLayout &layout, bool monitor, bool attachLater = false);
+    // What a baseline for VMs started from `spec` is bound to: the command line that matters
+    // for compatibility (without the shares' backends and the incoming state), the digests.
+    Result<BaselineManifest> baselineIdentity(const VmSpec &spec, VmDriver::Acceleration acceleration) const;
+    // A VM for a workspace's commands restored from the baseline, its shares given to it on
+    // restore and mounted by the agent (cold booting once in its place when any step fails);
+    // null with a note when no baseline can serve it.
+    std::shared_ptr<VmMachine> restoreForWorkspace(const GuestLayout &layout, VmDriver::Acceleration acceleration);
+    void noteWorkspaceBoot(const QString &note);
     // Boots `spec` (or, with `restore`, starts it from that baseline and runs the handshake).
     Result<std::shared_ptr<VmMachine>> boot(const GuestLayout &layout, VmDriver::Acceleration acceleration,
                                             int timeoutMs, bool wait);
     Result<std::shared_ptr<VmMachine>> start(const GuestLayout &layout, VmSpec spec,
                                              VmDriver::Acceleration acceleration, int timeoutMs, bool wait,
                                              BaselineCache::Candidate *restore = nullptr);
+    // Creates the machine object (in the VM I/O thread), owning its run directory and, once
+    // handed over, the lease of the baseline it was restored from.
+    std::shared_ptr<VmMachine> createMachine(const VmDriver::Command &command, const VmSpec &spec,
+                                             const GuestLayout &layout, int timeoutMs, bool restoring,
+                                             std::shared_ptr<std::shared_ptr<BaselineLease>> lease);
     // The trusted boot of prepare(): restored from a baseline when one is valid, else cold
     // booted once (and saved as the baseline before any workload reaches it).
     Result<std::shared_ptr<VmMachine>> bootPrepared(VmDriver::Acceleration acceleration,
-                                                    std::shared_ptr<VmMachine> booted,
-                                                    const QMap<QString, QByteArray> &helpers);
+                                                    std::shared_ptr<VmMachine> booted);
     VmDriver::Acceleration decideAcceleration(const GuestLayout &layout, std::shared_ptr<VmMachine> &booted);
     QString accelerationVerdictKey() const;
     void stopIdleMachines(const QString &keepKey);
@@ -98,6 +116,11 @@ private:
     bool m_lastPrepareRestored = false;
     quint32 m_nextId = 1;
     QList<std::shared_ptr<VmMachine>> m_machines;
+    QMap<QString, QString> m_helperSha256;
+    std::weak_ptr<BaselineLease> m_baselineLease; // while a VM restored from it runs
+    QString m_workspaceRestoreProblem; // why workspace VMs cold boot from now on
+    QStringList m_workspaceBootNotes;
+    QList<QFuture<void>> m_restores; // driver steps of workspace restores under way
 };
 
 std::shared_ptr<Launcher> createVmLauncher();

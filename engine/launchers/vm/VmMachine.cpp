@@ -80,6 +80,14 @@ VmMachine::VmMachine(VmDriver::Command command, VmSpec spec, GuestLayout layout,
     });
     connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus) {
         const QString output = QString::fromUtf8(m_process.readAll()).trimmed();
+        if (m_restarting)
+            return; // the restored VM discarded for its cold boot
+        if (!m_stopping && m_restoring && !m_coldCommand.program.isEmpty()) {
+            abandonRestore(tr("the restored VM stopped (status %1)%2")
+                               .arg(code)
+                               .arg(output.isEmpty() ? QString() : QStringLiteral(": ") + output.right(400)));
+            return;
+        }
         if (!m_stopping) {
             fail(tr("the VM stopped (status %1)%2%3")
                      .arg(code)
@@ -94,6 +102,10 @@ VmMachine::VmMachine(VmDriver::Command command, VmSpec spec, GuestLayout layout,
     connect(&m_connectTimer, &QTimer::timeout, this, &VmMachine::tryConnect);
     m_bootTimer.setSingleShot(true);
     connect(&m_bootTimer, &QTimer::timeout, this, [this] {
+        if (m_restoring && !m_coldCommand.program.isEmpty()) {
+            abandonRestore(tr("the restored guest did not answer within %1 s").arg(m_bootTimeoutMs / 1000));
+            return;
+        }
         fail(tr("the guest did not report its exec agent ready within %1 s; guest console: %2")
                  .arg(m_bootTimeoutMs / 1000)
                  .arg(consoleTail(m_spec.consoleLog)));
@@ -161,6 +173,8 @@ void VmMachine::tryConnect()
 
 void VmMachine::readFrames()
 {
+    if (m_abandoning)
+        return;
     m_input += m_channel.readAll();
     while (m_input.size() >= 4) {
         const quint32 length = readU32(m_input.constData());
@@ -217,30 +231,103 @@ void VmMachine::confirmRestored(const QByteArray &spawnPayload, const QByteArray
         if (type == guest::Stderr && errors->size() < 2000)
             errors->append(payload);
         if (type == guest::Exited && payload.size() >= 9 && readU32(payload.constData()) == 0 && payload.at(4) == 0) {
-            becomeReady();
+            if (m_layout.shares.isEmpty() || m_coldCommand.program.isEmpty())
+                becomeReady();
+            else
+                attachShares();
         } else if (type == guest::Exited || type == guest::SpawnFailed) {
-            fail(tr("the restored guest's agent did not complete the handshake (%1)")
-                     .arg(type == guest::SpawnFailed ? QString::fromUtf8(payload)
-                                                     : tr("exit status %1%2")
-                                                           .arg(qint32(readU32(payload.constData())))
-                                                           .arg(errors->isEmpty() ? QString()
-                                                                                  : QStringLiteral(": ")
-                                                                        + QString::fromUtf8(errors->trimmed()))));
-            stop();
+            abandonRestore(tr("the restored guest's agent did not complete the handshake (%1)")
+                               .arg(type == guest::SpawnFailed
+                                        ? QString::fromUtf8(payload)
+                                        : tr("exit status %1%2")
+                                              .arg(qint32(readU32(payload.constData())))
+                                              .arg(errors->isEmpty()
+                                                       ? QString()
+                                                       : QStringLiteral(": ") + QString::fromUtf8(errors->trimmed()))));
         }
     });
     // The agent is listening already: these go out now, not after "ready".
-    auto direct = [this](quint8 type, const QByteArray &payload) {
-        QByteArray frame = u32(quint32(payload.size() + 5));
-        frame += char(type);
-        frame += u32(kHandshakeId);
-        frame += payload;
-        m_channel.write(frame);
-    };
-    direct(guest::Spawn, spawnPayload);
+    writeNow(guest::Spawn, kHandshakeId, spawnPayload);
     if (!input.isEmpty())
-        direct(guest::Stdin, input);
-    direct(guest::StdinEof, QByteArray());
+        writeNow(guest::Stdin, kHandshakeId, input);
+    writeNow(guest::StdinEof, kHandshakeId, QByteArray());
+}
+
+void VmMachine::writeNow(quint8 type, quint32 id, const QByteArray &payload)
+{
+    QByteArray frame = u32(quint32(payload.size() + 5));
+    frame += char(type);
+    frame += u32(id);
+    frame += payload;
+    m_channel.write(frame);
+}
+
+void VmMachine::attachShares()
+{
+    m_sinks.insert(kAttachId, [this](quint8 type, const QByteArray &payload) {
+        if (type == guest::Exited && payload.size() >= 9 && readU32(payload.constData()) == 0 && payload.at(4) == 0) {
+            m_restoredReady = true;
+            becomeReady();
+        } else if (type == guest::Exited || type == guest::SpawnFailed) {
+            abandonRestore(
+                tr("the restored guest did not mount its shares: %1")
+                    .arg(type == guest::SpawnFailed ? QString::fromUtf8(payload).left(600) : tr("unexpected answer")));
+        }
+    });
+    writeNow(guest::Attach, kAttachId, m_layout.layoutFile());
+}
+
+void VmMachine::setColdFallback(VmDriver::Command coldCommand, VmSpec coldSpec, int coldTimeoutMs)
+{
+    m_coldCommand = std::move(coldCommand);
+    m_coldSpec = std::move(coldSpec);
+    m_coldTimeoutMs = coldTimeoutMs;
+}
+
+void VmMachine::abandonRestore(const QString &reason)
+{
+    if (!m_restoring || m_ready || hasFailed() || m_stopping || m_abandoning)
+        return;
+    if (m_coldCommand.program.isEmpty()) {
+        fail(reason);
+        stop();
+        return;
+    }
+    // Nothing more from the discarded guest is read; the restart happens outside the signal
+    // of the channel or process that may have brought the failure.
+    m_abandoning = true;
+    QMetaObject::invokeMethod(
+        this, [this, reason] { bootCold(reason); }, Qt::QueuedConnection);
+}
+
+void VmMachine::bootCold(const QString &reason)
+{
+    m_abandoning = false;
+    if (m_stopping || hasFailed())
+        return;
+    // Nothing of a half-attached guest survives: the process goes, then the cold boot starts
+    // on a clean run directory with the commands still waiting for it.
+    m_restoring = false;
+    m_restarting = true;
+    m_connectTimer.stop();
+    m_bootTimer.stop();
+    m_channel.abort();
+    if (m_process.state() != QProcess::NotRunning) {
+        m_process.kill();
+        m_process.waitForFinished(5000);
+    }
+    m_restarting = false;
+    m_sinks.remove(kHandshakeId);
+    m_sinks.remove(kAttachId);
+    m_input.clear();
+    QFile::remove(m_spec.agentSocket);
+    if (!m_spec.monitorSocket.isEmpty())
+        QFile::remove(m_spec.monitorSocket);
+    m_command = std::exchange(m_coldCommand, VmDriver::Command{});
+    m_spec = m_coldSpec;
+    m_bootTimeoutMs = m_coldTimeoutMs;
+    emit fellBack(reason);
+    start();
 }
 
 void VmMachine::writeFrame(quint8 type, quint32 id, const QByteArray &payload)

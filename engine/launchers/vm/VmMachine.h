@@ -55,11 +55,26 @@ public:
     void confirmRestored(const QByteArray &spawnPayload, const QByteArray &input);
     // The command id the handshake uses (never one of the launcher's).
     static constexpr quint32 kHandshakeId = 0xffffffffu;
+    // The id of the request that attaches a restored guest's shares.
+    static constexpr quint32 kAttachId = 0xfffffffeu;
+
+    // A VM restored from a share-less baseline: after the handshake the agent attaches the
+    // shares of `layout` (hot-added by the driver) before the VM is ready. Should the
+    // restore, the handshake or the attachment fail, this VM is discarded and `coldCommand`
+    // (booting `coldSpec` with its shares) boots once in its place, within `coldTimeoutMs`:
+    // the commands waiting for it never see the difference. Called before start().
+    void setColdFallback(VmDriver::Command coldCommand, VmSpec coldSpec, int coldTimeoutMs);
+    // The restore did not work (the driver's own step failed): as a failed handshake.
+    void abandonRestore(const QString &reason);
+    // Whether this VM runs from a baseline (false once it fell back to a cold boot).
+    bool isRestored() const { return m_restoring || m_restoredReady; }
 
 signals:
     void ready();
     void failed(const QString &reason);
     void log(const QString &message);
+    // The restore was given up for `reason`; the VM cold boots instead.
+    void fellBack(const QString &reason);
 
 private:
     void fail(const QString &reason);
@@ -67,6 +82,9 @@ private:
     void readFrames();
     void writeFrame(quint8 type, quint32 id, const QByteArray &payload);
     void becomeReady();
+    void writeNow(quint8 type, quint32 id, const QByteArray &payload);
+    void attachShares();
+    void bootCold(const QString &reason);
 
     VmDriver::Command m_command;
     VmSpec m_spec;
@@ -84,6 +102,12 @@ private:
     bool m_ready = false;
     bool m_stopping = false;
     bool m_restoring = false;
+    bool m_restoredReady = false;
+    bool m_restarting = false;
+    bool m_abandoning = false;
+    VmDriver::Command m_coldCommand;
+    VmSpec m_coldSpec;
+    int m_coldTimeoutMs = 0;
     qint64 m_bootMs = 0;
     QString m_failure;
 };

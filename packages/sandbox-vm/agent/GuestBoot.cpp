@@ -1,11 +1,14 @@
 #include "GuestBoot.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
+#include <istream>
 #include <linux/vm_sockets.h>
+#include <set>
 #include <sstream>
 #include <sys/mount.h>
 #include <sys/socket.h>
@@ -54,9 +57,8 @@ void loadModules(std::vector<std::string> &problems)
     }
 }
 
-void applyLayout(std::vector<std::string> &problems)
+void applyLayout(std::istream &layout, std::vector<std::string> &problems)
 {
-    std::ifstream layout("/.sandbox/layout");
     std::string line;
     while (std::getline(layout, line)) {
         std::stringstream fields(line);
@@ -88,7 +90,112 @@ void applyLayout(std::vector<std::string> &problems)
     }
 }
 
+// Without a shared host /bin, the guest's own busybox applets serve /bin (and /usr/bin).
+constexpr const char *kOwnTools = "/.sandbox/bin";
+
+void linkOwnTools()
+{
+    if (access("/bin/sh", X_OK) != 0)
+        symlink(kOwnTools, "/bin");
+    if (access("/usr/bin", F_OK) != 0) {
+        mkdir("/usr", 0755);
+        symlink(kOwnTools, "/usr/bin");
+    }
+}
+
+bool isOwnToolsLink(const char *path)
+{
+    char target[64] = {};
+    const ssize_t n = readlink(path, target, sizeof target - 1);
+    return n > 0 && std::string(target, size_t(n)) == kOwnTools;
+}
+
+// The mount tags of the 9p devices the guest sees now.
+std::set<std::string> presentTags()
+{
+    std::set<std::string> tags;
+    if (DIR *devices = opendir("/sys/bus/virtio/devices")) {
+        while (dirent *entry = readdir(devices)) {
+            if (entry->d_name[0] == '.')
+                continue;
+            std::ifstream tagFile(std::string("/sys/bus/virtio/devices/") + entry->d_name + "/mount_tag");
+            std::string tag;
+            if (std::getline(tagFile, tag, '\0') && !tag.empty()) {
+                while (!tag.empty() && (tag.back() == '\n' || tag.back() == '\0'))
+                    tag.pop_back();
+                tags.insert(tag);
+            }
+        }
+        closedir(devices);
+    }
+    return tags;
+}
+
+void rescanPci()
+{
+    const int fd = open("/sys/bus/pci/rescan", O_WRONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)!write(fd, "1", 1);
+        close(fd);
+    }
+}
+
 } // namespace
+
+std::vector<std::string> attachLayout(const std::string &layout, int waitMs)
+{
+    std::vector<std::string> problems;
+    std::set<std::string> wanted;
+    {
+        std::istringstream lines(layout);
+        std::string line;
+        while (std::getline(lines, line)) {
+            std::stringstream fields(line);
+            std::string verb, tag;
+            std::getline(fields, verb, '\t');
+            std::getline(fields, tag, '\t');
+            if (verb == "mount")
+                wanted.insert(tag);
+        }
+    }
+    // The devices were hot-added by the host: ACPI hotplug announces them when the guest
+    // has ACPI; a rescan finds them either way.
+    const timespec pause{ 0, 5 * 1000 * 1000 };
+    bool complete = false;
+    for (int waited = 0; waited <= waitMs; waited += 5) {
+        const std::set<std::string> present = presentTags();
+        complete = std::includes(present.begin(), present.end(), wanted.begin(), wanted.end());
+        if (complete)
+            break;
+        if (waited % 250 == 0)
+            rescanPci();
+        nanosleep(&pause, nullptr);
+    }
+    if (!complete) {
+        const std::set<std::string> present = presentTags();
+        std::string missing;
+        for (const std::string &tag : wanted)
+            if (!present.count(tag))
+                missing += (missing.empty() ? "" : " ") + tag;
+        problems.push_back("the hot-added shares did not appear: " + missing);
+        return problems;
+    }
+    // The layout goes where a boot applies it: the guest's own tool links step aside first.
+    if (isOwnToolsLink("/bin"))
+        unlink("/bin");
+    if (isOwnToolsLink("/usr/bin")) {
+        unlink("/usr/bin");
+        rmdir("/usr");
+    }
+    {
+        std::ofstream file("/.sandbox/layout", std::ios::trunc);
+        file << layout;
+    }
+    std::istringstream entries(layout);
+    applyLayout(entries, problems);
+    linkOwnTools();
+    return problems;
+}
 
 bool kernelFlag(const char *flag)
 {
@@ -136,18 +243,15 @@ std::vector<std::string> bootGuest()
     if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0)
         problems.push_back(failure("mount /tmp"));
     loadModules(problems);
-    applyLayout(problems);
+    {
+        std::ifstream layout("/.sandbox/layout");
+        applyLayout(layout, problems);
+    }
     mkdir("/dev/shm", 01777);
     mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
     mkdir("/dev/pts", 0755);
     mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "ptmxmode=0666");
-    // Without a shared host /bin, the guest's own busybox applets serve /bin.
-    if (access("/bin/sh", X_OK) != 0)
-        symlink("/.sandbox/bin", "/bin");
-    if (access("/usr/bin", F_OK) != 0) {
-        mkdir("/usr", 0755);
-        symlink("/.sandbox/bin", "/usr/bin");
-    }
+    linkOwnTools();
     return problems;
 }
 

@@ -13,6 +13,11 @@ namespace sandbox::guest {
 // Returns messages about anything that failed (each also a reason the engine shows).
 std::vector<std::string> bootGuest();
 
+// After the guest was restored from a baseline (booted with an empty layout): finds the 9p
+// devices the host hot-added (waiting up to `waitMs` for every tag `layout` mounts), then
+// applies `layout` (the /.sandbox/layout format) as a boot would have. Returns what failed.
+std::vector<std::string> attachLayout(const std::string &layout, int waitMs);
+
 // Whether the kernel command line holds `flag` (the driver says how the guest is wired:
 // sandbox.channel=vsock, sandbox.fs=virtiofs).
 bool kernelFlag(const char *flag);

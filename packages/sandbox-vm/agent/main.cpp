@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <poll.h>
@@ -330,10 +331,40 @@ void reap()
     }
 }
 
+// A restored guest's shares, attached once (only before the guest's first workload: the
+// engine sends it right after the restore handshake).
+bool g_attached = false;
+
+void attachShares(uint32_t id, const std::string &payload)
+{
+    if (g_attached) {
+        sendText(SpawnFailed, id, "the shares were attached already");
+        return;
+    }
+    g_attached = true;
+    const std::vector<std::string> problems = attachLayout(payload, 10000);
+    if (!problems.empty()) {
+        std::string text;
+        for (const std::string &problem : problems)
+            text += (text.empty() ? "" : "; ") + problem;
+        sendText(SpawnFailed, id, text);
+        return;
+    }
+    std::string exited;
+    putU32(exited, 0);
+    exited.push_back(0);
+    putU32(exited, 0);
+    sendFrame(Exited, id, exited.data(), exited.size());
+}
+
 void handleFrame(uint8_t type, uint32_t id, const std::string &payload)
 {
     if (type == Spawn) {
         spawnCommand(id, payload);
+        return;
+    }
+    if (type == Attach) {
+        attachShares(id, payload);
         return;
     }
     const auto it = g_commands.find(id);
@@ -368,6 +399,11 @@ int main()
     std::vector<std::string> problems;
     if (isInit)
         problems = bootGuest();
+    // A guest booted with its shares never attaches others.
+    {
+        std::ifstream layout("/.sandbox/layout");
+        g_attached = layout.peek() != std::ifstream::traits_type::eof();
+    }
     // Descriptors 0-2 always exist, so pipes never land on them.
     int spare = open("/dev/null", O_RDWR);
     while (spare >= 0 && spare < 3)

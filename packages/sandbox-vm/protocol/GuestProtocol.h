@@ -18,6 +18,9 @@ enum FrameType : uint8_t {
     Stdin = 2, // payload: bytes for the command's stdin
     StdinEof = 3, // close the command's stdin
     Signal = 4, // payload: u32 signal number, delivered to the command's process group
+    // Once, in a guest restored from a baseline: find the hot-added 9p devices and apply the
+    // payload (the /.sandbox/layout format). Answered with Exited (status 0) or SpawnFailed.
+    Attach = 5,
     // guest -> host
     Ready = 64, // id 0; payload: agent version text
     Started = 65, // payload: u32 guest pid
