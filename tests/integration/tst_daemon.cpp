@@ -1230,6 +1230,31 @@ void TestDaemon::tierTwoSupervisorRefusalsAreEvents()
     QVERIFY(paths.constFirst().value(QStringLiteral("rule")).toString().startsWith(QStringLiteral("filesystem: ")));
     QCOMPARE(paths.constFirst().value(QStringLiteral("processId")),
              sockets.constFirst().value(QStringLiteral("processId")));
+
+    // With host execution allowed the engine's socket is reachable from tier 2; the engine
+    // itself refuses the sandboxed client, and that is a refusal too.
+    QJsonObject open = QJsonDocument::fromJson(
+                           ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") }).out)
+                           .object();
+    open.insert(QStringLiteral("hostExecution"), QStringLiteral("allow"));
+    const QString hostExec = m_root->filePath(QStringLiteral("work/hostexec.json"));
+    QFile hostExecFile(hostExec);
+    QVERIFY(hostExecFile.open(QIODevice::WriteOnly));
+    hostExecFile.write(QJsonDocument(open).toJson());
+    hostExecFile.close();
+    const Outcome inside = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), hostExec, QStringLiteral("--"),
+                                 binary(QStringLiteral("sandboxctl")), QStringLiteral("--socket"), m_socket,
+                                 QStringLiteral("backends") });
+    QVERIFY2(inside.err.contains("commands running in a sandbox cannot use the engine"), inside.err.constData());
+    const Outcome after = ctl({ QStringLiteral("events"), QStringLiteral("--json") });
+    bool peerRefused = false;
+    for (const QJsonObject &refusal : refusalsOf(after.out, QStringLiteral("engine"))) {
+        peerRefused = peerRefused
+            || refusal.value(QStringLiteral("rule"))
+                   .toString()
+                   .startsWith(QStringLiteral("engine: commands running in a sandbox cannot use the engine"));
+    }
+    QVERIFY2(peerRefused, after.out.constData());
 }
 
 QTEST_GUILESS_MAIN(TestDaemon)
