@@ -321,6 +321,10 @@
         <source>Required settings are missing: %1. Fill them in below to activate this backend.</source>
         <translation>Pflichteinstellungen fehlen: %1. Füllen Sie sie unten aus, um dieses Backend zu aktivieren.</translation>
     </message>
+    <message>
+        <source>Refusals shown:</source>
+        <translation>Gemeldete Ablehnungen:</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::ByteSizeEdit</name>
@@ -556,6 +560,14 @@
     <message>
         <source>&amp;Packs…</source>
         <translation>&amp;Pakete …</translation>
+    </message>
+    <message>
+        <source>&amp;Refusals</source>
+        <translation>&amp;Ablehnungen</translation>
+    </message>
+    <message>
+        <source>&amp;Refusals (%1)</source>
+        <translation>&amp;Ablehnungen (%1)</translation>
     </message>
 </context>
 <context>
@@ -981,6 +993,79 @@ in %2</translation>
     <message>
         <source>Stopped “%1”.</source>
         <translation>„%1“ wurde beendet.</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::RefusalsView</name>
+    <message>
+        <source>Clear</source>
+        <translation>Leeren</translation>
+    </message>
+    <message>
+        <source>What the sandbox refused</source>
+        <translation>Was die Sandbox abgelehnt hat</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>Refused</source>
+        <translation>Abgelehnt</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <source>Backend</source>
+        <translation>Backend</translation>
+    </message>
+    <message>
+        <source>Clear the list of refusals</source>
+        <translation>Die Liste der Ablehnungen leeren</translation>
+    </message>
+    <message>
+        <source>Empties this list; the sandbox goes on refusing what the policy does not allow</source>
+        <translation>Leert diese Liste; die Sandbox lehnt weiterhin ab, was die Richtlinie nicht erlaubt</translation>
+    </message>
+    <message>
+        <source>Refusals cannot be shown: %1</source>
+        <translation>Ablehnungen können nicht angezeigt werden: %1</translation>
+    </message>
+    <message>
+        <source>(no command)</source>
+        <translation>(kein Befehl)</translation>
+    </message>
+    <message>
+        <source>the engine</source>
+        <translation>die Engine</translation>
+    </message>
+    <message>
+        <source>%1
+(process %2)</source>
+        <translation>%1
+(Prozess %2)</translation>
+    </message>
+    <message>
+        <source>Refused for %1: %2, by the rule %3</source>
+        <translation>Abgelehnt für %1: %2, durch die Regel %3</translation>
+    </message>
+    <message>
+        <source>Nothing has been refused. When the sandbox refuses something a command does, it shows here as it happens, with the rule that refused it.</source>
+        <translation>Bisher wurde nichts abgelehnt. Wenn die Sandbox etwas ablehnt, das ein Befehl tut, erscheint es hier sofort, mit der Regel, die es abgelehnt hat.</translation>
+    </message>
+    <message>
+        <source>1 refusal: the newest first.</source>
+        <translation>1 Ablehnung: die neueste zuerst.</translation>
+    </message>
+    <message>
+        <source>%1 refusals: the newest first.</source>
+        <translation>%1 Ablehnungen: die neuesten zuerst.</translation>
     </message>
 </context>
 <context>

@@ -84,6 +84,19 @@ BackendPanel::BackendPanel(Client *client, QWidget *parent)
         m_claims->addWidget(value, row, 1);
         m_claimLabels.append(value);
     }
+    {
+        auto *title = new QLabel(tr("Refusals shown:"), m_claimsBox);
+        title->setObjectName(QStringLiteral("claimTitle_refusals"));
+        title->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+        m_refusalsClaim = new QLabel(m_claimsBox);
+        m_refusalsClaim->setObjectName(QStringLiteral("claim_refusals"));
+        m_refusalsClaim->setWordWrap(true);
+        m_refusalsClaim->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+        m_refusalsClaim->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        m_refusalsClaim->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+        m_claims->addWidget(title, int(dimensions.size()), 0, Qt::AlignTop);
+        m_claims->addWidget(m_refusalsClaim, int(dimensions.size()), 1);
+    }
 
     auto *facts = new QFormLayout;
     facts->addRow(tr("Source:"), m_source);
@@ -229,6 +242,9 @@ void BackendPanel::showDetails(const BackendInfo &info)
         value->setText(claim.isEmpty() ? tr("Not stated by this backend") : claim);
         value->setEnabled(!claim.isEmpty());
     }
+    m_refusalsClaim->setText(info.descriptor.refusals.isEmpty() ? tr("Not stated by this backend")
+                                                                : info.descriptor.refusals);
+    m_refusalsClaim->setEnabled(!info.descriptor.refusals.isEmpty());
 }
 
 void BackendPanel::loadSettings(const BackendInfo &info)

@@ -57,6 +57,7 @@ private:
     QWidget *m_claimsBox = nullptr;
     QGridLayout *m_claims = nullptr;
     QList<QLabel *> m_claimLabels; // one per enforcement dimension, in their order
+    QLabel *m_refusalsClaim = nullptr; // which refusals the backend reports as they happen
     SchemaForm *m_form = nullptr;
     QLabel *m_status = nullptr;
     QPushButton *m_discard = nullptr;

@@ -7,6 +7,7 @@
 #include "NoticeBanner.h"
 #include "PacksPage.h"
 #include "ProcessesView.h"
+#include "RefusalsView.h"
 #include "RunningProcesses.h"
 #include "SandboxPage.h"
 #include "StatusIcons.h"
@@ -42,6 +43,7 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
     , m_tray(tray)
     , m_page(new SandboxPage(client))
     , m_processes(new ProcessesView(client))
+    , m_refusals(new RefusalsView(client))
     , m_tabs(new QTabWidget)
     , m_processStatus(new QLabel)
     , m_trayBanner(new NoticeBanner(QStringLiteral("noTrayBanner"), NoticeBanner::Kind::Information))
@@ -64,6 +66,10 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_page, tr("&Sandbox"));
     m_tabs->addTab(m_processes, tr("&Processes"));
+    m_tabs->addTab(m_refusals, tr("&Refusals"));
+    connect(m_refusals, &RefusalsView::countChanged, this, [this](int count) {
+        m_tabs->setTabText(m_tabs->indexOf(m_refusals), count > 0 ? tr("&Refusals (%1)").arg(count) : tr("&Refusals"));
+    });
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 

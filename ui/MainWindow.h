@@ -15,6 +15,7 @@ class Client;
 class NoticeBanner;
 class PacksPage;
 class ProcessesView;
+class RefusalsView;
 class SandboxPage;
 class TrayController;
 
@@ -29,6 +30,7 @@ public:
 
     SandboxPage *page() const { return m_page; }
     ProcessesView *processesView() const { return m_processes; }
+    RefusalsView *refusalsView() const { return m_refusals; }
     QTabWidget *tabs() const { return m_tabs; }
     NoticeBanner *cleanupBanner() const { return m_cleanupBanner; }
     NoticeBanner *trayBanner() const { return m_trayBanner; }
@@ -58,6 +60,7 @@ private:
     TrayController *m_tray = nullptr;
     SandboxPage *m_page = nullptr;
     ProcessesView *m_processes = nullptr;
+    RefusalsView *m_refusals = nullptr;
     QTabWidget *m_tabs = nullptr;
     QLabel *m_processStatus = nullptr;
     NoticeBanner *m_trayBanner = nullptr;

@@ -5,6 +5,7 @@
 #include "Command.h"
 #include "DescribeCommand.h"
 #include "EngineConnection.h"
+#include "EventsCommand.h"
 #include "GlobalOptions.h"
 #include "InteractionResponder.h"
 #include "KillCommand.h"
@@ -33,6 +34,7 @@ CommandLine::CommandLine()
     m_commands.push_back(std::make_unique<RunCommand>());
     m_commands.push_back(std::make_unique<PsCommand>());
     m_commands.push_back(std::make_unique<KillCommand>());
+    m_commands.push_back(std::make_unique<EventsCommand>());
     m_commands.push_back(std::make_unique<PacksCommand>());
     m_commands.push_back(std::make_unique<StatusCommand>());
     m_commands.push_back(std::make_unique<TuiCommand>());

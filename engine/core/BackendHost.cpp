@@ -6,6 +6,7 @@
 #include "net/DomainRules.h"
 #include "net/FilteringProxy.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QUuid>
@@ -15,11 +16,12 @@
 namespace sandbox {
 
 BackendHost::BackendHost(BackendRef ref, QString stateDirectory, HostInteractionBroker *broker,
-                         std::function<void(const BackendRef &)> availabilityChanged)
+                         std::function<void(const BackendRef &)> availabilityChanged, RefusalSink refused)
     : m_ref(std::move(ref))
     , m_stateDirectory(std::move(stateDirectory))
     , m_broker(broker)
     , m_availabilityChanged(std::move(availabilityChanged))
+    , m_refused(std::move(refused))
 { }
 
 QString BackendHost::stateDirectory() const
@@ -99,7 +101,18 @@ Result<std::shared_ptr<ProxyChannel>> BackendHost::openProxyChannel(const QStrin
             m_proxy = std::make_shared<FilteringProxy>();
         proxy = m_proxy;
     }
-    Result<QString> socket = proxy->openPrivateChannel(rules.value());
+    ProxyRefusalListener listener;
+    if (m_refused) {
+        listener = [sink = m_refused, ref = m_ref](const QString &target, const QString &reason) {
+            Refusal refusal;
+            refusal.kind = Refusal::Kind::Network;
+            refusal.what = target;
+            refusal.rule = QCoreApplication::translate("sandbox::BackendHost", "network: %1").arg(reason);
+            refusal.ref = ref;
+            sink(refusal);
+        };
+    }
+    Result<QString> socket = proxy->openPrivateChannel(rules.value(), std::move(listener));
     if (!socket)
         return socket.error();
     return std::shared_ptr<ProxyChannel>(std::make_shared<HostProxyChannel>(proxy, socket.value()));

@@ -20,8 +20,12 @@ class HostInteractionBroker;
 class BackendHost final : public LauncherHost
 {
 public:
+    using RefusalSink = std::function<void(const Refusal &)>;
+
+    // `refused` publishes what this instance's proxy channels refuse (as the backend's, not
+    // one command's: a channel opened here may serve several).
     BackendHost(BackendRef ref, QString stateDirectory, HostInteractionBroker *broker,
-                std::function<void(const BackendRef &)> availabilityChanged);
+                std::function<void(const BackendRef &)> availabilityChanged, RefusalSink refused = {});
 
     QString stateDirectory() const override;
     QFuture<HostInteractionResponse> ask(const HostInteractionRequest &request) override;
@@ -50,6 +54,7 @@ private:
     QString m_stateDirectory;
     HostInteractionBroker *m_broker;
     std::function<void(const BackendRef &)> m_availabilityChanged;
+    RefusalSink m_refused;
     QAtomicInteger<quint64> m_generation = 0;
     QMutex m_mutex; // ask() may be called from any thread
     std::optional<Error> m_rejectedQuestion;

@@ -13,10 +13,12 @@ constexpr qsizetype maxSourceLabelLength = 200; // as BackendInfo reads it
 } // namespace
 
 BackendRegistry::BackendRegistry(QString stateRoot, HostInteractionBroker *broker,
-                                 std::function<void(const BackendRef &)> availabilityChanged)
+                                 std::function<void(const BackendRef &)> availabilityChanged,
+                                 BackendHost::RefusalSink refused)
     : m_stateRoot(std::move(stateRoot))
     , m_broker(broker)
     , m_availabilityChanged(std::move(availabilityChanged))
+    , m_refused(std::move(refused))
 { }
 
 QString BackendRegistry::stateDirectoryFor(const BackendRef &ref) const
@@ -29,7 +31,7 @@ QString BackendRegistry::stateDirectoryFor(const BackendRef &ref) const
 
 std::unique_ptr<BackendHost> BackendRegistry::makeHost(const BackendRef &ref) const
 {
-    return std::make_unique<BackendHost>(ref, stateDirectoryFor(ref), m_broker, m_availabilityChanged);
+    return std::make_unique<BackendHost>(ref, stateDirectoryFor(ref), m_broker, m_availabilityChanged, m_refused);
 }
 
 Status BackendRegistry::add(const BackendRef &ref, const QString &sourceLabel, const QString &packId,

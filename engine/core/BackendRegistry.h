@@ -44,7 +44,7 @@ public:
     };
 
     BackendRegistry(QString stateRoot, HostInteractionBroker *broker,
-                    std::function<void(const BackendRef &)> availabilityChanged);
+                    std::function<void(const BackendRef &)> availabilityChanged, BackendHost::RefusalSink refused = {});
 
     // `catalog` answers descriptor() and availability for listing; `factory` (may be
     // empty: then `catalog` itself is used for every activation) makes activation instances.
@@ -78,6 +78,7 @@ private:
     QString m_stateRoot;
     HostInteractionBroker *m_broker;
     std::function<void(const BackendRef &)> m_availabilityChanged;
+    BackendHost::RefusalSink m_refused;
     mutable QMutex m_mutex;
     QList<Slot> m_slots; // registration order is listing order
 };

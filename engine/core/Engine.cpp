@@ -13,6 +13,7 @@
 #include "PlaintextSecretStore.h"
 #include "PolicyStore.h"
 #include "ProcessTable.h"
+#include "RefusalLog.h"
 #include "SecretStore.h"
 #include "SecretUpdateBatch.h"
 #include "SettingsStore.h"
@@ -48,6 +49,10 @@ public:
     void addWarning(const QString &warning);
     void processEnded(quint64 id, ExitStatus status);
     LauncherBounds boundsFor(const BackendRef &ref) const;
+    void publishRefusal(Refusal refusal);
+    // Refuses a spawn before anything runs: the refusal is published and returned as the error.
+    Error refuseSpawn(const SpawnRequest &request, const std::optional<BackendRef> &ref, const QString &rule,
+                      Error error);
 
     // Work queued behind an activation when the engine stops is not started: it fails.
     template <typename T> static T stoppedResult(quint64 id)
@@ -76,6 +81,10 @@ public:
     Engine *q;
     Options options;
     StopSignal stop; // fired first on destruction: every bounded wait ends at once
+    // Before everything that reports refusals (launchers, proxies), so they outlive them;
+    // cleared first thing on destruction: refusals reported later are dropped.
+    RefusalLog refusals;
+    QAtomicInt publishingRefusals = 1;
     QThread eventThread;
     QObject *eventContext = nullptr;
     std::unique_ptr<HostInteractionBroker> broker;
@@ -146,8 +155,9 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
         secrets = std::make_shared<KeychainSecretStore>(options.keychainService);
     }
     policyStore = std::make_unique<PolicyStore>(options.configDirectory);
-    registry = std::make_unique<BackendRegistry>(options.stateDirectory, broker.get(),
-                                                 [this](const BackendRef &ref) { refreshAvailability(ref); });
+    registry = std::make_unique<BackendRegistry>(
+        options.stateDirectory, broker.get(), [this](const BackendRef &ref) { refreshAvailability(ref); },
+        [this](const Refusal &refusal) { publishRefusal(refusal); });
     cleanup = std::make_unique<CleanupScheduler>(
         table, eventContext,
         CleanupScheduler::Backoff{ options.cleanupRetryInitialMs, options.cleanupRetryMaxMs,
@@ -180,6 +190,7 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
 Engine::Private::~Private()
 {
     stop.stop();
+    publishingRefusals.storeRelease(0);
     alive->storeRelease(0);
     // Commands never outlive the engine that confined them.
     for (const std::shared_ptr<SandboxProcess> &process : table.takeRunning()) {
@@ -203,6 +214,31 @@ LauncherBounds Engine::Private::boundsFor(const BackendRef &ref) const
 {
     const std::optional<BackendEntry> entry = registry->entry(ref);
     return LauncherBounds::resolve(entry ? entry->descriptor : BackendDescriptor(), options.launcherBounds);
+}
+
+void Engine::Private::publishRefusal(Refusal refusal)
+{
+    if (!publishingRefusals.loadAcquire())
+        return; // shutting down: nobody is left to tell
+    if (refusal.ref.isValid() && refusal.backendName.isEmpty()) {
+        if (const std::optional<BackendEntry> entry = registry->entry(refusal.ref))
+            refusal.backendName = entry->descriptor.name;
+    }
+    emit q->refusalReported(refusals.record(std::move(refusal)));
+}
+
+Error Engine::Private::refuseSpawn(const SpawnRequest &request, const std::optional<BackendRef> &ref,
+                                   const QString &rule, Error error)
+{
+    Refusal refusal;
+    refusal.kind = Refusal::Kind::Engine;
+    refusal.what = Engine::tr("starting %1").arg(request.argv.value(0));
+    refusal.rule = rule;
+    refusal.command = Refusal::shortCommand(request.argv);
+    if (ref)
+        refusal.ref = *ref;
+    publishRefusal(std::move(refusal));
+    return error;
 }
 
 void Engine::Private::addWarning(const QString &warning)
@@ -366,6 +402,7 @@ Engine::Engine(Options options, QObject *parent)
     qRegisterMetaType<sandbox::HostInteractionRequest>();
     qRegisterMetaType<sandbox::BackendRef>();
     qRegisterMetaType<sandbox::ExitStatus>();
+    qRegisterMetaType<sandbox::Refusal>();
 }
 
 Engine::~Engine() = default;
@@ -424,6 +461,8 @@ QList<BackendInfo> Engine::backends() const
                     info.descriptor.enforcement.insert(
                         it.key(), plain ? it.value() : tr("(not shown: the backend's claim is not plain text)"));
                 }
+                if (JsonReader::plainTextProblem(serving.refusals).isEmpty())
+                    info.descriptor.refusals = serving.refusals;
             }
         }
         info.availability = entry.availability;
@@ -585,17 +624,22 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
 
     const ActiveBackend::Snapshot snapshot = d->active.pinCurrent(d->table);
     if (!snapshot.launcher || !snapshot.ref) {
-        return Error{ QStringLiteral("spawn"),
-                      tr("No sandbox backend is active, so nothing was run (commands never run unconfined). "
-                         "Activate a backend first."),
-                      {} };
+        return d->refuseSpawn(request, std::nullopt, tr("confinement: no sandbox backend is active"),
+                              Error{ QStringLiteral("spawn"),
+                                     tr("No sandbox backend is active, so nothing was run (commands never run "
+                                        "unconfined). Activate a backend first."),
+                                     {} });
     }
     // Whatever transition is under way, the launcher that serves this spawn confines it or
     // nothing runs.
     if (Status confined = Confinement::check(*snapshot.launcher, effectivePolicy, snapshot.ref->toString());
         !confined.ok()) {
         d->table.unpin(snapshot.launcher.get());
-        return confined.error();
+        const QStringList missing = Confinement::unenforced(*snapshot.launcher, effectivePolicy);
+        return d->refuseSpawn(request, snapshot.ref,
+                              tr("confinement: the backend cannot enforce %1, which the policy restricts")
+                                  .arg(missing.join(QStringLiteral(", "))),
+                              confined.error());
     }
     Result<std::shared_ptr<SandboxProcess>> spawned = snapshot.launcher->spawn(request, effectivePolicy);
     if (!spawned.ok() || !spawned.value()) {
@@ -625,6 +669,16 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
         if (alive->loadAcquire())
             priv->processEnded(id, status);
     });
+    connect(object, &SandboxProcess::refused, object,
+            [priv, alive, id, command = Refusal::shortCommand(request.argv), ref = *snapshot.ref](const Refusal &seen) {
+                if (!alive->loadAcquire())
+                    return;
+                Refusal refusal = seen;
+                refusal.processId = id;
+                refusal.command = command;
+                refusal.ref = ref;
+                priv->publishRefusal(std::move(refusal));
+            });
     connect(object, &SandboxProcess::failedToStart, object, [priv, alive, id, settled](const Error &) {
         settled->storeRelease(1);
         if (alive->loadAcquire())
@@ -727,6 +781,16 @@ QFuture<Status> Engine::removePack(const QString &packId)
 void Engine::answerInteraction(const HostInteractionResponse &response)
 {
     d->broker->answer(response);
+}
+
+QList<Refusal> Engine::refusals() const
+{
+    return d->refusals.recent();
+}
+
+void Engine::reportRefusal(const Refusal &refusal)
+{
+    d->publishRefusal(refusal);
 }
 
 QStringList Engine::warnings() const

@@ -7,6 +7,7 @@
 #include "protocol/BackendInfo.h"
 #include "protocol/HostInteraction.h"
 #include "protocol/Policy.h"
+#include "protocol/Refusal.h"
 #include "protocol/SettingsValues.h"
 #include "protocol/SpawnRequest.h"
 
@@ -117,6 +118,14 @@ public:
     // Warnings a status display must show (e.g. plaintext secret storage is on).
     QStringList warnings() const;
 
+    // --- refusals: what the sandbox refused, from every source the engine has (its
+    // filtering proxy, its own refusals, a backend's observer), oldest first, the last
+    // RefusalLog::defaultCapacity of them.
+    QList<Refusal> refusals() const;
+    // Publishes a refusal made outside the engine core (e.g. the protocol server refusing a
+    // sandboxed peer): numbered, stamped, kept and emitted as refusalReported().
+    void reportRefusal(const Refusal &refusal);
+
 signals:
     void activationEvent(const sandbox::ActivationEvent &event);
     void activationFinished(const sandbox::ActivationResult &result);
@@ -127,6 +136,7 @@ signals:
     void policyChanged(const sandbox::Policy &policy);
     void processStarted(const sandbox::ProcessInfo &info);
     void processFinished(quint64 processId, const sandbox::ExitStatus &status);
+    void refusalReported(const sandbox::Refusal &refusal);
 
 private:
     class Private;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "protocol/Error.h"
+#include "protocol/Refusal.h"
 #include "protocol/SpawnRequest.h"
 
 #include <QByteArray>
@@ -44,6 +45,10 @@ signals:
     void stdoutReady(const QByteArray &data);
     void stderrReady(const QByteArray &data);
     void finished(const sandbox::ExitStatus &status);
+    // The sandbox refused something this command did (a system call its observer saw, a
+    // connection its own proxy channel refused). The launcher fills kind, what and rule;
+    // the engine adds the command, the backend and the time, and publishes it.
+    void refused(const sandbox::Refusal &refusal);
 };
 
 } // namespace sandbox

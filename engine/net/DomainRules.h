@@ -7,12 +7,18 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 namespace sandbox {
 
 // The allowed and denied domains of a policy, parsed once and matched per connection.
 // Entries: "example.com" (that name only), "*.example.com" (its subdomains, not the apex),
 // an IPv4 or IPv6 literal ("10.0.0.2", "[::1]"), each optionally with ":port". An entry
 // without a port matches every port. A denied entry always wins over an allowed one.
+// Told of every connection a channel refuses by its rules: the target ("host:port") and
+// the reason. Called on the proxy's thread; it must not block.
+using ProxyRefusalListener = std::function<void(const QString &target, const QString &reason)>;
+
 class DomainRules final
 {
 public:

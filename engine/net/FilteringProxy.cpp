@@ -56,7 +56,7 @@ Status FilteringProxy::start()
     return Status::success();
 }
 
-Result<QString> FilteringProxy::openChannel(const DomainRules &rules)
+Result<QString> FilteringProxy::openChannel(const DomainRules &rules, ProxyRefusalListener refused)
 {
     if (Status started = start(); !started)
         return started.error();
@@ -64,13 +64,13 @@ Result<QString> FilteringProxy::openChannel(const DomainRules &rules)
     const QString path = m_directory->path() + QStringLiteral("/c%1.sock").arg(++m_nextChannel);
     QString error;
     QMetaObject::invokeMethod(
-        m_server, [&] { error = m_server->listen(path, rules); }, Qt::BlockingQueuedConnection);
+        m_server, [&] { error = m_server->listen(path, rules, refused); }, Qt::BlockingQueuedConnection);
     if (!error.isEmpty())
         return Error{ QStringLiteral("proxy"), error, {} };
     return path;
 }
 
-Result<QString> FilteringProxy::openPrivateChannel(const DomainRules &rules)
+Result<QString> FilteringProxy::openPrivateChannel(const DomainRules &rules, ProxyRefusalListener refused)
 {
     if (Status started = start(); !started)
         return started.error();
@@ -81,7 +81,7 @@ Result<QString> FilteringProxy::openPrivateChannel(const DomainRules &rules)
     const QString path = directory + QStringLiteral("/proxy.sock");
     QString error;
     QMetaObject::invokeMethod(
-        m_server, [&] { error = m_server->listen(path, rules); }, Qt::BlockingQueuedConnection);
+        m_server, [&] { error = m_server->listen(path, rules, refused); }, Qt::BlockingQueuedConnection);
     if (!error.isEmpty()) {
         QDir().rmdir(directory);
         return Error{ QStringLiteral("proxy"), error, {} };

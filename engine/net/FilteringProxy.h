@@ -29,11 +29,12 @@ public:
 
     // Starts the thread and creates the runtime directory (idempotent).
     Status start();
-    // A new socket serving `rules`; returns its path.
-    Result<QString> openChannel(const DomainRules &rules);
+    // A new socket serving `rules`; returns its path. `refused` (may be empty) is told of
+    // every connection the channel refuses by its rules.
+    Result<QString> openChannel(const DomainRules &rules, ProxyRefusalListener refused = {});
     // A new socket serving `rules`, alone in an owner-only directory of its own (so the
     // directory can be mounted into a sandbox whole); returns the socket's path.
-    Result<QString> openPrivateChannel(const DomainRules &rules);
+    Result<QString> openPrivateChannel(const DomainRules &rules, ProxyRefusalListener refused = {});
     // Ends the channel's connections, removes its socket (and its own directory).
     void closeChannel(const QString &socketPath);
     int channelCount() const;

@@ -40,10 +40,11 @@ bool isProxyOnlyHeader(const QByteArray &name)
 
 } // namespace
 
-ProxyConnection::ProxyConnection(int clientFd, const DomainRules &rules, QObject *parent)
+ProxyConnection::ProxyConnection(int clientFd, const DomainRules &rules, ProxyRefusalListener refused, QObject *parent)
     : QObject(parent)
     , m_client(new ClientStream(clientFd, this))
     , m_rules(rules)
+    , m_refused(std::move(refused))
 {
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, [this] {
@@ -414,6 +415,11 @@ void ProxyConnection::onUpstreamConnected()
 
 void ProxyConnection::refuse(const QString &reason)
 {
+    // Every refusal follows a target check, so the target is known here.
+    if (m_refused && m_state != State::Closing) {
+        const QString host = m_host.contains(QLatin1Char(':')) ? QLatin1Char('[') + m_host + QLatin1Char(']') : m_host;
+        m_refused(host + QLatin1Char(':') + QString::number(m_port), reason);
+    }
     fail(403, 0x02, reason);
 }
 

@@ -31,7 +31,9 @@ public:
     static constexpr qsizetype kMaxPendingBytes = 1024 * 1024;
 
     // Takes ownership of `clientFd`, the accepted connection on the channel's socket.
-    ProxyConnection(int clientFd, const DomainRules &rules, QObject *parent = nullptr);
+    // `refused` (may be empty) is told of each refusal by the rules.
+    ProxyConnection(int clientFd, const DomainRules &rules, ProxyRefusalListener refused = {},
+                    QObject *parent = nullptr);
     ~ProxyConnection() override;
 
 private:
@@ -57,6 +59,7 @@ private:
     ClientStream *m_client;
     QTcpSocket *m_upstream = nullptr;
     DomainRules m_rules;
+    ProxyRefusalListener m_refused;
     DomainRules::Decision m_decision;
     Protocol m_protocol = Protocol::Unknown;
     State m_state = State::Greeting;

@@ -14,13 +14,15 @@ class ProxyListener final : public QLocalServer
     Q_OBJECT
 
 public:
-    explicit ProxyListener(const DomainRules &rules, QObject *parent = nullptr);
+    // `refused` (may be empty) is told of every connection the rules refuse.
+    ProxyListener(const DomainRules &rules, ProxyRefusalListener refused, QObject *parent = nullptr);
 
 protected:
     void incomingConnection(quintptr socketDescriptor) override;
 
 private:
     DomainRules m_rules;
+    ProxyRefusalListener m_refused;
 };
 
 } // namespace sandbox

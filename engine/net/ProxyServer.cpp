@@ -7,9 +7,9 @@
 
 namespace sandbox {
 
-QString ProxyServer::listen(const QString &path, const DomainRules &rules)
+QString ProxyServer::listen(const QString &path, const DomainRules &rules, const ProxyRefusalListener &refused)
 {
-    auto *server = new ProxyListener(rules, this);
+    auto *server = new ProxyListener(rules, refused, this);
     server->setSocketOptions(QLocalServer::UserAccessOption);
     server->setMaxPendingConnections(128);
     if (!server->listen(path)) {

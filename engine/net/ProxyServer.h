@@ -19,7 +19,7 @@ public:
     using QObject::QObject;
 
     // Both are called on the proxy thread (FilteringProxy uses blocking queued calls).
-    QString listen(const QString &path, const DomainRules &rules);
+    QString listen(const QString &path, const DomainRules &rules, const ProxyRefusalListener &refused = {});
     void close(const QString &path);
     int count() const { return static_cast<int>(m_servers.size()); }
 

@@ -154,6 +154,8 @@ QJsonObject BackendDescriptor::toJson() const
             claims.insert(it.key(), it.value());
         object.insert(QStringLiteral("enforcement"), claims);
     }
+    if (!refusals.isEmpty())
+        object.insert(QStringLiteral("refusals"), refusals);
     if (!timeouts.isEmpty()) {
         QJsonObject bounds;
         for (auto it = timeouts.constBegin(); it != timeouts.constEnd(); ++it)
@@ -167,12 +169,14 @@ Result<BackendDescriptor> BackendDescriptor::fromJson(const QJsonValue &value, c
 {
     JsonReader reader(value, path);
     reader.rejectUnknownKeys({ QStringLiteral("name"), QStringLiteral("description"), QStringLiteral("settings"),
-                               QStringLiteral("platforms"), QStringLiteral("enforcement"), QStringLiteral("timeouts") },
+                               QStringLiteral("platforms"), QStringLiteral("enforcement"), QStringLiteral("timeouts"),
+                               QStringLiteral("refusals") },
                              dataOnly());
     BackendDescriptor descriptor;
     descriptor.name = reader.requirePlainText(QStringLiteral("name"));
     descriptor.description = reader.optionalPlainText(QStringLiteral("description"));
     descriptor.platforms = reader.optionalStringList(QStringLiteral("platforms"));
+    descriptor.refusals = reader.optionalPlainText(QStringLiteral("refusals"));
     const bool hasSettings = reader.has(QStringLiteral("settings"));
     const QJsonObject settings = reader.optionalObject(QStringLiteral("settings"));
     const bool hasEnforcement = reader.has(QStringLiteral("enforcement"));

@@ -18,11 +18,13 @@ namespace sandbox {
 //         platforms?: ["linux","macos","windows"],
 //         enforcement?: { filesystem?: text, network?: text, allowedDomains?: text,
 //                         hostExecution?: text, confinement?: text },
-//         timeouts?: { configure?: s, prepare?: s, probe?: s, spawn?: s, dispose?: s } }
+//         timeouts?: { configure?: s, prepare?: s, probe?: s, spawn?: s, dispose?: s },
+//         refusals?: text }
 // enforcement values say, as plain text, what enforces that policy dimension
 // ("Landlock ABI 4 + mount namespace", "not enforced", ...). timeouts state, in whole
 // seconds (1 to 3600), how long each launcher call may take before the engine cancels it;
-// a call not named gets the engine's default.
+// a call not named gets the engine's default. refusals says, as plain text, which of the
+// sandbox's refusals this backend can report as they happen (and which it cannot observe).
 struct BackendDescriptor
 {
     QString name;
@@ -31,6 +33,7 @@ struct BackendDescriptor
     QStringList platforms;
     QMap<QString, QString> enforcement;
     QMap<QString, int> timeouts; // launcher call -> seconds
+    QString refusals; // which refusals are reported as they happen
 
     static const QStringList &enforcementDimensions();
     static const QStringList &timeoutCalls();

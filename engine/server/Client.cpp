@@ -87,6 +87,7 @@ public:
     QHash<qint64, Resolver> pending;
     QHash<qint64, QPointer<ClientProcess>> spawning; // request id -> process awaiting its id
     QHash<quint64, QPointer<ClientProcess>> processes;
+    quint64 lastRefusalId = 0; // the newest refusal reported to this client
     bool gone = false;
     QString goneReason;
 
@@ -222,6 +223,16 @@ public:
                 emit q->policyChanged(p.value());
             else
                 undecodable(method, p.error());
+        } else if (method == Notification::RefusalReported) {
+            if (auto r = Refusal::fromJson(params.value(QStringLiteral("refusal")), QStringLiteral("params.refusal"))) {
+                // Ids only grow: one already seen (in the subscription's answer) is not news.
+                if (r.value().id > lastRefusalId) {
+                    lastRefusalId = r.value().id;
+                    emit q->refusalReported(r.value());
+                }
+            } else {
+                undecodable(method, r.error());
+            }
         } else if (method == Notification::ProcessesChanged) {
             if (auto p
                 = ProcessInfo::fromJson(params.value(QStringLiteral("process")), QStringLiteral("params.process")))
@@ -476,6 +487,24 @@ QFuture<Result<QJsonObject>> Client::status()
         if (!result.isObject())
             return Error{ QStringLiteral("result"), tr("expected an object"), {} };
         return result.toObject();
+    });
+}
+
+QFuture<Result<QList<Refusal>>> Client::refusals()
+{
+    return d->call<QList<Refusal>>(Method::RefusalsList, {}, [](const QJsonValue &result) {
+        return decodeList<Refusal>(result, QStringLiteral("refusals"));
+    });
+}
+
+QFuture<Result<QList<Refusal>>> Client::followRefusals()
+{
+    Private *priv = d.get();
+    return d->call<QList<Refusal>>(Method::RefusalsSubscribe, {}, [priv](const QJsonValue &result) {
+        Result<QList<Refusal>> list = decodeList<Refusal>(result, QStringLiteral("refusals"));
+        if (list.ok() && !list.value().isEmpty())
+            priv->lastRefusalId = qMax(priv->lastRefusalId, list.value().last().id);
+        return list;
     });
 }
 

@@ -4,6 +4,7 @@
 #include "protocol/BackendInfo.h"
 #include "protocol/HostInteraction.h"
 #include "protocol/Policy.h"
+#include "protocol/Refusal.h"
 #include "protocol/SettingsValues.h"
 #include "protocol/SpawnRequest.h"
 
@@ -74,6 +75,10 @@ public:
     QFuture<Status> answerInteraction(const HostInteractionResponse &response);
     // { active, warnings[], processes, server: {version, pid} }
     QFuture<Result<QJsonObject>> status();
+    // The engine's recent refusals, oldest first.
+    QFuture<Result<QList<Refusal>>> refusals();
+    // The same, and from then on every refusal as refusalReported() (each once, in order).
+    QFuture<Result<QList<Refusal>>> followRefusals();
 
 signals:
     void activationEvent(const sandbox::ActivationEvent &event);
@@ -85,6 +90,8 @@ signals:
     void policyChanged(const sandbox::Policy &policy);
     // A process in the engine's table started (running) or ended, whoever spawned it.
     void processChanged(const sandbox::ProcessInfo &process);
+    // The sandbox refused something (after followRefusals()).
+    void refusalReported(const sandbox::Refusal &refusal);
     void disconnected(const QString &reason);
 
 private:

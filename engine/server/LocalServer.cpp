@@ -7,6 +7,7 @@
 #include "RuntimeDirectory.h"
 #include "SandboxedPeer.h"
 #include "ServerLog.h"
+#include "core/Engine.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -96,6 +97,11 @@ void LocalServer::onNewConnection()
             qCWarning(lcServer, "refused a connection from a sandboxed process (uid %u pid %lld): %s", peer->uid,
                       static_cast<long long>(peer->pid), qPrintable(why));
             emit peerRefused(peer->uid, peer->pid);
+            Refusal refusal;
+            refusal.kind = Refusal::Kind::Engine;
+            refusal.what = tr("a connection to the engine's socket from pid %1").arg(peer->pid);
+            refusal.rule = tr("engine: commands running in a sandbox cannot use the engine (%1)").arg(why);
+            m_server.engine().reportRefusal(refusal);
             const RpcError error{ RpcErrorCode::PeerRefused,
                                   tr("connection refused: commands running in a sandbox cannot use the engine"),
                                   {} };

@@ -31,6 +31,9 @@ const QList<ProtocolEntry> &protocolMethods()
         { Method::InteractionAnswer, QLatin1String("{answer: HostInteractionResponse} -> {}") },
         { Method::EngineStatus,
           QLatin1String("-> {active, warnings, processes, server: {version, pid, protocolVersion}}") },
+        { Method::RefusalsList, QLatin1String("-> {refusals: [Refusal]} (the recent ones, oldest first)") },
+        { Method::RefusalsSubscribe,
+          QLatin1String("-> {refusals: [Refusal]} (the recent ones); then streams refusals.reported") },
     };
     return table;
 }
@@ -51,6 +54,7 @@ const QList<ProtocolEntry> &protocolNotifications()
         { Notification::ProcessExited, QLatin1String("{processId, exit: ExitStatus}") },
         { Notification::ProcessesChanged,
           QLatin1String("{process: ProcessInfo} (to every client: any process started or ended)") },
+        { Notification::RefusalReported, QLatin1String("{refusal: Refusal} (to clients that subscribed)") },
     };
     return table;
 }

@@ -32,6 +32,8 @@ inline constexpr QLatin1String PacksDisable{ "packs.disable" };
 inline constexpr QLatin1String PacksRemove{ "packs.remove" };
 inline constexpr QLatin1String InteractionAnswer{ "interaction.answer" };
 inline constexpr QLatin1String EngineStatus{ "engine.status" };
+inline constexpr QLatin1String RefusalsList{ "refusals.list" };
+inline constexpr QLatin1String RefusalsSubscribe{ "refusals.subscribe" };
 } // namespace Method
 
 namespace Notification {
@@ -48,6 +50,8 @@ inline constexpr QLatin1String ProcessOutput{ "process.output" };
 inline constexpr QLatin1String ProcessExited{ "process.exited" };
 // To every client: a process in the engine's table started or ended, whoever spawned it.
 inline constexpr QLatin1String ProcessesChanged{ "processes.changed" };
+// To the clients that subscribed (refusals.subscribe): the sandbox refused something.
+inline constexpr QLatin1String RefusalReported{ "refusals.reported" };
 } // namespace Notification
 
 struct ProtocolEntry

@@ -155,6 +155,8 @@ const QList<ProtocolServer::Route> &ProtocolServer::routes()
         { Method::PacksRemove, S{ QStringLiteral("packId") }, &ProtocolServer::packsRemove },
         { Method::InteractionAnswer, S{ QStringLiteral("answer") }, &ProtocolServer::interactionAnswer },
         { Method::EngineStatus, S{}, &ProtocolServer::engineStatus },
+        { Method::RefusalsList, S{}, &ProtocolServer::refusalsList },
+        { Method::RefusalsSubscribe, S{}, &ProtocolServer::refusalsSubscribe },
     };
     return table;
 }
@@ -185,6 +187,13 @@ ProtocolServer::ProtocolServer(Engine &engine, QObject *parent)
     });
     connect(&m_engine, &Engine::processStarted, this, [this](const ProcessInfo &info) {
         broadcast(Notification::ProcessesChanged, { { QStringLiteral("process"), info.toJson() } });
+    });
+    connect(&m_engine, &Engine::refusalReported, this, [this](const Refusal &refusal) {
+        const QJsonObject params{ { QStringLiteral("refusal"), refusal.toJson() } };
+        for (ServerSession *session : std::as_const(m_sessions)) {
+            if (session->isReady() && session->followsRefusals())
+                session->notify(Notification::RefusalReported, params);
+        }
     });
     connect(&m_engine, &Engine::processFinished, this, [this](quint64 processId, const ExitStatus &status) {
         for (ProcessInfo info : m_engine.processes()) {
@@ -707,6 +716,22 @@ void ProtocolServer::engineStatus(ServerSession *s, const QJsonValue &id, const 
                                   { QStringLiteral("pid"), QCoreApplication::applicationPid() },
                                   { QStringLiteral("protocolVersion"), ProtocolVersion } } },
                });
+}
+
+void ProtocolServer::refusalsList(ServerSession *s, const QJsonValue &id, const QJsonObject &)
+{
+    QJsonArray list;
+    for (const Refusal &refusal : m_engine.refusals())
+        list.append(refusal.toJson());
+    s->respond(id, QJsonObject{ { QStringLiteral("refusals"), list } });
+}
+
+void ProtocolServer::refusalsSubscribe(ServerSession *s, const QJsonValue &id, const QJsonObject &params)
+{
+    // From here on every refusal reaches it; one recorded while this answer is made may
+    // arrive both in the answer and as a notification (clients drop ids they have seen).
+    s->followRefusals();
+    refusalsList(s, id, params);
 }
 
 } // namespace sandbox

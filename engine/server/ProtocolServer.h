@@ -77,6 +77,8 @@ private:
     void packsInstall(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void interactionAnswer(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void engineStatus(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
+    void refusalsList(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
+    void refusalsSubscribe(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
 
     void updateSecret(ServerSession *s, const QJsonValue &id, const QJsonObject &params, bool remove);
     void packOperation(ServerSession *s, const QJsonValue &id, const QJsonObject &params, int operation);

@@ -42,6 +42,9 @@ public:
     // (crossing the exit notification) is a no-op.
     void processEnded(quint64 processId);
     bool hasEnded(quint64 processId) const { return m_ended.contains(processId); }
+    // Whether this client asked for refusals as they happen (refusals.subscribe).
+    bool followsRefusals() const { return m_followsRefusals; }
+    void followRefusals() { m_followsRefusals = true; }
 
 private:
     quint64 m_id;
@@ -50,6 +53,7 @@ private:
     QString m_clientName;
     QHash<quint64, std::shared_ptr<SandboxProcess>> m_processes;
     QSet<quint64> m_ended;
+    bool m_followsRefusals = false;
 };
 
 } // namespace sandbox

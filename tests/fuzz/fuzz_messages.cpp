@@ -2,6 +2,7 @@
 #include "protocol/ActivationEvent.h"
 #include "protocol/BackendInfo.h"
 #include "protocol/HostInteraction.h"
+#include "protocol/Refusal.h"
 #include "protocol/SpawnRequest.h"
 
 using namespace sandbox;
@@ -29,6 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check([](const QJsonValue &v) { return Availability::fromJson(v); });
     check([](const QJsonValue &v) { return BackendInfo::fromJson(v); });
     check([](const QJsonValue &v) { return PackInfo::fromJson(v); });
+    check([](const QJsonValue &v) { return Refusal::fromJson(v); });
 
     Error error;
     const Status decoded = errorFromJson(value, QStringLiteral("error"), error);

@@ -530,7 +530,9 @@ void TestSandboxPage::hostInteractionsAreNativeDialogs()
 void TestSandboxPage::verifyClaimsLayout()
 {
     QList<QRect> rows;
-    for (const QString &dimension : BackendDescriptor::enforcementDimensions()) {
+    // Every policy dimension, then which refusals the backend reports.
+    for (const QString &dimension :
+         BackendDescriptor::enforcementDimensions() + QStringList{ QStringLiteral("refusals") }) {
         auto *value = m_window->findChild<QLabel *>(QStringLiteral("claim_") + dimension);
         auto *title = m_window->findChild<QLabel *>(QStringLiteral("claimTitle_") + dimension);
         QVERIFY(value && title);

@@ -17,6 +17,8 @@
 #include <QRandomGenerator>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -84,6 +86,9 @@ private slots:
     void staleSocketOfADeadOwnerIsReplaced();
     void hostInteractionWithoutTerminalNamesTheQuestion();
     void hotSwitchKeepsEachCommandInTheTierThatStartedIt();
+    void proxyRefusalsAreFollowedAsEvents();
+    void confinementRefusalIsAnEvent();
+    void tierTwoSupervisorRefusalsAreEvents();
 
 private:
     QProcessEnvironment environment(const QString &name) const;
@@ -92,6 +97,8 @@ private:
                 int timeoutMs = 60000);
     std::unique_ptr<QProcess> startCtl(const QStringList &args);
     QJsonArray processes();
+    // The stored policy with `network` replaced, written to work/NAME; returns its path.
+    QString policyWithNetwork(const QString &name, const QJsonObject &network);
 
     std::unique_ptr<QTemporaryDir> m_root;
     QString m_socket;
@@ -194,6 +201,20 @@ void TestDaemon::helpVersionAndExitStatus()
     QCOMPARE(ctl({ QStringLiteral("run") }).exitCode, 125);
 }
 
+QString TestDaemon::policyWithNetwork(const QString &name, const QJsonObject &network)
+{
+    QJsonObject policy = QJsonDocument::fromJson(
+                             ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") }).out)
+                             .object();
+    policy.insert(QStringLiteral("network"), network);
+    const QString path = m_root->filePath(QStringLiteral("work/") + name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(QJsonDocument(policy).toJson());
+    return path;
+}
+
 void TestDaemon::everyCommandHasHelpAndRefusesUnknownOptions()
 {
     const QList<QPair<QString, QStringList>> commands{
@@ -208,6 +229,7 @@ void TestDaemon::everyCommandHasHelpAndRefusesUnknownOptions()
         { QStringLiteral("kill"), {} },
         { QStringLiteral("packs"), { QStringLiteral("--json") } },
         { QStringLiteral("status"), { QStringLiteral("--json") } },
+        { QStringLiteral("events"), { QStringLiteral("--follow"), QStringLiteral("--json") } },
     };
     for (const auto &[command, options] : commands) {
         for (const QString &help : { QStringLiteral("--help"), QStringLiteral("-h") }) {
@@ -1022,6 +1044,217 @@ void TestDaemon::terminalPromptsAndSecretsWithoutEcho()
     const Outcome view
         = ctl({ QStringLiteral("settings"), QStringLiteral("get"), QStringLiteral("atom-pack:test-secrets:keyed") });
     QVERIFY(view.out.contains("apiKey = (secret, configured)"));
+}
+
+namespace {
+
+// The refusals of `kind` among JSON lines (`events --follow --json`) or a JSON array.
+QList<QJsonObject> refusalsOf(const QByteArray &output, const QString &kind)
+{
+    QList<QJsonObject> found;
+    QJsonArray all;
+    if (const QJsonDocument document = QJsonDocument::fromJson(output); document.isArray()) {
+        all = document.array();
+    } else {
+        for (const QByteArray &line : output.split('\n')) {
+            if (!line.trimmed().isEmpty())
+                all.append(QJsonDocument::fromJson(line).object());
+        }
+    }
+    for (const QJsonValue &value : std::as_const(all)) {
+        if (value.toObject().value(QStringLiteral("kind")).toString() == kind)
+            found.append(value.toObject());
+    }
+    return found;
+}
+
+} // namespace
+
+void TestDaemon::proxyRefusalsAreFollowedAsEvents()
+{
+    // A local HTTP server the policy names, reached through the engine's filtering proxy;
+    // a second loopback address the policy does not name is refused there.
+    QTcpServer upstream;
+    QVERIFY(upstream.listen(QHostAddress::LocalHost));
+    connect(&upstream, &QTcpServer::newConnection, &upstream, [&upstream] {
+        while (QTcpSocket *socket = upstream.nextPendingConnection()) {
+            auto request = std::make_shared<QByteArray>();
+            connect(socket, &QTcpSocket::readyRead, socket, [socket, request] {
+                *request += socket->readAll();
+                if (!request->contains("\r\n\r\n"))
+                    return;
+                socket->write("HTTP/1.0 200 OK\r\nContent-Length: 8\r\nConnection: close\r\n\r\nupstream");
+                socket->disconnectFromHost();
+            });
+            connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+        }
+    });
+    const QString port = QString::number(upstream.serverPort());
+    startDaemon();
+    const QString policy = policyWithNetwork(
+        QStringLiteral("allow-local.json"),
+        QJsonObject{ { QStringLiteral("mode"), QStringLiteral("allowlist") },
+                     { QStringLiteral("allowedDomains"), QJsonArray{ QString(QStringLiteral("127.0.0.1:") + port) } },
+                     { QStringLiteral("deniedDomains"), QJsonArray{} } });
+    QVERIFY(!policy.isEmpty());
+
+    auto follower = startCtl({ QStringLiteral("events"), QStringLiteral("--follow"), QStringLiteral("--json") });
+    QByteArray followed;
+    connect(follower.get(), &QProcess::readyReadStandardOutput, follower.get(),
+            [&] { followed += follower->readAllStandardOutput(); });
+    auto run = startCtl({ QStringLiteral("run"), QStringLiteral("--policy"), policy, QStringLiteral("--"),
+                          QStringLiteral("sh"), QStringLiteral("-c"),
+                          QStringLiteral("curl -sS --max-time 20 http://127.0.0.1:%1/ok; echo; "
+                                         "curl -sS --max-time 20 http://127.0.0.2:%1/refused")
+                              .arg(port) });
+    QTRY_VERIFY_WITH_TIMEOUT(run->state() == QProcess::NotRunning, 60000);
+    const QByteArray out = run->readAllStandardOutput();
+    QVERIFY2(out.contains("upstream"), out.constData());
+    QVERIFY2(out.contains("sandbox proxy:"), out.constData());
+
+    // The follower sees the one refusal as it happens, tied to the command and its backend.
+    QTRY_VERIFY_WITH_TIMEOUT(!refusalsOf(followed, QStringLiteral("network")).isEmpty(), 30000);
+    const QList<QJsonObject> seen = refusalsOf(followed, QStringLiteral("network"));
+    QCOMPARE(seen.size(), 1);
+    const QJsonObject refusal = seen.constFirst();
+    QCOMPARE(refusal.value(QStringLiteral("what")).toString(), QStringLiteral("127.0.0.2:") + port);
+    QVERIFY2(refusal.value(QStringLiteral("rule")).toString().startsWith(QStringLiteral("network: 127.0.0.2:")),
+             qPrintable(refusal.value(QStringLiteral("rule")).toString()));
+    QVERIFY(refusal.value(QStringLiteral("processId")).toInteger() > 0);
+    QVERIFY2(refusal.value(QStringLiteral("command")).toString().startsWith(QStringLiteral("sh -c 'curl")),
+             qPrintable(refusal.value(QStringLiteral("command")).toString()));
+    QCOMPARE(refusal.value(QStringLiteral("ref")).toObject().value(QStringLiteral("kind")).toString(),
+             QStringLiteral("auto"));
+    QVERIFY(!refusal.value(QStringLiteral("backendName")).toString().isEmpty());
+
+    // The recent history has it too, as JSON and as text.
+    const Outcome listed = ctl({ QStringLiteral("events"), QStringLiteral("--json") });
+    QCOMPARE(listed.exitCode, 0);
+    const QList<QJsonObject> recent = refusalsOf(listed.out, QStringLiteral("network"));
+    QCOMPARE(recent.size(), 1);
+    QCOMPARE(recent.constFirst(), refusal);
+    const Outcome text = ctl({ QStringLiteral("events") });
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(text.out.contains(QByteArray(QByteArray("127.0.0.2:") + port.toUtf8())), text.out.constData());
+    QVERIFY2(text.out.contains("RULE"), text.out.constData());
+
+    follower->terminate();
+    QTRY_VERIFY_WITH_TIMEOUT(follower->state() == QProcess::NotRunning, 30000);
+    QCOMPARE(follower->exitCode(), 0);
+}
+
+void TestDaemon::confinementRefusalIsAnEvent()
+{
+    startDaemon();
+    const Outcome none = ctl({ QStringLiteral("events") });
+    QCOMPARE(none.exitCode, 0);
+    QVERIFY2(none.out.contains("No refusals yet."), none.out.constData());
+    const Outcome activated = ctl({ QStringLiteral("activate"), QStringLiteral("atom-pack:test-secrets:partial") });
+    QVERIFY2(activated.exitCode == 0, activated.err.constData());
+    const QString policy = policyWithNetwork(
+        QStringLiteral("allowlist.json"),
+        QJsonObject{ { QStringLiteral("mode"), QStringLiteral("allowlist") },
+                     { QStringLiteral("allowedDomains"), QJsonArray{ QStringLiteral("example.org") } },
+                     { QStringLiteral("deniedDomains"), QJsonArray{} } });
+    const Outcome refused = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), policy, QStringLiteral("--"),
+                                  QStringLiteral("touch"), QStringLiteral("never") });
+    QCOMPARE(refused.exitCode, 125);
+    QVERIFY2(refused.err.contains("does not enforce allowedDomains"), refused.err.constData());
+    QVERIFY(!QFileInfo::exists(m_root->filePath(QStringLiteral("work/never"))));
+
+    const Outcome listed = ctl({ QStringLiteral("events"), QStringLiteral("--json") });
+    QCOMPARE(listed.exitCode, 0);
+    const QList<QJsonObject> engine = refusalsOf(listed.out, QStringLiteral("engine"));
+    QCOMPARE(engine.size(), 1);
+    const QJsonObject refusal = engine.constFirst();
+    QVERIFY2(refusal.value(QStringLiteral("rule")).toString().startsWith(QStringLiteral("confinement: ")),
+             qPrintable(refusal.value(QStringLiteral("rule")).toString()));
+    QVERIFY(refusal.value(QStringLiteral("rule")).toString().contains(QStringLiteral("allowedDomains")));
+    QCOMPARE(refusal.value(QStringLiteral("command")).toString(), QStringLiteral("touch never"));
+    QCOMPARE(refusal.value(QStringLiteral("backendName")).toString(), QStringLiteral("Partial test backend"));
+    QVERIFY(!refusal.contains(QStringLiteral("processId"))); // nothing ever ran
+    const Outcome text = ctl({ QStringLiteral("events") });
+    QVERIFY2(text.out.contains("Partial test backend") && text.out.contains("touch never"), text.out.constData());
+
+    // Bad usage changes nothing and says what is wrong.
+    const Outcome extra = ctl({ QStringLiteral("events"), QStringLiteral("now") });
+    QCOMPARE(extra.exitCode, 2);
+    QVERIFY2(extra.err.contains("unexpected argument \"now\""), extra.err.constData());
+}
+
+void TestDaemon::tierTwoSupervisorRefusalsAreEvents()
+{
+    // Tier 2 has no mount namespace: sandbox-init's supervisors refuse unix sockets other
+    // than the proxy's (here the engine's own socket) and metadata changes outside the
+    // writable paths, and say so.
+    startDaemon();
+    const Outcome tier = ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:auto"),
+                               QStringLiteral("tier=landlock-seccomp") });
+    QVERIFY2(tier.exitCode == 0, tier.err.constData());
+    const QString policy = policyWithNetwork(
+        QStringLiteral("allowlist-tier2.json"),
+        QJsonObject{ { QStringLiteral("mode"), QStringLiteral("allowlist") },
+                     { QStringLiteral("allowedDomains"), QJsonArray{ QStringLiteral("example.org") } },
+                     { QStringLiteral("deniedDomains"), QJsonArray{} } });
+    // A file outside the writable paths, "changed" to the mode it already has: refused
+    // (and harmless had it not been).
+    const QString target = QStringLiteral("/etc/hostname");
+    const QFileDevice::Permissions before = QFileInfo(target).permissions();
+    const Outcome run = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), policy, QStringLiteral("--"),
+                              QStringLiteral("sh"), QStringLiteral("-c"),
+                              QStringLiteral("curl -sS --max-time 10 --unix-socket %1 http://engine/; "
+                                             "chmod \"$(stat -c %a %2)\" %2 || echo chmod-refused; echo done")
+                                  .arg(m_socket, target) });
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.out.contains("chmod-refused") && run.out.contains("done"), run.out.constData());
+    QCOMPARE(int(QFileInfo(target).permissions()), int(before));
+
+    const Outcome listed = ctl({ QStringLiteral("events"), QStringLiteral("--json") });
+    QCOMPARE(listed.exitCode, 0);
+    // Other sockets the tools try on their own (glibc asks nscd, for one) are refused and
+    // reported too; the engine's socket is reported once, and so is the chmod.
+    const auto naming = [&listed](const QString &kind, const QString &what) {
+        QList<QJsonObject> found;
+        for (const QJsonObject &refusal : refusalsOf(listed.out, kind)) {
+            if (refusal.value(QStringLiteral("what")).toString() == what)
+                found.append(refusal);
+        }
+        return found;
+    };
+    const QList<QJsonObject> sockets = naming(QStringLiteral("host-socket"), m_socket);
+    QVERIFY2(sockets.size() == 1, listed.out.constData());
+    QVERIFY(sockets.constFirst().value(QStringLiteral("rule")).toString().startsWith(QStringLiteral("host sockets: ")));
+    QVERIFY(sockets.constFirst().value(QStringLiteral("processId")).toInteger() > 0);
+    const QList<QJsonObject> paths = naming(QStringLiteral("path"), target);
+    QVERIFY2(paths.size() == 1, listed.out.constData());
+    QVERIFY(paths.constFirst().value(QStringLiteral("rule")).toString().startsWith(QStringLiteral("filesystem: ")));
+    QCOMPARE(paths.constFirst().value(QStringLiteral("processId")),
+             sockets.constFirst().value(QStringLiteral("processId")));
+
+    // With host execution allowed the engine's socket is reachable from tier 2; the engine
+    // itself refuses the sandboxed client, and that is a refusal too.
+    QJsonObject open = QJsonDocument::fromJson(
+                           ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") }).out)
+                           .object();
+    open.insert(QStringLiteral("hostExecution"), QStringLiteral("allow"));
+    const QString hostExec = m_root->filePath(QStringLiteral("work/hostexec.json"));
+    QFile hostExecFile(hostExec);
+    QVERIFY(hostExecFile.open(QIODevice::WriteOnly));
+    hostExecFile.write(QJsonDocument(open).toJson());
+    hostExecFile.close();
+    const Outcome inside = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), hostExec, QStringLiteral("--"),
+                                 binary(QStringLiteral("sandboxctl")), QStringLiteral("--socket"), m_socket,
+                                 QStringLiteral("backends") });
+    QVERIFY2(inside.err.contains("commands running in a sandbox cannot use the engine"), inside.err.constData());
+    const Outcome after = ctl({ QStringLiteral("events"), QStringLiteral("--json") });
+    bool peerRefused = false;
+    for (const QJsonObject &refusal : refusalsOf(after.out, QStringLiteral("engine"))) {
+        peerRefused = peerRefused
+            || refusal.value(QStringLiteral("rule"))
+                   .toString()
+                   .startsWith(QStringLiteral("engine: commands running in a sandbox cannot use the engine"));
+    }
+    QVERIFY2(peerRefused, after.out.constData());
 }
 
 QTEST_GUILESS_MAIN(TestDaemon)

@@ -598,6 +598,25 @@ void TestVmDaemon::seccompRefusalsAreReported()
     QVERIFY2(mount.err.contains("refused the system call mount"), mount.err.constData());
     QVERIFY2(mount.err.contains("refused the system call umount2"), mount.err.constData());
     QVERIFY2(daemonLog().contains("refused the system call mount"), m_daemonLog.constData());
+
+    // The same refusals are events, tied to the command and the VM backend.
+    const Outcome events = ctl({ QStringLiteral("events"), QStringLiteral("--json") });
+    QCOMPARE(events.exitCode, 0);
+    QStringList syscalls;
+    for (const QJsonValue &value : QJsonDocument::fromJson(events.out).array()) {
+        const QJsonObject refusal = value.toObject();
+        if (refusal.value(QStringLiteral("kind")).toString() != QLatin1String("syscall"))
+            continue;
+        syscalls.append(refusal.value(QStringLiteral("what")).toString());
+        QVERIFY2(refusal.value(QStringLiteral("rule")).toString().startsWith(QStringLiteral("seccomp: ")),
+                 qPrintable(refusal.value(QStringLiteral("rule")).toString()));
+        QVERIFY(refusal.value(QStringLiteral("processId")).toInteger() > 0);
+        QVERIFY(refusal.value(QStringLiteral("command")).toString().startsWith(QStringLiteral("sh -c ")));
+        QCOMPARE(refusal.value(QStringLiteral("ref")).toObject().value(QStringLiteral("kind")).toString(),
+                 QStringLiteral("vm"));
+    }
+    QVERIFY2(syscalls.contains(QStringLiteral("mount")) && syscalls.contains(QStringLiteral("umount2")),
+             events.out.constData());
 }
 
 void TestVmDaemon::escapesFromTheGuestFail()

@@ -1,6 +1,7 @@
 #include "AutoLauncher.h"
 
 #include "core/HelperProgram.h"
+#include "core/RefusalRoute.h"
 #include "linux/KernelProbe.h"
 #include "linux/LinuxSandboxProcess.h"
 #include "linux/SandboxPlan.h"
@@ -67,6 +68,7 @@ BackendDescriptor AutoLauncher::descriptor() const
     QMutexLocker lock(&m_mutex);
     if (m_prepared) {
         descriptor.enforcement = enforcementFor(m_tier, m_landlockAbi, m_unavailableReason);
+        descriptor.refusals = refusalsFor(m_tier);
         return descriptor;
     }
     // Not prepared yet: say what preparing would choose (one probe, remembered until
@@ -80,7 +82,30 @@ BackendDescriptor AutoLauncher::descriptor() const
         m_preview = choice;
     }
     descriptor.enforcement = enforcementFor(m_preview->tier, m_preview->landlockAbi, m_preview->reason);
+    descriptor.refusals = refusalsFor(m_preview->tier);
     return descriptor;
+}
+
+QString AutoLauncher::refusalsFor(Tier tier)
+{
+    switch (tier) {
+    case Tier::None:
+        return tr("The engine's own refusals (a command refused before it runs).");
+    case Tier::Namespaces:
+        return tr("Reported as they happen: every connection the filtering proxy refuses (allowed domains), tied to "
+                  "the command, and the engine's own refusals. Not observed: what Landlock, seccomp and the "
+                  "namespaces refuse inside the sandbox (the kernel answers with an error code and, without "
+                  "audit, reports nothing), so denied paths and system calls do not appear.");
+    case Tier::LandlockSeccomp:
+        return tr("Reported as they happen, tied to the command: every connection the filtering proxy refuses "
+                  "(allowed domains); under the allowlist network mode every unix socket connection sandbox-init's "
+                  "connect supervisor refuses; where the kernel offers seccomp user notification, every change of a "
+                  "file's mode or times outside the writable paths that its metadata supervisor refuses (at most 64 "
+                  "supervisor refusals a command). Also the engine's own refusals. Not observed: what Landlock and "
+                  "seccomp themselves refuse (the kernel answers with an error code and, without audit, reports "
+                  "nothing), so other denied paths and system calls do not appear.");
+    }
+    return {};
 }
 
 QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QString &unavailableReason)
@@ -317,6 +342,8 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
     input.tier = tier == Tier::Namespaces ? 1 : 2;
     input.landlockAbi = abi;
     std::function<void()> onEnded;
+    // The channel is this command's alone: what it refuses is this command's refusal.
+    auto route = std::make_shared<RefusalRoute>();
     if (policy.network == Policy::NetworkMode::Allowlist) {
         Result<DomainRules> rules = DomainRules::parse(policy.allowedDomains, policy.deniedDomains);
         if (!rules)
@@ -328,7 +355,14 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
                 m_proxy = std::make_shared<FilteringProxy>();
             proxy = m_proxy;
         }
-        Result<QString> channel = proxy->openChannel(rules.value());
+        Result<QString> channel
+            = proxy->openChannel(rules.value(), [route](const QString &target, const QString &reason) {
+                  Refusal refusal;
+                  refusal.kind = Refusal::Kind::Network;
+                  refusal.what = target;
+                  refusal.rule = tr("network: %1").arg(reason);
+                  route->deliver(refusal);
+              });
         if (!channel)
             return channel.error();
         input.proxySocket = channel.value();
@@ -356,6 +390,7 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
         return answered.value().serialize();
     };
     auto process = std::make_shared<LinuxSandboxProcess>(initPath, where, builder, onEnded);
+    route->setProcess(process);
     switch (policy.hostExecution) {
     case Policy::HostExecution::Allow:
         process->startWith(true);

@@ -52,6 +52,8 @@ private:
     QString probeCacheFile() const;
     Status prepareNow();
     static QMap<QString, QString> enforcementFor(Tier tier, int landlockAbi, const QString &unavailableReason);
+    // Which refusals this tier reports as they happen (descriptor().refusals).
+    static QString refusalsFor(Tier tier);
 
     mutable QMutex m_mutex;
     bool m_forceLandlockSeccomp = false;

@@ -95,6 +95,12 @@ void VmProcess::deliver(quint8 type, const QByteArray &payload)
                                     .arg(QString::fromUtf8(parts.value(0)), QString::fromUtf8(parts.value(1)));
         qInfo("builtin:vm: %s", qUtf8Printable(message.trimmed()));
         emit stderrReady(message.toUtf8());
+        Refusal refusal;
+        refusal.kind = Refusal::Kind::Syscall;
+        refusal.what = QString::fromUtf8(parts.value(0));
+        refusal.rule = tr("seccomp: the policy denies %1 (seen by the guest's seccomp observer in %2)")
+                           .arg(refusal.what, QString::fromUtf8(parts.value(1)));
+        emit refused(refusal);
         break;
     }
     case guest::Exited:

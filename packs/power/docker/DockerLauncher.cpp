@@ -98,6 +98,10 @@ BackendDescriptor DockerLauncher::descriptor() const
              "host's programs is mounted into the container (the filtering proxy's socket, mounted under the "
              "allowlist network mode, only relays connections to the allowed domains).") },
     };
+    d.refusals = tr("Reported as they happen: every connection the filtering proxy refuses under the allowlist "
+                    "network mode, for this backend (a container's proxy socket serves every command in it, so a "
+                    "refusal is not tied to one command), and the engine's own refusals. Not observed: what the "
+                    "container's runtime, seccomp profile or read-only root filesystem refuses inside it.");
     return d;
 }
 

@@ -91,6 +91,8 @@ BackendDescriptor E2bLauncher::descriptor() const
         { QStringLiteral("hostExecution"),
           tr("There is no channel back to this computer: commands cannot run anything on it.") },
     };
+    d.refusals = tr("Only the engine's own refusals (a command refused before it is sent to the sandbox). What the "
+                    "remote sandbox refuses is not observed.");
     return d;
 }
 

@@ -147,12 +147,37 @@ public:
     }
 };
 
+// Enforces every dimension but allowed domains: a policy with an allowlist is refused
+// for confinement before anything runs.
+class PartialLauncher final : public TestLauncher
+{
+public:
+    PartialLauncher()
+        : TestLauncher(QStringLiteral("partial"))
+    { }
+
+    BackendDescriptor descriptor() const override
+    {
+        BackendDescriptor d;
+        d.name = QStringLiteral("Partial test backend");
+        d.description = QStringLiteral("Enforces no allowed-domains list.");
+        d.platforms = { QStringLiteral("linux") };
+        for (const QString &dimension : BackendDescriptor::enforcementDimensions()) {
+            if (dimension != QLatin1String("allowedDomains"))
+                d.enforcement.insert(dimension, QStringLiteral("nothing runs: this test backend runs no commands"));
+        }
+        return d;
+    }
+
+    QFuture<Status> prepare() override { return QtFuture::makeReadyFuture(Status::success()); }
+};
+
 } // namespace
 
 QList<std::shared_ptr<Launcher>> SecretTestPack::createLaunchers()
 {
-    return { std::make_shared<KeyedLauncher>(), std::make_shared<AskingLauncher>(),
-             std::make_shared<NamingLauncher>() };
+    return { std::make_shared<KeyedLauncher>(), std::make_shared<AskingLauncher>(), std::make_shared<NamingLauncher>(),
+             std::make_shared<PartialLauncher>() };
 }
 
 } // namespace sandbox::test

@@ -113,9 +113,12 @@ void TestAutoLauncher::claimsNameWhatEnforcesEachDimension_data()
     QTest::addColumn<int>("tier");
     QTest::addColumn<QString>("filesystem");
     QTest::addColumn<QString>("confinement");
-    QTest::newRow("namespaces") << 1 << QStringLiteral("mount namespace") << QStringLiteral("pid");
+    QTest::addColumn<QString>("refusals");
+    QTest::newRow("namespaces") << 1 << QStringLiteral("mount namespace") << QStringLiteral("pid")
+                                << QStringLiteral("what Landlock, seccomp and the namespaces refuse");
     QTest::newRow("landlock-seccomp") << 2 << QStringLiteral("seccomp user notification")
-                                      << QStringLiteral("visible in /proc");
+                                      << QStringLiteral("visible in /proc")
+                                      << QStringLiteral("unix socket connection sandbox-init's connect supervisor");
 }
 
 void TestAutoLauncher::claimsNameWhatEnforcesEachDimension()
@@ -130,6 +133,10 @@ void TestAutoLauncher::claimsNameWhatEnforcesEachDimension()
     QVERIFY2(descriptor.enforcement.value(QStringLiteral("confinement")).contains(confinement),
              qPrintable(descriptor.enforcement.value(QStringLiteral("confinement"))));
     QVERIFY(descriptor.enforcement.value(QStringLiteral("filesystem")).contains(QStringLiteral("Landlock ABI")));
+    // Which refusals the tier reports, and that the proxy's are among them.
+    QFETCH(QString, refusals);
+    QVERIFY2(descriptor.refusals.contains(refusals), qPrintable(descriptor.refusals));
+    QVERIFY(descriptor.refusals.contains(QStringLiteral("filtering proxy")));
 }
 
 void TestAutoLauncher::missingHelperMakesItUnavailable()

@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QLocalSocket>
+#include <QMutex>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -118,6 +119,7 @@ private slots:
     void halfClosedClientsGetTheAnswer();
     void aLargeAnswerArrivesWhole();
     void refusalsCarryAReason();
+    void everyRefusalIsToldToTheChannelsListener();
     void deniedWinsOverAllowed();
     void portsAreMatched();
     void internalAddressesNeedAnExactEntry();
@@ -279,6 +281,44 @@ void TestFilteringProxy::refusalsCarryAReason()
     reply = exchange(path, socksConnect("127.0.0.1", m_upstream.port(), false));
     QCOMPARE(reply.left(4), QByteArray("\x05\x00\x05\x02", 4)); // connection not allowed by ruleset
     QCOMPARE(m_upstream.requests(), before);
+}
+
+void TestFilteringProxy::everyRefusalIsToldToTheChannelsListener()
+{
+    struct Heard
+    {
+        QMutex mutex;
+        QStringList refusals; // "target|reason"
+    };
+    auto heard = std::make_shared<Heard>();
+    const Result<DomainRules> rules = DomainRules::parse({ QStringLiteral("127.0.0.1:%1").arg(m_upstream.port()) }, {});
+    QVERIFY(rules.ok());
+    const Result<QString> path
+        = m_proxy.openChannel(rules.value(), [heard](const QString &target, const QString &reason) {
+              QMutexLocker locker(&heard->mutex);
+              heard->refusals.append(target + QLatin1Char('|') + reason);
+          });
+    QVERIFY(path.ok());
+    const auto refusals = [heard] {
+        QMutexLocker locker(&heard->mutex);
+        return heard->refusals;
+    };
+    // Allowed, and a request that names no valid target: neither is a policy refusal.
+    QVERIFY(
+        exchange(path.value(), "CONNECT " + m_target + " HTTP/1.1\r\n\r\n", "established").startsWith("HTTP/1.1 200"));
+    QVERIFY(!exchange(path.value(), "CONNECT :0 HTTP/1.1\r\n\r\n").startsWith("HTTP/1.1 200"));
+    QVERIFY(refusals().isEmpty());
+    // Refused over HTTP and over SOCKS: each told once, with the target and the reason.
+    const QByteArray other = "127.0.0.2:" + QByteArray::number(m_upstream.port());
+    QVERIFY(exchange(path.value(), "CONNECT " + other + " HTTP/1.1\r\n\r\n").startsWith("HTTP/1.1 403"));
+    QVERIFY(exchange(path.value(), "CONNECT [::1]:80 HTTP/1.1\r\n\r\n").startsWith("HTTP/1.1 403"));
+    exchange(path.value(), socksConnect("127.0.0.3", m_upstream.port(), false));
+    QTRY_COMPARE(refusals().size(), 3);
+    QCOMPARE(refusals().at(0),
+             QString::fromLatin1(other) + QStringLiteral("|") + QString::fromLatin1(other)
+                 + QStringLiteral(" is not in the policy's allowed domains"));
+    QVERIFY2(refusals().at(1).startsWith(QStringLiteral("[::1]:80|")), qPrintable(refusals().at(1)));
+    QVERIFY2(refusals().at(2).startsWith(QStringLiteral("127.0.0.3:")), qPrintable(refusals().at(2)));
 }
 
 void TestFilteringProxy::deniedWinsOverAllowed()

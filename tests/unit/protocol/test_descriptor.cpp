@@ -59,6 +59,7 @@ private slots:
     void decodesSpecificationExample();
     void roundTrip();
     void minimalDescriptor();
+    void refusalsClaimRoundTrips();
     void rejects_data();
     void rejects();
     void plainTextAllowsComparisons();
@@ -109,6 +110,21 @@ void TestDescriptor::roundTrip()
     QVERIFY(again.ok());
     QCOMPARE(again.value(), original);
     QCOMPARE(again.value().toJson(), json);
+}
+
+void TestDescriptor::refusalsClaimRoundTrips()
+{
+    // Which refusals a backend reports is a claim like the others: plain text, kept as said.
+    const Result<BackendDescriptor> decoded = BackendDescriptor::fromJson(
+        jsonValue(R"({"name":"X","refusals":"the filtering proxy's refusals; not what seccomp refuses"})"));
+    QVERIFY(decoded.ok());
+    QCOMPARE(decoded.value().refusals, QStringLiteral("the filtering proxy's refusals; not what seccomp refuses"));
+    QCOMPARE(BackendDescriptor::fromJson(decoded.value().toJson()).value(), decoded.value());
+    // Not stated: absent from the JSON.
+    QVERIFY(!BackendDescriptor::fromJson(jsonValue(R"({"name":"X"})"))
+                 .value()
+                 .toJson()
+                 .contains(QStringLiteral("refusals")));
 }
 
 void TestDescriptor::minimalDescriptor()
@@ -313,6 +329,12 @@ void TestDescriptor::rejects_data()
     QTest::newRow("unit on string") << withField(R"({"id":"a","type":"string","label":"A","unit":"bytes"})")
                                     << "descriptor.settings.fields[0].unit"
                                     << "only number fields have a unit";
+    QTest::newRow("refusals claim with markup")
+        << QByteArray(R"({"name":"X","refusals":"<script>alert(1)</script>"})") << "descriptor.refusals"
+        << "only plain text is allowed";
+    QTest::newRow("refusals claim not text")
+        << QByteArray(R"({"name":"X","refusals":["proxy"]})") << "descriptor.refusals"
+        << "expected a string";
 }
 
 void TestDescriptor::rejects()

@@ -177,9 +177,31 @@ bool LinuxSandboxProcess::readStatus()
         } else if (key == QLatin1String("signal") && !m_haveExit) {
             m_haveExit = true;
             m_exit = ExitStatus{ 0, true, value.toInt(), false };
+        } else if (key == QLatin1String("refused") && m_reportedRefusals < kMaxReportedRefusals) {
+            reportRefusal(value.section(QLatin1Char(' '), 0, 0), value.section(QLatin1Char(' '), 1));
         }
     }
     return true;
+}
+
+void LinuxSandboxProcess::reportRefusal(const QString &kind, const QString &what)
+{
+    // What follows the kind came from the command (a path, a socket address): data only.
+    Refusal refusal;
+    refusal.what = what.trimmed().isEmpty() ? tr("(unnamed)") : what;
+    if (kind == QLatin1String("host-socket")) {
+        refusal.kind = Refusal::Kind::HostSocket;
+        refusal.rule = tr("host sockets: in this tier a command may connect only to the filtering proxy's socket "
+                          "(refused by sandbox-init's connect supervisor)");
+    } else if (kind == QLatin1String("path")) {
+        refusal.kind = Refusal::Kind::Path;
+        refusal.rule = tr("filesystem: only files under the policy's writable paths may change mode or times "
+                          "(refused by sandbox-init's metadata supervisor)");
+    } else {
+        return;
+    }
+    ++m_reportedRefusals;
+    emit refused(refusal);
 }
 
 void LinuxSandboxProcess::onProcessFinished()

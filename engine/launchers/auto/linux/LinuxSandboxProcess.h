@@ -55,6 +55,10 @@ private:
     void launch(bool exposeHostExecution);
     bool readStatus(); // true when it read something
     void onProcessFinished();
+    // A `refused KIND WHAT` line of sandbox-init's supervisors, as a refusal of this command.
+    void reportRefusal(const QString &kind, const QString &what);
+    // As many as sandbox-init reports at most (ConnectSupervisor::kMaxReportedRefusals).
+    static constexpr int kMaxReportedRefusals = 64;
     void endWithoutStart(const QString &message);
     void endBeforeStart(int signal);
 
@@ -69,6 +73,7 @@ private:
     QByteArray m_statusBuffer;
     QString m_setupError;
     bool m_haveExit = false;
+    int m_reportedRefusals = 0; // refusals sandbox-init's supervisors reported (bounded)
     ExitStatus m_exit;
     bool m_killRequested = false;
     QByteArray m_pendingStdin;

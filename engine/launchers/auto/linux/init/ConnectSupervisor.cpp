@@ -1,5 +1,7 @@
 #include "ConnectSupervisor.h"
 
+#include "StatusChannel.h"
+
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
@@ -83,15 +85,19 @@ void ConnectSupervisor::handleOne()
     response->val = 0;
     response->error = -EACCES;
     if (MetadataSupervisor::handles(request->data.nr)) {
-        m_metadata.answer(m_notifyFd, *request, *response);
+        std::string refusedPath;
+        m_metadata.answer(m_notifyFd, *request, *response, &refusedPath);
         (void)seccomp_notify_respond(m_notifyFd, response);
         seccomp_notify_free(request, response);
+        if (!refusedPath.empty())
+            reportRefusal("path", refusedPath);
         return;
     }
     const int targetFd = static_cast<int>(request->data.args[0]);
     const unsigned long long length = request->data.args[2];
     sockaddr_un address = {};
     bool toProxy = false;
+    std::string target; // what the command asked to connect to, for the report
     if (request->data.nr == SCMP_SYS(connect) && length > offsetof(sockaddr_un, sun_path) && length <= sizeof address
         && !m_proxySocket.empty() && m_proxySocket.size() < sizeof address.sun_path) {
         const std::string memory = "/proc/" + std::to_string(request->pid) + "/mem";
@@ -106,6 +112,7 @@ void ConnectSupervisor::handleOne()
                 const size_t pathLength = length - offsetof(sockaddr_un, sun_path);
                 const std::string path(address.sun_path, strnlen(address.sun_path, pathLength));
                 toProxy = address.sun_path[0] != '\0' && path == m_proxySocket;
+                target = address.sun_path[0] != '\0' ? path : std::string("an abstract unix socket");
             }
         }
     }
@@ -125,9 +132,20 @@ void ConnectSupervisor::handleOne()
             response->error = -ECONNREFUSED;
         }
     }
+    const bool refused = !toProxy && request->data.nr == SCMP_SYS(connect);
     // A caller killed meanwhile makes this fail; there is nobody left to answer.
     (void)seccomp_notify_respond(m_notifyFd, response);
     seccomp_notify_free(request, response);
+    if (refused)
+        reportRefusal("host-socket", target.empty() ? std::string("a socket address") : target);
+}
+
+void ConnectSupervisor::reportRefusal(const char *kind, const std::string &what)
+{
+    if (m_reportedRefusals >= kMaxReportedRefusals)
+        return;
+    ++m_reportedRefusals;
+    report(std::string("refused ") + kind + ' ' + what);
 }
 
 } // namespace sandbox::init

@@ -31,11 +31,17 @@ public:
     void handleOne();
 
 private:
+    // At most this many refusals are reported per sandbox: a command looping on refused
+    // calls cannot flood the engine (the calls stay refused).
+    static constexpr unsigned kMaxReportedRefusals = 64;
+
     int connectToProxy(unsigned pid, int targetFd) const;
+    void reportRefusal(const char *kind, const std::string &what);
 
     int m_notifyFd = -1;
     std::string m_proxySocket;
     MetadataSupervisor m_metadata;
+    unsigned m_reportedRefusals = 0;
 };
 
 } // namespace sandbox::init

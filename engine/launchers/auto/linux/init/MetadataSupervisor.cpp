@@ -152,7 +152,8 @@ bool MetadataSupervisor::underWritable(int objectFd) const
     return false;
 }
 
-void MetadataSupervisor::answer(int notifyFd, const seccomp_notif &request, seccomp_notif_resp &response) const
+void MetadataSupervisor::answer(int notifyFd, const seccomp_notif &request, seccomp_notif_resp &response,
+                                std::string *refusedPath) const
 {
     response.error = -EPERM;
     response.val = 0;
@@ -282,6 +283,12 @@ void MetadataSupervisor::answer(int notifyFd, const seccomp_notif &request, secc
     }
     struct stat st = {};
     if (fstat(object, &st) != 0 || !underWritable(object)) {
+        if (refusedPath) {
+            char resolved[PATH_MAX] = {};
+            const std::string held = "/proc/self/fd/" + std::to_string(object);
+            const ssize_t n = readlink(held.c_str(), resolved, sizeof resolved - 1);
+            *refusedPath = n > 0 ? std::string(resolved, static_cast<size_t>(n)) : std::string("a file");
+        }
         close(object);
         return;
     }

@@ -26,7 +26,10 @@ public:
     // True when `nr` is one of the calls answered here.
     static bool handles(int nr);
     // Answers `request` into `response` (error or 0); `notifyFd` validates the request.
-    void answer(int notifyFd, const seccomp_notif &request, seccomp_notif_resp &response) const;
+    // `refusedPath` (may be null) receives the object's path when the call is refused
+    // because the object is not under a writable path.
+    void answer(int notifyFd, const seccomp_notif &request, seccomp_notif_resp &response,
+                std::string *refusedPath = nullptr) const;
 
 private:
     struct Root

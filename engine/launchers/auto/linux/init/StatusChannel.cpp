@@ -26,7 +26,8 @@ void report(const std::string &line)
 {
     std::string text = line.substr(0, 500);
     for (char &c : text) {
-        if (c == '\n')
+        // One line, whatever a reported path holds.
+        if (c == '\n' || c == '\r' || c == '\0')
             c = ' ';
     }
     writeAll(kStatusFd, text + "\n");

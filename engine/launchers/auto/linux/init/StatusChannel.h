@@ -10,6 +10,8 @@ namespace sandbox::init {
 //   error <message>   confinement could not be established; the command never ran
 //   exit <code>       the command exited
 //   signal <n>        the command was killed by signal n
+//   refused <kind> <what>  a supervisor refused the command something (kind: host-socket,
+//                     path); <what> comes from the command and is only ever data
 constexpr int kConfigFd = 3;
 constexpr int kStatusFd = 4;
 constexpr int kSetupFailedStatus = 125;
