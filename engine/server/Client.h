@@ -16,6 +16,7 @@
 
 namespace sandbox {
 
+class TextCatalog;
 class Transport;
 
 // A process spawned through a Client. Output and exit arrive as signals.
@@ -49,6 +50,11 @@ class Client final : public QObject
 public:
     explicit Client(std::unique_ptr<Transport> transport, QObject *parent = nullptr);
     ~Client() override;
+
+    // Texts the engine sends (descriptors, claims, reasons, errors, step messages,
+    // questions) reach this client's signals and results translated with `catalog`;
+    // without one they stay in the engine's source language.
+    void setTextCatalog(std::shared_ptr<const TextCatalog> catalog);
 
     QFuture<Result<QList<BackendInfo>>> backends();
     QFuture<Result<BackendInfo>> describe(const BackendRef &ref);
