@@ -396,6 +396,11 @@ void Client::setTextCatalog(std::shared_ptr<const TextCatalog> catalog)
     d->catalog = std::move(catalog);
 }
 
+QString Client::translated(const QString &engineText) const
+{
+    return d->translated(engineText);
+}
+
 QFuture<Result<QList<BackendInfo>>> Client::backends()
 {
     return d->call<QList<BackendInfo>>(Method::BackendsList, {},

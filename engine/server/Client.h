@@ -55,6 +55,9 @@ public:
     // questions) reach this client's signals and results translated with `catalog`;
     // without one they stay in the engine's source language.
     void setTextCatalog(std::shared_ptr<const TextCatalog> catalog);
+    // A text the engine's code wrote in this process (the protocol's own checks, run by a
+    // presenter before it sends anything) in this client's language.
+    QString translated(const QString &engineText) const;
 
     QFuture<Result<QList<BackendInfo>>> backends();
     QFuture<Result<BackendInfo>> describe(const BackendRef &ref);

@@ -18,6 +18,7 @@
 #include <QFileInfo>
 #include <QHash>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QProcess>
 #include <QPushButton>
@@ -189,6 +190,17 @@ void TestTranslations::germanWindowShowsNoUntranslatedString()
     QStringList english = untranslated(&window);
     QVERIFY2(english.isEmpty(), qPrintable(english.join(QLatin1Char('\n'))));
     WidgetWalk::saveScreenshot(&window, QStringLiteral("main-window-de"));
+
+    // The engine's rules, checked as an entry is added, answer in German.
+    auto *pathInput = window.findChild<QLineEdit *>(QStringLiteral("policyWritableInput"));
+    QTest::keyClicks(pathInput, QStringLiteral("relative/path"));
+    QTest::keyClick(pathInput, Qt::Key_Return);
+    const QString pathError = window.findChild<QLabel *>(QStringLiteral("policyWritableError"))->text();
+    QVERIFY2(pathError.startsWith(QStringLiteral("„relative/path“ wurde nicht hinzugefügt: muss absolut sein")),
+             qPrintable(pathError));
+    english = untranslated(&window);
+    QVERIFY2(english.isEmpty(), qPrintable(english.join(QLatin1Char('\n'))));
+    pathInput->clear();
 
     // Step rows are one line each and may be elided; each has its whole text as a tooltip.
     auto *steps = window.findChild<QListWidget *>(QStringLiteral("activationSteps"));
