@@ -211,6 +211,15 @@ std::optional<QString> TextCatalog::recognise(const QString &text, int depth, bo
         }
         return substitute(pattern.translation, args);
     }
+    // An error said with where it happened ("builtin:auto.tier: message", as
+    // Error::toString() writes it): the place is a name, the message is translated.
+    if (const qsizetype colon = text.indexOf(QLatin1String(": ")); colon > 0 && depth < maxDepth) {
+        const QStringView where = QStringView(text).left(colon);
+        if (std::none_of(where.begin(), where.end(), [](QChar c) { return c.isSpace(); })) {
+            if (const std::optional<QString> message = recognise(text.mid(colon + 2), depth + 1, true))
+                return where.toString() + QStringLiteral(": ") + *message;
+        }
+    }
     // Texts joined one after the other ("First sentence. " + "second one"): split after a
     // sentence or clause where the head is one whole text, and recognise the rest.
     if (!joined || depth >= maxDepth)

@@ -155,7 +155,10 @@ QStringList TestTranslations::untranslated(QWidget *root) const
             english << text;
             continue;
         }
-        const QStringList lines = QStringList{ text } + text.split(QLatin1Char('\n'));
+        // Also each line, and each part of a step row ("label – message").
+        QStringList lines{ text };
+        for (const QString &line : text.split(QLatin1Char('\n')))
+            lines << line << line.split(QStringLiteral(" – "));
         for (const QString &line : lines) {
             if (m_engine->translate(line.trimmed()) != line.trimmed()) {
                 english << line;

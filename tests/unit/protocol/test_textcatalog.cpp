@@ -20,6 +20,7 @@ private slots:
     void joinedTextsAreTranslatedPartByPart();
     void unknownTextIsShownAsReceived();
     void textWithTooLittleWordingIsNotGuessed();
+    void errorKeepsWhereItHappened();
     void countChoosesItsForm();
     void protocolObjectsAreTranslated();
     void unfinishedTranslationsAreNotUsed();
@@ -105,8 +106,17 @@ void TestTextCatalog::unknownTextIsShownAsReceived()
 void TestTextCatalog::textWithTooLittleWordingIsNotGuessed()
 {
     // "%1: %2" would match almost anything; it is never used to take a text apart.
-    const QString text = QStringLiteral("builtin:auto: Not checked yet.");
+    const QString text = QStringLiteral("Some words: Not checked yet.");
     QCOMPARE(catalog().translate(text), text);
+}
+
+void TestTextCatalog::errorKeepsWhereItHappened()
+{
+    // As Error::toString() writes it: the place is a name, only the message is translated.
+    QCOMPARE(catalog().translate(QStringLiteral("atom-pack:gui-test:plain.tier: Not checked yet.")),
+             QStringLiteral("atom-pack:gui-test:plain.tier: Noch nicht geprüft."));
+    const QString unknown = QStringLiteral("builtin:auto: something unknown");
+    QCOMPARE(catalog().translate(unknown), unknown);
 }
 
 void TestTextCatalog::countChoosesItsForm()
