@@ -1,6 +1,9 @@
 #include "StudioTranslations.h"
 
+#include "protocol/TextCatalog.h"
+
 #include <QCoreApplication>
+#include <QFile>
 #include <QLibraryInfo>
 #include <QTranslator>
 
@@ -22,6 +25,27 @@ bool installStudioTranslations(QCoreApplication *app, const QLocale &locale)
     }
     QCoreApplication::installTranslator(studio);
     return true;
+}
+
+std::shared_ptr<const TextCatalog> engineTextCatalog(const QLocale &locale)
+{
+    for (QString language : locale.uiLanguages()) {
+        language.replace(QLatin1Char('-'), QLatin1Char('_'));
+        for (const QString &name : { language, language.section(QLatin1Char('_'), 0, 0) }) {
+            QFile ts(QStringLiteral(":/i18n/sandbox-engine_%1.ts").arg(name));
+            if (!ts.open(QIODevice::ReadOnly))
+                continue;
+            QString error;
+            std::shared_ptr<const TextCatalog> catalog = TextCatalog::fromTs(ts, &error);
+            if (!catalog)
+                qWarning("sandbox-studio: the engine's %s catalogue is unreadable: %s", qPrintable(name),
+                         qPrintable(error));
+            return catalog;
+        }
+        if (language.startsWith(QLatin1String("en")))
+            return nullptr; // the source language comes before any other the user reads
+    }
+    return nullptr;
 }
 
 } // namespace sandbox

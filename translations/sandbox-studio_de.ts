@@ -194,6 +194,22 @@
         <source>%1, %2, %3</source>
         <translation>%1, %2, %3</translation>
     </message>
+    <message>
+        <source>Cannot be activated under the current sandbox policy: this backend does not enforce %1, which the policy restricts, and commands never run unconfined. Choose a backend that does, or change the policy.</source>
+        <translation>Kann unter der aktuellen Sandbox-Richtlinie nicht aktiviert werden: Dieses Backend setzt %1 nicht durch, was die Richtlinie einschränkt, und Befehle laufen nie unbeschränkt. Wählen Sie ein Backend, das es durchsetzt, oder ändern Sie die Richtlinie.</translation>
+    </message>
+    <message>
+        <source>Cannot be activated until its required settings are set: %1.</source>
+        <translation>Kann erst aktiviert werden, wenn seine erforderlichen Einstellungen gesetzt sind: %1.</translation>
+    </message>
+    <message>
+        <source>Not under this policy</source>
+        <translation>Nicht unter dieser Richtlinie</translation>
+    </message>
+    <message>
+        <source>Needs settings</source>
+        <translation>Braucht Einstellungen</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::BackendPanel</name>
@@ -324,6 +340,14 @@
     <message>
         <source>Refusals shown:</source>
         <translation>Gemeldete Ablehnungen:</translation>
+    </message>
+    <message>
+        <source>Cannot be activated under the current policy</source>
+        <translation>Unter der aktuellen Richtlinie nicht aktivierbar</translation>
+    </message>
+    <message>
+        <source>This backend cannot be activated under the current sandbox policy; the reason is shown above.</source>
+        <translation>Dieses Backend kann unter der aktuellen Sandbox-Richtlinie nicht aktiviert werden; der Grund steht oben.</translation>
     </message>
 </context>
 <context>
@@ -1355,6 +1379,14 @@ in %2</translation>
     <message>
         <source>%1 — %2 running</source>
         <translation>%1 – %2 laufen</translation>
+    </message>
+    <message>
+        <source>not under this policy</source>
+        <translation>nicht unter dieser Richtlinie</translation>
+    </message>
+    <message>
+        <source>needs settings</source>
+        <translation>braucht Einstellungen</translation>
     </message>
 </context>
 </TS>

@@ -2,6 +2,8 @@
 
 #include "StatusIcons.h"
 
+#include <QLocale>
+
 namespace sandbox {
 
 BackendList::BackendList(QWidget *parent)
@@ -37,6 +39,32 @@ QString BackendList::enforcementTitle(const QString &dimension)
     return dimension;
 }
 
+QString BackendList::policyRefusal(const BackendInfo &info)
+{
+    if (info.unenforced.isEmpty())
+        return {};
+    QStringList dimensions;
+    for (const QString &dimension : info.unenforced)
+        dimensions << enforcementTitle(dimension);
+    return tr("Cannot be activated under the current sandbox policy: this backend does not enforce %1, which "
+              "the policy restricts, and commands never run unconfined. Choose a backend that does, or change "
+              "the policy.")
+        .arg(QLocale().createSeparatedList(dimensions));
+}
+
+QString BackendList::missingSettings(const BackendInfo &info)
+{
+    QStringList labels;
+    for (const QString &id : info.missingSettings) {
+        const FieldSpec *field = info.descriptor.field(id);
+        labels << QStringLiteral("“%1”").arg(field && !field->label.isEmpty() ? field->label : id);
+    }
+    if (labels.isEmpty())
+        return {};
+    return tr("Cannot be activated until its required settings are set: %1.")
+        .arg(QLocale().createSeparatedList(labels));
+}
+
 QString BackendList::unavailableReason(const BackendInfo &info)
 {
     QString reason = info.availability.reason.trimmed();
@@ -60,11 +88,17 @@ void BackendList::setBackends(const QList<BackendInfo> &backends)
             if (info.active) {
                 state = tr("Active");
                 icon = StatusIcons::BackendState::Active;
-            } else if (info.availability.available) {
-                state = tr("Available");
-            } else {
+            } else if (!info.availability.available) {
                 icon = StatusIcons::BackendState::Unavailable;
                 state = tr("Unavailable"); // the reason is shown once, with the backend's details
+            } else if (!info.unenforced.isEmpty()) {
+                icon = StatusIcons::BackendState::Unavailable;
+                state = tr("Not under this policy");
+            } else if (!info.missingSettings.isEmpty()) {
+                icon = StatusIcons::BackendState::Unavailable;
+                state = tr("Needs settings");
+            } else {
+                state = tr("Available");
             }
             const QString source = info.sourceLabel.isEmpty()
                 ? (info.ref.isBuiltin() ? tr("Built-in") : info.ref.packId())
@@ -72,9 +106,17 @@ void BackendList::setBackends(const QList<BackendInfo> &backends)
             auto *item = new QListWidgetItem(StatusIcons::backend(icon),
                                              tr("%1\n%2 · %3").arg(info.descriptor.name, source, state), this);
             item->setData(Qt::UserRole, info.ref.toString());
-            QStringList tip{ info.descriptor.description };
+            // The row may be elided in a narrow list: the tooltip starts with all of it.
+            QStringList tip{ item->text().replace(QLatin1Char('\n'), QStringLiteral(" — ")),
+                             info.descriptor.description };
             if (!info.active && !info.availability.available && !unavailableReason(info).isEmpty())
                 tip << tr("Unavailable: %1").arg(unavailableReason(info));
+            if (!info.active && info.availability.available) {
+                for (const QString &refusal : { policyRefusal(info), missingSettings(info) }) {
+                    if (!refusal.isEmpty())
+                        tip << refusal;
+                }
+            }
             for (auto it = info.descriptor.enforcement.cbegin(); it != info.descriptor.enforcement.cend(); ++it)
                 tip << tr("%1: %2").arg(enforcementTitle(it.key()), it.value());
             item->setToolTip(tip.join(QLatin1Char('\n')));

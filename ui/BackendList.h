@@ -28,6 +28,11 @@ public:
     static QString enforcementTitle(const QString &dimension);
     // Why a backend cannot be used, as its launcher said it, without a leading raw ref.
     static QString unavailableReason(const BackendInfo &info);
+    // Why the engine would refuse to activate an available backend under the current
+    // policy (claims that leave a restricted dimension unenforced), or empty.
+    static QString policyRefusal(const BackendInfo &info);
+    // Which of its required settings are not set (by label), or empty.
+    static QString missingSettings(const BackendInfo &info);
 
 signals:
     void backendSelected(const sandbox::BackendRef &ref);

@@ -229,10 +229,12 @@ void BackendPanel::showDetails(const BackendInfo &info)
                                                  : info.sourceLabel);
     if (info.active)
         m_availability->setText(tr("Active — new commands run with this backend"));
-    else if (info.availability.available)
-        m_availability->setText(tr("Available"));
-    else
+    else if (!info.availability.available)
         m_availability->setText(tr("Unavailable"));
+    else if (!info.unenforced.isEmpty())
+        m_availability->setText(tr("Cannot be activated under the current policy"));
+    else
+        m_availability->setText(tr("Available"));
     m_platforms->setText(info.descriptor.platforms.isEmpty() ? tr("Not stated")
                                                              : info.descriptor.platforms.join(QStringLiteral(", ")));
     const QStringList dimensions = BackendDescriptor::enforcementDimensions();
@@ -281,10 +283,16 @@ void BackendPanel::updateButtons()
     m_save->setToolTip(active ? tr("The active backend's settings are applied by activating it again.") : QString());
     // Edited settings may be what makes an unavailable backend available (an endpoint, a
     // key): activating with them probes again, so they re-enable Activate.
-    const bool usable = selected && (active || selected->availability.available || dirty);
+    // Settings cannot make a backend enforce what it does not: a policy refusal stands
+    // until the policy changes.
+    const bool refused = selected && !active && !selected->unenforced.isEmpty();
+    const bool usable = selected && !refused && (active || selected->availability.available || dirty);
     m_activate->setEnabled(ready && usable && !busy && (!active || dirty));
     m_activate->setText(active ? (dirty ? tr("Apply and reactivate") : tr("Active")) : tr("Activate"));
-    m_activate->setToolTip(usable ? QString() : tr("This backend is unavailable; the reason is shown above."));
+    m_activate->setToolTip(refused      ? tr("This backend cannot be activated under the current sandbox policy; the "
+                                                  "reason is shown above.")
+                               : usable ? QString()
+                                        : tr("This backend is unavailable; the reason is shown above."));
     updateReason();
 }
 
@@ -297,6 +305,9 @@ void BackendPanel::updateReason()
         lines << (reason.isEmpty() ? tr("This backend says it cannot run here.") : reason);
         lines << tr("It cannot be activated until that is fixed. Once the backend reports that it can run, it "
                     "shows as available here and in the tray.");
+    } else if (selected && !selected->active) {
+        if (const QString refusal = BackendList::policyRefusal(*selected); !refusal.isEmpty())
+            lines << refusal;
     }
     const bool ready = selected && m_formRef && *m_formRef == selected->ref;
     const QStringList missing = ready ? m_form->missingRequired() : QStringList();

@@ -38,11 +38,12 @@ PolicyPanel::PolicyPanel(Client *client, QWidget *parent)
                                             tr("example.com or *.example.com:443"), this);
     m_deniedDomains = new StringListEditor(QStringLiteral("policyDeniedDomains"), tr("Denied domains"),
                                            tr("tracker.example.com"), this);
-    // The engine's own rules, applied as each entry is added or edited.
+    // The engine's own rules, applied as each entry is added or edited, in the user's language.
     for (StringListEditor *paths : { m_readable, m_writable, m_denied, m_readOnly })
-        paths->setCheck(&Policy::pathProblem);
+        paths->setCheck([client](const QString &path) { return client->translated(Policy::pathProblem(path)); });
     for (StringListEditor *domains : { m_allowedDomains, m_deniedDomains })
-        domains->setCheck(&Policy::domainProblem);
+        domains->setCheck(
+            [client](const QString &domain) { return client->translated(Policy::domainProblem(domain)); });
 
     m_processes = createCombo(
         QStringLiteral("policyProcesses"), tr("Process confinement"),

@@ -87,6 +87,7 @@ void StringListEditor::setItems(const QStringList &items)
     for (const QString &text : items) {
         auto *item = new QListWidgetItem(text, m_list);
         item->setFlags(item->flags() | Qt::ItemIsEditable);
+        item->setToolTip(text); // a long path is elided in the row
     }
     setError({});
     updateButtons();
@@ -121,6 +122,7 @@ void StringListEditor::addEntry()
         const QSignalBlocker blocker(m_list);
         auto *item = new QListWidgetItem(text, m_list);
         item->setFlags(item->flags() | Qt::ItemIsEditable);
+        item->setToolTip(text); // a long path is elided in the row
     }
     m_input->clear();
     setError({});
@@ -148,9 +150,9 @@ void StringListEditor::markEntry(int index, const QString &message)
         return;
     const QSignalBlocker blocker(m_list);
     item->setForeground(QColor(0xc6, 0x28, 0x28));
-    item->setToolTip(message);
-    item->setData(Qt::UserRole, true);
     const QString line = tr("“%1”: %2").arg(item->text(), message);
+    item->setToolTip(line);
+    item->setData(Qt::UserRole, true);
     setError(error().isEmpty() ? line : error() + QLatin1Char('\n') + line);
 }
 
@@ -167,7 +169,7 @@ void StringListEditor::unmark(int row)
         return;
     const QSignalBlocker blocker(m_list);
     item->setData(Qt::ForegroundRole, QVariant());
-    item->setToolTip({});
+    item->setToolTip(item->text());
     item->setData(Qt::UserRole, false);
 }
 

@@ -136,23 +136,31 @@ void TrayController::rebuild(const QList<BackendInfo> &backends)
         if (info.active) {
             state = tr("active");
             icon = StatusIcons::BackendState::Active;
-        } else if (info.availability.available) {
-            state = tr("available");
-        } else {
+        } else if (!info.availability.available) {
             state = tr("unavailable");
             icon = StatusIcons::BackendState::Unavailable;
+        } else if (!info.unenforced.isEmpty()) {
+            state = tr("not under this policy");
+            icon = StatusIcons::BackendState::Unavailable;
+        } else if (!info.missingSettings.isEmpty()) {
+            state = tr("needs settings");
+            icon = StatusIcons::BackendState::Unavailable;
+        } else {
+            state = tr("available");
         }
         auto *action = new QAction(StatusIcons::backend(icon), labelFor(info, state), m_menu);
         action->setObjectName(QStringLiteral("trayBackend:") + info.ref.toString());
         action->setData(info.ref.toString());
         action->setCheckable(true);
         action->setChecked(info.active);
-        const bool usable = info.active || info.availability.available;
-        // An unavailable backend cannot be chosen; its tooltip says why.
+        const QString reason = !info.availability.available ? BackendList::unavailableReason(info)
+            : !info.unenforced.isEmpty()                    ? BackendList::policyRefusal(info)
+                                                            : BackendList::missingSettings(info);
+        // A backend the engine would refuse cannot be chosen; its tooltip says why. One that
+        // needs settings can: the activation failure then names them.
+        const bool usable = info.active || (info.availability.available && info.unenforced.isEmpty());
         action->setEnabled(usable);
-        action->setToolTip(usable || BackendList::unavailableReason(info).isEmpty()
-                               ? info.descriptor.description
-                               : BackendList::unavailableReason(info));
+        action->setToolTip(info.active || reason.isEmpty() ? info.descriptor.description : reason);
         connect(action, &QAction::triggered, this, [this, info] { activate(info); });
         m_group->addAction(action);
         m_menu->insertAction(m_backendsEnd, action);

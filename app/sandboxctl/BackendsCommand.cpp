@@ -19,13 +19,19 @@ int BackendsCommand::execute(EngineConnection &engine)
     const Result<QList<BackendInfo>> list = EngineConnection::await(engine.client().backends());
     if (!list.ok())
         return failWith(list.error());
-    Listing::print(list.value(), isSet(QStringLiteral("json")), { tr("REF"), tr("NAME"), tr("SOURCE"), tr("STATE") },
-                   [](const BackendInfo &info) {
-                       const QString state = info.active ? tr("active")
-                           : info.availability.available ? tr("available")
-                                                         : tr("unavailable: %1").arg(info.availability.reason);
-                       return QStringList{ info.ref.toString(), info.descriptor.name, info.sourceLabel, state };
-                   });
+    Listing::print(
+        list.value(), isSet(QStringLiteral("json")), { tr("REF"), tr("NAME"), tr("SOURCE"), tr("STATE") },
+        [](const BackendInfo &info) {
+            // What would stop an activation, before anyone tries it.
+            const QString state = info.active  ? tr("active")
+                : !info.availability.available ? tr("unavailable: %1").arg(info.availability.reason)
+                : !info.unenforced.isEmpty()
+                ? tr("not under this policy: does not enforce %1").arg(info.unenforced.join(QStringLiteral(", ")))
+                : !info.missingSettings.isEmpty()
+                ? tr("needs settings: %1").arg(info.missingSettings.join(QStringLiteral(", ")))
+                : tr("available");
+            return QStringList{ info.ref.toString(), info.descriptor.name, info.sourceLabel, state };
+        });
     return 0;
 }
 

@@ -45,9 +45,14 @@ QString stateText(const BackendInfo &info)
 {
     if (info.active)
         return TerminalUi::tr("active");
-    if (info.availability.available)
-        return TerminalUi::tr("available");
-    return TerminalUi::tr("unavailable: %1").arg(info.availability.reason);
+    if (!info.availability.available)
+        return TerminalUi::tr("unavailable: %1").arg(info.availability.reason);
+    if (!info.unenforced.isEmpty())
+        return TerminalUi::tr("not under this policy: does not enforce %1")
+            .arg(info.unenforced.join(QStringLiteral(", ")));
+    if (!info.missingSettings.isEmpty())
+        return TerminalUi::tr("needs settings: %1").arg(info.missingSettings.join(QStringLiteral(", ")));
+    return TerminalUi::tr("available");
 }
 
 } // namespace

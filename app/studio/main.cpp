@@ -66,6 +66,7 @@ int main(int argc, char *argv[])
         return 1;
     }
 
+    client.value()->setTextCatalog(sandbox::engineTextCatalog());
     // The window decides what closing means (to the tray, or quit); nothing quits implicitly.
     QApplication::setQuitOnLastWindowClosed(false);
     sandbox::TrayController tray(client.value().get());

@@ -4,7 +4,11 @@ namespace sandbox {
 
 QStringList Confinement::unenforced(const Launcher &launcher, const Policy &policy)
 {
-    const QMap<QString, QString> enforcedBy = launcher.confinement(policy);
+    return unenforced(launcher.confinement(policy), policy);
+}
+
+QStringList Confinement::unenforced(const QMap<QString, QString> &enforcedBy, const Policy &policy)
+{
     QStringList missing;
     for (const QString &dimension : policy.restrictedDimensions()) {
         if (enforcedBy.value(dimension).trimmed().isEmpty())
@@ -18,12 +22,30 @@ Status Confinement::check(const Launcher &launcher, const Policy &policy, const 
     const QStringList missing = unenforced(launcher, policy);
     if (missing.isEmpty())
         return {};
+    QStringList words;
+    for (const QString &dimension : missing)
+        words << dimensionInWords(dimension);
     return Error{ where,
                   tr("This backend does not enforce %1, which the sandbox policy restricts, so it does not run "
                      "commands under it (commands never run unconfined). Choose a backend that does, or change "
                      "the policy.")
-                      .arg(missing.join(QStringLiteral(", "))),
+                      .arg(words.join(QStringLiteral(", "))),
                   {} };
+}
+
+QString Confinement::dimensionInWords(const QString &dimension)
+{
+    if (dimension == QLatin1String("filesystem"))
+        return tr("the filesystem rules");
+    if (dimension == QLatin1String("network"))
+        return tr("the network mode");
+    if (dimension == QLatin1String("allowedDomains"))
+        return tr("the allowed domains");
+    if (dimension == QLatin1String("hostExecution"))
+        return tr("host execution");
+    if (dimension == QLatin1String("confinement"))
+        return tr("process confinement");
+    return dimension;
 }
 
 } // namespace sandbox

@@ -19,6 +19,10 @@ class Confinement final
 public:
     // The dimensions `policy` restricts that `launcher` does not enforce.
     static QStringList unenforced(const Launcher &launcher, const Policy &policy);
+    // The same for a backend's claims (dimension -> what enforces it; empty: nothing).
+    static QStringList unenforced(const QMap<QString, QString> &enforcedBy, const Policy &policy);
+    // A policy dimension in words ("the network mode").
+    static QString dimensionInWords(const QString &dimension);
     // An error naming `where` and the missing dimensions, or success.
     static Status check(const Launcher &launcher, const Policy &policy, const QString &where);
 };

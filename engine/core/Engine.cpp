@@ -53,6 +53,7 @@ public:
     // Refuses a spawn before anything runs: the refusal is published and returned as the error.
     Error refuseSpawn(const SpawnRequest &request, const std::optional<BackendRef> &ref, const QString &rule,
                       Error error);
+    QStringList missingSettings(const BackendEntry &entry, const Result<SettingsDocument> &document) const;
 
     // Work queued behind an activation when the engine stops is not started: it fails.
     template <typename T> static T stoppedResult(quint64 id)
@@ -440,6 +441,8 @@ QList<BackendInfo> Engine::backends() const
 {
     const ActiveBackend::Snapshot active = d->active.current();
     const std::optional<BackendRef> activeRef = active.ref;
+    const Policy policy = this->policy();
+    const Result<SettingsDocument> document = d->settings->load();
     QList<BackendInfo> list;
     for (const BackendEntry &entry : d->registry->entries()) {
         BackendInfo info;
@@ -468,6 +471,12 @@ QList<BackendInfo> Engine::backends() const
         info.availability = entry.availability;
         info.active = activeRef && *activeRef == entry.ref;
         info.sourceLabel = entry.sourceLabel;
+        // What would stop an activation now, said before anyone tries: claims that leave a
+        // restricted dimension unenforced, and required settings that are not set.
+        info.unenforced = Confinement::unenforced(info.active && active.launcher ? active.launcher->confinement(policy)
+                                                                                 : info.descriptor.enforcement,
+                                                  policy);
+        info.missingSettings = d->missingSettings(entry, document);
         if (!entry.enabled) {
             // Listed so the user sees it, but it cannot be activated until its pack is enabled.
             info.availability = Availability{
@@ -558,6 +567,8 @@ Status Engine::updateSettings(const BackendRef &ref, const SettingsValues &value
     });
     if (!status.ok())
         secretUpdates.undo();
+    else
+        emit backendsChanged(); // what is still missing may have changed
     return status;
 }
 
@@ -579,7 +590,32 @@ Status Engine::setPolicy(const Policy &policy)
     if (Status status = d->policyStore->save(policy); !status.ok())
         return status;
     emit policyChanged(policy);
+    emit backendsChanged(); // which backends enforce the policy may have changed
     return {};
+}
+
+QStringList Engine::Private::missingSettings(const BackendEntry &entry, const Result<SettingsDocument> &document) const
+{
+    if (!document.ok())
+        return {}; // the settings cannot be read: activation says so itself
+    const Result<SettingsValues> stored
+        = SettingsValues::fromJson(document.value().backends.value(entry.ref.toString()), entry.ref.toString());
+    const SettingsValues values = stored.ok() ? stored.value().withDefaults(entry.descriptor) : SettingsValues();
+    QStringList missing;
+    for (const FieldSpec &field : entry.descriptor.fields) {
+        if (!field.required)
+            continue;
+        if (field.type == FieldSpec::Type::Secret) {
+            const Result<bool> configured = secrets->isConfigured(entry.ref, field.id);
+            if (configured.ok() && !configured.value())
+                missing << field.id;
+        } else {
+            const QJsonValue value = values.values.value(field.id);
+            if (value.isUndefined() || value.isNull() || (value.isString() && value.toString().trimmed().isEmpty()))
+                missing << field.id;
+        }
+    }
+    return missing;
 }
 
 namespace {

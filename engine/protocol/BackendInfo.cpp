@@ -44,20 +44,28 @@ Result<Availability> Availability::fromJson(const QJsonValue &value, const QStri
 
 QJsonObject BackendInfo::toJson() const
 {
-    return { { QStringLiteral("ref"), ref.toJson() },
-             { QStringLiteral("descriptor"), descriptor.toJson() },
-             { QStringLiteral("availability"), availability.toJson() },
-             { QStringLiteral("active"), active },
-             { QStringLiteral("sourceLabel"), sourceLabel } };
+    QJsonObject object{ { QStringLiteral("ref"), ref.toJson() },
+                        { QStringLiteral("descriptor"), descriptor.toJson() },
+                        { QStringLiteral("availability"), availability.toJson() },
+                        { QStringLiteral("active"), active },
+                        { QStringLiteral("sourceLabel"), sourceLabel } };
+    if (!unenforced.isEmpty())
+        object.insert(QStringLiteral("unenforced"), QJsonArray::fromStringList(unenforced));
+    if (!missingSettings.isEmpty())
+        object.insert(QStringLiteral("missingSettings"), QJsonArray::fromStringList(missingSettings));
+    return object;
 }
 
 Result<BackendInfo> BackendInfo::fromJson(const QJsonValue &value, const QString &path)
 {
     JsonReader reader(value, path);
     reader.rejectUnknownKeys({ QStringLiteral("ref"), QStringLiteral("descriptor"), QStringLiteral("availability"),
-                               QStringLiteral("active"), QStringLiteral("sourceLabel") });
+                               QStringLiteral("active"), QStringLiteral("sourceLabel"), QStringLiteral("unenforced"),
+                               QStringLiteral("missingSettings") });
     BackendInfo info;
     info.active = reader.requireBool(QStringLiteral("active"));
+    info.unenforced = reader.optionalStringList(QStringLiteral("unenforced"));
+    info.missingSettings = reader.optionalStringList(QStringLiteral("missingSettings"));
     info.sourceLabel
         = readBoundedPlainText(reader, QStringLiteral("sourceLabel"), true, maxLabelLength, "sandbox::BackendInfo");
     for (const QString &key : { QStringLiteral("ref"), QStringLiteral("descriptor"), QStringLiteral("availability") }) {
@@ -82,6 +90,26 @@ Result<BackendInfo> BackendInfo::fromJson(const QJsonValue &value, const QString
     if (!availability)
         return availability.error();
     info.availability = availability.value();
+    for (qsizetype i = 0; i < info.unenforced.size(); ++i) {
+        const QString &dimension = info.unenforced.at(i);
+        const QString where = reader.childPath(QStringLiteral("unenforced")) + QStringLiteral("[%1]").arg(i);
+        if (!BackendDescriptor::enforcementDimensions().contains(dimension))
+            return Error{ where,
+                          tr("unknown policy dimension %1; expected one of %2")
+                              .arg(quotedForMessage(dimension),
+                                   BackendDescriptor::enforcementDimensions().join(QStringLiteral(", "))),
+                          {} };
+        if (info.unenforced.indexOf(dimension) != i)
+            return Error{ where, tr("%1 is listed twice").arg(quotedForMessage(dimension)), {} };
+    }
+    for (qsizetype i = 0; i < info.missingSettings.size(); ++i) {
+        const QString &id = info.missingSettings.at(i);
+        const QString where = reader.childPath(QStringLiteral("missingSettings")) + QStringLiteral("[%1]").arg(i);
+        if (!info.descriptor.field(id))
+            return Error{ where, tr("%1 is not a field of this backend").arg(quotedForMessage(id)), {} };
+        if (info.missingSettings.indexOf(id) != i)
+            return Error{ where, tr("%1 is listed twice").arg(quotedForMessage(id)), {} };
+    }
     return info;
 }
 

@@ -21,7 +21,11 @@ struct Availability
 };
 
 // A backend as discovery lists it.
-// JSON: { ref, descriptor, availability, active, sourceLabel }
+// JSON: { ref, descriptor, availability, active, sourceLabel, unenforced?, missingSettings? }
+// `unenforced` names the policy dimensions the current policy restricts that the backend
+// does not enforce: the engine refuses to make it active (commands never run unconfined).
+// `missingSettings` names its required fields (by id) that have no value, no default, or
+// (secrets) nothing stored: activating it without them fails.
 struct BackendInfo
 {
     BackendRef ref;
@@ -29,6 +33,8 @@ struct BackendInfo
     Availability availability;
     bool active = false;
     QString sourceLabel; // "Built-in" or the contributing pack's name
+    QStringList unenforced;
+    QStringList missingSettings;
 
     QJsonObject toJson() const;
     static Result<BackendInfo> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("backend"));

@@ -4,6 +4,7 @@
 #include "ProtocolMethods.h"
 #include "RpcMessage.h"
 #include "Transport.h"
+#include "protocol/TextCatalog.h"
 
 #include <QCoreApplication>
 #include <QHash>
@@ -74,6 +75,53 @@ Result<QList<BackendInfo>> decodeBackendList(const QJsonValue &result)
     return items;
 }
 
+// What a result carries that the engine wrote, in the client's language.
+template <typename T> void translateTexts(const TextCatalog &, T &) { }
+void translateTexts(const TextCatalog &catalog, BackendInfo &info)
+{
+    catalog.translate(info);
+}
+void translateTexts(const TextCatalog &catalog, QList<BackendInfo> &list)
+{
+    for (BackendInfo &info : list)
+        catalog.translate(info);
+}
+void translateTexts(const TextCatalog &catalog, PackInfo &pack)
+{
+    catalog.translate(pack);
+}
+void translateTexts(const TextCatalog &catalog, QList<PackInfo> &list)
+{
+    for (PackInfo &pack : list)
+        catalog.translate(pack);
+}
+void translateTexts(const TextCatalog &catalog, ActivationResult &result)
+{
+    catalog.translate(result);
+}
+void translateTexts(const TextCatalog &catalog, ActivationEvent &event)
+{
+    catalog.translate(event);
+}
+void translateTexts(const TextCatalog &catalog, CleanupWarning &warning)
+{
+    catalog.translate(warning);
+}
+void translateTexts(const TextCatalog &catalog, HostInteractionRequest &request)
+{
+    catalog.translate(request);
+}
+void translateTexts(const TextCatalog &catalog, QJsonObject &status)
+{
+    QJsonArray warnings = status.value(QStringLiteral("warnings")).toArray();
+    for (qsizetype i = 0; i < warnings.size(); ++i) {
+        if (warnings.at(i).isString())
+            warnings.replace(i, catalog.translate(warnings.at(i).toString()));
+    }
+    if (status.contains(QStringLiteral("warnings")))
+        status.insert(QStringLiteral("warnings"), warnings);
+}
+
 } // namespace
 
 class Client::Private
@@ -90,6 +138,21 @@ public:
     quint64 lastRefusalId = 0; // the newest refusal reported to this client
     bool gone = false;
     QString goneReason;
+    std::shared_ptr<const TextCatalog> catalog;
+
+    template <typename T> T translated(T value) const
+    {
+        if (catalog)
+            translateTexts(*catalog, value);
+        return value;
+    }
+    Error translated(Error error) const
+    {
+        if (catalog)
+            catalog->translate(error);
+        return error;
+    }
+    QString translated(const QString &text) const { return catalog ? catalog->translate(text) : text; }
 
     qint64 sendRequest(const QString &method, const QJsonObject &params, Resolver resolver)
     {
@@ -115,11 +178,14 @@ public:
         auto promise = std::make_shared<QPromise<Result<T>>>();
         promise->start();
         QFuture<Result<T>> future = promise->future();
-        sendRequest(method, params, [promise, method, decode](const RpcMessage &reply) {
-            if (reply.kind == RpcMessage::Kind::ErrorResponse)
-                promise->addResult(Result<T>(reply.error.toError(method)));
-            else
-                promise->addResult(decode(reply.result));
+        sendRequest(method, params, [this, promise, method, decode](const RpcMessage &reply) {
+            if (reply.kind == RpcMessage::Kind::ErrorResponse) {
+                promise->addResult(Result<T>(translated(reply.error.toError(method))));
+            } else {
+                Result<T> decoded = decode(reply.result);
+                promise->addResult(decoded.ok() ? Result<T>(translated(std::move(decoded).value()))
+                                                : Result<T>(translated(decoded.error())));
+            }
             promise->finish();
         });
         return future;
@@ -130,9 +196,9 @@ public:
         auto promise = std::make_shared<QPromise<Status>>();
         promise->start();
         QFuture<Status> future = promise->future();
-        sendRequest(method, params, [promise, method](const RpcMessage &reply) {
+        sendRequest(method, params, [this, promise, method](const RpcMessage &reply) {
             if (reply.kind == RpcMessage::Kind::ErrorResponse)
-                promise->addResult(Status(reply.error.toError(method)));
+                promise->addResult(Status(translated(reply.error.toError(method))));
             else
                 promise->addResult(Status::success());
             promise->finish();
@@ -188,25 +254,25 @@ public:
         if (method == Notification::ActivationEvent) {
             if (auto e
                 = ActivationEvent::fromJson(params.value(QStringLiteral("event")), QStringLiteral("params.event")))
-                emit q->activationEvent(e.value());
+                emit q->activationEvent(translated(e.value()));
             else
                 undecodable(method, e.error());
         } else if (method == Notification::ActivationFinished) {
             if (auto r
                 = ActivationResult::fromJson(params.value(QStringLiteral("result")), QStringLiteral("params.result")))
-                emit q->activationFinished(r.value());
+                emit q->activationFinished(translated(r.value()));
             else
                 undecodable(method, r.error());
         } else if (method == Notification::CleanupWarning) {
             if (auto w
                 = CleanupWarning::fromJson(params.value(QStringLiteral("warning")), QStringLiteral("params.warning")))
-                emit q->cleanupWarning(w.value());
+                emit q->cleanupWarning(translated(w.value()));
             else
                 undecodable(method, w.error());
         } else if (method == Notification::InteractionRequest) {
             const QJsonValue request = params.value(QStringLiteral("request"));
             if (auto r = HostInteractionRequest::fromJson(request, QStringLiteral("params.request"))) {
-                emit q->hostInteractionRequested(r.value());
+                emit q->hostInteractionRequested(translated(r.value()));
             } else {
                 undecodable(method, r.error());
                 refuseInteraction(request.toObject().value(QStringLiteral("id")));
@@ -281,7 +347,7 @@ public:
             if (process)
                 process->detachSender();
         }
-        emit q->disconnected(goneReason);
+        emit q->disconnected(translated(goneReason));
     }
 };
 
@@ -309,7 +375,8 @@ Client::Client(std::unique_ptr<Transport> transport, QObject *parent)
                      { QStringLiteral("client"), QCoreApplication::applicationName() } },
                    [this](const RpcMessage &reply) {
                        if (reply.kind == RpcMessage::Kind::ErrorResponse && !d->gone) {
-                           const QString reason = tr("the engine refused the handshake: %1").arg(reply.error.message);
+                           const QString reason
+                               = tr("the engine refused the handshake: %1").arg(d->translated(reply.error.message));
                            d->transport->close();
                            d->onGone(reason);
                        }
@@ -333,6 +400,16 @@ Client::~Client()
         if (process)
             process->detachSender();
     }
+}
+
+void Client::setTextCatalog(std::shared_ptr<const TextCatalog> catalog)
+{
+    d->catalog = std::move(catalog);
+}
+
+QString Client::translated(const QString &engineText) const
+{
+    return d->translated(engineText);
 }
 
 QFuture<Result<QList<BackendInfo>>> Client::backends()
@@ -421,7 +498,7 @@ std::unique_ptr<RemoteProcess> Client::spawn(const SpawnRequest &request)
                        if (!weak)
                            return;
                        if (reply.kind == RpcMessage::Kind::ErrorResponse) {
-                           weak->fail(reply.error.toError(Method::ProcessSpawn));
+                           weak->fail(p->translated(reply.error.toError(Method::ProcessSpawn)));
                            return;
                        }
                        const QJsonValue id = reply.result.toObject().value(QStringLiteral("processId"));

@@ -17,6 +17,7 @@
 
 namespace sandbox {
 
+class TextCatalog;
 class Transport;
 
 // A process spawned through a Client. Output and exit arrive as signals.
@@ -50,6 +51,14 @@ class Client final : public QObject
 public:
     explicit Client(std::unique_ptr<Transport> transport, QObject *parent = nullptr);
     ~Client() override;
+
+    // Texts the engine sends (descriptors, claims, reasons, errors, step messages,
+    // questions) reach this client's signals and results translated with `catalog`;
+    // without one they stay in the engine's source language.
+    void setTextCatalog(std::shared_ptr<const TextCatalog> catalog);
+    // A text the engine's code wrote in this process (the protocol's own checks, run by a
+    // presenter before it sends anything) in this client's language.
+    QString translated(const QString &engineText) const;
 
     QFuture<Result<QList<BackendInfo>>> backends();
     QFuture<Result<BackendInfo>> describe(const BackendRef &ref);

@@ -96,8 +96,17 @@ void TestTray::menuListsEveryBackendWithItsState()
         QVERIFY(menu->actions().contains(a));
         QVERIFY(a->text().startsWith(info.descriptor.name));
         const bool usable = info.ref != TestPack::ref(QStringLiteral("remote"));
-        QVERIFY2(a->text().contains(usable ? QStringLiteral("(available)") : QStringLiteral("(unavailable)")),
+        // One with required settings not set can be chosen (the activation names them) but
+        // says what it needs.
+        const bool needsSettings = usable && !info.missingSettings.isEmpty();
+        QVERIFY2(a->text().contains(!usable             ? QStringLiteral("(unavailable)")
+                                        : needsSettings ? QStringLiteral("(needs settings)")
+                                                        : QStringLiteral("(available)")),
                  qPrintable(a->text()));
+        if (needsSettings) {
+            QVERIFY2(a->toolTip().startsWith(QStringLiteral("Cannot be activated until its required settings are set")),
+                     qPrintable(a->toolTip()));
+        }
         // An unavailable backend cannot be chosen; its tooltip says why, without a raw ref.
         QCOMPARE(a->isEnabled(), usable);
         if (!usable) {

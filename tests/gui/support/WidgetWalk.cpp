@@ -2,13 +2,17 @@
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
+#include <QAction>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPixmap>
+#include <QTabWidget>
+#include <QTreeWidget>
 #include <QWidget>
 
 namespace sandbox::test {
@@ -36,7 +40,29 @@ QStringList WidgetWalk::texts(QWidget *root)
                 out << list->item(i)->text() << list->item(i)->toolTip()
                     << list->item(i)->data(Qt::AccessibleTextRole).toString();
         }
+        if (auto *tree = qobject_cast<QTreeWidget *>(w)) {
+            QList<QTreeWidgetItem *> items{ tree->headerItem() };
+            for (int i = 0; i < tree->topLevelItemCount(); ++i)
+                items << tree->topLevelItem(i);
+            for (int i = 1; i < items.size(); ++i) {
+                for (int child = 0; child < items.at(i)->childCount(); ++child)
+                    items << items.at(i)->child(child);
+            }
+            for (QTreeWidgetItem *item : items) {
+                for (int column = 0; column < tree->columnCount(); ++column)
+                    out << item->text(column) << item->toolTip(column);
+            }
+        }
+        if (auto *tabs = qobject_cast<QTabWidget *>(w)) {
+            for (int i = 0; i < tabs->count(); ++i)
+                out << tabs->tabText(i) << tabs->tabToolTip(i);
+        }
+        if (auto *group = qobject_cast<QGroupBox *>(w))
+            out << group->title();
     }
+    // Menu entries and other actions (a menu bar's, a context menu's).
+    for (QAction *action : root->findChildren<QAction *>())
+        out << action->text() << action->toolTip() << action->statusTip();
     out.removeAll(QString());
     return out;
 }

@@ -12,7 +12,8 @@ class WidgetWalk final
 {
 public:
     // Every text a widget tree shows or exposes: texts, placeholders, tooltips, status
-    // tips, accessible names and descriptions, list and combo items, window titles.
+    // tips, accessible names and descriptions, list, tree, combo and tab items, group
+    // titles, actions (menu entries), window titles.
     static QStringList texts(QWidget *root);
     // Interactive widgets (buttons, inputs, lists ...) below root that lack an objectName
     // or an accessibleName, described for a failure message. Qt's internal sub-widgets

@@ -182,6 +182,21 @@ void TestMessages::backendAndPackRoundTrip()
     info.active = false;
     info.sourceLabel = QStringLiteral("Acme Tools");
     QCOMPARE(roundTripped(info), info);
+    // What would stop an activation travels with it, and only what can be true.
+    info.unenforced = { QStringLiteral("network"), QStringLiteral("hostExecution") };
+    info.missingSettings = { QStringLiteral("apiKey") };
+    QCOMPARE(roundTripped(info), info);
+    for (const auto &[member, bad] : QList<std::pair<QString, QJsonArray>>{
+             { QStringLiteral("unenforced"), QJsonArray{ QStringLiteral("kernel") } },
+             { QStringLiteral("unenforced"), QJsonArray{ QStringLiteral("network"), QStringLiteral("network") } },
+             { QStringLiteral("missingSettings"), QJsonArray{ QStringLiteral("endpoint") } },
+             { QStringLiteral("missingSettings"), QJsonArray{ 7 } } }) {
+        QJsonObject json = info.toJson();
+        json.insert(member, bad);
+        const Result<BackendInfo> decoded = BackendInfo::fromJson(json);
+        QVERIFY2(!decoded.ok(), qPrintable(member));
+        QVERIFY2(decoded.error().where.contains(member), qPrintable(decoded.error().toString()));
+    }
     const Availability available{ true, QString() };
     QCOMPARE(roundTripped(available), available);
 

@@ -1,0 +1,3175 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE">
+<context>
+    <name>ActivationTransaction</name>
+    <message>
+        <source>This backend has no secret settings.</source>
+        <translation>Dieses Backend hat keine geheimen Einstellungen.</translation>
+    </message>
+    <message>
+        <source>An earlier step failed.</source>
+        <translation>Ein früherer Schritt ist fehlgeschlagen.</translation>
+    </message>
+    <message>
+        <source>The engine is shutting down; nothing was activated.</source>
+        <translation>Die Engine wird beendet; nichts wurde aktiviert.</translation>
+    </message>
+    <message>
+        <source>No backend %1 is registered.</source>
+        <translation>Kein Backend %1 ist registriert.</translation>
+    </message>
+    <message>
+        <source>The pack &quot;%1&quot; that provides this backend is disabled. Enable the pack first.</source>
+        <translation>Das Paket „%1“, das dieses Backend bereitstellt, ist deaktiviert. Aktivieren Sie zuerst das Paket.</translation>
+    </message>
+    <message>
+        <source>The secret updates are not valid.</source>
+        <translation>Die Änderungen an den Geheimnissen sind ungültig.</translation>
+    </message>
+    <message>
+        <source>not a secret field of this backend</source>
+        <translation>kein geheimes Feld dieses Backends</translation>
+    </message>
+    <message>
+        <source>given more than once</source>
+        <translation>mehr als einmal angegeben</translation>
+    </message>
+    <message>
+        <source>Required secrets are not set.</source>
+        <translation>Erforderliche Geheimnisse sind nicht gesetzt.</translation>
+    </message>
+    <message>
+        <source>%1 is required: enter a value.</source>
+        <translation>%1 ist erforderlich: Geben Sie einen Wert ein.</translation>
+    </message>
+    <message>
+        <source>The backend asked a question that cannot be shown, so it was refused: %1</source>
+        <translation>Das Backend hat eine Frage gestellt, die nicht angezeigt werden kann; sie wurde daher abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>The backend&apos;s availability probe ended without a result.</source>
+        <translation>Die Verfügbarkeitsprüfung des Backends endete ohne Ergebnis.</translation>
+    </message>
+    <message>
+        <source>The backend reports that it is not available.</source>
+        <translation>Das Backend meldet, dass es nicht verfügbar ist.</translation>
+    </message>
+    <message>
+        <source>The sandbox policy is not known, so no backend is made active.</source>
+        <translation>Die Sandbox-Richtlinie ist nicht bekannt, daher wird kein Backend aktiv.</translation>
+    </message>
+    <message>
+        <source>The backend reported an availability change while it was being probed, so it was not made active. Activate it again.</source>
+        <translation>Das Backend hat während der Prüfung eine Änderung seiner Verfügbarkeit gemeldet und wurde daher nicht aktiv. Aktivieren Sie es erneut.</translation>
+    </message>
+    <message>
+        <source>No backend was active before.</source>
+        <translation>Zuvor war kein Backend aktiv.</translation>
+    </message>
+    <message>
+        <source>The backend keeps its launcher instance.</source>
+        <translation>Das Backend behält seine Launcher-Instanz.</translation>
+    </message>
+    <message>
+        <source>Could not release the resources of %1: %2. Retrying in the background.</source>
+        <translation>Die Ressourcen von %1 konnten nicht freigegeben werden: %2. Es wird im Hintergrund erneut versucht.</translation>
+    </message>
+</context>
+<context>
+    <name>BackendRegistry</name>
+    <message>
+        <source>not a valid backend reference</source>
+        <translation>keine gültige Backend-Referenz</translation>
+    </message>
+    <message>
+        <source>no launcher was given</source>
+        <translation>es wurde kein Launcher übergeben</translation>
+    </message>
+    <message>
+        <source>the launcher&apos;s kind &quot;%1&quot; does not match the reference</source>
+        <translation>die Art „%1“ des Launchers passt nicht zur Referenz</translation>
+    </message>
+    <message>
+        <source>the name of its source must be short plain text</source>
+        <translation>der Name seiner Quelle muss kurzer reiner Text sein</translation>
+    </message>
+    <message>
+        <source>Not checked yet.</source>
+        <translation>Noch nicht geprüft.</translation>
+    </message>
+    <message>
+        <source>a backend with this reference is already registered</source>
+        <translation>ein Backend mit dieser Referenz ist bereits registriert</translation>
+    </message>
+    <message>
+        <source>The backend&apos;s availability reason is not shown: it is not plain text or is too long.</source>
+        <translation>Der Grund für die Verfügbarkeit des Backends wird nicht angezeigt: Er ist kein reiner Text oder zu lang.</translation>
+    </message>
+    <message>
+        <source>No backend %1 is registered.</source>
+        <translation>Kein Backend %1 ist registriert.</translation>
+    </message>
+    <message>
+        <source>The backend&apos;s provider did not create a launcher of kind &quot;%1&quot;.</source>
+        <translation>Der Anbieter des Backends hat keinen Launcher der Art „%1“ erzeugt.</translation>
+    </message>
+</context>
+<context>
+    <name>BaselineCache</name>
+    <message>
+        <source>usable</source>
+        <translation>verwendbar</translation>
+    </message>
+    <message>
+        <source>no baseline yet</source>
+        <translation>noch keine Baseline</translation>
+    </message>
+    <message>
+        <source>leased</source>
+        <translation>verliehen</translation>
+    </message>
+    <message>
+        <source>invalid manifest</source>
+        <translation>ungültiges Manifest</translation>
+    </message>
+    <message>
+        <source>epoch mismatch</source>
+        <translation>Epoche stimmt nicht überein</translation>
+    </message>
+    <message>
+        <source>digest mismatch</source>
+        <translation>Prüfsumme stimmt nicht überein</translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation>%1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read</source>
+        <translation>%1 kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>made at epoch %1, this build restores epoch %2</source>
+        <translation>in Epoche %1 erstellt, dieser Build stellt Epoche %2 wieder her</translation>
+    </message>
+    <message>
+        <source>made for another machine, toolchain or user</source>
+        <translation>für eine andere Maschine, Toolchain oder einen anderen Benutzer erstellt</translation>
+    </message>
+    <message>
+        <source>the artifact is missing</source>
+        <translation>das Artefakt fehlt</translation>
+    </message>
+    <message>
+        <source>the artifact&apos;s sha256 is not the manifest&apos;s</source>
+        <translation>die sha256-Prüfsumme des Artefakts ist nicht die des Manifests</translation>
+    </message>
+    <message>
+        <source>cannot create %1: %2</source>
+        <translation>%1 kann nicht angelegt werden: %2</translation>
+    </message>
+    <message>
+        <source>the saved state %1 is empty or unreadable</source>
+        <translation>der gespeicherte Zustand %1 ist leer oder nicht lesbar</translation>
+    </message>
+    <message>
+        <source>cannot write the baseline in %1</source>
+        <translation>die Baseline in %1 kann nicht geschrieben werden</translation>
+    </message>
+</context>
+<context>
+    <name>BaselineLease</name>
+    <message>
+        <source>cannot write the lease in %1</source>
+        <translation>die Leihe in %1 kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>cannot take the lease in %1: %2</source>
+        <translation>die Leihe in %1 kann nicht übernommen werden: %2</translation>
+    </message>
+    <message>
+        <source>baseline leased by running process %1</source>
+        <translation>Baseline an den laufenden Prozess %1 verliehen</translation>
+    </message>
+    <message>
+        <source>the lease in %1 changed hands while it was being reclaimed</source>
+        <translation>die Leihe in %1 hat während der Rückforderung den Besitzer gewechselt</translation>
+    </message>
+</context>
+<context>
+    <name>CleanupScheduler</name>
+    <message numerus="yes">
+        <source>Deferred until the %n process(es) it still runs have ended.</source>
+        <translation>
+            <numerusform>Zurückgestellt, bis der %n Prozess, den es noch ausführt, beendet ist.</numerusform>
+            <numerusform>Zurückgestellt, bis die %n Prozesse, die es noch ausführt, beendet sind.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>Confinement</name>
+    <message>
+        <source>This backend does not enforce %1, which the sandbox policy restricts, so it does not run commands under it (commands never run unconfined). Choose a backend that does, or change the policy.</source>
+        <translation>Dieses Backend setzt %1 nicht durch, was die Sandbox-Richtlinie einschränkt; daher führt es darunter keine Befehle aus (Befehle laufen nie unbeschränkt). Wählen Sie ein Backend, das es durchsetzt, oder ändern Sie die Richtlinie.</translation>
+    </message>
+    <message>
+        <source>the filesystem rules</source>
+        <translation>die Dateisystemregeln</translation>
+    </message>
+    <message>
+        <source>the network mode</source>
+        <translation>den Netzwerkmodus</translation>
+    </message>
+    <message>
+        <source>the allowed domains</source>
+        <translation>die erlaubten Domains</translation>
+    </message>
+    <message>
+        <source>host execution</source>
+        <translation>die Ausführung auf dem Host</translation>
+    </message>
+    <message>
+        <source>process confinement</source>
+        <translation>die Prozessbeschränkung</translation>
+    </message>
+</context>
+<context>
+    <name>ContainerPool</name>
+    <message>
+        <source>no filtering proxy is available to this backend</source>
+        <translation>diesem Backend steht kein Filter-Proxy zur Verfügung</translation>
+    </message>
+    <message>
+        <source>the runtime refused to create the container: %1</source>
+        <translation>die Laufzeitumgebung hat das Anlegen des Containers verweigert: %1</translation>
+    </message>
+    <message>
+        <source>the runtime created a container but did not name it</source>
+        <translation>die Laufzeitumgebung hat einen Container angelegt, ihn aber nicht benannt</translation>
+    </message>
+    <message>
+        <source>the runtime could not start the container: %1</source>
+        <translation>die Laufzeitumgebung konnte den Container nicht starten: %1</translation>
+    </message>
+    <message>
+        <source>the container&apos;s proxy bridge did not start: %1</source>
+        <translation>die Proxy-Brücke des Containers ist nicht gestartet: %1</translation>
+    </message>
+    <message>
+        <source>exit status %1</source>
+        <translation>Exit-Status %1</translation>
+    </message>
+    <message>
+        <source>did not finish in time</source>
+        <translation>wurde nicht rechtzeitig fertig</translation>
+    </message>
+    <message>
+        <source>containers could not be removed: %1</source>
+        <translation>Container konnten nicht entfernt werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>ContainerSpec</name>
+    <message>
+        <source>The engine&apos;s proxy bridge (sandbox-init) was not found, so nothing runs under the allowlist network mode. Reinstall Sandbox Studio, or choose network none or full.</source>
+        <translation>Die Proxy-Brücke der Engine (sandbox-init) wurde nicht gefunden, daher läuft im Netzwerkmodus Allowlist nichts. Installieren Sie Sandbox Studio neu oder wählen Sie das Netzwerk „none“ oder „full“.</translation>
+    </message>
+    <message>
+        <source>The path %1 contains &apos;:&apos; or &apos;,&apos; and cannot be mounted into a container.</source>
+        <translation>Der Pfad %1 enthält „:“ oder „,“ und kann nicht in einen Container eingehängt werden.</translation>
+    </message>
+    <message>
+        <source>%1 lies inside the denied path %2, so it is never mounted into a container.</source>
+        <translation>%1 liegt im verbotenen Pfad %2 und wird daher nie in einen Container eingehängt.</translation>
+    </message>
+    <message>
+        <source>The denied path %1 is inside %2, which would be mounted; the Docker backend can hide denied folders there but not files. Run the command from another folder.</source>
+        <translation>Der verbotene Pfad %1 liegt in %2, das eingehängt würde; das Docker-Backend kann dort verbotene Ordner verbergen, aber keine Dateien. Führen Sie den Befehl aus einem anderen Ordner aus.</translation>
+    </message>
+    <message>
+        <source>The folder %1 that covers denied folders is not empty.</source>
+        <translation>Der Ordner %1, der verbotene Ordner verdeckt, ist nicht leer.</translation>
+    </message>
+</context>
+<context>
+    <name>DockerApi</name>
+    <message>
+        <source>HTTP status %1</source>
+        <translation>HTTP-Status %1</translation>
+    </message>
+    <message>
+        <source>the socket path is too long</source>
+        <translation>der Socket-Pfad ist zu lang</translation>
+    </message>
+    <message>
+        <source>cannot create a socket: %1</source>
+        <translation>es kann kein Socket angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>no Docker-compatible runtime answers at %1 (%2)</source>
+        <translation>unter %1 antwortet keine Docker-kompatible Laufzeitumgebung (%2)</translation>
+    </message>
+    <message>
+        <source>no Docker-compatible runtime answered at %1 in time</source>
+        <translation>unter %1 hat keine Docker-kompatible Laufzeitumgebung rechtzeitig geantwortet</translation>
+    </message>
+    <message>
+        <source>the runtime at %1 did not take the request</source>
+        <translation>die Laufzeitumgebung unter %1 hat die Anfrage nicht angenommen</translation>
+    </message>
+    <message>
+        <source>the runtime at %1 did not answer %2 %3 within %4 s</source>
+        <translation>die Laufzeitumgebung unter %1 hat %2 %3 nicht innerhalb von %4 s beantwortet</translation>
+    </message>
+    <message>
+        <source>the runtime at %1 sent no valid HTTP response</source>
+        <translation>die Laufzeitumgebung unter %1 hat keine gültige HTTP-Antwort gesendet</translation>
+    </message>
+    <message>
+        <source>the runtime did not take the exec start request</source>
+        <translation>die Laufzeitumgebung hat die Anfrage zum Start des Exec nicht angenommen</translation>
+    </message>
+    <message>
+        <source>the runtime refused to start the command: %1</source>
+        <translation>die Laufzeitumgebung hat den Start des Befehls verweigert: %1</translation>
+    </message>
+</context>
+<context>
+    <name>DockerLauncher</name>
+    <message>
+        <source>Docker</source>
+        <translation>Docker</translation>
+    </message>
+    <message>
+        <source>Runs each command in a container of a Docker-compatible runtime (Docker Engine, or Podman&apos;s Docker-compatible service), one warm container per workspace.</source>
+        <translation>Führt jeden Befehl in einem Container einer Docker-kompatiblen Laufzeitumgebung aus (Docker Engine oder der Docker-kompatible Dienst von Podman), ein warmer Container pro Arbeitsbereich.</translation>
+    </message>
+    <message>
+        <source>Endpoint</source>
+        <translation>Endpunkt</translation>
+    </message>
+    <message>
+        <source>The runtime&apos;s unix socket (unix:///path or /path). Empty: DOCKER_HOST, then /var/run/docker.sock, then your Podman socket.</source>
+        <translation>Der Unix-Socket der Laufzeitumgebung (unix:///pfad oder /pfad). Leer: DOCKER_HOST, dann /var/run/docker.sock, dann Ihr Podman-Socket.</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>Image</translation>
+    </message>
+    <message>
+        <source>The image commands run in. It must be present in the runtime and provide sleep.</source>
+        <translation>Das Image, in dem Befehle laufen. Es muss in der Laufzeitumgebung vorhanden sein und sleep enthalten.</translation>
+    </message>
+    <message>
+        <source>Memory limit (MB)</source>
+        <translation>Speichergrenze (MB)</translation>
+    </message>
+    <message>
+        <source>0 means no limit.</source>
+        <translation>0 bedeutet keine Grenze.</translation>
+    </message>
+    <message>
+        <source>CPUs</source>
+        <translation>CPUs</translation>
+    </message>
+    <message>
+        <source>Process limit</source>
+        <translation>Prozessgrenze</translation>
+    </message>
+    <message>
+        <source>The most processes a container may hold at once.</source>
+        <translation>Die meisten Prozesse, die ein Container gleichzeitig enthalten darf.</translation>
+    </message>
+    <message>
+        <source>The image&apos;s root filesystem, read-only, with a private /tmp. Of the host&apos;s files only the workspace and the policy&apos;s other writable folders are mounted, read-write at the same path, with the policy&apos;s read-only paths inside them mounted read-only; under the allowlist network mode also the engine&apos;s proxy bridge program and its filtering proxy socket&apos;s folder, both read-only; besides them the runtime adds only the small files it generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the workspace is covered by an empty read-only folder, and a denied file there refuses the command.</source>
+        <translation>Das Root-Dateisystem des Images, schreibgeschützt, mit einem privaten /tmp. Von den Dateien des Hosts werden nur der Arbeitsbereich und die übrigen beschreibbaren Ordner der Richtlinie eingehängt, lesend und schreibend am selben Pfad, die schreibgeschützten Pfade der Richtlinie darin schreibgeschützt; im Netzwerkmodus Allowlist außerdem das Proxy-Brückenprogramm der Engine und der Ordner des Sockets ihres Filter-Proxys, beide schreibgeschützt; daneben fügt die Laufzeitumgebung nur die kleinen Dateien hinzu, die sie erzeugt (etwa /etc/hosts). Kein verbotener Pfad wird je eingehängt: Ein verbotener Ordner im Arbeitsbereich wird von einem leeren, schreibgeschützten Ordner verdeckt, und eine verbotene Datei dort lässt den Befehl abweisen.</translation>
+    </message>
+    <message>
+        <source>Commands run in the container&apos;s own namespaces as your uid and gid, with every capability dropped, no-new-privileges and the container&apos;s process limit. Commands of one workspace share its container and can see each other&apos;s processes. Other system calls are filtered by the runtime&apos;s default seccomp profile, which decides whether a command may trace another command of the same container, create a user namespace or use the kernel keyring.</source>
+        <translation>Befehle laufen in den eigenen Namespaces des Containers unter Ihrer UID und GID, ohne jede Capability, mit no-new-privileges und der Prozessgrenze des Containers. Befehle eines Arbeitsbereichs teilen sich dessen Container und sehen gegenseitig ihre Prozesse. Andere Systemaufrufe filtert das Standard-Seccomp-Profil der Laufzeitumgebung; es entscheidet, ob ein Befehl einen anderen Befehl desselben Containers verfolgen, einen User-Namespace anlegen oder den Kernel-Schlüsselbund benutzen darf.</translation>
+    </message>
+    <message>
+        <source>Network none: the container has no network interface but loopback. Allowlist: no network interface but loopback either; the container&apos;s first process is the engine&apos;s proxy bridge (sandbox-init, mounted read-only from the host), which relays 127.0.0.1:3128 inside the container to a filtering proxy socket of that container&apos;s own, in a host folder holding nothing else that is mounted read-only. Full: the runtime&apos;s default network.</source>
+        <translation>Netzwerk none: Der Container hat keine Netzwerkschnittstelle außer Loopback. Allowlist: ebenfalls keine Netzwerkschnittstelle außer Loopback; der erste Prozess des Containers ist die Proxy-Brücke der Engine (sandbox-init, schreibgeschützt vom Host eingehängt), die 127.0.0.1:3128 im Container an einen eigenen Filter-Proxy-Socket dieses Containers weiterleitet, in einem Host-Ordner, der sonst nichts enthält und schreibgeschützt eingehängt ist. Full: das Standardnetzwerk der Laufzeitumgebung.</translation>
+    </message>
+    <message>
+        <source>Under the allowlist network mode the engine&apos;s filtering proxy is the container&apos;s only way out: commands get HTTP_PROXY, HTTPS_PROXY and ALL_PROXY pointing at the bridge (HTTP, HTTPS through CONNECT, SOCKS5), and the proxy connects only to the policy&apos;s allowed domains and addresses, a denied entry winning. Nothing else leaves the container, name lookups included (the proxy resolves names). Each set of domain rules gets a container of its own.</source>
+        <translation>Im Netzwerkmodus Allowlist ist der Filter-Proxy der Engine der einzige Weg aus dem Container: Befehle erhalten HTTP_PROXY, HTTPS_PROXY und ALL_PROXY, die auf die Brücke zeigen (HTTP, HTTPS über CONNECT, SOCKS5), und der Proxy verbindet nur zu den erlaubten Domains und Adressen der Richtlinie, wobei ein verbotener Eintrag gewinnt. Sonst verlässt nichts den Container, auch keine Namensauflösung (der Proxy löst Namen selbst auf). Jede Menge von Domain-Regeln erhält einen eigenen Container.</translation>
+    </message>
+    <message>
+        <source>Never granted, whatever the policy allows: no runtime socket, session bus or other channel to the host&apos;s programs is mounted into the container (the filtering proxy&apos;s socket, mounted under the allowlist network mode, only relays connections to the allowed domains).</source>
+        <translation>Nie gewährt, was auch immer die Richtlinie erlaubt: Kein Socket der Laufzeitumgebung, kein Sitzungsbus und kein anderer Kanal zu den Programmen des Hosts wird in den Container eingehängt (der Socket des Filter-Proxys, im Netzwerkmodus Allowlist eingehängt, leitet nur Verbindungen zu den erlaubten Domains weiter).</translation>
+    </message>
+    <message>
+        <source>The endpoint &quot;%1&quot; is not a unix socket (unix:///path or /path); only local runtimes are supported.</source>
+        <translation>Der Endpunkt „%1“ ist kein Unix-Socket (unix:///pfad oder /pfad); nur lokale Laufzeitumgebungen werden unterstützt.</translation>
+    </message>
+    <message>
+        <source>DOCKER_HOST is &quot;%1&quot;, which is not a unix socket; set the endpoint to the runtime&apos;s socket.</source>
+        <translation>DOCKER_HOST ist „%1“, kein Unix-Socket; setzen Sie den Endpunkt auf den Socket der Laufzeitumgebung.</translation>
+    </message>
+    <message>
+        <source>No Docker-compatible runtime at %1. Start Docker, or Podman&apos;s service (podman system service), or set the endpoint.</source>
+        <translation>Keine Docker-kompatible Laufzeitumgebung unter %1. Starten Sie Docker oder den Dienst von Podman (podman system service) oder setzen Sie den Endpunkt.</translation>
+    </message>
+    <message>
+        <source>No Docker-compatible runtime at %1: %2</source>
+        <translation>Keine Docker-kompatible Laufzeitumgebung unter %1: %2</translation>
+    </message>
+    <message>
+        <source>The runtime at %1 does not serve the Docker Engine API (%2).</source>
+        <translation>Die Laufzeitumgebung unter %1 bietet die Docker-Engine-API nicht an (%2).</translation>
+    </message>
+    <message>
+        <source>The runtime at %1 serves Docker Engine API %2; version %3 or later is needed.</source>
+        <translation>Die Laufzeitumgebung unter %1 bietet die Docker-Engine-API %2 an; Version %3 oder neuer wird benötigt.</translation>
+    </message>
+    <message>
+        <source>(unknown)</source>
+        <translation>(unbekannt)</translation>
+    </message>
+    <message>
+        <source>No image is set. Choose the image commands run in.</source>
+        <translation>Kein Image ist gesetzt. Wählen Sie das Image, in dem Befehle laufen.</translation>
+    </message>
+    <message>
+        <source>The runtime at %1 did not answer: %2</source>
+        <translation>Die Laufzeitumgebung unter %1 hat nicht geantwortet: %2</translation>
+    </message>
+    <message>
+        <source>The image %1 is not present in the runtime at %2. Get it with &quot;docker pull %1&quot; or &quot;podman pull %1&quot; (or build or import it there), then activate again.</source>
+        <translation>Das Image %1 ist in der Laufzeitumgebung unter %2 nicht vorhanden. Holen Sie es mit „docker pull %1“ oder „podman pull %1“ (oder bauen bzw. importieren Sie es dort) und aktivieren Sie dann erneut.</translation>
+    </message>
+    <message>
+        <source>The runtime at %1 cannot inspect the image %2: %3</source>
+        <translation>Die Laufzeitumgebung unter %1 kann das Image %2 nicht untersuchen: %3</translation>
+    </message>
+    <message>
+        <source>The Docker backend is not prepared; activate it first.</source>
+        <translation>Das Docker-Backend ist nicht vorbereitet; aktivieren Sie es zuerst.</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1.</source>
+        <translation>Der Ordner %1 kann nicht angelegt werden.</translation>
+    </message>
+</context>
+<context>
+    <name>E2bApi</name>
+    <message>
+        <source>HTTP status %1</source>
+        <translation>HTTP-Status %1</translation>
+    </message>
+    <message>
+        <source>%1 (HTTP status %2)</source>
+        <translation>%1 (HTTP-Status %2)</translation>
+    </message>
+    <message>
+        <source>The API key was refused by the E2B API. Set the right key (sandboxctl secret set), then activate again.</source>
+        <translation>Die E2B-API hat den API-Schlüssel abgelehnt. Setzen Sie den richtigen Schlüssel (sandboxctl secret set) und aktivieren Sie dann erneut.</translation>
+    </message>
+    <message>
+        <source>%1 did not answer: %2</source>
+        <translation>%1 hat nicht geantwortet: %2</translation>
+    </message>
+    <message>
+        <source>No API key is set. Set it with sandboxctl secret set, then activate again.</source>
+        <translation>Kein API-Schlüssel ist gesetzt. Setzen Sie ihn mit sandboxctl secret set und aktivieren Sie dann erneut.</translation>
+    </message>
+    <message>
+        <source>The E2B API at %1 cannot be used: %2</source>
+        <translation>Die E2B-API unter %1 kann nicht benutzt werden: %2</translation>
+    </message>
+    <message>
+        <source>E2B did not create a sandbox of the template %1: %2</source>
+        <translation>E2B hat keine Sandbox der Vorlage %1 angelegt: %2</translation>
+    </message>
+    <message>
+        <source>The E2B API answered without a usable sandbox id.</source>
+        <translation>Die E2B-API hat ohne verwendbare Sandbox-ID geantwortet.</translation>
+    </message>
+    <message>
+        <source>E2B did not extend the sandbox&apos;s timeout: %1</source>
+        <translation>E2B hat die Zeitgrenze der Sandbox nicht verlängert: %1</translation>
+    </message>
+    <message>
+        <source>E2B did not kill the sandbox: %1</source>
+        <translation>E2B hat die Sandbox nicht beendet: %1</translation>
+    </message>
+</context>
+<context>
+    <name>E2bLauncher</name>
+    <message>
+        <source>The E2B backend is not configured.</source>
+        <translation>Das E2B-Backend ist nicht konfiguriert.</translation>
+    </message>
+    <message>
+        <source>E2B</source>
+        <translation>E2B</translation>
+    </message>
+    <message>
+        <source>Runs each command in an E2B sandbox, an isolated virtual machine in E2B&apos;s cloud, one sandbox per activation. Needs an E2B API key and a connection to the service.</source>
+        <translation>Führt jeden Befehl in einer E2B-Sandbox aus, einer isolierten virtuellen Maschine in der Cloud von E2B, eine Sandbox pro Aktivierung. Benötigt einen E2B-API-Schlüssel und eine Verbindung zum Dienst.</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API-Schlüssel</translation>
+    </message>
+    <message>
+        <source>Your E2B API key. It is kept in the keychain and sent only to the E2B API.</source>
+        <translation>Ihr E2B-API-Schlüssel. Er wird im Schlüsselbund aufbewahrt und nur an die E2B-API gesendet.</translation>
+    </message>
+    <message>
+        <source>Template</source>
+        <translation>Vorlage</translation>
+    </message>
+    <message>
+        <source>The sandbox template commands run in.</source>
+        <translation>Die Sandbox-Vorlage, in der Befehle laufen.</translation>
+    </message>
+    <message>
+        <source>Domain</source>
+        <translation>Domain</translation>
+    </message>
+    <message>
+        <source>The E2B domain: the API is at api. followed by the domain, and sandboxes are reached under it.</source>
+        <translation>Die E2B-Domain: Die API liegt unter api. gefolgt von der Domain, und Sandboxes werden darunter erreicht.</translation>
+    </message>
+    <message>
+        <source>API URL</source>
+        <translation>API-URL</translation>
+    </message>
+    <message>
+        <source>Empty: https://api. followed by the domain. HTTPS, or plain HTTP to a loopback address only.</source>
+        <translation>Leer: https://api. gefolgt von der Domain. HTTPS, oder reines HTTP nur zu einer Loopback-Adresse.</translation>
+    </message>
+    <message>
+        <source>Sandbox URL</source>
+        <translation>Sandbox-URL</translation>
+    </message>
+    <message>
+        <source>Empty: each sandbox at its own address under the domain (envd, port 49983). Otherwise one address for every sandbox, which names the sandbox in a header. HTTPS, or plain HTTP to a loopback address only.</source>
+        <translation>Leer: jede Sandbox unter ihrer eigenen Adresse unterhalb der Domain (envd, Port 49983). Sonst eine Adresse für alle Sandboxes, die die Sandbox in einem Header nennt. HTTPS, oder reines HTTP nur zu einer Loopback-Adresse.</translation>
+    </message>
+    <message>
+        <source>Sandbox timeout (s)</source>
+        <translation>Zeitgrenze der Sandbox (s)</translation>
+    </message>
+    <message>
+        <source>How long a sandbox lives after its last use; every command extends it.</source>
+        <translation>Wie lange eine Sandbox nach ihrer letzten Nutzung bestehen bleibt; jeder Befehl verlängert sie.</translation>
+    </message>
+    <message>
+        <source>Workspace</source>
+        <translation>Arbeitsbereich</translation>
+    </message>
+    <message>
+        <source>What a command sees of your workspace.</source>
+        <translation>Was ein Befehl von Ihrem Arbeitsbereich sieht.</translation>
+    </message>
+    <message>
+        <source>Uploaded before each command, its changes brought back after it</source>
+        <translation>Vor jedem Befehl hochgeladen, seine Änderungen danach zurückgeholt</translation>
+    </message>
+    <message>
+        <source>Not uploaded: commands run in the sandbox&apos;s own home folder</source>
+        <translation>Nicht hochgeladen: Befehle laufen im eigenen Home-Ordner der Sandbox</translation>
+    </message>
+    <message>
+        <source>Commands run in a remote virtual machine: no file of this computer is reachable from them. With the workspace set to sync, the workspace folder without the policy&apos;s denied paths is uploaded into the sandbox&apos;s copy of it before each command, and the command runs there; after it ends, the regular files it created or changed are written back, only where the policy lets commands write and never through a link. A file that also changed on this computer while the command ran is kept, and the sandbox&apos;s version is written beside it, its name ending in .sandbox-conflict. Files the command deleted stay on this computer, links are not brought back, and a command that is killed or times out brings nothing back. With the workspace set to none, nothing is uploaded and commands start in the sandbox&apos;s home folder.</source>
+        <translation>Befehle laufen in einer entfernten virtuellen Maschine: Keine Datei dieses Computers ist von dort erreichbar. Ist der Arbeitsbereich auf Abgleich gestellt, wird der Arbeitsbereichsordner ohne die verbotenen Pfade der Richtlinie vor jedem Befehl in die Kopie der Sandbox hochgeladen, und der Befehl läuft dort; nach seinem Ende werden die regulären Dateien, die er angelegt oder geändert hat, zurückgeschrieben, nur dort, wo die Richtlinie Befehlen das Schreiben erlaubt, und nie über einen Link. Eine Datei, die sich während des Befehls auch auf diesem Computer geändert hat, bleibt erhalten, und die Version der Sandbox wird daneben geschrieben, mit einem Namen, der auf .sandbox-conflict endet. Dateien, die der Befehl gelöscht hat, bleiben auf diesem Computer, Links werden nicht zurückgeholt, und ein Befehl, der beendet wird oder seine Zeitgrenze überschreitet, holt nichts zurück. Ist der Arbeitsbereich auf „none“ gestellt, wird nichts hochgeladen, und Befehle starten im Home-Ordner der Sandbox.</translation>
+    </message>
+    <message>
+        <source>The sandbox is a virtual machine of E2B&apos;s, shared by the activation&apos;s commands: they see each other&apos;s processes and files there. Processes a command leaves running in the background may keep running until the sandbox is killed.</source>
+        <translation>Die Sandbox ist eine virtuelle Maschine von E2B, die sich die Befehle der Aktivierung teilen: Sie sehen dort gegenseitig ihre Prozesse und Dateien. Prozesse, die ein Befehl im Hintergrund laufen lässt, können weiterlaufen, bis die Sandbox beendet wird.</translation>
+    </message>
+    <message>
+        <source>Network none: commands run in a sandbox created without internet access. Full: in a second sandbox of the activation, created with internet access. The sandbox reaches nothing on this computer&apos;s local network.</source>
+        <translation>Netzwerk none: Befehle laufen in einer Sandbox, die ohne Internetzugang angelegt wurde. Full: in einer zweiten Sandbox der Aktivierung, angelegt mit Internetzugang. Die Sandbox erreicht nichts im lokalen Netzwerk dieses Computers.</translation>
+    </message>
+    <message>
+        <source>Not enforced: under the allowlist network mode this backend refuses to run commands.</source>
+        <translation>Nicht durchgesetzt: Im Netzwerkmodus Allowlist verweigert dieses Backend die Ausführung von Befehlen.</translation>
+    </message>
+    <message>
+        <source>There is no channel back to this computer: commands cannot run anything on it.</source>
+        <translation>Es gibt keinen Kanal zurück zu diesem Computer: Befehle können darauf nichts ausführen.</translation>
+    </message>
+    <message>
+        <source>The E2B backend is not prepared; activate it first.</source>
+        <translation>Das E2B-Backend ist nicht vorbereitet; aktivieren Sie es zuerst.</translation>
+    </message>
+    <message>
+        <source>No command was given.</source>
+        <translation>Es wurde kein Befehl angegeben.</translation>
+    </message>
+    <message>
+        <source>The policy allows only some domains, which an E2B sandbox cannot enforce: it has either no internet access or all of it. Choose network none or full for this workspace, or another backend.</source>
+        <translation>Die Richtlinie erlaubt nur einige Domains, was eine E2B-Sandbox nicht durchsetzen kann: Sie hat entweder keinen Internetzugang oder vollen. Wählen Sie für diesen Arbeitsbereich das Netzwerk „none“ oder „full“ oder ein anderes Backend.</translation>
+    </message>
+</context>
+<context>
+    <name>E2bWorkspace</name>
+    <message>
+        <source>%1 is not a folder of the workspace</source>
+        <translation>%1 ist kein Ordner des Arbeitsbereichs</translation>
+    </message>
+    <message>
+        <source>cannot create the folder %1</source>
+        <translation>der Ordner %1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>%1 is a link or a folder on this computer</source>
+        <translation>%1 ist auf diesem Computer ein Link oder ein Ordner</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 (the policy does not let commands write it)</source>
+        <translation>%1 (die Richtlinie erlaubt Befehlen nicht, es zu schreiben)</translation>
+    </message>
+</context>
+<context>
+    <name>KeychainSecretStore</name>
+    <message>
+        <source>No OS keychain is reachable (Secret Service over D-Bus). Start gnome-keyring or KWallet, or allow plaintext secret storage explicitly (&apos;sandboxctl secret storage plaintext&apos;, or Studio &gt; Store Secrets in Plain Text).</source>
+        <translation>Kein Schlüsselbund des Betriebssystems ist erreichbar (Secret Service über D-Bus). Starten Sie gnome-keyring oder KWallet oder erlauben Sie ausdrücklich die Speicherung von Geheimnissen im Klartext („sandboxctl secret storage plaintext“ oder Studio &gt; Geheimnisse im Klartext speichern).</translation>
+    </message>
+    <message>
+        <source>the OS keychain (service &quot;%1&quot;)</source>
+        <translation>der Schlüsselbund des Betriebssystems (Dienst „%1“)</translation>
+    </message>
+    <message>
+        <source>The OS keychain did not answer while %1 (is it locked and waiting for a password prompt?). Unlock it and try again.</source>
+        <translation>Der Schlüsselbund des Betriebssystems hat beim %1 nicht geantwortet (ist er gesperrt und wartet auf eine Passwortabfrage?). Entsperren Sie ihn und versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <source>The OS keychain refused access while %1 (%2). Unlock it and try again.</source>
+        <translation>Der Schlüsselbund des Betriebssystems hat beim %1 den Zugriff verweigert (%2). Entsperren Sie ihn und versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <source>(While %1: %2)</source>
+        <translation>(Beim %1: %2)</translation>
+    </message>
+    <message>
+        <source>reading a secret</source>
+        <translation>Lesen eines Geheimnisses</translation>
+    </message>
+    <message>
+        <source>storing a secret</source>
+        <translation>Speichern eines Geheimnisses</translation>
+    </message>
+    <message>
+        <source>removing a secret</source>
+        <translation>Entfernen eines Geheimnisses</translation>
+    </message>
+</context>
+<context>
+    <name>LockedJsonFile</name>
+    <message>
+        <source>Cannot create the configuration directory. Check its permissions.</source>
+        <translation>Das Konfigurationsverzeichnis kann nicht angelegt werden. Prüfen Sie seine Berechtigungen.</translation>
+    </message>
+    <message>
+        <source>Cannot create the lock file beside it: permission denied.</source>
+        <translation>Die Sperrdatei daneben kann nicht angelegt werden: Zugriff verweigert.</translation>
+    </message>
+    <message>
+        <source>Another process has held the lock on this file for too long; try again.</source>
+        <translation>Ein anderer Prozess hält die Sperre dieser Datei schon zu lange; versuchen Sie es erneut.</translation>
+    </message>
+    <message>
+        <source>Cannot read the file: %1</source>
+        <translation>Die Datei kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>The file is unreadable (%1) and could not be moved aside to %2; it was left untouched. Move or repair it by hand.</source>
+        <translation>Die Datei ist nicht lesbar (%1) und konnte nicht nach %2 beiseitegelegt werden; sie blieb unverändert. Verschieben oder reparieren Sie sie von Hand.</translation>
+    </message>
+    <message>
+        <source>%1 was unreadable (%2). It was kept as %3 and defaults are used until you change a setting.</source>
+        <translation>%1 war nicht lesbar (%2). Sie wurde als %3 aufbewahrt, und bis Sie eine Einstellung ändern, gelten die Standardwerte.</translation>
+    </message>
+    <message>
+        <source>Cannot write the file: %1</source>
+        <translation>Die Datei kann nicht geschrieben werden: %1</translation>
+    </message>
+    <message>
+        <source>Cannot save the file: %1</source>
+        <translation>Die Datei kann nicht gespeichert werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>PackArchive</name>
+    <message>
+        <source>cannot run tar to read the archive: %1</source>
+        <translation>tar kann zum Lesen des Archivs nicht ausgeführt werden: %1</translation>
+    </message>
+    <message>
+        <source>reading the archive took longer than %1 s</source>
+        <translation>das Lesen des Archivs dauerte länger als %1 s</translation>
+    </message>
+    <message>
+        <source>the archive cannot be read as a .tar.gz: %1</source>
+        <translation>das Archiv kann nicht als .tar.gz gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>the archive holds names that cannot be read safely</source>
+        <translation>das Archiv enthält Namen, die nicht sicher gelesen werden können</translation>
+    </message>
+    <message>
+        <source>the archive holds more than %1 entries</source>
+        <translation>das Archiv enthält mehr als %1 Einträge</translation>
+    </message>
+    <message>
+        <source>the archive entry &quot;%1&quot; points outside the pack</source>
+        <translation>der Archiveintrag „%1“ zeigt aus dem Paket hinaus</translation>
+    </message>
+    <message>
+        <source>the archive entry &quot;%1&quot; is not a file or a folder (links and devices are refused)</source>
+        <translation>der Archiveintrag „%1“ ist weder Datei noch Ordner (Links und Geräte werden abgewiesen)</translation>
+    </message>
+    <message>
+        <source>the archive unpacks to more than %1 MB</source>
+        <translation>das Archiv entpackt sich zu mehr als %1 MB</translation>
+    </message>
+    <message>
+        <source>%1 is not a file</source>
+        <translation>%1 ist keine Datei</translation>
+    </message>
+    <message>
+        <source>the archive holds no pack: pack.json is neither at its top nor in its one folder</source>
+        <translation>das Archiv enthält kein Paket: pack.json liegt weder auf oberster Ebene noch in seinem einen Ordner</translation>
+    </message>
+</context>
+<context>
+    <name>PackFolder</name>
+    <message>
+        <source>%1 is not a pack: it has no pack.json</source>
+        <translation>%1 ist kein Paket: Es hat keine pack.json</translation>
+    </message>
+    <message>
+        <source>pack.json must be a regular file</source>
+        <translation>pack.json muss eine reguläre Datei sein</translation>
+    </message>
+    <message>
+        <source>the manifest is larger than %1 bytes</source>
+        <translation>das Manifest ist größer als %1 Bytes</translation>
+    </message>
+    <message>
+        <source>cannot read the manifest: %1</source>
+        <translation>das Manifest kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>the plugin %1 named by the manifest is not a file in the pack&apos;s folder</source>
+        <translation>das vom Manifest genannte Plugin %1 ist keine Datei im Ordner des Pakets</translation>
+    </message>
+    <message>
+        <source>the plugin %1 was built for another version of Sandbox Studio (launcher API %2, this engine has %3); install the pack&apos;s build for this version</source>
+        <translation>das Plugin %1 wurde für eine andere Version von Sandbox Studio gebaut (Launcher-API %2, diese Engine hat %3); installieren Sie den Build des Pakets für diese Version</translation>
+    </message>
+    <message>
+        <source>it does not implement the atom pack interface %1</source>
+        <translation>es implementiert die Atom-Pack-Schnittstelle %1 nicht</translation>
+    </message>
+    <message>
+        <source>the plugin %1 cannot be loaded: %2</source>
+        <translation>das Plugin %1 kann nicht geladen werden: %2</translation>
+    </message>
+    <message>
+        <source>the plugin is %1 %2 from %3, but the manifest describes %4 %5 from %6</source>
+        <translation>das Plugin ist %1 %2 von %3, aber das Manifest beschreibt %4 %5 von %6</translation>
+    </message>
+</context>
+<context>
+    <name>PackManager</name>
+    <message>
+        <source>cannot copy %1 into the pack folder: %2</source>
+        <translation>%1 kann nicht in den Paketordner kopiert werden: %2</translation>
+    </message>
+    <message>
+        <source>No pack was given.</source>
+        <translation>Es wurde kein Paket angegeben.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid pack id.</source>
+        <translation>„%1“ ist keine gültige Paket-ID.</translation>
+    </message>
+    <message>
+        <source>The pack must name its publisher (without &quot;/&quot;).</source>
+        <translation>Das Paket muss seinen Herausgeber nennen (ohne „/“).</translation>
+    </message>
+    <message>
+        <source>A pack with this id is already installed. Remove it first.</source>
+        <translation>Ein Paket mit dieser ID ist bereits installiert. Entfernen Sie es zuerst.</translation>
+    </message>
+    <message>
+        <source>The pack contributes no backend.</source>
+        <translation>Das Paket stellt kein Backend bereit.</translation>
+    </message>
+    <message>
+        <source>The pack returned an empty launcher.</source>
+        <translation>Das Paket hat einen leeren Launcher geliefert.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid backend kind.</source>
+        <translation>„%1“ ist keine gültige Backend-Art.</translation>
+    </message>
+    <message>
+        <source>%1 was refused: %2.</source>
+        <translation>%1 wurde abgewiesen: %2.</translation>
+    </message>
+    <message>
+        <source>%1 was refused: its manifest does not declare the kind %2.</source>
+        <translation>%1 wurde abgewiesen: Sein Manifest deklariert die Art %2 nicht.</translation>
+    </message>
+    <message>
+        <source>%1 was refused: its descriptor is not valid (%2).</source>
+        <translation>%1 wurde abgewiesen: Seine Beschreibung ist ungültig (%2).</translation>
+    </message>
+    <message>
+        <source>%1 is declared by the manifest, but the plugin does not provide it.</source>
+        <translation>%1 ist im Manifest deklariert, aber das Plugin stellt es nicht bereit.</translation>
+    </message>
+    <message>
+        <source>The pack contributes no backend the engine accepts: %1</source>
+        <translation>Das Paket stellt kein Backend bereit, das die Engine annimmt: %1</translation>
+    </message>
+    <message>
+        <source>%1 does not exist.</source>
+        <translation>%1 existiert nicht.</translation>
+    </message>
+    <message>
+        <source>%1 is neither a pack folder nor a .tar.gz of one.</source>
+        <translation>%1 ist weder ein Paketordner noch ein .tar.gz eines solchen.</translation>
+    </message>
+    <message>
+        <source>cannot create the packs folder %1</source>
+        <translation>der Paketordner %1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>cannot create a staging folder: %1</source>
+        <translation>ein Bereitstellungsordner kann nicht angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>A pack with the id &quot;%1&quot; is already installed. Remove it first.</source>
+        <translation>Ein Paket mit der ID „%1“ ist bereits installiert. Entfernen Sie es zuerst.</translation>
+    </message>
+    <message>
+        <source>the plugin %1 named by the manifest is not a file in the pack&apos;s folder</source>
+        <translation>das vom Manifest genannte Plugin %1 ist keine Datei im Ordner des Pakets</translation>
+    </message>
+    <message>
+        <source>cannot move the pack into %1</source>
+        <translation>das Paket kann nicht nach %1 verschoben werden</translation>
+    </message>
+    <message>
+        <source>The installed pack &quot;%1&quot; could not be loaded: %2</source>
+        <translation>Das installierte Paket „%1“ konnte nicht geladen werden: %2</translation>
+    </message>
+    <message>
+        <source>The pack state could not be saved: %1</source>
+        <translation>Der Paketzustand konnte nicht gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <source>No pack &quot;%1&quot; is installed.</source>
+        <translation>Kein Paket „%1“ ist installiert.</translation>
+    </message>
+    <message>
+        <source>Cannot %1 the pack: %2 Nothing was changed.</source>
+        <translation>Das Paket kann nicht %1 werden: %2 Nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>remove</source>
+        <translation>entfernt</translation>
+    </message>
+    <message>
+        <source>disable</source>
+        <translation>deaktiviert</translation>
+    </message>
+    <message>
+        <source>The pack &quot;%1&quot; stays as it was, but its state could not be saved again (%2); it may be %3 at the next start.</source>
+        <translation>Das Paket „%1“ bleibt, wie es war, aber sein Zustand konnte nicht erneut gespeichert werden (%2); beim nächsten Start ist es möglicherweise %3.</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>fehlend</translation>
+    </message>
+    <message>
+        <source>disabled</source>
+        <translation>deaktiviert</translation>
+    </message>
+    <message>
+        <source>The files of the removed pack &quot;%1&quot; could not all be deleted from %2.</source>
+        <translation>Die Dateien des entfernten Pakets „%1“ konnten nicht alle aus %2 gelöscht werden.</translation>
+    </message>
+    <message>
+        <source>The pack &quot;%1&quot; is now provided by %2 instead of %3. The settings of the earlier pack were set aside and its secrets were removed.</source>
+        <translation>Das Paket „%1“ wird jetzt von %2 statt von %3 bereitgestellt. Die Einstellungen des früheren Pakets wurden beiseitegelegt und seine Geheimnisse entfernt.</translation>
+    </message>
+</context>
+<context>
+    <name>PackManifest</name>
+    <message>
+        <source>must not be empty</source>
+        <translation>darf nicht leer sein</translation>
+    </message>
+    <message>
+        <source>is too long (%1 characters, at most %2)</source>
+        <translation>ist zu lang (%1 Zeichen, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>%1 is a built-in backend and is never provided by a pack</source>
+        <translation>%1 ist ein eingebautes Backend und wird nie von einem Paket bereitgestellt</translation>
+    </message>
+    <message>
+        <source>the manifest is larger than %1 bytes</source>
+        <translation>das Manifest ist größer als %1 Bytes</translation>
+    </message>
+    <message>
+        <source>a manifest is data only</source>
+        <translation>ein Manifest ist reine Daten</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid pack id; expected [a-z0-9][a-z0-9._-]{0,63}</source>
+        <translation>„%1“ ist keine gültige Paket-ID; erwartet wird [a-z0-9][a-z0-9._-]{0,63}</translation>
+    </message>
+    <message>
+        <source>must not contain &quot;/&quot;</source>
+        <translation>darf kein „/“ enthalten</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a version; expected numbers separated by dots, such as 1.2.0</source>
+        <translation>„%1“ ist keine Version; erwartet werden durch Punkte getrennte Zahlen, etwa 1.2.0</translation>
+    </message>
+    <message>
+        <source>the pack needs engine API %1; this engine provides API %2</source>
+        <translation>das Paket benötigt die Engine-API %1; diese Engine bietet die API %2</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not the file name of a plugin library in the pack&apos;s folder</source>
+        <translation>„%1“ ist nicht der Dateiname einer Plugin-Bibliothek im Ordner des Pakets</translation>
+    </message>
+    <message>
+        <source>the pack must contribute at least one backend kind</source>
+        <translation>das Paket muss mindestens eine Backend-Art bereitstellen</translation>
+    </message>
+    <message>
+        <source>too many kinds (%1, at most %2)</source>
+        <translation>zu viele Arten (%1, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>expected a string, got %1</source>
+        <translation>Zeichenkette erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid backend kind</source>
+        <translation>„%1“ ist keine gültige Backend-Art</translation>
+    </message>
+    <message>
+        <source>%1 is listed twice</source>
+        <translation>%1 ist doppelt aufgeführt</translation>
+    </message>
+</context>
+<context>
+    <name>PackStateStore</name>
+    <message>
+        <source>expected version 1</source>
+        <translation>Version 1 erwartet</translation>
+    </message>
+</context>
+<context>
+    <name>PlaintextSecretStore</name>
+    <message>
+        <source>expected version 1</source>
+        <translation>Version 1 erwartet</translation>
+    </message>
+    <message>
+        <source>expected an object</source>
+        <translation>Objekt erwartet</translation>
+    </message>
+    <message>
+        <source>expected a string</source>
+        <translation>Zeichenkette erwartet</translation>
+    </message>
+</context>
+<context>
+    <name>QmpClient</name>
+    <message>
+        <source>QEMU monitor %1: %2</source>
+        <translation>QEMU-Monitor %1: %2</translation>
+    </message>
+    <message>
+        <source>the socket path is too long</source>
+        <translation>der Socket-Pfad ist zu lang</translation>
+    </message>
+    <message>
+        <source>cannot connect: %1</source>
+        <translation>Verbindung nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>the greeting is not QMP&apos;s</source>
+        <translation>die Begrüßung ist nicht die von QMP</translation>
+    </message>
+    <message>
+        <source>timed out sending a command</source>
+        <translation>Zeitüberschreitung beim Senden eines Befehls</translation>
+    </message>
+    <message>
+        <source>the connection broke: %1</source>
+        <translation>die Verbindung ist abgebrochen: %1</translation>
+    </message>
+    <message>
+        <source>an answer is not a JSON object: %1</source>
+        <translation>eine Antwort ist kein JSON-Objekt: %1</translation>
+    </message>
+    <message>
+        <source>no answer within %1 s</source>
+        <translation>keine Antwort innerhalb von %1 s</translation>
+    </message>
+    <message>
+        <source>QEMU closed the monitor</source>
+        <translation>QEMU hat den Monitor geschlossen</translation>
+    </message>
+    <message>
+        <source>an answer is larger than 4 MiB</source>
+        <translation>eine Antwort ist größer als 4 MiB</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>nicht verbunden</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 fehlgeschlagen: %2</translation>
+    </message>
+    <message>
+        <source>an answer to %1 has neither return nor error</source>
+        <translation>eine Antwort auf %1 hat weder return noch error</translation>
+    </message>
+</context>
+<context>
+    <name>VmLauncher</name>
+    <message>
+        <source>Virtual machine</source>
+        <translation>Virtuelle Maschine</translation>
+    </message>
+    <message>
+        <source>Runs each command in a lightweight virtual machine with its own kernel.</source>
+        <translation>Führt jeden Befehl in einer leichtgewichtigen virtuellen Maschine mit eigenem Kernel aus.</translation>
+    </message>
+    <message>
+        <source>Hypervisor</source>
+        <translation>Hypervisor</translation>
+    </message>
+    <message>
+        <source>Automatic picks QEMU on Linux, vfkit on macOS and Hyper-V on Windows.</source>
+        <translation>Automatisch wählt QEMU unter Linux, vfkit unter macOS und Hyper-V unter Windows.</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>Automatisch</translation>
+    </message>
+    <message>
+        <source>QEMU</source>
+        <translation>QEMU</translation>
+    </message>
+    <message>
+        <source>vfkit</source>
+        <translation>vfkit</translation>
+    </message>
+    <message>
+        <source>Hyper-V</source>
+        <translation>Hyper-V</translation>
+    </message>
+    <message>
+        <source>Memory (MiB)</source>
+        <translation>Speicher (MiB)</translation>
+    </message>
+    <message>
+        <source>Virtual CPUs</source>
+        <translation>Virtuelle CPUs</translation>
+    </message>
+    <message>
+        <source>Guest kernel</source>
+        <translation>Gast-Kernel</translation>
+    </message>
+    <message>
+        <source>Empty: the newest kernel in /boot that has the 9p and virtio modules.</source>
+        <translation>Leer: der neueste Kernel in /boot, der die Module für 9p und virtio hat.</translation>
+    </message>
+    <message>
+        <source>Guest initramfs</source>
+        <translation>Gast-Initramfs</translation>
+    </message>
+    <message>
+        <source>Empty: assembled by the engine from busybox, the kernel&apos;s modules and the verified helpers.</source>
+        <translation>Leer: von der Engine aus busybox, den Modulen des Kernels und den geprüften Hilfsprogrammen zusammengestellt.</translation>
+    </message>
+    <message>
+        <source>Helper download location</source>
+        <translation>Herkunft der Hilfsprogramme</translation>
+    </message>
+    <message>
+        <source>Where the guest helpers are fetched from on first use (http, https or file URL). Empty: the release&apos;s own location. Each one is checked against the digest pinned in this release.</source>
+        <translation>Woher die Gast-Hilfsprogramme bei der ersten Nutzung geholt werden (http-, https- oder file-URL). Leer: der eigene Ort des Releases. Jedes wird gegen die in diesem Release festgelegte Prüfsumme geprüft.</translation>
+    </message>
+    <message>
+        <source>Cache a boot baseline</source>
+        <translation>Boot-Baseline zwischenspeichern</translation>
+    </message>
+    <message>
+        <source>Keep a snapshot taken after a trusted guest boot to start workloads faster.</source>
+        <translation>Einen Snapshot nach einem vertrauenswürdigen Gast-Boot aufbewahren, um Aufgaben schneller zu starten.</translation>
+    </message>
+    <message>
+        <source>Inactive baselines kept</source>
+        <translation>Aufbewahrte inaktive Baselines</translation>
+    </message>
+    <message>
+        <source>Baseline cache size limit (bytes)</source>
+        <translation>Größengrenze des Baseline-Caches (Bytes)</translation>
+    </message>
+    <message>
+        <source>a VM (QEMU on Linux; KVM when a KVM boot works, else TCG software emulation: decided at activation)</source>
+        <translation>eine VM (QEMU unter Linux; KVM, wenn ein KVM-Boot funktioniert, sonst TCG-Software-Emulation: bei der Aktivierung entschieden)</translation>
+    </message>
+    <message>
+        <source>a VM (QEMU with KVM hardware virtualization)</source>
+        <translation>eine VM (QEMU mit KVM-Hardwarevirtualisierung)</translation>
+    </message>
+    <message>
+        <source>a VM (QEMU with TCG software emulation%1)</source>
+        <translation>eine VM (QEMU mit TCG-Software-Emulation%1)</translation>
+    </message>
+    <message>
+        <source>%1 with its own kernel; the workspace shared read-write over 9p; readable paths shared read-only (read-only in QEMU itself); denied paths never shared: a directory holding a denied path is not shared, its other subdirectories are (those present when the VM booted; read-only ones whose names hold a tab or line break are left out), its files are not; read-only paths inside the workspace shared read-only on top (a read-only file makes its whole directory read-only); /tmp, /proc, /sys, /dev and /run are the guest&apos;s own, private to the VM; a VM never serves another workspace or a stricter policy</source>
+        <translation>%1 mit eigenem Kernel; der Arbeitsbereich lesend und schreibend über 9p geteilt; lesbare Pfade schreibgeschützt geteilt (schreibgeschützt in QEMU selbst); verbotene Pfade nie geteilt: Ein Verzeichnis mit einem verbotenen Pfad wird nicht geteilt, seine anderen Unterverzeichnisse schon (die beim Boot der VM vorhandenen; schreibgeschützte, deren Namen einen Tabulator oder Zeilenumbruch enthalten, bleiben außen vor), seine Dateien nicht; schreibgeschützte Pfade im Arbeitsbereich obenauf schreibgeschützt geteilt (eine schreibgeschützte Datei macht ihr ganzes Verzeichnis schreibgeschützt); /tmp, /proc, /sys, /dev und /run gehören dem Gast, privat für die VM; eine VM dient nie einem anderen Arbeitsbereich oder einer strengeren Richtlinie</translation>
+    </message>
+    <message>
+        <source>host processes invisible and unreachable (a separate kernel); commands of one VM share it; each command runs under a seccomp filter in the guest (mount, ptrace, namespaces, bpf, io_uring, keyrings, modules, kexec, reboot, perf refused with EPERM and reported on the command&apos;s stderr; foreign architectures killed); QEMU itself runs under its seccomp sandbox (no spawning, no privilege changes)</source>
+        <translation>Host-Prozesse unsichtbar und unerreichbar (ein eigener Kernel); Befehle einer VM teilen sie sich; jeder Befehl läuft im Gast unter einem Seccomp-Filter (mount, ptrace, Namespaces, bpf, io_uring, Schlüsselbunde, Module, kexec, reboot, perf mit EPERM abgewiesen und auf stderr des Befehls gemeldet; fremde Architekturen beendet); QEMU selbst läuft unter seiner Seccomp-Sandbox (kein Starten von Prozessen, keine Rechteänderungen)</translation>
+    </message>
+    <message>
+        <source>none: the VM has no network device; allowlist and full are not supported yet: a command under either is refused, nothing is run</source>
+        <translation>none: Die VM hat kein Netzwerkgerät; allowlist und full werden noch nicht unterstützt: Ein Befehl unter einem davon wird abgewiesen, nichts wird ausgeführt</translation>
+    </message>
+    <message>
+        <source>not supported: no forwarder into the guest yet, so a policy with network allowlist is refused</source>
+        <translation>nicht unterstützt: noch keine Weiterleitung in den Gast, daher wird eine Richtlinie mit Netzwerk allowlist abgewiesen</translation>
+    </message>
+    <message>
+        <source>nothing of the host is reachable from the guest whatever the policy says (deny, ask and allow alike): no network device, host sockets are not reachable through 9p, the only channel is the exec agent&apos;s</source>
+        <translation>nichts vom Host ist vom Gast aus erreichbar, was auch immer die Richtlinie sagt (deny, ask und allow gleichermaßen): kein Netzwerkgerät, Host-Sockets sind über 9p nicht erreichbar, der einzige Kanal ist der des Exec-Agenten</translation>
+    </message>
+    <message>
+        <source>unknown driver &quot;%1&quot; (expected auto, qemu, vfkit or hyperv)</source>
+        <translation>unbekannter Treiber „%1“ (erwartet: auto, qemu, vfkit oder hyperv)</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not an http, https or file URL</source>
+        <translation>„%1“ ist keine http-, https- oder file-URL</translation>
+    </message>
+    <message>
+        <source>%1 is not a file</source>
+        <translation>%1 ist keine Datei</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>the launcher is not attached to an engine</source>
+        <translation>der Launcher ist keiner Engine zugeordnet</translation>
+    </message>
+    <message>
+        <source>; /dev/kvm is not usable</source>
+        <translation>; /dev/kvm ist nicht benutzbar</translation>
+    </message>
+    <message>
+        <source>; a KVM boot did not reach the guest agent on this host: %1</source>
+        <translation>; ein KVM-Boot hat auf diesem Host den Gast-Agenten nicht erreicht: %1</translation>
+    </message>
+    <message>
+        <source>cannot create a directory for the VM under %1</source>
+        <translation>unter %1 kann kein Verzeichnis für die VM angelegt werden</translation>
+    </message>
+    <message>
+        <source>cannot write the VM&apos;s initramfs %1</source>
+        <translation>die Initramfs %1 der VM kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>baselines unavailable with %1: %2; cold boot</source>
+        <translation>Baselines mit %1 nicht verfügbar: %2; Kaltstart</translation>
+    </message>
+    <message>
+        <source>restored from baseline %1</source>
+        <translation>aus Baseline %1 wiederhergestellt</translation>
+    </message>
+    <message>
+        <source>baseline invalid: driver failure on restore (%1); cold boot</source>
+        <translation>Baseline ungültig: Treiberfehler bei der Wiederherstellung (%1); Kaltstart</translation>
+    </message>
+    <message>
+        <source>no baseline yet; cold boot</source>
+        <translation>noch keine Baseline; Kaltstart</translation>
+    </message>
+    <message>
+        <source>%1; cold boot</source>
+        <translation>%1; Kaltstart</translation>
+    </message>
+    <message>
+        <source>baseline invalid: %1; cold boot</source>
+        <translation>Baseline ungültig: %1; Kaltstart</translation>
+    </message>
+    <message>
+        <source>baseline saved</source>
+        <translation>Baseline gespeichert</translation>
+    </message>
+    <message>
+        <source>baseline not saved: %1</source>
+        <translation>Baseline nicht gespeichert: %1</translation>
+    </message>
+    <message>
+        <source>%1 VMs are already running commands for other workspaces or policies; wait for them to finish</source>
+        <translation>%1 VMs führen bereits Befehle für andere Arbeitsbereiche oder Richtlinien aus; warten Sie, bis sie fertig sind</translation>
+    </message>
+    <message>
+        <source>the VM backend has not been prepared</source>
+        <translation>das VM-Backend wurde nicht vorbereitet</translation>
+    </message>
+    <message>
+        <source>the VM backend has not been prepared; nothing was run</source>
+        <translation>das VM-Backend wurde nicht vorbereitet; nichts wurde ausgeführt</translation>
+    </message>
+    <message>
+        <source>the VM backend does not enforce network &quot;%1&quot; yet (only &quot;none&quot;: no network device); nothing was run</source>
+        <translation>das VM-Backend setzt das Netzwerk „%1“ noch nicht durch (nur „none“: kein Netzwerkgerät); nichts wurde ausgeführt</translation>
+    </message>
+    <message>
+        <source>the command, its environment or its directory contains a NUL character</source>
+        <translation>der Befehl, seine Umgebung oder sein Verzeichnis enthält ein NUL-Zeichen</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox</name>
+    <message>
+        <source>The command is empty.</source>
+        <translation>Der Befehl ist leer.</translation>
+    </message>
+    <message>
+        <source>The working directory must be an absolute path.</source>
+        <translation>Das Arbeitsverzeichnis muss ein absoluter Pfad sein.</translation>
+    </message>
+    <message>
+        <source>The working directory %1 does not exist.</source>
+        <translation>Das Arbeitsverzeichnis %1 existiert nicht.</translation>
+    </message>
+    <message>
+        <source>The timeout cannot be negative.</source>
+        <translation>Die Zeitgrenze darf nicht negativ sein.</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid variable name.</source>
+        <translation>„%1“ ist kein gültiger Variablenname.</translation>
+    </message>
+    <message>
+        <source>The backend&apos;s %1 timed out after %2 s and was cancelled.</source>
+        <translation>%1 des Backends hat nach %2 s die Zeitgrenze überschritten und wurde abgebrochen.</translation>
+    </message>
+    <message>
+        <source>The backend&apos;s %1 was cancelled: the engine is shutting down.</source>
+        <translation>%1 des Backends wurde abgebrochen: Die Engine wird beendet.</translation>
+    </message>
+    <message>
+        <source>The backend&apos;s %1 ended without a result.</source>
+        <translation>%1 des Backends endete ohne Ergebnis.</translation>
+    </message>
+    <message>
+        <source>not a canonical backend reference</source>
+        <translation>keine kanonische Backend-Referenz</translation>
+    </message>
+    <message>
+        <source>expected an object, got %1</source>
+        <translation>Objekt erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>expected a boolean or an object, got %1</source>
+        <translation>Wahrheitswert oder Objekt erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>unknown key (expected enabled, maxInactiveArtifacts or maxBytes)</source>
+        <translation>unbekannter Schlüssel (erwartet: enabled, maxInactiveArtifacts oder maxBytes)</translation>
+    </message>
+    <message>
+        <source>expected a %1, got %2</source>
+        <translation>%1 erwartet, %2 erhalten</translation>
+    </message>
+    <message>
+        <source>boolean</source>
+        <translation>Wahrheitswert</translation>
+    </message>
+    <message>
+        <source>number</source>
+        <translation>Zahl</translation>
+    </message>
+    <message>
+        <source>unknown step &quot;%1&quot;; expected one of %2</source>
+        <translation>unbekannter Schritt „%1“; erwartet wird einer von %2</translation>
+    </message>
+    <message>
+        <source>missing required key</source>
+        <translation>erforderlicher Schlüssel fehlt</translation>
+    </message>
+    <message>
+        <source>is too long (%1 characters, at most %2)</source>
+        <translation>ist zu lang (%1 Zeichen, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>descriptors are data only</source>
+        <translation>Beschreibungen sind reine Daten</translation>
+    </message>
+    <message>
+        <source>must not contain whitespace or control characters</source>
+        <translation>darf keine Leer- oder Steuerzeichen enthalten</translation>
+    </message>
+    <message>
+        <source>expected %1, got %2</source>
+        <translation>%1 erwartet, %2 erhalten</translation>
+    </message>
+    <message>
+        <source>document is too large (%1 bytes, at most %2)</source>
+        <translation>Dokument ist zu groß (%1 Bytes, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>not valid JSON at offset %1: %2</source>
+        <translation>kein gültiges JSON an Position %1: %2</translation>
+    </message>
+    <message>
+        <source>expected a JSON object, got %1</source>
+        <translation>JSON-Objekt erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translation>ein Array</translation>
+    </message>
+    <message>
+        <source>a scalar</source>
+        <translation>ein Skalar</translation>
+    </message>
+    <message>
+        <source>too many entries (%1, at most %2)</source>
+        <translation>zu viele Einträge (%1, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>must name a program to run</source>
+        <translation>muss ein auszuführendes Programm nennen</translation>
+    </message>
+    <message>
+        <source>too many arguments (%1, at most %2)</source>
+        <translation>zu viele Argumente (%1, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>the program must not be empty</source>
+        <translation>das Programm darf nicht leer sein</translation>
+    </message>
+    <message>
+        <source>contains a NUL character</source>
+        <translation>enthält ein NUL-Zeichen</translation>
+    </message>
+    <message>
+        <source>must be an absolute path</source>
+        <translation>muss ein absoluter Pfad sein</translation>
+    </message>
+    <message>
+        <source>expected an array</source>
+        <translation>Array erwartet</translation>
+    </message>
+    <message>
+        <source>This backend&apos;s description could not be read, so it cannot be used: %1</source>
+        <translation>Die Beschreibung dieses Backends konnte nicht gelesen werden, daher kann es nicht benutzt werden: %1</translation>
+    </message>
+    <message>
+        <source>missing; expected a backend reference</source>
+        <translation>fehlt; erwartet wird eine Backend-Referenz</translation>
+    </message>
+    <message>
+        <source>missing; expected a string</source>
+        <translation>fehlt; erwartet wird eine Zeichenkette</translation>
+    </message>
+    <message>
+        <source>expected a non-empty string, got %1</source>
+        <translation>nicht leere Zeichenkette erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>missing; expected a process id</source>
+        <translation>fehlt; erwartet wird eine Prozess-ID</translation>
+    </message>
+    <message>
+        <source>expected a positive integer, got %1</source>
+        <translation>positive ganze Zahl erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>expected an array, got %1</source>
+        <translation>Array erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>the engine abandoned the operation (shutting down?)</source>
+        <translation>die Engine hat den Vorgang aufgegeben (wird sie beendet?)</translation>
+    </message>
+    <message>
+        <source>expected a JSON object</source>
+        <translation>JSON-Objekt erwartet</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::ActivationEvent</name>
+    <message>
+        <source>unknown state &quot;%1&quot;; expected started, succeeded, failed, skipped or warning</source>
+        <translation>unbekannter Zustand „%1“; erwartet: started, succeeded, failed, skipped oder warning</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::ActivationResult</name>
+    <message>
+        <source>only a failed activation carries %1</source>
+        <translation>nur eine fehlgeschlagene Aktivierung enthält %1</translation>
+    </message>
+    <message>
+        <source>a failed activation must say why</source>
+        <translation>eine fehlgeschlagene Aktivierung muss den Grund nennen</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::AutoLauncher</name>
+    <message>
+        <source>Automatic (OS sandbox)</source>
+        <translation>Automatisch (Betriebssystem-Sandbox)</translation>
+    </message>
+    <message>
+        <source>Confines each command with the strongest lightweight sandbox this system offers: namespaces, Landlock and seccomp on Linux.</source>
+        <translation>Beschränkt jeden Befehl mit der stärksten leichtgewichtigen Sandbox, die dieses System bietet: Namespaces, Landlock und Seccomp unter Linux.</translation>
+    </message>
+    <message>
+        <source>Sandbox tier</source>
+        <translation>Sandbox-Stufe</translation>
+    </message>
+    <message>
+        <source>Strongest picks namespaces + Landlock + seccomp when the kernel allows user namespaces. Landlock + seccomp skips namespaces (for hosts where they misbehave) and is weaker: host processes stay visible and /tmp is shared.</source>
+        <translation>„Stärkste“ wählt Namespaces + Landlock + Seccomp, wenn der Kernel User-Namespaces erlaubt. „Landlock + Seccomp“ verzichtet auf Namespaces (für Hosts, auf denen sie Probleme machen) und ist schwächer: Host-Prozesse bleiben sichtbar und /tmp wird geteilt.</translation>
+    </message>
+    <message>
+        <source>Strongest available</source>
+        <translation>Stärkste verfügbare</translation>
+    </message>
+    <message>
+        <source>Landlock + seccomp only</source>
+        <translation>Nur Landlock + Seccomp</translation>
+    </message>
+    <message>
+        <source>Landlock ABI %1</source>
+        <translation>Landlock-ABI %1</translation>
+    </message>
+    <message>
+        <source>no Landlock (kernel lacks it)</source>
+        <translation>kein Landlock (der Kernel hat es nicht)</translation>
+    </message>
+    <message>
+        <source>not enforced: no sandbox tier is available (%1), nothing is run</source>
+        <translation>nicht durchgesetzt: Keine Sandbox-Stufe ist verfügbar (%1), nichts wird ausgeführt</translation>
+    </message>
+    <message>
+        <source>mount namespace with a root built from the policy (read-only binds, denied paths masked wherever they appear, read-only paths inside writable ones, private /tmp, minimal /dev) + %1 as a second wall granting nothing that contains a denied path, so a credential store created while the command runs is unreadable too; sandbox-init&apos;s repository guard removes what the command left among the repository files that make git run code (commondir, new hooks, modules/*/config, worktrees/*, a .git file pointing elsewhere) when it has ended</source>
+        <translation>Mount-Namespace mit einem aus der Richtlinie gebauten Root (schreibgeschützte Binds, verbotene Pfade überall verdeckt, wo sie vorkommen, schreibgeschützte Pfade in beschreibbaren, privates /tmp, minimales /dev) + %1 als zweite Mauer, die nichts gewährt, was einen verbotenen Pfad enthält, sodass auch ein während des Befehls angelegter Zugangsdatenspeicher unlesbar ist; der Repository-Wächter von sandbox-init entfernt nach dem Ende, was der Befehl unter den Repository-Dateien hinterlassen hat, die git Code ausführen lassen (commondir, neue Hooks, modules/*/config, worktrees/*, eine .git-Datei, die anderswohin zeigt)</translation>
+    </message>
+    <message>
+        <source>user, pid, ipc, uts and cgroup namespaces (host processes invisible and unreachable); seccomp-bpf deny list (ptrace, mount, namespaces, bpf, io_uring, keyrings, modules, foreign architectures killed; int arguments compared on their low 32 bits); resource limits, scheduling and I/O priority only on the calling process or its process group (seccomp); no_new_privs; every capability dropped; %1 signal and abstract-socket scoping; a pid-1 reaper; ends with its parent</source>
+        <translation>User-, PID-, IPC-, UTS- und Cgroup-Namespaces (Host-Prozesse unsichtbar und unerreichbar); Seccomp-BPF-Sperrliste (ptrace, mount, Namespaces, bpf, io_uring, Schlüsselbunde, Module, fremde Architekturen beendet; Integer-Argumente auf ihren unteren 32 Bit verglichen); Ressourcengrenzen, Scheduling und I/O-Priorität nur für den aufrufenden Prozess oder seine Prozessgruppe (Seccomp); no_new_privs; alle Capabilities entzogen; %1 Signal- und Abstract-Socket-Eingrenzung; ein Reaper als PID 1; endet mit seinem Elternprozess</translation>
+    </message>
+    <message>
+        <source>(no Landlock scoping on this kernel)</source>
+        <translation>(keine Landlock-Eingrenzung auf diesem Kernel)</translation>
+    </message>
+    <message>
+        <source>none: empty network namespace%1; allowlist: only the filtering proxy, bridged on 127.0.0.1:%2; full: the host&apos;s network</source>
+        <translation>none: leerer Netzwerk-Namespace%1; allowlist: nur der Filter-Proxy, überbrückt auf 127.0.0.1:%2; full: das Netzwerk des Hosts</translation>
+    </message>
+    <message>
+        <source> + Landlock TCP rules</source>
+        <translation> + Landlock-TCP-Regeln</translation>
+    </message>
+    <message>
+        <source>filtering proxy (HTTP CONNECT, HTTP, SOCKS5) resolving names itself, refusing private and loopback targets unless named exactly; proxy variables set; no other route out of the network namespace</source>
+        <translation>Filter-Proxy (HTTP CONNECT, HTTP, SOCKS5), der Namen selbst auflöst und private und Loopback-Ziele abweist, sofern sie nicht genau genannt sind; Proxy-Variablen gesetzt; kein anderer Weg aus dem Netzwerk-Namespace</translation>
+    </message>
+    <message>
+        <source>deny: the command cannot create unix sockets at all (seccomp; socketpair still works), so no host socket is connectable whatever its path, abstract ones included; besides, the session and system bus, $XDG_RUNTIME_DIR, every unix socket under /run and agent sockets are masked; vsock refused (seccomp)%1; ask: asked before each spawn, no answer means deny; allow: exposed; in every mode the engine refuses protocol connections from processes it sandboxed (they descend from sandbox-init) and logs them</source>
+        <translation>deny: Der Befehl kann überhaupt keine Unix-Sockets anlegen (Seccomp; socketpair funktioniert weiterhin), daher ist kein Host-Socket verbindbar, welcher Pfad auch immer, abstrakte eingeschlossen; außerdem sind Sitzungs- und Systembus, $XDG_RUNTIME_DIR, jeder Unix-Socket unter /run und Agenten-Sockets verdeckt; vsock abgewiesen (Seccomp)%1; ask: vor jedem Start gefragt, keine Antwort heißt Ablehnung; allow: freigegeben; in jedem Modus weist die Engine Protokollverbindungen von Prozessen ab, die sie in die Sandbox gesetzt hat (sie stammen von sandbox-init ab), und protokolliert sie</translation>
+    </message>
+    <message>
+        <source>; abstract sockets also scoped by Landlock</source>
+        <translation>; abstrakte Sockets zusätzlich durch Landlock eingegrenzt</translation>
+    </message>
+    <message>
+        <source>%1 only: readable and writable paths granted whole, so files are created, renamed and removed anywhere in a writable path, the root of a repository included; denied paths unreadable (their names stay listable) even when they are created while the command runs, and a writable directory that contains a denied path gets no new entries directly; $XDG_RUNTIME_DIR and /run/user unreadable (unless inside a writable path); read-only paths inside writable ones and the repository files that make git run code are not write-protected while the command runs: sandbox-init&apos;s repository guard puts them back and removes what appeared among them when the command and everything it started have ended (a host git started during the run can see them); %2; /tmp and /dev/shm are the host&apos;s (not private); only null, zero, full, random, urandom and tty devices</source>
+        <translation>nur %1: lesbare und beschreibbare Pfade ganz gewährt, daher werden Dateien überall in einem beschreibbaren Pfad angelegt, umbenannt und entfernt, die Wurzel eines Repositorys eingeschlossen; verbotene Pfade unlesbar (ihre Namen bleiben auflistbar), auch wenn sie während des Befehls angelegt werden, und ein beschreibbares Verzeichnis, das einen verbotenen Pfad enthält, erhält direkt keine neuen Einträge; $XDG_RUNTIME_DIR und /run/user unlesbar (außer innerhalb eines beschreibbaren Pfads); schreibgeschützte Pfade in beschreibbaren und die Repository-Dateien, die git Code ausführen lassen, sind während des Befehls nicht schreibgeschützt: Der Repository-Wächter von sandbox-init stellt sie wieder her und entfernt, was unter ihnen aufgetaucht ist, wenn der Befehl und alles, was er gestartet hat, beendet sind (ein während des Laufs gestartetes git des Hosts kann sie sehen); %2; /tmp und /dev/shm gehören dem Host (nicht privat); nur die Geräte null, zero, full, random, urandom und tty</translation>
+    </message>
+    <message>
+        <source>truncating needs write access (Landlock); changing ownership or extended attributes is refused everywhere (seccomp), the workspace included; </source>
+        <translation>Kürzen erfordert Schreibzugriff (Landlock); Ändern von Besitzer oder erweiterten Attributen wird überall abgewiesen (Seccomp), der Arbeitsbereich eingeschlossen; </translation>
+    </message>
+    <message>
+        <source>changing ownership or extended attributes is refused everywhere (seccomp); truncate is not confined: it works on any file of the user the command can reach, read-only ones included (Landlock ABI &lt; 3); </source>
+        <translation>Ändern von Besitzer oder erweiterten Attributen wird überall abgewiesen (Seccomp); Kürzen ist nicht eingeschränkt: Es wirkt auf jede erreichbare Datei des Benutzers, schreibgeschützte eingeschlossen (Landlock-ABI &lt; 3); </translation>
+    </message>
+    <message>
+        <source>chmod and utimes (every call that changes a file&apos;s mode or times) are made by sandbox-init on the command&apos;s behalf (seccomp user notification, the path and times read from the command once) only when the file, resolved as the command asked (symbolic links followed unless it asked otherwise), lies under a writable path and belongs to the command&apos;s user; they are refused elsewhere, read-only and denied paths included; a symbolic link&apos;s own times cannot be changed; on a kernel without seccomp user notification (before Linux 5.0) chmod and utimes are refused everywhere</source>
+        <translation>chmod und utimes (jeder Aufruf, der Modus oder Zeiten einer Datei ändert) führt sandbox-init im Auftrag des Befehls aus (Seccomp-User-Notification, Pfad und Zeiten einmal vom Befehl gelesen), nur wenn die Datei, so aufgelöst, wie der Befehl es verlangt hat (symbolische Links verfolgt, sofern er nichts anderes verlangt hat), unter einem beschreibbaren Pfad liegt und dem Benutzer des Befehls gehört; anderswo werden sie abgewiesen, schreibgeschützte und verbotene Pfade eingeschlossen; die eigenen Zeiten eines symbolischen Links können nicht geändert werden; auf einem Kernel ohne Seccomp-User-Notification (vor Linux 5.0) werden chmod und utimes überall abgewiesen</translation>
+    </message>
+    <message>
+        <source>weaker, no namespaces: host processes are visible in /proc; seccomp-bpf deny list (int arguments compared on their low 32 bits), no_new_privs, capabilities dropped; resource limits, scheduling and I/O priority only on the calling process or its process group, never on host processes or sandbox-init (seccomp); the host&apos;s SysV IPC and POSIX message queues refused (seccomp); %1; the command and everything it starts are killed when it ends (child subreaper)</source>
+        <translation>schwächer, keine Namespaces: Host-Prozesse sind in /proc sichtbar; Seccomp-BPF-Sperrliste (Integer-Argumente auf ihren unteren 32 Bit verglichen), no_new_privs, Capabilities entzogen; Ressourcengrenzen, Scheduling und I/O-Priorität nur für den aufrufenden Prozess oder seine Prozessgruppe, nie für Host-Prozesse oder sandbox-init (Seccomp); SysV-IPC und POSIX-Nachrichtenwarteschlangen des Hosts abgewiesen (Seccomp); %1; der Befehl und alles, was er startet, werden bei seinem Ende beendet (Child-Subreaper)</translation>
+    </message>
+    <message>
+        <source>signals to processes outside the sandbox blocked by Landlock scope</source>
+        <translation>Signale an Prozesse außerhalb der Sandbox durch Landlock-Eingrenzung blockiert</translation>
+    </message>
+    <message>
+        <source>not enforced: signals to the user&apos;s other processes are possible (Landlock ABI &lt; 6)</source>
+        <translation>nicht durchgesetzt: Signale an die anderen Prozesse des Benutzers sind möglich (Landlock-ABI &lt; 6)</translation>
+    </message>
+    <message>
+        <source>none: seccomp refuses every socket family but unix and netlink%1; allowlist: the same, the proxy is reached over its unix socket, the only address sandbox-init connects to; full: the host&apos;s network</source>
+        <translation>none: Seccomp weist jede Socket-Familie außer Unix und Netlink ab%1; allowlist: ebenso, der Proxy wird über seinen Unix-Socket erreicht, die einzige Adresse, zu der sandbox-init verbindet; full: das Netzwerk des Hosts</translation>
+    </message>
+    <message>
+        <source>, plus Landlock TCP rules</source>
+        <translation>, dazu Landlock-TCP-Regeln</translation>
+    </message>
+    <message>
+        <source>filtering proxy on a unix socket only (ALL_PROXY=socks5h://localhost/ followed by the socket path, understood by curl); tools that need a TCP proxy cannot reach the network</source>
+        <translation>Filter-Proxy nur über einen Unix-Socket (ALL_PROXY=socks5h://localhost/ gefolgt vom Socket-Pfad, von curl verstanden); Werkzeuge, die einen TCP-Proxy brauchen, erreichen das Netzwerk nicht</translation>
+    </message>
+    <message>
+        <source>deny: with network none or full the command cannot create unix sockets at all (seccomp; socketpair still works); with allowed domains only stream unix sockets, and sandbox-init answers every connect() (seccomp user notification, Linux &gt;= 5.14): it connects to the filtering proxy itself and refuses any other address, so no host socket is connectable whatever its path, abstract ones included%1; vsock refused (seccomp); $XDG_RUNTIME_DIR unreadable; ask: asked before each spawn; allow: exposed; in every mode the engine refuses protocol connections from processes it sandboxed (they descend from sandbox-init) and logs them</source>
+        <translation>deny: Mit Netzwerk none oder full kann der Befehl überhaupt keine Unix-Sockets anlegen (Seccomp; socketpair funktioniert weiterhin); mit erlaubten Domains nur Stream-Unix-Sockets, und sandbox-init beantwortet jedes connect() (Seccomp-User-Notification, Linux &gt;= 5.14): Es verbindet selbst zum Filter-Proxy und weist jede andere Adresse ab, daher ist kein Host-Socket verbindbar, welcher Pfad auch immer, abstrakte eingeschlossen%1; vsock abgewiesen (Seccomp); $XDG_RUNTIME_DIR unlesbar; ask: vor jedem Start gefragt; allow: freigegeben; in jedem Modus weist die Engine Protokollverbindungen von Prozessen ab, die sie in die Sandbox gesetzt hat (sie stammen von sandbox-init ab), und protokolliert sie</translation>
+    </message>
+    <message>
+        <source>unknown tier &apos;%1&apos; (expected %2 or %3)</source>
+        <translation>unbekannte Stufe „%1“ (erwartet: %2 oder %3)</translation>
+    </message>
+    <message>
+        <source>the helper sandbox-init was not found next to %1 nor in ../libexec/sandbox-studio (set SANDBOX_INIT_PATH or reinstall)</source>
+        <translation>das Hilfsprogramm sandbox-init wurde weder neben %1 noch in ../libexec/sandbox-studio gefunden (setzen Sie SANDBOX_INIT_PATH oder installieren Sie neu)</translation>
+    </message>
+    <message>
+        <source>seccomp is unavailable: %1</source>
+        <translation>Seccomp ist nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>tier 2 because AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns = 1) and no AppArmor profile lets %1 create them (%2). For tier 1, install the .deb or .rpm package: its profile /etc/apparmor.d/sandbox-studio-init grants user namespaces to the installed helper only; if it is not loaded, run sudo apparmor_parser -r /etc/apparmor.d/sandbox-studio-init and restart the engine. </source>
+        <translation>Stufe 2, weil AppArmor unprivilegierte User-Namespaces einschränkt (kernel.apparmor_restrict_unprivileged_userns = 1) und kein AppArmor-Profil %1 erlaubt, sie anzulegen (%2). Für Stufe 1 installieren Sie das .deb- oder .rpm-Paket: Sein Profil /etc/apparmor.d/sandbox-studio-init gewährt User-Namespaces nur dem installierten Hilfsprogramm; ist es nicht geladen, führen Sie sudo apparmor_parser -r /etc/apparmor.d/sandbox-studio-init aus und starten Sie die Engine neu. </translation>
+    </message>
+    <message>
+        <source>the Landlock + seccomp tier was selected but this kernel has no Landlock</source>
+        <translation>die Stufe Landlock + Seccomp wurde gewählt, aber dieser Kernel hat kein Landlock</translation>
+    </message>
+    <message>
+        <source>user namespaces are refused (%1) and the kernel has no Landlock</source>
+        <translation>User-Namespaces werden verweigert (%1), und der Kernel hat kein Landlock</translation>
+    </message>
+    <message>
+        <source>No sandbox tier is available: %1</source>
+        <translation>Keine Sandbox-Stufe ist verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>not prepared yet</source>
+        <translation>noch nicht vorbereitet</translation>
+    </message>
+    <message>
+        <source>the helper %1 is gone</source>
+        <translation>das Hilfsprogramm %1 ist verschwunden</translation>
+    </message>
+    <message>
+        <source>The backend is not prepared or has no sandbox tier; nothing was run.</source>
+        <translation>Das Backend ist nicht vorbereitet oder hat keine Sandbox-Stufe; nichts wurde ausgeführt.</translation>
+    </message>
+    <message>
+        <source>Allow host execution?</source>
+        <translation>Ausführung auf dem Host erlauben?</translation>
+    </message>
+    <message>
+        <source>The command &apos;%1&apos; asks to reach the host&apos;s session bus, service manager, container engine and agent sockets, which can run programs outside the sandbox. Allow it for this command?</source>
+        <translation>Der Befehl „%1“ möchte den Sitzungsbus, den Dienstverwalter, die Container-Engine und die Agenten-Sockets des Hosts erreichen, über die Programme außerhalb der Sandbox laufen können. Für diesen Befehl erlauben?</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::BackendDescriptor</name>
+    <message>
+        <source>a backend needs a name</source>
+        <translation>ein Backend braucht einen Namen</translation>
+    </message>
+    <message>
+        <source>is too long (%1 characters, at most %2)</source>
+        <translation>ist zu lang (%1 Zeichen, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>too many fields (%1, at most %2)</source>
+        <translation>zu viele Felder (%1, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>duplicate field id &quot;%1&quot; (also fields[%2])</source>
+        <translation>doppelte Feld-ID „%1“ (auch fields[%2])</translation>
+    </message>
+    <message>
+        <source>unknown platform %1; expected one of %2</source>
+        <translation>unbekannte Plattform %1; erwartet wird eine von %2</translation>
+    </message>
+    <message>
+        <source>platform %1 is listed twice</source>
+        <translation>Plattform %1 ist doppelt aufgeführt</translation>
+    </message>
+    <message>
+        <source>unknown policy dimension %1; expected one of %2</source>
+        <translation>unbekannte Richtliniendimension %1; erwartet wird eine von %2</translation>
+    </message>
+    <message>
+        <source>must not be empty</source>
+        <translation>darf nicht leer sein</translation>
+    </message>
+    <message>
+        <source>unknown launcher call %1; expected one of %2</source>
+        <translation>unbekannter Launcher-Aufruf %1; erwartet wird einer von %2</translation>
+    </message>
+    <message>
+        <source>must be whole seconds from 1 to %1, got %2</source>
+        <translation>müssen ganze Sekunden von 1 bis %1 sein, %2 erhalten</translation>
+    </message>
+    <message>
+        <source>expected one of %1</source>
+        <translation>erwartet wird eines von %1</translation>
+    </message>
+    <message>
+        <source>expected whole seconds from 1 to %1, got %2</source>
+        <translation>ganze Sekunden von 1 bis %1 erwartet, %2 erhalten</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::BackendInfo</name>
+    <message>
+        <source>missing required key</source>
+        <translation>erforderlicher Schlüssel fehlt</translation>
+    </message>
+    <message>
+        <source>unknown policy dimension %1; expected one of %2</source>
+        <translation>unbekannte Richtliniendimension %1; erwartet wird eine von %2</translation>
+    </message>
+    <message>
+        <source>%1 is listed twice</source>
+        <translation>%1 ist doppelt aufgeführt</translation>
+    </message>
+    <message>
+        <source>%1 is not a field of this backend</source>
+        <translation>%1 ist kein Feld dieses Backends</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::BackendRef</name>
+    <message>
+        <source>%1 is not a backend reference: too long</source>
+        <translation>%1 ist keine Backend-Referenz: zu lang</translation>
+    </message>
+    <message>
+        <source>%1: kind %2 must match %3</source>
+        <translation>%1: Art %2 muss %3 entsprechen</translation>
+    </message>
+    <message>
+        <source>%1: pack id %2 must match %3</source>
+        <translation>%1: Paket-ID %2 muss %3 entsprechen</translation>
+    </message>
+    <message>
+        <source>%1 is not a backend reference; expected %2</source>
+        <translation>%1 ist keine Backend-Referenz; erwartet wird %2</translation>
+    </message>
+    <message>
+        <source>unknown source %1; expected &quot;builtin&quot; or &quot;atom-pack&quot;</source>
+        <translation>unbekannte Quelle %1; erwartet wird „builtin“ oder „atom-pack“</translation>
+    </message>
+    <message>
+        <source>%1 must match %2</source>
+        <translation>%1 muss %2 entsprechen</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::BaselineCache</name>
+    <message>
+        <source>cannot create %1: %2</source>
+        <translation>%1 kann nicht angelegt werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a directory of this user</source>
+        <translation>%1 ist kein Verzeichnis dieses Benutzers</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::BaselineManifest</name>
+    <message>
+        <source>not a JSON object (%1)</source>
+        <translation>kein JSON-Objekt (%1)</translation>
+    </message>
+    <message>
+        <source>missing or not a string</source>
+        <translation>fehlt oder ist keine Zeichenkette</translation>
+    </message>
+    <message>
+        <source>not a sha256 digest in lowercase hex</source>
+        <translation>keine sha256-Prüfsumme in Hex-Kleinbuchstaben</translation>
+    </message>
+    <message>
+        <source>missing or not a non-negative integer</source>
+        <translation>fehlt oder ist keine nicht negative ganze Zahl</translation>
+    </message>
+    <message>
+        <source>missing or not a non-empty array</source>
+        <translation>fehlt oder ist kein nicht leeres Array</translation>
+    </message>
+    <message>
+        <source>holds something other than strings</source>
+        <translation>enthält etwas anderes als Zeichenketten</translation>
+    </message>
+    <message>
+        <source>missing or not an object</source>
+        <translation>fehlt oder ist kein Objekt</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::Client</name>
+    <message>
+        <source>not connected to the engine: %1</source>
+        <translation>nicht mit der Engine verbunden: %1</translation>
+    </message>
+    <message>
+        <source>the request is larger than the protocol&apos;s message limit</source>
+        <translation>die Anfrage ist größer als die Nachrichtengrenze des Protokolls</translation>
+    </message>
+    <message>
+        <source>the engine closed the connection</source>
+        <translation>die Engine hat die Verbindung geschlossen</translation>
+    </message>
+    <message>
+        <source>the engine refused the handshake: %1</source>
+        <translation>die Engine hat den Verbindungsaufbau abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>the client was destroyed</source>
+        <translation>der Client wurde zerstört</translation>
+    </message>
+    <message>
+        <source>missing process id</source>
+        <translation>Prozess-ID fehlt</translation>
+    </message>
+    <message>
+        <source>expected an object</source>
+        <translation>Objekt erwartet</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::DomainRules</name>
+    <message>
+        <source>&apos;%1&apos;: unterminated IPv6 address</source>
+        <translation>„%1“: nicht abgeschlossene IPv6-Adresse</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: expected &apos;:port&apos; after the address</source>
+        <translation>„%1“: nach der Adresse wird „:Port“ erwartet</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: empty port</source>
+        <translation>„%1“: leerer Port</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: port must be 1-65535</source>
+        <translation>„%1“: Port muss zwischen 1 und 65535 liegen</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: &apos;*&apos; is only allowed as a leading &apos;*.&apos; label</source>
+        <translation>„%1“: „*“ ist nur als führendes Label „*.“ erlaubt</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a valid domain name or IP address</source>
+        <translation>„%1“ ist kein gültiger Domainname und keine IP-Adresse</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: a wildcard cannot apply to an IP address</source>
+        <translation>„%1“: ein Platzhalter kann nicht für eine IP-Adresse gelten</translation>
+    </message>
+    <message>
+        <source>invalid domain entries</source>
+        <translation>ungültige Domain-Einträge</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a valid host name</source>
+        <translation>„%1“ ist kein gültiger Hostname</translation>
+    </message>
+    <message>
+        <source>%1:%2 is denied by the policy entry &apos;%3&apos;</source>
+        <translation>%1:%2 ist durch den Richtlinieneintrag „%3“ verboten</translation>
+    </message>
+    <message>
+        <source>%1:%2 is not in the policy&apos;s allowed domains</source>
+        <translation>%1:%2 gehört nicht zu den erlaubten Domains der Richtlinie</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::Engine</name>
+    <message>
+        <source>The engine is shutting down.</source>
+        <translation>Die Engine wird beendet.</translation>
+    </message>
+    <message>
+        <source>The resources of %1 could not be released after %2 attempts (%3). Restart the application to release them.</source>
+        <translation>Die Ressourcen von %1 konnten nach %2 Versuchen nicht freigegeben werden (%3). Starten Sie die Anwendung neu, um sie freizugeben.</translation>
+    </message>
+    <message>
+        <source>The backend&apos;s availability probe ended without a result.</source>
+        <translation>Die Verfügbarkeitsprüfung des Backends endete ohne Ergebnis.</translation>
+    </message>
+    <message>
+        <source>The saved backend %1 could not be activated (%2); the built-in backend %3 is used instead.</source>
+        <translation>Das gespeicherte Backend %1 konnte nicht aktiviert werden (%2); stattdessen wird das eingebaute Backend %3 verwendet.</translation>
+    </message>
+    <message>
+        <source>No sandbox backend could be activated (%1). Commands will not run until a backend is activated.</source>
+        <translation>Kein Sandbox-Backend konnte aktiviert werden (%1). Befehle laufen erst, wenn ein Backend aktiviert ist.</translation>
+    </message>
+    <message>
+        <source>Cannot %1 the pack: its backend %2 is active and switching to the built-in backend %3 first failed (%4). Nothing was changed.</source>
+        <translation>Das Paket kann nicht %1 werden: Sein Backend %2 ist aktiv, und der vorherige Wechsel zum eingebauten Backend %3 ist fehlgeschlagen (%4). Nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>A built-in backend could not be registered: no launcher was given.</source>
+        <translation>Ein eingebautes Backend konnte nicht registriert werden: Es wurde kein Launcher übergeben.</translation>
+    </message>
+    <message>
+        <source>Built-in</source>
+        <translation>Integriert</translation>
+    </message>
+    <message>
+        <source>The built-in backend %1 could not be registered: %2</source>
+        <translation>Das eingebaute Backend %1 konnte nicht registriert werden: %2</translation>
+    </message>
+    <message>
+        <source>The backend&apos;s factory did not create a launcher.</source>
+        <translation>Die Fabrik des Backends hat keinen Launcher erzeugt.</translation>
+    </message>
+    <message>
+        <source>(not shown: the backend&apos;s claim is not plain text)</source>
+        <translation>(nicht angezeigt: die Angabe des Backends ist kein reiner Text)</translation>
+    </message>
+    <message>
+        <source>Its pack &quot;%1&quot; is disabled. Enable the pack to use this backend.</source>
+        <translation>Sein Paket „%1“ ist deaktiviert. Aktivieren Sie das Paket, um dieses Backend zu benutzen.</translation>
+    </message>
+    <message>
+        <source>No backend %1 is registered.</source>
+        <translation>Kein Backend %1 ist registriert.</translation>
+    </message>
+    <message>
+        <source>This backend is active: apply its settings by activating it again, so the running backend and the saved settings never disagree.</source>
+        <translation>Dieses Backend ist aktiv: Übernehmen Sie seine Einstellungen, indem Sie es erneut aktivieren, damit laufendes Backend und gespeicherte Einstellungen nie voneinander abweichen.</translation>
+    </message>
+    <message>
+        <source>No sandbox backend is active, so nothing was run (commands never run unconfined). Activate a backend first.</source>
+        <translation>Kein Sandbox-Backend ist aktiv, daher wurde nichts ausgeführt (Befehle laufen nie unbeschränkt). Aktivieren Sie zuerst ein Backend.</translation>
+    </message>
+    <message>
+        <source>The backend did not start the command.</source>
+        <translation>Das Backend hat den Befehl nicht gestartet.</translation>
+    </message>
+    <message>
+        <source>No such process.</source>
+        <translation>Kein solcher Prozess.</translation>
+    </message>
+    <message>
+        <source>The process has already ended.</source>
+        <translation>Der Prozess ist bereits beendet.</translation>
+    </message>
+    <message>
+        <source>Secrets are stored in plain text in %1, because plaintext secret storage is allowed. Anyone who can read your files can read them.</source>
+        <translation>Geheimnisse werden im Klartext in %1 gespeichert, weil die Speicherung im Klartext erlaubt ist. Wer Ihre Dateien lesen kann, kann sie lesen.</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::Error</name>
+    <message>
+        <source>details nest too deeply (at most %1 levels)</source>
+        <translation>Details sind zu tief verschachtelt (höchstens %1 Ebenen)</translation>
+    </message>
+    <message>
+        <source>too many details (%1, at most %2)</source>
+        <translation>zu viele Details (%1, höchstens %2)</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::ExitStatus</name>
+    <message>
+        <source>a signaled exit must name its signal</source>
+        <translation>ein durch ein Signal beendeter Prozess muss sein Signal nennen</translation>
+    </message>
+    <message>
+        <source>only a signaled exit has a signal</source>
+        <translation>nur ein durch ein Signal beendeter Prozess hat ein Signal</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::FieldSpec</name>
+    <message>
+        <source>expected %1, got %2</source>
+        <translation>%1 erwartet, %2 erhalten</translation>
+    </message>
+    <message>
+        <source>is too long (at most %1 characters)</source>
+        <translation>ist zu lang (höchstens %1 Zeichen)</translation>
+    </message>
+    <message>
+        <source>must be a finite number</source>
+        <translation>muss eine endliche Zahl sein</translation>
+    </message>
+    <message>
+        <source>%1 is below the minimum %2</source>
+        <translation>%1 liegt unter dem Minimum %2</translation>
+    </message>
+    <message>
+        <source>%1 is above the maximum %2</source>
+        <translation>%1 liegt über dem Maximum %2</translation>
+    </message>
+    <message>
+        <source>%1 is not one of the options (%2)</source>
+        <translation>%1 ist keine der Optionen (%2)</translation>
+    </message>
+    <message>
+        <source>is a secret field; set it as a secret, never as a plain value</source>
+        <translation>ist ein geheimes Feld; setzen Sie es als Geheimnis, nie als einfachen Wert</translation>
+    </message>
+    <message>
+        <source>has an unknown field type</source>
+        <translation>hat einen unbekannten Feldtyp</translation>
+    </message>
+    <message>
+        <source>%1 is not a valid field id; expected [A-Za-z][A-Za-z0-9_.-]{0,63}</source>
+        <translation>%1 ist keine gültige Feld-ID; erwartet wird [A-Za-z][A-Za-z0-9_.-]{0,63}</translation>
+    </message>
+    <message>
+        <source>field &quot;%1&quot; has an unknown type</source>
+        <translation>Feld „%1“ hat einen unbekannten Typ</translation>
+    </message>
+    <message>
+        <source>field &quot;%1&quot; needs a label</source>
+        <translation>Feld „%1“ braucht eine Beschriftung</translation>
+    </message>
+    <message>
+        <source>field &quot;%1&quot;: label %2</source>
+        <translation>Feld „%1“: Beschriftung %2</translation>
+    </message>
+    <message>
+        <source>field &quot;%1&quot;: description %2</source>
+        <translation>Feld „%1“: Beschreibung %2</translation>
+    </message>
+    <message>
+        <source>select field &quot;%1&quot; needs at least one option</source>
+        <translation>Auswahlfeld „%1“ braucht mindestens eine Option</translation>
+    </message>
+    <message>
+        <source>select field &quot;%1&quot; has too many options (%2, at most %3)</source>
+        <translation>Auswahlfeld „%1“ hat zu viele Optionen (%2, höchstens %3)</translation>
+    </message>
+    <message>
+        <source>select field &quot;%1&quot; has an option with an empty value</source>
+        <translation>Auswahlfeld „%1“ hat eine Option mit leerem Wert</translation>
+    </message>
+    <message>
+        <source>field &quot;%1&quot;: option value %2</source>
+        <translation>Feld „%1“: Optionswert %2</translation>
+    </message>
+    <message>
+        <source>field &quot;%1&quot;: option label %2</source>
+        <translation>Feld „%1“: Optionsbeschriftung %2</translation>
+    </message>
+    <message>
+        <source>select field &quot;%1&quot; has the option value %2 twice</source>
+        <translation>Auswahlfeld „%1“ hat den Optionswert %2 doppelt</translation>
+    </message>
+    <message>
+        <source>field &quot;%1&quot; is a %2 field; only select fields have options</source>
+        <translation>Feld „%1“ ist ein Feld vom Typ %2; nur Auswahlfelder haben Optionen</translation>
+    </message>
+    <message>
+        <source>field &quot;%1&quot;: min must be finite</source>
+        <translation>Feld „%1“: min muss endlich sein</translation>
+    </message>
+    <message>
+        <source>field &quot;%1&quot;: max must be finite</source>
+        <translation>Feld „%1“: max muss endlich sein</translation>
+    </message>
+    <message>
+        <source>field &quot;%1&quot;: min (%2) is greater than max (%3)</source>
+        <translation>Feld „%1“: min (%2) ist größer als max (%3)</translation>
+    </message>
+    <message>
+        <source>field &quot;%1&quot; is a %2 field; only number fields have min and max</source>
+        <translation>Feld „%1“ ist ein Feld vom Typ %2; nur Zahlenfelder haben min und max</translation>
+    </message>
+    <message>
+        <source>field &quot;%1&quot; is a %2 field; only number fields have a unit</source>
+        <translation>Feld „%1“ ist ein Feld vom Typ %2; nur Zahlenfelder haben eine Einheit</translation>
+    </message>
+    <message>
+        <source>secret field &quot;%1&quot; cannot have a default</source>
+        <translation>geheimes Feld „%1“ kann keinen Standardwert haben</translation>
+    </message>
+    <message>
+        <source>invalid default for field &quot;%1&quot;: %2</source>
+        <translation>ungültiger Standardwert für Feld „%1“: %2</translation>
+    </message>
+    <message>
+        <source>field &quot;%1&quot; has the unknown type %2; expected string, number, boolean, select or secret</source>
+        <translation>Feld „%1“ hat den unbekannten Typ %2; erwartet: string, number, boolean, select oder secret</translation>
+    </message>
+    <message>
+        <source>field &quot;%1&quot; has the unknown unit %2; expected bytes</source>
+        <translation>Feld „%1“ hat die unbekannte Einheit %2; erwartet: bytes</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::FilteringProxy</name>
+    <message>
+        <source>cannot create the proxy&apos;s runtime directory: %1</source>
+        <translation>das Laufzeitverzeichnis des Proxys kann nicht angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot create the channel directory %1</source>
+        <translation>das Kanalverzeichnis %1 kann nicht angelegt werden</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::FrameDecoder</name>
+    <message>
+        <source>protocol error: empty frame (length 0)</source>
+        <translation>Protokollfehler: leerer Frame (Länge 0)</translation>
+    </message>
+    <message>
+        <source>protocol error: message of %1 bytes exceeds the limit of %2 bytes</source>
+        <translation>Protokollfehler: Nachricht mit %1 Bytes überschreitet die Grenze von %2 Bytes</translation>
+    </message>
+    <message>
+        <source>protocol error: connection closed inside a frame header (%1 of 4 bytes)</source>
+        <translation>Protokollfehler: Verbindung innerhalb eines Frame-Headers geschlossen (%1 von 4 Bytes)</translation>
+    </message>
+    <message>
+        <source>protocol error: connection closed inside a frame (%1 of %2 bytes)</source>
+        <translation>Protokollfehler: Verbindung innerhalb eines Frames geschlossen (%1 von %2 Bytes)</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::GuestImage</name>
+    <message>
+        <source>no guest kernel: /boot has no vmlinuz-* (install the generic kernel package, linux-image-amd64 on Debian, or set the kernel setting)</source>
+        <translation>kein Gast-Kernel: /boot enthält kein vmlinuz-* (installieren Sie das generische Kernel-Paket, linux-image-amd64 unter Debian, oder setzen Sie die Kernel-Einstellung)</translation>
+    </message>
+    <message>
+        <source>no kernel in /boot has the 9p, virtio-mmio and virtio-console modules the guest needs (rejected: %1; the cloud kernel lacks 9p: install linux-image-amd64)</source>
+        <translation>kein Kernel in /boot hat die Module 9p, virtio-mmio und virtio-console, die der Gast braucht (abgelehnt: %1; dem Cloud-Kernel fehlt 9p: installieren Sie linux-image-amd64)</translation>
+    </message>
+    <message>
+        <source>%1 is dynamically linked and cannot run in the guest: install the static build (busybox-static on Debian)</source>
+        <translation>%1 ist dynamisch gelinkt und kann im Gast nicht laufen: Installieren Sie den statischen Build (busybox-static unter Debian)</translation>
+    </message>
+    <message>
+        <source>busybox was not found (install busybox-static)</source>
+        <translation>busybox wurde nicht gefunden (installieren Sie busybox-static)</translation>
+    </message>
+    <message>
+        <source>the kernel file name carries no version (expected vmlinuz-&lt;version&gt;)</source>
+        <translation>der Dateiname des Kernels enthält keine Version (erwartet: vmlinuz-&lt;version&gt;)</translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>kernel %1 has no module %2</source>
+        <translation>Kernel %1 hat kein Modul %2</translation>
+    </message>
+    <message>
+        <source>the module %1 is compressed; the guest loads plain .ko files</source>
+        <translation>das Modul %1 ist komprimiert; der Gast lädt einfache .ko-Dateien</translation>
+    </message>
+    <message>
+        <source>the kernel %1 is not readable</source>
+        <translation>der Kernel %1 ist nicht lesbar</translation>
+    </message>
+    <message>
+        <source>cannot read %1</source>
+        <translation>%1 kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>cannot read the module %1</source>
+        <translation>das Modul %1 kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::GuestLayout</name>
+    <message>
+        <source>the workspace must be an absolute directory other than / (got &quot;%1&quot;)</source>
+        <translation>der Arbeitsbereich muss ein absolutes Verzeichnis außer / sein (erhalten: „%1“)</translation>
+    </message>
+    <message>
+        <source>the workspace %1 is not a directory</source>
+        <translation>der Arbeitsbereich %1 ist kein Verzeichnis</translation>
+    </message>
+    <message>
+        <source>the workspace %1 is inside the denied path %2</source>
+        <translation>der Arbeitsbereich %1 liegt im verbotenen Pfad %2</translation>
+    </message>
+    <message>
+        <source>a writable / cannot be shared with a VM; name the writable directories</source>
+        <translation>ein beschreibbares / kann nicht mit einer VM geteilt werden; nennen Sie die beschreibbaren Verzeichnisse</translation>
+    </message>
+    <message>
+        <source>the path %1 contains a tab or line break and cannot be shared</source>
+        <translation>der Pfad %1 enthält einen Tabulator oder Zeilenumbruch und kann nicht geteilt werden</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::HelperStore</name>
+    <message>
+        <source>cannot create %1</source>
+        <translation>%1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>this build has no pinned digest for the helper %1</source>
+        <translation>dieser Build hat keine festgelegte Prüfsumme für das Hilfsprogramm %1</translation>
+    </message>
+    <message>
+        <source>%1 in %2 no longer matches its pin; fetching it again</source>
+        <translation>%1 in %2 passt nicht mehr zu seiner Festlegung; es wird erneut geholt</translation>
+    </message>
+    <message>
+        <source>the helper %1 from %2 was refused: its sha256 is %3 but this release pins %4; the file was deleted and nothing was run</source>
+        <translation>das Hilfsprogramm %1 von %2 wurde abgewiesen: Seine sha256-Prüfsumme ist %3, dieses Release legt aber %4 fest; die Datei wurde gelöscht und nichts ausgeführt</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>the helper source &quot;%1&quot; is not an absolute URL, so %2 cannot be fetched</source>
+        <translation>die Quelle der Hilfsprogramme „%1“ ist keine absolute URL, daher kann %2 nicht geholt werden</translation>
+    </message>
+    <message>
+        <source>fetching %1 from %2</source>
+        <translation>%1 wird von %2 geholt</translation>
+    </message>
+    <message>
+        <source>fetching %1: %2 of %3 bytes</source>
+        <translation>%1 wird geholt: %2 von %3 Bytes</translation>
+    </message>
+    <message>
+        <source>the helper %1 from %2 is larger than %3 bytes; refused</source>
+        <translation>das Hilfsprogramm %1 von %2 ist größer als %3 Bytes; abgewiesen</translation>
+    </message>
+    <message>
+        <source>cannot fetch the helper %1 from %2: %3. The VM backend needs it: check the helper source setting, or copy the offline bundle (packages/sandbox-vm) into the bin folder of the VM backend&apos;s state directory</source>
+        <translation>das Hilfsprogramm %1 kann nicht von %2 geholt werden: %3. Das VM-Backend braucht es: Prüfen Sie die Einstellung für die Quelle der Hilfsprogramme oder kopieren Sie das Offline-Bündel (packages/sandbox-vm) in den bin-Ordner des Zustandsverzeichnisses des VM-Backends</translation>
+    </message>
+    <message>
+        <source>HTTP status %1</source>
+        <translation>HTTP-Status %1</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::HostInteractionRequest</name>
+    <message>
+        <source>interactions are data only</source>
+        <translation>Rückfragen sind reine Daten</translation>
+    </message>
+    <message>
+        <source>unknown kind &quot;%1&quot;; expected confirm, choice, text or secret</source>
+        <translation>unbekannte Art „%1“; erwartet: confirm, choice, text oder secret</translation>
+    </message>
+    <message>
+        <source>only a choice has options</source>
+        <translation>nur eine Auswahl hat Optionen</translation>
+    </message>
+    <message>
+        <source>a choice needs at least one option</source>
+        <translation>eine Auswahl braucht mindestens eine Option</translation>
+    </message>
+    <message>
+        <source>too many options (%1, at most %2)</source>
+        <translation>zu viele Optionen (%1, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>option value is listed twice</source>
+        <translation>Optionswert ist doppelt aufgeführt</translation>
+    </message>
+    <message>
+        <source>a secret question cannot have a default</source>
+        <translation>eine geheime Frage kann keinen Standardwert haben</translation>
+    </message>
+    <message>
+        <source>the default is not one of the options</source>
+        <translation>der Standardwert ist keine der Optionen</translation>
+    </message>
+    <message>
+        <source>a confirmation has no default value</source>
+        <translation>eine Bestätigung hat keinen Standardwert</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::HyperVDriver</name>
+    <message>
+        <source>Hyper-V runs on Windows only</source>
+        <translation>Hyper-V läuft nur unter Windows</translation>
+    </message>
+    <message>
+        <source>the Hyper-V driver cannot boot the guest yet: packing the kernel and initramfs into a bootable disk and the winvm-helper are not written</source>
+        <translation>der Hyper-V-Treiber kann den Gast noch nicht booten: Das Packen von Kernel und Initramfs in eine bootfähige Platte und der winvm-helper sind noch nicht geschrieben</translation>
+    </message>
+    <message>
+        <source>cannot write the checkpoint&apos;s name</source>
+        <translation>der Name des Checkpoints kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>Checkpoint-VM failed: %1</source>
+        <translation>Checkpoint-VM fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>cannot read the checkpoint&apos;s name</source>
+        <translation>der Name des Checkpoints kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>Restore-VMCheckpoint failed: %1</source>
+        <translation>Restore-VMCheckpoint fehlgeschlagen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::JsonReader</name>
+    <message>
+        <source>missing required key</source>
+        <translation>erforderlicher Schlüssel fehlt</translation>
+    </message>
+    <message>
+        <source>is too long (%1 characters, at most %2)</source>
+        <translation>ist zu lang (%1 Zeichen, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>must not be empty</source>
+        <translation>darf nicht leer sein</translation>
+    </message>
+    <message>
+        <source>must be a finite number</source>
+        <translation>muss eine endliche Zahl sein</translation>
+    </message>
+    <message>
+        <source>expected an integer, got %1</source>
+        <translation>ganze Zahl erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>must be between %1 and %2, got %3</source>
+        <translation>muss zwischen %1 und %2 liegen, %3 erhalten</translation>
+    </message>
+    <message>
+        <source>unknown key</source>
+        <translation>unbekannter Schlüssel</translation>
+    </message>
+    <message>
+        <source>unknown key; %1</source>
+        <translation>unbekannter Schlüssel; %1</translation>
+    </message>
+    <message>
+        <source>null</source>
+        <translation>null</translation>
+    </message>
+    <message>
+        <source>a boolean</source>
+        <translation>ein Wahrheitswert</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>eine Zahl</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>eine Zeichenkette</translation>
+    </message>
+    <message>
+        <source>an array</source>
+        <translation>ein Array</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>ein Objekt</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>nichts</translation>
+    </message>
+    <message>
+        <source>contains a control character at position %1; only plain text is allowed</source>
+        <translation>enthält an Position %1 ein Steuerzeichen; nur reiner Text ist erlaubt</translation>
+    </message>
+    <message>
+        <source>contains a bidirectional override at position %1; only plain text is allowed</source>
+        <translation>enthält an Position %1 eine bidirektionale Umkehrung; nur reiner Text ist erlaubt</translation>
+    </message>
+    <message>
+        <source>contains markup (&quot;%1&quot;); only plain text is allowed, no HTML or scripts</source>
+        <translation>enthält Markup („%1“); nur reiner Text ist erlaubt, kein HTML und keine Skripte</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::KernelProbe</name>
+    <message>
+        <source>%1 --probe failed: %2</source>
+        <translation>%1 --probe fehlgeschlagen: %2</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::KeychainJob</name>
+    <message>
+        <source>cannot load %1: %2</source>
+        <translation>%1 kann nicht geladen werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::LauncherHost</name>
+    <message>
+        <source>This engine offers no filtering proxy.</source>
+        <translation>Diese Engine bietet keinen Filter-Proxy.</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::LayoutBuilder</name>
+    <message>
+        <source>%1 is nested too deeply to be split around its denied paths</source>
+        <translation>%1 ist zu tief verschachtelt, um um seine verbotenen Pfade herum aufgeteilt zu werden</translation>
+    </message>
+    <message>
+        <source>the policy needs more than %1 shared directories (its denied paths split the readable ones too finely); deny fewer paths inside readable ones, or make fewer paths readable</source>
+        <translation>die Richtlinie braucht mehr als %1 geteilte Verzeichnisse (ihre verbotenen Pfade teilen die lesbaren zu fein auf); verbieten Sie weniger Pfade innerhalb lesbarer oder machen Sie weniger Pfade lesbar</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::LinuxSandboxProcess</name>
+    <message>
+        <source>cannot pass the configuration to sandbox-init: %1</source>
+        <translation>die Konfiguration kann nicht an sandbox-init übergeben werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot run %1: %2</source>
+        <translation>%1 kann nicht ausgeführt werden: %2</translation>
+    </message>
+    <message>
+        <source>sandbox-init ended (status %1) before starting the command</source>
+        <translation>sandbox-init endete (Status %1), bevor der Befehl gestartet wurde</translation>
+    </message>
+    <message>
+        <source>The sandbox could not be set up, so the command was not run: %1</source>
+        <translation>Die Sandbox konnte nicht eingerichtet werden, daher wurde der Befehl nicht ausgeführt: %1</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::LocalServer</name>
+    <message>
+        <source>cannot listen on the engine socket: %1</source>
+        <translation>am Socket der Engine kann nicht gelauscht werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot make the engine socket owner-only</source>
+        <translation>der Socket der Engine kann nicht auf den Besitzer beschränkt werden</translation>
+    </message>
+    <message>
+        <source>connection refused: this engine belongs to uid %1 and serves no other user</source>
+        <translation>Verbindung abgewiesen: Diese Engine gehört UID %1 und bedient keinen anderen Benutzer</translation>
+    </message>
+    <message>
+        <source>connection refused: commands running in a sandbox cannot use the engine</source>
+        <translation>Verbindung abgewiesen: In einer Sandbox laufende Befehle können die Engine nicht benutzen</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::LocalSocketTransport</name>
+    <message>
+        <source>%1 is served by uid %2, not by us (uid %3); refusing to use it</source>
+        <translation>%1 wird von UID %2 bedient, nicht von uns (UID %3); wird nicht benutzt</translation>
+    </message>
+    <message>
+        <source>cannot read the credentials of the process serving %1</source>
+        <translation>die Berechtigungsnachweise des Prozesses, der %1 bedient, können nicht gelesen werden</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::OwnerLock</name>
+    <message>
+        <source>cannot open the engine lock file: %1</source>
+        <translation>die Sperrdatei der Engine kann nicht geöffnet werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot lock the engine lock file: %1</source>
+        <translation>die Sperrdatei der Engine kann nicht gesperrt werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::PackInfo</name>
+    <message>
+        <source>&quot;%1&quot; is not a valid pack id; expected [a-z0-9][a-z0-9._-]{0,63}</source>
+        <translation>„%1“ ist keine gültige Paket-ID; erwartet wird [a-z0-9][a-z0-9._-]{0,63}</translation>
+    </message>
+    <message>
+        <source>too many entries (%1, at most %2)</source>
+        <translation>zu viele Einträge (%1, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>expected a sentence of at most %1 characters</source>
+        <translation>ein Satz mit höchstens %1 Zeichen erwartet</translation>
+    </message>
+    <message>
+        <source>too many backends (%1, at most %2)</source>
+        <translation>zu viele Backends (%1, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>%1 does not belong to pack &quot;%2&quot;</source>
+        <translation>%1 gehört nicht zum Paket „%2“</translation>
+    </message>
+    <message>
+        <source>%1 is listed twice</source>
+        <translation>%1 ist doppelt aufgeführt</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::Policy</name>
+    <message>
+        <source>must not be empty</source>
+        <translation>darf nicht leer sein</translation>
+    </message>
+    <message>
+        <source>is too long (%1 characters, at most %2)</source>
+        <translation>ist zu lang (%1 Zeichen, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>contains a NUL character</source>
+        <translation>enthält ein NUL-Zeichen</translation>
+    </message>
+    <message>
+        <source>contains a control character</source>
+        <translation>enthält ein Steuerzeichen</translation>
+    </message>
+    <message>
+        <source>must be absolute, start with ~/ or start with ${workspace}</source>
+        <translation>muss absolut sein, mit ~/ beginnen oder mit ${workspace} beginnen</translation>
+    </message>
+    <message>
+        <source>uses an unknown variable; only a leading ${workspace} is supported</source>
+        <translation>verwendet eine unbekannte Variable; nur ein führendes ${workspace} wird unterstützt</translation>
+    </message>
+    <message>
+        <source>must not contain &quot;..&quot; components</source>
+        <translation>darf keine „..“-Bestandteile enthalten</translation>
+    </message>
+    <message>
+        <source>must not contain whitespace or control characters</source>
+        <translation>darf keine Leer- oder Steuerzeichen enthalten</translation>
+    </message>
+    <message>
+        <source>must be a domain such as example.com, not a URL</source>
+        <translation>muss eine Domain wie example.com sein, keine URL</translation>
+    </message>
+    <message>
+        <source>must be a domain such as example.com, without a path</source>
+        <translation>muss eine Domain wie example.com sein, ohne Pfad</translation>
+    </message>
+    <message>
+        <source>has an invalid port; expected a number from 1 to 65535</source>
+        <translation>hat einen ungültigen Port; erwartet wird eine Zahl von 1 bis 65535</translation>
+    </message>
+    <message>
+        <source>a lone &quot;*&quot; would allow every domain; choose network mode &quot;full&quot; instead</source>
+        <translation>ein einzelnes „*“ würde jede Domain erlauben; wählen Sie stattdessen den Netzwerkmodus „full“</translation>
+    </message>
+    <message>
+        <source>&quot;*&quot; is only allowed as a leading &quot;*.&quot; label</source>
+        <translation>„*“ ist nur als führendes Label „*.“ erlaubt</translation>
+    </message>
+    <message>
+        <source>is not a valid domain name</source>
+        <translation>ist kein gültiger Domainname</translation>
+    </message>
+    <message>
+        <source>is not a valid domain name (labels are letters, digits and inner hyphens)</source>
+        <translation>ist kein gültiger Domainname (Labels bestehen aus Buchstaben, Ziffern und inneren Bindestrichen)</translation>
+    </message>
+    <message>
+        <source>unknown process confinement</source>
+        <translation>unbekannte Prozessbeschränkung</translation>
+    </message>
+    <message>
+        <source>unknown network mode</source>
+        <translation>unbekannter Netzwerkmodus</translation>
+    </message>
+    <message>
+        <source>unknown host execution mode</source>
+        <translation>unbekannter Modus für die Ausführung auf dem Host</translation>
+    </message>
+    <message>
+        <source>unknown mode &quot;%1&quot;; expected deny, ask or allow</source>
+        <translation>unbekannter Modus „%1“; erwartet: deny, ask oder allow</translation>
+    </message>
+    <message>
+        <source>unknown confinement &quot;%1&quot;; expected isolated or shared</source>
+        <translation>unbekannte Beschränkung „%1“; erwartet: isolated oder shared</translation>
+    </message>
+    <message>
+        <source>unknown network mode &quot;%1&quot;; expected none, allowlist or full</source>
+        <translation>unbekannter Netzwerkmodus „%1“; erwartet: none, allowlist oder full</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::ProcessInfo</name>
+    <message>
+        <source>missing required key</source>
+        <translation>erforderlicher Schlüssel fehlt</translation>
+    </message>
+    <message>
+        <source>expected an ISO 8601 date and time</source>
+        <translation>Datum und Uhrzeit nach ISO 8601 erwartet</translation>
+    </message>
+    <message>
+        <source>unknown state &quot;%1&quot;; expected running or exited</source>
+        <translation>unbekannter Zustand „%1“; erwartet: running oder exited</translation>
+    </message>
+    <message>
+        <source>a running process has no exit status</source>
+        <translation>ein laufender Prozess hat keinen Exit-Status</translation>
+    </message>
+    <message>
+        <source>an exited process must report its exit status</source>
+        <translation>ein beendeter Prozess muss seinen Exit-Status melden</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::ProtocolServer</name>
+    <message>
+        <source>unknown method &quot;%1&quot;</source>
+        <translation>unbekannte Methode „%1“</translation>
+    </message>
+    <message>
+        <source>the first request must be &quot;hello&quot; with the protocol version</source>
+        <translation>die erste Anfrage muss „hello“ mit der Protokollversion sein</translation>
+    </message>
+    <message>
+        <source>unknown parameter of %1</source>
+        <translation>unbekannter Parameter von %1</translation>
+    </message>
+    <message>
+        <source>missing; expected an integer</source>
+        <translation>fehlt; erwartet wird eine ganze Zahl</translation>
+    </message>
+    <message>
+        <source>expected an integer, got %1</source>
+        <translation>ganze Zahl erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>expected a string, got %1</source>
+        <translation>Zeichenkette erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>protocol version %1 is not supported; this engine speaks version %2</source>
+        <translation>Protokollversion %1 wird nicht unterstützt; diese Engine spricht Version %2</translation>
+    </message>
+    <message>
+        <source>missing; expected an object of setting values</source>
+        <translation>fehlt; erwartet wird ein Objekt mit Einstellungswerten</translation>
+    </message>
+    <message>
+        <source>expected base64 text, got %1</source>
+        <translation>Base64-Text erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>not valid base64</source>
+        <translation>kein gültiges Base64</translation>
+    </message>
+    <message>
+        <source>no running process %1 spawned by this client</source>
+        <translation>kein laufender Prozess %1, der von diesem Client gestartet wurde</translation>
+    </message>
+    <message>
+        <source>the pack&apos;s path must be absolute</source>
+        <translation>der Pfad des Pakets muss absolut sein</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::ProxyConnection</name>
+    <message>
+        <source>timed out</source>
+        <translation>Zeitüberschreitung</translation>
+    </message>
+    <message>
+        <source>malformed SOCKS5 greeting</source>
+        <translation>fehlerhafte SOCKS5-Begrüßung</translation>
+    </message>
+    <message>
+        <source>malformed SOCKS5 request</source>
+        <translation>fehlerhafte SOCKS5-Anfrage</translation>
+    </message>
+    <message>
+        <source>unsupported SOCKS5 address type</source>
+        <translation>nicht unterstützter SOCKS5-Adresstyp</translation>
+    </message>
+    <message>
+        <source>empty SOCKS5 domain name</source>
+        <translation>leerer SOCKS5-Domainname</translation>
+    </message>
+    <message>
+        <source>only SOCKS5 CONNECT is supported</source>
+        <translation>nur SOCKS5 CONNECT wird unterstützt</translation>
+    </message>
+    <message>
+        <source>request header larger than %1 bytes</source>
+        <translation>Anfrage-Header größer als %1 Bytes</translation>
+    </message>
+    <message>
+        <source>malformed request line</source>
+        <translation>fehlerhafte Anfragezeile</translation>
+    </message>
+    <message>
+        <source>malformed header line</source>
+        <translation>fehlerhafte Header-Zeile</translation>
+    </message>
+    <message>
+        <source>CONNECT needs host:port</source>
+        <translation>CONNECT braucht host:port</translation>
+    </message>
+    <message>
+        <source>request without an absolute URI or a valid Host header</source>
+        <translation>Anfrage ohne absolute URI und ohne gültigen Host-Header</translation>
+    </message>
+    <message>
+        <source>only http:// absolute URIs can be proxied without CONNECT</source>
+        <translation>ohne CONNECT können nur absolute http://-URIs weitergeleitet werden</translation>
+    </message>
+    <message>
+        <source>bad port in the request URI</source>
+        <translation>ungültiger Port in der Anfrage-URI</translation>
+    </message>
+    <message>
+        <source>invalid target &apos;%1&apos;</source>
+        <translation>ungültiges Ziel „%1“</translation>
+    </message>
+    <message>
+        <source>%1 is a %2 address</source>
+        <translation>%1 ist eine %2-Adresse</translation>
+    </message>
+    <message>
+        <source>cannot resolve %1</source>
+        <translation>%1 kann nicht aufgelöst werden</translation>
+    </message>
+    <message>
+        <source>%1 resolves only to internal addresses: %2</source>
+        <translation>%1 wird nur zu internen Adressen aufgelöst: %2</translation>
+    </message>
+    <message>
+        <source>cannot connect to %1:%2: %3</source>
+        <translation>Verbindung zu %1:%2 nicht möglich: %3</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::ProxyServer</name>
+    <message>
+        <source>cannot listen on %1: %2</source>
+        <translation>an %1 kann nicht gelauscht werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::QemuDriver</name>
+    <message>
+        <source>the QEMU driver runs on Linux hosts</source>
+        <translation>der QEMU-Treiber läuft auf Linux-Hosts</translation>
+    </message>
+    <message>
+        <source>qemu-system-x86_64 was not found on PATH (install qemu-system-x86)</source>
+        <translation>qemu-system-x86_64 wurde im PATH nicht gefunden (installieren Sie qemu-system-x86)</translation>
+    </message>
+    <message>
+        <source>%1 is not executable</source>
+        <translation>%1 ist nicht ausführbar</translation>
+    </message>
+    <message>
+        <source>QEMU did not save the VM state (migration %1%2)</source>
+        <translation>QEMU hat den Zustand der VM nicht gespeichert (Migration %1%2)</translation>
+    </message>
+    <message>
+        <source>timed out</source>
+        <translation>Zeitüberschreitung</translation>
+    </message>
+    <message>
+        <source>QEMU did not load the saved state (status %1)</source>
+        <translation>QEMU hat den gespeicherten Zustand nicht geladen (Status %1)</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::RpcMessage</name>
+    <message>
+        <source>missing; expected &quot;2.0&quot;</source>
+        <translation>fehlt; erwartet wird „2.0“</translation>
+    </message>
+    <message>
+        <source>expected &quot;2.0&quot;, got %1</source>
+        <translation>„2.0“ erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>unknown member &quot;%1&quot; of a JSON-RPC message</source>
+        <translation>unbekanntes Element „%1“ einer JSON-RPC-Nachricht</translation>
+    </message>
+    <message>
+        <source>a request cannot also carry &quot;result&quot; or &quot;error&quot;</source>
+        <translation>eine Anfrage kann nicht zusätzlich „result“ oder „error“ enthalten</translation>
+    </message>
+    <message>
+        <source>expected a non-empty string, got %1</source>
+        <translation>nicht leere Zeichenkette erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>expected an object, got %1</source>
+        <translation>Objekt erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>expected an integer or a string, got %1</source>
+        <translation>ganze Zahl oder Zeichenkette erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>missing; a message needs &quot;method&quot; or &quot;id&quot;</source>
+        <translation>fehlt; eine Nachricht braucht „method“ oder „id“</translation>
+    </message>
+    <message>
+        <source>expected an integer, a string or null, got %1</source>
+        <translation>ganze Zahl, Zeichenkette oder null erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>a response carries exactly one of &quot;result&quot; and &quot;error&quot;</source>
+        <translation>eine Antwort enthält genau eines von „result“ und „error“</translation>
+    </message>
+    <message>
+        <source>expected an integer, got %1</source>
+        <translation>ganze Zahl erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>expected a string, got %1</source>
+        <translation>Zeichenkette erwartet, %1 erhalten</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::RuntimeDirectory</name>
+    <message>
+        <source>cannot create the runtime directory: %1</source>
+        <translation>das Laufzeitverzeichnis kann nicht angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>cannot inspect the runtime directory: %1</source>
+        <translation>das Laufzeitverzeichnis kann nicht untersucht werden: %1</translation>
+    </message>
+    <message>
+        <source>the runtime directory is a symbolic link; refusing to use it</source>
+        <translation>das Laufzeitverzeichnis ist ein symbolischer Link; es wird nicht benutzt</translation>
+    </message>
+    <message>
+        <source>the runtime directory is not a directory</source>
+        <translation>das Laufzeitverzeichnis ist kein Verzeichnis</translation>
+    </message>
+    <message>
+        <source>the runtime directory belongs to uid %1, not to us (uid %2)</source>
+        <translation>das Laufzeitverzeichnis gehört UID %1, nicht uns (UID %2)</translation>
+    </message>
+    <message>
+        <source>the runtime directory is accessible to other users (mode %1); it must be 0700</source>
+        <translation>das Laufzeitverzeichnis ist für andere Benutzer zugänglich (Modus %1); es muss 0700 sein</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::SandboxPlan</name>
+    <message>
+        <source>no command to run</source>
+        <translation>kein auszuführender Befehl</translation>
+    </message>
+    <message>
+        <source>an argument contains a NUL character</source>
+        <translation>ein Argument enthält ein NUL-Zeichen</translation>
+    </message>
+    <message>
+        <source>allowed domains need the filtering proxy</source>
+        <translation>erlaubte Domains brauchen den Filter-Proxy</translation>
+    </message>
+    <message>
+        <source>the workspace &apos;%1&apos; lies inside the denied path &apos;%2&apos;; the sandbox does not uncover denied paths, so nothing was run</source>
+        <translation>der Arbeitsbereich „%1“ liegt im verbotenen Pfad „%2“; die Sandbox legt verbotene Pfade nicht frei, daher wurde nichts ausgeführt</translation>
+    </message>
+    <message>
+        <source>the workspace &apos;%1&apos; lies inside &apos;%2&apos;, which the sandbox hides because it lets commands run things on the host; nothing was run</source>
+        <translation>der Arbeitsbereich „%1“ liegt in „%2“, das die Sandbox verbirgt, weil es Befehle Dinge auf dem Host ausführen lässt; nichts wurde ausgeführt</translation>
+    </message>
+    <message>
+        <source>the workspace &apos;%1&apos; is not an existing directory</source>
+        <translation>der Arbeitsbereich „%1“ ist kein vorhandenes Verzeichnis</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not an absolute path (nor ~/ or ${workspace} relative)</source>
+        <translation>„%1“ ist kein absoluter Pfad (auch nicht relativ zu ~/ oder ${workspace})</translation>
+    </message>
+    <message>
+        <source>the policy needs more than %1 Landlock rules in this tier; deny fewer paths inside readable ones</source>
+        <translation>die Richtlinie braucht in dieser Stufe mehr als %1 Landlock-Regeln; verbieten Sie weniger Pfade innerhalb lesbarer</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::SecretUpdate</name>
+    <message>
+        <source>not a valid field id; expected [A-Za-z][A-Za-z0-9_.-]{0,63}</source>
+        <translation>keine gültige Feld-ID; erwartet wird [A-Za-z][A-Za-z0-9_.-]{0,63}</translation>
+    </message>
+    <message>
+        <source>unknown action &quot;%1&quot;; expected keep, replace or remove</source>
+        <translation>unbekannte Aktion „%1“; erwartet: keep, replace oder remove</translation>
+    </message>
+    <message>
+        <source>only a replace action carries a value</source>
+        <translation>nur eine Ersetzen-Aktion enthält einen Wert</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::ServerSession</name>
+    <message>
+        <source>the result exceeds the protocol&apos;s message limit</source>
+        <translation>das Ergebnis überschreitet die Nachrichtengrenze des Protokolls</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::SettingsDocument</name>
+    <message>
+        <source>version %1 is not supported (this build reads version %2)</source>
+        <translation>Version %1 wird nicht unterstützt (dieser Build liest Version %2)</translation>
+    </message>
+    <message>
+        <source>expected an object, got %1</source>
+        <translation>Objekt erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>%1: the legacy %2 settings were dropped: %3 already has its own</source>
+        <translation>%1: Die alten Einstellungen von %2 wurden verworfen: %3 hat bereits eigene</translation>
+    </message>
+    <message>
+        <source>%1: the legacy %2 settings now live in %3&apos;s settings (%4)</source>
+        <translation>%1: Die alten Einstellungen von %2 liegen jetzt in den Einstellungen von %3 (%4)</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::SettingsValues</name>
+    <message>
+        <source>unknown setting; &quot;%1&quot; has no such field</source>
+        <translation>unbekannte Einstellung; „%1“ hat kein solches Feld</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is required</source>
+        <translation>„%1“ ist erforderlich</translation>
+    </message>
+    <message>
+        <source>1 setting is invalid: %1</source>
+        <translation>1 Einstellung ist ungültig: %1</translation>
+    </message>
+    <message>
+        <source>%1 settings are invalid</source>
+        <translation>%1 Einstellungen sind ungültig</translation>
+    </message>
+    <message>
+        <source>too many settings (%1, at most %2)</source>
+        <translation>zu viele Einstellungen (%1, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>not a valid field id; expected [A-Za-z][A-Za-z0-9_.-]{0,63}</source>
+        <translation>keine gültige Feld-ID; erwartet wird [A-Za-z][A-Za-z0-9_.-]{0,63}</translation>
+    </message>
+    <message>
+        <source>expected a string, number or boolean, got %1</source>
+        <translation>Zeichenkette, Zahl oder Wahrheitswert erwartet, %1 erhalten</translation>
+    </message>
+    <message>
+        <source>is too long (at most %1 characters)</source>
+        <translation>ist zu lang (höchstens %1 Zeichen)</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::SettingsView</name>
+    <message>
+        <source>too many secrets (%1, at most %2)</source>
+        <translation>zu viele Geheimnisse (%1, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>not a valid field id; expected [A-Za-z][A-Za-z0-9_.-]{0,63}</source>
+        <translation>keine gültige Feld-ID; erwartet wird [A-Za-z][A-Za-z0-9_.-]{0,63}</translation>
+    </message>
+    <message>
+        <source>read APIs only say whether a secret is set</source>
+        <translation>Lese-APIs sagen nur, ob ein Geheimnis gesetzt ist</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::SpawnRequest</name>
+    <message>
+        <source>missing required key</source>
+        <translation>erforderlicher Schlüssel fehlt</translation>
+    </message>
+    <message>
+        <source>too many variables (%1, at most %2)</source>
+        <translation>zu viele Variablen (%1, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is not a valid variable name</source>
+        <translation>„%1“ ist kein gültiger Variablenname</translation>
+    </message>
+    <message>
+        <source>contains a NUL character</source>
+        <translation>enthält ein NUL-Zeichen</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::VfkitDriver</name>
+    <message>
+        <source>vfkit drives Apple&apos;s Virtualization framework and runs on macOS only</source>
+        <translation>vfkit steuert Apples Virtualization-Framework und läuft nur unter macOS</translation>
+    </message>
+    <message>
+        <source>vfkit was not found on PATH (brew install vfkit)</source>
+        <translation>vfkit wurde im PATH nicht gefunden (brew install vfkit)</translation>
+    </message>
+    <message>
+        <source>vfkit cannot be given a kernel or initramfs path with a comma, or a command line with a double quote</source>
+        <translation>vfkit kann kein Kernel- oder Initramfs-Pfad mit Komma und keine Befehlszeile mit doppeltem Anführungszeichen übergeben werden</translation>
+    </message>
+    <message>
+        <source>vfkit cannot share %1: its path contains a comma</source>
+        <translation>vfkit kann %1 nicht teilen: Sein Pfad enthält ein Komma</translation>
+    </message>
+    <message>
+        <source>vfkit cannot save a running VM or start one from a saved state; every VM cold boots</source>
+        <translation>vfkit kann eine laufende VM nicht speichern und keine aus einem gespeicherten Zustand starten; jede VM startet kalt</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::VmMachine</name>
+    <message>
+        <source>%1 could not be started: %2</source>
+        <translation>%1 konnte nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <source>the VM stopped (status %1)%2%3</source>
+        <translation>die VM wurde beendet (Status %1)%2%3</translation>
+    </message>
+    <message>
+        <source>the VM running this command stopped</source>
+        <translation>die VM, die diesen Befehl ausführt, wurde beendet</translation>
+    </message>
+    <message>
+        <source>the guest did not report its exec agent ready within %1 s; guest console: %2</source>
+        <translation>der Gast hat seinen Exec-Agenten nicht innerhalb von %1 s als bereit gemeldet; Gastkonsole: %2</translation>
+    </message>
+    <message>
+        <source>the exec agent&apos;s channel closed</source>
+        <translation>der Kanal des Exec-Agenten wurde geschlossen</translation>
+    </message>
+    <message>
+        <source>the exec agent sent a malformed frame</source>
+        <translation>der Exec-Agent hat einen fehlerhaften Frame gesendet</translation>
+    </message>
+    <message>
+        <source>the restored guest&apos;s agent did not complete the handshake (%1)</source>
+        <translation>der Agent des wiederhergestellten Gastes hat den Verbindungsaufbau nicht abgeschlossen (%1)</translation>
+    </message>
+    <message>
+        <source>exit status %1%2</source>
+        <translation>Exit-Status %1%2</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::VmProcess</name>
+    <message>
+        <source>sandbox: refused the system call %1 (made by %2)
+</source>
+        <translation>sandbox: Systemaufruf %1 abgewiesen (von %2)
+</translation>
+    </message>
+    <message>
+        <source>sandbox: %1</source>
+        <translation>sandbox: %1</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::power::DockerProcess</name>
+    <message>
+        <source>the runtime refused the command: %1</source>
+        <translation>die Laufzeitumgebung hat den Befehl abgewiesen: %1</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::power::E2bProcess</name>
+    <message>
+        <source>envd sent a stream that is not Connect&apos;s framing</source>
+        <translation>envd hat einen Datenstrom gesendet, der nicht dem Connect-Framing entspricht</translation>
+    </message>
+    <message>
+        <source>envd refused the command (%1): %2</source>
+        <translation>envd hat den Befehl abgewiesen (%1): %2</translation>
+    </message>
+    <message>
+        <source>envd ended the stream without the command&apos;s end</source>
+        <translation>envd hat den Datenstrom ohne das Ende des Befehls beendet</translation>
+    </message>
+    <message>
+        <source>the sandbox stopped answering: %1</source>
+        <translation>die Sandbox antwortet nicht mehr: %1</translation>
+    </message>
+    <message>
+        <source>envd answered HTTP status %1%2</source>
+        <translation>envd antwortete mit HTTP-Status %1%2</translation>
+    </message>
+    <message>
+        <source>the stream ended without the command&apos;s end</source>
+        <translation>der Datenstrom endete ohne das Ende des Befehls</translation>
+    </message>
+    <message>
+        <source>The E2B sandbox did not start the command: %1</source>
+        <translation>Die E2B-Sandbox hat den Befehl nicht gestartet: %1</translation>
+    </message>
+    <message>
+        <source>sandbox: the E2B command was lost: %1
+</source>
+        <translation>sandbox: der E2B-Befehl ging verloren: %1
+</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::power::E2bSettings</name>
+    <message>
+        <source>The %1 &quot;%2&quot; is not a URL with a host.</source>
+        <translation>%1 „%2“ ist keine URL mit Host.</translation>
+    </message>
+    <message>
+        <source>The %1 &quot;%2&quot; must be an https:// URL.</source>
+        <translation>%1 „%2“ muss eine https://-URL sein.</translation>
+    </message>
+    <message>
+        <source>The %1 &quot;%2&quot; uses plain HTTP to a host that is not a loopback address; use https://.</source>
+        <translation>%1 „%2“ verwendet reines HTTP zu einem Host, der keine Loopback-Adresse ist; verwenden Sie https://.</translation>
+    </message>
+    <message>
+        <source>The domain &quot;%1&quot; is not a host name.</source>
+        <translation>Die Domain „%1“ ist kein Hostname.</translation>
+    </message>
+    <message>
+        <source>API URL</source>
+        <translation>Die API-URL</translation>
+    </message>
+    <message>
+        <source>sandbox URL</source>
+        <translation>Die Sandbox-URL</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::power::E2bWorkspaceProcess</name>
+    <message>
+        <source>tar could not be started on this computer: %1</source>
+        <translation>tar konnte auf diesem Computer nicht gestartet werden: %1</translation>
+    </message>
+    <message>
+        <source>the workspace %1 is larger than %2 MB, too large to upload for every command</source>
+        <translation>der Arbeitsbereich %1 ist größer als %2 MB, zu groß, um ihn für jeden Befehl hochzuladen</translation>
+    </message>
+    <message>
+        <source>tar could not archive the workspace %1: %2</source>
+        <translation>tar konnte den Arbeitsbereich %1 nicht archivieren: %2</translation>
+    </message>
+    <message>
+        <source>sandbox: the workspace was not brought back from the E2B sandbox: %1
+</source>
+        <translation>sandbox: der Arbeitsbereich wurde nicht aus der E2B-Sandbox zurückgeholt: %1
+</translation>
+    </message>
+    <message>
+        <source>the workspace could not be unpacked in the sandbox: %1</source>
+        <translation>der Arbeitsbereich konnte in der Sandbox nicht entpackt werden: %1</translation>
+    </message>
+    <message>
+        <source>sandbox: some workspace files could not be placed in the E2B sandbox:
+%1
+</source>
+        <translation>sandbox: einige Dateien des Arbeitsbereichs konnten nicht in die E2B-Sandbox gelegt werden:
+%1
+</translation>
+    </message>
+    <message>
+        <source>the sandbox did not name its copy of the workspace</source>
+        <translation>die Sandbox hat ihre Kopie des Arbeitsbereichs nicht benannt</translation>
+    </message>
+    <message>
+        <source>sandbox: the workspace was not brought back from the E2B sandbox
+</source>
+        <translation>sandbox: der Arbeitsbereich wurde nicht aus der E2B-Sandbox zurückgeholt
+</translation>
+    </message>
+    <message>
+        <source>sandbox: the E2B sandbox&apos;s copy of the workspace could not be read (%1); nothing was brought back
+</source>
+        <translation>sandbox: die Kopie des Arbeitsbereichs in der E2B-Sandbox konnte nicht gelesen werden (%1); nichts wurde zurückgeholt
+</translation>
+    </message>
+    <message>
+        <source>sandbox: %1 changed on this computer while the command ran; the sandbox&apos;s version is %1.sandbox-conflict
+</source>
+        <translation>sandbox: %1 wurde auf diesem Computer geändert, während der Befehl lief; die Version der Sandbox ist %1.sandbox-conflict
+</translation>
+    </message>
+    <message>
+        <source>sandbox: not brought back: %1
+</source>
+        <translation>sandbox: nicht zurückgeholt: %1
+</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::power::TarArchive</name>
+    <message>
+        <source>archive</source>
+        <translation>Archiv</translation>
+    </message>
+    <message>
+        <source>a member&apos;s size at offset %1 is not a number</source>
+        <translation>die Größe eines Eintrags an Position %1 ist keine Zahl</translation>
+    </message>
+    <message>
+        <source>the archive ends inside a member</source>
+        <translation>das Archiv endet innerhalb eines Eintrags</translation>
+    </message>
+    <message>
+        <source>%1 (not a regular file)</source>
+        <translation>%1 (keine reguläre Datei)</translation>
+    </message>
+    <message>
+        <source>%1 (outside the workspace)</source>
+        <translation>%1 (außerhalb des Arbeitsbereichs)</translation>
+    </message>
+</context>
+</TS>
