@@ -453,6 +453,10 @@
         <source>Cannot create the folder %1.</source>
         <translation>Der Ordner %1 kann nicht angelegt werden.</translation>
     </message>
+    <message>
+        <source>Reported as they happen: every connection the filtering proxy refuses under the allowlist network mode, for this backend (a container&apos;s proxy socket serves every command in it, so a refusal is not tied to one command), and the engine&apos;s own refusals. Not observed: what the container&apos;s runtime, seccomp profile or read-only root filesystem refuses inside it.</source>
+        <translation>Gemeldet, sobald sie geschehen: jede Verbindung, die der filternde Proxy im Netzwerkmodus Allowlist ablehnt, für dieses Backend (der Proxy-Socket eines Containers dient allen Befehlen darin, daher ist eine Ablehnung nicht einem Befehl zugeordnet), und die eigenen Ablehnungen der Engine. Nicht beobachtet: was die Laufzeitumgebung des Containers, sein Seccomp-Profil oder sein schreibgeschütztes Wurzeldateisystem darin ablehnt.</translation>
+    </message>
 </context>
 <context>
     <name>E2bApi</name>
@@ -606,6 +610,10 @@
     <message>
         <source>The policy allows only some domains, which an E2B sandbox cannot enforce: it has either no internet access or all of it. Choose network none or full for this workspace, or another backend.</source>
         <translation>Die Richtlinie erlaubt nur einige Domains, was eine E2B-Sandbox nicht durchsetzen kann: Sie hat entweder keinen Internetzugang oder vollen. Wählen Sie für diesen Arbeitsbereich das Netzwerk „none“ oder „full“ oder ein anderes Backend.</translation>
+    </message>
+    <message>
+        <source>Only the engine&apos;s own refusals (a command refused before it is sent to the sandbox). What the remote sandbox refuses is not observed.</source>
+        <translation>Nur die eigenen Ablehnungen der Engine (ein Befehl, der abgelehnt wird, bevor er an die Sandbox geht). Was die entfernte Sandbox ablehnt, wird nicht beobachtet.</translation>
     </message>
 </context>
 <context>
@@ -1153,18 +1161,6 @@
         <translation>Host-Prozesse unsichtbar und unerreichbar (ein eigener Kernel); Befehle einer VM teilen sie sich; jeder Befehl läuft im Gast unter einem Seccomp-Filter (mount, ptrace, Namespaces, bpf, io_uring, Schlüsselbunde, Module, kexec, reboot, perf mit EPERM abgewiesen und auf stderr des Befehls gemeldet; fremde Architekturen beendet); QEMU selbst läuft unter seiner Seccomp-Sandbox (kein Starten von Prozessen, keine Rechteänderungen)</translation>
     </message>
     <message>
-        <source>none: the VM has no network device; allowlist and full are not supported yet: a command under either is refused, nothing is run</source>
-        <translation>none: Die VM hat kein Netzwerkgerät; allowlist und full werden noch nicht unterstützt: Ein Befehl unter einem davon wird abgewiesen, nichts wird ausgeführt</translation>
-    </message>
-    <message>
-        <source>not supported: no forwarder into the guest yet, so a policy with network allowlist is refused</source>
-        <translation>nicht unterstützt: noch keine Weiterleitung in den Gast, daher wird eine Richtlinie mit Netzwerk allowlist abgewiesen</translation>
-    </message>
-    <message>
-        <source>nothing of the host is reachable from the guest whatever the policy says (deny, ask and allow alike): no network device, host sockets are not reachable through 9p, the only channel is the exec agent&apos;s</source>
-        <translation>nichts vom Host ist vom Gast aus erreichbar, was auch immer die Richtlinie sagt (deny, ask und allow gleichermaßen): kein Netzwerkgerät, Host-Sockets sind über 9p nicht erreichbar, der einzige Kanal ist der des Exec-Agenten</translation>
-    </message>
-    <message>
         <source>unknown driver &quot;%1&quot; (expected auto, qemu, vfkit or hyperv)</source>
         <translation>unbekannter Treiber „%1“ (erwartet: auto, qemu, vfkit oder hyperv)</translation>
     </message>
@@ -1245,12 +1241,64 @@
         <translation>das VM-Backend wurde nicht vorbereitet; nichts wurde ausgeführt</translation>
     </message>
     <message>
-        <source>the VM backend does not enforce network &quot;%1&quot; yet (only &quot;none&quot;: no network device); nothing was run</source>
-        <translation>das VM-Backend setzt das Netzwerk „%1“ noch nicht durch (nur „none“: kein Netzwerkgerät); nichts wurde ausgeführt</translation>
-    </message>
-    <message>
         <source>the command, its environment or its directory contains a NUL character</source>
         <translation>der Befehl, seine Umgebung oder sein Verzeichnis enthält ein NUL-Zeichen</translation>
+    </message>
+    <message>
+        <source>Reported as they happen: every system call the guest&apos;s seccomp observer refuses, tied to the command (and still written on the command&apos;s stderr), and the engine&apos;s own refusals. Not observed: what the guest&apos;s kernel refuses on files (a write to a read-only share; a denied path is simply absent from the guest).</source>
+        <translation>Gemeldet, sobald sie geschehen: jeder Systemaufruf, den der Seccomp-Beobachter des Gasts ablehnt, dem Befehl zugeordnet (und weiterhin auf der Standardfehlerausgabe des Befehls ausgegeben), und die eigenen Ablehnungen der Engine. Nicht beobachtet: was der Kernel des Gasts bei Dateien ablehnt (ein Schreibzugriff auf eine schreibgeschützte Freigabe; ein verweigerter Pfad fehlt im Gast einfach).</translation>
+    </message>
+    <message>
+        <source>none: the VM has no network device. Allowlist: no network device either; the guest&apos;s only way out is its network forwarder (sandbox-vm-gvforwarder, a verified helper) on the guest&apos;s 127.0.0.1:3128, whose connections travel over a virtio-serial port of their own to the engine, which connects each one to its filtering proxy and to nothing else (QEMU only). Full is not supported: user-mode networking that keeps the host&apos;s loopback and private ranges unreachable is not built, so a command under it is refused and nothing is run</source>
+        <translation>none: Die VM hat kein Netzwerkgerät. Allowlist: ebenfalls kein Netzwerkgerät; der einzige Weg aus dem Gast ist sein Netzwerk-Forwarder (sandbox-vm-gvforwarder, ein geprüftes Hilfsprogramm) auf 127.0.0.1:3128 des Gasts, dessen Verbindungen über einen eigenen virtio-serial-Port zur Engine laufen, die jede nur mit ihrem filternden Proxy verbindet und mit nichts sonst (nur QEMU). Full wird nicht unterstützt: Netzwerk im Benutzermodus, das Loopback und private Bereiche des Hosts unerreichbar hält, ist nicht gebaut, daher wird ein Befehl darunter abgelehnt und nichts ausgeführt</translation>
+    </message>
+    <message>
+        <source>under network allowlist the engine&apos;s filtering proxy is the VM&apos;s only way out: commands get HTTP_PROXY, HTTPS_PROXY and ALL_PROXY (and their lower-case forms) pointing at the forwarder (HTTP, HTTPS through CONNECT, SOCKS5), set after the request&apos;s own environment; the proxy connects only to the policy&apos;s allowed domains and addresses, a denied entry winning. Nothing else leaves the VM, name lookups included (the proxy resolves names). Each set of domain rules gets a VM of its own</source>
+        <translation>im Netzwerkmodus Allowlist ist der filternde Proxy der Engine der einzige Weg aus der VM: Befehle erhalten HTTP_PROXY, HTTPS_PROXY und ALL_PROXY (und die kleingeschriebenen Formen), die auf den Forwarder zeigen (HTTP, HTTPS über CONNECT, SOCKS5), gesetzt nach der eigenen Umgebung der Anfrage; der Proxy verbindet nur mit den erlaubten Domains und Adressen der Richtlinie, wobei ein verweigerter Eintrag Vorrang hat. Nichts anderes verlässt die VM, auch keine Namensauflösung (der Proxy löst Namen auf). Jeder Satz von Domainregeln erhält eine eigene VM</translation>
+    </message>
+    <message>
+        <source>nothing of the host is reachable from the guest whatever the policy says (deny, ask and allow alike): no network device, host sockets are not reachable through 9p, the only channels are the exec agent&apos;s and, under network allowlist, the forwarder&apos;s, which the engine connects only to its filtering proxy</source>
+        <translation>nichts vom Host ist aus dem Gast erreichbar, was die Richtlinie auch sagt (deny, ask und allow gleichermaßen): kein Netzwerkgerät, Host-Sockets sind über 9p nicht erreichbar, die einzigen Kanäle sind der des Ausführungsagenten und im Netzwerkmodus Allowlist der des Forwarders, den die Engine nur mit ihrem filternden Proxy verbindet</translation>
+    </message>
+    <message>
+        <source>cannot read the guest initramfs %1</source>
+        <translation>die Initramfs des Gasts %1 kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>cannot write the VM&apos;s initramfs %1/workspace.cpio</source>
+        <translation>die Initramfs der VM %1/workspace.cpio kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <source>cannot create %1</source>
+        <translation>%1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>workspace VM not restored: network allowlist VMs are booted with their proxy port; cold boot</source>
+        <translation>Arbeitsbereichs-VM nicht wiederhergestellt: VMs mit Netzwerkmodus Allowlist werden mit ihrem Proxy-Port gestartet; Kaltstart</translation>
+    </message>
+    <message>
+        <source>workspace VM not restored: an earlier restore failed (%1); cold boot</source>
+        <translation>Arbeitsbereichs-VM nicht wiederhergestellt: eine frühere Wiederherstellung ist fehlgeschlagen (%1); Kaltstart</translation>
+    </message>
+    <message>
+        <source>workspace VM not restored: %1; cold boot</source>
+        <translation>Arbeitsbereichs-VM nicht wiederhergestellt: %1; Kaltstart</translation>
+    </message>
+    <message>
+        <source>workspace VM restored from baseline %1, %2 shares attached</source>
+        <translation>Arbeitsbereichs-VM aus Baseline %1 wiederhergestellt, %2 Freigaben angehängt</translation>
+    </message>
+    <message>
+        <source>workspace VM restore discarded: %1; cold boot</source>
+        <translation>Wiederherstellung der Arbeitsbereichs-VM verworfen: %1; Kaltstart</translation>
+    </message>
+    <message>
+        <source>baseline invalid: driver failure on restore (%1)</source>
+        <translation>Baseline ungültig: Treiberfehler bei der Wiederherstellung (%1)</translation>
+    </message>
+    <message>
+        <source>the VM backend does not enforce network &quot;full&quot; (user-mode networking that keeps the host&apos;s loopback and private ranges unreachable is not built; &quot;none&quot; and &quot;allowlist&quot; are enforced); nothing was run</source>
+        <translation>das VM-Backend setzt das Netzwerk „full“ nicht durch (Netzwerk im Benutzermodus, das Loopback und private Bereiche des Hosts unerreichbar hält, ist nicht gebaut; „none“ und „allowlist“ werden durchgesetzt); nichts wurde ausgeführt</translation>
     </message>
 </context>
 <context>
@@ -1422,6 +1470,10 @@
     <message>
         <source>expected a JSON object</source>
         <translation>JSON-Objekt erwartet</translation>
+    </message>
+    <message>
+        <source>contains a control character at position %1</source>
+        <translation>enthält an Position %1 ein Steuerzeichen</translation>
     </message>
 </context>
 <context>
@@ -1604,6 +1656,22 @@
         <source>The command &apos;%1&apos; asks to reach the host&apos;s session bus, service manager, container engine and agent sockets, which can run programs outside the sandbox. Allow it for this command?</source>
         <translation>Der Befehl „%1“ möchte den Sitzungsbus, den Dienstverwalter, die Container-Engine und die Agenten-Sockets des Hosts erreichen, über die Programme außerhalb der Sandbox laufen können. Für diesen Befehl erlauben?</translation>
     </message>
+    <message>
+        <source>The engine&apos;s own refusals (a command refused before it runs).</source>
+        <translation>Die eigenen Ablehnungen der Engine (ein Befehl, der abgelehnt wird, bevor er läuft).</translation>
+    </message>
+    <message>
+        <source>Reported as they happen: every connection the filtering proxy refuses (allowed domains), tied to the command, and the engine&apos;s own refusals. Not observed: what Landlock, seccomp and the namespaces refuse inside the sandbox (the kernel answers with an error code and, without audit, reports nothing), so denied paths and system calls do not appear.</source>
+        <translation>Gemeldet, sobald sie geschehen: jede Verbindung, die der filternde Proxy ablehnt (erlaubte Domains), dem Befehl zugeordnet, und die eigenen Ablehnungen der Engine. Nicht beobachtet: was Landlock, Seccomp und die Namensräume in der Sandbox ablehnen (der Kernel antwortet mit einem Fehlercode und meldet ohne Audit nichts), daher erscheinen verweigerte Pfade und Systemaufrufe nicht.</translation>
+    </message>
+    <message>
+        <source>Reported as they happen, tied to the command: every connection the filtering proxy refuses (allowed domains); under the allowlist network mode every unix socket connection sandbox-init&apos;s connect supervisor refuses; where the kernel offers seccomp user notification, every change of a file&apos;s mode or times outside the writable paths that its metadata supervisor refuses (at most 64 supervisor refusals a command). Also the engine&apos;s own refusals. Not observed: what Landlock and seccomp themselves refuse (the kernel answers with an error code and, without audit, reports nothing), so other denied paths and system calls do not appear.</source>
+        <translation>Gemeldet, sobald sie geschehen, dem Befehl zugeordnet: jede Verbindung, die der filternde Proxy ablehnt (erlaubte Domains); im Netzwerkmodus Allowlist jede Unix-Socket-Verbindung, die der Connect-Supervisor von sandbox-init ablehnt; wo der Kernel Seccomp-Benutzerbenachrichtigung bietet, jede Änderung von Modus oder Zeitstempeln einer Datei außerhalb der beschreibbaren Pfade, die sein Metadaten-Supervisor ablehnt (höchstens 64 Supervisor-Ablehnungen je Befehl). Außerdem die eigenen Ablehnungen der Engine. Nicht beobachtet: was Landlock und Seccomp selbst ablehnen (der Kernel antwortet mit einem Fehlercode und meldet ohne Audit nichts), daher erscheinen andere verweigerte Pfade und Systemaufrufe nicht.</translation>
+    </message>
+    <message>
+        <source>network: %1</source>
+        <translation>Netzwerk: %1</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::BackendDescriptor</name>
@@ -1654,6 +1722,13 @@
     <message>
         <source>expected whole seconds from 1 to %1, got %2</source>
         <translation>ganze Sekunden von 1 bis %1 erwartet, %2 erhalten</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::BackendHost</name>
+    <message>
+        <source>network: %1</source>
+        <translation>Netzwerk: %1</translation>
     </message>
 </context>
 <context>
@@ -1899,6 +1974,18 @@
     <message>
         <source>Secrets are stored in plain text in %1, because plaintext secret storage is allowed. Anyone who can read your files can read them.</source>
         <translation>Geheimnisse werden im Klartext in %1 gespeichert, weil die Speicherung im Klartext erlaubt ist. Wer Ihre Dateien lesen kann, kann sie lesen.</translation>
+    </message>
+    <message>
+        <source>starting %1</source>
+        <translation>Start von %1</translation>
+    </message>
+    <message>
+        <source>confinement: no sandbox backend is active</source>
+        <translation>Eingrenzung: kein Sandbox-Backend ist aktiv</translation>
+    </message>
+    <message>
+        <source>confinement: the backend cannot enforce %1, which the policy restricts</source>
+        <translation>Eingrenzung: das Backend kann %1 nicht durchsetzen, was die Richtlinie einschränkt</translation>
     </message>
 </context>
 <context>
@@ -2147,6 +2234,13 @@
     </message>
 </context>
 <context>
+    <name>sandbox::GuestProxyLink</name>
+    <message>
+        <source>cannot listen on %1 for the guest&apos;s network forwarder: %2</source>
+        <translation>kann auf %1 nicht für den Netzwerk-Forwarder des Gasts lauschen: %2</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::HelperStore</name>
     <message>
         <source>cannot create %1</source>
@@ -2257,6 +2351,10 @@
     <message>
         <source>Restore-VMCheckpoint failed: %1</source>
         <translation>Restore-VMCheckpoint fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>the Hyper-V driver does not carry the guest&apos;s network forwarder yet, so network allowlist is not enforced with it; nothing was run</source>
+        <translation>der Hyper-V-Treiber führt den Netzwerk-Forwarder des Gasts noch nicht, daher wird der Netzwerkmodus Allowlist damit nicht durchgesetzt; nichts wurde ausgeführt</translation>
     </message>
 </context>
 <context>
@@ -2384,6 +2482,18 @@
         <source>The sandbox could not be set up, so the command was not run: %1</source>
         <translation>Die Sandbox konnte nicht eingerichtet werden, daher wurde der Befehl nicht ausgeführt: %1</translation>
     </message>
+    <message>
+        <source>(unnamed)</source>
+        <translation>(ohne Namen)</translation>
+    </message>
+    <message>
+        <source>host sockets: in this tier a command may connect only to the filtering proxy&apos;s socket (refused by sandbox-init&apos;s connect supervisor)</source>
+        <translation>Host-Sockets: in dieser Stufe darf ein Befehl nur mit dem Socket des filternden Proxys verbinden (abgelehnt vom Connect-Supervisor von sandbox-init)</translation>
+    </message>
+    <message>
+        <source>filesystem: only files under the policy&apos;s writable paths may change mode or times (refused by sandbox-init&apos;s metadata supervisor)</source>
+        <translation>Dateisystem: nur Dateien unter den beschreibbaren Pfaden der Richtlinie dürfen Modus oder Zeitstempel ändern (abgelehnt vom Metadaten-Supervisor von sandbox-init)</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::LocalServer</name>
@@ -2402,6 +2512,14 @@
     <message>
         <source>connection refused: commands running in a sandbox cannot use the engine</source>
         <translation>Verbindung abgewiesen: In einer Sandbox laufende Befehle können die Engine nicht benutzen</translation>
+    </message>
+    <message>
+        <source>a connection to the engine&apos;s socket from pid %1</source>
+        <translation>eine Verbindung zum Socket der Engine von PID %1</translation>
+    </message>
+    <message>
+        <source>engine: commands running in a sandbox cannot use the engine (%1)</source>
+        <translation>Engine: Befehle, die in einer Sandbox laufen, können die Engine nicht benutzen (%1)</translation>
     </message>
 </context>
 <context>
@@ -2722,6 +2840,29 @@
         <source>QEMU did not load the saved state (status %1)</source>
         <translation>QEMU hat den gespeicherten Zustand nicht geladen (Status %1)</translation>
     </message>
+    <message>
+        <source>the microvm machine (KVM) cannot hot-add share devices</source>
+        <translation>die microvm-Maschine (KVM) kann keine Freigabegeräte im laufenden Betrieb hinzufügen</translation>
+    </message>
+    <message>
+        <source>%1 shares are more than the %2 a running VM can be given</source>
+        <translation>%1 Freigaben sind mehr als die %2, die einer laufenden VM gegeben werden können</translation>
+    </message>
+    <message>
+        <source>the VM has no monitor to add share devices through</source>
+        <translation>die VM hat keinen Monitor, über den Freigabegeräte hinzugefügt werden könnten</translation>
+    </message>
+    <message>
+        <source>QEMU did not add the device of share s%1 (%2): %3</source>
+        <translation>QEMU hat das Gerät der Freigabe s%1 (%2) nicht hinzugefügt: %3</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::Refusal</name>
+    <message>
+        <source>unknown kind %1; expected one of %2</source>
+        <translation>unbekannte Art %1; erwartet wird eine von %2</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::RpcMessage</name>
@@ -2968,6 +3109,10 @@
         <source>vfkit cannot save a running VM or start one from a saved state; every VM cold boots</source>
         <translation>vfkit kann eine laufende VM nicht speichern und keine aus einem gespeicherten Zustand starten; jede VM startet kalt</translation>
     </message>
+    <message>
+        <source>the vfkit driver does not carry the guest&apos;s network forwarder yet, so network allowlist is not enforced with it; nothing was run</source>
+        <translation>der vfkit-Treiber führt den Netzwerk-Forwarder des Gasts noch nicht, daher wird der Netzwerkmodus Allowlist damit nicht durchgesetzt; nichts wurde ausgeführt</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::VmMachine</name>
@@ -3003,6 +3148,22 @@
         <source>exit status %1%2</source>
         <translation>Exit-Status %1%2</translation>
     </message>
+    <message>
+        <source>the restored VM stopped (status %1)%2</source>
+        <translation>die wiederhergestellte VM hat angehalten (Status %1)%2</translation>
+    </message>
+    <message>
+        <source>the restored guest did not answer within %1 s</source>
+        <translation>der wiederhergestellte Gast hat nicht innerhalb von %1 s geantwortet</translation>
+    </message>
+    <message>
+        <source>the restored guest did not mount its shares: %1</source>
+        <translation>der wiederhergestellte Gast hat seine Freigaben nicht eingehängt: %1</translation>
+    </message>
+    <message>
+        <source>unexpected answer</source>
+        <translation>unerwartete Antwort</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::VmProcess</name>
@@ -3015,6 +3176,10 @@
     <message>
         <source>sandbox: %1</source>
         <translation>sandbox: %1</translation>
+    </message>
+    <message>
+        <source>seccomp: the policy denies %1 (seen by the guest&apos;s seccomp observer in %2)</source>
+        <translation>Seccomp: die Richtlinie verweigert %1 (vom Seccomp-Beobachter des Gasts in %2 gesehen)</translation>
     </message>
 </context>
 <context>

@@ -258,6 +258,7 @@ void TextCatalog::translate(BackendDescriptor &descriptor) const
     }
     for (QString &claim : descriptor.enforcement)
         claim = translate(claim);
+    descriptor.refusals = translate(descriptor.refusals);
 }
 
 void TextCatalog::translate(BackendInfo &info) const

@@ -1159,7 +1159,7 @@ void TestDaemon::confinementRefusalIsAnEvent()
     const Outcome refused = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), policy, QStringLiteral("--"),
                                   QStringLiteral("touch"), QStringLiteral("never") });
     QCOMPARE(refused.exitCode, 125);
-    QVERIFY2(refused.err.contains("does not enforce allowedDomains"), refused.err.constData());
+    QVERIFY2(refused.err.contains("does not enforce the allowed domains"), refused.err.constData());
     QVERIFY(!QFileInfo::exists(m_root->filePath(QStringLiteral("work/never"))));
 
     const Outcome listed = ctl({ QStringLiteral("events"), QStringLiteral("--json") });
