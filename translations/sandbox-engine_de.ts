@@ -1245,10 +1245,6 @@
         <translation>der Befehl, seine Umgebung oder sein Verzeichnis enthält ein NUL-Zeichen</translation>
     </message>
     <message>
-        <source>Reported as they happen: every system call the guest&apos;s seccomp observer refuses, tied to the command (and still written on the command&apos;s stderr), and the engine&apos;s own refusals. Not observed: what the guest&apos;s kernel refuses on files (a write to a read-only share; a denied path is simply absent from the guest).</source>
-        <translation>Gemeldet, sobald sie geschehen: jeder Systemaufruf, den der Seccomp-Beobachter des Gasts ablehnt, dem Befehl zugeordnet (und weiterhin auf der Standardfehlerausgabe des Befehls ausgegeben), und die eigenen Ablehnungen der Engine. Nicht beobachtet: was der Kernel des Gasts bei Dateien ablehnt (ein Schreibzugriff auf eine schreibgeschützte Freigabe; ein verweigerter Pfad fehlt im Gast einfach).</translation>
-    </message>
-    <message>
         <source>none: the VM has no network device. Allowlist: no network device either; the guest&apos;s only way out is its network forwarder (sandbox-vm-gvforwarder, a verified helper) on the guest&apos;s 127.0.0.1:3128, whose connections travel over a virtio-serial port of their own to the engine, which connects each one to its filtering proxy and to nothing else (QEMU only). Full is not supported: user-mode networking that keeps the host&apos;s loopback and private ranges unreachable is not built, so a command under it is refused and nothing is run</source>
         <translation>none: Die VM hat kein Netzwerkgerät. Allowlist: ebenfalls kein Netzwerkgerät; der einzige Weg aus dem Gast ist sein Netzwerk-Forwarder (sandbox-vm-gvforwarder, ein geprüftes Hilfsprogramm) auf 127.0.0.1:3128 des Gasts, dessen Verbindungen über einen eigenen virtio-serial-Port zur Engine laufen, die jede nur mit ihrem filternden Proxy verbindet und mit nichts sonst (nur QEMU). Full wird nicht unterstützt: Netzwerk im Benutzermodus, das Loopback und private Bereiche des Hosts unerreichbar hält, ist nicht gebaut, daher wird ein Befehl darunter abgelehnt und nichts ausgeführt</translation>
     </message>
@@ -1299,6 +1295,10 @@
     <message>
         <source>the VM backend does not enforce network &quot;full&quot; (user-mode networking that keeps the host&apos;s loopback and private ranges unreachable is not built; &quot;none&quot; and &quot;allowlist&quot; are enforced); nothing was run</source>
         <translation>das VM-Backend setzt das Netzwerk „full“ nicht durch (Netzwerk im Benutzermodus, das Loopback und private Bereiche des Hosts unerreichbar hält, ist nicht gebaut; „none“ und „allowlist“ werden durchgesetzt); nichts wurde ausgeführt</translation>
+    </message>
+    <message>
+        <source>Reported as they happen: every system call the guest&apos;s seccomp observer refuses, tied to the command (and still written on the command&apos;s stderr); under the allowlist network mode every connection the filtering proxy refuses, for this backend (one VM&apos;s forwarder serves every command in it, so such a refusal is not tied to one command); and the engine&apos;s own refusals. Not observed: what the guest&apos;s kernel refuses on files (a write to a read-only share; a denied path is simply absent from the guest).</source>
+        <translation>Gemeldet, sobald sie geschehen: jeder Systemaufruf, den der Seccomp-Beobachter des Gasts ablehnt, dem Befehl zugeordnet (und weiterhin auf der Standardfehlerausgabe des Befehls ausgegeben); im Netzwerkmodus Allowlist jede Verbindung, die der filternde Proxy ablehnt, für dieses Backend (der Forwarder einer VM dient allen Befehlen darin, daher ist eine solche Ablehnung nicht einem Befehl zugeordnet); und die eigenen Ablehnungen der Engine. Nicht beobachtet: was der Kernel des Gasts bei Dateien ablehnt (ein Schreibzugriff auf eine schreibgeschützte Freigabe; ein verweigerter Pfad fehlt im Gast einfach).</translation>
     </message>
 </context>
 <context>

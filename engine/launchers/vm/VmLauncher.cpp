@@ -284,9 +284,12 @@ BackendDescriptor VmLauncher::descriptor() const
     descriptor.fields = { driver, memory, cpus, kernel, initramfs, source, baseline, artifacts, bytes };
     descriptor.enforcement = enforcement();
     descriptor.refusals = tr("Reported as they happen: every system call the guest's seccomp observer refuses, tied "
-                             "to the command (and still written on the command's stderr), and the engine's own "
-                             "refusals. Not observed: what the guest's kernel refuses on files (a write to a "
-                             "read-only share; a denied path is simply absent from the guest).");
+                             "to the command (and still written on the command's stderr); under the allowlist "
+                             "network mode every connection the filtering proxy refuses, for this backend (one "
+                             "VM's forwarder serves every command in it, so such a refusal is not tied to one "
+                             "command); and the engine's own refusals. Not observed: what the guest's kernel "
+                             "refuses on files (a write to a read-only share; a denied path is simply absent from "
+                             "the guest).");
     return descriptor;
 }
 
