@@ -4,6 +4,7 @@
 #include "ForwarderProtocol.h"
 #include "core/BackendHost.h"
 #include "launchers/vm/GuestProxyLink.h"
+#include "launchers/vm/LittleEndian.h"
 
 #include <QLocalSocket>
 #include <QTcpServer>
@@ -18,25 +19,9 @@ using namespace sandbox::forwarder;
 
 namespace {
 
-QByteArray u32(quint32 value)
-{
-    QByteArray out(4, '\0');
-    for (int i = 0; i < 4; ++i)
-        out[i] = char((value >> (8 * i)) & 0xff);
-    return out;
-}
-
-quint32 readU32(const char *p)
-{
-    quint32 value = 0;
-    for (int i = 0; i < 4; ++i)
-        value |= quint32(quint8(p[i])) << (8 * i);
-    return value;
-}
-
 QByteArray frame(quint8 type, quint32 id, const QByteArray &payload = {})
 {
-    return u32(quint32(payload.size() + 5)) + char(type) + u32(id) + payload;
+    return littleEndianU32(quint32(payload.size() + 5)) + char(type) + littleEndianU32(id) + payload;
 }
 
 struct Frame
@@ -60,10 +45,11 @@ public:
     {
         input += socket.readAll();
         while (input.size() >= 4) {
-            const quint32 length = readU32(input.constData());
+            const quint32 length = readLittleEndianU32(input.constData());
             if (quint32(input.size()) < 4 + length)
                 break;
-            received.append(Frame{ quint8(input.at(4)), readU32(input.constData() + 5), input.mid(9, length - 5) });
+            received.append(
+                Frame{ quint8(input.at(4)), readLittleEndianU32(input.constData() + 5), input.mid(9, length - 5) });
             input.remove(0, 4 + length);
         }
         return received;
@@ -159,7 +145,7 @@ void TestVmProxyLink::allowedRequestReachesTheServerThroughTheProxy()
 {
     GuestEnd guest(m_path);
     QCOMPARE(guest.socket.state(), QLocalSocket::ConnectedState);
-    guest.send(frame(Credit, 0, u32(0))); // the forwarder's greeting
+    guest.send(frame(Credit, 0, littleEndianU32(0))); // the forwarder's greeting
     guest.send(frame(Open, 1));
     guest.send(frame(Data, 1,
                      QStringLiteral("GET http://localhost:%1/marker HTTP/1.0\r\nHost: localhost\r\n\r\n")
@@ -170,7 +156,7 @@ void TestVmProxyLink::allowedRequestReachesTheServerThroughTheProxy()
     // What reached the proxy was credited back to the guest.
     bool credited = false;
     for (const Frame &f : guest.frames())
-        credited = credited || (f.id == 1 && f.type == Credit && readU32(f.payload.constData()) > 0);
+        credited = credited || (f.id == 1 && f.type == Credit && readLittleEndianU32(f.payload.constData()) > 0);
     QVERIFY(credited);
     // The server ended the response: the stream closes.
     QTRY_VERIFY_WITH_TIMEOUT(guest.closed(1), 20000);
@@ -240,8 +226,8 @@ void TestVmProxyLink::dataBeyondTheWindowEndsTheStream()
 void TestVmProxyLink::malformedFramesEndTheLink()
 {
     const QList<QByteArray> malformed{
-        u32(3) + "abc", // shorter than a header
-        u32(kMaxFrame + 1), // longer than any frame
+        littleEndianU32(3) + "abc", // shorter than a header
+        littleEndianU32(kMaxFrame + 1), // longer than any frame
         frame(Open, 0), // stream 0 is not a stream
         frame(Open, 5) + frame(Open, 5), // one id twice
         frame(Open, 6) + frame(Credit, 6, "xy"), // a credit is four bytes

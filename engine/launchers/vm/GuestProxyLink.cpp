@@ -1,6 +1,7 @@
 #include "GuestProxyLink.h"
 
 #include "ForwarderProtocol.h"
+#include "LittleEndian.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -13,22 +14,6 @@ namespace sandbox {
 namespace {
 
 using namespace forwarder;
-
-QByteArray u32(quint32 value)
-{
-    QByteArray out(4, '\0');
-    for (int i = 0; i < 4; ++i)
-        out[i] = char((value >> (8 * i)) & 0xff);
-    return out;
-}
-
-quint32 readU32(const char *p)
-{
-    quint32 value = 0;
-    for (int i = 0; i < 4; ++i)
-        value |= quint32(quint8(p[i])) << (8 * i);
-    return value;
-}
 
 } // namespace
 
@@ -80,9 +65,9 @@ void GuestProxyLink::send(quint8 type, quint32 id, const QByteArray &payload)
 {
     if (!m_link)
         return;
-    QByteArray frame = u32(quint32(payload.size() + 5));
+    QByteArray frame = littleEndianU32(quint32(payload.size() + 5));
     frame += char(type);
-    frame += u32(id);
+    frame += littleEndianU32(id);
     frame += payload;
     m_link->write(frame);
 }
@@ -94,7 +79,7 @@ void GuestProxyLink::readLink()
     m_input += m_link->readAll();
     qsizetype at = 0;
     while (m_input.size() - at >= 4) {
-        const quint32 length = readU32(m_input.constData() + at);
+        const quint32 length = readLittleEndianU32(m_input.constData() + at);
         if (length < 5 || length > kMaxFrame) {
             endLink();
             return;
@@ -102,7 +87,7 @@ void GuestProxyLink::readLink()
         if (quint32(m_input.size() - at) < 4 + length)
             break;
         const quint8 type = quint8(m_input.at(at + 4));
-        const quint32 id = readU32(m_input.constData() + at + 5);
+        const quint32 id = readLittleEndianU32(m_input.constData() + at + 5);
         const QByteArray payload = m_input.mid(at + 9, qsizetype(length) - 5);
         at += 4 + qsizetype(length);
         if (!handleFrame(type, id, payload)) {
@@ -150,7 +135,7 @@ bool GuestProxyLink::handleFrame(quint8 type, quint32 id, const QByteArray &payl
     case Credit:
         if (payload.size() != 4)
             return false;
-        stream.inFlight -= qMin(stream.inFlight, readU32(payload.constData()));
+        stream.inFlight -= qMin(stream.inFlight, readLittleEndianU32(payload.constData()));
         readProxy(id);
         return true;
     default:
@@ -168,7 +153,7 @@ void GuestProxyLink::openStream(quint32 id)
     connect(proxy, &QLocalSocket::connected, this, [this, id] { writeProxy(id); });
     connect(proxy, &QLocalSocket::readyRead, this, [this, id] { readProxy(id); });
     connect(proxy, &QLocalSocket::bytesWritten, this, [this, id](qint64 written) {
-        send(Credit, id, u32(quint32(written)));
+        send(Credit, id, littleEndianU32(quint32(written)));
         writeProxy(id);
     });
     connect(proxy, &QLocalSocket::disconnected, this, [this, id] { readProxy(id); });

@@ -1,6 +1,7 @@
 #include "VmMachine.h"
 
 #include "GuestProtocol.h"
+#include "LittleEndian.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -11,22 +12,6 @@
 namespace sandbox {
 
 namespace {
-
-QByteArray u32(quint32 value)
-{
-    QByteArray out(4, '\0');
-    for (int i = 0; i < 4; ++i)
-        out[i] = char((value >> (8 * i)) & 0xff);
-    return out;
-}
-
-quint32 readU32(const char *p)
-{
-    quint32 value = 0;
-    for (int i = 0; i < 4; ++i)
-        value |= quint32(quint8(p[i])) << (8 * i);
-    return value;
-}
 
 QString consoleTail(const QString &path)
 {
@@ -177,7 +162,7 @@ void VmMachine::readFrames()
         return;
     m_input += m_channel.readAll();
     while (m_input.size() >= 4) {
-        const quint32 length = readU32(m_input.constData());
+        const quint32 length = readLittleEndianU32(m_input.constData());
         if (length < 5 || length > guest::kMaxFrame) {
             fail(tr("the exec agent sent a malformed frame"));
             stop();
@@ -186,7 +171,7 @@ void VmMachine::readFrames()
         if (quint32(m_input.size()) < 4 + length)
             return;
         const quint8 type = quint8(m_input.at(4));
-        const quint32 id = readU32(m_input.constData() + 5);
+        const quint32 id = readLittleEndianU32(m_input.constData() + 5);
         const QByteArray payload = m_input.mid(9, int(length) - 5);
         m_input.remove(0, int(4 + length));
         if (type == guest::Ready) {
@@ -230,7 +215,8 @@ void VmMachine::confirmRestored(const QByteArray &spawnPayload, const QByteArray
     m_sinks.insert(kHandshakeId, [this, errors](quint8 type, const QByteArray &payload) {
         if (type == guest::Stderr && errors->size() < 2000)
             errors->append(payload);
-        if (type == guest::Exited && payload.size() >= 9 && readU32(payload.constData()) == 0 && payload.at(4) == 0) {
+        if (type == guest::Exited && payload.size() >= 9 && readLittleEndianU32(payload.constData()) == 0
+            && payload.at(4) == 0) {
             if (m_layout.shares.isEmpty() || m_coldCommand.program.isEmpty())
                 becomeReady();
             else
@@ -240,7 +226,7 @@ void VmMachine::confirmRestored(const QByteArray &spawnPayload, const QByteArray
                                .arg(type == guest::SpawnFailed
                                         ? QString::fromUtf8(payload)
                                         : tr("exit status %1%2")
-                                              .arg(qint32(readU32(payload.constData())))
+                                              .arg(qint32(readLittleEndianU32(payload.constData())))
                                               .arg(errors->isEmpty()
                                                        ? QString()
                                                        : QStringLiteral(": ") + QString::fromUtf8(errors->trimmed()))));
@@ -255,9 +241,9 @@ void VmMachine::confirmRestored(const QByteArray &spawnPayload, const QByteArray
 
 void VmMachine::writeNow(quint8 type, quint32 id, const QByteArray &payload)
 {
-    QByteArray frame = u32(quint32(payload.size() + 5));
+    QByteArray frame = littleEndianU32(quint32(payload.size() + 5));
     frame += char(type);
-    frame += u32(id);
+    frame += littleEndianU32(id);
     frame += payload;
     m_channel.write(frame);
 }
@@ -265,7 +251,8 @@ void VmMachine::writeNow(quint8 type, quint32 id, const QByteArray &payload)
 void VmMachine::attachShares()
 {
     m_sinks.insert(kAttachId, [this](quint8 type, const QByteArray &payload) {
-        if (type == guest::Exited && payload.size() >= 9 && readU32(payload.constData()) == 0 && payload.at(4) == 0) {
+        if (type == guest::Exited && payload.size() >= 9 && readLittleEndianU32(payload.constData()) == 0
+            && payload.at(4) == 0) {
             m_restoredReady = true;
             becomeReady();
         } else if (type == guest::Exited || type == guest::SpawnFailed) {
@@ -332,9 +319,9 @@ void VmMachine::bootCold(const QString &reason)
 
 void VmMachine::writeFrame(quint8 type, quint32 id, const QByteArray &payload)
 {
-    QByteArray frame = u32(quint32(payload.size() + 5));
+    QByteArray frame = littleEndianU32(quint32(payload.size() + 5));
     frame += char(type);
-    frame += u32(id);
+    frame += littleEndianU32(id);
     frame += payload;
     if (m_ready)
         m_channel.write(frame);
