@@ -82,6 +82,12 @@ void ProxyConnection::onClientData()
     if (m_state == State::Closing)
         return;
     m_buffer += m_client->readAll();
+    if (m_state == State::Resolving || m_state == State::Connecting) {
+        // What follows the request waits for the target; no more than a slow side's share.
+        if (m_buffer.size() > kMaxPendingBytes)
+            m_client->setReading(false);
+        return;
+    }
     if (m_state == State::Greeting && !m_buffer.isEmpty()) {
         if (m_buffer.at(0) == '\x05') {
             m_protocol = Protocol::Socks;
@@ -406,6 +412,7 @@ void ProxyConnection::onUpstreamConnected()
     if (!m_buffer.isEmpty())
         m_upstream->write(m_buffer);
     m_buffer.clear();
+    m_client->setReading(m_upstream->bytesToWrite() <= kMaxPendingBytes);
     armIdle();
     if (m_client->bytesAvailable() > 0)
         onClientData();
