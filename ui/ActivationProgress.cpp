@@ -76,6 +76,14 @@ QString ActivationProgress::nameOf(const BackendRef &ref) const
     return m_names.value(ref.toString(), ref.isValid() ? ref.kind() : QString());
 }
 
+QString ActivationProgress::withNames(const QString &message) const
+{
+    if (!m_ref.isValid())
+        return message;
+    QString text = message;
+    return text.replace(m_ref.toString(), nameOf(m_ref));
+}
+
 void ActivationProgress::setBackendNames(const QHash<QString, QString> &names)
 {
     m_names = names;
@@ -217,8 +225,9 @@ StatusIcons::StepState ActivationProgress::stepState(ActivationStep step) const
     return StatusIcons::StepState(m_steps->item(int(step))->data(Qt::UserRole).toInt());
 }
 
-void ActivationProgress::setStep(ActivationStep step, StatusIcons::StepState state, const QString &message)
+void ActivationProgress::setStep(ActivationStep step, StatusIcons::StepState state, const QString &engineMessage)
 {
+    const QString message = withNames(engineMessage);
     QListWidgetItem *item = m_steps->item(int(step));
     item->setData(Qt::UserRole, int(state));
     item->setIcon(StatusIcons::step(state));

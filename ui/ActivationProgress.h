@@ -46,7 +46,9 @@ private:
     void applyResult(const ActivationResult &result);
     void updateTexts();
     QString nameOf(const BackendRef &ref) const;
-    void setStep(ActivationStep step, StatusIcons::StepState state, const QString &message);
+    // An engine message with the activating backend's ref in it, told with its name instead.
+    QString withNames(const QString &message) const;
+    void setStep(ActivationStep step, StatusIcons::StepState state, const QString &engineMessage);
 
     QLabel *m_title = nullptr;
     QListWidget *m_steps = nullptr;

@@ -286,6 +286,13 @@ void TestSandboxPage::failingStepLeavesPreviousBackendActive()
         if (int(later) > failedStep)
             QVERIFY2(progress()->stepState(later) == StepState::Skipped, qPrintable(activationStepName(later)));
     }
+    // The failed row says what failed in the backend's name, never its raw ref.
+    const QListWidgetItem *row
+        = m_window->findChild<QListWidget *>(QStringLiteral("activationSteps"))->item(failedStep);
+    QVERIFY2(row->text().contains(QStringLiteral("as the test asked")), qPrintable(row->text()));
+    for (const QString &shown : { row->text(), row->toolTip() })
+        QVERIFY2(!shown.contains(QStringLiteral("atom-pack:")) && !shown.contains(QStringLiteral("builtin:")),
+                 qPrintable(shown));
     const QString text = summary();
     QVERIFY2(text.contains(ActivationText::stepTitle(step)), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("as the test asked")), qPrintable(text));
