@@ -4,6 +4,7 @@
 #include "GuestBoot.h"
 #include "GuestForwarder.h"
 #include "GuestProtocol.h"
+#include "WireU32.h"
 
 #include <cerrno>
 #include <csignal>
@@ -44,19 +45,8 @@ void writeAll(int fd, const char *data, size_t size)
     }
 }
 
-void putU32(std::string &out, uint32_t value)
-{
-    for (int i = 0; i < 4; ++i)
-        out.push_back(char((value >> (8 * i)) & 0xff));
-}
-
-uint32_t getU32(const char *p)
-{
-    uint32_t value = 0;
-    for (int i = 0; i < 4; ++i)
-        value |= uint32_t(uint8_t(p[i])) << (8 * i);
-    return value;
-}
+using sandbox::wire::getU32;
+using sandbox::wire::putU32;
 
 void sendFrame(FrameType type, uint32_t id, const char *data, size_t size)
 {

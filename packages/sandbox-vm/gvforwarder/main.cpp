@@ -7,6 +7,7 @@
 // stream closes and the forwarder exits, so nothing listens any more.
 #include "ForwarderProtocol.h"
 #include "GuestBoot.h"
+#include "WireU32.h"
 
 #include <algorithm>
 #include <arpa/inet.h>
@@ -32,19 +33,8 @@ namespace {
 int g_link = -1;
 std::string g_toHost; // frames waiting for the port; bounded by the streams' windows
 
-void putU32(std::string &out, uint32_t value)
-{
-    for (int i = 0; i < 4; ++i)
-        out.push_back(char((value >> (8 * i)) & 0xff));
-}
-
-uint32_t getU32(const char *p)
-{
-    uint32_t value = 0;
-    for (int i = 0; i < 4; ++i)
-        value |= uint32_t(uint8_t(p[i])) << (8 * i);
-    return value;
-}
+using sandbox::wire::getU32;
+using sandbox::wire::putU32;
 
 void queueFrame(FrameType type, uint32_t id, const char *data = nullptr, size_t size = 0)
 {
