@@ -291,8 +291,7 @@ QString JsonReader::plainTextProblem(const QString &text)
         const char16_t c = text.at(i).unicode();
         if ((c < 0x20 && c != u'\t' && c != u'\n' && c != u'\r') || c == 0x7f)
             return tr("contains a control character at position %1; only plain text is allowed").arg(i);
-        // Bidirectional overrides let text display differently from what it says.
-        if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069))
+        if (isBidirectionalOverride(c))
             return tr("contains a bidirectional override at position %1; only plain text is allowed").arg(i);
         if (c == u'<' && i + 1 < text.size()) {
             const QChar next = text.at(i + 1);

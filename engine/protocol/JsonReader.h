@@ -63,6 +63,12 @@ public:
     // Empty when `text` is plain text; otherwise why not (markup such as "<script", control
     // characters). Descriptors and interactions are shown to users and must not carry markup.
     static QString plainTextProblem(const QString &text);
+    // Bidirectional overrides and isolates (U+202A..U+202E, U+2066..U+2069) let text display
+    // differently from what it says; no text shown to a user may carry them.
+    static bool isBidirectionalOverride(char16_t c)
+    {
+        return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+    }
 
 private:
     // The value at `key` when present and of the type `isType` tests for; otherwise fails

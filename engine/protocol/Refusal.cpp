@@ -19,7 +19,7 @@ QString tr(const char *text)
 
 bool isUnprintable(char16_t c)
 {
-    return c < 0x20 || c == 0x7f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+    return c < 0x20 || c == 0x7f || JsonReader::isBidirectionalOverride(c);
 }
 
 // Refusal texts are data (paths, domains, command lines) shown as plain text: any character
@@ -35,7 +35,12 @@ QString readText(JsonReader &reader, const QString &key, bool required, qsizetyp
         return {};
     }
     for (qsizetype i = 0; i < text.size(); ++i) {
-        if (isUnprintable(text.at(i).unicode())) {
+        const char16_t c = text.at(i).unicode();
+        if (JsonReader::isBidirectionalOverride(c)) {
+            reader.fail(key, tr("contains a bidirectional override at position %1").arg(i));
+            return {};
+        }
+        if (isUnprintable(c)) {
             reader.fail(key, tr("contains a control character at position %1").arg(i));
             return {};
         }

@@ -97,7 +97,10 @@ void TestRefusal::rejects_data()
                                        << "control character";
     QTest::newRow("bidi override") << QByteArray(R"({"id":1,"timeMs":1,"kind":"path","what":"a","rule":"b\u202e"})")
                                    << "refusal.rule"
-                                   << "control character";
+                                   << "bidirectional override at position 1";
+    QTest::newRow("bidi isolate") << QByteArray(R"({"id":1,"timeMs":1,"kind":"path","what":"ab\u2068","rule":"b"})")
+                                  << "refusal.what"
+                                  << "bidirectional override at position 2";
     QTest::newRow("fractional process") << "{" + base + R"(,"processId":1.5})"
                                         << "refusal.processId"
                                         << "integer";
