@@ -20,6 +20,7 @@ test_packages=(
     clang libclang-rt-14-dev tmux
     podman runc busybox-static
     qemu-system-x86 linux-image-amd64 cpio wine64
+    ovmf systemd-boot-efi dosfstools mtools fdisk
     rpm lintian desktop-file-utils appstream file
 )
 
