@@ -8,6 +8,7 @@
 #include "launchers/vm/GuestImage.h"
 #include "launchers/vm/GuestLayout.h"
 #include "launchers/vm/HyperVBootDisk.h"
+#include "launchers/vm/HyperVDriver.h"
 #include "launchers/vm/LittleEndian.h"
 #include "launchers/vm/UnifiedKernelImage.h"
 #include "launchers/vm/VhdxImage.h"
@@ -83,6 +84,7 @@ private slots:
     void fatPartitionChecksCleanAndHoldsTheLoader();
     void gptDiskHasOneSystemPartition();
     void vhdxRefusesAPartialBlock();
+    void theDriverWritesItsDiskWithTheVsockChannel();
     void bootDiskBootsToTheAgentUnderUefi();
 
 private:
@@ -232,6 +234,32 @@ void TestHyperVBootDisk::vhdxRefusesAPartialBlock()
     QVERIFY(!missing.ok());
     QVERIFY2(missing.error().message.contains(QStringLiteral("guest kernel")), qPrintable(missing.error().message));
     QVERIFY(!QFile::exists(m_root->filePath(QStringLiteral("never.vhdx"))));
+}
+
+void TestHyperVBootDisk::theDriverWritesItsDiskWithTheVsockChannel()
+{
+    VmSpec spec;
+    spec.runDirectory = m_root->filePath(QStringLiteral("run-1"));
+    QVERIFY(QDir().mkpath(spec.runDirectory));
+    spec.kernel = m_root->filePath(QStringLiteral("vmlinuz"));
+    spec.initramfs = m_root->filePath(QStringLiteral("initramfs"));
+    spec.kernelCommandLine = QStringLiteral("console=ttyS0 rdinit=/init");
+    const QByteArray kernel = pattern(2 * 1024 * 1024, 5);
+    const QByteArray initramfs = pattern(700 * 1024, 6);
+    QVERIFY(writeFile(spec.kernel, kernel) && writeFile(spec.initramfs, initramfs));
+    const Status written = HyperVDriver::writeBootDisk(spec);
+    QVERIFY2(written.ok(), written.ok() ? "" : qPrintable(written.error().message));
+    const QByteArray vhdx = readFile(HyperVDriver::bootDisk(spec));
+    QVERIFY(vhdx.startsWith("vhdxfile"));
+    QVERIFY(vhdx.contains("console=ttyS0 rdinit=/init sandbox.channel=vsock"));
+    QVERIFY(vhdx.contains(kernel));
+    QVERIFY(vhdx.contains(initramfs));
+    // A stub that is not one leaves no disk behind.
+    QVERIFY(QFile::remove(HyperVDriver::bootDisk(spec)));
+    const Status refused = HyperVDriver::writeBootDisk(spec, spec.kernel);
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error().message.contains(QStringLiteral("EFI stub")), qPrintable(refused.error().message));
+    QVERIFY(!QFile::exists(HyperVDriver::bootDisk(spec)));
 }
 
 void TestHyperVBootDisk::bootDiskBootsToTheAgentUnderUefi()
