@@ -401,6 +401,10 @@ void TestVmGuest::hyperVScriptHasNoNetworkAdapter()
         script.contains(QStringLiteral("Get-VMNetworkAdapter -VMName 'sandbox-vm-run-1' | Remove-VMNetworkAdapter")));
     QVERIFY(script.contains(QStringLiteral("Set-VMProcessor -VMName 'sandbox-vm-run-1' -Count 2")));
     QVERIFY(script.contains(QStringLiteral("00000400-facb-11e6-bd58-64006a7986d3")));
+    QVERIFY(script.contains(QStringLiteral(
+        "Set-ItemProperty -Path 'HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Virtualization\\"
+        "GuestCommunicationServices\\00000400-facb-11e6-bd58-64006a7986d3' -Name ElementName -Value "
+        "'Sandbox Studio exec agent'")));
     QVERIFY(script.contains(QStringLiteral("Set-VMFirmware -VMName 'sandbox-vm-run-1' -EnableSecureBoot Off")));
     QVERIFY(script.contains(QStringLiteral("Add-VMHardDiskDrive -VMName 'sandbox-vm-run-1' -Path "
                                            "'C:/Users/me/vm/run-1/boot.vhdx'; Set-VMFirmware -VMName "

@@ -111,10 +111,12 @@ Result<VmDriver::Command> HyperVDriver::bootCommand(const VmSpec &spec, Accelera
                   .arg(name, quoted(QStringLiteral("\\\\.\\pipe\\") + vmName(spec) + QStringLiteral("-console")));
     // The agent's channel: an hv_sock service registered for the vsock port.
     const QString service = serviceId(guest::kVsockPort);
-    script << QStringLiteral("New-Item -Force -Path %1 | Out-Null")
-                  .arg(quoted(QStringLiteral("HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Virtualization\\"
-                                             "GuestCommunicationServices\\")
-                              + service));
+    const QString serviceKey = quoted(QStringLiteral("HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\"
+                                                     "Virtualization\\GuestCommunicationServices\\")
+                                      + service);
+    script << QStringLiteral("New-Item -Force -Path %1 | Out-Null").arg(serviceKey);
+    script << QStringLiteral("Set-ItemProperty -Path %1 -Name ElementName -Value 'Sandbox Studio exec agent'")
+                  .arg(serviceKey);
     script << QStringLiteral("Start-VM -VMName %1").arg(name);
     // The id winvm-helper needs, then as long as the VM runs: the VM's end is this command's.
     script << QStringLiteral("Write-Output ('sandbox-vm-id ' + (Get-VM -Name %1).Id.Guid)").arg(name);
