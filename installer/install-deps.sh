@@ -20,7 +20,7 @@ test_packages=(
     clang libclang-rt-14-dev tmux
     podman runc busybox-static
     qemu-system-x86 linux-image-amd64 cpio wine64
-    ovmf systemd-boot-efi dosfstools mtools fdisk
+    ovmf systemd-boot-efi dosfstools mtools fdisk qemu-utils
     rpm lintian desktop-file-utils appstream file
 )
 

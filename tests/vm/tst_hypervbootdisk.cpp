@@ -1,7 +1,7 @@
 // The disk the Hyper-V driver boots the guest from, checked by the tools that read each
 // layer (objdump/objcopy for the EFI image, fsck.fat and mtools for the FAT partition,
-// sfdisk for the GPT) and, as a whole, booted by QEMU with OVMF's UEFI firmware from the
-// VHDX to the guest's exec agent reporting ready.
+// sfdisk for the GPT, qemu-img for the VHDX) and, as a whole, booted by QEMU with OVMF's
+// UEFI firmware from the VHDX to the guest's exec agent reporting ready.
 #include "GuestProtocol.h"
 #include "launchers/vm/FatImage.h"
 #include "launchers/vm/GptDisk.h"
@@ -17,6 +17,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -286,6 +287,16 @@ void TestHyperVBootDisk::bootDiskBootsToTheAgentUnderUefi()
     const Status written = HyperVBootDisk::write(
         { {}, kernel.value(), initramfs, QStringLiteral("console=ttyS0 quiet panic=-1 rdinit=/init") }, disk);
     QVERIFY2(written.ok(), written.ok() ? "" : qPrintable(written.error().message));
+    // QEMU's own VHDX reader checks the headers, region tables, metadata and block table.
+    const Run check = run(QStringLiteral("qemu-img"),
+                          { QStringLiteral("check"), QStringLiteral("-f"), QStringLiteral("vhdx"), disk });
+    QVERIFY2(check.status == 0 && check.output.contains("No errors were found"), check.output.constData());
+    const Run info = run(QStringLiteral("qemu-img"), { QStringLiteral("info"), QStringLiteral("--output=json"), disk });
+    QCOMPARE(info.status, 0);
+    const QJsonObject described = QJsonDocument::fromJson(info.output).object();
+    QCOMPARE(described.value(QStringLiteral("format")).toString(), QStringLiteral("vhdx"));
+    QCOMPARE(described.value(QStringLiteral("virtual-size")).toInteger() % (1024 * 1024), 0);
+    QVERIFY(described.value(QStringLiteral("virtual-size")).toInteger() > QFileInfo(initramfs).size());
 
     const QString variables = m_root->filePath(QStringLiteral("OVMF_VARS.fd"));
     QVERIFY(QFile::copy(QStringLiteral("/usr/share/OVMF/OVMF_VARS_4M.fd"), variables));
