@@ -26,6 +26,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QtEndian>
 
 #include <memory>
 
@@ -151,6 +152,32 @@ void TestHyperVBootDisk::unifiedImageRefusesWhatIsNotAStub()
     QByteArray truncated = m_stub.left(0x100);
     const Result<QByteArray> cut = UnifiedKernelImage::build(truncated, "k", "i", QStringLiteral("c"));
     QVERIFY(!cut.ok());
+    // Headers that point outside the file, or claim more sections than it holds.
+    QByteArray farHeader = m_stub;
+    qToLittleEndian<quint32>(quint32(m_stub.size() + 16), farHeader.data() + 0x3C);
+    const Result<QByteArray> noHeader = UnifiedKernelImage::build(farHeader, "k", "i", QStringLiteral("c"));
+    QVERIFY(!noHeader.ok());
+    QVERIFY2(noHeader.error().message.contains(QStringLiteral("no PE header")), qPrintable(noHeader.error().message));
+    const quint32 pe = qFromLittleEndian<quint32>(m_stub.constData() + 0x3C);
+    QByteArray manySections = m_stub;
+    qToLittleEndian<quint16>(0xFFFF, manySections.data() + pe + 6);
+    const Result<QByteArray> tooMany = UnifiedKernelImage::build(manySections, "k", "i", QStringLiteral("c"));
+    QVERIFY(!tooMany.ok());
+    QVERIFY2(tooMany.error().message.contains(QStringLiteral("cut short")), qPrintable(tooMany.error().message));
+    // Sections whose data starts right after the section table: no room for three more.
+    QByteArray crowded = m_stub;
+    const qsizetype table = pe + 24 + qFromLittleEndian<quint16>(m_stub.constData() + pe + 20);
+    const quint16 count = qFromLittleEndian<quint16>(m_stub.constData() + pe + 6);
+    qToLittleEndian<quint32>(quint32(table + count * 40 + 40), crowded.data() + table + 20);
+    const Result<QByteArray> noRoom = UnifiedKernelImage::build(crowded, "k", "i", QStringLiteral("c"));
+    QVERIFY(!noRoom.ok());
+    QVERIFY2(noRoom.error().message.contains(QStringLiteral("no room")), qPrintable(noRoom.error().message));
+    QByteArray arm = m_stub;
+    qToLittleEndian<quint16>(0xAA64, arm.data() + pe + 4);
+    const Result<QByteArray> foreign = UnifiedKernelImage::build(arm, "k", "i", QStringLiteral("c"));
+    QVERIFY(!foreign.ok());
+    QVERIFY2(foreign.error().message.contains(QStringLiteral("not an x86-64 image")),
+             qPrintable(foreign.error().message));
     // An image that already has the sections is not a stub.
     const Result<QByteArray> once = UnifiedKernelImage::build(m_stub, "k", "i", QStringLiteral("c"));
     QVERIFY(once.ok());

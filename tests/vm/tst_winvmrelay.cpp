@@ -7,10 +7,12 @@
 #include <QByteArray>
 #include <QTest>
 
+#include <arpa/inet.h>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <future>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -152,6 +154,7 @@ private slots:
     void relaysBothWaysAndPassesHalfCloseOn();
     void carriesMegabytesBothWaysAtOnce();
     void anEndThatVanishesEndsTheRelayNamingIt();
+    void anEndThatIsResetEndsTheRelayNamingIt();
     void aFailureInterruptsTheOtherDirectionsBlockedRead();
     void aPeerThatStopsReadingHoldsTheRelayToItsBound();
     void argumentsNameWhatIsWrong();
@@ -230,6 +233,44 @@ void TestWinvmRelay::anEndThatVanishesEndsTheRelayNamingIt()
              outcome.failure.c_str());
     QVERIFY2(outcome.failure.find(std::strerror(EPIPE)) != std::string::npos, outcome.failure.c_str());
     // The engine's end was shut, not left hanging: it reads the end of the stream.
+    QCOMPARE(readToEnd(engine.test), QByteArray());
+}
+
+void TestWinvmRelay::anEndThatIsResetEndsTheRelayNamingIt()
+{
+    // A TCP connection on loopback whose far end resets it (closed with SO_LINGER 0).
+    const int listener = socket(AF_INET, SOCK_STREAM, 0);
+    QVERIFY(listener >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    QVERIFY(bind(listener, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0);
+    QVERIFY(listen(listener, 1) == 0);
+    QVERIFY(getsockname(listener, reinterpret_cast<sockaddr *>(&address), &length) == 0);
+    const int near = socket(AF_INET, SOCK_STREAM, 0);
+    QVERIFY(::connect(near, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0);
+    int far = accept(listener, nullptr, nullptr);
+    QVERIFY(far >= 0);
+    close(listener);
+
+    Pair engine;
+    SocketEndpoint engineEnd("the engine", engine.relay, engine.relay);
+    SocketEndpoint guestEnd("the guest's service", near, near);
+    ByteRelay relay(engineEnd, guestEnd);
+    auto running = std::async(std::launch::async, [&] { return relay.run(); });
+    // The relay is reading the guest's end when the reset comes.
+    QVERIFY(writeAll(far, "half a fra"));
+    QCOMPARE(readExactly(engine.test, 10), QByteArray("half a fra"));
+    const linger reset{ 1, 0 };
+    QVERIFY(setsockopt(far, SOL_SOCKET, SO_LINGER, &reset, sizeof reset) == 0);
+    close(far);
+    const ByteRelay::Outcome outcome = running.get();
+    close(near);
+    QVERIFY(!outcome.ok);
+    QVERIFY2(outcome.failure == std::string("reading from the guest's service failed: ") + std::strerror(ECONNRESET),
+             outcome.failure.c_str());
+    // What the guest sent before is delivered; then the engine reads the end of the stream.
     QCOMPARE(readToEnd(engine.test), QByteArray());
 }
 
