@@ -12,13 +12,15 @@ build_packages=(
     qt6-qpa-plugins libgl-dev
     qtkeychain-qt6-dev libseccomp-dev libssl-dev libncurses-dev
     dbus dbus-bin dbus-x11 gnome-keyring
+    g++-mingw-w64-x86-64-posix
 )
 test_packages=(
     xvfb xauth x11-utils trayer
     bubblewrap curl python3 iproute2 util-linux
     clang libclang-rt-14-dev tmux
     podman runc busybox-static
-    qemu-system-x86 linux-image-amd64 cpio
+    qemu-system-x86 linux-image-amd64 cpio wine64
+    ovmf systemd-boot-efi dosfstools mtools fdisk qemu-utils
     rpm lintian desktop-file-utils appstream file
 )
 

@@ -401,8 +401,44 @@ void TestVmGuest::hyperVScriptHasNoNetworkAdapter()
         script.contains(QStringLiteral("Get-VMNetworkAdapter -VMName 'sandbox-vm-run-1' | Remove-VMNetworkAdapter")));
     QVERIFY(script.contains(QStringLiteral("Set-VMProcessor -VMName 'sandbox-vm-run-1' -Count 2")));
     QVERIFY(script.contains(QStringLiteral("00000400-facb-11e6-bd58-64006a7986d3")));
-    QVERIFY(script.endsWith(QStringLiteral("Start-VM -VMName 'sandbox-vm-run-1'")));
+    QVERIFY(script.contains(QStringLiteral(
+        "Set-ItemProperty -Path 'HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Virtualization\\"
+        "GuestCommunicationServices\\00000400-facb-11e6-bd58-64006a7986d3' -Name ElementName -Value "
+        "'Sandbox Studio exec agent'")));
+    QVERIFY(script.contains(QStringLiteral("Set-VMFirmware -VMName 'sandbox-vm-run-1' -EnableSecureBoot Off")));
+    QVERIFY(script.contains(QStringLiteral("Add-VMHardDiskDrive -VMName 'sandbox-vm-run-1' -Path "
+                                           "'C:/Users/me/vm/run-1/boot.vhdx'; Set-VMFirmware -VMName "
+                                           "'sandbox-vm-run-1' -FirstBootDevice (Get-VMHardDiskDrive -VMName "
+                                           "'sandbox-vm-run-1')")));
+    // Started, its id printed for winvm-helper, and the command lasts as long as the VM runs.
+    QVERIFY(script.endsWith(
+        QStringLiteral("Start-VM -VMName 'sandbox-vm-run-1'; Write-Output ('sandbox-vm-id ' + (Get-VM -Name "
+                       "'sandbox-vm-run-1').Id.Guid); while ((Get-VM -Name 'sandbox-vm-run-1').State -eq 'Running') "
+                       "{ Start-Sleep -Milliseconds 500 }")));
     QCOMPARE(HyperVDriver::quoted(QStringLiteral("it's")), QStringLiteral("'it''s'"));
+    QVERIFY(driver.availability().reason.contains(QStringLiteral("Windows")));
+
+    // A quote in the run directory stays inside its PowerShell literal.
+    spec.runDirectory = QStringLiteral("C:/Users/o'brien/vm/run-2");
+    const QString quotedScript = driver.bootCommand(spec, VmDriver::Acceleration::Hardware).value().arguments.last();
+    QVERIFY(quotedScript.contains(QStringLiteral("-Path 'C:/Users/o''brien/vm/run-2/boot.vhdx'")));
+    QVERIFY(!quotedScript.contains(QStringLiteral("o'brien")));
+    spec.runDirectory = QStringLiteral("C:/Users/me/vm/run-1");
+
+    spec.kernelCommandLine = QStringLiteral("console=ttyS0 rdinit=/init");
+    QCOMPARE(HyperVDriver::guestCommandLine(spec), QStringLiteral("console=ttyS0 rdinit=/init sandbox.channel=vsock"));
+    QCOMPARE(HyperVDriver::vmIdFromOutput("WARNING: x\r\nsandbox-vm-id 6F1C2D3E-0A1B-4C5D-8E9F-0123456789AB\r\n"),
+             QStringLiteral("6f1c2d3e-0a1b-4c5d-8e9f-0123456789ab"));
+    QVERIFY(HyperVDriver::vmIdFromOutput("sandbox-vm-id 6f1c2d3e-0a1b-4c5d-8e9f-0123456789ab; Remove-VM\n").isEmpty());
+    QVERIFY(HyperVDriver::vmIdFromOutput("no id here\n").isEmpty());
+    const VmDriver::Command bridge = HyperVDriver::agentBridgeCommand(
+        QStringLiteral("C:/Users/me/vm/bin/winvm-helper.exe"), QStringLiteral("6f1c2d3e-0a1b-4c5d-8e9f-0123456789ab"));
+    QCOMPARE(bridge.program, QStringLiteral("C:/Users/me/vm/bin/winvm-helper.exe"));
+    QCOMPARE(bridge.arguments,
+             QStringList({ QStringLiteral("--vm-id"), QStringLiteral("6f1c2d3e-0a1b-4c5d-8e9f-0123456789ab"),
+                           QStringLiteral("--port"), QStringLiteral("1024") }));
+    QVERIFY(HyperVDriver::teardownCommand(spec).arguments.last().endsWith(
+        QStringLiteral("Stop-VM -Name 'sandbox-vm-run-1' -TurnOff -Force; Remove-VM -Name 'sandbox-vm-run-1' -Force")));
     spec.proxySocket = QStringLiteral("C:/Users/me/vm/run-1/proxy");
     QVERIFY(!driver.bootCommand(spec, VmDriver::Acceleration::Hardware).ok());
 }

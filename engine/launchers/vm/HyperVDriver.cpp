@@ -1,11 +1,13 @@
 #include "HyperVDriver.h"
 
 #include "GuestProtocol.h"
+#include "HyperVBootDisk.h"
 
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
 
 namespace sandbox {
 
@@ -24,8 +26,8 @@ Availability HyperVDriver::availability() const
     return { false, tr("Hyper-V runs on Windows only") };
 #else
     return { false,
-             tr("the Hyper-V driver cannot boot the guest yet: packing the kernel and initramfs into a "
-                "bootable disk and the winvm-helper are not written") };
+             tr("the Hyper-V driver cannot run the guest yet: the engine does not carry the exec agent's channel "
+                "through winvm-helper, and shares are not passed to a Hyper-V guest") };
 #endif
 }
 
@@ -50,6 +52,41 @@ QString HyperVDriver::bootDisk(const VmSpec &spec)
     return spec.runDirectory + QStringLiteral("/boot.vhdx");
 }
 
+QString HyperVDriver::guestCommandLine(const VmSpec &spec)
+{
+    return spec.kernelCommandLine + QStringLiteral(" sandbox.channel=vsock");
+}
+
+Status HyperVDriver::writeBootDisk(const VmSpec &spec, const QString &stub)
+{
+    return HyperVBootDisk::write({ stub, spec.kernel, spec.initramfs, guestCommandLine(spec) }, bootDisk(spec));
+}
+
+QString HyperVDriver::vmIdFromOutput(const QByteArray &output)
+{
+    static const QRegularExpression line(
+        QStringLiteral("^sandbox-vm-id ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\\r?$"),
+        QRegularExpression::MultilineOption | QRegularExpression::CaseInsensitiveOption);
+    return line.match(QString::fromUtf8(output)).captured(1).toLower();
+}
+
+VmDriver::Command HyperVDriver::agentBridgeCommand(const QString &helper, const QString &vmId)
+{
+    return Command{ helper,
+                    { QStringLiteral("--vm-id"), vmId, QStringLiteral("--port"), QString::number(guest::kVsockPort) } };
+}
+
+VmDriver::Command HyperVDriver::teardownCommand(const VmSpec &spec)
+{
+    const QString name = quoted(vmName(spec));
+    const QStringList script{ QStringLiteral("$ErrorActionPreference = 'Stop'"),
+                              QStringLiteral("Stop-VM -Name %1 -TurnOff -Force").arg(name),
+                              QStringLiteral("Remove-VM -Name %1 -Force").arg(name) };
+    return Command{ QStringLiteral("powershell.exe"),
+                    { QStringLiteral("-NoProfile"), QStringLiteral("-NonInteractive"), QStringLiteral("-Command"),
+                      script.join(QStringLiteral("; ")) } };
+}
+
 Result<VmDriver::Command> HyperVDriver::bootCommand(const VmSpec &spec, Acceleration) const
 {
     if (!spec.proxySocket.isEmpty())
@@ -69,15 +106,22 @@ Result<VmDriver::Command> HyperVDriver::bootCommand(const VmSpec &spec, Accelera
     script << QStringLiteral("Get-VMNetworkAdapter -VMName %1 | Remove-VMNetworkAdapter").arg(name);
     script << QStringLiteral("Set-VMFirmware -VMName %1 -EnableSecureBoot Off").arg(name);
     script << QStringLiteral("Add-VMHardDiskDrive -VMName %1 -Path %2").arg(name, quoted(bootDisk(spec)));
+    script << QStringLiteral("Set-VMFirmware -VMName %1 -FirstBootDevice (Get-VMHardDiskDrive -VMName %1)").arg(name);
     script << QStringLiteral("Set-VMComPort -VMName %1 -Number 1 -Path %2")
                   .arg(name, quoted(QStringLiteral("\\\\.\\pipe\\") + vmName(spec) + QStringLiteral("-console")));
     // The agent's channel: an hv_sock service registered for the vsock port.
     const QString service = serviceId(guest::kVsockPort);
-    script << QStringLiteral("New-Item -Force -Path %1 | Out-Null")
-                  .arg(quoted(QStringLiteral("HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Virtualization\\"
-                                             "GuestCommunicationServices\\")
-                              + service));
+    const QString serviceKey = quoted(QStringLiteral("HKLM:\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\"
+                                                     "Virtualization\\GuestCommunicationServices\\")
+                                      + service);
+    script << QStringLiteral("New-Item -Force -Path %1 | Out-Null").arg(serviceKey);
+    script << QStringLiteral("Set-ItemProperty -Path %1 -Name ElementName -Value 'Sandbox Studio exec agent'")
+                  .arg(serviceKey);
     script << QStringLiteral("Start-VM -VMName %1").arg(name);
+    // The id winvm-helper needs, then as long as the VM runs: the VM's end is this command's.
+    script << QStringLiteral("Write-Output ('sandbox-vm-id ' + (Get-VM -Name %1).Id.Guid)").arg(name);
+    script
+        << QStringLiteral("while ((Get-VM -Name %1).State -eq 'Running') { Start-Sleep -Milliseconds 500 }").arg(name);
     return Command{ QStringLiteral("powershell.exe"),
                     { QStringLiteral("-NoProfile"), QStringLiteral("-NonInteractive"), QStringLiteral("-Command"),
                       script.join(QStringLiteral("; ")) } };
