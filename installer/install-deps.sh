@@ -12,14 +12,13 @@ build_packages=(
     qt6-qpa-plugins libgl-dev
     qtkeychain-qt6-dev libseccomp-dev libssl-dev libncurses-dev
     dbus dbus-bin dbus-x11 gnome-keyring
-    g++-mingw-w64-x86-64-posix
 )
 test_packages=(
     xvfb xauth x11-utils trayer
     bubblewrap curl python3 iproute2 util-linux
     clang libclang-rt-14-dev tmux
     podman runc busybox-static
-    qemu-system-x86 linux-image-amd64 cpio wine64
+    qemu-system-x86 linux-image-amd64 cpio wine64 g++-mingw-w64-x86-64-posix
     ovmf systemd-boot-efi dosfstools mtools fdisk qemu-utils
     rpm lintian desktop-file-utils appstream file
 )
