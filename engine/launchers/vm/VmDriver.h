@@ -4,6 +4,7 @@
 #include "protocol/BackendInfo.h"
 #include "protocol/Error.h"
 
+#include <QCoreApplication>
 #include <QString>
 #include <QStringList>
 
@@ -86,8 +87,9 @@ public:
     virtual Availability userNetworkSupport() const
     {
         return { false,
-                 QStringLiteral("%1 cannot keep the host and internal addresses unreachable from a VM's user-mode "
-                                "network")
+                 QCoreApplication::translate("sandbox::VmDriver",
+                                             "%1 cannot keep the host and internal addresses unreachable from a "
+                                             "VM's user-mode network")
                      .arg(name()) };
     }
     virtual Availability shareAttachSupport(const VmSpec &spec, Acceleration acceleration) const
