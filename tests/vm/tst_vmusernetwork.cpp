@@ -158,10 +158,12 @@ void TestVmUserNetwork::programStartsInTheNamespaceWithTheRoutesInPlace()
     QVERIFY(server.listen(QHostAddress::AnyIPv4));
     const QString probe
         = QStringLiteral("(exec 3<>/dev/tcp/%1/%2) 2>/dev/null && echo %1 connected || echo %1 failed; ");
-    const QByteArray output = runInside(
-        {},
-        QStringLiteral("ip -4 route; ") + probe.arg(QStringLiteral("127.0.0.1")).arg(server.serverPort())
-            + probe.arg(own.toString()).arg(server.serverPort()) + QStringLiteral("readlink /proc/self/ns/net"));
+    const QByteArray output
+        = runInside({},
+                    QStringLiteral("ip -4 route; ") + probe.arg(QStringLiteral("127.0.0.1")).arg(server.serverPort())
+                        + probe.arg(own.toString()).arg(server.serverPort())
+                        + QStringLiteral("readlink /proc/self/ns/net; ip route del prohibit 10.0.0.0/8 2>&1; "
+                                         "ip route add default dev lo metric 1 2>&1; grep CapEff /proc/self/status"));
     QVERIFY2(output.contains("prohibit 10.0.0.0/8") && output.contains("prohibit 127.0.0.0/8")
                  && output.contains("prohibit 192.168.0.0/16") && output.contains("prohibit 172.16.0.0/12"),
              output.constData());
@@ -170,6 +172,9 @@ void TestVmUserNetwork::programStartsInTheNamespaceWithTheRoutesInPlace()
     QVERIFY2(output.contains("127.0.0.1 failed"), output.constData());
     QVERIFY2(output.contains((own.toString() + QStringLiteral(" failed")).toUtf8()), output.constData());
     QVERIFY(!server.waitForNewConnection(0));
+    // Nor can the program change the routes: it holds no capability there.
+    QVERIFY2(output.count("Operation not permitted") == 2, output.constData());
+    QVERIFY2(output.contains("CapEff:\t0000000000000000"), output.constData());
     // A network namespace of its own, not the test's.
     char testNamespace[64] = {};
     QVERIFY(::readlink("/proc/self/ns/net", testNamespace, sizeof testNamespace - 1) > 0);

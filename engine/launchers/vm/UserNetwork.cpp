@@ -299,6 +299,14 @@ void UserNetwork::arm(QProcess &qemu)
             at += NLMSG_ALIGN(header->nlmsg_len);
         }
         ::close(fd);
+        // The program runs without a capability in the namespace (even as its root): it
+        // cannot change the routes, nor ever gain one again.
+        for (int capability = 0; capability < 64; ++capability) {
+            if (::prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0 && errno != EINVAL)
+                report("dropping the capabilities", errno);
+        }
+        if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+            report("setting no_new_privs", errno);
     });
     if (!m_connected) {
         m_connected = true;

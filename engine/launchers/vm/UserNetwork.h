@@ -19,7 +19,9 @@ namespace sandbox {
 // user-mode network for the guest) runs in a user and network namespace of its own,
 // created between fork and exec, whose routing table prohibits, before QEMU runs, every
 // internal IPv4 range (AddressClass), the host's own IPv4 addresses and the slirp4netns
-// network but its gateway and DNS forwarder, less the addresses the policy names. The
+// network but its gateway and DNS forwarder, less the addresses the policy names; QEMU then
+// holds no capability there (its bounding set emptied, no_new_privs), so even a QEMU the
+// guest took over cannot change them. The
 // namespace's only way out is slirp4netns (in the host's namespace, its route to the
 // host's loopback disabled), attached once QEMU has started and gone with it, with the
 // engine (its exit descriptor, the parent-death signal) or when stop() is called.
