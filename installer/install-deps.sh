@@ -18,7 +18,7 @@ test_packages=(
     bubblewrap curl python3 iproute2 util-linux
     clang libclang-rt-14-dev tmux
     podman runc busybox-static
-    qemu-system-x86 linux-image-amd64 cpio wine64 g++-mingw-w64-x86-64-posix
+    qemu-system-x86 linux-image-amd64 cpio slirp4netns wine64 g++-mingw-w64-x86-64-posix
     ovmf systemd-boot-efi dosfstools mtools fdisk qemu-utils
     rpm lintian desktop-file-utils appstream file
 )

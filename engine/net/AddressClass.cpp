@@ -10,22 +10,24 @@ bool inRange(quint32 ip, quint32 network, int prefix)
     return (ip & mask) == (network & mask);
 }
 
+struct Range
+{
+    quint32 network;
+    int prefix;
+    const char *kind;
+};
+
+const Range kIpv4Ranges[] = {
+    { 0x00000000, 8, "unspecified" }, { 0x0A000000, 8, "private" },     { 0x64400000, 10, "carrier-grade NAT" },
+    { 0x7F000000, 8, "loopback" },    { 0xA9FE0000, 16, "link-local" }, { 0xAC100000, 12, "private" },
+    { 0xC0000000, 24, "reserved" },   { 0xC0000200, 24, "reserved" },   { 0xC0A80000, 16, "private" },
+    { 0xC6120000, 15, "reserved" },   { 0xC6336400, 24, "reserved" },   { 0xCB007100, 24, "reserved" },
+    { 0xE0000000, 4, "multicast" },   { 0xF0000000, 4, "reserved" },
+};
+
 QString ipv4Kind(quint32 ip)
 {
-    struct Range
-    {
-        quint32 network;
-        int prefix;
-        const char *kind;
-    };
-    static const Range ranges[] = {
-        { 0x00000000, 8, "unspecified" }, { 0x0A000000, 8, "private" },     { 0x64400000, 10, "carrier-grade NAT" },
-        { 0x7F000000, 8, "loopback" },    { 0xA9FE0000, 16, "link-local" }, { 0xAC100000, 12, "private" },
-        { 0xC0000000, 24, "reserved" },   { 0xC0000200, 24, "reserved" },   { 0xC0A80000, 16, "private" },
-        { 0xC6120000, 15, "reserved" },   { 0xC6336400, 24, "reserved" },   { 0xCB007100, 24, "reserved" },
-        { 0xE0000000, 4, "multicast" },   { 0xF0000000, 4, "reserved" },
-    };
-    for (const Range &range : ranges) {
+    for (const Range &range : kIpv4Ranges) {
         if (inRange(ip, range.network, range.prefix))
             return QString::fromLatin1(range.kind);
     }
@@ -33,6 +35,14 @@ QString ipv4Kind(quint32 ip)
 }
 
 } // namespace
+
+QList<AddressClass::Ipv4Range> AddressClass::internalIpv4Ranges()
+{
+    QList<Ipv4Range> ranges;
+    for (const Range &range : kIpv4Ranges)
+        ranges.append({ range.network, range.prefix });
+    return ranges;
+}
 
 QString AddressClass::internalKind(const QHostAddress &address)
 {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QHostAddress>
+#include <QList>
 #include <QString>
 
 namespace sandbox {
@@ -12,8 +13,16 @@ namespace sandbox {
 class AddressClass final
 {
 public:
+    struct Ipv4Range
+    {
+        quint32 network; // host byte order
+        int prefix;
+    };
+
     // Empty when `address` is public; otherwise what it is ("loopback", "private" ...).
     static QString internalKind(const QHostAddress &address);
+    // Every IPv4 range internalKind() names.
+    static QList<Ipv4Range> internalIpv4Ranges();
 };
 
 } // namespace sandbox

@@ -2,6 +2,8 @@
 // guest (TCG here), the guest helpers fetched from a real loopback HTTP server. Boots are
 // slow without KVM, so one daemon and its VMs serve the functions in order.
 #include "ProgramRun.h"
+#include "server/Client.h"
+#include "server/LocalSocketTransport.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -11,15 +13,18 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkDatagram>
 #include <QNetworkInterface>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QSysInfo>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUdpSocket>
 
 #include <algorithm>
 #include <csignal>
@@ -48,7 +53,12 @@ bool isQemu(qint64 pid)
     return readFile(QStringLiteral("/proc/%1/cmdline").arg(pid)).contains("qemu-system");
 }
 
-QList<qint64> qemuChildrenOf(qint64 parent)
+bool isSlirp(qint64 pid)
+{
+    return readFile(QStringLiteral("/proc/%1/cmdline").arg(pid)).contains("slirp4netns");
+}
+
+QList<qint64> childrenOf(qint64 parent, bool (*matches)(qint64))
 {
     QList<qint64> children;
     for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
@@ -58,15 +68,31 @@ QList<qint64> qemuChildrenOf(qint64 parent)
             continue;
         const QByteArray stat = readFile(QStringLiteral("/proc/%1/stat").arg(pid));
         const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
-        if (fields.size() > 1 && fields.at(1).toLongLong() == parent && isQemu(pid))
+        if (fields.size() > 1 && fields.at(1).toLongLong() == parent && matches(pid))
             children.append(pid);
     }
     return children;
 }
 
-int stillRunning(const QList<qint64> &pids)
+QList<qint64> qemuChildrenOf(qint64 parent)
 {
-    return int(std::count_if(pids.cbegin(), pids.cend(), [](qint64 pid) { return isQemu(pid); }));
+    return childrenOf(parent, isQemu);
+}
+
+int stillRunning(const QList<qint64> &pids, bool (*matches)(qint64) = isQemu)
+{
+    return int(std::count_if(pids.cbegin(), pids.cend(), matches));
+}
+
+// The host's own IPv4 addresses but loopback.
+QList<QHostAddress> hostAddresses()
+{
+    QList<QHostAddress> addresses;
+    for (const QHostAddress &address : QNetworkInterface::allAddresses()) {
+        if (address.protocol() == QAbstractSocket::IPv4Protocol && !address.isLoopback())
+            addresses.append(address);
+    }
+    return addresses;
 }
 
 } // namespace
@@ -88,13 +114,18 @@ private slots:
     void stdinSignalsTimeoutAndKill();
     void concurrentCommands();
     void workspaceSharedDeniedAbsentTmpPrivate();
-    void networkNoneAndUnsupportedModesRefused();
+    void networkNoneHasNoDeviceAndUnusableFullEntriesRefused();
     void seccompRefusalsAreReported();
     void escapesFromTheGuestFail();
     void hotSwitchKeepsRunningCommandsAndReusesHelpers();
     void allowlistReachesOnlyTheProxy();
+    void allowlistProxyVariablesOverrideTheRequest();
+    void fullNetworkReachesNeitherTheHostNorInternalAddresses();
 
 private:
+    // Writes the current policy with network `mode` and these domain lists to a file for --policy.
+    QString policyFile(const QString &name, const QString &mode, const QStringList &allowed,
+                       const QStringList &denied = {});
     QProcessEnvironment environment(const QString &profile) const;
     void startDaemon(const QString &profile);
     void stopDaemon();
@@ -114,7 +145,26 @@ private:
     QString m_profile;
     QString m_socket;
     QList<qint64> m_vms; // QEMU processes the daemons ran
+    QList<qint64> m_slirps; // slirp4netns processes they ran
 };
+
+QString TestVmDaemon::policyFile(const QString &name, const QString &mode, const QStringList &allowed,
+                                 const QStringList &denied)
+{
+    QJsonObject policy = QJsonDocument::fromJson(
+                             ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") }).out)
+                             .object();
+    QJsonObject network = policy.value(QStringLiteral("network")).toObject();
+    network.insert(QStringLiteral("mode"), mode);
+    network.insert(QStringLiteral("allowedDomains"), QJsonArray::fromStringList(allowed));
+    network.insert(QStringLiteral("deniedDomains"), QJsonArray::fromStringList(denied));
+    policy.insert(QStringLiteral("network"), network);
+    const QString file = m_root->filePath(QStringLiteral("policy-%1.json").arg(name));
+    QFile out(file);
+    if (!out.open(QIODevice::WriteOnly) || out.write(QJsonDocument(policy).toJson()) <= 0)
+        return QString();
+    return file;
+}
 
 QProcessEnvironment TestVmDaemon::environment(const QString &profile) const
 {
@@ -177,6 +227,7 @@ void TestVmDaemon::stopDaemon()
 {
     if (m_daemon && m_daemon->state() != QProcess::NotRunning) {
         m_vms += qemuChildrenOf(m_daemon->processId());
+        m_slirps += childrenOf(m_daemon->processId(), isSlirp);
         sandbox::test::stopGracefully(*m_daemon);
     }
     m_daemon.reset();
@@ -261,6 +312,9 @@ void TestVmDaemon::cleanupTestCase()
     // Every VM ended with its engine.
     QVERIFY(!m_vms.isEmpty());
     QTRY_COMPARE_WITH_TIMEOUT(stillRunning(m_vms), 0, 30000);
+    // And the network full VM's way out with it.
+    QVERIFY(!m_slirps.isEmpty());
+    QTRY_COMPARE_WITH_TIMEOUT(stillRunning(m_slirps, isSlirp), 0, 30000);
 }
 
 void TestVmDaemon::neverSelectingVmFetchesNothing()
@@ -553,7 +607,7 @@ void TestVmDaemon::workspaceSharedDeniedAbsentTmpPrivate()
     QVERIFY(!QFileInfo::exists(marker));
 }
 
-void TestVmDaemon::networkNoneAndUnsupportedModesRefused()
+void TestVmDaemon::networkNoneHasNoDeviceAndUnusableFullEntriesRefused()
 {
     const Outcome devices
         = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("cat"), QStringLiteral("/proc/net/dev") });
@@ -562,27 +616,23 @@ void TestVmDaemon::networkNoneAndUnsupportedModesRefused()
     QCOMPARE(lines.size(), 3); // two header lines and lo
     QVERIFY(lines.last().trimmed().startsWith("lo:"));
 
-    QJsonObject policy = QJsonDocument::fromJson(
-                             ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") }).out)
-                             .object();
-    // Allowlist is enforced (allowlistReachesOnlyTheProxy); full is not, and says so.
-    for (const char *mode : { "full" }) {
-        QJsonObject network = policy.value(QStringLiteral("network")).toObject();
-        network.insert(QStringLiteral("mode"), QString::fromLatin1(mode));
-        network.insert(QStringLiteral("allowedDomains"), QJsonArray{ QStringLiteral("example.com") });
-        QJsonObject changed = policy;
-        changed.insert(QStringLiteral("network"), network);
-        const QString file = m_root->filePath(QStringLiteral("policy-%1.json").arg(QString::fromLatin1(mode)));
-        QFile out(file);
-        QVERIFY(out.open(QIODevice::WriteOnly));
-        out.write(QJsonDocument(changed).toJson());
-        out.close();
-        const Outcome refused
-            = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), file, QStringLiteral("--"),
-                    QStringLiteral("touch"), QStringLiteral("ran-under-") + QString::fromLatin1(mode) });
+    // Network full cannot honour these entries: refused before anything boots or runs.
+    const QList<std::pair<QString, QByteArray>> unusable{
+        { QStringLiteral("127.0.0.1"), "never reaches the host's loopback" },
+        { QStringLiteral("192.168.7.7:8080"), "internal address with a port" },
+        { QStringLiteral("10.0.3.2"), "the VM's own user-mode networks" },
+    };
+    int index = 0;
+    for (const auto &[entry, reason] : unusable) {
+        const QString file = policyFile(QStringLiteral("unusable-%1").arg(index), QStringLiteral("full"),
+                                        { QStringLiteral("example.com"), entry });
+        QVERIFY(!file.isEmpty());
+        const QString marker = QStringLiteral("ran-under-unusable-%1").arg(index++);
+        const Outcome refused = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), file, QStringLiteral("--"),
+                                      QStringLiteral("touch"), marker });
         QCOMPARE(refused.exitCode, 125);
-        QVERIFY2(refused.err.contains("does not enforce network \"full\""), refused.err.constData());
-        QVERIFY(!QFileInfo::exists(m_root->filePath(QStringLiteral("work/ran-under-") + QString::fromLatin1(mode))));
+        QVERIFY2(refused.err.contains(reason) && refused.err.contains(entry.toUtf8()), refused.err.constData());
+        QVERIFY(!QFileInfo::exists(m_root->filePath(QStringLiteral("work/") + marker)));
     }
 }
 
@@ -788,6 +838,141 @@ void TestVmDaemon::allowlistReachesOnlyTheProxy()
         = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("uname"), QStringLiteral("-r") });
     QCOMPARE(kernel.exitCode, 0);
     QVERIFY(kernel.out.startsWith("6.1."));
+}
+
+void TestVmDaemon::allowlistProxyVariablesOverrideTheRequest()
+{
+    // A request's own proxy variables lose to the engine's: a spawn through the client API,
+    // which carries any environment (sandboxctl passes only a few variables).
+    QString error;
+    std::unique_ptr<sandbox::LocalSocketTransport> transport
+        = sandbox::LocalSocketTransport::connectTo(m_socket, 10000, &error);
+    QVERIFY2(transport, qPrintable(error));
+    sandbox::Client client(std::move(transport));
+    sandbox::SpawnRequest request;
+    const QStringList names{ QStringLiteral("HTTP_PROXY"),       QStringLiteral("http_proxy"),
+                             QStringLiteral("HTTPS_PROXY"),      QStringLiteral("https_proxy"),
+                             QStringLiteral("ALL_PROXY"),        QStringLiteral("all_proxy"),
+                             QStringLiteral("NO_PROXY"),         QStringLiteral("no_proxy"),
+                             QStringLiteral("npm_config_proxy"), QStringLiteral("PIP_PROXY"),
+                             QStringLiteral("SANDBOX_PROXY"),    QStringLiteral("REQUEST_OWN") };
+    QString script = QStringLiteral("printf '%s|'");
+    for (const QString &name : names) {
+        script += QStringLiteral(" \"$%1\"").arg(name);
+        request.env.insert(name,
+                           name == QLatin1String("REQUEST_OWN") ? QStringLiteral("kept")
+                               : name.startsWith(QLatin1String("no"), Qt::CaseInsensitive)
+                               ? QStringLiteral("*")
+                               : QStringLiteral("http://attacker.invalid:9"));
+    }
+    request.argv = { QStringLiteral("sh"), QStringLiteral("-c"), script };
+    request.cwd = m_root->filePath(QStringLiteral("work"));
+    std::unique_ptr<sandbox::RemoteProcess> process = client.spawn(request);
+    QByteArray printed;
+    connect(process.get(), &sandbox::RemoteProcess::stdoutReady, this,
+            [&printed](const QByteArray &data) { printed += data; });
+    QString startFailure;
+    connect(process.get(), &sandbox::RemoteProcess::failedToStart, this,
+            [&startFailure](const sandbox::Error &failure) { startFailure = failure.toString(); });
+    QSignalSpy finished(process.get(), &sandbox::RemoteProcess::finished);
+    process->closeStdin();
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() || !startFailure.isEmpty(), kSlowMs);
+    QVERIFY2(startFailure.isEmpty(), qPrintable(startFailure));
+    const QByteArray http = "http://127.0.0.1:3128";
+    const QByteArray socks = "socks5h://127.0.0.1:3128";
+    QCOMPARE(printed,
+             QByteArray(http + '|' + http + '|' + http + '|' + http + '|' + socks + '|' + socks + "|||" + http + '|'
+                        + http + '|' + http + "|kept|"));
+}
+
+void TestVmDaemon::fullNetworkReachesNeitherTheHostNorInternalAddresses()
+{
+    QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("slirp4netns")).isEmpty(),
+             "slirp4netns is missing: run installer/install-deps.sh test");
+    // Servers on the host's loopback and every address of its own, TCP and UDP.
+    QTcpServer tcp;
+    QVERIFY(tcp.listen(QHostAddress::AnyIPv4));
+    QUdpSocket udp;
+    QVERIFY(udp.bind(QHostAddress::AnyIPv4, 0));
+    const QList<QHostAddress> own = hostAddresses();
+    QVERIFY2(!own.isEmpty(), "the host has no IPv4 address but loopback");
+    // The host's loopback, the guest's gateway (the VM namespace's loopback), QEMU's and
+    // slirp4netns's service addresses, the host's own addresses.
+    QStringList targets{ QStringLiteral("127.0.0.1"), QStringLiteral("10.0.2.2"), QStringLiteral("10.0.2.3"),
+                         QStringLiteral("10.0.3.2"), QStringLiteral("10.0.3.1") };
+    for (const QHostAddress &address : own)
+        targets.append(address.toString());
+    const QString probe = QString::fromUtf8(readFile(QStringLiteral(SANDBOX_VM_TEST_DIR "/full-network-probe.py")));
+    QVERIFY(!probe.isEmpty());
+    auto runProbe = [&](const QString &policy) {
+        const Outcome run
+            = ctl(QStringList{ QStringLiteral("run"), QStringLiteral("--policy"), policy, QStringLiteral("--"),
+                               QStringLiteral("python3"), QStringLiteral("-c"), probe,
+                               QString::number(tcp.serverPort()), QString::number(udp.localPort()) }
+                  + targets);
+        QMap<QString, QString> seen;
+        for (const QByteArray &line : run.out.split('\n')) {
+            const QList<QByteArray> words = line.split(' ');
+            if (words.size() >= 4 && words.at(1) == "tcp")
+                seen.insert(QString::fromUtf8(words.at(0)), QString::fromUtf8(words.at(2)));
+            else if (words.size() >= 2)
+                seen.insert(QString::fromUtf8(words.at(0)), QString::fromUtf8(line.mid(words.at(0).size() + 1)));
+        }
+        if (run.exitCode != 0)
+            seen.insert(QStringLiteral("failure"), QString::fromUtf8(run.out + run.err));
+        return seen;
+    };
+    auto acceptedOn = [&tcp] {
+        QList<QHostAddress> locals;
+        while (tcp.waitForNewConnection(0)) {
+            std::unique_ptr<QTcpSocket> connection(tcp.nextPendingConnection());
+            locals.append(connection->localAddress());
+        }
+        return locals;
+    };
+
+    // Names in the lists change nothing; nothing of the host or of internal networks answers.
+    const QString closed = policyFile(QStringLiteral("full-closed"), QStringLiteral("full"),
+                                      { QStringLiteral("example.com"), QStringLiteral("localhost") });
+    QVERIFY(!closed.isEmpty());
+    const QMap<QString, QString> shut = runProbe(closed);
+    QVERIFY2(!shut.contains(QStringLiteral("failure")), qPrintable(shut.value(QStringLiteral("failure"))));
+    for (const QString &target : std::as_const(targets))
+        QVERIFY2(shut.value(target) == QLatin1String("failed"),
+                 qPrintable(target + QLatin1Char(' ') + shut.value(target)));
+    // The guest has a NIC under full (and only under full: see the none and allowlist cases).
+    QCOMPARE(shut.value(QStringLiteral("devices")), QStringLiteral("eth0 lo"));
+    QCOMPARE(acceptedOn().size(), 0);
+    QVERIFY(!udp.hasPendingDatagrams());
+    const QList<qint64> firstWayOut = childrenOf(m_daemon->processId(), isSlirp);
+    QCOMPARE(firstWayOut.size(), 1);
+
+    // An address of the host the policy names is reachable, TCP and UDP; nothing else is.
+    const QString named = own.first().toString();
+    const QString opened = policyFile(QStringLiteral("full-opened"), QStringLiteral("full"), { named });
+    QVERIFY(!opened.isEmpty());
+    const QMap<QString, QString> open = runProbe(opened);
+    QVERIFY2(!open.contains(QStringLiteral("failure")), qPrintable(open.value(QStringLiteral("failure"))));
+    QCOMPARE(open.value(named), QStringLiteral("connected"));
+    for (const QString &target : std::as_const(targets)) {
+        if (target != named)
+            QVERIFY2(open.value(target) == QLatin1String("failed"),
+                     qPrintable(target + QLatin1Char(' ') + open.value(target)));
+    }
+    QList<QHostAddress> locals;
+    QTRY_VERIFY_WITH_TIMEOUT(!(locals += acceptedOn()).isEmpty(), 30000);
+    QVERIFY(std::all_of(locals.cbegin(), locals.cend(),
+                        [&](const QHostAddress &local) { return local.isEqual(own.first()); }));
+    QTRY_VERIFY_WITH_TIMEOUT(udp.hasPendingDatagrams(), 30000);
+    int datagrams = 0;
+    while (udp.hasPendingDatagrams()) {
+        const QNetworkDatagram datagram = udp.receiveDatagram();
+        QVERIFY(datagram.destinationAddress().isNull() || datagram.destinationAddress().isEqual(own.first()));
+        ++datagrams;
+    }
+    QCOMPARE(datagrams, 1);
+    // The first VM went when this one booted (it was idle), and its way out with it.
+    QTRY_COMPARE_WITH_TIMEOUT(stillRunning(firstWayOut, isSlirp), 0, 30000);
 }
 
 QTEST_GUILESS_MAIN(TestVmDaemon)

@@ -227,6 +227,16 @@ void TestVmGuest::aRunningVmServesOnlyLayoutsThatAllowAllItShares()
     denying.deniedDomains = { QStringLiteral("example.com") };
     QVERIFY(!denying.isServedBy(proxied));
     QCOMPARE(proxied.layoutFile(), after.layoutFile());
+    // Network full has VMs of its own too: not a none or allowlist VM, nor one for other lists.
+    GuestLayout full = proxied;
+    full.proxied = false;
+    full.userNetwork = true;
+    QVERIFY(full.key() != proxied.key() && full.key() != after.key());
+    QVERIFY(!full.isServedBy(proxied) && !full.isServedBy(after) && !after.isServedBy(full));
+    QVERIFY(full.isServedBy(full));
+    GuestLayout fullOther = full;
+    fullOther.allowedDomains = { QStringLiteral("192.168.1.20") };
+    QVERIFY(fullOther.key() != full.key() && !fullOther.isServedBy(full));
 }
 
 void TestVmGuest::modulesComeWithTheirDependenciesInLoadOrder()
@@ -340,6 +350,21 @@ void TestVmGuest::qemuCommandHasNoNetworkAndReadOnlyShares()
     QVERIFY(proxied.contains(QStringLiteral("-chardev socket,id=proxy,path=/run/a,,b/proxy -device "
                                             "virtserialport,chardev=proxy,name=sandbox.proxy")));
     QVERIFY(!proxied.contains(QStringLiteral("proxy,server")));
+
+    // Network full: one virtio-net NIC on QEMU's user-mode network, IPv4 only, nothing forwarded in.
+    spec.proxySocket.clear();
+    spec.userNetwork = true;
+    const QString full
+        = driver.bootCommand(spec, VmDriver::Acceleration::Software).value().arguments.join(QLatin1Char(' '));
+    QVERIFY(!full.contains(QStringLiteral("-nic none")));
+    QVERIFY2(full.contains(QStringLiteral("-netdev user,id=net0,net=10.0.2.0/24,host=10.0.2.2,ipv6=off -device "
+                                          "virtio-net-pci,netdev=net0")),
+             qPrintable(full));
+    QVERIFY(!full.contains(QStringLiteral("hostfwd")) && !full.contains(QStringLiteral("guestfwd")));
+    QVERIFY(full.count(QStringLiteral("-netdev")) == 1);
+    const QString fullKvm
+        = driver.bootCommand(spec, VmDriver::Acceleration::Hardware).value().arguments.join(QLatin1Char(' '));
+    QVERIFY(fullKvm.contains(QStringLiteral("-device virtio-net-device,netdev=net0")));
 }
 
 void TestVmGuest::vfkitCommandSharesOnlyWhatItCanKeepReadOnly()

@@ -68,10 +68,10 @@ bool isDynamicElf(const QByteArray &elf)
 
 const QStringList &GuestImage::guestModules()
 {
-    static const QStringList modules = {
-        QStringLiteral("virtio_mmio"),  QStringLiteral("virtio_pci"), QStringLiteral("virtio_console"),
-        QStringLiteral("9pnet_virtio"), QStringLiteral("9p"),         QStringLiteral("vmw_vsock_virtio_transport")
-    };
+    static const QStringList modules
+        = { QStringLiteral("virtio_mmio"),  QStringLiteral("virtio_pci"), QStringLiteral("virtio_console"),
+            QStringLiteral("9pnet_virtio"), QStringLiteral("9p"),         QStringLiteral("vmw_vsock_virtio_transport"),
+            QStringLiteral("virtio_net") };
     return modules;
 }
 

@@ -245,7 +245,7 @@ QByteArray GuestLayout::layoutFile() const
 
 bool GuestLayout::isServedBy(const GuestLayout &running) const
 {
-    if (proxied != running.proxied || allowedDomains != running.allowedDomains
+    if (proxied != running.proxied || userNetwork != running.userNetwork || allowedDomains != running.allowedDomains
         || deniedDomains != running.deniedDomains)
         return false;
     for (const Share &needed : shares) {
@@ -276,9 +276,10 @@ QString GuestLayout::key() const
 {
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(layoutFile());
-    if (proxied) {
+    if (proxied || userNetwork) {
         // Domain entries hold no tab or line break (Policy::domainProblem).
-        hash.addData(QByteArrayView("\nnetwork\tproxy\nallowed"));
+        hash.addData(proxied ? QByteArrayView("\nnetwork\tproxy\nallowed")
+                             : QByteArrayView("\nnetwork\tfull\nallowed"));
         for (const QString &domain : allowedDomains)
             hash.addData(QByteArray('\t' + domain.toUtf8()));
         hash.addData(QByteArrayView("\ndenied"));

@@ -33,8 +33,11 @@ struct GuestLayout
     QList<Share> shares; // parents before children
     QList<Link> links;
     // The VM's network: none (no device, no forwarder) unless `proxied`, when its forwarder
-    // reaches the engine's filtering proxy under these domain rules (network allowlist).
+    // reaches the engine's filtering proxy under these domain rules (network allowlist), or
+    // `userNetwork`, when it has a NIC on user-mode networking whose reach these domain
+    // rules' IPv4 literals widen and narrow (network full, UserNetwork::fromPolicy).
     bool proxied = false;
+    bool userNetwork = false;
     QStringList allowedDomains;
     QStringList deniedDomains;
 

@@ -1,10 +1,13 @@
 #include "QemuDriver.h"
 
 #include "QmpClient.h"
+#include "UserNetwork.h"
+#include "UserNetworkProtocol.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QHostAddress>
 #include <QJsonArray>
 #include <QProcess>
 #include <QStandardPaths>
@@ -98,8 +101,19 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
     // QEMU's own seccomp filter: no spawning, no privilege changes, no obsolete calls.
     args << QStringLiteral("-sandbox")
          << QStringLiteral("on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny");
-    // Network none: no NIC at all.
-    args << QStringLiteral("-nic") << QStringLiteral("none");
+    if (spec.userNetwork) {
+        // Network full: a NIC on QEMU's own user-mode network (IPv4 only, nothing forwarded
+        // in), whose connections the VM's namespace (UserNetwork) confines.
+        args << QStringLiteral("-netdev")
+             << QStringLiteral("user,id=net0,net=%1/%2,host=%3,ipv6=off")
+                    .arg(QHostAddress(usernet::kGuestNetwork).toString())
+                    .arg(usernet::kGuestPrefix)
+                    .arg(QHostAddress(usernet::kGuestGateway).toString())
+             << QStringLiteral("-device") << QStringLiteral("virtio-net-%1,netdev=net0").arg(bus);
+    } else {
+        // Network none and allowlist: no NIC at all.
+        args << QStringLiteral("-nic") << QStringLiteral("none");
+    }
     args << QStringLiteral("-kernel") << spec.kernel << QStringLiteral("-initrd") << spec.initramfs
          << QStringLiteral("-append") << spec.kernelCommandLine;
     args << QStringLiteral("-serial") << QStringLiteral("file:") + spec.consoleLog;
@@ -160,6 +174,12 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
         args << QStringLiteral("-device") << device;
     }
     return Command{ m_program, args };
+}
+
+Availability QemuDriver::userNetworkSupport() const
+{
+    const Availability network = UserNetwork::availability();
+    return network.available ? availability() : network;
 }
 
 Availability QemuDriver::shareAttachSupport(const VmSpec &spec, Acceleration acceleration) const

@@ -35,6 +35,8 @@ public:
     // holds (read-only ones read-only there, as at boot); a device QEMU refuses fails it with
     // Error::where "builtin:vm.driver.shares". microvm's virtio-mmio devices cannot be hot-added.
     Availability shareAttachSupport(const VmSpec &spec, Acceleration acceleration) const override;
+    // QEMU's own user-mode network behind UserNetwork (a namespace and slirp4netns).
+    Availability userNetworkSupport() const override;
 
     QString program() const { return m_program; }
     // The program as found on PATH (qemu-system-x86_64), empty when absent.

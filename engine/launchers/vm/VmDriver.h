@@ -4,6 +4,7 @@
 #include "protocol/BackendInfo.h"
 #include "protocol/Error.h"
 
+#include <QCoreApplication>
 #include <QString>
 #include <QStringList>
 
@@ -24,6 +25,11 @@ struct VmSpec
     // Network allowlist: the unix socket (listened on by the engine) the guest's forwarder
     // port sandbox.proxy connects to; empty for no network at all.
     QString proxySocket;
+    // Network full: a NIC on user-mode networking that reaches neither the host nor an
+    // internal address but `openedAddresses` (IPv4, host byte order), nor `closedAddresses`.
+    bool userNetwork = false;
+    QList<quint32> openedAddresses;
+    QList<quint32> closedAddresses;
     QString consoleLog;
     QString runDirectory; // per-VM scratch directory (owner-only)
     // Baselines (QEMU): the monitor socket the engine drives save and restore through, and
@@ -77,6 +83,15 @@ public:
     virtual Status restoreBaseline(const VmSpec &spec, int artifactFd) const = 0;
     // Whether a VM for `spec` can be restored from a baseline saved without mounted shares
     // and get its shares on restore, and why not.
+    // Whether this driver can give a VM network "full" (VmSpec::userNetwork) here, and why not.
+    virtual Availability userNetworkSupport() const
+    {
+        return { false,
+                 QCoreApplication::translate("sandbox::VmDriver",
+                                             "%1 cannot keep the host and internal addresses unreachable from a "
+                                             "VM's user-mode network")
+                     .arg(name()) };
+    }
     virtual Availability shareAttachSupport(const VmSpec &spec, Acceleration acceleration) const
     {
         Q_UNUSED(spec)

@@ -7,6 +7,8 @@
 #include "HelperStore.h"
 #include "HyperVDriver.h"
 #include "QemuDriver.h"
+#include "UserNetwork.h"
+#include "UserNetworkProtocol.h"
 #include "VfkitDriver.h"
 #include "VmMachine.h"
 #include "VmProcess.h"
@@ -17,6 +19,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFuture>
+#include <QHostAddress>
 #include <QLoggingCategory>
 #include <QMutexLocker>
 #include <QRandomGenerator>
@@ -321,25 +324,49 @@ QMap<QString, QString> VmLauncher::enforcement() const
                      "io_uring, keyrings, modules, kexec, reboot, perf refused with EPERM and reported on the "
                      "command's stderr; foreign architectures killed); QEMU itself runs under its seccomp sandbox "
                      "(no spawning, no privilege changes)"));
+    const Availability full = m_driver ? m_driver->userNetworkSupport() : Availability{ true, QString() };
+    const QString fullNetwork = !full.available
+        ? tr("Full is unavailable here (%1): a command under it is refused and nothing is run").arg(full.reason)
+        : tr("Full (QEMU on Linux with slirp4netns and user namespaces; elsewhere a command under it is refused "
+             "and nothing is run): the VM's one NIC is on QEMU's user-mode network (IPv4 only, nothing forwarded "
+             "into the guest); QEMU runs in a user and network namespace of its own whose only way out is "
+             "slirp4netns, its mapping to the host's loopback disabled; that namespace's routing table, set "
+             "before QEMU starts (QEMU holds no capability there, so it cannot change it), prohibits every loopback, "
+             "private, carrier-grade NAT, link-local, multicast, "
+             "reserved and unspecified IPv4 range and the host's own IPv4 addresses (those it had when the VM "
+             "booted), so the host and internal networks are unreachable and public addresses are reachable; "
+             "the guest's gateway %1 is that namespace's own loopback, where nothing listens. An internal IPv4 "
+             "address or one of the host's, listed without a port in the policy's allowed domains, is "
+             "reachable on every port; an IPv4 address in its denied domains is not (deny wins); names in "
+             "either list change nothing. A policy naming a loopback address, an internal address with a port "
+             "or one in the VM's own networks (%2/%3, %4/%5) is refused and nothing is run. Name lookups go to "
+             "slirp4netns's DNS forwarder %6, which asks the host's resolver: besides a host address the policy "
+             "names, the one service of the host the guest reaches")
+              .arg(QHostAddress(usernet::kGuestGateway).toString(), QHostAddress(usernet::kGuestNetwork).toString())
+              .arg(usernet::kGuestPrefix)
+              .arg(QHostAddress(usernet::kOuterNetwork).toString())
+              .arg(usernet::kOuterPrefix)
+              .arg(QHostAddress(usernet::kOuterDns).toString());
     claims.insert(QStringLiteral("network"),
                   tr("none: the VM has no network device. Allowlist: no network device either; the guest's only "
                      "way out is its network forwarder (sandbox-vm-gvforwarder, a verified helper) on the guest's "
                      "127.0.0.1:3128, whose connections travel over a virtio-serial port of their own to the "
-                     "engine, which connects each one to its filtering proxy and to nothing else (QEMU only). "
-                     "Full is not supported: user-mode networking that keeps the host's loopback and private "
-                     "ranges unreachable is not built, so a command under it is refused and nothing is run"));
+                     "engine, which connects each one to its filtering proxy and to nothing else (QEMU only). %1")
+                      .arg(fullNetwork));
     claims.insert(QStringLiteral("allowedDomains"),
                   tr("under network allowlist the engine's filtering proxy is the VM's only way out: commands get "
                      "HTTP_PROXY, HTTPS_PROXY and ALL_PROXY (and their lower-case forms) pointing at the "
                      "forwarder (HTTP, HTTPS through CONNECT, SOCKS5), set after the request's own environment; "
                      "the proxy connects only to the policy's allowed domains and addresses, a denied entry "
                      "winning. Nothing else leaves the VM, name lookups included (the proxy resolves names). Each "
-                     "set of domain rules gets a VM of its own"));
+                     "set of domain rules gets a VM of its own. Under network full only IPv4 addresses in the "
+                     "lists count (see network), and each set of lists gets a VM of its own too"));
     claims.insert(QStringLiteral("hostExecution"),
                   tr("nothing of the host is reachable from the guest whatever the policy says (deny, ask and "
-                     "allow alike): no network device, host sockets are not reachable through 9p, the only "
-                     "channels are the exec agent's and, under network allowlist, the forwarder's, which the "
-                     "engine connects only to its filtering proxy"));
+                     "allow alike): host sockets are not reachable through 9p; the only channels are the exec "
+                     "agent's and, under network allowlist, the forwarder's, which the engine connects only to its "
+                     "filtering proxy; under network full the NIC reaches neither the host's loopback nor its own "
+                     "addresses, except its name resolver and an address of the host the policy names"));
     return claims;
 }
 
@@ -569,6 +596,18 @@ Result<VmSpec> VmLauncher::makeSpec(const GuestLayout &layout, bool monitor, boo
         spec.proxySocket = spec.runDirectory + QStringLiteral("/proxy");
         spec.kernelCommandLine += QStringLiteral(" sandbox.net=proxy");
     }
+    if (layout.userNetwork) {
+        const Result<UserNetwork::Addresses> addresses
+            = UserNetwork::fromPolicy(layout.allowedDomains, layout.deniedDomains);
+        if (!addresses.ok()) {
+            QDir(spec.runDirectory).removeRecursively();
+            return addresses.error();
+        }
+        spec.userNetwork = true;
+        spec.openedAddresses = addresses.value().opened;
+        spec.closedAddresses = addresses.value().closed;
+        spec.kernelCommandLine += QStringLiteral(" sandbox.net=full");
+    }
     spec.consoleLog = spec.runDirectory + QStringLiteral("/console.log");
     spec.initramfs = spec.runDirectory + QStringLiteral("/initramfs.cpio");
     spec.sharesAttachedLater = attachLater;
@@ -749,6 +788,13 @@ std::shared_ptr<VmMachine> VmLauncher::restoreForWorkspace(const GuestLayout &la
             // of this kind): an allowlist VM is always booted.
             noteWorkspaceBoot(tr("workspace VM not restored: network allowlist VMs are booted with their proxy "
                                  "port; cold boot"));
+            return {};
+        }
+        if (layout.userNetwork) {
+            lock.unlock();
+            // Nor a NIC, nor the namespace QEMU must start in: a full VM is always booted.
+            noteWorkspaceBoot(tr("workspace VM not restored: network full VMs are booted in their own network "
+                                 "namespace with their NIC; cold boot"));
             return {};
         }
         if (!m_workspaceRestoreProblem.isEmpty()) {
@@ -1026,11 +1072,23 @@ Result<std::shared_ptr<SandboxProcess>> VmLauncher::spawn(const SpawnRequest &re
             return Error{ kWhere, tr("the VM backend has not been prepared; nothing was run"), {} };
     }
     if (policy.network == Policy::NetworkMode::Full) {
-        return Error{ kWhere,
-                      tr("the VM backend does not enforce network \"full\" (user-mode networking that keeps the "
-                         "host's loopback and private ranges unreachable is not built; \"none\" and \"allowlist\" "
-                         "are enforced); nothing was run"),
-                      {} };
+        QString unsupported;
+        {
+            QMutexLocker lock(&m_mutex);
+            const Availability support = m_driver->userNetworkSupport();
+            if (!support.available)
+                unsupported = support.reason;
+        }
+        if (!unsupported.isEmpty())
+            return Error{
+                kWhere,
+                tr("network \"full\" is unavailable in the VM backend here: %1; nothing was run").arg(unsupported),
+                {}
+            };
+        if (const Result<UserNetwork::Addresses> addresses
+            = UserNetwork::fromPolicy(policy.allowedDomains, policy.deniedDomains);
+            !addresses.ok())
+            return addresses.error();
     }
     if (hasNul(request))
         return Error{ kWhere, tr("the command, its environment or its directory contains a NUL character"), {} };
@@ -1039,8 +1097,9 @@ Result<std::shared_ptr<SandboxProcess>> VmLauncher::spawn(const SpawnRequest &re
         return computed.error();
     GuestLayout layout = computed.value();
     const bool proxied = policy.network == Policy::NetworkMode::Allowlist;
-    if (proxied) {
-        layout.proxied = true;
+    if (proxied || policy.network == Policy::NetworkMode::Full) {
+        layout.proxied = proxied;
+        layout.userNetwork = !proxied;
         layout.allowedDomains = policy.allowedDomains;
         layout.deniedDomains = policy.deniedDomains;
     }

@@ -58,12 +58,21 @@ VmMachine::VmMachine(VmDriver::Command command, VmSpec spec, GuestLayout layout,
 {
     m_process.setProcessChannelMode(QProcess::MergedChannels);
     m_process.setWorkingDirectory(m_spec.runDirectory);
+    if (m_spec.userNetwork) {
+        m_network = new UserNetwork({ m_spec.openedAddresses, m_spec.closedAddresses }, this);
+        connect(m_network, &UserNetwork::failed, this, [this](const QString &reason) {
+            fail(reason);
+            stop();
+        });
+    }
     // qboot.rom and other firmware are looked up by QEMU in its data directory.
     connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
             fail(tr("%1 could not be started: %2").arg(m_command.program, m_process.errorString()));
     });
     connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus) {
+        if (m_network)
+            m_network->stop(); // its way out goes with it
         const QString output = QString::fromUtf8(m_process.readAll()).trimmed();
         if (m_restarting)
             return; // the restored VM discarded for its cold boot
@@ -112,6 +121,8 @@ VmMachine::~VmMachine()
 void VmMachine::start()
 {
     m_clock.start();
+    if (m_network)
+        m_network->arm(m_process);
     m_process.start(m_command.program, m_command.arguments);
     m_connectTimer.start();
     m_bootTimer.start(m_bootTimeoutMs);
@@ -127,6 +138,8 @@ void VmMachine::stop()
         m_process.kill();
         m_process.waitForFinished(5000);
     }
+    if (m_network)
+        m_network->stop();
 }
 
 void VmMachine::fail(const QString &reason)

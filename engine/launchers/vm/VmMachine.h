@@ -1,5 +1,6 @@
 #pragma once
 
+#include "UserNetwork.h"
 #include "VmDriver.h"
 
 #include <QByteArray>
@@ -92,6 +93,7 @@ private:
     QString m_layoutKey;
     int m_bootTimeoutMs;
     QProcess m_process;
+    UserNetwork *m_network = nullptr; // network full: QEMU's namespace and slirp4netns
     QLocalSocket m_channel;
     QTimer m_connectTimer;
     QTimer m_bootTimer;

@@ -3,6 +3,7 @@
 // stdout and stderr streams, signals and exit status for many concurrent commands.
 #include "GuestBoot.h"
 #include "GuestForwarder.h"
+#include "GuestNetwork.h"
 #include "GuestProtocol.h"
 #include "WireU32.h"
 
@@ -405,6 +406,12 @@ int main()
         const std::string problem = startForwarder(kForwarderPath, 20000);
         if (!problem.empty())
             problems.push_back("network forwarder: " + problem);
+    }
+    // Network full: the NIC on QEMU's user-mode network is up before any command runs.
+    if (isInit && kernelFlag("sandbox.net=full")) {
+        const std::string problem = configureUserNetwork(20000);
+        if (!problem.empty())
+            problems.push_back("network: " + problem);
     }
     g_channel = kernelFlag("sandbox.channel=vsock") ? openAgentVsock(kVsockPort) : openAgentPort(kPortName, 20000);
     if (g_channel < 0) {
