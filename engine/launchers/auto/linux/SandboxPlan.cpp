@@ -529,6 +529,10 @@ Status SandboxPlan::planLandlock(const Input &input, FilesystemReads *reads)
             tooMany = true;
             return;
         }
+        // Tier 1's private /tmp is granted whole below (a fresh tmpfs, with binds and masks
+        // on top): rules for the host's entries there would name nothing in the sandbox.
+        if (input.tier == 1 && m_privateTmp && path == QLatin1String("/tmp"))
+            return;
         int cap = rights;
         bool inside = false;
         for (const Carveout &carveout : carveouts) {
