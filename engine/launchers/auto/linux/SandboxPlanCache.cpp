@@ -206,6 +206,11 @@ Result<SandboxPlan> SandboxPlanCache::plan(const SandboxPlan::Input &input)
         }
         return reused;
     }
+    // A process that plans one command (an embedded engine) never pays for watching.
+    if (!m_planned) {
+        m_planned = true;
+        return SandboxPlan::build(input);
+    }
     FilesystemReads reads;
     Result<SandboxPlan> built = SandboxPlan::build(input, &reads);
     if (!built || reads.unrepeatable())

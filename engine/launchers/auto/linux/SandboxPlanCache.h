@@ -20,7 +20,8 @@ namespace sandbox {
 // once a build read nothing that was not already watched, so nothing can change unseen
 // between reading a directory and watching it. Directories on filesystems whose changes
 // a watch may miss (network and FUSE filesystems) are never relied on: a plan that read
-// one is not kept. The command and its environment are the request's each time. Safe to
+// one is not kept. Watching starts with the second plan, so a process that runs one
+// command pays nothing for it. The command and its environment are the request's each time. Safe to
 // call from any thread.
 class SandboxPlanCache final
 {
@@ -66,6 +67,7 @@ private:
     QHash<int, QStringList> m_byWatch; // one inode may be watched under several paths
     QList<Entry> m_entries; // most recently used first
     int m_reuses = 0;
+    bool m_planned = false; // a plan was built before: watching starts with the second
 };
 
 } // namespace sandbox
