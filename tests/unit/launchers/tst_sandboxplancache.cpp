@@ -46,6 +46,7 @@ private slots:
     void aStoreCreatedAfterwardsIsMaskedOnTheNextCommand();
     void aRetargetedSymlinkOnTheWayIsSeen();
     void aSocketThatAppearsIsHiddenOnTheNextCommand();
+    void aSymlinkLoopIsNeverReused();
     void aBadCommandIsRefusedAsByAFreshBuild();
 
 private:
@@ -212,6 +213,21 @@ void TestSandboxPlanCache::aSocketThatAppearsIsHiddenOnTheNextCommand()
         masked = masked || (mount.kind == QLatin1String("mask") && mount.target == socketPath);
     QVERIFY(masked);
     QVERIFY(sameAsFresh(cache, in));
+}
+
+void TestSandboxPlanCache::aSymlinkLoopIsNeverReused()
+{
+    // A loop ends every resolver's walk somewhere of its own choosing: what it read
+    // cannot be vouched for, so each command gets a fresh plan.
+    const QString root = QFileInfo(m_root->path()).canonicalFilePath();
+    QVERIFY(QFile::link(root + QStringLiteral("/loop-b"), root + QStringLiteral("/loop-a")));
+    QVERIFY(QFile::link(root + QStringLiteral("/loop-a"), root + QStringLiteral("/loop-b")));
+    SandboxPlan::Input in = input({ QStringLiteral("true") });
+    in.policy.denied.append(root + QStringLiteral("/loop-a/key"));
+    SandboxPlanCache cache;
+    for (int i = 0; i < 5; ++i)
+        QVERIFY(sameAsFresh(cache, in));
+    QCOMPARE(cache.reuses(), 0);
 }
 
 void TestSandboxPlanCache::aBadCommandIsRefusedAsByAFreshBuild()

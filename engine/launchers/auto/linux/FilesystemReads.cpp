@@ -54,12 +54,13 @@ void FilesystemReads::resolved(const QString &path)
         if (lstat(QFile::encodeName(next).constData(), &st) != 0)
             return; // the lookup failed here: an entry appearing in `current` is seen
         if (S_ISLNK(st.st_mode)) {
-            if (++links > kMaxSymlinks)
-                return;
             char target[PATH_MAX];
             const ssize_t length = readlink(QFile::encodeName(next).constData(), target, sizeof target);
-            if (length <= 0 || size_t(length) >= sizeof target)
+            // Past where this walk can follow, a resolver may read further than was recorded.
+            if (++links > kMaxSymlinks || length <= 0 || size_t(length) >= sizeof target) {
+                m_unrepeatable = true;
                 return;
+            }
             const QString text = QFile::decodeName(QByteArray(target, length));
             if (text.startsWith(QLatin1Char('/')))
                 current = QStringLiteral("/");
