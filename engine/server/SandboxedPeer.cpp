@@ -1,10 +1,13 @@
 #include "SandboxedPeer.h"
 
-#include <QFile>
-#include <QFileInfo>
-
 #if defined(Q_OS_LINUX)
+#include <cerrno>
+#include <climits>
 #include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <string>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -18,27 +21,55 @@ namespace {
 constexpr int kSoPeerPidfd = 77; // SO_PEERPIDFD, Linux 6.5
 
 // The parent pid from /proc/PID/stat (the field after the parenthesised name), or -1.
+// Plain system calls: this runs for every ancestor of every client that connects.
 qint64 parentOf(qint64 pid)
 {
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%lld/stat", static_cast<long long>(pid));
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
         return -1;
-    const QByteArray text = stat.readAll();
-    const qsizetype paren = text.lastIndexOf(')');
-    if (paren < 0)
+    char text[4096]; // the whole line: a name of at most 15 bytes, then numbers
+    size_t used = 0;
+    for (;;) {
+        const ssize_t n = ::read(fd, text + used, sizeof text - 1 - used);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        used += size_t(n);
+        if (used == sizeof text - 1)
+            break;
+    }
+    ::close(fd);
+    text[used] = '\0';
+    const char *paren = std::strrchr(text, ')');
+    // ") S PPID ...": the state, then the parent.
+    if (!paren || paren[1] != ' ' || paren[2] == '\0' || paren[3] != ' ')
         return -1;
-    const QList<QByteArray> fields = text.mid(paren + 2).split(' ');
-    bool ok = false;
-    const qint64 parent = fields.value(1).toLongLong(&ok);
-    return ok ? parent : -1;
+    const char *digits = paren + 4;
+    qint64 parent = 0;
+    const char *end = digits;
+    for (; *end >= '0' && *end <= '9' && end - digits < 19; ++end)
+        parent = parent * 10 + (*end - '0');
+    if (end == digits || (*end != ' ' && *end != '\n' && *end != '\0'))
+        return -1;
+    return parent;
 }
 
 bool isSandboxInit(qint64 pid)
 {
-    QString exe = QFile::symLinkTarget(QStringLiteral("/proc/%1/exe").arg(pid));
-    if (exe.endsWith(QLatin1String(" (deleted)")))
-        exe.chop(10);
-    return QFileInfo(exe).fileName() == QLatin1String("sandbox-init");
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%lld/exe", static_cast<long long>(pid));
+    char target[PATH_MAX];
+    const ssize_t length = ::readlink(path, target, sizeof target - 1);
+    if (length <= 0)
+        return false;
+    std::string exe(target, size_t(length));
+    const std::string deleted = " (deleted)";
+    if (exe.size() >= deleted.size() && exe.compare(exe.size() - deleted.size(), deleted.size(), deleted) == 0)
+        exe.resize(exe.size() - deleted.size());
+    return exe.substr(exe.rfind('/') + 1) == "sandbox-init";
 }
 #endif
 

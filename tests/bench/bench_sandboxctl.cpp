@@ -2,8 +2,11 @@
 // command: interleaved with bubblewrap, with the engine embedded (no engine running) and
 // through a running sandboxd (the run front, and the full Qt program it hands other command
 // lines to), plus `sandboxctl --help` alone; then a load test of many runs started at once
-// through one sandboxd, and the machine's load average around both. Measures only: it fails
-// when a run fails or is lost, never because of a figure.
+// through one sandboxd, and the machine's load average around both. With
+// SANDBOX_BENCH_BASELINE=DIR (a directory holding another build's sandboxctl,
+// sandboxctl-full, sandboxd and sandbox-init), that build's rows are interleaved too, for a
+// before/after table from one run. Measures only: it fails when a run fails or is lost,
+// never because of a figure.
 #include "LatencyTable.h"
 
 #include <algorithm>
@@ -192,22 +195,45 @@ int main()
     const EngineHome embeddedHome(std::string(base) + "/embedded");
     const EngineHome daemonHome(std::string(base) + "/daemon");
 
-    const Child daemon = start({ sandboxd }, &daemonHome, false, true);
-    if (daemon.pid < 0) {
-        std::fprintf(stderr, "bench: cannot start %s\n", sandboxd.c_str());
-        return 1;
-    }
-    // The daemon serves once its socket exists (asking before would make the asking
-    // sandboxctl host an engine itself).
-    const Clock::time_point daemonStart = Clock::now();
-    struct stat socketStat = {};
-    while (::stat(daemonHome.socketPath().c_str(), &socketStat) != 0 || !S_ISSOCK(socketStat.st_mode)) {
-        if (msSince(daemonStart) > 30000) {
-            std::fprintf(stderr, "bench: sandboxd did not serve %s within 30 s\n", daemonHome.socketPath().c_str());
-            ::kill(daemon.pid, SIGTERM);
-            return 1;
+    const char *baselineDir = std::getenv("SANDBOX_BENCH_BASELINE");
+    const std::string baseline = baselineDir && *baselineDir ? baselineDir : "";
+    const EngineHome baselineEmbeddedHome(std::string(base) + "/baseline-embedded");
+    const EngineHome baselineDaemonHome(std::string(base) + "/baseline-daemon");
+
+    std::vector<pid_t> daemons;
+    auto stopDaemons = [&daemons] {
+        for (const pid_t pid : daemons)
+            ::kill(pid, SIGTERM);
+        for (const pid_t pid : daemons) {
+            int daemonStatus = 0;
+            ::waitpid(pid, &daemonStatus, 0);
         }
-        ::usleep(50000);
+    };
+    // A daemon serves once its socket exists (asking before would make the asking
+    // sandboxctl host an engine itself).
+    auto startDaemon = [&](const std::string &program, const EngineHome &home) {
+        const Child daemon = start({ program }, &home, false, true);
+        if (daemon.pid < 0) {
+            std::fprintf(stderr, "bench: cannot start %s\n", program.c_str());
+            return false;
+        }
+        daemons.push_back(daemon.pid);
+        const Clock::time_point daemonStart = Clock::now();
+        struct stat socketStat = {};
+        while (::stat(home.socketPath().c_str(), &socketStat) != 0 || !S_ISSOCK(socketStat.st_mode)) {
+            if (msSince(daemonStart) > 30000) {
+                std::fprintf(stderr, "bench: %s did not serve %s within 30 s\n", program.c_str(),
+                             home.socketPath().c_str());
+                return false;
+            }
+            ::usleep(50000);
+        }
+        return true;
+    };
+    if (!startDaemon(sandboxd, daemonHome)
+        || (!baseline.empty() && !startDaemon(baseline + "/sandboxd", baselineDaemonHome))) {
+        stopDaemons();
+        return 1;
     }
 
     std::vector<Runner> runners = {
@@ -222,6 +248,22 @@ int main()
         { "sandboxctl-full run, through sandboxd", { sandboxctlFull, "run", "--", "/bin/true" }, &daemonHome, {} },
         { "sandboxctl --help", { sandboxctl, "--help" }, &embeddedHome, {} },
     };
+    if (!baseline.empty()) {
+        runners.push_back({ "baseline: sandboxctl run, engine embedded",
+                            { baseline + "/sandboxctl", "run", "--", "/bin/true" },
+                            &baselineEmbeddedHome,
+                            {} });
+        runners.push_back({ "baseline: sandboxctl run, through sandboxd",
+                            { baseline + "/sandboxctl", "run", "--", "/bin/true" },
+                            &baselineDaemonHome,
+                            {} });
+        runners.push_back({ "baseline: sandboxctl-full run, through sandboxd",
+                            { baseline + "/sandboxctl-full", "run", "--", "/bin/true" },
+                            &baselineDaemonHome,
+                            {} });
+        runners.push_back(
+            { "baseline: sandboxctl --help", { baseline + "/sandboxctl", "--help" }, &baselineEmbeddedHome, {} });
+    }
     const std::string loadBefore = loadAverage();
     int status = 0;
     // Warm-up, then round-robin, so every runner sees the same background load.
@@ -247,14 +289,14 @@ int main()
     if (status == 0) {
         std::printf("Whole-process wall time, %d interleaved runs each; load average %s before, %s after\n\n", runs,
                     loadBefore.c_str(), loadAverage().c_str());
-        std::printf("| %-46s | %8s | %8s | %10s |\n", "command", "median", "p95", "x bwrap");
-        std::printf("|%s|%s|%s|%s|\n", std::string(48, '-').c_str(), std::string(10, '-').c_str(),
+        std::printf("| %-50s | %8s | %8s | %10s |\n", "command", "median", "p95", "x bwrap");
+        std::printf("|%s|%s|%s|%s|\n", std::string(52, '-').c_str(), std::string(10, '-').c_str(),
                     std::string(10, '-').c_str(), std::string(12, '-').c_str());
         const double reference = median(runners.front().times);
         for (Runner &runner : runners) {
             std::vector<double> times = runner.times;
             const Latency latency = latencyOf(times);
-            std::printf("| %-46s | %8.2f | %8.2f | %9.2fx |\n", runner.name.c_str(), latency.median, latency.p95,
+            std::printf("| %-50s | %8.2f | %8.2f | %9.2fx |\n", runner.name.c_str(), latency.median, latency.p95,
                         latency.median / reference);
         }
     }
@@ -316,9 +358,7 @@ int main()
             status = 1;
     }
 
-    ::kill(daemon.pid, SIGTERM);
-    int daemonStatus = 0;
-    ::waitpid(daemon.pid, &daemonStatus, 0);
+    stopDaemons();
     const std::string cleanup = std::string("rm -rf '") + base + "'";
     if (std::system(cleanup.c_str()) != 0)
         std::fprintf(stderr, "bench: could not remove %s\n", base);

@@ -78,6 +78,7 @@ private slots:
     void anotherUserIsRefusedAndLogged();
     void embeddedAndDaemonGiveTheSameOutput();
     void runFrontAnswersAsTheFullProgram();
+    void aChangedPolicyOrStoreTakesEffectOnTheNextCommand();
     void signalToRunFrontEndsTheCommand();
     void terminateEndsRunningProcesses();
     void secretSetThroughStdinNeverLeaks();
@@ -509,6 +510,51 @@ void TestDaemon::embeddedAndDaemonGiveTheSameOutput()
     QCOMPARE(daemon[19].exitCode, 128 + SIGTERM);
     QVERIFY(daemon[11].exitCode != 0);
     QVERIFY(daemon[9].out.contains("example.org"));
+}
+
+// The engine reuses a command's sandbox plan while nothing it was built from changed: a
+// policy set between two commands, and a denied store created between them, hold for
+// the very next command.
+void TestDaemon::aChangedPolicyOrStoreTakesEffectOnTheNextCommand()
+{
+    startDaemon();
+    QTRY_VERIFY_WITH_TIMEOUT(ctl({ QStringLiteral("status") }).out.contains("active backend:  builtin:auto"), 30000);
+    const QString work = m_root->filePath(QStringLiteral("work"));
+    QFile secret(work + QStringLiteral("/secret.txt"));
+    QVERIFY(secret.open(QIODevice::WriteOnly));
+    secret.write("s3cret\n");
+    secret.close();
+    const QStringList readSecret{ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("cat"),
+                                  QStringLiteral("secret.txt") };
+    const QStringList readStore{ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"),
+                                 QStringLiteral("-c"), QStringLiteral("cat store/key; ls store") };
+    // Enough runs for a plan to be built, watched and reused.
+    for (int i = 0; i < 4; ++i) {
+        const Outcome ran = ctl(readSecret);
+        QCOMPARE(ran.exitCode, 0);
+        QCOMPARE(ran.out, QByteArray("s3cret\n"));
+    }
+    QFile policyFile(work + QStringLiteral("/policy.json"));
+    QVERIFY(policyFile.open(QIODevice::WriteOnly));
+    policyFile.write(
+        R"({"filesystem":{"readable":["/"],"writable":["${workspace}","/tmp"],
+        "denied":["${workspace}/secret.txt","${workspace}/store"],"readOnly":[]},
+        "confinement":{"processes":"isolated"},"network":{"mode":"none","allowedDomains":[],"deniedDomains":[]},
+        "hostExecution":"deny"})");
+    policyFile.close();
+    QCOMPARE(ctl({ QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("policy.json") }).exitCode, 0);
+    const Outcome denied = ctl(readSecret);
+    QVERIFY2(denied.exitCode != 0, denied.out.constData());
+    QVERIFY(!denied.out.contains("s3cret"));
+    for (int i = 0; i < 4; ++i)
+        QVERIFY(!ctl(readStore).out.contains("hidden"));
+    QVERIFY(QDir(work).mkpath(QStringLiteral("store")));
+    QFile key(work + QStringLiteral("/store/key"));
+    QVERIFY(key.open(QIODevice::WriteOnly));
+    key.write("hidden\n");
+    key.close();
+    const Outcome store = ctl(readStore);
+    QVERIFY2(!store.out.contains("hidden") && !store.out.contains("key"), store.out.constData());
 }
 
 // `sandboxctl run` through a running engine is served by the run front without Qt; the

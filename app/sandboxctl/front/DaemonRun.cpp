@@ -157,8 +157,16 @@ bool DaemonRun::send(const std::string &method, const std::string &params)
         m_pendingMethods.emplace_back(id, method);
     const auto length = std::uint32_t(payload.size());
     const char header[4] = { char(length >> 24), char(length >> 16), char(length >> 8), char(length) };
+    m_outgoing.append(header, sizeof header).append(payload);
+    return m_holdOutgoing || flush();
+}
+
+bool DaemonRun::flush()
+{
     // A broken connection shows as end of input on the next read, reported there.
-    return writeAll(m_socket, header, sizeof header, true) && writeAll(m_socket, payload.data(), payload.size(), true);
+    const bool sent = writeAll(m_socket, m_outgoing.data(), m_outgoing.size(), true);
+    m_outgoing.clear();
+    return sent;
 }
 
 std::optional<int> DaemonRun::run(const Request &request)
@@ -205,8 +213,12 @@ std::optional<int> DaemonRun::run(const Request &request)
 std::optional<int> DaemonRun::exchange(const std::string &spawn)
 {
     // The handshake and the spawn in one write: the engine answers them in order.
+    m_holdOutgoing = true;
     send("hello", "{\"protocolVersion\":1,\"client\":\"sandboxctl\"}");
-    if (!send("process.spawn", "{\"request\":" + spawn + "}")) {
+    const bool fits = send("process.spawn", "{\"request\":" + spawn + "}");
+    m_holdOutgoing = false;
+    flush();
+    if (!fits) {
         std::string text
             = "process.spawn: cannot run " + m_program + ": the request is larger than the protocol's message limit";
         return fail(text);

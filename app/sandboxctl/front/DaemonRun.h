@@ -58,7 +58,9 @@ private:
 
     // Sends the handshake and `spawn`, then serves the run until it has its status.
     std::optional<int> exchange(const std::string &spawn);
+    // Queues one request; sends it at once unless held (then flush() sends all queued).
     bool send(const std::string &method, const std::string &params);
+    bool flush();
     // Handles one message; false once the run has its status.
     bool handle(const JsonValue &message);
     bool handleResponse(double id, const JsonValue &message);
@@ -81,6 +83,8 @@ private:
     bool m_policyRefused = false;
     bool m_unanswerable = false;
     std::string m_timeoutText;
+    std::string m_outgoing; // framed requests not yet written
+    bool m_holdOutgoing = false;
 };
 
 } // namespace sandbox::front

@@ -5,6 +5,7 @@
 #include "linux/KernelProbe.h"
 #include "linux/LinuxSandboxProcess.h"
 #include "linux/SandboxPlan.h"
+#include "linux/SandboxPlanCache.h"
 #include "net/DomainRules.h"
 #include "net/FilteringProxy.h"
 
@@ -39,7 +40,10 @@ template <typename T> QFuture<T> ready(T value)
 
 } // namespace
 
-AutoLauncher::AutoLauncher() = default;
+AutoLauncher::AutoLauncher()
+    : m_plans(std::make_unique<SandboxPlanCache>())
+{ }
+
 AutoLauncher::~AutoLauncher() = default;
 
 QString AutoLauncher::locateInit()
@@ -372,7 +376,7 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
     // The plan is built now, so a bad request or policy fails before any process exists;
     // only an "ask" answer can change it later (host execution channels exposed or not).
     input.exposeHostExecution = policy.hostExecution == Policy::HostExecution::Allow;
-    Result<SandboxPlan> plan = SandboxPlan::build(input);
+    Result<SandboxPlan> plan = m_plans->plan(input);
     if (!plan) {
         if (onEnded)
             onEnded();

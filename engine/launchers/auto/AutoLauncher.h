@@ -11,6 +11,7 @@
 namespace sandbox {
 
 class FilteringProxy;
+class SandboxPlanCache;
 
 // builtin:auto — the strongest lightweight OS sandbox this host offers, chosen at
 // prepare(). On Linux: tier 1 (user/mount/pid/net/ipc/uts/cgroup namespaces, a root
@@ -64,6 +65,8 @@ private:
     QString m_initPath;
     std::shared_ptr<FilteringProxy> m_proxy;
     mutable std::optional<Choice> m_preview; // descriptor() before prepare()
+    // Plans reused while nothing they were built from changed (has a mutex of its own).
+    std::unique_ptr<SandboxPlanCache> m_plans;
 };
 
 } // namespace sandbox

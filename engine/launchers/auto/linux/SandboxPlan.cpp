@@ -1,5 +1,7 @@
 #include "SandboxPlan.h"
 
+#include "FilesystemReads.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QDirIterator>
@@ -59,6 +61,18 @@ QString unescapeMountField(const QByteArray &field)
     return QString::fromLocal8Bit(out);
 }
 
+void noteResolved(FilesystemReads *reads, const QString &path)
+{
+    if (reads)
+        reads->resolved(path);
+}
+
+void noteListed(FilesystemReads *reads, const QString &directory)
+{
+    if (reads)
+        reads->listed(directory);
+}
+
 struct MountInfo
 {
     QString device;
@@ -107,10 +121,11 @@ QStringList aliasesOf(const QString &path, const QList<MountInfo> &mounts)
 }
 
 // Plain readdir with d_type: this runs on every tier 1 spawn, so no QFileInfo per entry.
-void scanSockets(const QByteArray &directory, int levels, QStringList &out)
+void scanSockets(const QByteArray &directory, int levels, QStringList &out, FilesystemReads *reads)
 {
     if (levels < 0)
         return;
+    noteListed(reads, QFile::decodeName(directory));
     DIR *dir = opendir(directory.constData());
     if (!dir)
         return;
@@ -129,14 +144,14 @@ void scanSockets(const QByteArray &directory, int levels, QStringList &out)
         if (type == DT_SOCK)
             appendUnique(out, QFile::decodeName(path));
         else if (type == DT_DIR)
-            scanSockets(path, levels - 1, out);
+            scanSockets(path, levels - 1, out, reads);
     }
     closedir(dir);
 }
 
 // `path` with each `*` component replaced by every existing name at that place (hidden
 // names included); a path without `*` is returned as it is.
-QStringList expandComponents(const QString &path)
+QStringList expandComponents(const QString &path, FilesystemReads *reads)
 {
     if (!path.contains(QLatin1Char('*')))
         return { path };
@@ -150,6 +165,7 @@ QStringList expandComponents(const QString &path)
                 next.append(prefix + QLatin1Char('/') + component);
                 continue;
             }
+            noteListed(reads, base);
             const QStringList names
                 = QDir(base).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
             for (const QString &name : names)
@@ -162,8 +178,9 @@ QStringList expandComponents(const QString &path)
 
 // The canonical path of `path`, or for a path that does not exist (yet), the canonical
 // path of its deepest existing ancestor followed by the missing components.
-QString resolveEvenIfMissing(const QString &path)
+QString resolveEvenIfMissing(const QString &path, FilesystemReads *reads)
 {
+    noteResolved(reads, QDir::cleanPath(path));
     const QString canonical = QFileInfo(path).canonicalFilePath();
     if (!canonical.isEmpty())
         return canonical;
@@ -189,66 +206,92 @@ struct Carveout
 
 } // namespace
 
-QStringList SandboxPlan::hostExecutionChannels(const QProcessEnvironment &environment, bool includeTmp)
+QStringList SandboxPlan::hostExecutionChannels(const QProcessEnvironment &environment, bool includeTmp,
+                                               FilesystemReads *reads)
 {
+    auto canonical = [reads](const QString &path) {
+        noteResolved(reads, path);
+        return QFileInfo(path).canonicalFilePath();
+    };
     QStringList channels;
     const QString runtime = environment.value(QStringLiteral("XDG_RUNTIME_DIR"));
     if (!runtime.isEmpty())
-        appendUnique(channels, QFileInfo(runtime).canonicalFilePath());
-    appendUnique(channels, QFileInfo(QStringLiteral("/run/user")).canonicalFilePath());
+        appendUnique(channels, canonical(runtime));
+    appendUnique(channels, canonical(QStringLiteral("/run/user")));
     const QString bus = environment.value(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"));
     for (const QString &address : bus.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
         if (!address.startsWith(QLatin1String("unix:")))
             continue;
         for (const QString &pair : address.mid(5).split(QLatin1Char(','))) {
             if (pair.startsWith(QLatin1String("path=")))
-                appendUnique(channels, QFileInfo(pair.mid(5)).canonicalFilePath());
+                appendUnique(channels, canonical(pair.mid(5)));
         }
     }
     for (const char *variable : { "SSH_AUTH_SOCK", "GPG_AGENT_INFO" }) {
         const QString value = environment.value(QString::fromLatin1(variable)).section(QLatin1Char(':'), 0, 0);
         if (!value.isEmpty())
-            appendUnique(channels, QFileInfo(value).canonicalFilePath());
+            appendUnique(channels, canonical(value));
     }
     // Service managers, message buses, container engines and agents all listen on unix
     // sockets below /run (and /var/run, usually the same directory).
     QStringList scanned;
     for (const char *root : { "/run", "/var/run" }) {
-        const QString canonical = QFileInfo(QString::fromLatin1(root)).canonicalFilePath();
-        if (canonical.isEmpty() || scanned.contains(canonical))
+        const QString directory = canonical(QString::fromLatin1(root));
+        if (directory.isEmpty() || scanned.contains(directory))
             continue;
-        scanned.append(canonical);
-        scanSockets(QFile::encodeName(canonical), 4, channels);
+        scanned.append(directory);
+        scanSockets(QFile::encodeName(directory), 4, channels, reads);
     }
     if (includeTmp)
-        scanSockets(QByteArrayLiteral("/tmp"), 2, channels);
+        scanSockets(QByteArrayLiteral("/tmp"), 2, channels, reads);
     channels.removeAll(QString());
     return channels;
 }
 
-QStringList SandboxPlan::runtimeDirectories(const QProcessEnvironment &environment)
+QStringList SandboxPlan::runtimeDirectories(const QProcessEnvironment &environment, FilesystemReads *reads)
 {
     QStringList directories;
     const QString runtime = environment.value(QStringLiteral("XDG_RUNTIME_DIR"));
-    if (!runtime.isEmpty())
+    if (!runtime.isEmpty()) {
+        noteResolved(reads, runtime);
         appendUnique(directories, QFileInfo(runtime).canonicalFilePath());
+    }
+    noteResolved(reads, QStringLiteral("/run/user"));
     appendUnique(directories, QFileInfo(QStringLiteral("/run/user")).canonicalFilePath());
     directories.removeAll(QString());
     return directories;
 }
 
-Result<SandboxPlan> SandboxPlan::build(const Input &input)
+Status SandboxPlan::checkArgv(const Input &input)
 {
-    SandboxPlan plan;
-    plan.m_tier = input.tier;
     if (input.request.argv.isEmpty() || input.request.argv.first().isEmpty())
         return Error{ QStringLiteral("spawn.argv"), tr("no command to run"), {} };
     for (const QString &arg : input.request.argv) {
         if (arg.contains(QChar(0)))
             return Error{ QStringLiteral("spawn.argv"), tr("an argument contains a NUL character"), {} };
     }
+    return {};
+}
+
+Result<SandboxPlan> SandboxPlan::forCommand(const Input &input) const
+{
+    if (Status valid = checkArgv(input); !valid)
+        return valid.error();
+    SandboxPlan plan = *this;
     plan.m_argv = input.request.argv;
-    if (Status resolved = plan.resolvePaths(input); !resolved)
+    plan.m_environment.clear();
+    plan.planEnvironment(input);
+    return plan;
+}
+
+Result<SandboxPlan> SandboxPlan::build(const Input &input, FilesystemReads *reads)
+{
+    SandboxPlan plan;
+    plan.m_tier = input.tier;
+    if (Status valid = checkArgv(input); !valid)
+        return valid.error();
+    plan.m_argv = input.request.argv;
+    if (Status resolved = plan.resolvePaths(input, reads); !resolved)
         return resolved.error();
     switch (input.policy.network) {
     case Policy::NetworkMode::None:
@@ -267,12 +310,12 @@ Result<SandboxPlan> SandboxPlan::build(const Input &input)
     // Tier 1 hides every channel (masks); tier 2 refuses unix sockets instead and keeps
     // the user's runtime directories (login files, keyring control, cookies) unreadable.
     if (!input.exposeHostExecution && input.tier == 1)
-        plan.m_hostChannels = hostExecutionChannels(input.hostEnvironment, !plan.m_privateTmp);
+        plan.m_hostChannels = hostExecutionChannels(input.hostEnvironment, !plan.m_privateTmp, reads);
     // A runtime directory inside a writable path (a test's $XDG_RUNTIME_DIR under /tmp)
     // stays writable: carving it out would cost the right to create entries in that whole
     // writable directory, since Landlock grants cannot be narrowed below a directory.
     if (!input.exposeHostExecution && input.tier == 2) {
-        for (const QString &directory : runtimeDirectories(input.hostEnvironment)) {
+        for (const QString &directory : runtimeDirectories(input.hostEnvironment, reads)) {
             bool insideWritable = false;
             for (const QString &root : plan.m_writable)
                 insideWritable = insideWritable || isUnder(directory, root);
@@ -304,17 +347,18 @@ Result<SandboxPlan> SandboxPlan::build(const Input &input)
         = input.tier == 2 && !input.exposeHostExecution && input.policy.network == Policy::NetworkMode::Allowlist;
     plan.m_denyUnixSockets = !input.exposeHostExecution && !plan.m_superviseConnect;
     if (input.tier == 1)
-        plan.planMounts(input);
-    if (Status landlock = plan.planLandlock(input); !landlock)
+        plan.planMounts(input, reads);
+    if (Status landlock = plan.planLandlock(input, reads); !landlock)
         return landlock.error();
     plan.planEnvironment(input);
-    plan.planGuard(input);
+    plan.planGuard(input, reads);
     return plan;
 }
 
-Status SandboxPlan::resolvePaths(const Input &input)
+Status SandboxPlan::resolvePaths(const Input &input, FilesystemReads *reads)
 {
     const QString home = input.homePath.isEmpty() ? QDir::homePath() : input.homePath;
+    noteResolved(reads, input.request.cwd);
     const QFileInfo cwd(input.request.cwd);
     if (!cwd.isAbsolute() || !cwd.isDir())
         return Error{ QStringLiteral("spawn.cwd"),
@@ -339,6 +383,7 @@ Status SandboxPlan::resolvePaths(const Input &input)
             if (Status ok = expand(paths[i], QStringLiteral("policy.filesystem.%1[%2]").arg(name).arg(i), path); !ok)
                 return ok;
             // Symlinks resolved now: a link can neither widen nor dodge the policy later.
+            noteResolved(reads, path);
             appendUnique(out, QFileInfo(path).canonicalFilePath());
         }
         return {};
@@ -358,8 +403,8 @@ Status SandboxPlan::resolvePaths(const Input &input)
         if (Status ok = expand(input.policy.denied[i], QStringLiteral("policy.filesystem.denied[%1]").arg(i), path);
             !ok)
             return ok;
-        for (const QString &match : expandComponents(path))
-            appendUnique(denied, resolveEvenIfMissing(match));
+        for (const QString &match : expandComponents(path, reads))
+            appendUnique(denied, resolveEvenIfMissing(match, reads));
     }
     const QList<MountInfo> mounts = readMountInfo();
     for (const QString &path : denied) {
@@ -373,7 +418,7 @@ Status SandboxPlan::resolvePaths(const Input &input)
     return {};
 }
 
-void SandboxPlan::planMounts(const Input &)
+void SandboxPlan::planMounts(const Input &, FilesystemReads *reads)
 {
     struct Planned
     {
@@ -422,6 +467,8 @@ void SandboxPlan::planMounts(const Input &)
     // which no readable root brings along themselves.
     // With "/" readable every link comes along already: no need to list it.
     const bool rootReadable = m_readable.contains(QStringLiteral("/")) || m_writable.contains(QStringLiteral("/"));
+    if (!rootReadable)
+        noteListed(reads, QStringLiteral("/"));
     const QFileInfoList top = rootReadable
         ? QFileInfoList()
         : QDir(QStringLiteral("/")).entryInfoList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot);
@@ -429,6 +476,7 @@ void SandboxPlan::planMounts(const Input &)
         if (!entry.isSymLink())
             continue;
         const QString link = entry.absoluteFilePath();
+        noteResolved(reads, link);
         const QString target = entry.canonicalFilePath();
         bool linkCovered = false;
         bool targetReadable = false;
@@ -448,6 +496,7 @@ void SandboxPlan::planMounts(const Input &)
     for (const QString &path : masks) {
         if (path.startsWith(QLatin1String("/proc/")) || path == QLatin1String("/proc"))
             continue; // /proc is the sandbox's own
+        noteResolved(reads, path);
         struct stat st = {};
         if (lstat(QFile::encodeName(path).constData(), &st) != 0)
             continue; // not there yet: Landlock's carve-out covers it if it appears
@@ -455,7 +504,7 @@ void SandboxPlan::planMounts(const Input &)
     }
 }
 
-Status SandboxPlan::planLandlock(const Input &input)
+Status SandboxPlan::planLandlock(const Input &input, FilesystemReads *reads)
 {
     // Landlock can only grant, never subtract, so grants are split around the denied
     // paths and host channels they contain: the directories on the way down are listable
@@ -480,6 +529,10 @@ Status SandboxPlan::planLandlock(const Input &input)
             tooMany = true;
             return;
         }
+        // Tier 1's private /tmp is granted whole below (a fresh tmpfs, with binds and masks
+        // on top): rules for the host's entries there would name nothing in the sandbox.
+        if (input.tier == 1 && m_privateTmp && path == QLatin1String("/tmp"))
+            return;
         int cap = rights;
         bool inside = false;
         for (const Carveout &carveout : carveouts) {
@@ -498,6 +551,8 @@ Status SandboxPlan::planLandlock(const Input &input)
             return;
         }
         struct stat st = {};
+        if (inside)
+            noteResolved(reads, path);
         if (!inside || lstat(QFile::encodeName(path).constData(), &st) != 0 || !S_ISDIR(st.st_mode)) {
             if (rights & kWrite)
                 appendUnique(m_landlockWritable, path);
@@ -512,6 +567,7 @@ Status SandboxPlan::planLandlock(const Input &input)
             appendUnique(directoryOnly, path); // listing only: names below stay visible
         else
             appendUnique(m_landlockReadable, path);
+        noteListed(reads, path);
         const QStringList children
             = QDir(path).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
         for (const QString &child : children) {
@@ -549,12 +605,15 @@ Status SandboxPlan::planLandlock(const Input &input)
     return {};
 }
 
-void SandboxPlan::planGuard(const Input &input)
+void SandboxPlan::planGuard(const Input &input, FilesystemReads *reads)
 {
     // Every writable directory may hold a repository whose control files must not change
     // (/tmp is private in tier 1, the host's shared scratch space in tier 2: not guarded).
     for (const QString &root : m_writable) {
-        if (root != QLatin1String("/tmp") && root != QLatin1String("/dev/shm") && QFileInfo(root).isDir())
+        if (root == QLatin1String("/tmp") || root == QLatin1String("/dev/shm"))
+            continue;
+        noteResolved(reads, root);
+        if (QFileInfo(root).isDir())
             m_guardRepositories.append(root);
     }
     for (const QString &path : m_readOnly) {
@@ -563,6 +622,8 @@ void SandboxPlan::planGuard(const Input &input)
             insideWritable = insideWritable || (isUnder(path, root) && path != root);
         // Tier 1 pins what exists with read-only mounts; what does not exist yet, and
         // everything in tier 2, the guard restores.
+        if (insideWritable && input.tier == 1)
+            noteResolved(reads, path);
         if (insideWritable && (input.tier == 2 || !QFileInfo::exists(path)))
             m_guardReadOnly.append(path);
     }

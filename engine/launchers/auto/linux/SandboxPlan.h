@@ -12,6 +12,8 @@
 
 namespace sandbox {
 
+class FilesystemReads;
+
 // Turns a policy and a spawn request into sandbox-init's configuration: the resolved
 // mount plan (tier 1) or Landlock rule set (tier 2), the seccomp profile switches, the
 // network mode and proxy, rlimits, argv, cwd and the command's environment.
@@ -41,7 +43,11 @@ public:
     static constexpr int kProxyPort = 3128;
     static constexpr int kMaxLandlockRules = 8192;
 
-    static Result<SandboxPlan> build(const Input &input);
+    // `reads`, when given, learns every directory the plan was read from.
+    static Result<SandboxPlan> build(const Input &input, FilesystemReads *reads = nullptr);
+    // This plan for `input`'s command and environment: what build(input) gives when
+    // everything else in `input` is what this plan was built from.
+    Result<SandboxPlan> forCommand(const Input &input) const;
 
     QByteArray serialize() const;
 
@@ -55,18 +61,20 @@ public:
     // make the host run something (session/system bus, service managers, container
     // engines, agents), found by scanning rather than by a list of product names.
     // `includeTmp`: also scan /tmp (not needed when the sandbox gets a private /tmp).
-    static QStringList hostExecutionChannels(const QProcessEnvironment &environment, bool includeTmp = true);
+    static QStringList hostExecutionChannels(const QProcessEnvironment &environment, bool includeTmp = true,
+                                             FilesystemReads *reads = nullptr);
 
     // The user's runtime directories ($XDG_RUNTIME_DIR, /run/user): tier 2 keeps them
     // unreadable, as tier 1 hides them.
-    static QStringList runtimeDirectories(const QProcessEnvironment &environment);
+    static QStringList runtimeDirectories(const QProcessEnvironment &environment, FilesystemReads *reads = nullptr);
 
 private:
-    Status resolvePaths(const Input &input);
-    void planMounts(const Input &input);
-    Status planLandlock(const Input &input);
+    static Status checkArgv(const Input &input);
+    Status resolvePaths(const Input &input, FilesystemReads *reads);
+    void planMounts(const Input &input, FilesystemReads *reads);
+    Status planLandlock(const Input &input, FilesystemReads *reads);
     void planEnvironment(const Input &input);
-    void planGuard(const Input &input);
+    void planGuard(const Input &input, FilesystemReads *reads);
 
     int m_tier = 1;
     QStringList m_argv;

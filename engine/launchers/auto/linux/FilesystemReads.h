@@ -1,0 +1,38 @@
+#pragma once
+
+#include <QHash>
+#include <QSet>
+#include <QString>
+
+namespace sandbox {
+
+// What a sandbox plan was built from in the filesystem: each directory in which a name
+// was looked up while resolving a path (symlinks followed as the kernel follows them),
+// with the names looked up, and each directory that was listed whole. A plan stays true
+// while every name looked up leads to the same entry and every listed directory holds
+// the same entries, and no mount changes.
+class FilesystemReads final
+{
+public:
+    // Records the lookups that resolving `path` (absolute) makes, following symlinks.
+    // A relative path cannot be recorded: the reads become unrepeatable.
+    void resolved(const QString &path);
+    // Records that the entries of `directory` were read (and how it was found).
+    void listed(const QString &directory);
+
+    struct Consulted
+    {
+        QSet<QString> names; // looked up in the directory
+        bool listed = false; // every entry was read
+    };
+    // By directory (resolved, absolute).
+    const QHash<QString, Consulted> &directories() const { return m_directories; }
+    // Something was read that no directory watch can follow.
+    bool unrepeatable() const { return m_unrepeatable; }
+
+private:
+    QHash<QString, Consulted> m_directories;
+    bool m_unrepeatable = false;
+};
+
+} // namespace sandbox
