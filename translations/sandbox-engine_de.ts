@@ -1245,18 +1245,6 @@
         <translation>der Befehl, seine Umgebung oder sein Verzeichnis enthält ein NUL-Zeichen</translation>
     </message>
     <message>
-        <source>none: the VM has no network device. Allowlist: no network device either; the guest&apos;s only way out is its network forwarder (sandbox-vm-gvforwarder, a verified helper) on the guest&apos;s 127.0.0.1:3128, whose connections travel over a virtio-serial port of their own to the engine, which connects each one to its filtering proxy and to nothing else (QEMU only). Full is not supported: user-mode networking that keeps the host&apos;s loopback and private ranges unreachable is not built, so a command under it is refused and nothing is run</source>
-        <translation>none: Die VM hat kein Netzwerkgerät. Allowlist: ebenfalls kein Netzwerkgerät; der einzige Weg aus dem Gast ist sein Netzwerk-Forwarder (sandbox-vm-gvforwarder, ein geprüftes Hilfsprogramm) auf 127.0.0.1:3128 des Gasts, dessen Verbindungen über einen eigenen virtio-serial-Port zur Engine laufen, die jede nur mit ihrem filternden Proxy verbindet und mit nichts sonst (nur QEMU). Full wird nicht unterstützt: Netzwerk im Benutzermodus, das Loopback und private Bereiche des Hosts unerreichbar hält, ist nicht gebaut, daher wird ein Befehl darunter abgelehnt und nichts ausgeführt</translation>
-    </message>
-    <message>
-        <source>under network allowlist the engine&apos;s filtering proxy is the VM&apos;s only way out: commands get HTTP_PROXY, HTTPS_PROXY and ALL_PROXY (and their lower-case forms) pointing at the forwarder (HTTP, HTTPS through CONNECT, SOCKS5), set after the request&apos;s own environment; the proxy connects only to the policy&apos;s allowed domains and addresses, a denied entry winning. Nothing else leaves the VM, name lookups included (the proxy resolves names). Each set of domain rules gets a VM of its own</source>
-        <translation>im Netzwerkmodus Allowlist ist der filternde Proxy der Engine der einzige Weg aus der VM: Befehle erhalten HTTP_PROXY, HTTPS_PROXY und ALL_PROXY (und die kleingeschriebenen Formen), die auf den Forwarder zeigen (HTTP, HTTPS über CONNECT, SOCKS5), gesetzt nach der eigenen Umgebung der Anfrage; der Proxy verbindet nur mit den erlaubten Domains und Adressen der Richtlinie, wobei ein verweigerter Eintrag Vorrang hat. Nichts anderes verlässt die VM, auch keine Namensauflösung (der Proxy löst Namen auf). Jeder Satz von Domainregeln erhält eine eigene VM</translation>
-    </message>
-    <message>
-        <source>nothing of the host is reachable from the guest whatever the policy says (deny, ask and allow alike): no network device, host sockets are not reachable through 9p, the only channels are the exec agent&apos;s and, under network allowlist, the forwarder&apos;s, which the engine connects only to its filtering proxy</source>
-        <translation>nichts vom Host ist aus dem Gast erreichbar, was die Richtlinie auch sagt (deny, ask und allow gleichermaßen): kein Netzwerkgerät, Host-Sockets sind über 9p nicht erreichbar, die einzigen Kanäle sind der des Ausführungsagenten und im Netzwerkmodus Allowlist der des Forwarders, den die Engine nur mit ihrem filternden Proxy verbindet</translation>
-    </message>
-    <message>
         <source>cannot read the guest initramfs %1</source>
         <translation>die Initramfs des Gasts %1 kann nicht gelesen werden</translation>
     </message>
@@ -1293,12 +1281,36 @@
         <translation>Baseline ungültig: Treiberfehler bei der Wiederherstellung (%1)</translation>
     </message>
     <message>
-        <source>the VM backend does not enforce network &quot;full&quot; (user-mode networking that keeps the host&apos;s loopback and private ranges unreachable is not built; &quot;none&quot; and &quot;allowlist&quot; are enforced); nothing was run</source>
-        <translation>das VM-Backend setzt das Netzwerk „full“ nicht durch (Netzwerk im Benutzermodus, das Loopback und private Bereiche des Hosts unerreichbar hält, ist nicht gebaut; „none“ und „allowlist“ werden durchgesetzt); nichts wurde ausgeführt</translation>
-    </message>
-    <message>
         <source>Reported as they happen: every system call the guest&apos;s seccomp observer refuses, tied to the command (and still written on the command&apos;s stderr); under the allowlist network mode every connection the filtering proxy refuses, for this backend (one VM&apos;s forwarder serves every command in it, so such a refusal is not tied to one command); and the engine&apos;s own refusals. Not observed: what the guest&apos;s kernel refuses on files (a write to a read-only share; a denied path is simply absent from the guest).</source>
         <translation>Gemeldet, sobald sie geschehen: jeder Systemaufruf, den der Seccomp-Beobachter des Gasts ablehnt, dem Befehl zugeordnet (und weiterhin auf der Standardfehlerausgabe des Befehls ausgegeben); im Netzwerkmodus Allowlist jede Verbindung, die der filternde Proxy ablehnt, für dieses Backend (der Forwarder einer VM dient allen Befehlen darin, daher ist eine solche Ablehnung nicht einem Befehl zugeordnet); und die eigenen Ablehnungen der Engine. Nicht beobachtet: was der Kernel des Gasts bei Dateien ablehnt (ein Schreibzugriff auf eine schreibgeschützte Freigabe; ein verweigerter Pfad fehlt im Gast einfach).</translation>
+    </message>
+    <message>
+        <source>Full is unavailable here (%1): a command under it is refused and nothing is run</source>
+        <translation>Vollständig ist hier nicht verfügbar (%1): ein Befehl darunter wird abgelehnt und nichts wird ausgeführt</translation>
+    </message>
+    <message>
+        <source>Full (QEMU on Linux with slirp4netns and user namespaces; elsewhere a command under it is refused and nothing is run): the VM&apos;s one NIC is on QEMU&apos;s user-mode network (IPv4 only, nothing forwarded into the guest); QEMU runs in a user and network namespace of its own whose only way out is slirp4netns, its mapping to the host&apos;s loopback disabled; that namespace&apos;s routing table, set before QEMU starts (QEMU holds no capability there, so it cannot change it), prohibits every loopback, private, carrier-grade NAT, link-local, multicast, reserved and unspecified IPv4 range and the host&apos;s own IPv4 addresses (those it had when the VM booted), so the host and internal networks are unreachable and public addresses are reachable; the guest&apos;s gateway %1 is that namespace&apos;s own loopback, where nothing listens. An internal IPv4 address or one of the host&apos;s, listed without a port in the policy&apos;s allowed domains, is reachable on every port; an IPv4 address in its denied domains is not (deny wins); names in either list change nothing. A policy naming a loopback address, an internal address with a port or one in the VM&apos;s own networks (%2/%3, %4/%5) is refused and nothing is run. Name lookups go to slirp4netns&apos;s DNS forwarder %6, which asks the host&apos;s resolver: besides a host address the policy names, the one service of the host the guest reaches</source>
+        <translation>Vollständig (QEMU unter Linux mit slirp4netns und User-Namespaces; anderswo wird ein Befehl darunter abgelehnt und nichts ausgeführt): die einzige Netzwerkkarte der VM hängt an QEMUs User-Mode-Netz (nur IPv4, nichts wird in den Gast weitergeleitet); QEMU läuft in einem eigenen User- und Netzwerk-Namespace, dessen einziger Weg nach draußen slirp4netns ist, dessen Abbildung auf das Loopback des Hosts abgeschaltet ist; die Routing-Tabelle dieses Namespace, gesetzt bevor QEMU startet (QEMU hat dort keine Capability und kann sie daher nicht ändern), verbietet jeden Loopback-, privaten, Carrier-Grade-NAT-, Link-Local-, Multicast-, reservierten und unspezifizierten IPv4-Bereich sowie die eigenen IPv4-Adressen des Hosts (die er beim Start der VM hatte), sodass Host und interne Netze unerreichbar und öffentliche Adressen erreichbar sind; das Gateway %1 des Gasts ist das eigene Loopback dieses Namespace, auf dem nichts lauscht. Eine interne IPv4-Adresse oder eine des Hosts, ohne Port in den erlaubten Domains der Richtlinie aufgeführt, ist auf jedem Port erreichbar; eine IPv4-Adresse in ihren verbotenen Domains ist es nicht (Verbot gewinnt); Namen in beiden Listen ändern nichts. Eine Richtlinie, die eine Loopback-Adresse, eine interne Adresse mit Port oder eine in den eigenen Netzen der VM (%2/%3, %4/%5) nennt, wird abgelehnt und nichts wird ausgeführt. Namensauflösungen gehen an den DNS-Weiterleiter %6 von slirp4netns, der den Resolver des Hosts fragt: neben einer Host-Adresse, die die Richtlinie nennt, der einzige Dienst des Hosts, den der Gast erreicht</translation>
+    </message>
+    <message>
+        <source>none: the VM has no network device. Allowlist: no network device either; the guest&apos;s only way out is its network forwarder (sandbox-vm-gvforwarder, a verified helper) on the guest&apos;s 127.0.0.1:3128, whose connections travel over a virtio-serial port of their own to the engine, which connects each one to its filtering proxy and to nothing else (QEMU only). %1</source>
+        <translation>Keins: die VM hat kein Netzwerkgerät. Zulassungsliste: ebenfalls kein Netzwerkgerät; der einzige Weg des Gasts nach draußen ist sein Netzwerk-Weiterleiter (sandbox-vm-gvforwarder, ein geprüftes Hilfsprogramm) auf 127.0.0.1:3128 im Gast, dessen Verbindungen über einen eigenen virtio-serial-Port zur Engine laufen, die jede nur mit ihrem filternden Proxy verbindet und mit nichts sonst (nur QEMU). %1</translation>
+    </message>
+    <message>
+        <source>under network allowlist the engine&apos;s filtering proxy is the VM&apos;s only way out: commands get HTTP_PROXY, HTTPS_PROXY and ALL_PROXY (and their lower-case forms) pointing at the forwarder (HTTP, HTTPS through CONNECT, SOCKS5), set after the request&apos;s own environment; the proxy connects only to the policy&apos;s allowed domains and addresses, a denied entry winning. Nothing else leaves the VM, name lookups included (the proxy resolves names). Each set of domain rules gets a VM of its own. Under network full only IPv4 addresses in the lists count (see network), and each set of lists gets a VM of its own too</source>
+        <translation>unter Netzwerk Zulassungsliste ist der filternde Proxy der Engine der einzige Weg aus der VM: Befehle erhalten HTTP_PROXY, HTTPS_PROXY und ALL_PROXY (und ihre kleingeschriebenen Formen), die auf den Weiterleiter zeigen (HTTP, HTTPS über CONNECT, SOCKS5), gesetzt nach der eigenen Umgebung der Anfrage; der Proxy verbindet nur zu den erlaubten Domains und Adressen der Richtlinie, wobei ein verbotener Eintrag gewinnt. Nichts anderes verlässt die VM, auch keine Namensauflösung (der Proxy löst Namen auf). Jeder Satz Domain-Regeln erhält eine eigene VM. Unter Netzwerk vollständig zählen nur IPv4-Adressen in den Listen (siehe Netzwerk), und auch jeder Satz Listen erhält eine eigene VM</translation>
+    </message>
+    <message>
+        <source>nothing of the host is reachable from the guest whatever the policy says (deny, ask and allow alike): host sockets are not reachable through 9p; the only channels are the exec agent&apos;s and, under network allowlist, the forwarder&apos;s, which the engine connects only to its filtering proxy; under network full the NIC reaches neither the host&apos;s loopback nor its own addresses, except its name resolver and an address of the host the policy names</source>
+        <translation>nichts vom Host ist aus dem Gast erreichbar, was auch immer die Richtlinie sagt (verbieten, fragen und erlauben gleichermaßen): Host-Sockets sind über 9p nicht erreichbar; die einzigen Kanäle sind der des Ausführungsagenten und, unter Netzwerk Zulassungsliste, der des Weiterleiters, den die Engine nur mit ihrem filternden Proxy verbindet; unter Netzwerk vollständig erreicht die Netzwerkkarte weder das Loopback des Hosts noch seine eigenen Adressen, außer seinem Namens-Resolver und einer Adresse des Hosts, die die Richtlinie nennt</translation>
+    </message>
+    <message>
+        <source>workspace VM not restored: network full VMs are booted in their own network namespace with their NIC; cold boot</source>
+        <translation>Arbeitsbereichs-VM nicht wiederhergestellt: VMs mit Netzwerk vollständig werden in ihrem eigenen Netzwerk-Namespace mit ihrer Netzwerkkarte gestartet; Kaltstart</translation>
+    </message>
+    <message>
+        <source>network &quot;full&quot; is unavailable in the VM backend here: %1; nothing was run</source>
+        <translation>Netzwerk „vollständig“ ist im VM-Backend hier nicht verfügbar: %1; nichts wurde ausgeführt</translation>
     </message>
 </context>
 <context>
@@ -1474,6 +1486,18 @@
     <message>
         <source>contains a control character at position %1</source>
         <translation>enthält an Position %1 ein Steuerzeichen</translation>
+    </message>
+    <message>
+        <source>cannot read the %1 %2: %3</source>
+        <translation>%1 %2 kann nicht gelesen werden: %3</translation>
+    </message>
+    <message>
+        <source>the %1 %2 is larger than %3 bytes</source>
+        <translation>%1 %2 ist größer als %3 Bytes</translation>
+    </message>
+    <message>
+        <source>contains a bidirectional override at position %1</source>
+        <translation>enthält an Position %1 eine bidirektionale Steuerung</translation>
     </message>
 </context>
 <context>
@@ -2011,6 +2035,13 @@
     </message>
 </context>
 <context>
+    <name>sandbox::FatImage</name>
+    <message>
+        <source>the boot loader (%1 bytes) is too large for a FAT16 system partition</source>
+        <translation>der Bootloader (%1 Bytes) ist zu groß für eine FAT16-Systempartition</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::FieldSpec</name>
     <message>
         <source>expected %1, got %2</source>
@@ -2327,14 +2358,25 @@
     </message>
 </context>
 <context>
+    <name>sandbox::HyperVBootDisk</name>
+    <message>
+        <source>EFI stub (package systemd-boot-efi)</source>
+        <translation>EFI-Stub (Paket systemd-boot-efi)</translation>
+    </message>
+    <message>
+        <source>guest kernel</source>
+        <translation>Gast-Kernel</translation>
+    </message>
+    <message>
+        <source>guest initramfs</source>
+        <translation>Gast-Initramfs</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::HyperVDriver</name>
     <message>
         <source>Hyper-V runs on Windows only</source>
         <translation>Hyper-V läuft nur unter Windows</translation>
-    </message>
-    <message>
-        <source>the Hyper-V driver cannot boot the guest yet: packing the kernel and initramfs into a bootable disk and the winvm-helper are not written</source>
-        <translation>der Hyper-V-Treiber kann den Gast noch nicht booten: Das Packen von Kernel und Initramfs in eine bootfähige Platte und der winvm-helper sind noch nicht geschrieben</translation>
     </message>
     <message>
         <source>cannot write the checkpoint&apos;s name</source>
@@ -2355,6 +2397,10 @@
     <message>
         <source>the Hyper-V driver does not carry the guest&apos;s network forwarder yet, so network allowlist is not enforced with it; nothing was run</source>
         <translation>der Hyper-V-Treiber führt den Netzwerk-Forwarder des Gasts noch nicht, daher wird der Netzwerkmodus Allowlist damit nicht durchgesetzt; nichts wurde ausgeführt</translation>
+    </message>
+    <message>
+        <source>the Hyper-V driver cannot run the guest yet: the engine does not carry the exec agent&apos;s channel through winvm-helper, and shares are not passed to a Hyper-V guest</source>
+        <translation>der Hyper-V-Treiber kann den Gast noch nicht ausführen: die Engine führt den Kanal des Ausführungsagenten nicht über winvm-helper, und Freigaben werden an einen Hyper-V-Gast nicht weitergegeben</translation>
     </message>
 </context>
 <context>
@@ -3088,6 +3134,92 @@
     </message>
 </context>
 <context>
+    <name>sandbox::UnifiedKernelImage</name>
+    <message>
+        <source>cannot use the EFI stub: %1</source>
+        <translation>der EFI-Stub ist nicht verwendbar: %1</translation>
+    </message>
+    <message>
+        <source>it is not a PE image</source>
+        <translation>er ist kein PE-Abbild</translation>
+    </message>
+    <message>
+        <source>it has no PE header</source>
+        <translation>er hat keinen PE-Header</translation>
+    </message>
+    <message>
+        <source>it is not an x86-64 image</source>
+        <translation>er ist kein x86-64-Abbild</translation>
+    </message>
+    <message>
+        <source>it is not a PE32+ image</source>
+        <translation>er ist kein PE32+-Abbild</translation>
+    </message>
+    <message>
+        <source>its section alignment is not a divisor of the page size</source>
+        <translation>seine Abschnittsausrichtung ist kein Teiler der Seitengröße</translation>
+    </message>
+    <message>
+        <source>its section table is cut short</source>
+        <translation>seine Abschnittstabelle ist abgeschnitten</translation>
+    </message>
+    <message>
+        <source>it already has a %1 section</source>
+        <translation>er hat bereits einen Abschnitt %1</translation>
+    </message>
+    <message>
+        <source>its headers have no room for three more sections</source>
+        <translation>seine Header haben keinen Platz für drei weitere Abschnitte</translation>
+    </message>
+    <message>
+        <source>the kernel and initramfs are too large for one EFI image</source>
+        <translation>Kernel und Initramfs sind zu groß für ein EFI-Abbild</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::UserNetwork</name>
+    <message>
+        <source>the policy names %1, but a VM never reaches the host&apos;s loopback; under network &quot;full&quot; name a non-loopback address of the host instead; nothing was run</source>
+        <translation>die Richtlinie nennt %1, aber eine VM erreicht nie das Loopback des Hosts; nennen Sie unter Netzwerk „vollständig“ stattdessen eine Nicht-Loopback-Adresse des Hosts; nichts wurde ausgeführt</translation>
+    </message>
+    <message>
+        <source>the policy names %1, which lies in the VM&apos;s own user-mode networks (%2/%3 and %4/%5); nothing was run</source>
+        <translation>die Richtlinie nennt %1, das in den eigenen User-Mode-Netzen der VM liegt (%2/%3 und %4/%5); nichts wurde ausgeführt</translation>
+    </message>
+    <message>
+        <source>the policy names %1, an internal address with a port; under network &quot;full&quot; the VM opens a named internal address on every port or not at all, so name the address without a port; nothing was run</source>
+        <translation>die Richtlinie nennt %1, eine interne Adresse mit Port; unter Netzwerk „vollständig“ öffnet die VM eine genannte interne Adresse auf jedem Port oder gar nicht, nennen Sie die Adresse also ohne Port; nichts wurde ausgeführt</translation>
+    </message>
+    <message>
+        <source>user-mode networking isolated from the host needs Linux network namespaces</source>
+        <translation>ein vom Host isoliertes User-Mode-Netz braucht Linux-Netzwerk-Namespaces</translation>
+    </message>
+    <message>
+        <source>slirp4netns was not found on PATH (install slirp4netns)</source>
+        <translation>slirp4netns wurde im PATH nicht gefunden (installieren Sie slirp4netns)</translation>
+    </message>
+    <message>
+        <source>user namespaces are turned off (user.max_user_namespaces is 0)</source>
+        <translation>User-Namespaces sind abgeschaltet (user.max_user_namespaces ist 0)</translation>
+    </message>
+    <message>
+        <source>unprivileged user namespaces are turned off (kernel.unprivileged_userns_clone is 0)</source>
+        <translation>unprivilegierte User-Namespaces sind abgeschaltet (kernel.unprivileged_userns_clone ist 0)</translation>
+    </message>
+    <message>
+        <source>AppArmor refuses unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns is 1)</source>
+        <translation>AppArmor verweigert unprivilegierte User-Namespaces (kernel.apparmor_restrict_unprivileged_userns ist 1)</translation>
+    </message>
+    <message>
+        <source>cannot create the pipes for slirp4netns: %1</source>
+        <translation>die Pipes für slirp4netns können nicht angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>slirp4netns did not bring up the VM&apos;s network within %1 s%2</source>
+        <translation>slirp4netns hat das Netz der VM nicht innerhalb von %1 s eingerichtet%2</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::VfkitDriver</name>
     <message>
         <source>vfkit drives Apple&apos;s Virtualization framework and runs on macOS only</source>
@@ -3112,6 +3244,24 @@
     <message>
         <source>the vfkit driver does not carry the guest&apos;s network forwarder yet, so network allowlist is not enforced with it; nothing was run</source>
         <translation>der vfkit-Treiber führt den Netzwerk-Forwarder des Gasts noch nicht, daher wird der Netzwerkmodus Allowlist damit nicht durchgesetzt; nichts wurde ausgeführt</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::VhdxImage</name>
+    <message>
+        <source>the boot disk is %1 bytes, not a whole number of %2-byte blocks</source>
+        <translation>das Startlaufwerk hat %1 Bytes, keine ganze Zahl von %2-Byte-Blöcken</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::VmDriver</name>
+    <message>
+        <source>%1 cannot keep the host and internal addresses unreachable from a VM&apos;s user-mode network</source>
+        <translation>%1 kann Host- und interne Adressen vor dem User-Mode-Netz einer VM nicht unerreichbar halten</translation>
     </message>
 </context>
 <context>
