@@ -32,6 +32,16 @@ bool readAppArmorRestriction()
     return readSmallFile("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1";
 }
 
+// A cache only this user could have written: a regular file of theirs that nobody else may
+// write. Anyone else's answer (say, "no namespaces" to get the weaker tier chosen) is not
+// believed; the kernel is probed instead.
+bool isOwnersAlone(const QFile &file)
+{
+    struct stat st = {};
+    return ::fstat(file.handle(), &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid()
+        && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
 } // namespace
 
 KernelProbe KernelProbe::parse(const QByteArray &output, bool restrictsUserns)
@@ -99,7 +109,7 @@ KernelProbe KernelProbe::cachedOrRun(const QString &initPath, const QString &cac
 {
     const QByteArray expected = cacheFile.isEmpty() ? QByteArray() : conditions(initPath);
     QFile cached(cacheFile);
-    if (!expected.isEmpty() && cached.open(QIODevice::ReadOnly)) {
+    if (!expected.isEmpty() && cached.open(QIODevice::ReadOnly) && isOwnersAlone(cached)) {
         const QByteArray content = cached.read(64 * 1024);
         const QByteArray head = expected + kOutputMarker + '\n';
         if (content.startsWith(head)) {
