@@ -105,19 +105,26 @@ QByteArray KernelProbe::conditions(const QString &initPath)
     return lines;
 }
 
-KernelProbe KernelProbe::cachedOrRun(const QString &initPath, const QString &cacheFile)
+std::optional<KernelProbe> KernelProbe::cached(const QString &initPath, const QString &cacheFile)
 {
     const QByteArray expected = cacheFile.isEmpty() ? QByteArray() : conditions(initPath);
-    QFile cached(cacheFile);
-    if (!expected.isEmpty() && cached.open(QIODevice::ReadOnly) && isOwnersAlone(cached)) {
-        const QByteArray content = cached.read(64 * 1024);
-        const QByteArray head = expected + kOutputMarker + '\n';
-        if (content.startsWith(head)) {
-            KernelProbe probe = parse(content.mid(head.size()), readAppArmorRestriction());
-            probe.fromCache = true;
-            return probe;
-        }
-    }
+    QFile file(cacheFile);
+    if (expected.isEmpty() || !file.open(QIODevice::ReadOnly) || !isOwnersAlone(file))
+        return std::nullopt;
+    const QByteArray content = file.read(64 * 1024);
+    const QByteArray head = expected + kOutputMarker + '\n';
+    if (!content.startsWith(head))
+        return std::nullopt;
+    KernelProbe probe = parse(content.mid(head.size()), readAppArmorRestriction());
+    probe.fromCache = true;
+    return probe;
+}
+
+KernelProbe KernelProbe::cachedOrRun(const QString &initPath, const QString &cacheFile)
+{
+    if (std::optional<KernelProbe> answer = cached(initPath, cacheFile))
+        return *answer;
+    const QByteArray expected = cacheFile.isEmpty() ? QByteArray() : conditions(initPath);
     KernelProbe probe;
     QProcess process;
     process.setProgram(initPath);
