@@ -6,10 +6,6 @@
 #include "common/EngineHost.h"
 #include "server/Client.h"
 
-#include <QCoreApplication>
-#include <QDeadlineTimer>
-#include <QSet>
-
 namespace sandbox {
 
 EngineConnection::EngineConnection(GlobalOptions options, QObject *parent)
@@ -48,14 +44,12 @@ int EngineConnection::open(int errorStatus)
         // Restoring may ask a question (this process hosts the engine, so it must answer);
         // a refused one makes the restore fall back, which is not this command's failure.
         m_responder->setEnabled(true);
-        QSet<quint64> finished; // tracked from before the wait: the notice may come first
-        connect(m_client.get(), &Client::activationFinished, this,
-                [&finished](const ActivationResult &r) { finished.insert(r.activationId); });
         const ActivationResult restored = await(m_host->restored());
-        QDeadlineTimer deadline(5000);
-        while (restored.activationId != 0 && !finished.contains(restored.activationId) && !deadline.hasExpired())
-            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
-        disconnect(m_client.get(), &Client::activationFinished, this, nullptr);
+        // The engine sent the restore's notices before it ended, so the answer to a request
+        // made now comes behind them: once it is here, they have all been delivered (none
+        // at all when this client connected after the restore had ended).
+        if (restored.activationId != 0)
+            await(m_client->processes());
         m_responder->forgetUnanswerable();
     } else if (!m_options.configDirectory.isEmpty()) {
         Terminal::err(tr("sandboxctl: note: --config-dir applies only to an engine this command hosts; the running "

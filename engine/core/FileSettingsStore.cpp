@@ -66,6 +66,14 @@ Result<SettingsDocument> FileSettingsStore::load()
 Status FileSettingsStore::update(const std::function<Status(SettingsDocument &)> &change)
 {
     QMutexLocker locker(&m_mutex);
+    // A change that leaves the current, valid file as it is (an engine start restoring the
+    // saved selection) is done without the lock and its synced lock file: a write by
+    // another process right after this read would have come after it under the lock too.
+    if (const std::optional<SettingsDocument> clean = readCleanDocument()) {
+        SettingsDocument changed = *clean;
+        if (change(changed).ok() && changed == *clean)
+            return {};
+    }
     if (Status status = m_file.lock(); !status.ok())
         return status;
     Result<SettingsDocument> document = readLocked();

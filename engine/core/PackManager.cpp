@@ -402,6 +402,7 @@ Status PackManager::adoptSettings(const QString &packId, const QString &publishe
     const QString oldIdentity = previous ? previous->publisher + QLatin1Char('/') + packId : QString();
     bool movedAway = false;
     Status status = m_context.settings.update([&](SettingsDocument &document) -> Status {
+        movedAway = false;
         QMap<QString, QJsonObject> theirs;
         for (auto it = document.backends.begin(); it != document.backends.end();) {
             if (it.key().startsWith(prefix)) {

@@ -19,7 +19,9 @@ public:
     // The current document; an absent file gives an empty document.
     virtual Result<SettingsDocument> load() = 0;
     // Reads, changes and writes the document as one step that no other process or thread
-    // can interleave with. When `change` returns an error nothing is written.
+    // can interleave with. When `change` returns an error nothing is written. `change` may
+    // be called more than once (on a first look without the lock), so whatever it reports
+    // must come from the document it is given last.
     virtual Status update(const std::function<Status(SettingsDocument &)> &change) = 0;
     // Things a user must be told (a corrupt file was backed up, ...).
     virtual QStringList warnings() const = 0;

@@ -86,6 +86,7 @@ private slots:
     void terminalPromptsAndSecretsWithoutEcho();
     void staleSocketOfADeadOwnerIsReplaced();
     void hostInteractionWithoutTerminalNamesTheQuestion();
+    void hotSwitchKeepsEachCommandInTheTierThatStartedIt_data();
     void hotSwitchKeepsEachCommandInTheTierThatStartedIt();
     void proxyRefusalsAreFollowedAsEvents();
     void confinementRefusalIsAnEvent();
@@ -854,12 +855,23 @@ QByteArray nextLine(QProcess &process)
 
 } // namespace
 
+void TestDaemon::hotSwitchKeepsEachCommandInTheTierThatStartedIt_data()
+{
+    QTest::addColumn<bool>("daemon");
+    QTest::newRow("sandboxd owns the engine") << true;
+    // No daemon: the first `sandboxctl run` hosts the engine and serves the others (ps,
+    // the switch, the second run) while its command runs.
+    QTest::newRow("an embedding sandboxctl run owns the engine") << false;
+}
+
 void TestDaemon::hotSwitchKeepsEachCommandInTheTierThatStartedIt()
 {
     // The real auto launcher, switched from tier 1 to tier 2 while a command runs. Each
     // command says which pid namespace it is in, before and after the switch; tier 1 gives
     // it its own, tier 2 (no namespaces) leaves it in the host's.
-    startDaemon();
+    QFETCH(bool, daemon);
+    if (daemon)
+        startDaemon();
     const QByteArray host = pidNamespaceOf("/proc/self/ns/pid");
     QVERIFY(!host.isEmpty());
     const QStringList reporter{ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
@@ -872,6 +884,8 @@ void TestDaemon::hotSwitchKeepsEachCommandInTheTierThatStartedIt()
     const QByteArray firstBefore = nextLine(*first);
     QVERIFY2(firstBefore.startsWith("pid:["), firstBefore.constData());
     QVERIFY(firstBefore != host);
+    if (!daemon) // the run hosts the engine (the run front became sandboxctl-full in place)
+        QCOMPARE(serverPid(ctl({ QStringLiteral("status"), QStringLiteral("--json") })), first->processId());
 
     const Outcome switched = ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:auto"),
                                    QStringLiteral("tier=landlock-seccomp") });
@@ -889,17 +903,20 @@ void TestDaemon::hotSwitchKeepsEachCommandInTheTierThatStartedIt()
                  QStringLiteral("auto"));
     }
 
-    // After the switch the first command is still in its own namespace: tier 1.
-    first->write("go\n");
-    first->closeWriteChannel();
+    // After the switch the first command is still in its own namespace: tier 1. The
+    // second ends first: an embedding owner ends every command it serves when it exits.
     second->write("go\n");
     second->closeWriteChannel();
-    QCOMPARE(nextLine(*first), firstBefore);
     QCOMPARE(nextLine(*second), host);
-    QTRY_VERIFY_WITH_TIMEOUT(first->state() == QProcess::NotRunning, 30000);
     QTRY_VERIFY_WITH_TIMEOUT(second->state() == QProcess::NotRunning, 30000);
-    QCOMPARE(first->exitCode(), 0);
     QCOMPARE(second->exitCode(), 0);
+    first->write("go\n");
+    first->closeWriteChannel();
+    QCOMPARE(nextLine(*first), firstBefore);
+    QTRY_VERIFY_WITH_TIMEOUT(first->state() == QProcess::NotRunning, 30000);
+    QCOMPARE(first->exitCode(), 0);
+    if (!daemon) // the owner is gone with its command
+        QVERIFY(!QFileInfo(m_socket).exists());
 }
 
 void TestDaemon::simultaneousStartsMakeExactlyOneOwner()

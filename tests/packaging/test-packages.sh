@@ -65,7 +65,7 @@ for path in usr/bin/sandboxctl usr/bin/sandboxctl-full usr/bin/sandboxd usr/bin/
     usr/share/metainfo/dev.sandbox_studio.SandboxStudio.metainfo.xml \
     usr/share/icons/hicolor/scalable/apps/sandbox-studio.svg usr/share/icons/hicolor/256x256/apps/sandbox-studio.png \
     usr/lib/systemd/user/sandboxd.service usr/share/sandbox-studio/apparmor/sandbox-studio-init \
-    usr/lib/sandbox-studio/libsandbox-launcher-api.so.1 usr/lib/sandbox-studio/libsandbox-keychain.so.1 usr/share/man/man1/sandboxctl.1.gz; do
+    usr/lib/sandbox-studio/libsandbox-launcher-api.so.1 usr/lib/sandbox-studio/libsandbox-keychain.so.1 usr/lib/sandbox-studio/libsandbox-digest.so.1 usr/share/man/man1/sandboxctl.1.gz; do
     check "the .deb holds /$path" test -e "$work/deb/$path"
 done
 for binary in usr/bin/sandboxctl usr/bin/sandboxctl-full usr/bin/sandboxd usr/bin/sandbox-studio usr/libexec/sandbox-studio/sandbox-init; do

@@ -240,6 +240,18 @@ QFuture<Status> AutoLauncher::configure(const ResolvedSettings &settings)
 
 QFuture<Status> AutoLauncher::prepare()
 {
+    // Answered from the probe's cache (every start but the first after a change), preparing
+    // is a few small reads: done at once, without a thread. Only a real probe runs in the
+    // background, within the engine's bound.
+    bool force = false;
+    {
+        QMutexLocker lock(&m_mutex);
+        force = m_forceLandlockSeccomp;
+    }
+    if (const QString initPath = locateInit(); !initPath.isEmpty()) {
+        if (const std::optional<KernelProbe> probe = KernelProbe::cached(initPath, probeCacheFile()))
+            return ready(adopt(choose(force, initPath, *probe)));
+    }
     return QtConcurrent::run([this] { return prepareNow(); });
 }
 
@@ -258,7 +270,13 @@ AutoLauncher::Choice AutoLauncher::choose(bool forceLandlockSeccomp, const QStri
                             .arg(QCoreApplication::applicationDirPath());
         return choice;
     }
-    const KernelProbe probe = KernelProbe::cachedOrRun(choice.initPath, probeCacheFile);
+    return choose(forceLandlockSeccomp, choice.initPath, KernelProbe::cachedOrRun(choice.initPath, probeCacheFile));
+}
+
+AutoLauncher::Choice AutoLauncher::choose(bool forceLandlockSeccomp, const QString &initPath, const KernelProbe &probe)
+{
+    Choice choice;
+    choice.initPath = initPath;
     choice.landlockAbi = probe.landlockAbi;
     if (!probe.ran) {
         choice.reason = probe.failure;
@@ -292,7 +310,11 @@ Status AutoLauncher::prepareNow()
         QMutexLocker lock(&m_mutex);
         force = m_forceLandlockSeccomp;
     }
-    const Choice choice = choose(force, probeCacheFile());
+    return adopt(choose(force, probeCacheFile()));
+}
+
+Status AutoLauncher::adopt(const Choice &choice)
+{
     QMutexLocker lock(&m_mutex);
     m_initPath = choice.initPath;
     m_tier = choice.tier;

@@ -11,6 +11,7 @@
 namespace sandbox {
 
 class FilteringProxy;
+struct KernelProbe;
 class SandboxPlanCache;
 
 // builtin:auto — the strongest lightweight OS sandbox this host offers, chosen at
@@ -50,8 +51,12 @@ private:
     };
     // `probeCacheFile`: where the kernel probe's result is remembered (KernelProbe::cachedOrRun).
     static Choice choose(bool forceLandlockSeccomp, const QString &probeCacheFile);
+    // The tier `probe` of the helper at `initPath` allows.
+    static Choice choose(bool forceLandlockSeccomp, const QString &initPath, const KernelProbe &probe);
     QString probeCacheFile() const;
     Status prepareNow();
+    // Serves from now on as `choice` says.
+    Status adopt(const Choice &choice);
     static QMap<QString, QString> enforcementFor(Tier tier, int landlockAbi, const QString &unavailableReason);
     // Which refusals this tier reports as they happen (descriptor().refusals).
     static QString refusalsFor(Tier tier);

@@ -6,7 +6,8 @@ namespace sandbox {
 
 // SHA-256 of a file's bytes as lowercase hex, empty when it cannot be read. Through
 // OpenSSL, which uses the CPU's SHA instructions: a VM baseline is tens of MiB and is
-// checked on every restore.
+// checked on every restore. On Linux OpenSSL is loaded only on the first digest (see
+// FileDigestLibrary.cpp).
 struct FileDigest
 {
     // Of the whole open file `fd`, which is left at offset 0; `bytes` gets its length.

@@ -183,9 +183,10 @@ VmLauncher::~VmLauncher()
     for (QFuture<void> &restore : restores)
         restore.waitForFinished();
     machines.clear();
-    // Their run directories and leases go in the I/O thread: done before this returns.
-    QObject *context = VmMachine::ioContext();
-    if (QThread::currentThread() != context->thread())
+    // Their run directories and leases go in the I/O thread: done before this returns (a
+    // launcher that never ran a VM, like every catalog instance, queued nothing there).
+    QObject *context = VmMachine::startedIoContext();
+    if (context && QThread::currentThread() != context->thread())
         QMetaObject::invokeMethod(
             context, [] {}, Qt::BlockingQueuedConnection);
 }

@@ -9,6 +9,8 @@
 #include <QMutex>
 #include <QThread>
 
+#include <utility>
+
 namespace sandbox {
 
 namespace {
@@ -23,29 +25,51 @@ QString consoleTail(const QString &path)
     return QString::fromUtf8(file.readAll()).trimmed();
 }
 
+struct IoThread
+{
+    QMutex mutex;
+    QThread *thread = nullptr;
+    QObject *context = nullptr;
+};
+
+IoThread &ioThread()
+{
+    static IoThread io;
+    return io;
+}
+
 } // namespace
+
+QObject *VmMachine::startedIoContext()
+{
+    IoThread &io = ioThread();
+    QMutexLocker lock(&io.mutex);
+    return io.context;
+}
 
 QObject *VmMachine::ioContext()
 {
-    static QThread *thread = nullptr;
-    static QObject *context = nullptr;
-    static QMutex mutex;
-    QMutexLocker lock(&mutex);
-    if (!context) {
-        thread = new QThread;
-        thread->setObjectName(QStringLiteral("vm-io"));
-        context = new QObject;
-        context->moveToThread(thread);
-        thread->start();
+    IoThread &io = ioThread();
+    QMutexLocker lock(&io.mutex);
+    if (!io.context) {
+        io.thread = new QThread;
+        io.thread->setObjectName(QStringLiteral("vm-io"));
+        io.context = new QObject;
+        io.context->moveToThread(io.thread);
+        io.thread->start();
         qAddPostRoutine([] {
+            IoThread &started = ioThread();
+            QObject *context = started.context;
             QMetaObject::invokeMethod(
-                context, [] { delete context; }, Qt::BlockingQueuedConnection);
-            thread->quit();
-            thread->wait();
-            delete thread;
+                context, [context] { delete context; }, Qt::BlockingQueuedConnection);
+            started.thread->quit();
+            started.thread->wait();
+            QMutexLocker stopped(&started.mutex);
+            started.context = nullptr;
+            delete std::exchange(started.thread, nullptr);
         });
     }
-    return context;
+    return io.context;
 }
 
 VmMachine::VmMachine(VmDriver::Command command, VmSpec spec, GuestLayout layout, int bootTimeoutMs, bool restoring)

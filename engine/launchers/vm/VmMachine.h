@@ -34,6 +34,8 @@ public:
     // The thread every VmMachine lives in (started on first use, stopped at exit), and an
     // object of that thread to queue calls to.
     static QObject *ioContext();
+    // That object if the thread was ever started, else null: nothing was queued to it.
+    static QObject *startedIoContext();
 
     void start();
     void stop();

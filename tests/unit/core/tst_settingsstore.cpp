@@ -8,6 +8,8 @@
 #include <QTest>
 
 #include <atomic>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 using namespace sandbox;
 using namespace sandbox::test;
@@ -44,6 +46,7 @@ private slots:
     void invalidPolicyIsRefused();
     void storeSerializesWritersOfOneProcess();
     void readersWithoutTheLockSeeWholeVersions();
+    void updateThatChangesNothingLeavesTheDirectoryAlone();
     void legacyVmBaselineSettingsNormaliseOnceWithANotice();
 };
 
@@ -268,6 +271,47 @@ void SettingsStoreTest::storeSerializesWritersOfOneProcess()
     // No update was lost to an interleaved read-modify-write.
     QCOMPARE(document.backends.value(QStringLiteral("builtin:a")).value(QStringLiteral("n")).toInt(), perThread);
     QCOMPARE(document.backends.value(QStringLiteral("builtin:b")).value(QStringLiteral("n")).toInt(), perThread);
+}
+
+// Restoring the saved selection on every engine start changes nothing: no lock file is
+// created and removed, nothing is written or synced.
+void SettingsStoreTest::updateThatChangesNothingLeavesTheDirectoryAlone()
+{
+    QTemporaryDir dir;
+    FileSettingsStore store(dir.path());
+    const BackendRef ref = BackendRef::builtin(QStringLiteral("auto"));
+    const auto select = [&](SettingsDocument &document) -> Status {
+        document.active = ref;
+        document.backends.insert(ref.toString(), QJsonObject{ { QStringLiteral("tier"), QStringLiteral("x") } });
+        return {};
+    };
+    QVERIFY(store.update(select).ok());
+    const QByteArray directory = QFile::encodeName(dir.path());
+    const QString file = dir.filePath(QStringLiteral("settings.json"));
+    // Long ago, so any entry created or removed in the directory now shows.
+    const timespec old[2] = { { 946684800, 0 }, { 946684800, 0 } };
+    QCOMPARE(::utimensat(AT_FDCWD, directory.constData(), old, 0), 0);
+    struct stat before = {};
+    QCOMPARE(::stat(QFile::encodeName(file).constData(), &before), 0);
+
+    QVERIFY(store.update(select).ok());
+    struct stat directoryAfter = {};
+    QCOMPARE(::stat(directory.constData(), &directoryAfter), 0);
+    QCOMPARE(qint64(directoryAfter.st_mtim.tv_sec), qint64(946684800));
+    struct stat after = {};
+    QCOMPARE(::stat(QFile::encodeName(file).constData(), &after), 0);
+    QCOMPARE(after.st_ino, before.st_ino);
+
+    // A real change still goes through the lock and is written.
+    QVERIFY(store
+                .update([](SettingsDocument &document) -> Status {
+                    document.active.reset();
+                    return {};
+                })
+                .ok());
+    QVERIFY(!store.load().value().active);
+    QCOMPARE(::stat(directory.constData(), &directoryAfter), 0);
+    QVERIFY(directoryAfter.st_mtim.tv_sec > 946684800);
 }
 
 // Reads do not take the lock: while another store (as another process would) keeps

@@ -8,6 +8,7 @@
 #include <QTest>
 
 #include <sys/stat.h>
+#include <unistd.h>
 #include <utime.h>
 
 using namespace sandbox;
@@ -22,6 +23,7 @@ private slots:
     void changedHelperIsProbedAgain();
     void foreignOrDamagedCacheIsProbedAgain();
     void failedProbeIsNotRemembered();
+    void cacheOthersCouldWriteIsNotBelieved();
 
 private:
     QTemporaryDir m_dir;
@@ -111,6 +113,54 @@ void TestKernelProbe::failedProbeIsNotRemembered()
     QVERIFY(!probe.ran);
     QVERIFY(probe.failure.contains(broken));
     QVERIFY(!QFile::exists(cache));
+}
+
+// A cache with the right conditions but a forged, weaker answer, in a file someone else
+// could have written: the answer is the kernel's, not the file's.
+void TestKernelProbe::cacheOthersCouldWriteIsNotBelieved()
+{
+    const KernelProbe fresh = KernelProbe::run(m_helper);
+    QVERIFY2(fresh.ran, qPrintable(fresh.failure));
+    QVERIFY(KernelProbe::cachedOrRun(m_helper, cacheFile()).ran);
+    QFile file(cacheFile());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray content = file.readAll();
+    file.close();
+    const qsizetype output = content.indexOf("\n--\n");
+    QVERIFY(output > 0);
+    const QByteArray forged = content.left(output) + "\n--\nlandlock 0\nuserns refused\nseccomp refused\n";
+    const auto forge = [&] {
+        QVERIFY(QFile::remove(cacheFile()));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(forged);
+        file.close();
+    };
+    const auto checkFresh = [&](const KernelProbe &probe) {
+        QVERIFY(probe.ran);
+        QVERIFY(!probe.fromCache);
+        QCOMPARE(probe.seccomp, fresh.seccomp);
+        QCOMPARE(probe.namespaces, fresh.namespaces);
+        QCOMPARE(probe.landlockAbi, fresh.landlockAbi);
+    };
+
+    // The forgery is believed when it is the user's own file (the format is right).
+    forge();
+    QVERIFY(QFile::setPermissions(cacheFile(), QFile::ReadOwner | QFile::WriteOwner));
+    QVERIFY(KernelProbe::cachedOrRun(m_helper, cacheFile()).fromCache);
+
+    forge();
+    QCOMPARE(::chmod(QFile::encodeName(cacheFile()).constData(), 0622), 0); // others may write
+    checkFresh(KernelProbe::cachedOrRun(m_helper, cacheFile()));
+    // Probed again and stored owner-only: believed from now on.
+    QCOMPARE(QFile::permissions(cacheFile()) & (QFile::WriteGroup | QFile::WriteOther), QFile::Permissions());
+    QVERIFY(KernelProbe::cachedOrRun(m_helper, cacheFile()).fromCache);
+
+    if (::geteuid() == 0) { // only root can give a file to another user
+        forge();
+        QVERIFY(QFile::setPermissions(cacheFile(), QFile::ReadOwner | QFile::WriteOwner));
+        QCOMPARE(::chown(QFile::encodeName(cacheFile()).constData(), 65534, 65534), 0);
+        checkFresh(KernelProbe::cachedOrRun(m_helper, cacheFile()));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestKernelProbe)

@@ -32,6 +32,16 @@ bool readAppArmorRestriction()
     return readSmallFile("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1";
 }
 
+// A cache only this user could have written: a regular file of theirs that nobody else may
+// write. Anyone else's answer (say, "no namespaces" to get the weaker tier chosen) is not
+// believed; the kernel is probed instead.
+bool isOwnersAlone(const QFile &file)
+{
+    struct stat st = {};
+    return ::fstat(file.handle(), &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid()
+        && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
 } // namespace
 
 KernelProbe KernelProbe::parse(const QByteArray &output, bool restrictsUserns)
@@ -95,19 +105,26 @@ QByteArray KernelProbe::conditions(const QString &initPath)
     return lines;
 }
 
-KernelProbe KernelProbe::cachedOrRun(const QString &initPath, const QString &cacheFile)
+std::optional<KernelProbe> KernelProbe::cached(const QString &initPath, const QString &cacheFile)
 {
     const QByteArray expected = cacheFile.isEmpty() ? QByteArray() : conditions(initPath);
-    QFile cached(cacheFile);
-    if (!expected.isEmpty() && cached.open(QIODevice::ReadOnly)) {
-        const QByteArray content = cached.read(64 * 1024);
-        const QByteArray head = expected + kOutputMarker + '\n';
-        if (content.startsWith(head)) {
-            KernelProbe probe = parse(content.mid(head.size()), readAppArmorRestriction());
-            probe.fromCache = true;
-            return probe;
-        }
-    }
+    QFile file(cacheFile);
+    if (expected.isEmpty() || !file.open(QIODevice::ReadOnly) || !isOwnersAlone(file))
+        return std::nullopt;
+    const QByteArray content = file.read(64 * 1024);
+    const QByteArray head = expected + kOutputMarker + '\n';
+    if (!content.startsWith(head))
+        return std::nullopt;
+    KernelProbe probe = parse(content.mid(head.size()), readAppArmorRestriction());
+    probe.fromCache = true;
+    return probe;
+}
+
+KernelProbe KernelProbe::cachedOrRun(const QString &initPath, const QString &cacheFile)
+{
+    if (std::optional<KernelProbe> answer = cached(initPath, cacheFile))
+        return *answer;
+    const QByteArray expected = cacheFile.isEmpty() ? QByteArray() : conditions(initPath);
     KernelProbe probe;
     QProcess process;
     process.setProgram(initPath);

@@ -3,6 +3,8 @@
 #include <QByteArray>
 #include <QString>
 
+#include <optional>
+
 namespace sandbox {
 
 // What this kernel lets a sandbox use, as measured by running `sandbox-init --probe`
@@ -26,8 +28,11 @@ struct KernelProbe
     // Like run(), but answers from `cacheFile` when it holds the result of a probe taken
     // under the same conditions: the same boot, kernel release, helper file (device,
     // inode, size, modification and change times) and the sysctls that decide whether
-    // user namespaces are allowed. Otherwise probes and stores the result there.
+    // user namespaces are allowed, and when only this user could have written it (theirs,
+    // writable by nobody else). Otherwise probes and stores the result there, owner-only.
     static KernelProbe cachedOrRun(const QString &initPath, const QString &cacheFile);
+    // cachedOrRun()'s answer when `cacheFile` holds it; nothing (and no probe) otherwise.
+    static std::optional<KernelProbe> cached(const QString &initPath, const QString &cacheFile);
 
     // The conditions a cached probe must have been taken under, one line each; empty when
     // the helper cannot be examined (then nothing is cached).
