@@ -224,12 +224,14 @@ void VmMachine::confirmRestored(const QByteArray &spawnPayload, const QByteArray
 {
     if (hasFailed() || m_ready)
         return;
+    m_stateLoadedMs = m_clock.elapsed();
     auto errors = std::make_shared<QByteArray>();
     m_sinks.insert(kHandshakeId, [this, errors](quint8 type, const QByteArray &payload) {
         if (type == guest::Stderr && errors->size() < 2000)
             errors->append(payload);
         if (type == guest::Exited && payload.size() >= 9 && readLittleEndianU32(payload.constData()) == 0
             && payload.at(4) == 0) {
+            m_handshakeDoneMs = m_clock.elapsed();
             if (m_layout.shares.isEmpty() || m_coldCommand.program.isEmpty())
                 becomeReady();
             else

@@ -69,6 +69,11 @@ public:
     void abandonRestore(const QString &reason);
     // Whether this VM runs from a baseline (false once it fell back to a cold boot).
     bool isRestored() const { return m_restoring || m_restoredReady; }
+    // Where a restored VM's start went, in ms from start(): the driver's restore done (QEMU
+    // started, the state loaded, the guest running), the handshake done, ready (its shares
+    // mounted). -1 for a step not reached.
+    qint64 stateLoadedMs() const { return m_stateLoadedMs; }
+    qint64 handshakeDoneMs() const { return m_handshakeDoneMs; }
 
 signals:
     void ready();
@@ -111,6 +116,8 @@ private:
     VmSpec m_coldSpec;
     int m_coldTimeoutMs = 0;
     qint64 m_bootMs = 0;
+    qint64 m_stateLoadedMs = -1;
+    qint64 m_handshakeDoneMs = -1;
     QString m_failure;
 };
 
