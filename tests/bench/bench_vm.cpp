@@ -190,8 +190,17 @@ int main(int argc, char **argv)
     Activation saving;
     if (!activateAndRun(baselineHost, true, policy, workspace.path(), saving))
         return 1;
-    std::fprintf(stderr, "bench: the activation that saves the baseline: boot to agent ready %.0f ms\n",
-                 saving.readyMs);
+    auto artifactMiB = [&] {
+        qint64 bytes = 0;
+        for (const QFileInfo &entry :
+             QDir(baselineState.path() + QStringLiteral("/baselines")).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot))
+            bytes += QFileInfo(entry.absoluteFilePath() + QStringLiteral("/state")).size();
+        return double(bytes) / 1048576.0;
+    };
+    std::fprintf(stderr,
+                 "bench: the activation that saves the baseline: boot to agent ready %.0f ms, %d share slots, "
+                 "artifact %.1f MiB\n",
+                 saving.readyMs, VmLauncher::kBaselineShareSlots, artifactMiB());
     std::vector<Activation> cold, restored;
     std::vector<double> ratios;
     for (int i = 0; i < pairs; ++i) {
@@ -207,14 +216,9 @@ int main(int argc, char **argv)
         restored.push_back(restoredRun);
         ratios.push_back(coldRun.firstCommandMs / std::max(1.0, restoredRun.firstCommandMs));
     }
-    qint64 artifactBytes = 0;
-    for (const QFileInfo &entry :
-         QDir(baselineState.path() + QStringLiteral("/baselines")).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        artifactBytes += QFileInfo(entry.absoluteFilePath() + QStringLiteral("/state")).size();
-    }
     std::printf("builtin:vm baselines against a cold boot, wall time in ms, medians of %d interleaved pairs "
-                "(baseline artifact: %.1f MiB)\n\n",
-                pairs, double(artifactBytes) / 1048576.0);
+                "(baseline artifact: %.1f MiB, %d share slots)\n\n",
+                pairs, artifactMiB(), VmLauncher::kBaselineShareSlots);
     std::printf("| %-50s | %10s | %10s | %10s | %8s |\n", "measure", "cold boot", "saving", "restored", "speed-up");
     std::printf("|%s|%s|%s|%s|%s|\n", std::string(52, '-').c_str(), std::string(12, '-').c_str(),
                 std::string(12, '-').c_str(), std::string(12, '-').c_str(), std::string(10, '-').c_str());

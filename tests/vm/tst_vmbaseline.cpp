@@ -661,6 +661,8 @@ void TestVmBaseline::aWorkspaceVmIsRestoredWithTheColdBootsShares()
     QCOMPARE(notes.size(), 1);
     QVERIFY2(notes.first().startsWith(QStringLiteral("workspace VM restored from baseline ")),
              qPrintable(notes.first()));
+    // The command whose spawn started that VM carries the note, as the engine publishes it.
+    QCOMPARE(first.notes, notes);
     QCOMPARE(takeShareStarts(), QStringList{ QStringLiteral("incoming") });
 
     // What the command wrote is on the host; the read-only share refused writes; the denied
@@ -677,6 +679,7 @@ void TestVmBaseline::aWorkspaceVmIsRestoredWithTheColdBootsShares()
     const RunResult mounts = runIn(*launcher, { QStringLiteral("/bin/cat"), QStringLiteral("/proc/mounts") }, policy,
                                    workspace, {}, 0, 300000);
     QVERIFY2(mounts.started && mounts.status.exitCode == 0, qPrintable(mounts.error));
+    QVERIFY(mounts.notes.isEmpty());
     QStringList mounted;
     for (const QByteArray &line : mounts.out.split('\n')) {
         const QList<QByteArray> fields = line.split(' ');
@@ -741,6 +744,7 @@ void TestVmBaseline::aFailedHotAddCostsTheWorkspaceVmOneColdBoot()
                                           .arg(shares - 1)),
              qPrintable(notes.first()));
     QVERIFY(notes.first().endsWith(QStringLiteral("; cold boot")));
+    QCOMPARE(run.notes, notes);
     launcher.reset();
 }
 

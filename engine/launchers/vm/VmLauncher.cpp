@@ -195,11 +195,15 @@ QStringList VmLauncher::takeWorkspaceBootNotes()
     return std::exchange(m_workspaceBootNotes, {});
 }
 
-void VmLauncher::noteWorkspaceBoot(const QString &note)
+void VmLauncher::noteWorkspaceBoot(const QString &note, VmMachine *machine)
 {
     qCInfo(lcVmBoot, "%s", qUtf8Printable(note));
-    QMutexLocker lock(&m_mutex);
-    m_workspaceBootNotes.append(note);
+    {
+        QMutexLocker lock(&m_mutex);
+        m_workspaceBootNotes.append(note);
+    }
+    if (machine)
+        QMetaObject::invokeMethod(machine, [machine, note] { machine->noteBoot(note); });
 }
 
 QString VmLauncher::kind() const
@@ -317,6 +321,14 @@ QMap<QString, QString> VmLauncher::enforcement() const
                      "its whole directory read-only); /tmp, /proc, /sys, /dev and /run are the guest's own, "
                      "private to the VM; a VM never serves another workspace or a stricter policy")
                       .arg(engine));
+    if (m_settings.baselineEnabled && !(m_prepared && m_acceleration == VmDriver::Acceleration::Hardware)) {
+        // Under TCG a baseline's VM carries its share slots (KVM's microvm has none).
+        claims[QStringLiteral("filesystem")]
+            += tr("; with baselines (QEMU under TCG) the VM a baseline is saved from and the VMs restored from it "
+                  "carry %1 share devices from boot, each one no share of the VM fills backed by an empty "
+                  "directory of the engine's, read-only in QEMU itself")
+                   .arg(kBaselineShareSlots);
+    }
     claims.insert(QStringLiteral("confinement"),
                   tr("host processes invisible and unreachable (a separate kernel); commands of one VM share it; "
                      "each command runs under a seccomp filter in the guest (mount, ptrace, namespaces, bpf, "
@@ -794,7 +806,7 @@ Result<BaselineManifest> VmLauncher::baselineIdentity(const VmSpec &spec, VmDriv
 }
 
 std::shared_ptr<VmMachine> VmLauncher::restoreForWorkspace(const GuestLayout &layout,
-                                                           VmDriver::Acceleration acceleration)
+                                                           VmDriver::Acceleration acceleration, QString *coldBootNote)
 {
     QElapsedTimer clock;
     clock.start();
@@ -807,34 +819,34 @@ std::shared_ptr<VmMachine> VmLauncher::restoreForWorkspace(const GuestLayout &la
             lock.unlock();
             // The baseline has no forwarder port (a device QEMU cannot add to a restored VM
             // of this kind): an allowlist VM is always booted.
-            noteWorkspaceBoot(tr("workspace VM not restored: network allowlist VMs are booted with their proxy "
-                                 "port; cold boot"));
+            *coldBootNote = tr("workspace VM not restored: network allowlist VMs are booted with their proxy "
+                               "port; cold boot");
             return {};
         }
         if (layout.userNetwork) {
             lock.unlock();
             // Nor a NIC, nor the namespace QEMU must start in: a full VM is always booted.
-            noteWorkspaceBoot(tr("workspace VM not restored: network full VMs are booted in their own network "
-                                 "namespace with their NIC; cold boot"));
+            *coldBootNote = tr("workspace VM not restored: network full VMs are booted in their own network "
+                               "namespace with their NIC; cold boot");
             return {};
         }
         if (!m_workspaceRestoreProblem.isEmpty()) {
             const QString problem = m_workspaceRestoreProblem;
             lock.unlock();
-            noteWorkspaceBoot(tr("workspace VM not restored: an earlier restore failed (%1); cold boot").arg(problem));
+            *coldBootNote = tr("workspace VM not restored: an earlier restore failed (%1); cold boot").arg(problem);
             return {};
         }
         held = m_baselineLease.lock();
     }
     Result<VmSpec> made = makeSpec(layout, true, true);
     if (!made.ok()) {
-        noteWorkspaceBoot(tr("workspace VM not restored: %1; cold boot").arg(made.error().message));
+        *coldBootNote = tr("workspace VM not restored: %1; cold boot").arg(made.error().message);
         return {};
     }
     VmSpec spec = made.value();
     auto giveUp = [&](const QString &reason) -> std::shared_ptr<VmMachine> {
         QDir(spec.runDirectory).removeRecursively();
-        noteWorkspaceBoot(tr("workspace VM not restored: %1; cold boot").arg(reason));
+        *coldBootNote = tr("workspace VM not restored: %1; cold boot").arg(reason);
         return {};
     };
     if (const Availability attach = m_driver->shareAttachSupport(spec, acceleration); !attach.available)
@@ -882,16 +894,17 @@ std::shared_ptr<VmMachine> VmLauncher::restoreForWorkspace(const GuestLayout &la
                                           .arg(preparedMs)
                                           .arg(raw->stateLoadedMs())
                                           .arg(raw->handshakeDoneMs() - raw->stateLoadedMs())
-                                          .arg(raw->bootMs() - raw->handshakeDoneMs()));
+                                          .arg(raw->bootMs() - raw->handshakeDoneMs()),
+                                      raw);
             });
-            QObject::connect(raw, &VmMachine::fellBack, raw, [this, lease](const QString &reason) {
+            QObject::connect(raw, &VmMachine::fellBack, raw, [this, raw, lease](const QString &reason) {
                 // Not restored any more: the baseline is free of it.
                 lease->reset();
                 {
                     QMutexLocker lock(&m_mutex);
                     m_workspaceRestoreProblem = reason.left(300);
                 }
-                noteWorkspaceBoot(tr("workspace VM restore discarded: %1; cold boot").arg(reason.left(600)));
+                noteWorkspaceBoot(tr("workspace VM restore discarded: %1; cold boot").arg(reason.left(600)), raw);
             });
             QObject::connect(raw, &VmMachine::log, raw,
                              [](const QString &message) { qWarning("builtin:vm guest: %s", qUtf8Printable(message)); });
@@ -1075,13 +1088,17 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::machineFor(const GuestLayout &lay
                           {} };
         acceleration = m_acceleration;
     }
+    QString coldBootNote;
     if (!wait) {
-        if (std::shared_ptr<VmMachine> restored = restoreForWorkspace(layout, acceleration))
+        if (std::shared_ptr<VmMachine> restored = restoreForWorkspace(layout, acceleration, &coldBootNote))
             return restored;
     }
-    return boot(layout, acceleration,
-                acceleration == VmDriver::Acceleration::Hardware ? kHardwareProbeTimeoutMs : kSoftwareBootTimeoutMs,
-                wait);
+    Result<std::shared_ptr<VmMachine>> booted = boot(
+        layout, acceleration,
+        acceleration == VmDriver::Acceleration::Hardware ? kHardwareProbeTimeoutMs : kSoftwareBootTimeoutMs, wait);
+    if (!coldBootNote.isEmpty())
+        noteWorkspaceBoot(coldBootNote, booted.ok() ? booted.value().get() : nullptr);
+    return booted;
 }
 
 QFuture<Availability> VmLauncher::isAvailable()

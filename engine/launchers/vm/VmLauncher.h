@@ -86,9 +86,12 @@ private:
     Result<BaselineManifest> baselineIdentity(const VmSpec &spec, VmDriver::Acceleration acceleration) const;
     // A VM for a workspace's commands restored from the baseline, its shares given to it on
     // restore and mounted by the agent (cold booting once in its place when any step fails);
-    // null with a note when no baseline can serve it.
-    std::shared_ptr<VmMachine> restoreForWorkspace(const GuestLayout &layout, VmDriver::Acceleration acceleration);
-    void noteWorkspaceBoot(const QString &note);
+    // null with `coldBootNote` saying why when no baseline can serve it.
+    std::shared_ptr<VmMachine> restoreForWorkspace(const GuestLayout &layout, VmDriver::Acceleration acceleration,
+                                                   QString *coldBootNote);
+    // How a workspace's VM started: logged, kept for takeWorkspaceBootNotes(), and given to
+    // the commands waiting for `machine` (their processes' notes).
+    void noteWorkspaceBoot(const QString &note, VmMachine *machine);
     // Boots `spec` (or, with `restore`, starts it from that baseline and runs the handshake).
     Result<std::shared_ptr<VmMachine>> boot(const GuestLayout &layout, VmDriver::Acceleration acceleration,
                                             int timeoutMs, bool wait);

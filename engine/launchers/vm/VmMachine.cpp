@@ -351,7 +351,22 @@ void VmMachine::open(quint32 id, const Sink &sink, const QByteArray &spawnPayloa
         return;
     }
     m_sinks.insert(id, sink);
+    if (!m_ready) {
+        m_bootWatchers.insert(id);
+        for (const QString &note : std::as_const(m_bootNotes))
+            sink(kBootNote, note.toUtf8());
+    }
     writeFrame(guest::Spawn, id, spawnPayload);
+}
+
+void VmMachine::noteBoot(const QString &note)
+{
+    m_bootNotes.append(note);
+    for (const quint32 id : std::as_const(m_bootWatchers)) {
+        const auto sink = m_sinks.constFind(id);
+        if (sink != m_sinks.cend())
+            sink.value()(kBootNote, note.toUtf8());
+    }
 }
 
 void VmMachine::send(quint8 type, quint32 id, const QByteArray &payload)
@@ -368,6 +383,7 @@ void VmMachine::send(quint8 type, quint32 id, const QByteArray &payload)
 
 void VmMachine::close(quint32 id)
 {
+    m_bootWatchers.remove(id);
     m_sinks.remove(id);
 }
 

@@ -9,6 +9,8 @@
 #include <QLocalSocket>
 #include <QObject>
 #include <QProcess>
+#include <QSet>
+#include <QStringList>
 #include <QTimer>
 
 #include <functional>
@@ -58,6 +60,12 @@ public:
     static constexpr quint32 kHandshakeId = 0xffffffffu;
     // The id of the request that attaches a restored guest's shares.
     static constexpr quint32 kAttachId = 0xfffffffeu;
+    // The frame type (no guest sends it) a sink gets a note about how this VM started in.
+    static constexpr quint8 kBootNote = 0xf0;
+    // A sentence about how this VM started (restored from a baseline, or why it cold booted):
+    // every command opened before the VM was ready gets it in its sink as a kBootNote frame,
+    // the notes before its open() included.
+    void noteBoot(const QString &note);
 
     // A VM restored from a share-less baseline: after the handshake the agent attaches the
     // shares of `layout` (hot-added by the driver) before the VM is ready. Should the
@@ -106,6 +114,8 @@ private:
     QByteArray m_input;
     QList<QByteArray> m_pending; // frames written before the agent was ready
     QHash<quint32, Sink> m_sinks;
+    QStringList m_bootNotes;
+    QSet<quint32> m_bootWatchers; // the commands opened before the VM was ready
     bool m_ready = false;
     bool m_stopping = false;
     bool m_restoring = false;
