@@ -715,6 +715,12 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
                 refusal.ref = ref;
                 priv->publishRefusal(std::move(refusal));
             });
+    connect(object, &SandboxProcess::noted, object, [this, alive, id](const QString &note) {
+        if (!alive->loadAcquire())
+            return;
+        if (const std::optional<ProcessInfo> info = d->table.addNote(id, note))
+            emit processNoted(*info);
+    });
     connect(object, &SandboxProcess::failedToStart, object, [priv, alive, id, settled](const Error &) {
         settled->storeRelease(1);
         if (alive->loadAcquire())

@@ -79,6 +79,18 @@ void ProcessTable::setPid(quint64 id, qint64 pid)
     }
 }
 
+std::optional<ProcessInfo> ProcessTable::addNote(quint64 id, const QString &note)
+{
+    QMutexLocker locker(&m_mutex);
+    for (Row &row : m_rows) {
+        if (row.info.id == id) {
+            row.info.notes.append(note);
+            return row.info;
+        }
+    }
+    return std::nullopt;
+}
+
 std::optional<ProcessInfo> ProcessTable::finish(quint64 id, const ExitStatus &status)
 {
     QList<const Launcher *> nowIdle;

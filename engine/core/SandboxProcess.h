@@ -49,6 +49,10 @@ signals:
     // connection its own proxy channel refused). The launcher fills kind, what and rule;
     // the engine adds the command, the backend and the time, and publishes it.
     void refused(const sandbox::Refusal &refusal);
+    // A sentence about how this command's sandbox started that the user should see (a VM
+    // restored from a cached baseline, or why it booted instead); the engine adds it to the
+    // process's notes and publishes the process again.
+    void noted(const QString &note);
 };
 
 } // namespace sandbox

@@ -156,6 +156,8 @@ QJsonObject ProcessInfo::toJson() const
                         { QStringLiteral("startedAt"), startedAt } };
     if (!running)
         object.insert(QStringLiteral("exit"), exit.toJson());
+    if (!notes.isEmpty())
+        object.insert(QStringLiteral("notes"), QJsonArray::fromStringList(notes));
     return object;
 }
 
@@ -164,7 +166,7 @@ Result<ProcessInfo> ProcessInfo::fromJson(const QJsonValue &value, const QString
     JsonReader reader(value, path);
     reader.rejectUnknownKeys({ QStringLiteral("id"), QStringLiteral("pid"), QStringLiteral("owner"),
                                QStringLiteral("argv"), QStringLiteral("cwd"), QStringLiteral("state"),
-                               QStringLiteral("exit"), QStringLiteral("startedAt") });
+                               QStringLiteral("exit"), QStringLiteral("startedAt"), QStringLiteral("notes") });
     ProcessInfo info;
     info.id = static_cast<quint64>(reader.requireInteger(QStringLiteral("id"), 0, maxJsonInteger));
     // 0 while a remote launcher has not reported a pid yet.
@@ -175,6 +177,7 @@ Result<ProcessInfo> ProcessInfo::fromJson(const QJsonValue &value, const QString
     info.cwd = reader.requireString(QStringLiteral("cwd"));
     const QString state = reader.requireString(QStringLiteral("state"));
     info.startedAt = reader.requireString(QStringLiteral("startedAt"));
+    info.notes = reader.optionalStringList(QStringLiteral("notes"));
     if (!reader.ok())
         return reader.error();
     if (const auto error = checkArgv(info.argv, reader.childPath(QStringLiteral("argv"))))

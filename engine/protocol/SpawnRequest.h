@@ -54,6 +54,9 @@ struct ProcessInfo
     bool running = true;
     ExitStatus exit;
     QString startedAt;
+    // What the backend said about how this command's sandbox started, oldest first (JSON:
+    // "notes", absent when there are none).
+    QStringList notes;
 
     QJsonObject toJson() const;
     static Result<ProcessInfo> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("process"));

@@ -188,6 +188,9 @@ ProtocolServer::ProtocolServer(Engine &engine, QObject *parent)
     connect(&m_engine, &Engine::processStarted, this, [this](const ProcessInfo &info) {
         broadcast(Notification::ProcessesChanged, { { QStringLiteral("process"), info.toJson() } });
     });
+    connect(&m_engine, &Engine::processNoted, this, [this](const ProcessInfo &info) {
+        broadcast(Notification::ProcessesChanged, { { QStringLiteral("process"), info.toJson() } });
+    });
     connect(&m_engine, &Engine::refusalReported, this, [this](const Refusal &refusal) {
         const QJsonObject params{ { QStringLiteral("refusal"), refusal.toJson() } };
         for (ServerSession *session : std::as_const(m_sessions)) {

@@ -91,8 +91,8 @@ bool activateAndRun(LauncherHost &host, bool baselines, const Policy &policy, co
     for (const QString &note : vm->takeWorkspaceBootNotes()) {
         if (note.startsWith(QStringLiteral("workspace VM restored from baseline")))
             measured.workspaceRestored = true;
-        else
-            std::fprintf(stderr, "bench: %s\n", qPrintable(note));
+        std::fprintf(stderr, "bench: %s (activation %.0f ms, first command done at %.0f ms)\n", qPrintable(note),
+                     measured.activationMs, measured.firstCommandMs);
     }
     return true;
 }
@@ -190,6 +190,17 @@ int main(int argc, char **argv)
     Activation saving;
     if (!activateAndRun(baselineHost, true, policy, workspace.path(), saving))
         return 1;
+    auto artifactMiB = [&] {
+        qint64 bytes = 0;
+        for (const QFileInfo &entry :
+             QDir(baselineState.path() + QStringLiteral("/baselines")).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot))
+            bytes += QFileInfo(entry.absoluteFilePath() + QStringLiteral("/state")).size();
+        return double(bytes) / 1048576.0;
+    };
+    std::fprintf(stderr,
+                 "bench: the activation that saves the baseline: boot to agent ready %.0f ms, %d share slots, "
+                 "artifact %.1f MiB\n",
+                 saving.readyMs, VmLauncher::kBaselineShareSlots, artifactMiB());
     std::vector<Activation> cold, restored;
     std::vector<double> ratios;
     for (int i = 0; i < pairs; ++i) {
@@ -205,14 +216,9 @@ int main(int argc, char **argv)
         restored.push_back(restoredRun);
         ratios.push_back(coldRun.firstCommandMs / std::max(1.0, restoredRun.firstCommandMs));
     }
-    qint64 artifactBytes = 0;
-    for (const QFileInfo &entry :
-         QDir(baselineState.path() + QStringLiteral("/baselines")).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        artifactBytes += QFileInfo(entry.absoluteFilePath() + QStringLiteral("/state")).size();
-    }
     std::printf("builtin:vm baselines against a cold boot, wall time in ms, medians of %d interleaved pairs "
-                "(baseline artifact: %.1f MiB)\n\n",
-                pairs, double(artifactBytes) / 1048576.0);
+                "(baseline artifact: %.1f MiB, %d share slots)\n\n",
+                pairs, artifactMiB(), VmLauncher::kBaselineShareSlots);
     std::printf("| %-50s | %10s | %10s | %10s | %8s |\n", "measure", "cold boot", "saving", "restored", "speed-up");
     std::printf("|%s|%s|%s|%s|%s|\n", std::string(52, '-').c_str(), std::string(12, '-').c_str(),
                 std::string(12, '-').c_str(), std::string(12, '-').c_str(), std::string(10, '-').c_str());

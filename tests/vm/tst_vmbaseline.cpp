@@ -30,6 +30,7 @@
 #include <QTest>
 #include <QUrl>
 
+#include <ctime>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -83,6 +84,24 @@ bool rewrite(const QString &path, const QByteArray &content)
     return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(content) == content.size();
 }
 
+QString sha256Hex(const QByteArray &content)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex());
+}
+
+// Whether the clock the kernel stamps file times with has moved past the file's last change.
+bool ctimeIsPast(const QString &path)
+{
+    struct stat info
+    {
+    };
+    timespec now{};
+    if (::stat(QFile::encodeName(path).constData(), &info) != 0 || ::clock_gettime(CLOCK_REALTIME_COARSE, &now) != 0)
+        return false;
+    return info.st_ctim.tv_sec < now.tv_sec
+        || (info.st_ctim.tv_sec == now.tv_sec && info.st_ctim.tv_nsec < now.tv_nsec);
+}
+
 QByteArray readAll(const QString &path)
 {
     QFile file(path);
@@ -99,6 +118,7 @@ private slots:
     void initTestCase();
     void manifestRoundTripsAndRefusesWhatIsMissing();
     void fileDigestIsSha256();
+    void aRememberedDigestFollowsEveryChange();
     void eachInvalidationCauseRemovesTheCandidate();
     void aLiveHolderInAnotherProcessIsRespectedADeadOnesReclaimed();
     void evictionKeepsTheMostRecentlyUsedWithinCountAndBytes();
@@ -211,6 +231,58 @@ void TestVmBaseline::fileDigestIsSha256()
     QCOMPARE(FileDigest::sha256(path),
              QString::fromLatin1(QCryptographicHash::hash({}, QCryptographicHash::Sha256).toHex()));
     QVERIFY(FileDigest::sha256(root.filePath(QStringLiteral("missing"))).isEmpty());
+}
+
+void TestVmBaseline::aRememberedDigestFollowsEveryChange()
+{
+    QTemporaryDir root;
+    const QString path = root.filePath(QStringLiteral("artifact"));
+    const QByteArray first(200000, 'a');
+    QVERIFY(rewrite(path, first));
+    struct stat original
+    {
+    };
+    QVERIFY(::stat(QFile::encodeName(path).constData(), &original) == 0);
+    // Remembered once the kernel's clock has moved past the file's last change.
+    QTRY_VERIFY(ctimeIsPast(path));
+    QCOMPARE(FileDigest::rememberedSha256(path), sha256Hex(first));
+    QCOMPARE(FileDigest::rememberedSha256(path), sha256Hex(first));
+
+    // The same inode and size, the modification time put back: only the status change time
+    // tells, and the digest is computed again.
+    QByteArray second = first;
+    second[100000] = 'b';
+    QVERIFY(rewrite(path, second));
+    const timespec times[2] = { original.st_atim, original.st_mtim };
+    QVERIFY(::utimensat(AT_FDCWD, QFile::encodeName(path).constData(), times, 0) == 0);
+    struct stat changed
+    {
+    };
+    QVERIFY(::stat(QFile::encodeName(path).constData(), &changed) == 0);
+    QCOMPARE(changed.st_ino, original.st_ino);
+    QCOMPARE(changed.st_size, original.st_size);
+    QCOMPARE(changed.st_mtim.tv_sec, original.st_mtim.tv_sec);
+    QCOMPARE(changed.st_mtim.tv_nsec, original.st_mtim.tv_nsec);
+    QCOMPARE(FileDigest::rememberedSha256(path), sha256Hex(second));
+    QTRY_VERIFY(ctimeIsPast(path));
+    QCOMPARE(FileDigest::rememberedSha256(path), sha256Hex(second));
+
+    // Another file renamed over it, its times set to the old one's.
+    QByteArray third = first;
+    third[5] = 'c';
+    const QString other = root.filePath(QStringLiteral("other"));
+    QVERIFY(rewrite(other, third));
+    QVERIFY(::utimensat(AT_FDCWD, QFile::encodeName(other).constData(), times, 0) == 0);
+    QVERIFY(::rename(QFile::encodeName(other).constData(), QFile::encodeName(path).constData()) == 0);
+    QCOMPARE(FileDigest::rememberedSha256(path), sha256Hex(third));
+    qint64 bytes = 0;
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+    QVERIFY(fd >= 0);
+    QCOMPARE(FileDigest::rememberedSha256(fd, &bytes), sha256Hex(third));
+    QCOMPARE(bytes, qint64(third.size()));
+    QCOMPARE(::lseek(fd, 0, SEEK_CUR), off_t(0));
+    ::close(fd);
+    QVERIFY(FileDigest::rememberedSha256(root.filePath(QStringLiteral("missing"))).isEmpty());
 }
 
 void TestVmBaseline::eachInvalidationCauseRemovesTheCandidate()
@@ -437,6 +509,24 @@ void TestVmBaseline::driversReportTheCapability()
     QVERIFY(!slotted.contains(QStringLiteral("mount_tag=s3")));
     workspace.shares = QList<GuestLayout::Share>(30, GuestLayout::Share{ QStringLiteral("/usr"), false });
     QVERIFY(!qemu.shareAttachSupport(workspace, VmDriver::Acceleration::Software).available);
+    // A baseline's full set of slots: 20 on the root bus, the rest behind a bridge; the root
+    // bus's 8 free slots take hot-added shares beyond them, one more is refused.
+    workspace.shareSlots = VmLauncher::kBaselineShareSlots;
+    workspace.shares = QList<GuestLayout::Share>(3, GuestLayout::Share{ QStringLiteral("/usr"), false });
+    const QString full
+        = qemu.bootCommand(workspace, VmDriver::Acceleration::Software).value().arguments.join(QLatin1Char(' '));
+    QCOMPARE(full.count(QStringLiteral("-device virtio-9p-pci,")), VmLauncher::kBaselineShareSlots);
+    QVERIFY(full.contains(QStringLiteral("-device virtio-9p-pci,fsdev=fs19,mount_tag=s19 -fsdev local,id=fs20,"
+                                         "path=/tmp/run/empty,security_model=none,readonly=on -device pci-bridge,"
+                                         "id=bridge0,chassis_nr=1 -device virtio-9p-pci,fsdev=fs20,mount_tag=s20,"
+                                         "bus=bridge0,addr=0x1 ")));
+    QVERIFY(
+        full.contains(QStringLiteral("mount_tag=s%1,bus=bridge0,addr=0x1e").arg(VmLauncher::kBaselineShareSlots - 1)));
+    workspace.shares = QList<GuestLayout::Share>(VmLauncher::kBaselineShareSlots + 8,
+                                                 GuestLayout::Share{ QStringLiteral("/usr"), false });
+    QVERIFY(qemu.shareAttachSupport(workspace, VmDriver::Acceleration::Software).available);
+    workspace.shares.append(GuestLayout::Share{ QStringLiteral("/usr"), false });
+    QVERIFY(!qemu.shareAttachSupport(workspace, VmDriver::Acceleration::Software).available);
 }
 
 TestVmBaseline::Activation TestVmBaseline::activate(std::shared_ptr<VmLauncher> &launcher, FixedAnswerHost &host)
@@ -481,7 +571,8 @@ void TestVmBaseline::coldBootSavesThenActivationRestoresAndRunsCommands()
     QVERIFY(manifest.ok());
     QCOMPARE(manifest.value().uid, uint(::getuid()));
     QVERIFY(manifest.value().driverVersion.startsWith(QStringLiteral("QEMU emulator version")));
-    QVERIFY(manifest.value().machine.contains(QStringLiteral("@run/initramfs.cpio")));
+    // The image with an empty layout prepare() wrote once, not one of the VM's own.
+    QVERIFY(manifest.value().machine.contains(m_stateDirectory + QStringLiteral("/initramfs-baseline.cpio")));
     QCOMPARE(manifest.value().helperSha256.size(), VmLauncher::requiredHelpers().size());
     // The VM the baseline was saved from goes on serving commands.
     const RunResult afterSave = runIn(*first, { QStringLiteral("/bin/echo"), QStringLiteral("saved") }, defaultPolicy(),
@@ -570,6 +661,8 @@ void TestVmBaseline::aWorkspaceVmIsRestoredWithTheColdBootsShares()
     QCOMPARE(notes.size(), 1);
     QVERIFY2(notes.first().startsWith(QStringLiteral("workspace VM restored from baseline ")),
              qPrintable(notes.first()));
+    // The command whose spawn started that VM carries the note, as the engine publishes it.
+    QCOMPARE(first.notes, notes);
     QCOMPARE(takeShareStarts(), QStringList{ QStringLiteral("incoming") });
 
     // What the command wrote is on the host; the read-only share refused writes; the denied
@@ -586,6 +679,7 @@ void TestVmBaseline::aWorkspaceVmIsRestoredWithTheColdBootsShares()
     const RunResult mounts = runIn(*launcher, { QStringLiteral("/bin/cat"), QStringLiteral("/proc/mounts") }, policy,
                                    workspace, {}, 0, 300000);
     QVERIFY2(mounts.started && mounts.status.exitCode == 0, qPrintable(mounts.error));
+    QVERIFY(mounts.notes.isEmpty());
     QStringList mounted;
     for (const QByteArray &line : mounts.out.split('\n')) {
         const QList<QByteArray> fields = line.split(' ');
@@ -609,15 +703,15 @@ void TestVmBaseline::aWorkspaceVmIsRestoredWithTheColdBootsShares()
 void TestVmBaseline::aFailedHotAddCostsTheWorkspaceVmOneColdBoot()
 {
     FixedAnswerHost host(false, m_stateDirectory);
-    // More shares than the baseline's 16 pre-plugged slots: a denied path splits the
-    // workspace into its subdirectories, the ones beyond the slots hot-added on restore.
+    // More shares than the baseline's pre-plugged slots: a denied path splits the workspace
+    // into its subdirectories, the ones beyond the slots hot-added on restore.
     QTemporaryDir root(QDir::tempPath() + QStringLiteral("/tst_vmbaseline-hot-XXXXXX"));
     QVERIFY(root.isValid());
     const QString workspace = root.path();
     QVERIFY(QDir().mkpath(workspace + QStringLiteral("/secret")));
     const Policy policy = defaultPolicy({ workspace + QStringLiteral("/secret") });
     qsizetype shares = 0;
-    for (int i = 0; shares <= 17; ++i) {
+    for (int i = 0; shares <= VmLauncher::kBaselineShareSlots + 1; ++i) {
         QVERIFY(QDir().mkpath(workspace + QStringLiteral("/d%1").arg(i)));
         const Result<GuestLayout> layout = GuestLayout::fromPolicy(policy, workspace, QDir::homePath());
         QVERIFY(layout.ok());
@@ -650,6 +744,7 @@ void TestVmBaseline::aFailedHotAddCostsTheWorkspaceVmOneColdBoot()
                                           .arg(shares - 1)),
              qPrintable(notes.first()));
     QVERIFY(notes.first().endsWith(QStringLiteral("; cold boot")));
+    QCOMPARE(run.notes, notes);
     launcher.reset();
 }
 
@@ -661,11 +756,19 @@ void TestVmBaseline::aBaselineTheDriverCannotLoadCostsOneColdBoot()
     QCOMPARE(keys.size(), 1);
     const QString directory = cacheRoot + QLatin1Char('/') + keys.first();
 
-    // Tampered artifact: the digest check catches it before QEMU sees it.
+    // Tampered artifact, in place, its modification time put back (this process restored it
+    // before, so its digest is remembered): the digest check catches it before QEMU sees it.
+    const QByteArray artifactPath = QFile::encodeName(directory + QStringLiteral("/state"));
+    struct stat before
+    {
+    };
+    QVERIFY(::stat(artifactPath.constData(), &before) == 0);
     QByteArray artifact = readAll(directory + QStringLiteral("/state"));
     QVERIFY(artifact.size() > 1000);
     artifact[artifact.size() / 2] = char(artifact.at(artifact.size() / 2) ^ 0x55);
     QVERIFY(rewrite(directory + QStringLiteral("/state"), artifact));
+    const timespec times[2] = { before.st_atim, before.st_mtim };
+    QVERIFY(::utimensat(AT_FDCWD, artifactPath.constData(), times, 0) == 0);
     std::shared_ptr<VmLauncher> launcher;
     const Activation tampered = activate(launcher, host);
     QVERIFY2(tampered.status.ok(), qPrintable(tampered.status.ok() ? QString() : tampered.status.error().toString()));

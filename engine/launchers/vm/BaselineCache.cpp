@@ -204,7 +204,7 @@ BaselineCache::Candidate BaselineCache::lookUp(const BaselineManifest &expected,
     if (candidate.artifactFd < 0)
         return invalid(Verdict::DigestMismatch, tr("the artifact is missing"));
     qint64 bytes = 0;
-    const QString digest = FileDigest::sha256(candidate.artifactFd, &bytes);
+    const QString digest = FileDigest::rememberedSha256(candidate.artifactFd, &bytes);
     if (digest != stored.value().artifactSha256 || bytes != stored.value().artifactBytes)
         return invalid(Verdict::DigestMismatch, tr("the artifact's sha256 is not the manifest's"));
     candidate.verdict = Verdict::Usable;

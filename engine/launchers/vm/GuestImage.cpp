@@ -223,14 +223,29 @@ Result<QString> GuestImage::build(const Inputs &inputs, const QString &output)
     if (inputs.helpers.contains(QStringLiteral("sandbox-vm-agent")))
         archive.addSymlink(QStringLiteral("/init"), QStringLiteral(".sandbox/sandbox-vm-agent"));
 
+    if (const Status written = write(output, archive.finish()); !written)
+        return written.error();
+    return kernel.value();
+}
+
+Status GuestImage::write(const QString &output, const QByteArray &image)
+{
+    QFile existing(output);
+    const QFileInfo info(output);
+    if (info.isFile() && !info.isSymLink() && info.size() == image.size()
+        && !(info.permissions()
+             & (QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
+                | QFileDevice::WriteOther | QFileDevice::ExeOther))
+        && existing.open(QIODevice::ReadOnly) && existing.readAll() == image)
+        return Status::success();
     QSaveFile file(output);
     if (!file.open(QIODevice::WriteOnly))
         return Error{ kWhere, tr("cannot write %1: %2").arg(output, file.errorString()), {} };
     file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    file.write(archive.finish());
+    file.write(image);
     if (!file.commit())
         return Error{ kWhere, tr("cannot write %1: %2").arg(output, file.errorString()), {} };
-    return kernel.value();
+    return Status::success();
 }
 
 } // namespace sandbox

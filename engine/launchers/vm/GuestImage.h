@@ -32,8 +32,12 @@ public:
     // The modules (absolute paths under /lib/modules/<version>) in load order.
     static Result<QStringList> modulesFor(const QString &version, const QStringList &wanted);
 
-    // Writes the base initramfs to `output` (atomically). Returns its kernel.
+    // Writes the base initramfs to `output` (atomically, see write()). Returns its kernel.
     static Result<QString> build(const Inputs &inputs, const QString &output);
+    // Writes `image` to `output` owner-only and atomically, unless the file holds exactly
+    // these bytes already: then it is left as it is (same inode and times, so a digest
+    // remembered for it stays valid).
+    static Status write(const QString &output, const QByteArray &image);
     // A cpio archive holding one file (for a VM's layout).
     static QByteArray singleFileArchive(const QString &path, const QByteArray &content);
 

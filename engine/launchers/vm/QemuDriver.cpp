@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QHostAddress>
 #include <QJsonArray>
@@ -13,6 +14,8 @@
 #include <QStandardPaths>
 #include <QThread>
 
+#include <algorithm>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace sandbox {
@@ -27,9 +30,23 @@ QString tr(const char *text)
 // Devices on the pc machine's root bus; the rest go behind PCI bridges.
 constexpr int kRootBusShares = 20;
 constexpr int kBridgeSlots = 30;
-// Hot-added shares go on the root bus only (no bridge is in the baseline's device set): its
-// 32 slotCount less the host bridge, the PIIX3 functions and the virtio-serial controller.
-constexpr int kHotplugShares = 29;
+// The root bus's slots for share devices and bridges: its 32 less the host bridge, the PIIX3
+// functions and the virtio-serial controller. Hot-added shares go on the root bus only.
+constexpr int kRootBusFree = 29;
+
+// The bridges `devices` share devices need, placed as bootCommand() places them.
+int bridgesFor(qsizetype devices)
+{
+    return devices > kRootBusShares ? int((devices - kRootBusShares + kBridgeSlots - 1) / kBridgeSlots) : 0;
+}
+
+// How many share devices can be hot-added beside `present` devices there from boot.
+qsizetype hotplugCapacity(qsizetype present)
+{
+    const qsizetype onRootBus = std::min<qsizetype>(present, kRootBusShares) + bridgesFor(present);
+    return std::max<qsizetype>(0, kRootBusFree - onRootBus);
+}
+
 constexpr int kMonitorTimeoutMs = 20 * 1000;
 constexpr int kMigrationTimeoutMs = 120 * 1000;
 const QString kArtifactFdName = QStringLiteral("baseline");
@@ -73,11 +90,31 @@ bool QemuDriver::mayAccelerate() const
 
 QString QemuDriver::version() const
 {
+    struct stat info
+    {
+    };
+    QByteArray key;
+    if (::stat(QFile::encodeName(m_program).constData(), &info) == 0) {
+        key = QByteArray::number(quint64(info.st_dev)) + ' ' + QByteArray::number(quint64(info.st_ino)) + ' '
+            + QByteArray::number(qint64(info.st_size)) + ' ' + QByteArray::number(qint64(info.st_mtim.tv_sec)) + '.'
+            + QByteArray::number(qint64(info.st_mtim.tv_nsec)) + ' ' + QByteArray::number(qint64(info.st_ctim.tv_sec))
+            + '.' + QByteArray::number(qint64(info.st_ctim.tv_nsec));
+        QMutexLocker lock(&m_versionMutex);
+        if (key == m_versionKey)
+            return m_version;
+    }
     QProcess process;
     process.start(m_program, { QStringLiteral("--version") });
     if (!process.waitForFinished(10000) || process.exitCode() != 0)
         return QString();
-    return QString::fromUtf8(process.readAllStandardOutput()).section(QLatin1Char('\n'), 0, 0).trimmed();
+    const QString version
+        = QString::fromUtf8(process.readAllStandardOutput()).section(QLatin1Char('\n'), 0, 0).trimmed();
+    if (!key.isEmpty()) {
+        QMutexLocker lock(&m_versionMutex);
+        m_versionKey = key;
+        m_version = version;
+    }
+    return version;
 }
 
 Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Acceleration acceleration) const
@@ -137,27 +174,28 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
         if (const Availability attach = shareAttachSupport(spec, acceleration); !attach.available)
             return Error{ QStringLiteral("builtin:vm.driver"), attach.reason, {} };
     }
-    // Baseline-compatible VMs under TCG: the share slotCount' devices are there from boot (the
+    // Baseline-compatible VMs under TCG: the share slots' devices are there from boot (the
     // guest probes them once, before the baseline is saved; unmounted 9p devices do not block
     // migration), their backends an empty read-only directory unless a share fills them.
-    const qsizetype slotCount = kvm ? 0 : qMin<qsizetype>(spec.shareSlots, kHotplugShares);
-    for (qsizetype i = spec.shares.size(); i < slotCount; ++i) {
-        args << QStringLiteral("-fsdev")
-             << QStringLiteral("local,id=fs%1,path=%2,security_model=none,readonly=on")
-                    .arg(i)
-                    .arg(escapeOption(spec.emptyShare));
-    }
-    for (qsizetype i = 0; i < slotCount; ++i)
-        args << QStringLiteral("-device") << QStringLiteral("virtio-9p-pci,fsdev=fs%1,mount_tag=s%1").arg(i);
+    const qsizetype slotCount = kvm ? 0 : spec.shareSlots;
+    // A backend is no migration state: a device is a slot's, a booted share's, or comes once
+    // the VM runs (shares beyond the slots of a VM restored with them).
+    const qsizetype devices = spec.sharesAttachedLater ? slotCount : qMax(slotCount, spec.shares.size());
     int bridges = 0;
-    for (qsizetype i = 0; i < spec.shares.size(); ++i) {
-        const GuestLayout::Share &share = spec.shares.at(i);
-        args << QStringLiteral("-fsdev")
-             << QStringLiteral("local,id=fs%1,path=%2,security_model=none%3")
-                    .arg(i)
-                    .arg(escapeOption(share.hostPath), share.writable ? QString() : QStringLiteral(",readonly=on"));
-        // A backend is no migration state: the device is a slot's, or comes once the VM runs.
-        if (i < slotCount || spec.sharesAttachedLater)
+    for (qsizetype i = 0; i < qMax(devices, spec.shares.size()); ++i) {
+        if (i < spec.shares.size()) {
+            const GuestLayout::Share &share = spec.shares.at(i);
+            args << QStringLiteral("-fsdev")
+                 << QStringLiteral("local,id=fs%1,path=%2,security_model=none%3")
+                        .arg(i)
+                        .arg(escapeOption(share.hostPath), share.writable ? QString() : QStringLiteral(",readonly=on"));
+        } else {
+            args << QStringLiteral("-fsdev")
+                 << QStringLiteral("local,id=fs%1,path=%2,security_model=none,readonly=on")
+                        .arg(i)
+                        .arg(escapeOption(spec.emptyShare));
+        }
+        if (i >= devices)
             continue;
         QString device = QStringLiteral("virtio-9p-%1,fsdev=fs%2,mount_tag=s%2").arg(bus).arg(i);
         if (!kvm && i >= kRootBusShares) {
@@ -186,11 +224,10 @@ Availability QemuDriver::shareAttachSupport(const VmSpec &spec, Acceleration acc
 {
     if (acceleration == Acceleration::Hardware)
         return { false, tr("the microvm machine (KVM) cannot hot-add share devices") };
-    if (spec.shares.size() > kHotplugShares)
-        return {
-            false,
-            tr("%1 shares are more than the %2 a running VM can be given").arg(spec.shares.size()).arg(kHotplugShares)
-        };
+    const qsizetype most = spec.shareSlots + hotplugCapacity(spec.shareSlots);
+    if (spec.shares.size() > most)
+        return { false,
+                 tr("%1 shares are more than the %2 a restored VM can be given").arg(spec.shares.size()).arg(most) };
     if (spec.monitorSocket.isEmpty())
         return { false, tr("the VM has no monitor to add share devices through") };
     return availability();
@@ -198,7 +235,7 @@ Availability QemuDriver::shareAttachSupport(const VmSpec &spec, Acceleration acc
 
 Status QemuDriver::addShareDevices(QmpClient &monitor, const VmSpec &spec)
 {
-    for (qsizetype i = qMin<qsizetype>(spec.shareSlots, kHotplugShares); i < spec.shares.size(); ++i) {
+    for (qsizetype i = spec.shareSlots; i < spec.shares.size(); ++i) {
         const Result<QJsonObject> added
             = monitor.execute(QStringLiteral("device_add"),
                               { { QStringLiteral("driver"), QStringLiteral("virtio-9p-pci") },

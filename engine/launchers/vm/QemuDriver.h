@@ -2,6 +2,8 @@
 
 #include "VmDriver.h"
 
+#include <QMutex>
+
 namespace sandbox {
 
 class QmpClient;
@@ -21,7 +23,8 @@ public:
     Result<Command> bootCommand(const VmSpec &spec, Acceleration acceleration) const override;
     QString shareFileSystem() const override { return QStringLiteral("9p"); }
     bool mayAccelerate() const override;
-    // The first line of `qemu-system-x86_64 --version`.
+    // The first line of `qemu-system-x86_64 --version`, asked again only when the program
+    // file changed (its device, inode, size, modification or status change time).
     QString version() const override;
     Availability baselineSupport() const override { return availability(); }
     // Stop, migrate the whole state into the file (an fd handed over the monitor: QEMU 7.2 has
@@ -29,11 +32,13 @@ public:
     Status saveBaseline(const VmSpec &spec, int artifactFd) const override;
     // migrate-incoming from the file (the VM was started with -incoming defer -S), continue.
     Status restoreBaseline(const VmSpec &spec, int artifactFd) const override;
-    // Under TCG (the pc machine, ACPI PCI hotplug on its root bus): restoreBaseline() of a
-    // spec.sharesAttachedLater VM hot-adds one virtio-9p-pci device per share once the state
-    // is loaded and before the guest runs, on the -fsdev backend the command line already
-    // holds (read-only ones read-only there, as at boot); a device QEMU refuses fails it with
-    // Error::where "builtin:vm.driver.shares". microvm's virtio-mmio devices cannot be hot-added.
+    // Under TCG (the pc machine, ACPI PCI hotplug on its root bus): a spec.sharesAttachedLater
+    // VM's first spec.shareSlots shares are in the slots' devices from boot; restoreBaseline()
+    // hot-adds one virtio-9p-pci device per share beyond them (as many as the root bus has
+    // free slots) once the state is loaded and before the guest runs, on the -fsdev backend
+    // the command line already holds (read-only ones read-only there, as at boot); a device
+    // QEMU refuses fails it with Error::where "builtin:vm.driver.shares". microvm's
+    // virtio-mmio devices cannot be hot-added.
     Availability shareAttachSupport(const VmSpec &spec, Acceleration acceleration) const override;
     // QEMU's own user-mode network behind UserNetwork (a namespace and slirp4netns).
     Availability userNetworkSupport() const override;
@@ -46,6 +51,9 @@ private:
     static Status addShareDevices(QmpClient &monitor, const VmSpec &spec);
 
     QString m_program;
+    mutable QMutex m_versionMutex;
+    mutable QByteArray m_versionKey; // guarded by m_versionMutex
+    mutable QString m_version; // guarded by m_versionMutex
 };
 
 } // namespace sandbox

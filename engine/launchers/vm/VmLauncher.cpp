@@ -16,6 +16,7 @@
 #include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QFuture>
@@ -47,8 +48,6 @@ constexpr int kSoftwareBootTimeoutMs = 240 * 1000;
 constexpr int kHardwareProbeTimeoutMs = 20 * 1000;
 constexpr int kMaxMachines = 4;
 constexpr int kRestoreTimeoutMs = 60 * 1000;
-// Share devices a baseline carries (a workspace's shares beyond them are hot-added on restore).
-constexpr int kBaselineShareSlots = 16;
 // init_on_free: freed pages (the unpacked initramfs archive above all) are zero, which a
 // baseline then stores as nothing.
 const QString kCommandLine = QStringLiteral("console=ttyS0 quiet panic=-1 rdinit=/init init_on_free=1");
@@ -197,11 +196,15 @@ QStringList VmLauncher::takeWorkspaceBootNotes()
     return std::exchange(m_workspaceBootNotes, {});
 }
 
-void VmLauncher::noteWorkspaceBoot(const QString &note)
+void VmLauncher::noteWorkspaceBoot(const QString &note, VmMachine *machine)
 {
     qCInfo(lcVmBoot, "%s", qUtf8Printable(note));
-    QMutexLocker lock(&m_mutex);
-    m_workspaceBootNotes.append(note);
+    {
+        QMutexLocker lock(&m_mutex);
+        m_workspaceBootNotes.append(note);
+    }
+    if (machine)
+        QMetaObject::invokeMethod(machine, [machine, note] { machine->noteBoot(note); });
 }
 
 QString VmLauncher::kind() const
@@ -319,6 +322,14 @@ QMap<QString, QString> VmLauncher::enforcement() const
                      "its whole directory read-only); /tmp, /proc, /sys, /dev and /run are the guest's own, "
                      "private to the VM; a VM never serves another workspace or a stricter policy")
                       .arg(engine));
+    if (m_settings.baselineEnabled && !(m_prepared && m_acceleration == VmDriver::Acceleration::Hardware)) {
+        // Under TCG a baseline's VM carries its share slots (KVM's microvm has none).
+        claims[QStringLiteral("filesystem")]
+            += tr("; with baselines (QEMU under TCG) the VM a baseline is saved from and the VMs restored from it "
+                  "carry %1 share devices from boot, each one no share of the VM fills backed by an empty "
+                  "directory of the engine's, read-only in QEMU itself")
+                   .arg(kBaselineShareSlots);
+    }
     claims.insert(QStringLiteral("confinement"),
                   tr("host processes invisible and unreachable (a separate kernel); commands of one VM share it; "
                      "each command runs under a seccomp filter in the guest (mount, ptrace, namespaces, bpf, "
@@ -476,6 +487,21 @@ Status VmLauncher::prepareNow()
             return found.error();
         kernel = found.value();
     }
+    // The image baseline-compatible VMs boot: the base one with an empty layout appended,
+    // the same bytes every time, so an unchanged one keeps its file (and remembered digest).
+    QString baselineInitramfs;
+    if (settings.baselineEnabled) {
+        QFile base(initramfs);
+        if (!base.open(QIODevice::ReadOnly))
+            return Error{ kWhere, tr("cannot read the guest initramfs %1").arg(initramfs), {} };
+        baselineInitramfs = vmDir + QStringLiteral("/initramfs-baseline.cpio");
+        const Status written = GuestImage::write(
+            baselineInitramfs,
+            base.readAll()
+                + GuestImage::singleFileArchive(QStringLiteral("/.sandbox/layout"), GuestLayout().layoutFile()));
+        if (!written)
+            return written.error();
+    }
     QList<QFuture<void>> restores;
     {
         QMutexLocker lock(&m_mutex);
@@ -488,6 +514,7 @@ Status VmLauncher::prepareNow()
         m_driver = std::move(driver);
         m_kernel = kernel;
         m_baseInitramfs = initramfs;
+        m_baselineInitramfs = baselineInitramfs;
         m_workspaceRestoreProblem.clear();
         m_helperSha256.clear();
         for (auto it = verified.value().cbegin(); it != verified.value().cend(); ++it)
@@ -574,12 +601,13 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::boot(const GuestLayout &layout, V
 
 Result<VmSpec> VmLauncher::makeSpec(const GuestLayout &layout, bool monitor, bool attachLater)
 {
-    QString kernel, baseInitramfs;
+    QString kernel, baseInitramfs, baselineInitramfs;
     VmSpec spec;
     {
         QMutexLocker lock(&m_mutex);
         kernel = m_kernel;
         baseInitramfs = m_baseInitramfs;
+        baselineInitramfs = m_baselineInitramfs;
         spec.memoryMb = m_settings.memoryMb;
         spec.cpus = m_settings.cpus;
     }
@@ -610,21 +638,24 @@ Result<VmSpec> VmLauncher::makeSpec(const GuestLayout &layout, bool monitor, boo
         spec.kernelCommandLine += QStringLiteral(" sandbox.net=full");
     }
     spec.consoleLog = spec.runDirectory + QStringLiteral("/console.log");
-    spec.initramfs = spec.runDirectory + QStringLiteral("/initramfs.cpio");
     spec.sharesAttachedLater = attachLater;
-    QFile base(baseInitramfs);
-    if (!base.open(QIODevice::ReadOnly))
-        return Error{ kWhere, tr("cannot read the guest initramfs %1").arg(baseInitramfs), {} };
-    const QByteArray baseImage = base.readAll();
-    auto writeImage = [&](const QString &path, const GuestLayout &inside) {
-        QFile image(path);
-        return image.open(QIODevice::WriteOnly) && image.write(baseImage) == baseImage.size()
-            && image.write(GuestImage::singleFileArchive(QStringLiteral("/.sandbox/layout"), inside.layoutFile())) > 0;
-    };
-    if (!writeImage(spec.initramfs, attachLater ? GuestLayout() : layout))
-        return Error{ kWhere, tr("cannot write the VM's initramfs %1").arg(spec.initramfs), {} };
-    if (attachLater && !writeImage(spec.runDirectory + QStringLiteral("/workspace.cpio"), layout))
-        return Error{ kWhere, tr("cannot write the VM's initramfs %1/workspace.cpio").arg(spec.runDirectory), {} };
+    // A baseline-compatible VM boots (or is restored into) the image with an empty layout,
+    // written once by prepare(); any other VM gets one with its layout, written here.
+    const bool baselineImage
+        = monitor && !baselineInitramfs.isEmpty() && (attachLater || layout.layoutFile() == GuestLayout().layoutFile());
+    const QString ownImage
+        = spec.runDirectory + (attachLater ? QStringLiteral("/workspace.cpio") : QStringLiteral("/initramfs.cpio"));
+    spec.initramfs = baselineImage ? baselineInitramfs : ownImage;
+    if (!baselineImage || attachLater) {
+        QFile base(baseInitramfs);
+        QFile image(ownImage);
+        if (!base.open(QIODevice::ReadOnly))
+            return Error{ kWhere, tr("cannot read the guest initramfs %1").arg(baseInitramfs), {} };
+        const QByteArray baseImage = base.readAll();
+        if (!image.open(QIODevice::WriteOnly) || image.write(baseImage) != baseImage.size()
+            || image.write(GuestImage::singleFileArchive(QStringLiteral("/.sandbox/layout"), layout.layoutFile())) <= 0)
+            return Error{ kWhere, tr("cannot write the VM's initramfs %1").arg(ownImage), {} };
+    }
     if (monitor) {
         spec.monitorSocket = spec.runDirectory + QStringLiteral("/monitor");
         // The VMs a baseline is saved from or restored into carry its share slots.
@@ -763,8 +794,8 @@ Result<BaselineManifest> VmLauncher::baselineIdentity(const VmSpec &spec, VmDriv
         QString canonical = argument;
         expected.machine.append(canonical.replace(identitySpec.runDirectory, QStringLiteral("@run")));
     }
-    expected.kernelSha256 = FileDigest::sha256(identitySpec.kernel);
-    expected.initramfsSha256 = FileDigest::sha256(identitySpec.initramfs);
+    expected.kernelSha256 = FileDigest::rememberedSha256(identitySpec.kernel);
+    expected.initramfsSha256 = FileDigest::rememberedSha256(identitySpec.initramfs);
     {
         QMutexLocker lock(&m_mutex);
         expected.helperSha256 = m_helperSha256;
@@ -776,8 +807,10 @@ Result<BaselineManifest> VmLauncher::baselineIdentity(const VmSpec &spec, VmDriv
 }
 
 std::shared_ptr<VmMachine> VmLauncher::restoreForWorkspace(const GuestLayout &layout,
-                                                           VmDriver::Acceleration acceleration)
+                                                           VmDriver::Acceleration acceleration, QString *coldBootNote)
 {
+    QElapsedTimer clock;
+    clock.start();
     std::shared_ptr<BaselineLease> held;
     {
         QMutexLocker lock(&m_mutex);
@@ -787,34 +820,34 @@ std::shared_ptr<VmMachine> VmLauncher::restoreForWorkspace(const GuestLayout &la
             lock.unlock();
             // The baseline has no forwarder port (a device QEMU cannot add to a restored VM
             // of this kind): an allowlist VM is always booted.
-            noteWorkspaceBoot(tr("workspace VM not restored: network allowlist VMs are booted with their proxy "
-                                 "port; cold boot"));
+            *coldBootNote = tr("workspace VM not restored: network allowlist VMs are booted with their proxy "
+                               "port; cold boot");
             return {};
         }
         if (layout.userNetwork) {
             lock.unlock();
             // Nor a NIC, nor the namespace QEMU must start in: a full VM is always booted.
-            noteWorkspaceBoot(tr("workspace VM not restored: network full VMs are booted in their own network "
-                                 "namespace with their NIC; cold boot"));
+            *coldBootNote = tr("workspace VM not restored: network full VMs are booted in their own network "
+                               "namespace with their NIC; cold boot");
             return {};
         }
         if (!m_workspaceRestoreProblem.isEmpty()) {
             const QString problem = m_workspaceRestoreProblem;
             lock.unlock();
-            noteWorkspaceBoot(tr("workspace VM not restored: an earlier restore failed (%1); cold boot").arg(problem));
+            *coldBootNote = tr("workspace VM not restored: an earlier restore failed (%1); cold boot").arg(problem);
             return {};
         }
         held = m_baselineLease.lock();
     }
     Result<VmSpec> made = makeSpec(layout, true, true);
     if (!made.ok()) {
-        noteWorkspaceBoot(tr("workspace VM not restored: %1; cold boot").arg(made.error().message));
+        *coldBootNote = tr("workspace VM not restored: %1; cold boot").arg(made.error().message);
         return {};
     }
     VmSpec spec = made.value();
     auto giveUp = [&](const QString &reason) -> std::shared_ptr<VmMachine> {
         QDir(spec.runDirectory).removeRecursively();
-        noteWorkspaceBoot(tr("workspace VM not restored: %1; cold boot").arg(reason));
+        *coldBootNote = tr("workspace VM not restored: %1; cold boot").arg(reason);
         return {};
     };
     if (const Availability attach = m_driver->shareAttachSupport(spec, acceleration); !attach.available)
@@ -847,24 +880,32 @@ std::shared_ptr<VmMachine> VmLauncher::restoreForWorkspace(const GuestLayout &la
     auto lease = std::make_shared<std::shared_ptr<BaselineLease>>(candidate->lease);
     std::shared_ptr<VmMachine> machine = createMachine(command.value(), spec, layout, kRestoreTimeoutMs, true, lease);
     VmMachine *raw = machine.get();
+    const qint64 preparedMs = clock.elapsed();
     QMetaObject::invokeMethod(
         raw,
-        [this, raw, lease, baseline, cold, coldCommand = coldCommand.value()] {
+        [this, raw, lease, baseline, cold, preparedMs, coldCommand = coldCommand.value()] {
             raw->setColdFallback(coldCommand, cold, kSoftwareBootTimeoutMs);
-            QObject::connect(raw, &VmMachine::ready, raw, [this, raw, baseline] {
+            QObject::connect(raw, &VmMachine::ready, raw, [this, raw, baseline, preparedMs] {
                 if (raw->isRestored())
-                    noteWorkspaceBoot(tr("workspace VM restored from baseline %1, %2 shares attached")
+                    noteWorkspaceBoot(tr("workspace VM restored from baseline %1, %2 shares attached (engine "
+                                         "%3 ms, QEMU start and state load %4 ms, handshake %5 ms, shares mounted "
+                                         "%6 ms)")
                                           .arg(baseline)
-                                          .arg(raw->layout().shares.size()));
+                                          .arg(raw->layout().shares.size())
+                                          .arg(preparedMs)
+                                          .arg(raw->stateLoadedMs())
+                                          .arg(raw->handshakeDoneMs() - raw->stateLoadedMs())
+                                          .arg(raw->bootMs() - raw->handshakeDoneMs()),
+                                      raw);
             });
-            QObject::connect(raw, &VmMachine::fellBack, raw, [this, lease](const QString &reason) {
+            QObject::connect(raw, &VmMachine::fellBack, raw, [this, raw, lease](const QString &reason) {
                 // Not restored any more: the baseline is free of it.
                 lease->reset();
                 {
                     QMutexLocker lock(&m_mutex);
                     m_workspaceRestoreProblem = reason.left(300);
                 }
-                noteWorkspaceBoot(tr("workspace VM restore discarded: %1; cold boot").arg(reason.left(600)));
+                noteWorkspaceBoot(tr("workspace VM restore discarded: %1; cold boot").arg(reason.left(600)), raw);
             });
             QObject::connect(raw, &VmMachine::log, raw,
                              [](const QString &message) { qWarning("builtin:vm guest: %s", qUtf8Printable(message)); });
@@ -1048,13 +1089,17 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::machineFor(const GuestLayout &lay
                           {} };
         acceleration = m_acceleration;
     }
+    QString coldBootNote;
     if (!wait) {
-        if (std::shared_ptr<VmMachine> restored = restoreForWorkspace(layout, acceleration))
+        if (std::shared_ptr<VmMachine> restored = restoreForWorkspace(layout, acceleration, &coldBootNote))
             return restored;
     }
-    return boot(layout, acceleration,
-                acceleration == VmDriver::Acceleration::Hardware ? kHardwareProbeTimeoutMs : kSoftwareBootTimeoutMs,
-                wait);
+    Result<std::shared_ptr<VmMachine>> booted = boot(
+        layout, acceleration,
+        acceleration == VmDriver::Acceleration::Hardware ? kHardwareProbeTimeoutMs : kSoftwareBootTimeoutMs, wait);
+    if (!coldBootNote.isEmpty())
+        noteWorkspaceBoot(coldBootNote, booted.ok() ? booted.value().get() : nullptr);
+    return booted;
 }
 
 QFuture<Availability> VmLauncher::isAvailable()

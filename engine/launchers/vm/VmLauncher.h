@@ -55,6 +55,11 @@ public:
     static QString defaultHelperSource();
     // The helpers the guest needs on this host.
     static QStringList requiredHelpers();
+    // The share devices a baseline's VM carries from boot (QEMU under TCG): a workspace VM
+    // restored from it with at most this many shares only mounts them. A host's home
+    // directory split around its denied paths easily gives 30 shares or more; each empty
+    // slot costs the baseline's boot a little and its restores nothing measurable.
+    static constexpr int kBaselineShareSlots = 50;
     // How long the last boot to "agent ready" took (ms), 0 before one.
     qint64 lastBootMs() const;
     // True when hardware acceleration (KVM) runs this backend's VMs.
@@ -70,19 +75,23 @@ public:
 private:
     Status prepareNow();
     Result<std::shared_ptr<VmMachine>> machineFor(const GuestLayout &layout, bool wait);
-    // A VM's spec with its own run directory and initramfs (the layout appended). With
-    // `attachLater` the initramfs is the baseline's (an empty layout) and the layout's own one
-    // is written as workspace.cpio for a cold boot. `monitor`: a baseline-compatible VM (a
-    // monitor, the share slots).
+    // A VM's spec with its own run directory and initramfs (the layout appended). A
+    // baseline-compatible VM (`monitor`: a monitor, the share slots) with an empty layout, or
+    // one restored with its shares attached later (`attachLater`), boots the image with an
+    // empty layout prepare() wrote; with `attachLater` the layout's own image is written as
+    // workspace.cpio for a cold boot: one image written per VM at most.
     Result<VmSpec> makeSpec(const GuestLayout &layout, bool monitor, bool attachLater = false);
     // What a baseline for VMs started from `spec` is bound to: the command line that matters
     // for compatibility (without the shares' backends and the incoming state), the digests.
     Result<BaselineManifest> baselineIdentity(const VmSpec &spec, VmDriver::Acceleration acceleration) const;
     // A VM for a workspace's commands restored from the baseline, its shares given to it on
     // restore and mounted by the agent (cold booting once in its place when any step fails);
-    // null with a note when no baseline can serve it.
-    std::shared_ptr<VmMachine> restoreForWorkspace(const GuestLayout &layout, VmDriver::Acceleration acceleration);
-    void noteWorkspaceBoot(const QString &note);
+    // null with `coldBootNote` saying why when no baseline can serve it.
+    std::shared_ptr<VmMachine> restoreForWorkspace(const GuestLayout &layout, VmDriver::Acceleration acceleration,
+                                                   QString *coldBootNote);
+    // How a workspace's VM started: logged, kept for takeWorkspaceBootNotes(), and given to
+    // the commands waiting for `machine` (their processes' notes).
+    void noteWorkspaceBoot(const QString &note, VmMachine *machine);
     // Boots `spec` (or, with `restore`, starts it from that baseline and runs the handshake).
     Result<std::shared_ptr<VmMachine>> boot(const GuestLayout &layout, VmDriver::Acceleration acceleration,
                                             int timeoutMs, bool wait);
@@ -108,6 +117,7 @@ private:
     std::unique_ptr<VmDriver> m_driver;
     QString m_kernel;
     QString m_baseInitramfs;
+    QString m_baselineInitramfs; // the base image with an empty layout; empty without baselines
     bool m_prepared = false;
     QString m_unavailableReason;
     VmDriver::Acceleration m_acceleration = VmDriver::Acceleration::Software;

@@ -248,12 +248,14 @@ void VmMachine::confirmRestored(const QByteArray &spawnPayload, const QByteArray
 {
     if (hasFailed() || m_ready)
         return;
+    m_stateLoadedMs = m_clock.elapsed();
     auto errors = std::make_shared<QByteArray>();
     m_sinks.insert(kHandshakeId, [this, errors](quint8 type, const QByteArray &payload) {
         if (type == guest::Stderr && errors->size() < 2000)
             errors->append(payload);
         if (type == guest::Exited && payload.size() >= 9 && readLittleEndianU32(payload.constData()) == 0
             && payload.at(4) == 0) {
+            m_handshakeDoneMs = m_clock.elapsed();
             if (m_layout.shares.isEmpty() || m_coldCommand.program.isEmpty())
                 becomeReady();
             else
@@ -373,7 +375,22 @@ void VmMachine::open(quint32 id, const Sink &sink, const QByteArray &spawnPayloa
         return;
     }
     m_sinks.insert(id, sink);
+    if (!m_ready) {
+        m_bootWatchers.insert(id);
+        for (const QString &note : std::as_const(m_bootNotes))
+            sink(kBootNote, note.toUtf8());
+    }
     writeFrame(guest::Spawn, id, spawnPayload);
+}
+
+void VmMachine::noteBoot(const QString &note)
+{
+    m_bootNotes.append(note);
+    for (const quint32 id : std::as_const(m_bootWatchers)) {
+        const auto sink = m_sinks.constFind(id);
+        if (sink != m_sinks.cend())
+            sink.value()(kBootNote, note.toUtf8());
+    }
 }
 
 void VmMachine::send(quint8 type, quint32 id, const QByteArray &payload)
@@ -390,6 +407,7 @@ void VmMachine::send(quint8 type, quint32 id, const QByteArray &payload)
 
 void VmMachine::close(quint32 id)
 {
+    m_bootWatchers.remove(id);
     m_sinks.remove(id);
 }
 

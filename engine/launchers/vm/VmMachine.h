@@ -9,6 +9,8 @@
 #include <QLocalSocket>
 #include <QObject>
 #include <QProcess>
+#include <QSet>
+#include <QStringList>
 #include <QTimer>
 
 #include <functional>
@@ -60,6 +62,12 @@ public:
     static constexpr quint32 kHandshakeId = 0xffffffffu;
     // The id of the request that attaches a restored guest's shares.
     static constexpr quint32 kAttachId = 0xfffffffeu;
+    // The frame type (no guest sends it) a sink gets a note about how this VM started in.
+    static constexpr quint8 kBootNote = 0xf0;
+    // A sentence about how this VM started (restored from a baseline, or why it cold booted):
+    // every command opened before the VM was ready gets it in its sink as a kBootNote frame,
+    // the notes before its open() included.
+    void noteBoot(const QString &note);
 
     // A VM restored from a share-less baseline: after the handshake the agent attaches the
     // shares of `layout` (hot-added by the driver) before the VM is ready. Should the
@@ -71,6 +79,11 @@ public:
     void abandonRestore(const QString &reason);
     // Whether this VM runs from a baseline (false once it fell back to a cold boot).
     bool isRestored() const { return m_restoring || m_restoredReady; }
+    // Where a restored VM's start went, in ms from start(): the driver's restore done (QEMU
+    // started, the state loaded, the guest running), the handshake done, ready (its shares
+    // mounted). -1 for a step not reached.
+    qint64 stateLoadedMs() const { return m_stateLoadedMs; }
+    qint64 handshakeDoneMs() const { return m_handshakeDoneMs; }
 
 signals:
     void ready();
@@ -103,6 +116,8 @@ private:
     QByteArray m_input;
     QList<QByteArray> m_pending; // frames written before the agent was ready
     QHash<quint32, Sink> m_sinks;
+    QStringList m_bootNotes;
+    QSet<quint32> m_bootWatchers; // the commands opened before the VM was ready
     bool m_ready = false;
     bool m_stopping = false;
     bool m_restoring = false;
@@ -113,6 +128,8 @@ private:
     VmSpec m_coldSpec;
     int m_coldTimeoutMs = 0;
     qint64 m_bootMs = 0;
+    qint64 m_stateLoadedMs = -1;
+    qint64 m_handshakeDoneMs = -1;
     QString m_failure;
 };
 

@@ -89,6 +89,9 @@ void VmProcess::deliver(quint8 type, const QByteArray &payload)
     case guest::Stderr:
         emit stderrReady(payload);
         break;
+    case VmMachine::kBootNote:
+        emit noted(QString::fromUtf8(payload));
+        break;
     case guest::Refusal: {
         const QList<QByteArray> parts = payload.split('\t');
         const QString message = tr("sandbox: refused the system call %1 (made by %2)\n")

@@ -113,6 +113,7 @@ private slots:
     void processesStayWithTheLauncherThatCreatedThem();
     void reactivationUsesAFreshInstance();
     void thePrepareEventCarriesWhatTheLauncherReported();
+    void aNoteAboutASandboxsStartReachesItsProcess();
     void spawnWithoutAnActiveBackendRunsNothing();
     void restoreActivatesTheSavedSelection();
     void restoreFallsBackToAuto();
@@ -459,6 +460,30 @@ void ActivationTest::thePrepareEventCarriesWhatTheLauncherReported()
     const ActivationResult second = rig.activate(EngineRig::faultRef());
     QVERIFY2(second.ok, qPrintable(second.error.toString()));
     QCOMPARE(prepareSucceeded(second.activationId), std::optional<QString>(QString()));
+}
+
+void ActivationTest::aNoteAboutASandboxsStartReachesItsProcess()
+{
+    EngineRig rig;
+    QVERIFY(rig.activate(EngineRig::faultRef()).ok);
+    rig.faultPlan->hangAt = QStringLiteral("spawn");
+    QSignalSpy noted(rig.engine.get(), &Engine::processNoted);
+    quint64 id = 0;
+    Result<std::shared_ptr<SandboxProcess>> spawned
+        = rig.engine->spawn(rig.command({ QStringLiteral("/bin/sleep"), QStringLiteral("60") }), &id);
+    QVERIFY(spawned.ok());
+    // The launcher says how the sandbox started (a VM restored from a baseline, or why not).
+    emit spawned.value()->noted(QStringLiteral("workspace VM restored from baseline b1, 3 shares attached"));
+    emit spawned.value()->noted(QStringLiteral("second note"));
+    QCOMPARE(noted.size(), 2);
+    const ProcessInfo published = noted.at(1).at(0).value<ProcessInfo>();
+    QCOMPARE(published.id, id);
+    const QStringList expected{ QStringLiteral("workspace VM restored from baseline b1, 3 shares attached"),
+                                QStringLiteral("second note") };
+    QCOMPARE(published.notes, expected);
+    QCOMPARE(rig.engine->processes().constFirst().notes, expected);
+    QVERIFY(rig.engine->kill(id).ok());
+    QTRY_VERIFY(!spawned.value()->isRunning());
 }
 
 void ActivationTest::hostInteractionAnswered()

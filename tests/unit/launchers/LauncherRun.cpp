@@ -84,6 +84,8 @@ RunResult runIn(Launcher &launcher, const QStringList &argv, const Policy &polic
                      [&](const QByteArray &data) { result.out += data; });
     QObject::connect(process.get(), &SandboxProcess::stderrReady, &loop,
                      [&](const QByteArray &data) { result.err += data; });
+    QObject::connect(process.get(), &SandboxProcess::noted, &loop,
+                     [&](const QString &note) { result.notes.append(note); });
     QObject::connect(process.get(), &SandboxProcess::failedToStart, &loop, [&](const Error &error) {
         result.failedToStart = true;
         result.error = error.toString();

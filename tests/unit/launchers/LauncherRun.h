@@ -25,6 +25,7 @@ struct RunResult
     QByteArray err;
     ExitStatus status;
     qint64 pid = 0;
+    QStringList notes; // what the process said about how its sandbox started
 };
 
 // Answers Host Interaction questions with a fixed answer and keeps the activation notes a

@@ -165,6 +165,12 @@ void TestMessages::processRoundTrip()
     info.running = false;
     info.exit = ExitStatus{ 0, true, 15, false };
     QCOMPARE(roundTripped(info), info);
+    QVERIFY(!info.toJson().contains(QStringLiteral("notes")));
+    info.notes = { QStringLiteral("workspace VM restored from baseline b1, 3 shares attached") };
+    QCOMPARE(roundTripped(info), info);
+    QJsonObject wrong = info.toJson();
+    wrong.insert(QStringLiteral("notes"), QJsonArray{ 7 });
+    QVERIFY(!ProcessInfo::fromJson(wrong).ok());
 }
 
 void TestMessages::backendAndPackRoundTrip()
