@@ -1249,10 +1249,6 @@
         <translation>die Initramfs des Gasts %1 kann nicht gelesen werden</translation>
     </message>
     <message>
-        <source>cannot write the VM&apos;s initramfs %1/workspace.cpio</source>
-        <translation>die Initramfs der VM %1/workspace.cpio kann nicht geschrieben werden</translation>
-    </message>
-    <message>
         <source>cannot create %1</source>
         <translation>%1 kann nicht angelegt werden</translation>
     </message>
@@ -1267,10 +1263,6 @@
     <message>
         <source>workspace VM not restored: %1; cold boot</source>
         <translation>Arbeitsbereichs-VM nicht wiederhergestellt: %1; Kaltstart</translation>
-    </message>
-    <message>
-        <source>workspace VM restored from baseline %1, %2 shares attached</source>
-        <translation>Arbeitsbereichs-VM aus Baseline %1 wiederhergestellt, %2 Freigaben angehängt</translation>
     </message>
     <message>
         <source>workspace VM restore discarded: %1; cold boot</source>
@@ -1311,6 +1303,14 @@
     <message>
         <source>network &quot;full&quot; is unavailable in the VM backend here: %1; nothing was run</source>
         <translation>Netzwerk „vollständig“ ist im VM-Backend hier nicht verfügbar: %1; nichts wurde ausgeführt</translation>
+    </message>
+    <message>
+        <source>; with baselines (QEMU under TCG) the VM a baseline is saved from and the VMs restored from it carry %1 share devices from boot, each one no share of the VM fills backed by an empty directory of the engine&apos;s, read-only in QEMU itself</source>
+        <translation>; mit Baselines (QEMU unter TCG) tragen die VM, aus der eine Baseline gesichert wird, und die daraus wiederhergestellten VMs vom Start an %1 Freigabegeräte, jedes, das keine Freigabe der VM belegt, mit einem leeren Verzeichnis der Engine hinterlegt, in QEMU selbst schreibgeschützt</translation>
+    </message>
+    <message>
+        <source>workspace VM restored from baseline %1, %2 shares attached (engine %3 ms, QEMU start and state load %4 ms, handshake %5 ms, shares mounted %6 ms)</source>
+        <translation>Arbeitsbereichs-VM aus Baseline %1 wiederhergestellt, %2 Freigaben angebunden (Engine %3 ms, QEMU-Start und Laden des Zustands %4 ms, Handshake %5 ms, Freigaben eingehängt %6 ms)</translation>
     </message>
 </context>
 <context>
@@ -2891,16 +2891,16 @@
         <translation>die microvm-Maschine (KVM) kann keine Freigabegeräte im laufenden Betrieb hinzufügen</translation>
     </message>
     <message>
-        <source>%1 shares are more than the %2 a running VM can be given</source>
-        <translation>%1 Freigaben sind mehr als die %2, die einer laufenden VM gegeben werden können</translation>
-    </message>
-    <message>
         <source>the VM has no monitor to add share devices through</source>
         <translation>die VM hat keinen Monitor, über den Freigabegeräte hinzugefügt werden könnten</translation>
     </message>
     <message>
         <source>QEMU did not add the device of share s%1 (%2): %3</source>
         <translation>QEMU hat das Gerät der Freigabe s%1 (%2) nicht hinzugefügt: %3</translation>
+    </message>
+    <message>
+        <source>%1 shares are more than the %2 a restored VM can be given</source>
+        <translation>%1 Freigaben sind mehr als die %2, die eine wiederhergestellte VM erhalten kann</translation>
     </message>
 </context>
 <context>
