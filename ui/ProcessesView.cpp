@@ -17,7 +17,7 @@ namespace sandbox {
 
 namespace {
 
-enum Column { Command, Backend, Started, Pid, ColumnCount };
+enum Column { Command, Backend, Started, Pid, Notes, ColumnCount };
 
 } // namespace
 
@@ -40,12 +40,13 @@ ProcessesView::ProcessesView(Client *client, QWidget *parent)
     m_table->setAlternatingRowColors(true);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setColumnCount(ColumnCount);
-    m_table->setHeaderLabels({ tr("Command"), tr("Backend"), tr("Started"), tr("Process id") });
+    m_table->setHeaderLabels({ tr("Command"), tr("Backend"), tr("Started"), tr("Process id"), tr("Notes") });
     m_table->header()->setStretchLastSection(false);
     m_table->header()->setSectionResizeMode(Command, QHeaderView::Stretch);
     m_table->header()->setSectionResizeMode(Backend, QHeaderView::ResizeToContents);
     m_table->header()->setSectionResizeMode(Started, QHeaderView::ResizeToContents);
     m_table->header()->setSectionResizeMode(Pid, QHeaderView::ResizeToContents);
+    m_table->header()->setSectionResizeMode(Notes, QHeaderView::Stretch);
     m_stop->setObjectName(QStringLiteral("processStopButton"));
     m_stop->setAccessibleName(tr("Stop the selected commands"));
     m_stop->setToolTip(tr("Ends the selected commands (and everything they started)"));
@@ -93,15 +94,22 @@ void ProcessesView::rebuild()
         const QString backend = m_names.value(info.owner.toString(), info.owner.kind());
         const QDateTime started = QDateTime::fromString(info.startedAt, Qt::ISODateWithMs).toLocalTime();
         item->setText(Command, command);
-        item->setToolTip(Command, tr("%1\nin %2").arg(command, info.cwd));
+        const QString notes = info.notes.join(QLatin1Char('\n'));
+        const QString where = tr("%1\nin %2").arg(command, info.cwd);
+        item->setToolTip(Command, notes.isEmpty() ? where : tr("%1\n\n%2").arg(where, notes));
         item->setText(Backend, backend);
         item->setToolTip(Backend, backend);
         item->setText(Started, QLocale().toString(started.time(), QLocale::ShortFormat));
         item->setToolTip(Started, QLocale().toString(started, QLocale::LongFormat));
         item->setText(Pid, info.pid > 0 ? QString::number(info.pid) : tr("starting"));
+        // The newest note is what changed last; the tooltip has them all, oldest first.
+        item->setText(Notes, info.notes.isEmpty() ? QString() : info.notes.last());
+        item->setToolTip(Notes, notes);
         item->setData(Command, Qt::UserRole, info.id);
+        const QString accessible = tr("%1, started by %2 at %3").arg(command, backend, item->text(Started));
         item->setData(Command, Qt::AccessibleTextRole,
-                      tr("%1, started by %2 at %3").arg(command, backend, item->text(Started)));
+                      notes.isEmpty() ? accessible
+                                      : tr("%1; %2").arg(accessible, info.notes.join(QStringLiteral("; "))));
         if (selected.contains(info.id))
             item->setSelected(true);
     }

@@ -14,7 +14,8 @@ class RunningProcesses;
 
 // Processes: every command running in the engine, whoever started it, with the backend
 // that started it (a hot switch leaves running commands on their backend, and this is
-// where that shows), its start time, and Stop. Rows carry the process id in Qt::UserRole.
+// where that shows), its start time, what its backend noted about how its sandbox started
+// (a restored VM, or why it booted), and Stop. Rows carry the process id in Qt::UserRole.
 class ProcessesView final : public QWidget
 {
     Q_OBJECT

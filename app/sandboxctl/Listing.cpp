@@ -13,7 +13,7 @@ void Listing::printJson(const QJsonValue &value)
     Terminal::out(QString::fromUtf8(document.toJson(QJsonDocument::Indented)));
 }
 
-void Listing::printTable(const QStringList &header, const QList<QStringList> &rows)
+void Listing::printTable(const QStringList &header, const QList<QStringList> &rows, const QList<QStringList> &details)
 {
     QList<qsizetype> widths;
     for (const QString &h : header)
@@ -29,8 +29,11 @@ void Listing::printTable(const QStringList &header, const QList<QStringList> &ro
         Terminal::out(text + QLatin1Char('\n'));
     };
     line(header);
-    for (const QStringList &row : rows)
-        line(row);
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        line(rows[i]);
+        for (const QString &detail : details.value(i))
+            Terminal::out(QStringLiteral("    ") + detail + QLatin1Char('\n'));
+    }
 }
 
 QString Listing::text(const QJsonValue &value)

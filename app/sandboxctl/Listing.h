@@ -13,8 +13,10 @@ class Listing final
 {
 public:
     static void printJson(const QJsonValue &value);
-    // Left-aligned columns, two spaces apart; the last column is not padded.
-    static void printTable(const QStringList &header, const QList<QStringList> &rows);
+    // Left-aligned columns, two spaces apart; the last column is not padded. Each of a row's
+    // `details` (matched by index, may be shorter) goes on its own indented line under it.
+    static void printTable(const QStringList &header, const QList<QStringList> &rows,
+                           const QList<QStringList> &details = {});
     // With `json` the items' own JSON as one array, otherwise a table, one row per item.
     template <typename T, typename RowFn>
     static void print(const QList<T> &items, bool json, const QStringList &header, RowFn row)

@@ -263,7 +263,7 @@ void TerminalUi::draw()
                  .arg(tr("BACKEND"), -32)
                  .arg(tr("STATE"), -10)
                  .arg(tr("COMMAND")));
-        for (const ProcessInfo &info : std::as_const(m_processes))
+        for (const ProcessInfo &info : std::as_const(m_processes)) {
             line(row++,
                  QStringLiteral("  %1 %2 %3 %4 %5")
                      .arg(QString::number(info.id), -6)
@@ -271,6 +271,10 @@ void TerminalUi::draw()
                      .arg(info.owner.toString(), -32)
                      .arg(info.running ? tr("running") : tr("exited %1").arg(info.exit.shellStatus()), -10)
                      .arg(info.argv.join(QLatin1Char(' '))));
+            // What the backend noted about how the sandbox started, under the command.
+            for (const QString &note : info.notes)
+                line(row++, QStringLiteral("         ") + note);
+        }
         if (m_processes.isEmpty())
             line(row++, tr("  (none)"));
         break;

@@ -1,17 +1,23 @@
 // The Processes view: every command running in the engine, whoever spawned it, with the
 // backend that started it (across a hot switch), its start time and Stop; the count per
-// backend in the status bar, the tab and the tray.
+// backend in the status bar, the tab and the tray; what a backend noted about how a
+// command's sandbox started, in the view and in `sandboxctl ps`.
 #include "GuiTest.h"
 #include "ProcessesView.h"
 #include "StudioHarness.h"
 #include "TrayController.h"
 #include "WidgetWalk.h"
 #include "server/Client.h"
+#include "server/LocalServer.h"
 
 #include <QAction>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -30,6 +36,7 @@ private slots:
     void cleanup();
     void runningCommandsShowWithTheirBackend();
     void stopEndsTheSelectedCommand();
+    void sandboxctlPsPrintsEachNoteUnderItsCommand();
 
 private:
     std::unique_ptr<RemoteProcess> spawnSleep(const QString &seconds);
@@ -99,6 +106,16 @@ void TestProcesses::runningCommandsShowWithTheirBackend()
     QTRY_VERIFY(rowFor(QStringLiteral("sleep 301")));
     QCOMPARE(rowFor(QStringLiteral("sleep 301"))->text(1), QStringLiteral("Plain"));
     QVERIFY(!rowFor(QStringLiteral("sleep 301"))->text(2).isEmpty());
+    // What the backend noted about how the command started arrives after it started, and
+    // the row shows it: the newest in the Notes column, all of them in the tooltips.
+    QCOMPARE(table()->headerItem()->text(4), QStringLiteral("Notes"));
+    QTRY_COMPARE(rowFor(QStringLiteral("sleep 301"))->text(4), QStringLiteral("working directory attached (2 ms)"));
+    QCOMPARE(rowFor(QStringLiteral("sleep 301"))->toolTip(4),
+             QStringLiteral("host runtime reused from the last command\nworking directory attached (2 ms)"));
+    QVERIFY(rowFor(QStringLiteral("sleep 301"))
+                ->toolTip(0)
+                .endsWith(QStringLiteral(
+                    "\n\nhost runtime reused from the last command\nworking directory attached (2 ms)")));
     QTRY_COMPARE(statusText(), QStringLiteral("1 command running: Plain 1"));
     QCOMPARE(tabs->tabText(tabs->indexOf(view)), QStringLiteral("&Processes (1)"));
 
@@ -107,6 +124,8 @@ void TestProcesses::runningCommandsShowWithTheirBackend()
     auto second = spawnSleep(QStringLiteral("302"));
     QTRY_VERIFY(rowFor(QStringLiteral("sleep 302")));
     QCOMPARE(rowFor(QStringLiteral("sleep 302"))->text(1), QStringLiteral("Leaky"));
+    QCOMPARE(rowFor(QStringLiteral("sleep 302"))->text(4), QString()); // Leaky notes nothing
+    QCOMPARE(rowFor(QStringLiteral("sleep 302"))->toolTip(0), QStringLiteral("sleep 302\nin ") + QDir::tempPath());
     QCOMPARE(rowFor(QStringLiteral("sleep 301"))->text(1), QStringLiteral("Plain"));
     QTRY_COMPARE(statusText(), QStringLiteral("2 commands running: Plain 1, Leaky 1"));
     QCOMPARE(tabs->tabText(tabs->indexOf(view)), QStringLiteral("&Processes (2)"));
@@ -150,6 +169,68 @@ void TestProcesses::stopEndsTheSelectedCommand()
     QVERIFY(rowFor(QStringLiteral("sleep 303")));
     QTRY_COMPARE(statusText(), QStringLiteral("1 command running: Plain 1"));
     QVERIFY(!stop->isEnabled());
+}
+
+void TestProcesses::sandboxctlPsPrintsEachNoteUnderItsCommand()
+{
+    QTemporaryDir run;
+    QVERIFY(run.isValid());
+    LocalServer local(m_harness->server());
+    const QString socket = run.filePath(QStringLiteral("run/engine.sock"));
+    const Status listening = local.listen(socket);
+    QVERIFY2(listening.ok(), qPrintable(listening.ok() ? QString() : listening.error().toString()));
+    auto noted = spawnSleep(QStringLiteral("305"));
+    QVERIFY(m_harness->activate(QStringLiteral("leaky")).ok);
+    auto silent = spawnSleep(QStringLiteral("306"));
+    // The notes are in once the view shows them (they come after the command started).
+    QTRY_COMPARE(rowFor(QStringLiteral("sleep 305"))->text(4), QStringLiteral("working directory attached (2 ms)"));
+
+    // sandboxctl runs while this thread's event loop serves its requests.
+    const auto ps = [&](const QStringList &args) {
+        QProcess ctl;
+        ctl.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+        ctl.start(QCoreApplication::applicationDirPath() + QStringLiteral("/sandboxctl"),
+                  QStringList{ QStringLiteral("--socket"), socket, QStringLiteral("ps") } + args);
+        QSignalSpy finished(&ctl, &QProcess::finished);
+        [&] { QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000); }();
+        const QByteArray err = ctl.readAllStandardError();
+        [&] { QVERIFY2(ctl.exitCode() == 0, err.constData()); }();
+        return QString::fromUtf8(ctl.readAllStandardOutput());
+    };
+
+    // People: each note on its own indented line under its command, nothing under the other.
+    const QStringList lines = ps({}).split(QLatin1Char('\n'));
+    const auto row = [&](const QString &command) {
+        for (qsizetype i = 0; i < lines.size(); ++i) {
+            if (lines[i].endsWith(command))
+                return i;
+        }
+        return qsizetype(-1);
+    };
+    const qsizetype first = row(QStringLiteral("sleep 305"));
+    QVERIFY2(first > 0 && first + 2 < lines.size(), qPrintable(lines.join(QLatin1Char('\n'))));
+    QCOMPARE(lines[first + 1], QStringLiteral("    host runtime reused from the last command"));
+    QCOMPARE(lines[first + 2], QStringLiteral("    working directory attached (2 ms)"));
+    const qsizetype second = row(QStringLiteral("sleep 306"));
+    QVERIFY2(second > 0, qPrintable(lines.join(QLatin1Char('\n'))));
+    QVERIFY2(!lines.value(second + 1).startsWith(QLatin1Char(' ')), qPrintable(lines.join(QLatin1Char('\n'))));
+
+    // Scripts: the notes as the engine sent them, and no "notes" where there are none.
+    const QJsonArray json = QJsonDocument::fromJson(ps({ QStringLiteral("--json") }).toUtf8()).array();
+    QJsonObject notedJson;
+    QJsonObject silentJson;
+    for (const QJsonValue &entry : json) {
+        const QString command = entry[QStringLiteral("argv")].toArray().last().toString();
+        if (command == QLatin1String("305"))
+            notedJson = entry.toObject();
+        else if (command == QLatin1String("306"))
+            silentJson = entry.toObject();
+    }
+    QCOMPARE(notedJson.value(QStringLiteral("notes")).toArray(),
+             QJsonArray({ QStringLiteral("host runtime reused from the last command"),
+                          QStringLiteral("working directory attached (2 ms)") }));
+    QVERIFY(!silentJson.isEmpty());
+    QVERIFY(!silentJson.contains(QStringLiteral("notes")));
 }
 
 QTEST_MAIN(TestProcesses)

@@ -28,6 +28,8 @@ public:
 
     Engine &engine() { return *m_engine; }
     Client *client() { return m_client.get(); }
+    // What serves the engine's protocol: tests put it on a local socket for sandboxctl.
+    ProtocolServer &server() { return *m_server; }
     QString directory() const { return m_dir.path(); }
 
     // Activates a test-pack backend through the Client and waits for the outcome.

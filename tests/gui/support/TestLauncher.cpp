@@ -105,7 +105,17 @@ Result<std::shared_ptr<SandboxProcess>> TestLauncher::spawn(const SpawnRequest &
     Q_UNUSED(policy);
     if (request.argv.isEmpty())
         return Error{ QStringLiteral("argv"), QStringLiteral("nothing to run"), {} };
-    return std::shared_ptr<SandboxProcess>(std::make_shared<HostProcess>(request));
+    auto process = std::make_shared<HostProcess>(request);
+    if (!m_behaviour.startNotes.isEmpty()) {
+        // After started() has been published, as a launcher learns how its sandbox came up.
+        SandboxProcess *raw = process.get();
+        QObject::connect(raw, &SandboxProcess::started, raw, [raw, notes = m_behaviour.startNotes] {
+            for (const QString &note : notes)
+                QMetaObject::invokeMethod(
+                    raw, [raw, note] { emit raw->noted(note); }, Qt::QueuedConnection);
+        });
+    }
+    return std::shared_ptr<SandboxProcess>(std::move(process));
 }
 
 QFuture<Status> TestLauncher::disposeIdle()

@@ -8,7 +8,8 @@ namespace sandbox::test {
 
 // A launcher of the GUI test pack. It runs real host processes and behaves as its
 // settings and Behaviour say: a slow prepare, a failure at a chosen step, a cleanup that
-// fails once, a question asked through Host Interaction while preparing.
+// fails once, a question asked through Host Interaction while preparing, notes about how
+// each command started.
 class TestLauncher final : public Launcher
 {
 public:
@@ -17,6 +18,7 @@ public:
         bool disposeFailsOnce = false;
         bool asksWhilePreparing = false;
         QString unavailableReason; // non-empty: isAvailable() always says no, with this reason
+        QStringList startNotes; // each process notes these, one by one, once it has started
     };
 
     TestLauncher(QString kind, BackendDescriptor descriptor);

@@ -117,8 +117,13 @@ QList<std::shared_ptr<Launcher>> TestPack::createLaunchers()
                                        descriptor(QStringLiteral("Every field"),
                                                   QStringLiteral("A backend whose settings use every field type."),
                                                   everyField())),
-        std::make_shared<TestLauncher>(QStringLiteral("plain"),
-                                       descriptor(QStringLiteral("Plain"), QStringLiteral("Runs host processes."))),
+        std::make_shared<TestLauncher>(
+            QStringLiteral("plain"), descriptor(QStringLiteral("Plain"), QStringLiteral("Runs host processes.")),
+            TestLauncher::Behaviour{ false,
+                                     false,
+                                     {},
+                                     { QStringLiteral("host runtime reused from the last command"),
+                                       QStringLiteral("working directory attached (2 ms)") } }),
         std::make_shared<TestLauncher>(
             QStringLiteral("slow"),
             descriptor(QStringLiteral("Slow start"), QStringLiteral("Takes a while to prepare."), { prepareMs })),
@@ -127,17 +132,19 @@ QList<std::shared_ptr<Launcher>> TestPack::createLaunchers()
             descriptor(QStringLiteral("Failing"), QStringLiteral("Fails at the step it is told to."), { failAt })),
         std::make_shared<TestLauncher>(QStringLiteral("leaky"),
                                        descriptor(QStringLiteral("Leaky"), QStringLiteral("Its first cleanup fails.")),
-                                       TestLauncher::Behaviour{ true, false, {} }),
+                                       TestLauncher::Behaviour{ true, false, {}, {} }),
         std::make_shared<TestLauncher>(
             QStringLiteral("interactive"),
             descriptor(QStringLiteral("Interactive"), QStringLiteral("Asks a question while preparing."), { question }),
-            TestLauncher::Behaviour{ false, true, {} }),
+            TestLauncher::Behaviour{ false, true, {}, {} }),
         std::make_shared<TestLauncher>(
             QStringLiteral("remote"), remote,
-            TestLauncher::Behaviour{ false, false,
+            TestLauncher::Behaviour{ false,
+                                     false,
                                      ref(QStringLiteral("remote")).toString()
                                          + QStringLiteral(": the runtime service is not running. Start it with "
-                                                          "“systemctl --user start gui-test-runtime”.") }),
+                                                          "“systemctl --user start gui-test-runtime”."),
+                                     {} }),
     };
 }
 

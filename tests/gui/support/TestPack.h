@@ -7,7 +7,7 @@ namespace sandbox::test {
 
 // The atom pack the GUI tests install through Engine::installPack. Its launchers:
 //   every-field  descriptor with every field type (string, number, boolean, select, secret)
-//   plain        no settings
+//   plain        no settings; each command notes two sentences about how it started
 //   slow         prepare() takes `prepareMs`
 //   failing      fails at the step named by its `failAt` setting (configure/prepare/probe)
 //   leaky        disposeIdle() fails once, so leaving it produces a cleanup warning
