@@ -1018,6 +1018,22 @@ in %2</translation>
         <source>Stopped “%1”.</source>
         <translation>„%1“ wurde beendet.</translation>
     </message>
+    <message>
+        <source>Notes</source>
+        <translation>Hinweise</translation>
+    </message>
+    <message>
+        <source>%1
+
+%2</source>
+        <translation>%1
+
+%2</translation>
+    </message>
+    <message>
+        <source>%1; %2</source>
+        <translation>%1; %2</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::RefusalsView</name>
