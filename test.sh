@@ -3,7 +3,7 @@
 # unit, integration, escape, GUI (offscreen and under Xvfb with a real tray host),
 # the .deb/.rpm packages (built, linted, installed, used, purged), the fuzzers for a
 # bounded time, and the benchmark (which prints, never fails on time).
-# Environment: SANDBOX_FUZZ_SECONDS (default 20 per fuzzer), SANDBOX_SKIP_FUZZ=1,
+# Environment: SANDBOX_FUZZ_SECONDS (default 12 per fuzzer), SANDBOX_SKIP_FUZZ=1,
 #              SANDBOX_SKIP_BENCH=1, SANDBOX_SKIP_PACKAGES=1, CTEST_ARGS (extra ctest arguments).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -48,8 +48,8 @@ if [ "${SANDBOX_SKIP_PACKAGES:-0}" != 1 ]; then
 fi
 
 if [ "${SANDBOX_SKIP_FUZZ:-0}" != 1 ] && [ -x tests/fuzz/run-fuzzers.sh ]; then
-    echo "== fuzzers (${SANDBOX_FUZZ_SECONDS:-20}s each)"
-    tests/fuzz/run-fuzzers.sh "${SANDBOX_FUZZ_SECONDS:-20}" || status=1
+    echo "== fuzzers (${SANDBOX_FUZZ_SECONDS:-12}s each)"
+    tests/fuzz/run-fuzzers.sh "${SANDBOX_FUZZ_SECONDS:-12}" || status=1
 fi
 
 if [ "${SANDBOX_SKIP_BENCH:-0}" != 1 ]; then
