@@ -1,7 +1,8 @@
 #include "FatImage.h"
 
+#include "LittleEndian.h"
+
 #include <QCoreApplication>
-#include <QtEndian>
 
 namespace sandbox {
 
@@ -21,22 +22,17 @@ constexpr quint32 kSlackClusters = 64;
 constexpr quint16 kEndOfChain = 0xFFFF;
 constexpr quint16 kFatDate = 0x0021; // 1980-01-01: the image is the same for the same loader
 
-template <typename T> void put(QByteArray &data, qsizetype offset, T value)
-{
-    qToLittleEndian(value, data.data() + offset);
-}
-
 // A short (8.3) directory entry.
 void putEntry(QByteArray &data, qsizetype offset, const char (&name)[12], quint8 attributes, quint16 cluster,
               quint32 size)
 {
     data.replace(offset, 11, QByteArray(name, 11));
     data[offset + 11] = char(attributes);
-    put<quint16>(data, offset + 16, kFatDate); // created
-    put<quint16>(data, offset + 18, kFatDate); // accessed
-    put<quint16>(data, offset + 24, kFatDate); // written
-    put<quint16>(data, offset + 26, cluster);
-    put<quint32>(data, offset + 28, size);
+    putLittleEndian<quint16>(data, offset + 16, kFatDate); // created
+    putLittleEndian<quint16>(data, offset + 18, kFatDate); // accessed
+    putLittleEndian<quint16>(data, offset + 24, kFatDate); // written
+    putLittleEndian<quint16>(data, offset + 26, cluster);
+    putLittleEndian<quint32>(data, offset + 28, size);
 }
 
 } // namespace
@@ -69,21 +65,21 @@ Result<QByteArray> FatImage::withBootLoader(const QByteArray &loader, quint32 hi
     // Boot sector and BIOS parameter block.
     image.replace(0, 3, QByteArray("\xEB\x3C\x90", 3));
     image.replace(3, 8, QByteArray("SANDBOX "));
-    put<quint16>(image, 11, quint16(kSectorBytes));
+    putLittleEndian<quint16>(image, 11, quint16(kSectorBytes));
     image[13] = char(sectorsPerCluster);
-    put<quint16>(image, 14, quint16(kReservedSectors));
+    putLittleEndian<quint16>(image, 14, quint16(kReservedSectors));
     image[16] = 2; // FATs
-    put<quint16>(image, 17, quint16(kRootEntries));
-    put<quint16>(image, 19, totalSectors < 0x10000 ? quint16(totalSectors) : quint16(0));
+    putLittleEndian<quint16>(image, 17, quint16(kRootEntries));
+    putLittleEndian<quint16>(image, 19, totalSectors < 0x10000 ? quint16(totalSectors) : quint16(0));
     image[21] = char(0xF8); // fixed disk
-    put<quint16>(image, 22, quint16(fatSectors));
-    put<quint16>(image, 24, 63); // sectors per track
-    put<quint16>(image, 26, 255); // heads
-    put<quint32>(image, 28, hiddenSectors);
-    put<quint32>(image, 32, totalSectors < 0x10000 ? 0u : totalSectors);
+    putLittleEndian<quint16>(image, 22, quint16(fatSectors));
+    putLittleEndian<quint16>(image, 24, 63); // sectors per track
+    putLittleEndian<quint16>(image, 26, 255); // heads
+    putLittleEndian<quint32>(image, 28, hiddenSectors);
+    putLittleEndian<quint32>(image, 32, totalSectors < 0x10000 ? 0u : totalSectors);
     image[36] = char(0x80); // drive number
     image[38] = 0x29; // extended boot signature: the three fields after it are there
-    put<quint32>(image, 39, 0x53424F58u); // volume serial number
+    putLittleEndian<quint32>(image, 39, 0x53424F58u); // volume serial number
     image.replace(43, 11, QByteArray("NO NAME    ")); // no volume label
     image.replace(54, 8, QByteArray("FAT16   "));
     image[510] = char(0x55);
@@ -92,13 +88,14 @@ Result<QByteArray> FatImage::withBootLoader(const QByteArray &loader, quint32 hi
     // Clusters: 2 is \EFI, 3 is \EFI\BOOT, the loader from 4 on.
     const quint32 loaderClusters = quint32((loader.size() + clusterBytes - 1) / clusterBytes);
     QByteArray fat(qsizetype(fatSectors) * kSectorBytes, '\0');
-    put<quint16>(fat, 0, 0xFFF8);
-    put<quint16>(fat, 2, kEndOfChain);
-    put<quint16>(fat, 4, kEndOfChain);
-    put<quint16>(fat, 6, kEndOfChain);
+    putLittleEndian<quint16>(fat, 0, 0xFFF8);
+    putLittleEndian<quint16>(fat, 2, kEndOfChain);
+    putLittleEndian<quint16>(fat, 4, kEndOfChain);
+    putLittleEndian<quint16>(fat, 6, kEndOfChain);
     for (quint32 i = 0; i < loaderClusters; ++i) {
         const quint32 cluster = 4 + i;
-        put<quint16>(fat, qsizetype(cluster) * 2, i + 1 == loaderClusters ? kEndOfChain : quint16(cluster + 1));
+        putLittleEndian<quint16>(fat, qsizetype(cluster) * 2,
+                                 i + 1 == loaderClusters ? kEndOfChain : quint16(cluster + 1));
     }
     image.replace(qsizetype(kReservedSectors) * kSectorBytes, fat.size(), fat);
     image.replace(qsizetype(kReservedSectors + fatSectors) * kSectorBytes, fat.size(), fat);

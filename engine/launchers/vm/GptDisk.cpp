@@ -1,9 +1,8 @@
 #include "GptDisk.h"
 
 #include "Crc32.h"
+#include "LittleEndian.h"
 #include "MixedEndianGuid.h"
-
-#include <QtEndian>
 
 namespace sandbox {
 
@@ -15,28 +14,23 @@ constexpr quint32 kEntrySectors = kEntries * kEntryBytes / GptDisk::kSectorBytes
 constexpr quint32 kHeaderBytes = 92;
 constexpr quint64 kMiBSectors = 1024 * 1024 / GptDisk::kSectorBytes;
 
-template <typename T> void put(QByteArray &data, qsizetype offset, T value)
-{
-    qToLittleEndian(value, data.data() + offset);
-}
-
 QByteArray header(quint64 self, quint64 alternate, quint64 entries, quint64 lastSector, const QUuid &diskId,
                   quint32 entriesCrc)
 {
     QByteArray sector(GptDisk::kSectorBytes, '\0');
     sector.replace(0, 8, QByteArray("EFI PART"));
-    put<quint32>(sector, 8, 0x00010000u);
-    put<quint32>(sector, 12, kHeaderBytes);
-    put<quint64>(sector, 24, self);
-    put<quint64>(sector, 32, alternate);
-    put<quint64>(sector, 40, 2 + kEntrySectors); // first usable
-    put<quint64>(sector, 48, lastSector - 1 - kEntrySectors); // last usable
+    putLittleEndian<quint32>(sector, 8, 0x00010000u);
+    putLittleEndian<quint32>(sector, 12, kHeaderBytes);
+    putLittleEndian<quint64>(sector, 24, self);
+    putLittleEndian<quint64>(sector, 32, alternate);
+    putLittleEndian<quint64>(sector, 40, 2 + kEntrySectors); // first usable
+    putLittleEndian<quint64>(sector, 48, lastSector - 1 - kEntrySectors); // last usable
     sector.replace(56, 16, mixedEndianGuid(diskId));
-    put<quint64>(sector, 72, entries);
-    put<quint32>(sector, 80, kEntries);
-    put<quint32>(sector, 84, kEntryBytes);
-    put<quint32>(sector, 88, entriesCrc);
-    put<quint32>(sector, 16, Crc32::ieee(QByteArrayView(sector).first(kHeaderBytes)));
+    putLittleEndian<quint64>(sector, 72, entries);
+    putLittleEndian<quint32>(sector, 80, kEntries);
+    putLittleEndian<quint32>(sector, 84, kEntryBytes);
+    putLittleEndian<quint32>(sector, 88, entriesCrc);
+    putLittleEndian<quint32>(sector, 16, Crc32::ieee(QByteArrayView(sector).first(kHeaderBytes)));
     return sector;
 }
 
@@ -59,19 +53,19 @@ QByteArray GptDisk::withSystemPartition(const QByteArray &partition, const QUuid
     disk[446 + 5] = char(0xFF);
     disk[446 + 6] = char(0xFF);
     disk[446 + 7] = char(0xFF);
-    put<quint32>(disk, 446 + 8, 1);
-    put<quint32>(disk, 446 + 12, quint32(qMin<quint64>(totalSectors - 1, 0xFFFFFFFFu)));
+    putLittleEndian<quint32>(disk, 446 + 8, 1);
+    putLittleEndian<quint32>(disk, 446 + 12, quint32(qMin<quint64>(totalSectors - 1, 0xFFFFFFFFu)));
     disk[510] = char(0x55);
     disk[511] = char(0xAA);
 
     QByteArray entries(qsizetype(kEntrySectors) * kSectorBytes, '\0');
     entries.replace(0, 16, mixedEndianGuid(kEfiSystemPartition));
     entries.replace(16, 16, mixedEndianGuid(partitionId));
-    put<quint64>(entries, 32, kFirstPartitionSector);
-    put<quint64>(entries, 40, kFirstPartitionSector + partitionSectors - 1);
+    putLittleEndian<quint64>(entries, 32, kFirstPartitionSector);
+    putLittleEndian<quint64>(entries, 40, kFirstPartitionSector + partitionSectors - 1);
     const QString name = QStringLiteral("EFI system partition");
     for (qsizetype i = 0; i < name.size(); ++i)
-        put<quint16>(entries, 56 + 2 * i, name.at(i).unicode());
+        putLittleEndian<quint16>(entries, 56 + 2 * i, name.at(i).unicode());
     const quint32 entriesCrc = Crc32::ieee(entries);
 
     const quint64 backupEntries = lastSector - kEntrySectors;

@@ -1,7 +1,8 @@
 #include "UnifiedKernelImage.h"
 
+#include "LittleEndian.h"
+
 #include <QCoreApplication>
-#include <QtEndian>
 
 namespace sandbox {
 
@@ -23,16 +24,6 @@ quint32 alignUp(quint64 value, quint32 alignment)
     return quint32((value + alignment - 1) / alignment * alignment);
 }
 
-template <typename T> T get(const QByteArray &data, qsizetype offset)
-{
-    return qFromLittleEndian<T>(data.constData() + offset);
-}
-
-template <typename T> void put(QByteArray &data, qsizetype offset, T value)
-{
-    qToLittleEndian(value, data.data() + offset);
-}
-
 } // namespace
 
 Result<QByteArray> UnifiedKernelImage::build(const QByteArray &stub, const QByteArray &kernel,
@@ -43,20 +34,21 @@ Result<QByteArray> UnifiedKernelImage::build(const QByteArray &stub, const QByte
     };
     if (stub.size() < 0x40 || !stub.startsWith("MZ"))
         return refuse(tr("it is not a PE image"));
-    const quint32 pe = get<quint32>(stub, 0x3C);
+    const quint32 pe = readLittleEndian<quint32>(stub, 0x3C);
     if (qsizetype(pe) + 24 > stub.size() || stub.mid(pe, 4) != QByteArray("PE\0\0", 4))
         return refuse(tr("it has no PE header"));
     const qsizetype coff = pe + 4;
-    if (get<quint16>(stub, coff) != 0x8664)
+    if (readLittleEndian<quint16>(stub, coff) != 0x8664)
         return refuse(tr("it is not an x86-64 image"));
-    const quint16 sections = get<quint16>(stub, coff + 2);
-    const quint16 optionalBytes = get<quint16>(stub, coff + 16);
+    const quint16 sections = readLittleEndian<quint16>(stub, coff + 2);
+    const quint16 optionalBytes = readLittleEndian<quint16>(stub, coff + 16);
     const qsizetype optional = coff + 20;
-    if (optional + optionalBytes > stub.size() || optionalBytes < 112 || get<quint16>(stub, optional) != 0x20b)
+    if (optional + optionalBytes > stub.size() || optionalBytes < 112
+        || readLittleEndian<quint16>(stub, optional) != 0x20b)
         return refuse(tr("it is not a PE32+ image"));
-    const quint32 sectionAlignment = get<quint32>(stub, optional + 32);
-    const quint32 fileAlignment = get<quint32>(stub, optional + 36);
-    const quint32 headerBytes = get<quint32>(stub, optional + 60);
+    const quint32 sectionAlignment = readLittleEndian<quint32>(stub, optional + 32);
+    const quint32 fileAlignment = readLittleEndian<quint32>(stub, optional + 36);
+    const quint32 headerBytes = readLittleEndian<quint32>(stub, optional + 60);
     if (sectionAlignment == 0 || fileAlignment == 0 || kPage % sectionAlignment != 0)
         return refuse(tr("its section alignment is not a divisor of the page size"));
     const qsizetype table = optional + optionalBytes;
@@ -67,10 +59,10 @@ Result<QByteArray> UnifiedKernelImage::build(const QByteArray &stub, const QByte
     quint64 firstRaw = headerBytes;
     for (quint16 i = 0; i < sections; ++i) {
         const qsizetype header = table + qsizetype(i) * kSectionHeaderBytes;
-        const quint32 virtualSize = get<quint32>(stub, header + 8);
-        const quint32 address = get<quint32>(stub, header + 12);
-        const quint32 rawSize = get<quint32>(stub, header + 16);
-        const quint32 rawPointer = get<quint32>(stub, header + 20);
+        const quint32 virtualSize = readLittleEndian<quint32>(stub, header + 8);
+        const quint32 address = readLittleEndian<quint32>(stub, header + 12);
+        const quint32 rawSize = readLittleEndian<quint32>(stub, header + 16);
+        const quint32 rawPointer = readLittleEndian<quint32>(stub, header + 20);
         const QByteArray name = stub.mid(header, 8);
         if (name.startsWith(".linux") || name.startsWith(".initrd") || name.startsWith(".cmdline"))
             return refuse(tr("it already has a %1 section").arg(QString::fromLatin1(name.constData())));
@@ -85,7 +77,7 @@ Result<QByteArray> UnifiedKernelImage::build(const QByteArray &stub, const QByte
     QByteArray image = stub;
     image.append(QByteArray(alignUp(quint64(image.size()), fileAlignment) - image.size(), '\0'));
     quint32 address = alignUp(imageEnd, kPage);
-    quint32 initializedData = get<quint32>(stub, optional + 8);
+    quint32 initializedData = readLittleEndian<quint32>(stub, optional + 8);
     const struct
     {
         const char *name;
@@ -100,25 +92,25 @@ Result<QByteArray> UnifiedKernelImage::build(const QByteArray &stub, const QByte
         QByteArray name(part.name);
         name.resize(8, '\0');
         image.replace(header, 8, name);
-        put<quint32>(image, header + 8, quint32(part.content.size()));
-        put<quint32>(image, header + 12, address);
-        put<quint32>(image, header + 16, rawSize);
-        put<quint32>(image, header + 20, quint32(image.size()));
-        put<quint32>(image, header + 24, 0);
-        put<quint32>(image, header + 28, 0);
-        put<quint16>(image, header + 32, 0);
-        put<quint16>(image, header + 34, 0);
-        put<quint32>(image, header + 36, kReadOnlyData);
+        putLittleEndian<quint32>(image, header + 8, quint32(part.content.size()));
+        putLittleEndian<quint32>(image, header + 12, address);
+        putLittleEndian<quint32>(image, header + 16, rawSize);
+        putLittleEndian<quint32>(image, header + 20, quint32(image.size()));
+        putLittleEndian<quint32>(image, header + 24, 0);
+        putLittleEndian<quint32>(image, header + 28, 0);
+        putLittleEndian<quint16>(image, header + 32, 0);
+        putLittleEndian<quint16>(image, header + 34, 0);
+        putLittleEndian<quint32>(image, header + 36, kReadOnlyData);
         image.append(part.content);
         image.append(QByteArray(rawSize - part.content.size(), '\0'));
         initializedData += rawSize;
         address = alignUp(quint64(address) + quint64(part.content.size()), kPage);
         ++index;
     }
-    put<quint16>(image, coff + 2, index);
-    put<quint32>(image, optional + 8, initializedData);
-    put<quint32>(image, optional + 56, alignUp(address, sectionAlignment));
-    put<quint32>(image, optional + 64, 0); // no checksum: firmware does not check it
+    putLittleEndian<quint16>(image, coff + 2, index);
+    putLittleEndian<quint32>(image, optional + 8, initializedData);
+    putLittleEndian<quint32>(image, optional + 56, alignUp(address, sectionAlignment));
+    putLittleEndian<quint32>(image, optional + 64, 0); // no checksum: firmware does not check it
     return image;
 }
 

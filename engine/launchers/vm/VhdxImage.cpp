@@ -1,11 +1,11 @@
 #include "VhdxImage.h"
 
 #include "Crc32.h"
+#include "LittleEndian.h"
 #include "MixedEndianGuid.h"
 
 #include <QCoreApplication>
 #include <QSaveFile>
-#include <QtEndian>
 
 namespace sandbox {
 
@@ -33,11 +33,6 @@ constexpr quint64 kPayloadBlockFullyPresent = 6;
 constexpr quint32 kIsVirtualDisk = 0x2;
 constexpr quint32 kIsRequired = 0x4;
 
-template <typename T> void put(QByteArray &data, qsizetype offset, T value)
-{
-    qToLittleEndian(value, data.data() + offset);
-}
-
 QByteArray guid(const char *text)
 {
     return mixedEndianGuid(QUuid(QLatin1String(text)));
@@ -47,15 +42,15 @@ QByteArray header(quint64 sequence, const VhdxImage::Ids &ids)
 {
     QByteArray block(4 * kKiB, '\0');
     block.replace(0, 4, QByteArray("head"));
-    put<quint64>(block, 8, sequence);
+    putLittleEndian<quint64>(block, 8, sequence);
     block.replace(16, 16, mixedEndianGuid(ids.fileWrite));
     block.replace(32, 16, mixedEndianGuid(ids.dataWrite));
     // LogGuid (48) stays zero: there is nothing to replay.
-    put<quint16>(block, 64, 0); // log version
-    put<quint16>(block, 66, 1); // version
-    put<quint32>(block, 68, quint32(kMiB)); // log length
-    put<quint64>(block, 72, kLog);
-    put<quint32>(block, 4, Crc32::castagnoli(block));
+    putLittleEndian<quint16>(block, 64, 0); // log version
+    putLittleEndian<quint16>(block, 66, 1); // version
+    putLittleEndian<quint32>(block, 68, quint32(kMiB)); // log length
+    putLittleEndian<quint64>(block, 72, kLog);
+    putLittleEndian<quint32>(block, 4, Crc32::castagnoli(block));
     return block;
 }
 
@@ -63,16 +58,16 @@ QByteArray regionTable(quint64 batBytes)
 {
     QByteArray table(64 * kKiB, '\0');
     table.replace(0, 4, QByteArray("regi"));
-    put<quint32>(table, 8, 2);
+    putLittleEndian<quint32>(table, 8, 2);
     table.replace(16, 16, guid("2dc27766-f623-4200-9d64-115e9bfd4a08")); // BAT
-    put<quint64>(table, 32, kBat);
-    put<quint32>(table, 40, quint32(batBytes));
-    put<quint32>(table, 44, 1); // required
+    putLittleEndian<quint64>(table, 32, kBat);
+    putLittleEndian<quint32>(table, 40, quint32(batBytes));
+    putLittleEndian<quint32>(table, 44, 1); // required
     table.replace(48, 16, guid("8b7ca206-4790-4b9a-b8fe-575f050f886e")); // metadata
-    put<quint64>(table, 64, kMetadata);
-    put<quint32>(table, 72, quint32(kMiB));
-    put<quint32>(table, 76, 1);
-    put<quint32>(table, 4, Crc32::castagnoli(table));
+    putLittleEndian<quint64>(table, 64, kMetadata);
+    putLittleEndian<quint32>(table, 72, quint32(kMiB));
+    putLittleEndian<quint32>(table, 76, 1);
+    putLittleEndian<quint32>(table, 4, Crc32::castagnoli(table));
     return table;
 }
 
@@ -87,14 +82,14 @@ QByteArray metadata(quint64 diskBytes, const QUuid &disk)
         quint32 flags;
     };
     QByteArray fileParameters(8, '\0');
-    put<quint32>(fileParameters, 0, VhdxImage::kBlockBytes);
-    put<quint32>(fileParameters, 4, 1); // leave blocks allocated: a fixed disk
+    putLittleEndian<quint32>(fileParameters, 0, VhdxImage::kBlockBytes);
+    putLittleEndian<quint32>(fileParameters, 4, 1); // leave blocks allocated: a fixed disk
     QByteArray size(8, '\0');
-    put<quint64>(size, 0, diskBytes);
+    putLittleEndian<quint64>(size, 0, diskBytes);
     QByteArray logical(4, '\0');
-    put<quint32>(logical, 0, kLogicalSector);
+    putLittleEndian<quint32>(logical, 0, kLogicalSector);
     QByteArray physical(4, '\0');
-    put<quint32>(physical, 0, kPhysicalSector);
+    putLittleEndian<quint32>(physical, 0, kPhysicalSector);
     const Item items[] = {
         { "caa16737-fa36-4d43-b3b6-33f0aa44e76b", fileParameters, kIsRequired },
         { "2fa54224-cd1b-4876-b211-5dbed83bf4b8", size, kIsVirtualDisk | kIsRequired },
@@ -102,14 +97,14 @@ QByteArray metadata(quint64 diskBytes, const QUuid &disk)
         { "8141bf1d-a96f-4709-ba47-f233a8faab5f", logical, kIsVirtualDisk | kIsRequired },
         { "cda348c7-445d-4471-9cc9-e9885251c556", physical, kIsVirtualDisk | kIsRequired },
     };
-    put<quint16>(region, 10, quint16(std::size(items)));
+    putLittleEndian<quint16>(region, 10, quint16(std::size(items)));
     quint32 offset = 64 * kKiB;
     qsizetype entry = 32;
     for (const Item &item : items) {
         region.replace(entry, 16, guid(item.id));
-        put<quint32>(region, entry + 16, offset);
-        put<quint32>(region, entry + 20, quint32(item.value.size()));
-        put<quint32>(region, entry + 24, item.flags);
+        putLittleEndian<quint32>(region, entry + 16, offset);
+        putLittleEndian<quint32>(region, entry + 20, quint32(item.value.size()));
+        putLittleEndian<quint32>(region, entry + 24, item.flags);
         region.replace(offset, item.value.size(), item.value);
         offset += 16;
         entry += 32;
@@ -132,7 +127,7 @@ QByteArray VhdxImage::headers(quint64 diskBytes, const Ids &ids)
     area.replace(0, 8, QByteArray("vhdxfile"));
     const QString creator = QStringLiteral("Sandbox Studio");
     for (qsizetype i = 0; i < creator.size(); ++i)
-        put<quint16>(area, 8 + 2 * i, creator.at(i).unicode());
+        putLittleEndian<quint16>(area, 8 + 2 * i, creator.at(i).unicode());
     area.replace(kHeader1, 4 * kKiB, header(1, ids));
     area.replace(kHeader2, 4 * kKiB, header(2, ids));
     const QByteArray regions = regionTable(batBytes);
@@ -143,7 +138,7 @@ QByteArray VhdxImage::headers(quint64 diskBytes, const Ids &ids)
     for (quint64 block = 0; block < blocks; ++block) {
         const quint64 index = block + block / chunkRatio;
         const quint64 fileOffsetMb = (payload + block * kBlockBytes) / kMiB;
-        put<quint64>(area, qsizetype(kBat + index * 8), (fileOffsetMb << 20) | kPayloadBlockFullyPresent);
+        putLittleEndian<quint64>(area, qsizetype(kBat + index * 8), (fileOffsetMb << 20) | kPayloadBlockFullyPresent);
     }
     return area;
 }
