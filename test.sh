@@ -9,17 +9,21 @@ set -euo pipefail
 cd "$(dirname "$0")"
 root=$PWD
 
+started=$SECONDS
+# Each phase's heading says when it began, so a slow phase shows in any log.
+phase() { echo "== $1 (at $((SECONDS - started)) s)"; }
+
 installer/install-deps.sh test
 
 export CCACHE_DIR=${CCACHE_DIR:-$root/build/.ccache}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-echo "== configure"
+phase configure
 cmake --preset ci >/dev/null
-echo "== build"
+phase build
 cmake --build --preset ci -j "$jobs"
 
-echo "== tests"
+phase tests
 status=0
 # The Docker backend's runtime: Podman's Docker-compatible service on a private socket,
 # storage and configuration, with a locally imported image; stopped when this script ends.
@@ -31,11 +35,14 @@ if runtime=$(tests/integration/podman-runtime.sh start "$podman_dir"); then
 else
     echo "test.sh: the Podman runtime did not start; the Docker tests will fail"
 fi
-# One private D-Bus session with an unlocked gnome-keyring for every keychain test;
-# no test touches the user's own keychain.
+# Two tests at a time on two cores (the ones that boot QEMU or use the Podman service
+# take turns: RESOURCE_LOCK). Each keychain test starts its own private D-Bus session with
+# an unlocked gnome-keyring (tests/with-keyring.sh, KEYRING in cmake/Testing.cmake), so
+# tests running at once never share secrets; without a session address no other test can
+# reach the user's own keychain.
 ctest_log=build/ci/ctest-summary.log
-tests/with-keyring.sh ctest --test-dir build/ci --output-on-failure --label-exclude bench \
-    --timeout 600 ${CTEST_ARGS:-} 2>&1 | tee "$ctest_log" || true
+env -u DBUS_SESSION_BUS_ADDRESS ctest --test-dir build/ci --output-on-failure --label-exclude bench \
+    --timeout 600 -j "$jobs" ${CTEST_ARGS:-} 2>&1 | tee "$ctest_log" || true
 if ! grep -q '^100% tests passed' "$ctest_log"; then
     status=1
 fi
@@ -43,17 +50,17 @@ fi
 # After ctest, so installing the package into /usr cannot disturb the tests that run from
 # the build tree; the script purges the package on exit, whatever happened.
 if [ "${SANDBOX_SKIP_PACKAGES:-0}" != 1 ]; then
-    echo "== packages (build, lint, install, use, purge)"
+    phase "packages (build, lint, install, use, purge)"
     tests/packaging/test-packages.sh build/ci || status=1
 fi
 
 if [ "${SANDBOX_SKIP_FUZZ:-0}" != 1 ] && [ -x tests/fuzz/run-fuzzers.sh ]; then
-    echo "== fuzzers (${SANDBOX_FUZZ_SECONDS:-12}s each)"
+    phase "fuzzers (${SANDBOX_FUZZ_SECONDS:-12}s each)"
     tests/fuzz/run-fuzzers.sh "${SANDBOX_FUZZ_SECONDS:-12}" || status=1
 fi
 
 if [ "${SANDBOX_SKIP_BENCH:-0}" != 1 ]; then
-    echo "== benchmarks (figures only)"
+    phase "benchmarks (figures only)"
     build/ci/bin/bench_spawn || echo "(the benchmark could not run: status $?)"
     build/ci/bin/bench_sandboxctl || echo "(the sandboxctl benchmark could not run: status $?)"
     build/ci/bin/bench_docker || echo "(the Docker benchmark could not run: status $?)"
@@ -63,7 +70,7 @@ if [ "${SANDBOX_SKIP_BENCH:-0}" != 1 ]; then
     build/ci/bin/bench_e2b || echo "(the E2B benchmark could not run: status $?)"
 fi
 
-echo "== summary"
+phase summary
 grep -E '^[0-9]+% tests passed' "$ctest_log" || echo "ctest did not finish"
 if [ $status -ne 0 ]; then
     echo "test.sh: FAILED (see above)"
