@@ -6,6 +6,7 @@
 #include "launchers/vm/GuestLayout.h"
 #include "launchers/vm/HelperStore.h"
 #include "launchers/vm/HyperVDriver.h"
+#include "launchers/vm/OpenedShares.h"
 #include "launchers/vm/QemuDriver.h"
 #include "launchers/vm/VfkitDriver.h"
 #include "launchers/vm/VmLauncher.h"
@@ -18,6 +19,10 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace sandbox;
 
@@ -67,6 +72,7 @@ private slots:
     void layoutSharesWorkspaceWritableAndSplitsAroundDenied();
     void layoutRefusesWhatItCannotShare();
     void aRunningVmServesOnlyLayoutsThatAllowAllItShares();
+    void aShareSwappedOrGoneAfterTheLayoutIsNotShared();
     void modulesComeWithTheirDependenciesInLoadOrder();
     void initramfsUnpacksWithTheRealCpio();
     void qemuCommandHasNoNetworkAndReadOnlyShares();
@@ -237,6 +243,96 @@ void TestVmGuest::aRunningVmServesOnlyLayoutsThatAllowAllItShares()
     GuestLayout fullOther = full;
     fullOther.allowedDomains = { QStringLiteral("192.168.1.20") };
     QVERIFY(fullOther.key() != full.key() && !fullOther.isServedBy(full));
+}
+
+void TestVmGuest::aShareSwappedOrGoneAfterTheLayoutIsNotShared()
+{
+    // A workspace split around a denied directory: its other subdirectories are shares of
+    // their own, found by listing it. Between the layout and QEMU's start, something with
+    // write access to the workspace swaps them.
+    QTemporaryDir scratch(m_root->filePath(QStringLiteral("swap-XXXXXX")));
+    QVERIFY(scratch.isValid());
+    QDir root(scratch.path());
+    for (const char *dir :
+         { "ws/keys", "ws/more-keys", "ws/linked", "ws/renamed", "ws/recreated", "ws/gone/inner", "ws/kept" })
+        QVERIFY(root.mkpath(QString::fromLatin1(dir)));
+    QVERIFY(writeFile(root.filePath(QStringLiteral("ws/keys/id")), "secret"));
+    QVERIFY(writeFile(root.filePath(QStringLiteral("ws/more-keys/id")), "secret"));
+    const QString ws = root.filePath(QStringLiteral("ws"));
+    Policy policy = Policy::defaults();
+    policy.denied.append(QStringLiteral("${workspace}/keys"));
+    policy.denied.append(QStringLiteral("${workspace}/more-keys"));
+    policy.readOnly.append(QStringLiteral("${workspace}/gone/inner"));
+    const Result<GuestLayout> computed = GuestLayout::fromPolicy(policy, ws, root.filePath(QStringLiteral("home")));
+    QVERIFY2(computed.ok(), computed.ok() ? "" : qPrintable(computed.error().toString()));
+    GuestLayout layout = computed.value();
+    for (const char *dir : { "linked", "renamed", "recreated", "gone", "gone/inner", "kept" })
+        QVERIFY2(shareAt(layout, ws + QLatin1Char('/') + QString::fromLatin1(dir)), dir);
+    QVERIFY(!sharesInside(layout, ws + QStringLiteral("/keys")));
+    QVERIFY(!sharesInside(layout, ws + QStringLiteral("/more-keys")));
+    const bool birthTimes = shareAt(layout, ws + QStringLiteral("/recreated"))->birth != 0;
+
+    // A symlink to a denied directory in place of one share, the other denied directory
+    // renamed over another, a third (with a read-only share on top) removed, a fourth
+    // removed and made again (perhaps with the same inode number).
+    QVERIFY(root.rename(QStringLiteral("ws/linked"), QStringLiteral("linked-away")));
+    QVERIFY(QFile::link(ws + QStringLiteral("/keys"), ws + QStringLiteral("/linked")));
+    QVERIFY(QDir(ws + QStringLiteral("/renamed")).removeRecursively());
+    QVERIFY(root.rename(QStringLiteral("ws/more-keys"), QStringLiteral("ws/renamed")));
+    QVERIFY(QDir(ws + QStringLiteral("/gone")).removeRecursively());
+    QVERIFY(root.rmdir(QStringLiteral("ws/recreated")) && root.mkdir(QStringLiteral("ws/recreated")));
+
+    QStringList dropped;
+    const std::shared_ptr<const OpenedShares> opened = OpenedShares::open(layout, &dropped);
+    QVERIFY(opened);
+    QStringList expected
+        = { QStringLiteral("linked"), QStringLiteral("renamed"), QStringLiteral("gone"), QStringLiteral("gone/inner") };
+    // Without birth times a reused inode number looks like the same directory (an empty one,
+    // made by whoever could write there): only where the file system keeps them is it told apart.
+    if (birthTimes)
+        expected.append(QStringLiteral("recreated"));
+    for (const QString &dir : std::as_const(expected)) {
+        const QString path = ws + QLatin1Char('/') + dir;
+        QVERIFY2(!shareAt(layout, path), qPrintable(dir));
+        QVERIFY2(dropped.contains(path), qPrintable(dropped.join(QLatin1Char(' '))));
+    }
+    QCOMPARE(dropped.size(), expected.size());
+    // What stayed is shared as the very directories the layout looked at, held open
+    // close-on-exec (only QEMU inherits them), one per share.
+    QCOMPARE(opened->descriptors().size(), layout.shares.size());
+    QVERIFY(shareAt(layout, ws + QStringLiteral("/kept")));
+    for (qsizetype i = 0; i < layout.shares.size(); ++i) {
+        const int descriptor = opened->descriptors().at(i);
+        struct stat held = {};
+        struct stat named = {};
+        QVERIFY(::fstat(descriptor, &held) == 0);
+        QVERIFY(::stat(QFile::encodeName(layout.shares.at(i).hostPath).constData(), &named) == 0);
+        QVERIFY2(held.st_dev == named.st_dev && held.st_ino == named.st_ino, qPrintable(layout.shares.at(i).hostPath));
+        QVERIFY(::fcntl(descriptor, F_GETFD) & FD_CLOEXEC);
+    }
+    // The guest is told only what QEMU is given, and QEMU is given the held directories.
+    const QByteArray file = layout.layoutFile();
+    QVERIFY(!file.contains(QFile::encodeName(ws + QStringLiteral("/linked\n"))));
+    QVERIFY(!file.contains(QFile::encodeName(ws + QStringLiteral("/gone"))));
+    QemuDriver driver(QStringLiteral("/usr/bin/qemu-system-x86_64"));
+    VmSpec spec;
+    spec.kernel = QStringLiteral("/boot/vmlinuz");
+    spec.initramfs = QStringLiteral("/run/i.cpio");
+    spec.agentSocket = QStringLiteral("/run/agent");
+    spec.consoleLog = QStringLiteral("/run/console.log");
+    spec.shares = layout.shares;
+    spec.openedShares = opened;
+    const Result<VmDriver::Command> command = driver.bootCommand(spec, VmDriver::Acceleration::Software);
+    QVERIFY(command.ok());
+    const QString line = command.value().arguments.join(QLatin1Char(' '));
+    QVERIFY(line.contains(QStringLiteral("local,id=fs0,path=/proc/self/fd/%1,").arg(opened->descriptors().at(0))));
+    QVERIFY2(!line.contains(ws), qPrintable(line));
+    // Unchanged paths all stay: opening them again drops nothing.
+    GuestLayout again = layout;
+    QStringList none;
+    QVERIFY(OpenedShares::open(again, &none));
+    QVERIFY2(none.isEmpty(), qPrintable(none.join(QLatin1Char(' '))));
+    QCOMPARE(again.shares, layout.shares);
 }
 
 void TestVmGuest::modulesComeWithTheirDependenciesInLoadOrder()

@@ -3,9 +3,13 @@
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 namespace sandbox {
@@ -95,14 +99,18 @@ public:
                     return; // shared read-write already
             }
         }
-        const QFileInfo info(path);
-        if (!info.isDir())
+        // The policy's own paths are followed through symlinks; a directory found by
+        // splitting one is taken only as what its listing said, never through a symlink
+        // swapped in since (symlinks there are recreated in the guest, not shared).
+        const std::optional<GuestLayout::Share> looked = GuestLayout::lookAt(
+            path, writable, depth == 0 ? GuestLayout::Follow::Symlinks : GuestLayout::Follow::None);
+        if (!looked)
             return;
         const bool splits = std::any_of(blockers.cbegin(), blockers.cend(), [&](const QString &blocker) {
             return blocker != path && isInside(blocker, path);
         });
         if (!splits) {
-            add(GuestLayout::Share{ path, writable });
+            add(*looked);
             return;
         }
         if (depth > 32) {
@@ -159,6 +167,24 @@ bool isPlainText(const QString &text)
 }
 
 } // namespace
+
+std::optional<GuestLayout::Share> GuestLayout::lookAt(const QString &path, bool writable, Follow follow, int directory)
+{
+    struct statx info = {};
+    const bool relative = directory >= 0;
+    const int flags = (relative ? AT_EMPTY_PATH : 0) | (follow == Follow::None ? AT_SYMLINK_NOFOLLOW : 0);
+    if (::statx(relative ? directory : AT_FDCWD, relative ? "" : QFile::encodeName(path).constData(), flags,
+                STATX_TYPE | STATX_INO | STATX_BTIME, &info)
+            != 0
+        || !S_ISDIR(info.stx_mode))
+        return std::nullopt;
+    Share share{ path, writable };
+    share.device = quint64(makedev(info.stx_dev_major, info.stx_dev_minor));
+    share.inode = info.stx_ino;
+    if (info.stx_mask & STATX_BTIME)
+        share.birth = quint64(info.stx_btime.tv_sec) * 1000000000u + info.stx_btime.tv_nsec;
+    return share;
+}
 
 Result<GuestLayout> GuestLayout::fromPolicy(const Policy &policy, const QString &workspaceArgument, const QString &home)
 {

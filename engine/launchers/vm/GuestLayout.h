@@ -7,6 +7,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace sandbox {
 
 // Which host directories a VM sees, computed from the policy for one workspace: the
@@ -21,7 +23,17 @@ struct GuestLayout
     {
         QString hostPath;
         bool writable = false;
-        friend bool operator==(const Share &, const Share &) = default;
+        // The directory the layout looked at (inode 0: not looked at), which the VM must
+        // get: OpenedShares drops a share whose path names another one by then. The birth
+        // time (ns, 0 where the file system keeps none) tells a reused inode number apart.
+        quint64 device = 0;
+        quint64 inode = 0;
+        quint64 birth = 0;
+        // The same share of a layout: when it was looked at is no part of it.
+        friend bool operator==(const Share &a, const Share &b)
+        {
+            return a.hostPath == b.hostPath && a.writable == b.writable;
+        }
     };
     struct Link
     {
@@ -45,6 +57,10 @@ struct GuestLayout
     static constexpr qsizetype kMaxShares = 56;
 
     static Result<GuestLayout> fromPolicy(const Policy &policy, const QString &workspace, const QString &home);
+    // The share of the directory at `path` as it is now (through symlinks or not), or of the
+    // open `directory` (a descriptor) when given; nothing when it is no directory.
+    enum class Follow { Symlinks, None };
+    static std::optional<Share> lookAt(const QString &path, bool writable, Follow follow, int directory = -1);
     // The layout file the guest agent reads (/.sandbox/layout); share i has tag "s<i>".
     QByteArray layoutFile() const;
     // Identifies the layout: VMs with equal keys serve the same spawns.

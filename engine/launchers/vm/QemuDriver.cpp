@@ -181,14 +181,21 @@ Result<VmDriver::Command> QemuDriver::bootCommand(const VmSpec &spec, Accelerati
     // A backend is no migration state: a device is a slot's, a booted share's, or comes once
     // the VM runs (shares beyond the slots of a VM restored with them).
     const qsizetype devices = spec.sharesAttachedLater ? slotCount : qMax(slotCount, spec.shares.size());
+    // The directories the engine checked and holds open, which QEMU inherits: it shares
+    // what they are, not what their paths may name by the time it starts.
+    const QList<int> descriptors = spec.openedShares && spec.openedShares->descriptors().size() == spec.shares.size()
+        ? spec.openedShares->descriptors()
+        : QList<int>();
     int bridges = 0;
     for (qsizetype i = 0; i < qMax(devices, spec.shares.size()); ++i) {
         if (i < spec.shares.size()) {
             const GuestLayout::Share &share = spec.shares.at(i);
+            const QString path = descriptors.isEmpty() ? escapeOption(share.hostPath)
+                                                       : QStringLiteral("/proc/self/fd/%1").arg(descriptors.at(i));
             args << QStringLiteral("-fsdev")
                  << QStringLiteral("local,id=fs%1,path=%2,security_model=none%3")
                         .arg(i)
-                        .arg(escapeOption(share.hostPath), share.writable ? QString() : QStringLiteral(",readonly=on"));
+                        .arg(path, share.writable ? QString() : QStringLiteral(",readonly=on"));
         } else {
             args << QStringLiteral("-fsdev")
                  << QStringLiteral("local,id=fs%1,path=%2,security_model=none,readonly=on")

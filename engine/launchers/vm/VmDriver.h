@@ -1,6 +1,7 @@
 #pragma once
 
 #include "GuestLayout.h"
+#include "OpenedShares.h"
 #include "protocol/BackendInfo.h"
 #include "protocol/Error.h"
 
@@ -21,6 +22,9 @@ struct VmSpec
     int memoryMb = 512;
     int cpus = 1;
     QList<GuestLayout::Share> shares;
+    // The shares held open since they were checked, one descriptor per share (QEMU on
+    // Linux); without them a driver gives the host paths.
+    std::shared_ptr<const OpenedShares> openedShares;
     QString agentSocket;
     // Network allowlist: the unix socket (listened on by the engine) the guest's forwarder
     // port sandbox.proxy connects to; empty for no network at all.

@@ -619,7 +619,16 @@ Result<VmSpec> VmLauncher::makeSpec(const GuestLayout &layout, bool monitor, boo
     spec.runDirectory = runDirectory.path();
     spec.kernel = kernel;
     spec.kernelCommandLine = kCommandLine;
-    spec.shares = layout.shares;
+    // The shares are opened (and checked to be the directories the layout looked at) before
+    // the guest's layout file is written: what the guest is told is what QEMU will share.
+    GuestLayout shared = layout;
+    QStringList dropped;
+    spec.openedShares = OpenedShares::open(shared, &dropped);
+    for (const QString &path : std::as_const(dropped))
+        qWarning("builtin:vm: %s is not shared: it is gone or is another directory than when the VM's layout was "
+                 "computed",
+                 qUtf8Printable(path));
+    spec.shares = shared.shares;
     spec.agentSocket = spec.runDirectory + QStringLiteral("/agent");
     if (layout.proxied) {
         spec.proxySocket = spec.runDirectory + QStringLiteral("/proxy");
@@ -642,7 +651,7 @@ Result<VmSpec> VmLauncher::makeSpec(const GuestLayout &layout, bool monitor, boo
     // A baseline-compatible VM boots (or is restored into) the image with an empty layout,
     // written once by prepare(); any other VM gets one with its layout, written here.
     const bool baselineImage
-        = monitor && !baselineInitramfs.isEmpty() && (attachLater || layout.layoutFile() == GuestLayout().layoutFile());
+        = monitor && !baselineInitramfs.isEmpty() && (attachLater || shared.layoutFile() == GuestLayout().layoutFile());
     const QString ownImage
         = spec.runDirectory + (attachLater ? QStringLiteral("/workspace.cpio") : QStringLiteral("/initramfs.cpio"));
     spec.initramfs = baselineImage ? baselineInitramfs : ownImage;
@@ -653,7 +662,7 @@ Result<VmSpec> VmLauncher::makeSpec(const GuestLayout &layout, bool monitor, boo
             return Error{ kWhere, tr("cannot read the guest initramfs %1").arg(baseInitramfs), {} };
         const QByteArray baseImage = base.readAll();
         if (!image.open(QIODevice::WriteOnly) || image.write(baseImage) != baseImage.size()
-            || image.write(GuestImage::singleFileArchive(QStringLiteral("/.sandbox/layout"), layout.layoutFile())) <= 0)
+            || image.write(GuestImage::singleFileArchive(QStringLiteral("/.sandbox/layout"), shared.layoutFile())) <= 0)
             return Error{ kWhere, tr("cannot write the VM's initramfs %1").arg(ownImage), {} };
     }
     if (monitor) {
@@ -696,8 +705,10 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::start(const GuestLayout &layout, 
     // A VM restored from a baseline holds its lease until it is gone.
     // (handed over once the VM is ready; until then a failure leaves it to the caller).
     auto lease = std::make_shared<std::shared_ptr<BaselineLease>>();
+    GuestLayout shared = layout;
+    shared.shares = spec.shares; // without what could not be opened as it was looked at
     std::shared_ptr<VmMachine> machine
-        = createMachine(command.value(), spec, layout, timeoutMs, restore != nullptr, lease);
+        = createMachine(command.value(), spec, shared, timeoutMs, restore != nullptr, lease);
     if (proxyChannel) {
         // The forwarder's port connects as QEMU starts: its host end listens first.
         Status linked = Status::success();
@@ -878,7 +889,9 @@ std::shared_ptr<VmMachine> VmLauncher::restoreForWorkspace(const GuestLayout &la
     }
     const QString baseline = QFileInfo(candidate->directory).fileName();
     auto lease = std::make_shared<std::shared_ptr<BaselineLease>>(candidate->lease);
-    std::shared_ptr<VmMachine> machine = createMachine(command.value(), spec, layout, kRestoreTimeoutMs, true, lease);
+    GuestLayout shared = layout;
+    shared.shares = spec.shares; // without what could not be opened as it was looked at
+    std::shared_ptr<VmMachine> machine = createMachine(command.value(), spec, shared, kRestoreTimeoutMs, true, lease);
     VmMachine *raw = machine.get();
     const qint64 preparedMs = clock.elapsed();
     QMetaObject::invokeMethod(

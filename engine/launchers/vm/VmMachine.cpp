@@ -11,6 +11,10 @@
 
 #include <utility>
 
+#ifdef Q_OS_UNIX
+#include <fcntl.h>
+#endif
+
 namespace sandbox {
 
 namespace {
@@ -145,8 +149,25 @@ VmMachine::~VmMachine()
 void VmMachine::start()
 {
     m_clock.start();
+#ifdef Q_OS_UNIX
+    m_process.setChildProcessModifier({});
+#endif
     if (m_network)
         m_network->arm(m_process);
+#ifdef Q_OS_UNIX
+    // The share directories the engine holds open (close-on-exec, so no other child of the
+    // engine ever gets them) are inherited by QEMU alone.
+    if (m_spec.openedShares && !m_spec.openedShares->descriptors().isEmpty()) {
+        const std::function<void()> before = m_process.childProcessModifier();
+        const QList<int> inherited = m_spec.openedShares->descriptors();
+        m_process.setChildProcessModifier([before, inherited] {
+            for (const int descriptor : inherited)
+                ::fcntl(descriptor, F_SETFD, 0);
+            if (before)
+                before();
+        });
+    }
+#endif
     m_process.start(m_command.program, m_command.arguments);
     m_connectTimer.start();
     m_bootTimer.start(m_bootTimeoutMs);
