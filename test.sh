@@ -35,7 +35,7 @@ if runtime=$(tests/integration/podman-runtime.sh start "$podman_dir"); then
 else
     echo "test.sh: the Podman runtime did not start; the Docker tests will fail"
 fi
-# Two tests at a time on two cores (the ones that boot QEMU or use the Podman service
+# One test per core at a time (the ones that boot QEMU or use the Podman service
 # take turns: RESOURCE_LOCK). Each keychain test starts its own private D-Bus session with
 # an unlocked gnome-keyring (tests/with-keyring.sh, KEYRING in cmake/Testing.cmake), so
 # tests running at once never share secrets; without a session address no other test can
