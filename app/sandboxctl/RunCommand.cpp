@@ -2,13 +2,19 @@
 
 #include "EngineConnection.h"
 #include "Terminal.h"
+#include "common/EngineHost.h"
 #include "common/SignalWatcher.h"
+#include "core/Engine.h"
 #include "protocol/JsonReader.h"
 #include "server/Client.h"
 
 #include <QDir>
 #include <QFile>
 #include <QSocketNotifier>
+
+#ifdef Q_OS_LINUX
+#include "launchers/auto/linux/PlanRecorder.h"
+#endif
 
 #include <cerrno>
 #include <csignal>
@@ -50,12 +56,16 @@ int RunCommand::execute(EngineConnection &engine)
             return usageError(tr("--timeout expects a positive number of seconds"));
         request.timeoutMs = qint64(seconds * 1000);
     }
+    QString policyArgument;
+    QByteArray policyBytes;
     if (isSet(QStringLiteral("policy"))) {
         const QString path = value(QStringLiteral("policy"));
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly))
             return fail(tr("cannot read %1: %2").arg(path, file.errorString()), RunError);
-        const Result<QJsonObject> json = parseJsonObject(file.readAll(), path);
+        policyArgument = path;
+        policyBytes = file.readAll();
+        const Result<QJsonObject> json = parseJsonObject(policyBytes, path);
         if (!json.ok())
             return failWith(json.error(), RunError);
         const Result<Policy> parsed = Policy::fromJson(json.value(), path);
@@ -64,6 +74,13 @@ int RunCommand::execute(EngineConnection &engine)
         request.policy = parsed.value();
     }
 
+#ifdef Q_OS_LINUX
+    // An engine hosted here, which started without anything to report, records the plan
+    // builtin:auto builds, for the run front to use while nothing it was built from changes.
+    if (Engine *hosted = engine.host().isOwner() ? engine.host().engine() : nullptr;
+        hosted && hosted->warnings().isEmpty())
+        PlanRecorder::install(std::make_shared<PlanRecorder>(hosted->configDirectory(), policyArgument, policyBytes));
+#endif
     std::unique_ptr<RemoteProcess> process = engine.client().spawn(request);
     QEventLoop loop;
     int exitStatus = RunError;

@@ -3,8 +3,16 @@
 #include <QCoreApplication>
 #include <QLoggingCategory>
 
+#ifdef Q_OS_LINUX
+#include "launchers/auto/linux/PlanRecorder.h"
+#endif
+
 int main(int argc, char *argv[])
 {
+#ifdef Q_OS_LINUX
+    // Before anything is read: what a recorded plan may vouch for (see PlanRecorder).
+    sandbox::PlanRecorder::captureStart();
+#endif
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("sandboxctl"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SANDBOX_VERSION));

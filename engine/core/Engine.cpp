@@ -835,6 +835,11 @@ void Engine::reportRefusal(const Refusal &refusal)
     d->publishRefusal(refusal);
 }
 
+QString Engine::configDirectory() const
+{
+    return d->options.configDirectory;
+}
+
 QStringList Engine::warnings() const
 {
     QStringList list;
