@@ -334,38 +334,54 @@ std::optional<PlanRecord> PlanRecord::find(const std::string &cwd, const std::st
     return parse(bytes);
 }
 
-bool PlanRecord::current(const std::string &cwd, const std::string &policyArgument,
-                         const std::string &fullProgram) const
+bool PlanRecord::current(const std::string &cwd, const std::string &policyArgument, const std::string &fullProgram,
+                         std::string *stale) const
 {
-    if (m_uid != std::to_string(::geteuid()) || m_cwd != cwd || m_policy != policyArgument || m_full != fullProgram
-        || m_env != environmentDigest())
-        return false;
+    const std::pair<bool, const char *> header[] = { { m_uid == std::to_string(::geteuid()), "uid" },
+                                                     { m_cwd == cwd, "cwd" },
+                                                     { m_policy == policyArgument, "policy" },
+                                                     { m_full == fullProgram, "full" },
+                                                     { m_env == environmentDigest(), "env" } };
+    for (const auto &[same, what] : header) {
+        if (!same) {
+            *stale = what;
+            return false;
+        }
+    }
     for (const Check &check : m_checks) {
         switch (check.kind) {
         case Check::Kind::Uname: {
             struct utsname kernel = {};
-            if (::uname(&kernel) != 0 || check.path != kernel.release || check.expected != kernel.version)
+            if (::uname(&kernel) != 0 || check.path != kernel.release || check.expected != kernel.version) {
+                *stale = "uname";
                 return false;
+            }
             break;
         }
         case Check::Kind::Content: {
             bool absent = false;
             const std::optional<std::string> text = readFile(check.path, &absent, kMaxBytes);
             const std::string now = text ? Sha256::hexOf(*text) : absent ? "-" : "";
-            if (now.empty() || now != check.expected)
+            if (now.empty() || now != check.expected) {
+                *stale = "content " + check.path;
                 return false;
+            }
             break;
         }
         case Check::Kind::Entry: {
             const std::string now = identity(check.path);
-            if (now.empty() || now != check.expected)
+            if (now.empty() || now != check.expected) {
+                *stale = "entry " + check.path;
                 return false;
+            }
             break;
         }
         case Check::Kind::List: {
             const std::string now = listing(check.path);
-            if (now.empty() || now != check.expected)
+            if (now.empty() || now != check.expected) {
+                *stale = "list " + check.path;
                 return false;
+            }
             break;
         }
         }

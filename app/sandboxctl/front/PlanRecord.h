@@ -34,8 +34,9 @@ public:
     static std::optional<PlanRecord> find(const std::string &cwd, const std::string &policyArgument);
 
     // Whether every input is as recorded for a run from `cwd` with `policyArgument` that
-    // would otherwise exec `fullProgram`.
-    bool current(const std::string &cwd, const std::string &policyArgument, const std::string &fullProgram) const;
+    // would otherwise exec `fullProgram`; `stale` gets the first input that is not.
+    bool current(const std::string &cwd, const std::string &policyArgument, const std::string &fullProgram,
+                 std::string *stale) const;
     // sandbox-init's configuration for `argv` (UTF-8, none empty in first place).
     std::string configuration(const std::vector<std::string> &argv) const;
     const std::string &initPath() const { return m_init; }

@@ -6,8 +6,10 @@
 // options, text that is not UTF-8, a policy the engine refuses, no usable record) is the
 // full sandboxctl's, which this program becomes with the same arguments and environment.
 //
-// SANDBOXCTL_RUN_PATH_REPORT=FILE (for tests): this program appends one line to FILE saying
-// which path served the run: "daemon", "recorded" or "full".
+// SANDBOXCTL_RUN_PATH_REPORT=FILE (for tests and diagnosis): this program appends one line
+// to FILE saying which path served the run: "daemon", "recorded" or "full", the last
+// followed by why no recorded plan served when one was looked for ("no record", "no
+// Landlock", or the first input that changed).
 #include "DaemonRun.h"
 #include "PlanRecord.h"
 #include "RecordedRun.h"
@@ -38,7 +40,7 @@ std::string fullProgramPath()
     return path + SANDBOX_FULL_SANDBOXCTL;
 }
 
-void reportPath(const char *path)
+void reportPath(const std::string &path)
 {
     const char *file = std::getenv("SANDBOXCTL_RUN_PATH_REPORT");
     if (!file || !*file)
@@ -46,14 +48,14 @@ void reportPath(const char *path)
     const int fd = ::open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0)
         return;
-    const std::string line = std::string(path) + "\n";
+    const std::string line = path + "\n";
     [[maybe_unused]] const ssize_t n = ::write(fd, line.data(), line.size());
     ::close(fd);
 }
 
-[[noreturn]] void becomeFullSandboxctl(char **argv)
+[[noreturn]] void becomeFullSandboxctl(char **argv, const std::string &why = std::string())
 {
-    reportPath("full");
+    reportPath(why.empty() ? std::string("full") : "full " + why);
     const std::string path = fullProgramPath();
     ::execv(path.c_str(), argv);
     std::fprintf(stderr, "sandboxctl: cannot start %s: %s\n", path.c_str(), std::strerror(errno));
@@ -96,12 +98,18 @@ int main(int argc, char **argv)
         return *status;
     }
     // No owner: the engine the full program would embed. Its recorded plan serves when every
-    // input is unchanged; the network modes that need no filtering proxy in this process and
-    // a host execution setting that asks nothing are the only ones recorded (PlanRecorder).
+    // input is unchanged; only plans with network none or full (no filtering proxy in this
+    // process) and host execution denied (no question, and no unix socket through which the
+    // command could notice that no engine serves) are recorded (AutoLauncher::recordable).
     const DaemonRun::Request &request = invocation->request();
     const std::optional<PlanRecord> record = PlanRecord::find(request.cwd, invocation->policyPath());
-    if (!record || landlockAbi() < 1 || !record->current(request.cwd, invocation->policyPath(), fullProgramPath()))
-        becomeFullSandboxctl(argv);
+    if (!record)
+        becomeFullSandboxctl(argv, "no record");
+    if (landlockAbi() < 1)
+        becomeFullSandboxctl(argv, "no Landlock");
+    std::string stale;
+    if (!record->current(request.cwd, invocation->policyPath(), fullProgramPath(), &stale))
+        becomeFullSandboxctl(argv, stale);
     reportPath("recorded");
     const std::optional<int> status
         = RecordedRun::run(*record, RecordedRun::Request{ request.argv, request.timeoutMs, request.timeoutText });

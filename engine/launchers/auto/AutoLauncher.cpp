@@ -477,8 +477,11 @@ QString AutoLauncher::planRecordDirectory() const
 bool AutoLauncher::recordable(const Policy &policy)
 {
     // The run front has no filtering proxy to open and asks no question: allowed domains
-    // and "ask" stay the full program's.
-    return policy.network != Policy::NetworkMode::Allowlist && policy.hostExecution != Policy::HostExecution::Ask;
+    // and "ask" stay the full program's. So does host execution allowed: the command could
+    // then reach the engine's socket, which the embedding engine serves while it runs (and
+    // refuses, saying why) and the run front does not; denied, it cannot create a unix
+    // socket at all, so whether anything serves there is beyond its notice.
+    return policy.network != Policy::NetworkMode::Allowlist && policy.hostExecution == Policy::HostExecution::Deny;
 }
 
 Result<SandboxPlan> AutoLauncher::planAndRecord(const PlanRecorder &recorder, const SandboxPlan::Input &input,

@@ -11,7 +11,8 @@
 
 namespace sandbox {
 
-// Records a builtin:auto plan for sandboxctl's run front (app/sandboxctl/front/PlanRecord),
+// Records a builtin:auto plan (network none or full, host execution denied: see
+// AutoLauncher::recordable) for sandboxctl's run front (app/sandboxctl/front/PlanRecord),
 // which runs sandbox-init with it itself, without loading Qt or hosting an engine, for as
 // long as everything the plan was built from is unchanged: the exact sandbox-init
 // configuration (the command's arguments left out) beside the identities of its inputs.
