@@ -152,7 +152,13 @@ bool EscapeDriver::prepareCli(QString *error)
 {
     // Under /var/tmp, which both tiers show: the engine's socket is then in view of the
     // sandbox, and only the sandbox's socket rules and the engine's refusal keep it away.
-    m_configRoot = QStringLiteral("/var/tmp/escape-cli-%1").arg(QCoreApplication::applicationPid());
+    // Recorded plans list every directory above the records (they are denied, so Landlock
+    // leaves those listable only), and any entry appearing there makes a record stale: in
+    // that mode the engine's files live in this build's tree, which nothing else changes,
+    // not in /var/tmp, where every other test makes its directories.
+    m_configRoot = m_recorded
+        ? QStringLiteral(SANDBOX_ESCAPE_RECORDED_ROOT "/escape-recorded-%1").arg(QCoreApplication::applicationPid())
+        : QStringLiteral("/var/tmp/escape-cli-%1").arg(QCoreApplication::applicationPid());
     for (int tier : { 1, 2 }) {
         const QProcessEnvironment environment = cliEnvironment(m_configRoot, tier);
         QDir().mkpath(environment.value(QStringLiteral("SANDBOX_CONFIG_DIR")));
