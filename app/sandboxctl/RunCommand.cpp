@@ -2,7 +2,10 @@
 
 #include "EngineConnection.h"
 #include "Terminal.h"
+#include "common/ConfigurationLocation.h"
+#include "common/ConfigurationMigration.h"
 #include "common/EngineHost.h"
+#include "common/PlaintextSecretsOptIn.h"
 #include "common/SignalWatcher.h"
 #include "core/Engine.h"
 #include "protocol/JsonReader.h"
@@ -34,6 +37,35 @@ RunCommand::RunCommand()
                                  QStringLiteral("S")));
     setOptionsEndAtFirstArgument();
 }
+
+#ifdef Q_OS_LINUX
+namespace {
+
+// What hosting the engine reads besides the engine's own files, where a change could make
+// this program say something at start-up (EngineHost): the earlier versions' locations a
+// migration takes over, the secret storage choice, and the packs it loads.
+PlanRecorder::StartUp startUpReads(EngineConnection &engine)
+{
+    PlanRecorder::StartUp reads;
+    const QString configDirectory = engine.host().engine()->configDirectory();
+    reads.paths.append(PlaintextSecretsOptIn::path(configDirectory));
+    reads.paths.append(QDir(configDirectory).filePath(QStringLiteral("packs.json")));
+    const Engine::Options given = EngineHost::engineOptionsFromEnvironment(engine.options().configDirectory);
+    if (given.configDirectory.isEmpty() || given.stateDirectory.isEmpty()) {
+        for (const ConfigurationLocation::Legacy &legacy : ConfigurationLocation::legacyLocations()) {
+            for (const QString &name : ConfigurationMigration::fileNames())
+                reads.paths.append(QDir(legacy.configDirectory).filePath(name));
+            for (const QString &name : ConfigurationMigration::stateNames())
+                reads.paths.append(QDir(legacy.stateDirectory).filePath(name));
+        }
+    }
+    reads.directories = EngineHost::packDirectories();
+    reads.directories.append(QDir(engine.host().engine()->stateDirectory()).filePath(QStringLiteral("packs")));
+    return reads;
+}
+
+} // namespace
+#endif
 
 int RunCommand::execute(EngineConnection &engine)
 {
@@ -79,7 +111,8 @@ int RunCommand::execute(EngineConnection &engine)
     // builtin:auto builds, for the run front to use while nothing it was built from changes.
     if (Engine *hosted = engine.host().isOwner() ? engine.host().engine() : nullptr;
         hosted && hosted->warnings().isEmpty())
-        PlanRecorder::install(std::make_shared<PlanRecorder>(hosted->configDirectory(), policyArgument, policyBytes));
+        PlanRecorder::install(std::make_shared<PlanRecorder>(hosted->configDirectory(), policyArgument, policyBytes,
+                                                             startUpReads(engine)));
 #endif
     std::unique_ptr<RemoteProcess> process = engine.client().spawn(request);
     QEventLoop loop;

@@ -840,6 +840,11 @@ QString Engine::configDirectory() const
     return d->options.configDirectory;
 }
 
+QString Engine::stateDirectory() const
+{
+    return d->options.stateDirectory;
+}
+
 QStringList Engine::warnings() const
 {
     QStringList list;

@@ -257,11 +257,12 @@ EscapeDriver::Outcome EscapeDriver::runCli(int tier, const Policy &policy, const
     environment.insert(QStringLiteral("SANDBOXCTL_RUN_PATH_REPORT"), pathReport);
     // The plan is the same for any command (the arguments are not part of it): recorded by
     // this run, used by the next. Something on the machine changing meanwhile (a socket
-    // under /run, say) makes the case the full program's: it is then primed and run once more.
+    // under /run, another suite's directory in /var/tmp) makes the case the full program's:
+    // it is then primed and run again, up to three times in all.
     const bool recordable = m_recorded && policy.network != Policy::NetworkMode::Allowlist
         && policy.hostExecution == Policy::HostExecution::Deny;
     CliResult result;
-    for (int attempt = 0; attempt < (recordable ? 2 : 1); ++attempt) {
+    for (int attempt = 0; attempt < (recordable ? 3 : 1); ++attempt) {
         if (m_recorded)
             sandboxctl(m_sandboxctl, run + QStringList{ QStringLiteral("/bin/true") }, environment, cwd, 90000);
         const qint64 reportedBefore = QFileInfo(pathReport).size();

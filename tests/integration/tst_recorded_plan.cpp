@@ -37,6 +37,7 @@ private slots:
     void aRecordFromAnotherWorkspaceIsNotUsed();
     void anotherKernelOrTierIsNotUsed();
     void anotherEnvironmentIsNotUsed();
+    void aPackThatAppearsIsTheFullProgramsToLoad();
 
 private:
     struct Run
@@ -437,6 +438,32 @@ void TestRecordedPlan::anotherEnvironmentIsNotUsed()
     const Run moved
         = run({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/true") }, m_workspace, extra);
     QCOMPARE(moved.path, QStringLiteral("full env"));
+}
+
+void TestRecordedPlan::aPackThatAppearsIsTheFullProgramsToLoad()
+{
+    // A file in a pack directory is loaded (or reported as not a pack) by the full program
+    // at start-up: the recorded plan is not used once one appears.
+    const QString packs = m_root->path() + QStringLiteral("/home/packs");
+    QVERIFY(QDir().mkpath(packs));
+    QProcessEnvironment extra;
+    extra.insert(QStringLiteral("SANDBOX_PACK_PATH"), packs);
+    const QStringList command{ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/true") };
+    bool recorded = false;
+    for (int attempt = 0; attempt < 6 && !recorded; ++attempt)
+        recorded = run(command, m_workspace, extra).path == QLatin1String("recorded");
+    QVERIFY(recorded);
+    QFile plugin(packs + QStringLiteral("/libbroken.so"));
+    QVERIFY(plugin.open(QIODevice::WriteOnly));
+    plugin.write("not a library");
+    plugin.close();
+    const Run withPack = run(command, m_workspace, extra);
+    QCOMPARE(withPack.path, QStringLiteral("full list ") + packs);
+    QVERIFY2(withPack.err.contains("not an atom pack"), withPack.err.constData());
+    // A run that warns records nothing: every run says it again.
+    const Run again = run(command, m_workspace, extra);
+    QVERIFY(again.path.startsWith(QStringLiteral("full ")));
+    QVERIFY2(again.err.contains("not an atom pack"), again.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestRecordedPlan)

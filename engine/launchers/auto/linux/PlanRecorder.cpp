@@ -13,6 +13,7 @@
 #include <QUuid>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <ctime>
@@ -36,6 +37,7 @@ struct Start
     timespec clock{};
     QByteArray environmentDigest;
     bool captured = false;
+    std::atomic<bool> spoke{ false };
 };
 
 Start &start()
@@ -215,6 +217,11 @@ void PlanRecorder::captureStart()
     state.captured = true;
 }
 
+void PlanRecorder::noteMessage()
+{
+    start().spoke.store(true);
+}
+
 void PlanRecorder::install(std::shared_ptr<PlanRecorder> recorder)
 {
     QMutexLocker lock(&installedMutex());
@@ -227,10 +234,11 @@ std::shared_ptr<PlanRecorder> PlanRecorder::installed()
     return start().captured ? installedRecorder() : nullptr;
 }
 
-PlanRecorder::PlanRecorder(QString configDirectory, QString policyArgument, QByteArray policyBytes)
+PlanRecorder::PlanRecorder(QString configDirectory, QString policyArgument, QByteArray policyBytes, StartUp startUp)
     : m_configDirectory(std::move(configDirectory))
     , m_policyArgument(std::move(policyArgument))
     , m_policyBytes(std::move(policyBytes))
+    , m_startUp(std::move(startUp))
 { }
 
 QString PlanRecorder::recordName(const QString &cwd, const QString &policyArgument)
@@ -295,7 +303,8 @@ void PlanRecorder::record(Evidence evidence) const
     const Start &state = start();
     const QString cwd = evidence.input.request.cwd;
     const QString home = qEnvironmentVariable("HOME");
-    if (!state.captured || home.isEmpty() || !evidence.input.homePath.isEmpty() || evidence.serialized.isEmpty())
+    if (!state.captured || state.spoke.load() || home.isEmpty() || !evidence.input.homePath.isEmpty()
+        || evidence.serialized.isEmpty())
         return;
     QByteArray policyBytes;
     QString policyPath;
@@ -379,6 +388,10 @@ void PlanRecorder::record(Evidence evidence) const
     dl_iterate_phdr(collectObject, &binaries);
     for (const QString &binary : std::as_const(binaries))
         reads.resolved(binary);
+    for (const QString &path : m_startUp.paths)
+        reads.resolved(path);
+    for (const QString &directory : m_startUp.directories)
+        reads.listed(directory);
     if (reads.unrepeatable())
         return;
     bool changed = false;

@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 #include <ctime>
 #include <memory>
@@ -44,13 +45,25 @@ public:
     // The coarse clock and the environment as this process got them: called first thing
     // in main(), before anything is read.
     static void captureStart();
+    // The program printed a warning (its message handler calls this): a run from the plan
+    // would not, so nothing is recorded by this process.
+    static void noteMessage();
     // The recorder builtin:auto reports its spawns to in this process (none: none recorded).
     static void install(std::shared_ptr<PlanRecorder> recorder);
     static std::shared_ptr<PlanRecorder> installed();
 
+    // What the program that embeds the engine reads at start-up besides the engine's own
+    // files, where a change could make it say something (a migration's report, a pack that
+    // does not load): files looked up and directories listed, recorded like the plan's reads.
+    struct StartUp
+    {
+        QStringList paths;
+        QStringList directories;
+    };
+
     // `policyArgument`: the --policy FILE as given and the bytes that were parsed from it;
     // empty: the policy stored in `configDirectory`.
-    PlanRecorder(QString configDirectory, QString policyArgument, QByteArray policyBytes);
+    PlanRecorder(QString configDirectory, QString policyArgument, QByteArray policyBytes, StartUp startUp);
 
     struct Evidence
     {
@@ -80,6 +93,7 @@ private:
     QString m_configDirectory;
     QString m_policyArgument;
     QByteArray m_policyBytes;
+    StartUp m_startUp;
 };
 
 } // namespace sandbox
