@@ -139,8 +139,8 @@ QByteArray listing(const QByteArray &directory)
     return hash.result().toHex();
 }
 
-// The bytes of a small file: nullopt-like empty + `absent` when there is none; `ok` false
-// on any other failure.
+// The bytes of a small file (at most 8 MiB): empty with `absent` set when there is none,
+// `ok` false when it cannot be read.
 QByteArray readAll(const QString &path, bool *absent, bool *ok)
 {
     *absent = false;
