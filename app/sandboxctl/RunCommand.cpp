@@ -2,13 +2,22 @@
 
 #include "EngineConnection.h"
 #include "Terminal.h"
+#include "common/ConfigurationLocation.h"
+#include "common/ConfigurationMigration.h"
+#include "common/EngineHost.h"
+#include "common/PlaintextSecretsOptIn.h"
 #include "common/SignalWatcher.h"
+#include "core/Engine.h"
 #include "protocol/JsonReader.h"
 #include "server/Client.h"
 
 #include <QDir>
 #include <QFile>
 #include <QSocketNotifier>
+
+#ifdef Q_OS_LINUX
+#include "launchers/auto/linux/PlanRecorder.h"
+#endif
 
 #include <cerrno>
 #include <csignal>
@@ -28,6 +37,35 @@ RunCommand::RunCommand()
                                  QStringLiteral("S")));
     setOptionsEndAtFirstArgument();
 }
+
+#ifdef Q_OS_LINUX
+namespace {
+
+// What hosting the engine reads besides the engine's own files, where a change could make
+// this program say something at start-up (EngineHost): the earlier versions' locations a
+// migration takes over, the secret storage choice, and the packs it loads.
+PlanRecorder::StartUp startUpReads(EngineConnection &engine)
+{
+    PlanRecorder::StartUp reads;
+    const QString configDirectory = engine.host().engine()->configDirectory();
+    reads.paths.append(PlaintextSecretsOptIn::path(configDirectory));
+    reads.paths.append(QDir(configDirectory).filePath(QStringLiteral("packs.json")));
+    const Engine::Options given = EngineHost::engineOptionsFromEnvironment(engine.options().configDirectory);
+    if (given.configDirectory.isEmpty() || given.stateDirectory.isEmpty()) {
+        for (const ConfigurationLocation::Legacy &legacy : ConfigurationLocation::legacyLocations()) {
+            for (const QString &name : ConfigurationMigration::fileNames())
+                reads.paths.append(QDir(legacy.configDirectory).filePath(name));
+            for (const QString &name : ConfigurationMigration::stateNames())
+                reads.paths.append(QDir(legacy.stateDirectory).filePath(name));
+        }
+    }
+    reads.directories = EngineHost::packDirectories();
+    reads.directories.append(QDir(engine.host().engine()->stateDirectory()).filePath(QStringLiteral("packs")));
+    return reads;
+}
+
+} // namespace
+#endif
 
 int RunCommand::execute(EngineConnection &engine)
 {
@@ -50,12 +88,16 @@ int RunCommand::execute(EngineConnection &engine)
             return usageError(tr("--timeout expects a positive number of seconds"));
         request.timeoutMs = qint64(seconds * 1000);
     }
+    QString policyArgument;
+    QByteArray policyBytes;
     if (isSet(QStringLiteral("policy"))) {
         const QString path = value(QStringLiteral("policy"));
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly))
             return fail(tr("cannot read %1: %2").arg(path, file.errorString()), RunError);
-        const Result<QJsonObject> json = parseJsonObject(file.readAll(), path);
+        policyArgument = path;
+        policyBytes = file.readAll();
+        const Result<QJsonObject> json = parseJsonObject(policyBytes, path);
         if (!json.ok())
             return failWith(json.error(), RunError);
         const Result<Policy> parsed = Policy::fromJson(json.value(), path);
@@ -64,6 +106,14 @@ int RunCommand::execute(EngineConnection &engine)
         request.policy = parsed.value();
     }
 
+#ifdef Q_OS_LINUX
+    // An engine hosted here, which started without anything to report, records the plan
+    // builtin:auto builds, for the run front to use while nothing it was built from changes.
+    if (Engine *hosted = engine.host().isOwner() ? engine.host().engine() : nullptr;
+        hosted && hosted->warnings().isEmpty())
+        PlanRecorder::install(std::make_shared<PlanRecorder>(hosted->configDirectory(), policyArgument, policyBytes,
+                                                             startUpReads(engine)));
+#endif
     std::unique_ptr<RemoteProcess> process = engine.client().spawn(request);
     QEventLoop loop;
     int exitStatus = RunError;

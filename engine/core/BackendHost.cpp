@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QUuid>
 
+#include <sys/stat.h>
 #include <utility>
 
 namespace sandbox {
@@ -26,6 +27,12 @@ BackendHost::BackendHost(BackendRef ref, QString stateDirectory, HostInteraction
 
 QString BackendHost::stateDirectory() const
 {
+    // Left alone when it is as it should be: a change of mode is a change of status, which
+    // keeps builtin:auto from recording the plans it builds while it is fresh (PlanRecorder).
+    struct stat st = {};
+    if (::lstat(QFile::encodeName(m_stateDirectory).constData(), &st) == 0 && S_ISDIR(st.st_mode)
+        && (st.st_mode & 07777) == 0700)
+        return m_stateDirectory;
     if (QDir().mkpath(m_stateDirectory))
         QFile::setPermissions(m_stateDirectory,
                               QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);

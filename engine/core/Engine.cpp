@@ -835,6 +835,16 @@ void Engine::reportRefusal(const Refusal &refusal)
     d->publishRefusal(refusal);
 }
 
+QString Engine::configDirectory() const
+{
+    return d->options.configDirectory;
+}
+
+QString Engine::stateDirectory() const
+{
+    return d->options.stateDirectory;
+}
+
 QStringList Engine::warnings() const
 {
     QStringList list;

@@ -117,6 +117,10 @@ public:
 
     // Warnings a status display must show (e.g. plaintext secret storage is on).
     QStringList warnings() const;
+    // Where settings.json and policy.json are read from, and per-backend state and installed
+    // packs kept (Options::configDirectory and stateDirectory, resolved).
+    QString configDirectory() const;
+    QString stateDirectory() const;
 
     // --- refusals: what the sandbox refused, from every source the engine has (its
     // filtering proxy, its own refusals, a backend's observer), oldest first, the last

@@ -32,10 +32,11 @@ bool EscapeDriver::prepare(QString *error)
 {
     const QByteArray forced = qgetenv("SANDBOX_ESCAPE_DRIVER");
     const QString sandboxctl = QCoreApplication::applicationDirPath() + QStringLiteral("/sandboxctl");
-    if (forced == "sandboxctl" || forced == "sandboxd"
+    if (forced == "sandboxctl" || forced == "sandboxd" || forced == "recorded"
         || (forced != "direct" && QFileInfo(sandboxctl).isExecutable())) {
         m_sandboxctl = sandboxctl;
         m_daemon = forced == "sandboxd";
+        m_recorded = forced == "recorded";
         return prepareCli(error);
     }
     m_tier1 = preparedLauncher(QStringLiteral("strongest"), error);
@@ -54,7 +55,10 @@ QString EscapeDriver::describe() const
 {
     if (!m_sandboxctl.isEmpty())
         return QStringLiteral("sandboxctl run (%1, %2, config under %3)")
-            .arg(m_sandboxctl, m_daemon ? QStringLiteral("through sandboxd") : QStringLiteral("embedded engine"),
+            .arg(m_sandboxctl,
+                 m_daemon         ? QStringLiteral("through sandboxd")
+                     : m_recorded ? QStringLiteral("embedded engine, each case from the plan a run just recorded")
+                                  : QStringLiteral("embedded engine"),
                  m_configRoot);
     return QStringLiteral("the auto launcher driven directly (configure, prepare, spawn)");
 }
@@ -148,11 +152,23 @@ bool EscapeDriver::prepareCli(QString *error)
 {
     // Under /var/tmp, which both tiers show: the engine's socket is then in view of the
     // sandbox, and only the sandbox's socket rules and the engine's refusal keep it away.
-    m_configRoot = QStringLiteral("/var/tmp/escape-cli-%1").arg(QCoreApplication::applicationPid());
+    // Recorded plans list every directory above the records (they are denied, so Landlock
+    // leaves those listable only), and any entry appearing there makes a record stale: in
+    // that mode the engine's files live in this build's tree, which nothing else changes,
+    // not in /var/tmp, where every other test makes its directories.
+    m_configRoot = m_recorded
+        ? QStringLiteral(SANDBOX_ESCAPE_RECORDED_ROOT "/escape-recorded-%1").arg(QCoreApplication::applicationPid())
+        : QStringLiteral("/var/tmp/escape-cli-%1").arg(QCoreApplication::applicationPid());
     for (int tier : { 1, 2 }) {
         const QProcessEnvironment environment = cliEnvironment(m_configRoot, tier);
         QDir().mkpath(environment.value(QStringLiteral("SANDBOX_CONFIG_DIR")));
         QDir().mkpath(environment.value(QStringLiteral("SANDBOX_STATE_DIR")));
+        QFile report(m_configRoot + QStringLiteral("/tier%1/run-path").arg(tier));
+        if (!report.open(QIODevice::WriteOnly | QIODevice::Append)) {
+            if (error)
+                *error = QStringLiteral("cannot create %1").arg(report.fileName());
+            return false;
+        }
         const QString tierName = tier == 1 ? QStringLiteral("strongest") : QStringLiteral("landlock-seccomp");
         if (m_daemon && !startDaemon(tier, error))
             return false;
@@ -231,13 +247,32 @@ EscapeDriver::Outcome EscapeDriver::runCli(int tier, const Policy &policy, const
         return outcome;
     }
     file.close();
-    const CliResult result
-        = sandboxctl(m_sandboxctl,
-                     connectionArguments(tier)
-                         + QStringList{ QStringLiteral("run"), QStringLiteral("--policy"), policyPath,
-                                        QStringLiteral("--timeout"), QStringLiteral("60"), QStringLiteral("--") }
-                         + argv,
-                     cliEnvironment(m_configRoot, tier), cwd, 90000);
+    const QStringList run = connectionArguments(tier)
+        + QStringList{ QStringLiteral("run"),       QStringLiteral("--policy"), policyPath,
+                       QStringLiteral("--timeout"), QStringLiteral("60"),       QStringLiteral("--") };
+    // One report file per tier, made before the first run and only appended to: an entry
+    // appearing or going in a directory the plan lists would be a change to it.
+    QProcessEnvironment environment = cliEnvironment(m_configRoot, tier);
+    const QString pathReport = m_configRoot + QStringLiteral("/tier%1/run-path").arg(tier);
+    environment.insert(QStringLiteral("SANDBOXCTL_RUN_PATH_REPORT"), pathReport);
+    // The plan is the same for any command (the arguments are not part of it): recorded by
+    // this run, used by the next. Something on the machine changing meanwhile (a socket
+    // under /run, another suite's directory in /var/tmp) makes the case the full program's:
+    // it is then primed and run again, up to three times in all.
+    const bool recordable = m_recorded && policy.network != Policy::NetworkMode::Allowlist
+        && policy.hostExecution == Policy::HostExecution::Deny;
+    CliResult result;
+    for (int attempt = 0; attempt < (recordable ? 3 : 1); ++attempt) {
+        if (m_recorded)
+            sandboxctl(m_sandboxctl, run + QStringList{ QStringLiteral("/bin/true") }, environment, cwd, 90000);
+        const qint64 reportedBefore = QFileInfo(pathReport).size();
+        result = sandboxctl(m_sandboxctl, run + argv, environment, cwd, 90000);
+        QFile served(pathReport);
+        if (served.open(QIODevice::ReadOnly) && served.seek(reportedBefore))
+            outcome.path = QString::fromUtf8(served.readAll()).trimmed();
+        if (outcome.path == QLatin1String("recorded"))
+            break;
+    }
     outcome.out = result.out;
     outcome.err = result.err;
     // sandboxctl's own failures are 125 with its name on stderr; anything else is the

@@ -19,9 +19,11 @@ namespace sandbox::test {
 // seccomp). When sandboxctl is built next to the suite, through `sandboxctl run` (the way
 // an agent runs commands; one engine configuration directory per tier, the tier chosen
 // with `settings set builtin:auto tier=...`); otherwise the launcher is driven directly.
-// SANDBOX_ESCAPE_DRIVER=direct|sandboxctl|sandboxd forces one: sandboxctl runs the engine
-// embedded in each `sandboxctl run`, sandboxd starts one daemon per tier and every
-// `sandboxctl run` goes through its socket.
+// SANDBOX_ESCAPE_DRIVER=direct|sandboxctl|recorded|sandboxd forces one: sandboxctl runs the
+// engine embedded in each `sandboxctl run`; recorded does too, but first runs /bin/true
+// with the same policy and workspace, so that the case itself is served by the run front
+// from the plan that run recorded (Outcome::path says whether it was); sandboxd starts one
+// daemon per tier and every `sandboxctl run` goes through its socket.
 class EscapeDriver final
 {
 public:
@@ -34,6 +36,8 @@ public:
         bool signaled = false;
         int signal = 0;
         QString note;
+        // Which path of the run front served it ("daemon", "recorded", "full"), when reported.
+        QString path;
     };
 
     EscapeDriver();
@@ -46,6 +50,8 @@ public:
     // The socket the engine serving `tier` listens on (empty when driven directly).
     QString engineSocket(int tier) const;
     QString sandboxctlPath() const { return m_sandboxctl; }
+    // Whether each case is run through a plan recorded just before (SANDBOX_ESCAPE_DRIVER=recorded).
+    bool recorded() const { return m_recorded; }
 
     Policy defaultPolicy() const;
     Policy allowlistPolicy(quint16 allowedPort) const;
@@ -59,6 +65,7 @@ private:
     QString m_sandboxctl;
     QString m_configRoot;
     bool m_daemon = false;
+    bool m_recorded = false;
     std::unique_ptr<QProcess> m_daemons[2];
     std::shared_ptr<AutoLauncher> m_tier1;
     std::shared_ptr<AutoLauncher> m_tier2;

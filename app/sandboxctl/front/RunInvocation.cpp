@@ -113,6 +113,10 @@ std::optional<RunInvocation> RunInvocation::parse(int argc, char **argv)
     };
     int i = 1;
     for (; i < argc && std::strcmp(argv[i], "run") != 0; ++i) {
+        if (std::strcmp(argv[i], "--embedded") == 0 && !invocation.m_embedded) {
+            invocation.m_embedded = true;
+            continue;
+        }
         if (!option(i, { "socket" }))
             return std::nullopt;
     }

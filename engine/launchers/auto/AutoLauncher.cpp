@@ -1,9 +1,11 @@
 #include "AutoLauncher.h"
 
 #include "core/HelperProgram.h"
+#include "core/LauncherBounds.h"
 #include "core/RefusalRoute.h"
 #include "linux/KernelProbe.h"
 #include "linux/LinuxSandboxProcess.h"
+#include "linux/PlanRecorder.h"
 #include "linux/SandboxPlan.h"
 #include "linux/SandboxPlanCache.h"
 #include "net/DomainRules.h"
@@ -11,10 +13,15 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QMutexLocker>
 #include <QUuid>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <cerrno>
+#include <ctime>
+#include <sys/stat.h>
 
 namespace sandbox {
 
@@ -398,7 +405,17 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
     // The plan is built now, so a bad request or policy fails before any process exists;
     // only an "ask" answer can change it later (host execution channels exposed or not).
     input.exposeHostExecution = policy.hostExecution == Policy::HostExecution::Allow;
-    Result<SandboxPlan> plan = m_plans->plan(input);
+    // Where plans are recorded for sandboxctl's run front (PlanRecorder) is denied in every
+    // plan, whoever records: no sandbox can write (or read) a record, nor rename a directory
+    // on the way to it (Landlock leaves the directories above a denied path listable only;
+    // tier 1 also masks it). It exists first, so that tier 1 can mask it.
+    const QString recordDirectory = host() ? planRecordDirectory() : QString();
+    if (!recordDirectory.isEmpty())
+        input.policy.denied.append(recordDirectory);
+    const std::shared_ptr<PlanRecorder> recorder = recordDirectory.isEmpty() ? nullptr : PlanRecorder::installed();
+    Result<SandboxPlan> plan = recorder && recordable(policy)
+        ? planAndRecord(*recorder, input, policy, initPath, recordDirectory)
+        : m_plans->plan(input);
     if (!plan) {
         if (onEnded)
             onEnded();
@@ -443,6 +460,69 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
         break;
     }
     return std::shared_ptr<SandboxProcess>(process);
+}
+
+QString AutoLauncher::planRecordDirectory() const
+{
+    const QString directory = host()->stateDirectory() + QStringLiteral("/run-plans");
+    const QByteArray path = QFile::encodeName(directory);
+    struct stat st = {};
+    if (::lstat(path.constData(), &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 0700)
+        return directory; // as it should be: not touched (a change would keep this run from recording)
+    if (::mkdir(path.constData(), 0700) != 0 && errno == EEXIST && S_ISDIR(st.st_mode))
+        ::chmod(path.constData(), 0700);
+    return directory; // denied in the plan all the same; PlanRecorder writes only into a 0700 directory
+}
+
+bool AutoLauncher::recordable(const Policy &policy)
+{
+    // The run front has no filtering proxy to open and asks no question: allowed domains
+    // and "ask" stay the full program's. So does host execution allowed: the command could
+    // then reach the engine's socket, which the embedding engine serves while it runs (and
+    // refuses, saying why) and the run front does not; denied, it cannot create a unix
+    // socket at all, so whether anything serves there is beyond its notice.
+    return policy.network != Policy::NetworkMode::Allowlist && policy.hostExecution == Policy::HostExecution::Deny;
+}
+
+Result<SandboxPlan> AutoLauncher::planAndRecord(const PlanRecorder &recorder, const SandboxPlan::Input &input,
+                                                const Policy &requested, const QString &initPath,
+                                                const QString &recordDirectory)
+{
+    const QString probeCache = probeCacheFile(); // before the clock: this touches the state directory
+    PlanRecorder::Evidence evidence;
+    ::clock_gettime(CLOCK_REALTIME_COARSE, &evidence.buildStart);
+    QFile mounts(QStringLiteral("/proc/self/mountinfo"));
+    const QByteArray mountsBefore = mounts.open(QIODevice::ReadOnly) ? mounts.readAll() : QByteArray();
+    Result<SandboxPlan> plan = SandboxPlan::build(input, &evidence.reads);
+    if (!plan || mountsBefore.isEmpty())
+        return plan;
+    bool forced = false;
+    {
+        QMutexLocker lock(&m_mutex);
+        forced = m_forceLandlockSeccomp;
+    }
+    // The tier is what the probe cache gives now: the full program would choose the same.
+    const std::optional<KernelProbe> probe = KernelProbe::cached(initPath, probeCache);
+    if (!probe)
+        return plan;
+    const Choice choice = choose(forced, initPath, *probe);
+    if ((choice.tier == Tier::Namespaces            ? 1
+             : choice.tier == Tier::LandlockSeccomp ? 2
+                                                    : 0)
+            != input.tier
+        || choice.landlockAbi != input.landlockAbi)
+        return plan;
+    evidence.input = input;
+    evidence.requestedPolicy = requested;
+    evidence.serialized = plan.value().serialize();
+    evidence.mountsBefore = mountsBefore;
+    evidence.initPath = initPath;
+    evidence.probeCacheFile = probeCache;
+    evidence.recordDirectory = recordDirectory;
+    evidence.landlockSeccompSelected = forced;
+    evidence.spawnBoundMs = LauncherBounds::resolve(descriptor(), {}).spawnMs;
+    recorder.record(std::move(evidence));
+    return plan;
 }
 
 QFuture<Status> AutoLauncher::disposeIdle()

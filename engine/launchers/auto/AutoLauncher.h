@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/Launcher.h"
+#include "linux/SandboxPlan.h"
 
 #include <QMutex>
 #include <QString>
@@ -12,6 +13,7 @@ namespace sandbox {
 
 class FilteringProxy;
 struct KernelProbe;
+class PlanRecorder;
 class SandboxPlanCache;
 
 // builtin:auto — the strongest lightweight OS sandbox this host offers, chosen at
@@ -57,6 +59,12 @@ private:
     Status prepareNow();
     // Serves from now on as `choice` says.
     Status adopt(const Choice &choice);
+    // <state>/run-plans, created owner-only.
+    QString planRecordDirectory() const;
+    static bool recordable(const Policy &policy);
+    // Builds the plan for `input` and hands it to `recorder` with what it was built from.
+    Result<SandboxPlan> planAndRecord(const PlanRecorder &recorder, const SandboxPlan::Input &input,
+                                      const Policy &requested, const QString &initPath, const QString &recordDirectory);
     static QMap<QString, QString> enforcementFor(Tier tier, int landlockAbi, const QString &unavailableReason);
     // Which refusals this tier reports as they happen (descriptor().refusals).
     static QString refusalsFor(Tier tier);

@@ -5,7 +5,9 @@
 #include <QStringList>
 
 #include <climits>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 namespace sandbox {
@@ -28,6 +30,25 @@ QString parentOf(const QString &directory)
 }
 
 } // namespace
+
+bool FilesystemReads::onLocalFilesystem(const QByteArray &directory)
+{
+    struct statfs fs = {};
+    if (statfs(directory.constData(), &fs) != 0)
+        return false;
+    switch (static_cast<unsigned long>(fs.f_type)) {
+    case EXT4_SUPER_MAGIC: // also ext2 and ext3
+    case XFS_SUPER_MAGIC:
+    case BTRFS_SUPER_MAGIC:
+    case TMPFS_MAGIC:
+    case OVERLAYFS_SUPER_MAGIC:
+    case F2FS_SUPER_MAGIC:
+    case RAMFS_MAGIC:
+        return true;
+    default:
+        return false;
+    }
+}
 
 void FilesystemReads::resolved(const QString &path)
 {

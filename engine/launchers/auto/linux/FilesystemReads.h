@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QHash>
 #include <QSet>
 #include <QString>
@@ -27,6 +28,10 @@ public:
     };
     // By directory (resolved, absolute).
     const QHash<QString, Consulted> &directories() const { return m_directories; }
+    // Whether `directory` lies on a local filesystem whose every change reaches inotify and
+    // stamps a status change time (ext2-4, XFS, Btrfs, tmpfs, overlayfs, F2FS, ramfs): what
+    // a network or FUSE filesystem shows may change unseen.
+    static bool onLocalFilesystem(const QByteArray &directory);
     // Something was read that no directory watch can follow.
     bool unrepeatable() const { return m_unrepeatable; }
 

@@ -7,11 +7,9 @@
 #include <climits>
 #include <dirent.h>
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <poll.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 namespace sandbox {
@@ -20,26 +18,6 @@ namespace {
 
 constexpr uint32_t kEntryEvents = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF
     | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW;
-
-// Local filesystems whose every change reaches inotify.
-bool watchable(const QByteArray &directory)
-{
-    struct statfs fs = {};
-    if (statfs(directory.constData(), &fs) != 0)
-        return false;
-    switch (static_cast<unsigned long>(fs.f_type)) {
-    case EXT4_SUPER_MAGIC: // also ext2 and ext3
-    case XFS_SUPER_MAGIC:
-    case BTRFS_SUPER_MAGIC:
-    case TMPFS_MAGIC:
-    case OVERLAYFS_SUPER_MAGIC:
-    case F2FS_SUPER_MAGIC:
-    case RAMFS_MAGIC:
-        return true;
-    default:
-        return false;
-    }
-}
 
 // The entry at `path` as a lookup sees it: which inode, its type, owner and mode, and
 // where a symlink points; or that there is none.
@@ -178,7 +156,9 @@ bool SandboxPlanCache::watch(const QString &directory, const FilesystemReads::Co
     const QByteArray path = QFile::encodeName(directory);
     Watched &watched = m_watched[directory];
     if (watched.state.isEmpty()) {
-        const int wd = watchable(path) ? inotify_add_watch(m_inotify, path.constData(), kEntryEvents) : -1;
+        const int wd = FilesystemReads::onLocalFilesystem(path)
+            ? inotify_add_watch(m_inotify, path.constData(), kEntryEvents)
+            : -1;
         if (wd < 0) {
             m_watched.remove(directory);
             return false;

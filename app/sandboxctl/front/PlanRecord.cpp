@@ -1,0 +1,405 @@
+#include "PlanRecord.h"
+
+#include "Sha256.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <utility>
+
+extern char **environ;
+
+namespace sandbox::front {
+
+namespace {
+
+class Tokens
+{
+public:
+    explicit Tokens(std::string_view bytes)
+        : m_bytes(bytes)
+    { }
+
+    bool atEnd() const { return m_at == m_bytes.size(); }
+
+    std::optional<std::string_view> next()
+    {
+        const size_t end = m_bytes.find('\0', m_at);
+        if (end == std::string_view::npos)
+            return std::nullopt;
+        const std::string_view token = m_bytes.substr(m_at, end - m_at);
+        m_at = end + 1;
+        return token;
+    }
+
+    // `length` raw bytes and the NUL after them.
+    std::optional<std::string_view> take(size_t length)
+    {
+        if (length >= m_bytes.size() - m_at || m_bytes[m_at + length] != '\0')
+            return std::nullopt;
+        const std::string_view token = m_bytes.substr(m_at, length);
+        m_at += length + 1;
+        return token;
+    }
+
+private:
+    std::string_view m_bytes;
+    size_t m_at = 0;
+};
+
+std::optional<long long> decimal(std::string_view text, long long max)
+{
+    if (text.empty() || text.size() > 12 || text.find_first_not_of("0123456789") != std::string_view::npos)
+        return std::nullopt;
+    const long long value = std::strtoll(std::string(text).c_str(), nullptr, 10);
+    return value <= max ? std::optional<long long>(value) : std::nullopt;
+}
+
+// The whole content of `path`: nullopt when it cannot be read, `absent` set when it does not exist.
+std::optional<std::string> readFile(const std::string &path, bool *absent, size_t limit)
+{
+    *absent = false;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        *absent = errno == ENOENT || errno == ENOTDIR;
+        return std::nullopt;
+    }
+    std::string text;
+    char buffer[65536];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 || text.size() + size_t(n) > limit) {
+            ::close(fd);
+            return std::nullopt;
+        }
+        if (n == 0)
+            break;
+        text.append(buffer, size_t(n));
+    }
+    ::close(fd);
+    return text;
+}
+
+std::string number(unsigned long long value)
+{
+    return std::to_string(value);
+}
+
+// Where the engine keeps builtin:auto's state, as the full program finds it (the
+// environment is part of every record, so a record found here was written by an engine
+// that computed the same place).
+std::optional<std::string> recordDirectory()
+{
+    std::string root;
+    const char *state = std::getenv("SANDBOX_STATE_DIR");
+    if (state && *state) {
+        root = state;
+    } else {
+        const char *data = std::getenv("XDG_DATA_HOME");
+        const char *home = std::getenv("HOME");
+        if (data && data[0] == '/')
+            root = std::string(data) + "/sandbox-studio";
+        else if (home && home[0] == '/')
+            root = std::string(home) + "/.local/share/sandbox-studio";
+        else
+            return std::nullopt;
+    }
+    return root + "/backends/builtin_auto/run-plans";
+}
+
+bool ownersAlone(const struct stat &st)
+{
+    return st.st_uid == ::geteuid() && (st.st_mode & 077) == 0;
+}
+
+} // namespace
+
+std::string PlanRecord::identity(const std::string &path)
+{
+    struct stat st = {};
+    if (::lstat(path.c_str(), &st) != 0)
+        return errno == ENOENT || errno == ENOTDIR ? "-" : "";
+    const std::string owner = number(st.st_dev) + ' ' + number(st.st_ino) + ' ' + number(st.st_mode) + ' '
+        + number(st.st_uid) + ' ' + number(st.st_gid);
+    if (S_ISLNK(st.st_mode)) {
+        char target[PATH_MAX];
+        const ssize_t length = ::readlink(path.c_str(), target, sizeof target);
+        if (length <= 0 || size_t(length) >= sizeof target)
+            return "";
+        return "l " + std::string(target, size_t(length));
+    }
+    if (S_ISDIR(st.st_mode))
+        return "d " + owner;
+    if (S_ISREG(st.st_mode))
+        return "f " + owner + ' ' + number(st.st_size) + ' ' + number(st.st_mtim.tv_sec) + ' '
+            + number(st.st_mtim.tv_nsec) + ' ' + number(st.st_ctim.tv_sec) + ' ' + number(st.st_ctim.tv_nsec);
+    return "o " + owner + ' ' + number(st.st_rdev);
+}
+
+std::string PlanRecord::listing(const std::string &directory)
+{
+    DIR *dir = ::opendir(directory.c_str());
+    if (!dir)
+        return "-";
+    std::vector<std::pair<std::string, char>> entries;
+    while (const dirent *entry = ::readdir(dir)) {
+        const std::string name(entry->d_name);
+        if (name == "." || name == "..")
+            continue;
+        unsigned char type = entry->d_type;
+        if (type == DT_UNKNOWN) {
+            struct stat st = {};
+            if (::fstatat(::dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+                ::closedir(dir);
+                return "";
+            }
+            type = S_ISDIR(st.st_mode) ? DT_DIR
+                : S_ISLNK(st.st_mode)  ? DT_LNK
+                : S_ISSOCK(st.st_mode) ? DT_SOCK
+                : S_ISREG(st.st_mode)  ? DT_REG
+                                       : DT_FIFO;
+        }
+        const char letter = type == DT_DIR ? 'd'
+            : type == DT_LNK               ? 'l'
+            : type == DT_SOCK              ? 's'
+            : type == DT_REG               ? 'f'
+                                           : 'o';
+        entries.emplace_back(name, letter);
+    }
+    ::closedir(dir);
+    std::sort(entries.begin(), entries.end());
+    Sha256 hash;
+    for (const auto &[name, letter] : entries) {
+        hash.add(std::string_view(name.c_str(), name.size() + 1));
+        const char typed[2] = { letter, '\0' };
+        hash.add(std::string_view(typed, 2));
+    }
+    return hash.hex();
+}
+
+std::string PlanRecord::environmentDigest()
+{
+    std::vector<std::string> variables;
+    for (char **entry = environ; entry && *entry; ++entry)
+        variables.emplace_back(*entry);
+    std::sort(variables.begin(), variables.end());
+    Sha256 hash;
+    for (const std::string &variable : variables)
+        hash.add(std::string_view(variable.c_str(), variable.size() + 1));
+    return hash.hex();
+}
+
+std::string PlanRecord::recordName(const std::string &cwd, const std::string &policyArgument)
+{
+    const std::string key = std::to_string(::geteuid()) + '\0' + cwd + '\0' + policyArgument + '\0';
+    return Sha256::hexOf(key);
+}
+
+std::optional<PlanRecord> PlanRecord::parse(std::string_view bytes)
+{
+    if (bytes.size() > kMaxBytes)
+        return std::nullopt;
+    Tokens tokens(bytes);
+    PlanRecord record;
+    const std::optional<std::string_view> magic = tokens.next();
+    const std::optional<std::string_view> version = tokens.next();
+    if (!magic || *magic != "sandbox-run-plan" || !version || *version != "1")
+        return std::nullopt;
+    std::string *singles[]
+        = { &record.m_uid, &record.m_cwd, &record.m_policy, &record.m_env, &record.m_full, &record.m_init };
+    const char *singleTags[] = { "uid", "cwd", "policy", "env", "full", "init" };
+    bool seen[6] = {};
+    bool spawnSeen = false;
+    bool headSeen = false;
+    bool tailSeen = false;
+    for (;;) {
+        const std::optional<std::string_view> tag = tokens.next();
+        if (!tag)
+            return std::nullopt;
+        if (*tag == "end")
+            break;
+        bool single = false;
+        for (size_t i = 0; i < 6; ++i) {
+            if (*tag != singleTags[i])
+                continue;
+            const std::optional<std::string_view> value = tokens.next();
+            if (seen[i] || !value || headSeen)
+                return std::nullopt;
+            seen[i] = true;
+            *singles[i] = std::string(*value);
+            single = true;
+        }
+        if (single)
+            continue;
+        if (*tag == "spawnms") {
+            const std::optional<std::string_view> value = tokens.next();
+            const std::optional<long long> ms = value ? decimal(*value, 24LL * 3600 * 1000) : std::nullopt;
+            if (spawnSeen || !ms || *ms <= 0 || headSeen)
+                return std::nullopt;
+            spawnSeen = true;
+            record.m_spawnMs = *ms;
+            continue;
+        }
+        if (*tag == "plan-head" || *tag == "plan-tail") {
+            const bool head = *tag == "plan-head";
+            const std::optional<std::string_view> length = tokens.next();
+            const std::optional<long long> size = length ? decimal(*length, kMaxBytes) : std::nullopt;
+            const std::optional<std::string_view> blob = size ? tokens.take(size_t(*size)) : std::nullopt;
+            // The head comes first, the tail right after it, nothing but "end" after both.
+            if (!blob || (head ? headSeen : (!headSeen || tailSeen)))
+                return std::nullopt;
+            (head ? record.m_head : record.m_tail) = std::string(*blob);
+            (head ? headSeen : tailSeen) = true;
+            continue;
+        }
+        Check check{ Check::Kind::Content, {}, {} };
+        if (*tag == "content")
+            check.kind = Check::Kind::Content;
+        else if (*tag == "entry")
+            check.kind = Check::Kind::Entry;
+        else if (*tag == "list")
+            check.kind = Check::Kind::List;
+        else if (*tag == "uname")
+            check.kind = Check::Kind::Uname;
+        else
+            return std::nullopt;
+        const std::optional<std::string_view> path = tokens.next();
+        const std::optional<std::string_view> expected = tokens.next();
+        if (!path || !expected || headSeen)
+            return std::nullopt;
+        if (check.kind != Check::Kind::Uname && (path->empty() || expected->empty()))
+            return std::nullopt;
+        check.path = std::string(*path);
+        check.expected = std::string(*expected);
+        record.m_checks.push_back(std::move(check));
+    }
+    for (const bool present : seen) {
+        if (!present)
+            return std::nullopt;
+    }
+    if (!spawnSeen || !headSeen || !tailSeen || !tokens.atEnd() || record.m_init.empty() || record.m_full.empty()
+        || record.m_head.empty())
+        return std::nullopt;
+    return record;
+}
+
+std::optional<PlanRecord> PlanRecord::find(const std::string &cwd, const std::string &policyArgument)
+{
+    const std::optional<std::string> directory = recordDirectory();
+    if (!directory)
+        return std::nullopt;
+    const int dirFd = ::open(directory->c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd < 0)
+        return std::nullopt;
+    struct stat dirStat = {};
+    if (::fstat(dirFd, &dirStat) != 0 || !S_ISDIR(dirStat.st_mode) || !ownersAlone(dirStat)) {
+        ::close(dirFd);
+        return std::nullopt;
+    }
+    const std::string name = recordName(cwd, policyArgument);
+    const int fd = ::openat(dirFd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    ::close(dirFd);
+    if (fd < 0)
+        return std::nullopt;
+    struct stat st = {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !ownersAlone(st) || st.st_nlink != 1
+        || size_t(st.st_size) > kMaxBytes) {
+        ::close(fd);
+        return std::nullopt;
+    }
+    std::string bytes;
+    bytes.resize(size_t(st.st_size));
+    size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += size_t(n);
+    }
+    char extra = 0;
+    const bool whole = done == bytes.size() && ::read(fd, &extra, 1) == 0;
+    ::close(fd);
+    if (!whole)
+        return std::nullopt;
+    return parse(bytes);
+}
+
+bool PlanRecord::current(const std::string &cwd, const std::string &policyArgument, const std::string &fullProgram,
+                         std::string *stale) const
+{
+    const std::pair<bool, const char *> header[] = { { m_uid == std::to_string(::geteuid()), "uid" },
+                                                     { m_cwd == cwd, "cwd" },
+                                                     { m_policy == policyArgument, "policy" },
+                                                     { m_full == fullProgram, "full" },
+                                                     { m_env == environmentDigest(), "env" } };
+    for (const auto &[same, what] : header) {
+        if (!same) {
+            *stale = what;
+            return false;
+        }
+    }
+    for (const Check &check : m_checks) {
+        switch (check.kind) {
+        case Check::Kind::Uname: {
+            struct utsname kernel = {};
+            if (::uname(&kernel) != 0 || check.path != kernel.release || check.expected != kernel.version) {
+                *stale = "uname";
+                return false;
+            }
+            break;
+        }
+        case Check::Kind::Content: {
+            bool absent = false;
+            const std::optional<std::string> text = readFile(check.path, &absent, kMaxBytes);
+            const std::string now = text ? Sha256::hexOf(*text) : absent ? "-" : "";
+            if (now.empty() || now != check.expected) {
+                *stale = "content " + check.path;
+                return false;
+            }
+            break;
+        }
+        case Check::Kind::Entry: {
+            const std::string now = identity(check.path);
+            if (now.empty() || now != check.expected) {
+                *stale = "entry " + check.path;
+                return false;
+            }
+            break;
+        }
+        case Check::Kind::List: {
+            const std::string now = listing(check.path);
+            if (now.empty() || now != check.expected) {
+                *stale = "list " + check.path;
+                return false;
+            }
+            break;
+        }
+        }
+    }
+    return true;
+}
+
+std::string PlanRecord::configuration(const std::vector<std::string> &argv) const
+{
+    std::string out = m_head;
+    for (const std::string &arg : argv) {
+        out += "arg";
+        out += '\0';
+        out += arg;
+        out += '\0';
+    }
+    out += m_tail;
+    return out;
+}
+
+} // namespace sandbox::front
