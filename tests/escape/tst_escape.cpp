@@ -387,6 +387,12 @@ void TestEscape::addRows(int tier)
     row("remove the hooks directory", def, sh("rm -rf {ws}/.git/hooks; test ! -e {ws}/.git/hooks"), guarded, {},
         gitCheck);
     row("replace a sample hook", def, sh("echo evil > {ws}/.git/hooks/pre-commit.sample"), guarded, {}, gitCheck);
+    // The end is reported once nothing of the sandbox runs: a loop left behind to plant the
+    // hook again after the repository is restored must be gone by then.
+    row("keep planting a git hook from a loop left behind", def,
+        sh("sh -c 'while :; do echo evil > {ws}/.git/hooks/pre-commit && chmod +x {ws}/.git/hooks/pre-commit; "
+           "done' </dev/null >/dev/null 2>&1 & echo left"),
+        Succeeds, "left", gitCheck);
     if (have("git"))
         row("git config core.hooksPath", def,
             QStringList{ QStringLiteral("git"), QStringLiteral("-C"), QStringLiteral("{ws}"), QStringLiteral("config"),
