@@ -3,6 +3,7 @@
 #include "common/ConfigurationLocation.h"
 #include "common/EngineHost.h"
 #include "common/SignalWatcher.h"
+#include "core/Engine.h"
 #include "server/Client.h"
 #include "server/RuntimeDirectory.h"
 
@@ -20,7 +21,6 @@ Daemon::Daemon(QObject *parent)
 
 Daemon::~Daemon()
 {
-    m_client.reset();
     m_host.reset();
 }
 
@@ -83,7 +83,9 @@ int Daemon::run(const QStringList &arguments)
         qCritical("%s", qPrintable(tr("cannot start the engine: %1").arg(client.error().toString())));
         return 1;
     }
-    m_client = std::move(client).value();
+    // The journal needs only the engine's own signals. A client kept for them would have
+    // every process's start and end encoded, queued to this thread and decoded here.
+    std::move(client).value().reset();
     logEvents();
     qInfo("%s",
           qPrintable(tr("serving on %1 (pid %2)").arg(m_host->socketPath()).arg(QCoreApplication::applicationPid())));
@@ -93,14 +95,17 @@ int Daemon::run(const QStringList &arguments)
 void Daemon::logEvents()
 {
     // What an administrator reading the journal needs; never settings values or secrets.
-    connect(m_client.get(), &Client::activationFinished, this, [](const ActivationResult &result) {
+    Engine *engine = m_host->engine();
+    if (!engine)
+        return;
+    connect(engine, &Engine::activationFinished, this, [](const ActivationResult &result) {
         if (result.ok)
             qInfo("%s", qPrintable(tr("activated %1").arg(result.ref.toString())));
         else
             qWarning("%s",
                      qPrintable(tr("activation of %1 failed: %2").arg(result.ref.toString(), result.error.toString())));
     });
-    connect(m_client.get(), &Client::cleanupWarning, this, [](const CleanupWarning &warning) {
+    connect(engine, &Engine::cleanupWarning, this, [](const CleanupWarning &warning) {
         qWarning("%s",
                  qPrintable(tr("cleanup of %1 failed (attempt %2): %3")
                                 .arg(warning.ref.toString())

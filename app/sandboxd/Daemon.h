@@ -7,7 +7,6 @@
 
 namespace sandbox {
 
-class Client;
 class EngineHost;
 class SignalWatcher;
 
@@ -30,7 +29,6 @@ private:
     void stop(int signalNumber);
 
     std::unique_ptr<EngineHost> m_host;
-    std::unique_ptr<Client> m_client;
     std::unique_ptr<SignalWatcher> m_signals;
 };
 

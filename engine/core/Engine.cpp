@@ -798,6 +798,11 @@ QList<ProcessInfo> Engine::processes() const
     return d->table.list();
 }
 
+std::optional<ProcessInfo> Engine::process(quint64 processId) const
+{
+    return d->table.info(processId);
+}
+
 Status Engine::kill(quint64 processId)
 {
     const std::optional<ProcessInfo> info = d->table.info(processId);

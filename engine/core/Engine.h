@@ -97,6 +97,8 @@ public:
     // process object lives in that thread.
     Result<std::shared_ptr<SandboxProcess>> spawn(const SpawnRequest &request, quint64 *processId = nullptr);
     QList<ProcessInfo> processes() const;
+    // One process of processes(), without copying the others.
+    std::optional<ProcessInfo> process(quint64 processId) const;
     Status kill(quint64 processId);
 
     // --- packs

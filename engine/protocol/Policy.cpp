@@ -65,7 +65,7 @@ namespace {
 
 // The list is data shipped with the engine (resources/policy/credential-stores.txt) so
 // that it can be audited and extended without reading code.
-QStringList defaultCredentialStores()
+QStringList readCredentialStores()
 {
     QFile file(QStringLiteral(":/sandbox/policy/credential-stores.txt"));
     if (!file.open(QIODevice::ReadOnly))
@@ -76,6 +76,13 @@ QStringList defaultCredentialStores()
         if (!line.isEmpty() && !line.startsWith(u'#'))
             paths.append(line);
     }
+    return paths;
+}
+
+// Read once: the default policy is made for every command that runs without a policy file.
+const QStringList &defaultCredentialStores()
+{
+    static const QStringList paths = readCredentialStores();
     return paths;
 }
 

@@ -8,7 +8,9 @@
 
 namespace sandbox {
 
-// A Transport over a QLocalSocket (a Unix domain socket on Linux and macOS).
+// A Transport over a QLocalSocket (a Unix domain socket on Linux and macOS). On Linux a
+// frame goes to the socket as it is sent, not when the event loop next polls it, and the
+// answers to the messages of one read go out together, in one write.
 class LocalSocketTransport final : public Transport
 {
     Q_OBJECT
@@ -33,10 +35,14 @@ protected:
 private:
     void onReadyRead();
     void onDisconnected();
+    // Writes m_unsent (see writeFrame()).
+    void sendUnsent();
 
     QLocalSocket *m_socket;
     QString m_peer;
     bool m_closing = false;
+    bool m_receiving = false; // handing out the messages of one read: answers wait for the end
+    QByteArray m_unsent; // frames not yet given to the socket
 };
 
 } // namespace sandbox

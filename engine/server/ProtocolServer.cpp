@@ -185,8 +185,15 @@ ProtocolServer::ProtocolServer(Engine &engine, QObject *parent)
     connect(&m_engine, &Engine::policyChanged, this, [this](const Policy &policy) {
         broadcast(Notification::PolicyChanged, { { QStringLiteral("policy"), policy.toJson() } });
     });
+    // The table's news reaches every client after what this turn of the event loop owes the
+    // process's own client: the spawn's answer, the sandbox's start, process.exited.
     connect(&m_engine, &Engine::processStarted, this, [this](const ProcessInfo &info) {
-        broadcast(Notification::ProcessesChanged, { { QStringLiteral("process"), info.toJson() } });
+        QMetaObject::invokeMethod(
+            this,
+            [this, process = info.toJson()] {
+                broadcast(Notification::ProcessesChanged, { { QStringLiteral("process"), process } });
+            },
+            Qt::QueuedConnection);
     });
     connect(&m_engine, &Engine::processNoted, this, [this](const ProcessInfo &info) {
         broadcast(Notification::ProcessesChanged, { { QStringLiteral("process"), info.toJson() } });
@@ -199,13 +206,17 @@ ProtocolServer::ProtocolServer(Engine &engine, QObject *parent)
         }
     });
     connect(&m_engine, &Engine::processFinished, this, [this](quint64 processId, const ExitStatus &status) {
-        for (ProcessInfo info : m_engine.processes()) {
-            if (info.id != processId)
-                continue;
-            info.running = false;
-            info.exit = status;
-            broadcast(Notification::ProcessesChanged, { { QStringLiteral("process"), info.toJson() } });
-        }
+        std::optional<ProcessInfo> info = m_engine.process(processId);
+        if (!info)
+            return;
+        info->running = false;
+        info->exit = status;
+        QMetaObject::invokeMethod(
+            this,
+            [this, process = info->toJson()] {
+                broadcast(Notification::ProcessesChanged, { { QStringLiteral("process"), process } });
+            },
+            Qt::QueuedConnection);
     });
 }
 
@@ -523,11 +534,8 @@ void ProtocolServer::processSpawn(ServerSession *s, const QJsonValue &id, const 
     const qint64 pid = qint64(processId);
 
     connect(process.get(), &SandboxProcess::started, s, [this, s, pid] {
-        QJsonObject info;
-        for (const ProcessInfo &p : m_engine.processes()) {
-            if (p.id == quint64(pid))
-                info = p.toJson();
-        }
+        const std::optional<ProcessInfo> started = m_engine.process(quint64(pid));
+        const QJsonObject info = started ? started->toJson() : QJsonObject();
         s->notify(Notification::ProcessStarted,
                   { { QStringLiteral("processId"), pid }, { QStringLiteral("info"), info } });
     });
@@ -551,10 +559,8 @@ void ProtocolServer::processSpawn(ServerSession *s, const QJsonValue &id, const 
     connect(process.get(), &SandboxProcess::finished, s, [this, s, pid](const ExitStatus &status) {
         // The engine's record is the complete one (it knows when its own timeout killed it).
         ExitStatus effective = status;
-        for (const ProcessInfo &info : m_engine.processes()) {
-            if (info.id == quint64(pid) && !info.running)
-                effective = info.exit;
-        }
+        if (const std::optional<ProcessInfo> info = m_engine.process(quint64(pid)); info && !info->running)
+            effective = info->exit;
         s->notify(Notification::ProcessExited,
                   { { QStringLiteral("processId"), pid }, { QStringLiteral("exit"), effective.toJson() } });
         s->processEnded(quint64(pid));

@@ -387,6 +387,12 @@ void TestEscape::addRows(int tier)
     row("remove the hooks directory", def, sh("rm -rf {ws}/.git/hooks; test ! -e {ws}/.git/hooks"), guarded, {},
         gitCheck);
     row("replace a sample hook", def, sh("echo evil > {ws}/.git/hooks/pre-commit.sample"), guarded, {}, gitCheck);
+    // The end is reported once nothing of the sandbox runs: a loop left behind to plant the
+    // hook again after the repository is restored must be gone by then.
+    row("keep planting a git hook from a loop left behind", def,
+        sh("sh -c 'while :; do echo evil > {ws}/.git/hooks/pre-commit && chmod +x {ws}/.git/hooks/pre-commit; "
+           "done' </dev/null >/dev/null 2>&1 & echo left"),
+        Succeeds, "left", gitCheck);
     if (have("git"))
         row("git config core.hooksPath", def,
             QStringList{ QStringLiteral("git"), QStringLiteral("-C"), QStringLiteral("{ws}"), QStringLiteral("config"),
@@ -555,6 +561,12 @@ void TestEscape::addRows(int tier)
     row("wedge sandbox-init, then leave a detached child", def, probe({ "wedge_parent", "{sleep}" }), Succeeds, "LEFT",
         QStringLiteral("no-process:{sleep}"));
     row("kill every process", def, sh("kill -9 -1; true"), Succeeds, {}, QStringLiteral("victim-alive"));
+    // Through a daemon the next command's sandbox-init may already wait for its
+    // configuration: neither that channel nor its stdio can be opened for writing.
+    row("write into a waiting sandbox-init", def,
+        sh("n=0; for p in /proc/[0-9]*; do [ \"$(cat $p/comm 2>/dev/null)\" = sandbox-init ] || continue; "
+           "for fd in 0 3 4; do (exec 9>>$p/fd/$fd) 2>/dev/null && n=$((n+1)); done; done; echo opened-$n"),
+        Succeeds, "opened-0");
     if (tier == 1) {
         row("see a host process", def, sh("test -e /proc/{victim} && echo visible"), Fails, "visible");
         row("count processes", def, sh("ls /proc | grep -c '^[0-9]' | awk '$1 < 10 {print \"few\"}'"), Succeeds, "few");

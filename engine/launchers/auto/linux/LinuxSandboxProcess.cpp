@@ -1,11 +1,15 @@
 #include "LinuxSandboxProcess.h"
 
+#include <QCoreApplication>
+#include <QPointer>
+#include <QThread>
 #include <QTimer>
 
 #include <cerrno>
 #include <csignal>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 namespace sandbox {
@@ -35,6 +39,154 @@ int sealedMemfd(const QByteArray &data)
         return -1;
     }
     return fd;
+}
+
+// sandbox-init as every launch starts it: an environment of its own, at "/", the
+// configuration on fd 3 and the status channel on fd 4 of the child.
+QProcess *startInit(const QString &initPath, int configFd, int statusWrite, QObject *parent)
+{
+    auto *process = new QProcess(parent);
+    process->setProgram(initPath);
+    QProcessEnvironment environment;
+    environment.insert(QStringLiteral("SANDBOX_INIT"), QStringLiteral("1"));
+    process->setProcessEnvironment(environment);
+    process->setWorkingDirectory(QStringLiteral("/"));
+    process->setChildProcessModifier([configFd, statusWrite] {
+        // Async-signal-safe only. Lift both above the target numbers first so neither
+        // dup2 can clobber the other; dup2 clears FD_CLOEXEC on the copies.
+        const int configCopy = fcntl(configFd, F_DUPFD, 10);
+        const int statusCopy = fcntl(statusWrite, F_DUPFD, 10);
+        if (configCopy < 0 || statusCopy < 0 || dup2(configCopy, 3) != 3 || dup2(statusCopy, 4) != 4)
+            _exit(125);
+    });
+    return process;
+}
+
+// A sandbox-init started ahead of the command that will use it, blocked reading its
+// configuration from a socket only the engine holds the other end of (unlike a pipe, a
+// socket cannot be opened again through /proc/PID/fd, so no other process can write a
+// configuration into it): its exec and start-up then happen between two commands instead
+// of in front of one. One per engine thread, and
+// only where commands keep coming (a thread's third launch on), so an engine that runs
+// one command starts none.
+struct Spare
+{
+    QPointer<QProcess> process;
+    QString initPath;
+    int configWrite = -1; // the engine's end of the configuration socket
+    int statusRead = -1; // non-blocking
+
+    Spare() = default;
+    Spare(const Spare &) = delete;
+    Spare &operator=(const Spare &) = delete;
+    // At the thread's end: the process went with the thread, its descriptors go here.
+    ~Spare() { closeDescriptors(); }
+
+    void discard()
+    {
+        if (process) {
+            QObject::disconnect(process, nullptr, nullptr, nullptr);
+            if (process->state() == QProcess::NotRunning) {
+                process->deleteLater();
+            } else {
+                QObject::connect(process, &QProcess::finished, process, &QObject::deleteLater);
+                process->kill();
+            }
+        }
+        process.clear();
+        closeDescriptors();
+    }
+
+    void closeDescriptors()
+    {
+        if (configWrite >= 0)
+            close(configWrite);
+        if (statusRead >= 0)
+            close(statusRead);
+        configWrite = statusRead = -1;
+    }
+};
+
+thread_local Spare t_spare;
+thread_local int t_launches = 0;
+constexpr int kLaunchesBeforeSpares = 2;
+
+bool onEngineThread()
+{
+    // Not on a program's main thread: what an idle spare holds is released when its thread
+    // ends, and the main thread's end is the program's.
+    return QCoreApplication::instance() && QThread::currentThread() != QCoreApplication::instance()->thread();
+}
+
+void prepareSpare(const QString &initPath)
+{
+    if (t_spare.process || !onEngineThread())
+        return;
+    int configChannel[2] = { -1, -1 };
+    int statusPipe[2] = { -1, -1 };
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, configChannel) != 0)
+        return;
+    if (pipe2(statusPipe, O_CLOEXEC) != 0) {
+        close(configChannel[0]);
+        close(configChannel[1]);
+        return;
+    }
+    QProcess *process = startInit(initPath, configChannel[0], statusPipe[1], nullptr);
+    // It dies with its thread (PR_SET_PDEATHSIG); the object goes with it.
+    QObject::connect(QThread::currentThread(), &QThread::finished, process, &QObject::deleteLater);
+    process->start(QIODevice::ReadWrite);
+    close(configChannel[0]);
+    close(statusPipe[1]);
+    if (process->state() == QProcess::NotRunning) {
+        delete process;
+        close(configChannel[1]);
+        close(statusPipe[0]);
+        return;
+    }
+    fcntl(statusPipe[0], F_SETFL, fcntl(statusPipe[0], F_GETFL) | O_NONBLOCK);
+    t_spare.process = process;
+    t_spare.initPath = initPath;
+    t_spare.configWrite = configChannel[1];
+    t_spare.statusRead = statusPipe[0];
+    // A spare that ends on its own (killed from outside) is no spare.
+    QObject::connect(process, &QProcess::finished, process, [process] {
+        if (t_spare.process == process)
+            t_spare.discard();
+    });
+}
+
+// The spare, given `config`; null when there is none for `initPath` or it cannot take
+// this configuration whole without blocking (it is then discarded).
+QProcess *takeSpare(const QString &initPath, const QByteArray &config, int *statusRead)
+{
+    if (!t_spare.process || t_spare.initPath != initPath || t_spare.process->state() == QProcess::NotRunning
+        || t_spare.process->bytesAvailable() > 0) {
+        t_spare.discard();
+        return nullptr;
+    }
+    qsizetype done = 0;
+    while (done < config.size()) {
+        const ssize_t n = send(t_spare.configWrite, config.constData() + done,
+                               static_cast<size_t>(config.size() - done), MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += n;
+    }
+    if (done < config.size()) {
+        t_spare.discard();
+        return nullptr;
+    }
+    close(t_spare.configWrite);
+    t_spare.configWrite = -1;
+    QProcess *process = t_spare.process;
+    QObject::disconnect(process, nullptr, nullptr, nullptr);
+    QObject::disconnect(QThread::currentThread(), &QThread::finished, process, nullptr);
+    *statusRead = t_spare.statusRead;
+    t_spare.statusRead = -1;
+    t_spare.process.clear();
+    return process;
 }
 
 } // namespace
@@ -95,6 +247,16 @@ void LinuxSandboxProcess::launch(bool exposeHostExecution)
         endWithoutStart(config.error().message);
         return;
     }
+    ++t_launches;
+    int spareStatus = -1;
+    if (QProcess *spare = takeSpare(m_initPath, config.value(), &spareStatus)) {
+        m_process = spare;
+        m_process->setParent(this);
+        m_statusFd = spareStatus;
+        watchProcess();
+        afterStart();
+        return;
+    }
     const int configFd = sealedMemfd(config.value());
     int statusPipe[2] = { -1, -1 };
     if (configFd < 0 || pipe2(statusPipe, O_CLOEXEC) != 0) {
@@ -108,20 +270,16 @@ void LinuxSandboxProcess::launch(bool exposeHostExecution)
     // Never block the event loop on it, not even when draining at the end.
     fcntl(m_statusFd, F_SETFL, fcntl(m_statusFd, F_GETFL) | O_NONBLOCK);
     const int statusWrite = statusPipe[1];
-    m_process = new QProcess(this);
-    m_process->setProgram(m_initPath);
-    QProcessEnvironment environment;
-    environment.insert(QStringLiteral("SANDBOX_INIT"), QStringLiteral("1"));
-    m_process->setProcessEnvironment(environment);
-    m_process->setWorkingDirectory(QStringLiteral("/"));
-    m_process->setChildProcessModifier([configFd, statusWrite] {
-        // Async-signal-safe only. Lift both above the target numbers first so neither
-        // dup2 can clobber the other; dup2 clears FD_CLOEXEC on the copies.
-        const int configCopy = fcntl(configFd, F_DUPFD, 10);
-        const int statusCopy = fcntl(statusWrite, F_DUPFD, 10);
-        if (configCopy < 0 || statusCopy < 0 || dup2(configCopy, 3) != 3 || dup2(statusCopy, 4) != 4)
-            _exit(125);
-    });
+    m_process = startInit(m_initPath, configFd, statusWrite, this);
+    watchProcess();
+    m_process->start(QIODevice::ReadWrite);
+    close(configFd);
+    close(statusWrite);
+    afterStart();
+}
+
+void LinuxSandboxProcess::watchProcess()
+{
     connect(m_process, &QProcess::readyReadStandardOutput, this,
             [this] { emit stdoutReady(m_process->readAllStandardOutput()); });
     connect(m_process, &QProcess::readyReadStandardError, this,
@@ -133,9 +291,10 @@ void LinuxSandboxProcess::launch(bool exposeHostExecution)
     });
     m_statusNotifier = new QSocketNotifier(m_statusFd, QSocketNotifier::Read, this);
     connect(m_statusNotifier, &QSocketNotifier::activated, this, &LinuxSandboxProcess::readStatus);
-    m_process->start(QIODevice::ReadWrite);
-    close(configFd);
-    close(statusWrite);
+}
+
+void LinuxSandboxProcess::afterStart()
+{
     if (m_state != State::Starting)
         return; // failed to start, already reported
     if (!m_pendingStdin.isEmpty())
@@ -236,6 +395,8 @@ void LinuxSandboxProcess::onProcessFinished()
     if (m_onEnded)
         m_onEnded();
     emit finished(m_exit);
+    if (t_launches >= kLaunchesBeforeSpares)
+        QTimer::singleShot(0, [initPath = m_initPath] { prepareSpare(initPath); });
 }
 
 void LinuxSandboxProcess::endWithoutStart(const QString &message)

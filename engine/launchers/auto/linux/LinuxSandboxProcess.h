@@ -53,6 +53,10 @@ private:
     enum class State { Pending, Starting, Running, Ended };
 
     void launch(bool exposeHostExecution);
+    // Connects to m_process and m_statusFd.
+    void watchProcess();
+    // What the caller queued for stdin before the process existed.
+    void afterStart();
     bool readStatus(); // true when it read something
     void onProcessFinished();
     // A `refused KIND WHAT` line of sandbox-init's supervisors, as a refusal of this command.

@@ -280,8 +280,9 @@ RepositoryGuard guardFor(const InitConfig &config)
     return guard;
 }
 
-// pid 1 of the sandbox (tier 1).
-[[noreturn]] void runInit(const InitConfig &config, uid_t uid, gid_t gid)
+// pid 1 of the sandbox (tier 1). `endFd` carries the command's wait status to the
+// host-side process once nothing else of the sandbox is left.
+[[noreturn]] void runInit(const InitConfig &config, uid_t uid, gid_t gid, int endFd)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     std::string error;
@@ -341,6 +342,12 @@ RepositoryGuard guardFor(const InitConfig &config)
     kill(-1, SIGKILL);
     while (waitpid(-1, nullptr, 0) > 0 || errno == EINTR) { }
     report(describeExit(commandStatus));
+    // Only this process is left. The host side may finish now instead of waiting for the
+    // kernel to take the namespaces down after us, which can take milliseconds.
+    ssize_t sent;
+    do {
+        sent = write(endFd, &commandStatus, sizeof commandStatus);
+    } while (sent < 0 && errno == EINTR);
     _exit(shellStatus(commandStatus));
 }
 
@@ -354,24 +361,59 @@ void runNamespaced(const InitConfig &config)
     if (config.network != InitConfig::Network::Full)
         flags |= CLONE_NEWNET;
     RepositoryGuard guard = guardFor(config);
+    const sigset_t signals = handledSignals();
+    const int signalFd = signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (signalFd < 0)
+        failSetup(errnoText("cannot create a signalfd"));
+    // pid 1 writes the command's wait status here once it has ended every other process of
+    // the sandbox; never inherited by the command (close-on-exec).
+    int endPipe[2];
+    if (pipe2(endPipe, O_CLOEXEC) != 0)
+        failSetup(errnoText("cannot create a pipe"));
     const long child = syscall(SYS_clone, flags | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
     if (child < 0)
         failSetup(errnoText("cannot create the sandbox namespaces"));
-    if (child == 0)
-        runInit(config, uid, gid);
+    if (child == 0) {
+        close(signalFd);
+        close(endPipe[0]);
+        runInit(config, uid, gid, endPipe[1]);
+    }
+    close(endPipe[1]);
+    int endFd = endPipe[0];
     const pid_t init = static_cast<pid_t>(child);
-    const sigset_t signals = handledSignals();
     bool killed = false;
     for (;;) {
-        siginfo_t info;
-        const int sig = sigwaitinfo(&signals, &info);
-        if (sig < 0)
+        pollfd fds[2] = { { signalFd, POLLIN, 0 }, { endFd, POLLIN, 0 } };
+        if (poll(fds, endFd >= 0 ? 2 : 1, -1) < 0)
             continue;
-        if (isForwarded(sig)) {
-            kill(init, sig);
-        } else if (sig == SIGUSR1) {
-            killed = true;
-            kill(init, SIGKILL);
+        if (endFd >= 0 && fds[1].revents != 0) {
+            int commandStatus = 0;
+            ssize_t n;
+            do {
+                n = read(endFd, &commandStatus, sizeof commandStatus);
+            } while (n < 0 && errno == EINTR);
+            if (n == sizeof commandStatus) {
+                // pid 1 has reported the command's end and nothing else of the sandbox
+                // runs: the end is the command's, whatever arrives now.
+                guard.restore();
+                _exit(shellStatus(commandStatus));
+            }
+            // pid 1 ended without reporting (setup failed, or it was killed): its reaping
+            // below says how.
+            close(endFd);
+            endFd = -1;
+        }
+        if (!(fds[0].revents & POLLIN))
+            continue;
+        signalfd_siginfo info;
+        while (read(signalFd, &info, sizeof info) == sizeof info) {
+            const int sig = static_cast<int>(info.ssi_signo);
+            if (isForwarded(sig)) {
+                kill(init, sig);
+            } else if (sig == SIGUSR1) {
+                killed = true;
+                kill(init, SIGKILL);
+            }
         }
         int status = 0;
         if (waitpid(init, &status, WNOHANG) == init) {

@@ -72,9 +72,16 @@ int main(int argc, char **argv)
         sigaddset(&set, sig);
     sigprocmask(SIG_BLOCK, &set, nullptr);
 
+    // Until its configuration has arrived (the engine may start it ahead of the command),
+    // no process of this user may reach its descriptors through /proc (its stdin pipe, for
+    // one). Afterwards it is as examinable as before: the engine recognises sandboxed
+    // clients by their ancestors' executables.
+    prctl(PR_SET_DUMPABLE, 0);
+    const std::string configuration = readConfig();
+    prctl(PR_SET_DUMPABLE, 1);
     InitConfig config;
     std::string error;
-    if (!parseConfig(readConfig(), config, error))
+    if (!parseConfig(configuration, config, error))
         failSetup(error);
     if (config.tier == 1)
         runNamespaced(config);
