@@ -79,6 +79,7 @@ private slots:
     void embeddedAndDaemonGiveTheSameOutput();
     void runFrontAnswersAsTheFullProgram();
     void aChangedPolicyOrStoreTakesEffectOnTheNextCommand();
+    void theEngineFilesStayReadOnlyWhereAWritablePathReachesThem();
     void signalToRunFrontEndsTheCommand();
     void terminateEndsRunningProcesses();
     void secretSetThroughStdinNeverLeaks();
@@ -669,6 +670,66 @@ void TestDaemon::runFrontAnswersAsTheFullProgram()
 
 // Ctrl-C or TERM to the sandboxctl that runs a command ends the command in the engine, and
 // sandboxctl reports its status, with the run front as with the full program.
+void TestDaemon::theEngineFilesStayReadOnlyWhereAWritablePathReachesThem()
+{
+    // A policy whose writable path holds the engine's own configuration and state (as a
+    // workspace that is the home directory does): a command tries to loosen the policy for
+    // the commands after it, plant a pack, and replace what the engine keeps, through the
+    // daemon ("d") and with the engine embedded ("e", twice: the second run may be served
+    // from a recorded plan).
+    startDaemon();
+    QTRY_VERIFY_WITH_TIMEOUT(ctl({ QStringLiteral("status") }).out.contains("active backend:  builtin:auto"), 30000);
+    const QString work = m_root->filePath(QStringLiteral("work"));
+    QFile policyFile(work + QStringLiteral("/wide.json"));
+    QVERIFY(policyFile.open(QIODevice::WriteOnly));
+    policyFile.write(QStringLiteral(R"({"filesystem":{"readable":["/"],"writable":["%1","/tmp"],"denied":[],
+        "readOnly":[]},"confinement":{"processes":"isolated"},"network":{"mode":"none","allowedDomains":[],
+        "deniedDomains":[]},"hostExecution":"deny"})")
+                         .arg(m_root->path())
+                         .toUtf8());
+    policyFile.close();
+    for (const QString &profile : { QStringLiteral("d"), QStringLiteral("e"), QStringLiteral("e") }) {
+        const QString config = m_root->filePath(profile + QStringLiteral("/config"));
+        const QString state = m_root->filePath(profile + QStringLiteral("/state"));
+        QVERIFY(QDir().mkpath(config) && QDir().mkpath(state));
+        // The embedded engine's runtime directory (its socket's) is owner-only.
+        QVERIFY(QFile::setPermissions(m_root->filePath(profile),
+                                      QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+        QCOMPARE(
+            ctl({ QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("wide.json") }, {}, profile).exitCode,
+            0);
+        QFile stored(config + QStringLiteral("/policy.json"));
+        QVERIFY(stored.open(QIODevice::ReadOnly));
+        const QByteArray before = stored.readAll();
+        QVERIFY(!before.isEmpty());
+        stored.close();
+        const QString script
+            = QStringLiteral("for attempt in 'echo {} > \"$1/policy.json\"' 'mkdir -p \"$1/packs/planted\"' "
+                             "'echo x > \"$2/planted\"' 'mv \"$2\" \"$2.moved\"' 'rm -rf \"$1\"'; do "
+                             "if sh -c \"$attempt\" sh \"$1\" \"$2\" 2>/dev/null; then echo \"DONE $attempt\"; fi; "
+                             "done; echo finished");
+        const Outcome ran = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), QStringLiteral("wide.json"),
+                                  QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"), script,
+                                  QStringLiteral("sh"), config, state },
+                                {}, profile);
+        QVERIFY2(ran.exitCode == 0 && ran.out.contains("finished"), QByteArray(ran.out + ran.err).constData());
+        QVERIFY2(!ran.out.contains("DONE"), ran.out.constData());
+        QFile after(config + QStringLiteral("/policy.json"));
+        QVERIFY(after.open(QIODevice::ReadOnly));
+        QCOMPARE(after.readAll(), before);
+        QVERIFY(!QFileInfo::exists(config + QStringLiteral("/packs/planted")));
+        QVERIFY(!QFileInfo::exists(state + QStringLiteral("/planted")));
+        QVERIFY(QFileInfo(state).isDir() && !QFileInfo::exists(state + QStringLiteral(".moved")));
+        // What the policy grants beside them still works.
+        const Outcome wrote = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), QStringLiteral("wide.json"),
+                                    QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                                    QStringLiteral("echo ok > \"$1/beside\" && cat \"$1/beside\""),
+                                    QStringLiteral("sh"), m_root->path() },
+                                  {}, profile);
+        QCOMPARE(wrote.out, QByteArray("ok\n"));
+    }
+}
+
 void TestDaemon::signalToRunFrontEndsTheCommand()
 {
     startDaemon();
