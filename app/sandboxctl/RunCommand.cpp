@@ -111,8 +111,8 @@ int RunCommand::execute(EngineConnection &engine)
     // builtin:auto builds, for the run front to use while nothing it was built from changes.
     if (Engine *hosted = engine.host().isOwner() ? engine.host().engine() : nullptr;
         hosted && hosted->warnings().isEmpty())
-        PlanRecorder::install(std::make_shared<PlanRecorder>(hosted->configDirectory(), policyArgument, policyBytes,
-                                                             startUpReads(engine)));
+        PlanRecorder::install(std::make_shared<PlanRecorder>(hosted->configDirectory(), hosted->stateDirectory(),
+                                                             policyArgument, policyBytes, startUpReads(engine)));
 #endif
     std::unique_ptr<RemoteProcess> process = engine.client().spawn(request);
     QEventLoop loop;

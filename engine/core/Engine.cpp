@@ -5,6 +5,7 @@
 #include "BackendRegistry.h"
 #include "CleanupScheduler.h"
 #include "Confinement.h"
+#include "EngineFiles.h"
 #include "FileSettingsStore.h"
 #include "FutureWait.h"
 #include "HostInteractionBroker.h"
@@ -642,42 +643,6 @@ Status validateSpawnRequest(const SpawnRequest &request)
     return {};
 }
 
-// The engine's own files (policy, settings, packs, plaintext secrets, VM helpers and
-// baselines, recorded plans) are never writable from a sandbox, whatever the policy makes
-// writable (a workspace that is the home directory, say): a command could otherwise loosen
-// every command after it. They are made read-only on top where a writable path reaches them.
-void keepEngineFilesReadOnly(Policy &policy, const QString &workspace, const QStringList &directories)
-{
-    const auto expand = [&](const QString &path) -> QString {
-        if (path.startsWith(QLatin1String("${workspace}")))
-            return workspace + path.mid(int(qstrlen("${workspace}")));
-        if (path == QLatin1String("~") || path.startsWith(QLatin1String("~/")))
-            return QDir::homePath() + path.mid(1);
-        return path;
-    };
-    const auto overlaps = [](const QString &a, const QString &b) {
-        const auto inside = [](const QString &path, const QString &root) {
-            return root == QLatin1String("/") || path == root || path.startsWith(root + QLatin1Char('/'));
-        };
-        return inside(a, b) || inside(b, a);
-    };
-    for (const QString &directory : directories) {
-        if (directory.isEmpty())
-            continue;
-        QStringList names{ QDir::cleanPath(directory) };
-        const QString canonical = QFileInfo(directory).canonicalFilePath();
-        if (!canonical.isEmpty() && !names.contains(canonical))
-            names.append(canonical);
-        for (const QString &name : std::as_const(names)) {
-            const bool reached
-                = std::any_of(policy.writable.cbegin(), policy.writable.cend(),
-                              [&](const QString &path) { return overlaps(QDir::cleanPath(expand(path)), name); });
-            if (reached && !policy.readOnly.contains(name))
-                policy.readOnly.append(name);
-        }
-    }
-}
-
 } // namespace
 
 Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &request, quint64 *processId)
@@ -713,7 +678,7 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
                                   .arg(missing.join(QStringLiteral(", "))),
                               confined.error());
     }
-    keepEngineFilesReadOnly(effectivePolicy, request.cwd, { d->options.configDirectory, d->options.stateDirectory });
+    EngineFiles::keepReadOnly(effectivePolicy, request.cwd, { d->options.configDirectory, d->options.stateDirectory });
     Result<std::shared_ptr<SandboxProcess>> spawned = snapshot.launcher->spawn(request, effectivePolicy);
     if (!spawned.ok() || !spawned.value()) {
         d->table.unpin(snapshot.launcher.get());

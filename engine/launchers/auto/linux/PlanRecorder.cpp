@@ -1,5 +1,6 @@
 #include "PlanRecorder.h"
 
+#include "core/EngineFiles.h"
 #include "core/SettingsDocument.h"
 #include "protocol/BackendRef.h"
 #include "protocol/JsonReader.h"
@@ -234,8 +235,10 @@ std::shared_ptr<PlanRecorder> PlanRecorder::installed()
     return start().captured ? installedRecorder() : nullptr;
 }
 
-PlanRecorder::PlanRecorder(QString configDirectory, QString policyArgument, QByteArray policyBytes, StartUp startUp)
+PlanRecorder::PlanRecorder(QString configDirectory, QString stateDirectory, QString policyArgument,
+                           QByteArray policyBytes, StartUp startUp)
     : m_configDirectory(std::move(configDirectory))
+    , m_stateDirectory(std::move(stateDirectory))
     , m_policyArgument(std::move(policyArgument))
     , m_policyBytes(std::move(policyBytes))
     , m_startUp(std::move(startUp))
@@ -248,8 +251,15 @@ QString PlanRecorder::recordName(const QString &cwd, const QString &policyArgume
     return QString::fromLatin1(sha256Hex(key));
 }
 
-bool PlanRecorder::policyMatches(const Policy &policy, QByteArray *bytes, QString *path, bool *absent) const
+bool PlanRecorder::policyMatches(const Policy &policy, const QString &cwd, QByteArray *bytes, QString *path,
+                                 bool *absent) const
 {
+    // The launcher was given the policy as the engine enforces it (EngineFiles): so is the
+    // policy read here before they are compared.
+    const auto enforced = [&](Policy read) {
+        EngineFiles::keepReadOnly(read, cwd, { m_configDirectory, m_stateDirectory });
+        return read;
+    };
     *absent = false;
     if (!m_policyArgument.isEmpty()) {
         *path = m_policyArgument;
@@ -261,13 +271,13 @@ bool PlanRecorder::policyMatches(const Policy &policy, QByteArray *bytes, QStrin
         if (!ok)
             return false;
         if (*absent)
-            return policy == Policy::defaults();
+            return policy == enforced(Policy::defaults());
     }
     const Result<QJsonObject> json = parseJsonObject(*bytes, *path);
     if (!json.ok())
         return false;
     const Result<Policy> parsed = Policy::fromJson(json.value(), *path);
-    return parsed.ok() && parsed.value() == policy;
+    return parsed.ok() && enforced(parsed.value()) == policy;
 }
 
 bool PlanRecorder::settingsMatch(bool landlockSeccompSelected, QByteArray *bytes, bool *absent) const
@@ -311,7 +321,7 @@ void PlanRecorder::record(Evidence evidence) const
     bool policyAbsent = false;
     QByteArray settingsBytes;
     bool settingsAbsent = false;
-    if (!policyMatches(evidence.requestedPolicy, &policyBytes, &policyPath, &policyAbsent)
+    if (!policyMatches(evidence.requestedPolicy, cwd, &policyBytes, &policyPath, &policyAbsent)
         || !settingsMatch(evidence.landlockSeccompSelected, &settingsBytes, &settingsAbsent))
         return;
 

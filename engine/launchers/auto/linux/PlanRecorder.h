@@ -63,7 +63,8 @@ public:
 
     // `policyArgument`: the --policy FILE as given and the bytes that were parsed from it;
     // empty: the policy stored in `configDirectory`.
-    PlanRecorder(QString configDirectory, QString policyArgument, QByteArray policyBytes, StartUp startUp);
+    PlanRecorder(QString configDirectory, QString stateDirectory, QString policyArgument, QByteArray policyBytes,
+                 StartUp startUp);
 
     struct Evidence
     {
@@ -87,10 +88,11 @@ public:
     static constexpr int kMaxRecords = 64;
 
 private:
-    bool policyMatches(const Policy &policy, QByteArray *bytes, QString *path, bool *absent) const;
+    bool policyMatches(const Policy &policy, const QString &cwd, QByteArray *bytes, QString *path, bool *absent) const;
     bool settingsMatch(bool landlockSeccompSelected, QByteArray *bytes, bool *absent) const;
 
     QString m_configDirectory;
+    QString m_stateDirectory;
     QString m_policyArgument;
     QByteArray m_policyBytes;
     StartUp m_startUp;

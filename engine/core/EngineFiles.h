@@ -1,0 +1,24 @@
+#pragma once
+
+#include "protocol/Policy.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace sandbox {
+
+// The engine's own files (policy, settings, packs, plaintext secrets, VM helpers and
+// baselines, recorded plans) are never writable from a sandbox, whatever the policy makes
+// writable (a workspace that is the home directory, say): a command could otherwise loosen
+// every command after it.
+class EngineFiles
+{
+public:
+    // Makes `directories` (the configuration and state directories) read-only on top in
+    // `policy` wherever one of its writable paths reaches them, for a command in `workspace`.
+    // The engine applies it to every spawn; whatever compares a policy with what a launcher
+    // was given applies it too.
+    static void keepReadOnly(Policy &policy, const QString &workspace, const QStringList &directories);
+};
+
+} // namespace sandbox
