@@ -1,5 +1,6 @@
 #include "PlanRecord.h"
 
+#include "FileText.h"
 #include "Sha256.h"
 
 #include <algorithm>
@@ -59,33 +60,6 @@ std::optional<long long> decimal(std::string_view text, long long max)
         return std::nullopt;
     const long long value = std::strtoll(std::string(text).c_str(), nullptr, 10);
     return value <= max ? std::optional<long long>(value) : std::nullopt;
-}
-
-// The whole content of `path`: nullopt when it cannot be read, `absent` set when it does not exist.
-std::optional<std::string> readFile(const std::string &path, bool *absent, size_t limit)
-{
-    *absent = false;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        *absent = errno == ENOENT || errno == ENOTDIR;
-        return std::nullopt;
-    }
-    std::string text;
-    char buffer[65536];
-    for (;;) {
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 || text.size() + size_t(n) > limit) {
-            ::close(fd);
-            return std::nullopt;
-        }
-        if (n == 0)
-            break;
-        text.append(buffer, size_t(n));
-    }
-    ::close(fd);
-    return text;
 }
 
 std::string number(unsigned long long value)
@@ -360,7 +334,7 @@ bool PlanRecord::current(const std::string &cwd, const std::string &policyArgume
         }
         case Check::Kind::Content: {
             bool absent = false;
-            const std::optional<std::string> text = readFile(check.path, &absent, kMaxBytes);
+            const std::optional<std::string> text = readFileText(check.path, kMaxBytes, &absent);
             const std::string now = text ? Sha256::hexOf(*text) : absent ? "-" : "";
             if (now.empty() || now != check.expected) {
                 *stale = "content " + check.path;

@@ -1,5 +1,6 @@
 #include "RunInvocation.h"
 
+#include "FileText.h"
 #include "JsonValue.h"
 
 #include <cerrno>
@@ -26,29 +27,6 @@ std::optional<std::string> defaultSocketPath()
             return std::string(runtime) + "/sandbox-studio/engine.sock";
     }
     return "/tmp/sandbox-studio-" + std::to_string(::geteuid()) + "/engine.sock";
-}
-
-std::optional<std::string> readFile(const std::string &path)
-{
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return std::nullopt;
-    std::string text;
-    char buffer[65536];
-    for (;;) {
-        const ssize_t n = ::read(fd, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 || text.size() + size_t(n) > maxPolicyFile) {
-            ::close(fd);
-            return std::nullopt;
-        }
-        if (n == 0)
-            break;
-        text.append(buffer, size_t(n));
-    }
-    ::close(fd);
-    return text;
 }
 
 // "S" of --timeout S as plain digits with an optional fraction; the full sandboxctl reads
@@ -168,7 +146,7 @@ bool RunInvocation::complete()
         m_request.env.emplace_back(name, value);
     }
     if (!m_policyPath.empty()) {
-        const std::optional<std::string> text = readFile(m_policyPath);
+        const std::optional<std::string> text = readFileText(m_policyPath, maxPolicyFile);
         const std::optional<JsonValue> policy = text ? JsonValue::parse(*text) : std::nullopt;
         if (!policy || !policy->isObject())
             return false;
