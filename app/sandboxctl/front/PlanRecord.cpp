@@ -1,13 +1,12 @@
 #include "PlanRecord.h"
 
 #include "FileText.h"
-#include "Sha256.h"
+#include "launchers/auto/linux/RecordedEntry.h"
+#include "launchers/auto/linux/Sha256.h"
 
 #include <algorithm>
 #include <cerrno>
-#include <climits>
 #include <cstdlib>
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -62,11 +61,6 @@ std::optional<long long> decimal(std::string_view text, long long max)
     return value <= max ? std::optional<long long>(value) : std::nullopt;
 }
 
-std::string number(unsigned long long value)
-{
-    return std::to_string(value);
-}
-
 // Where the engine keeps builtin:auto's state, as the full program finds it (the
 // environment is part of every record, so a record found here was written by an engine
 // that computed the same place).
@@ -95,69 +89,6 @@ bool ownersAlone(const struct stat &st)
 }
 
 } // namespace
-
-std::string PlanRecord::identity(const std::string &path)
-{
-    struct stat st = {};
-    if (::lstat(path.c_str(), &st) != 0)
-        return errno == ENOENT || errno == ENOTDIR ? "-" : "";
-    const std::string owner = number(st.st_dev) + ' ' + number(st.st_ino) + ' ' + number(st.st_mode) + ' '
-        + number(st.st_uid) + ' ' + number(st.st_gid);
-    if (S_ISLNK(st.st_mode)) {
-        char target[PATH_MAX];
-        const ssize_t length = ::readlink(path.c_str(), target, sizeof target);
-        if (length <= 0 || size_t(length) >= sizeof target)
-            return "";
-        return "l " + std::string(target, size_t(length));
-    }
-    if (S_ISDIR(st.st_mode))
-        return "d " + owner;
-    if (S_ISREG(st.st_mode))
-        return "f " + owner + ' ' + number(st.st_size) + ' ' + number(st.st_mtim.tv_sec) + ' '
-            + number(st.st_mtim.tv_nsec) + ' ' + number(st.st_ctim.tv_sec) + ' ' + number(st.st_ctim.tv_nsec);
-    return "o " + owner + ' ' + number(st.st_rdev);
-}
-
-std::string PlanRecord::listing(const std::string &directory)
-{
-    DIR *dir = ::opendir(directory.c_str());
-    if (!dir)
-        return "-";
-    std::vector<std::pair<std::string, char>> entries;
-    while (const dirent *entry = ::readdir(dir)) {
-        const std::string name(entry->d_name);
-        if (name == "." || name == "..")
-            continue;
-        unsigned char type = entry->d_type;
-        if (type == DT_UNKNOWN) {
-            struct stat st = {};
-            if (::fstatat(::dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-                ::closedir(dir);
-                return "";
-            }
-            type = S_ISDIR(st.st_mode) ? DT_DIR
-                : S_ISLNK(st.st_mode)  ? DT_LNK
-                : S_ISSOCK(st.st_mode) ? DT_SOCK
-                : S_ISREG(st.st_mode)  ? DT_REG
-                                       : DT_FIFO;
-        }
-        const char letter = type == DT_DIR ? 'd'
-            : type == DT_LNK               ? 'l'
-            : type == DT_SOCK              ? 's'
-            : type == DT_REG               ? 'f'
-                                           : 'o';
-        entries.emplace_back(name, letter);
-    }
-    ::closedir(dir);
-    std::sort(entries.begin(), entries.end());
-    Sha256 hash;
-    for (const auto &[name, letter] : entries) {
-        hash.add(std::string_view(name.c_str(), name.size() + 1));
-        const char typed[2] = { letter, '\0' };
-        hash.add(std::string_view(typed, 2));
-    }
-    return hash.hex();
-}
 
 std::string PlanRecord::environmentDigest()
 {
@@ -343,7 +274,7 @@ bool PlanRecord::current(const std::string &cwd, const std::string &policyArgume
             break;
         }
         case Check::Kind::Entry: {
-            const std::string now = identity(check.path);
+            const std::string now = RecordedEntry::identity(check.path);
             if (now.empty() || now != check.expected) {
                 *stale = "entry " + check.path;
                 return false;
@@ -351,7 +282,7 @@ bool PlanRecord::current(const std::string &cwd, const std::string &policyArgume
             break;
         }
         case Check::Kind::List: {
-            const std::string now = listing(check.path);
+            const std::string now = RecordedEntry::listing(check.path);
             if (now.empty() || now != check.expected) {
                 *stale = "list " + check.path;
                 return false;

@@ -42,10 +42,8 @@ public:
     const std::string &initPath() const { return m_init; }
     long long spawnBoundMs() const { return m_spawnMs; }
 
-    // What PlanRecorder names these by, byte for byte: an entry as lstat() shows it ("" when
-    // it cannot be examined), a directory's listing, the process's environment.
-    static std::string identity(const std::string &path);
-    static std::string listing(const std::string &directory);
+    // What PlanRecorder names these by, byte for byte (entries and listings: RecordedEntry):
+    // the process's environment.
     static std::string environmentDigest();
     static std::string recordName(const std::string &cwd, const std::string &policyArgument);
 

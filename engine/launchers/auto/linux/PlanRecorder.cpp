@@ -1,5 +1,6 @@
 #include "PlanRecorder.h"
 
+#include "RecordedEntry.h"
 #include "core/EngineFiles.h"
 #include "core/SettingsDocument.h"
 #include "protocol/BackendRef.h"
@@ -64,80 +65,20 @@ QByteArray sha256Hex(const QByteArray &data)
     return QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex();
 }
 
-// What the record says of the entry at `path`, as PlanRecord::identity() reads it again
-// (the same text, byte for byte): "-" when there is none, "l TARGET" for a symbolic link,
-// "d DEV INO MODE UID GID" for a directory, "f ... SIZE MTIME CTIME" (s and ns) for a
-// regular file, "o ... RDEV" otherwise. Empty when the entry cannot be examined.
-// `changed` is set when the entry's status changed at or after `since` (a directory, link
-// or other entry: the build read it after then) or after the process started (a regular
-// file: a binary of this process or the probe cache it read at start-up).
+// What the record says of the entry at `path` (RecordedEntry, as the run front reads it
+// again). `changed` is set when the entry's status changed at or after `since` (a
+// directory, link or other entry: the build read it after then) or after the process
+// started (a regular file: a binary of this process or the probe cache it read at start-up).
 QByteArray identity(const QByteArray &path, const timespec &since, bool *changed)
 {
     struct stat st = {};
-    if (::lstat(path.constData(), &st) != 0)
-        return errno == ENOENT || errno == ENOTDIR ? QByteArray("-") : QByteArray();
-    const timespec &t0 = S_ISREG(st.st_mode) ? start().clock : since;
-    if (st.st_ctim.tv_sec > t0.tv_sec || (st.st_ctim.tv_sec == t0.tv_sec && st.st_ctim.tv_nsec >= t0.tv_nsec))
-        *changed = true;
-    auto n = [](auto value) { return QByteArray::number(static_cast<qulonglong>(value)); };
-    const QByteArray owner
-        = n(st.st_dev) + ' ' + n(st.st_ino) + ' ' + n(st.st_mode) + ' ' + n(st.st_uid) + ' ' + n(st.st_gid);
-    if (S_ISLNK(st.st_mode)) {
-        char target[PATH_MAX];
-        const ssize_t length = ::readlink(path.constData(), target, sizeof target);
-        if (length <= 0 || size_t(length) >= sizeof target)
-            return {};
-        return "l " + QByteArray(target, length);
+    const std::string text = RecordedEntry::identity(path.toStdString(), &st);
+    if (st.st_mode != 0) {
+        const timespec &t0 = S_ISREG(st.st_mode) ? start().clock : since;
+        if (st.st_ctim.tv_sec > t0.tv_sec || (st.st_ctim.tv_sec == t0.tv_sec && st.st_ctim.tv_nsec >= t0.tv_nsec))
+            *changed = true;
     }
-    if (S_ISDIR(st.st_mode))
-        return "d " + owner;
-    if (S_ISREG(st.st_mode))
-        return "f " + owner + ' ' + n(st.st_size) + ' ' + n(st.st_mtim.tv_sec) + ' ' + n(st.st_mtim.tv_nsec) + ' '
-            + n(st.st_ctim.tv_sec) + ' ' + n(st.st_ctim.tv_nsec);
-    return "o " + owner + ' ' + n(st.st_rdev);
-}
-
-// The digest of a directory's entries as PlanRecord::listing() computes it: the names in
-// byte order, each followed by NUL, its type letter (d l s f o) and NUL; "-" unlistable.
-QByteArray listing(const QByteArray &directory)
-{
-    DIR *dir = ::opendir(directory.constData());
-    if (!dir)
-        return "-";
-    std::vector<std::pair<std::string, char>> entries;
-    while (const dirent *entry = ::readdir(dir)) {
-        const std::string name(entry->d_name);
-        if (name == "." || name == "..")
-            continue;
-        unsigned char type = entry->d_type;
-        if (type == DT_UNKNOWN) {
-            struct stat st = {};
-            if (::fstatat(::dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-                ::closedir(dir);
-                return {};
-            }
-            type = S_ISDIR(st.st_mode) ? DT_DIR
-                : S_ISLNK(st.st_mode)  ? DT_LNK
-                : S_ISSOCK(st.st_mode) ? DT_SOCK
-                : S_ISREG(st.st_mode)  ? DT_REG
-                                       : DT_FIFO;
-        }
-        const char letter = type == DT_DIR ? 'd'
-            : type == DT_LNK               ? 'l'
-            : type == DT_SOCK              ? 's'
-            : type == DT_REG               ? 'f'
-                                           : 'o';
-        entries.emplace_back(name, letter);
-    }
-    ::closedir(dir);
-    std::sort(entries.begin(), entries.end());
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    for (const auto &[name, letter] : entries) {
-        hash.addData(QByteArrayView(name.data(), qsizetype(name.size() + 1)));
-        const char typed[2] = { letter, '\0' };
-        hash.addData(QByteArrayView(typed, 2));
-    }
-    return hash.result().toHex();
+    return QByteArray::fromStdString(text);
 }
 
 // The bytes of a small file (at most 8 MiB): empty with `absent` set when there is none,
@@ -424,7 +365,7 @@ void PlanRecorder::record(Evidence evidence) const
             out.item("entry", { path, entry });
         }
         if (it.value().listed) {
-            const QByteArray digest = listing(directory);
+            const QByteArray digest = QByteArray::fromStdString(RecordedEntry::listing(directory.toStdString()));
             if (digest.isEmpty())
                 return;
             out.item("list", { directory, digest });

@@ -5,10 +5,10 @@
 #include <string>
 #include <string_view>
 
-namespace sandbox::front {
+namespace sandbox {
 
-// SHA-256 (FIPS 180-4) for the run front, which links no library that has one: what the
-// recorded plans it checks name their inputs by (the environment, file contents, listings).
+// SHA-256 (FIPS 180-4) in plain C++ for the run front, which links no library that has one:
+// what recorded plans name their inputs by (the environment, file contents, listings).
 class Sha256 final
 {
 public:
@@ -28,4 +28,4 @@ private:
     std::uint64_t m_length = 0; // bytes
 };
 
-} // namespace sandbox::front
+} // namespace sandbox

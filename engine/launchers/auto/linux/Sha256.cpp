@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-namespace sandbox::front {
+namespace sandbox {
 
 namespace {
 
@@ -113,4 +113,4 @@ std::string Sha256::hexOf(std::string_view data)
     return hash.hex();
 }
 
-} // namespace sandbox::front
+} // namespace sandbox
