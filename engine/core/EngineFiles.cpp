@@ -16,12 +16,8 @@ void EngineFiles::keepReadOnly(Policy &policy, const QString &workspace, const Q
             return QDir::homePath() + path.mid(1);
         return path;
     };
-    const auto overlaps = [](const QString &a, const QString &b) {
-        const auto inside = [](const QString &path, const QString &root) {
-            return root == QLatin1String("/") || path == root || path.startsWith(root + QLatin1Char('/'));
-        };
-        return inside(a, b) || inside(b, a);
-    };
+    const auto overlaps
+        = [](const QString &a, const QString &b) { return Policy::isInside(a, b) || Policy::isInside(b, a); };
     for (const QString &directory : directories) {
         if (directory.isEmpty())
             continue;

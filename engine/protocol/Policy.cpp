@@ -215,6 +215,13 @@ QString Policy::pathProblem(const QString &path)
     return QString();
 }
 
+bool Policy::isInside(const QString &path, const QString &root)
+{
+    if (root == QLatin1String("/"))
+        return true;
+    return path == root || path.startsWith(root + QLatin1Char('/'));
+}
+
 QString Policy::domainProblem(const QString &domain)
 {
     if (domain.isEmpty())

@@ -25,13 +25,6 @@ QString tr(const char *text)
 const QStringList kGuestOwn = { QStringLiteral("/proc"), QStringLiteral("/sys"), QStringLiteral("/dev"),
                                 QStringLiteral("/run"), QStringLiteral("/tmp") };
 
-bool isInside(const QString &path, const QString &root)
-{
-    if (root == QLatin1String("/"))
-        return true;
-    return path == root || path.startsWith(root + QLatin1Char('/'));
-}
-
 QString expand(const QString &path, const QString &workspace, const QString &home)
 {
     QString expanded = path;
@@ -80,10 +73,10 @@ public:
     {
         const bool inWritable = writable
             || std::any_of(writablePaths.cbegin(), writablePaths.cend(),
-                           [&](const QString &root) { return isInside(path, root); });
+                           [&](const QString &root) { return Policy::isInside(path, root); });
         return std::any_of(blockers.cbegin(), blockers.cend(), [&](const QString &blocker) {
             const bool guestOwn = kGuestOwn.contains(blocker) && !denied.contains(blocker);
-            return isInside(path, blocker) && !(inWritable && guestOwn);
+            return Policy::isInside(path, blocker) && !(inWritable && guestOwn);
         });
     }
 
@@ -95,7 +88,7 @@ public:
             return;
         if (!writable) {
             for (const QString &root : std::as_const(writableRoots)) {
-                if (isInside(path, root))
+                if (Policy::isInside(path, root))
                     return; // shared read-write already
             }
         }
@@ -107,7 +100,7 @@ public:
         if (!looked)
             return;
         const bool splits = std::any_of(blockers.cbegin(), blockers.cend(), [&](const QString &blocker) {
-            return blocker != path && isInside(blocker, path);
+            return blocker != path && Policy::isInside(blocker, path);
         });
         if (!splits) {
             add(*looked);
@@ -202,7 +195,7 @@ Result<GuestLayout> GuestLayout::fromPolicy(const Policy &policy, const QString 
         builder.blockers.append(expand(denied, workspace, home));
     builder.denied = builder.blockers;
     for (const QString &denied : std::as_const(builder.denied)) {
-        if (isInside(workspace, denied))
+        if (Policy::isInside(workspace, denied))
             return Error{ where, tr("the workspace %1 is inside the denied path %2").arg(workspace, denied), {} };
     }
     builder.blockers += kGuestOwn;
@@ -229,7 +222,7 @@ Result<GuestLayout> GuestLayout::fromPolicy(const Policy &policy, const QString 
     for (const QString &entry : policy.readOnly) {
         const QString path = expand(entry, workspace, home);
         const bool insideWritable = std::any_of(writable.cbegin(), writable.cend(),
-                                                [&](const QString &root) { return isInside(path, root); });
+                                                [&](const QString &root) { return Policy::isInside(path, root); });
         if (!insideWritable || !QFileInfo::exists(path))
             continue;
         builder.share(QFileInfo(path).isDir() ? path : QFileInfo(path).absolutePath(), false, 0);
@@ -280,15 +273,15 @@ bool GuestLayout::isServedBy(const GuestLayout &running) const
     }
     for (const Share &given : running.shares) {
         const bool allowed = std::any_of(shares.cbegin(), shares.cend(), [&](const Share &share) {
-            return isInside(given.hostPath, share.hostPath) && (share.writable || !given.writable);
+            return Policy::isInside(given.hostPath, share.hostPath) && (share.writable || !given.writable);
         });
         if (!allowed)
             return false;
         // A read-only path on top of this one must stay read-only in the running VM too.
         for (const Share &share : shares) {
-            if (!share.writable && isInside(share.hostPath, given.hostPath) && given.writable) {
+            if (!share.writable && Policy::isInside(share.hostPath, given.hostPath) && given.writable) {
                 const bool covered = std::any_of(running.shares.cbegin(), running.shares.cend(), [&](const Share &r) {
-                    return !r.writable && isInside(share.hostPath, r.hostPath);
+                    return !r.writable && Policy::isInside(share.hostPath, r.hostPath);
                 });
                 if (!covered)
                     return false;

@@ -44,11 +44,8 @@ std::shared_ptr<const OpenedShares> OpenedShares::open(GuestLayout &layout, QStr
     }
     // What was shared on top of a dropped share goes with it (a read-only path inside it).
     const auto insideGone = [&](const QString &path) {
-        return std::any_of(gone.cbegin(), gone.cend(), [&](const QString &parent) {
-            return path.startsWith(parent)
-                && (parent == QLatin1String("/") || path.size() == parent.size()
-                    || path.at(parent.size()) == QLatin1Char('/'));
-        });
+        return std::any_of(gone.cbegin(), gone.cend(),
+                           [&](const QString &parent) { return Policy::isInside(path, parent); });
     };
     layout.shares.clear();
     for (const auto &[share, descriptor] : std::as_const(open)) {

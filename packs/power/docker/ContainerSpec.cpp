@@ -44,11 +44,6 @@ QStringList expandComponents(const QString &path)
     return matches;
 }
 
-bool isWithin(const QString &path, const QString &folder)
-{
-    return path == folder || folder == QLatin1String("/") || path.startsWith(folder + QLatin1Char('/'));
-}
-
 // Docker's bind syntax separates with ':'; such a path cannot be mounted faithfully.
 bool mountable(const QString &path)
 {
@@ -109,13 +104,13 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
                           tr("The path %1 contains ':' or ',' and cannot be mounted into a container.").arg(mount),
                           {} };
         for (const QString &deny : std::as_const(denied)) {
-            if (isWithin(mount, deny))
+            if (Policy::isInside(mount, deny))
                 return Error{
                     mount,
                     tr("%1 lies inside the denied path %2, so it is never mounted into a container.").arg(mount, deny),
                     {}
                 };
-            if (!isWithin(deny, mount) || !QFileInfo::exists(deny))
+            if (!Policy::isInside(deny, mount) || !QFileInfo::exists(deny))
                 continue;
             if (!QFileInfo(deny).isDir() || !mountable(deny))
                 return Error{ deny,
@@ -133,7 +128,7 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
             continue;
         bool inside = false;
         for (const QString &mount : std::as_const(writable))
-            inside = inside || isWithin(expanded, mount);
+            inside = inside || Policy::isInside(expanded, mount);
         if (inside)
             spec.m_binds.append(expanded + QLatin1Char(':') + expanded + QStringLiteral(":ro"));
     }
