@@ -149,13 +149,9 @@ void TestDockerEscape::initTestCase()
     env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
     env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
     env.remove(QStringLiteral("SANDBOX_PACK_PATH"));
-    m_daemon->setProcessEnvironment(env);
-    connect(m_daemon.get(), &QProcess::readyReadStandardError, this,
-            [this] { m_daemonLog += m_daemon->readAllStandardError(); });
-    m_daemon->start(binary(QStringLiteral("sandboxd")),
-                    { QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) });
-    QVERIFY(m_daemon->waitForStarted());
-    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains("serving on"), 30000);
+    sandbox::test::startSandboxd(*m_daemon, env, m_root->filePath(QStringLiteral("run/engine.sock")), m_daemonLog);
+    if (QTest::currentTestFailed())
+        return;
 
     const Outcome installed
         = ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) });
