@@ -62,6 +62,7 @@ fi
 if [ "${SANDBOX_SKIP_BENCH:-0}" != 1 ]; then
     phase "benchmarks (figures only)"
     build/ci/bin/bench_spawn || echo "(the benchmark could not run: status $?)"
+    build/ci/bin/bench_filework || echo "(the file-work benchmark could not run: status $?)"
     build/ci/bin/bench_sandboxctl || echo "(the sandboxctl benchmark could not run: status $?)"
     build/ci/bin/bench_docker || echo "(the Docker benchmark could not run: status $?)"
     if [ -x build/ci/bin/bench_vm ]; then

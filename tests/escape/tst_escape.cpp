@@ -92,6 +92,7 @@ private:
     QLocalServer m_varService; // a service socket outside /run and the home
     QString m_abstractName;
     QByteArray m_gitConfig;
+    QByteArray m_nestedConfig;
     QStringList m_hooks;
     QString m_marker;
     QTemporaryDir m_remote{ QStringLiteral("/var/tmp/escape-remote-XXXXXX") };
@@ -172,6 +173,20 @@ void TestEscape::initTestCase()
         QFile config(m_workspace.filePath(QStringLiteral(".git/config")));
         QVERIFY(config.open(QIODevice::ReadOnly));
         m_gitConfig = config.readAll();
+        // A repository the user cloned inside the workspace (not a submodule).
+        const QString nested = m_workspace.filePath(QStringLiteral("vendor/lib"));
+        QVERIFY(QDir().mkpath(nested));
+        QVERIFY(write(nested + QStringLiteral("/lib.c"), "int lib;\n"));
+        QVERIFY(hostGit({ QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("-b"), QStringLiteral("main") },
+                        nested));
+        QVERIFY(hostGit({ QStringLiteral("add"), QStringLiteral("lib.c") }, nested));
+        QVERIFY(hostGit({ QStringLiteral("-c"), QStringLiteral("user.name=u"), QStringLiteral("-c"),
+                          QStringLiteral("user.email=u@example.com"), QStringLiteral("commit"), QStringLiteral("-qm"),
+                          QStringLiteral("lib") },
+                        nested));
+        QFile nestedConfig(nested + QStringLiteral("/.git/config"));
+        QVERIFY(nestedConfig.open(QIODevice::ReadOnly));
+        m_nestedConfig = nestedConfig.readAll();
     }
     m_hooks = QDir(m_workspace.filePath(QStringLiteral(".git/hooks"))).entryList(QDir::Files);
     QVERIFY(QFile::link(m_home.filePath(QStringLiteral(".ssh/id_ed25519")),
@@ -370,7 +385,7 @@ void TestEscape::addRows(int tier)
     // existing ones read-only while the command runs; in both tiers whatever it left among
     // them is undone when it ends, and the host's git must run nothing it planted.
     const Expect guarded = tier == 1 ? Fails : Ran;
-    const QString gitCheck = tier == 1 ? QStringLiteral("git-intact") : QStringLiteral("git-safe");
+    const QString gitCheck = QStringLiteral("git-intact");
     row("write a git hook", def,
         sh("echo 'curl evil' > {ws}/.git/hooks/pre-commit && chmod +x {ws}/.git/hooks/pre-commit"), guarded, {},
         gitCheck);
@@ -422,6 +437,59 @@ void TestEscape::addRows(int tier)
         row("plant attributes", def, sh("echo '* filter=evil' > {ws}/.git/info/attributes"), Ran, {}, safe);
         row("replace .git with a file pointing elsewhere", def,
             sh("mv {ws}/.git {ws}/g2 && echo 'gitdir: /var/tmp/escape-evil-git' > {ws}/.git"), Ran, {}, safe);
+        // Refused at the moment of the write, so no other command (nor the host's git)
+        // ever sees the plant, and nothing has to be put back.
+        row("plant commondir, looked for while the command runs", def,
+            sh("echo /var/tmp/escape-evil-git > {ws}/.git/commondir; test ! -e {ws}/.git/commondir && "
+               "echo NOT-PLANTED"),
+            Succeeds, "NOT-PLANTED", safe);
+        row("write a hook through a dangling symbolic link", def,
+            sh("ln -s .git/hooks/pre-commit {ws}/innocent; printf '#!/bin/sh\\ntouch {marker}\\n' > {ws}/innocent; "
+               "chmod +x {ws}/innocent"),
+            Ran, {}, safe);
+        row("hard-link .git/config and write through the link", def,
+            sh("ln {ws}/.git/config {ws}/cfg; printf '[core]\\n\\tfsmonitor = touch {marker}\\n' >> {ws}/cfg"), Ran, {},
+            safe);
+        row("rename a file over .git/config", def,
+            sh("printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > {ws}/c; mv -f {ws}/c {ws}/.git/config"), Ran, {},
+            safe);
+        row("reopen .git/config for writing through /proc/self/fd", def,
+            QStringList{ QStringLiteral("python3"), QStringLiteral("-c"),
+                         QStringLiteral("import os\nfd=os.open('{ws}/.git/config',os.O_PATH)\n"
+                                        "w=os.open('/proc/self/fd/%d'%fd,os.O_WRONLY|os.O_APPEND)\n"
+                                        "os.write(w,b'[core]\\n\\tfsmonitor = touch {marker}\\n')") },
+            Ran, {}, safe);
+        row("git init a nested repository with an fsmonitor and stage it", def,
+            sh("mkdir -p {ws}/nested && cd {ws}/nested && git init -q; "
+               "printf '[core]\\n\\tfsmonitor = touch {marker}\\n\\tworktree = /\\n' >> .git/config; "
+               "echo x > f; git add f; git commit -qm n; cd {ws} && git add nested; exit 0"),
+            Ran, {}, QStringLiteral("no-repository:{ws}/nested"));
+        row("a .git file pointing elsewhere in a sub-folder", def,
+            sh("mkdir -p {ws}/sub2 && echo 'gitdir: /var/tmp/escape-evil-git' > {ws}/sub2/.git"), Ran, {},
+            QStringLiteral("no-repository:{ws}/sub2"));
+        row("a symbolic link named .git in a sub-folder", def,
+            sh("mkdir -p {ws}/sub3 && ln -s /var/tmp/escape-evil-git {ws}/sub3/.git"), Ran, {},
+            QStringLiteral("no-repository:{ws}/sub3"));
+        row("a bare repository made in the workspace", def,
+            sh("mkdir -p {ws}/bare/objects {ws}/bare/refs && "
+               "printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > {ws}/bare/config && "
+               "echo 'ref: refs/heads/main' > {ws}/bare/HEAD"),
+            Ran, {}, QStringLiteral("no-repository:{ws}/bare"));
+        row("a bare repository built in .git/objects and moved out", def,
+            sh("d={ws}/.git/objects/evil && mkdir -p $d/objects $d/refs && "
+               "printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > $d/config && "
+               "echo 'ref: refs/heads/main' > $d/HEAD; mv $d {ws}/moved"),
+            Ran, {}, QStringLiteral("no-repository:{ws}/moved"));
+        row("the config of a nested repository made on the host", def,
+            sh("printf '[core]\\n\\tfsmonitor = touch {marker}\\n' >> {ws}/vendor/lib/.git/config; "
+               "rm -rf {ws}/vendor/lib/.git/hooks; mkdir -p {ws}/vendor/lib/.git/hooks && "
+               "printf '#!/bin/sh\\ntouch {marker}\\n' > {ws}/vendor/lib/.git/hooks/post-checkout"),
+            Ran, {}, QStringLiteral("git-runs-nothing:{ws}/vendor/lib"));
+        row("rebase state the command left is removed when it ends", def,
+            sh("cd {ws} && git commit -q --allow-empty -m r1 && "
+               "GIT_SEQUENCE_EDITOR='sed -i 1s/^pick/edit/' git rebase -qi HEAD~1 >/dev/null 2>&1; "
+               "test -d .git/rebase-merge && echo REBASE-STOPPED"),
+            Succeeds, "REBASE-STOPPED", QStringLiteral("nofile:{ws}/.git/rebase-merge"));
     }
     // --- metadata outside the writable paths
     row("chown outside the writable paths", def, sh("chown \"$(id -u):$(id -g)\" {home}/notes.txt"), Fails);
@@ -685,6 +753,29 @@ bool TestEscape::hostCheck(const QString &rawCheck, QString &why)
     if (check.startsWith(QLatin1String("file:"))) {
         why = check.mid(5) + QStringLiteral(" is missing on the host");
         return QFile::exists(check.mid(5));
+    }
+    if (check.startsWith(QLatin1String("no-repository:")) || check.startsWith(QLatin1String("git-runs-nothing:"))) {
+        // Nothing the command made is a repository, and the host's git, run there and in
+        // the workspace, runs nothing it wrote.
+        const QString directory = check.section(QLatin1Char(':'), 1);
+        const bool repository = check.startsWith(QLatin1String("no-repository:"));
+        struct stat st = {};
+        const bool dotGit
+            = repository && ::lstat(QFile::encodeName(directory + QStringLiteral("/.git")).constData(), &st) == 0;
+        const bool head = repository && QFileInfo::exists(directory + QStringLiteral("/HEAD"));
+        hostGit({ QStringLiteral("status"), QStringLiteral("--short") });
+        if (QFileInfo(directory).isDir()) {
+            hostGit({ QStringLiteral("status"), QStringLiteral("--short") }, directory);
+            hostGit({ QStringLiteral("checkout"), QStringLiteral("-q"), QStringLiteral(".") }, directory);
+        }
+        const bool ran = QFile::exists(m_marker);
+        QFile::remove(m_marker);
+        why = QStringLiteral("in %1: .git made=%2, HEAD made=%3, host git ran planted code=%4")
+                  .arg(directory)
+                  .arg(dotGit)
+                  .arg(head)
+                  .arg(ran);
+        return !dotGit && !head && !ran;
     }
     if (check == QLatin1String("git-intact")) {
         QFile config(m_workspace.filePath(QStringLiteral(".git/config")));
@@ -967,6 +1058,21 @@ void TestEscape::resetGit()
     QFile config(workspace.filePath(QStringLiteral(".git/config")));
     if (config.open(QIODevice::WriteOnly | QIODevice::Truncate))
         config.write(m_gitConfig);
+    for (const char *made : { "nested", "sub2", "sub3", "bare", "moved", ".git/objects/evil", ".git/rebase-merge" })
+        QDir(workspace.filePath(QString::fromLatin1(made))).removeRecursively();
+    for (const char *made : { "innocent", "cfg", "c" })
+        QFile::remove(workspace.filePath(QString::fromLatin1(made)));
+    if (QFileInfo::exists(workspace.filePath(QStringLiteral(".git/objects")))) {
+        hostGit({ QStringLiteral("reset"), QStringLiteral("-q") });
+        hostGit({ QStringLiteral("checkout"), QStringLiteral("-q"), QStringLiteral("-f"), QStringLiteral("main") });
+    }
+    if (QFileInfo::exists(workspace.filePath(QStringLiteral("vendor/lib/.git")))) {
+        QFile nested(workspace.filePath(QStringLiteral("vendor/lib/.git/config")));
+        if (nested.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            nested.write(m_nestedConfig);
+        QDir(workspace.filePath(QStringLiteral("vendor/lib/.git/hooks"))).removeRecursively();
+        workspace.mkpath(QStringLiteral("vendor/lib/.git/hooks"));
+    }
     QFile sample(workspace.filePath(QStringLiteral(".git/hooks/pre-commit.sample")));
     if (sample.open(QIODevice::WriteOnly | QIODevice::Truncate))
         sample.write("#!/bin/sh\nexit 0\n");

@@ -14,6 +14,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,6 +41,8 @@ private slots:
     void anotherKernelOrTierIsNotUsed();
     void anotherEnvironmentIsNotUsed();
     void aPackThatAppearsIsTheFullProgramsToLoad();
+    void nothingOutlivesAClientKilledWithSigkill_data();
+    void nothingOutlivesAClientKilledWithSigkill();
 
 private:
     struct Run
@@ -464,6 +469,56 @@ void TestRecordedPlan::aPackThatAppearsIsTheFullProgramsToLoad()
     const Run again = run(command, m_workspace, extra);
     QVERIFY(again.path.startsWith(QStringLiteral("full ")));
     QVERIFY2(again.err.contains("not an atom pack"), again.err.constData());
+}
+
+void TestRecordedPlan::nothingOutlivesAClientKilledWithSigkill_data()
+{
+    QTest::addColumn<QString>("tier");
+    QTest::addColumn<bool>("recorded");
+    QTest::newRow("namespaces, embedded") << QStringLiteral("strongest") << false;
+    QTest::newRow("namespaces, recorded plan") << QStringLiteral("strongest") << true;
+    QTest::newRow("landlock-seccomp, embedded") << QStringLiteral("landlock-seccomp") << false;
+    QTest::newRow("landlock-seccomp, recorded plan") << QStringLiteral("landlock-seccomp") << true;
+}
+
+// A harness timeout or the OOM killer ends the client with SIGKILL: the sandbox goes with
+// it, grandchildren in a session of their own included (they hold a lock until they end).
+void TestRecordedPlan::nothingOutlivesAClientKilledWithSigkill()
+{
+    QFETCH(QString, tier);
+    QFETCH(bool, recorded);
+    QVERIFY(selectTier(tier));
+    if (recorded)
+        QVERIFY(recordFor(m_workspace));
+    const QString lock = m_workspace + QStringLiteral("/held.lock");
+    const QString ready = m_workspace + QStringLiteral("/held.ready");
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_root->path() + QStringLiteral("/run"));
+    environment.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->path() + QStringLiteral("/config"));
+    environment.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->path() + QStringLiteral("/state"));
+    environment.insert(QStringLiteral("HOME"), m_root->path() + QStringLiteral("/home"));
+    QProcess client;
+    client.setProcessEnvironment(environment);
+    client.setWorkingDirectory(m_workspace);
+    client.start(QCoreApplication::applicationDirPath()
+                     + (recorded ? QStringLiteral("/sandboxctl") : QStringLiteral("/sandboxctl-full")),
+                 { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                   QStringLiteral("setsid flock held.lock sh -c 'echo up > held.ready; exec sleep 1000' & "
+                                  "sh -c 'exec sleep 1000' & wait") });
+    QVERIFY(client.waitForStarted());
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(ready), 30000);
+    ::kill(static_cast<pid_t>(client.processId()), SIGKILL);
+    QVERIFY(client.waitForFinished());
+    // The lock is free once every process of the sandbox has ended.
+    auto lockIsFree = [&]() {
+        const int fd = ::open(QFile::encodeName(lock).constData(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return false;
+        const bool free = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+        ::close(fd);
+        return free;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(lockIsFree(), 15000);
 }
 
 QTEST_GUILESS_MAIN(TestRecordedPlan)

@@ -45,6 +45,24 @@ template <typename T> QFuture<T> ready(T value)
     return promise.future();
 }
 
+// sandbox-init's write gate, the same in both tiers.
+QString writeGateClaim()
+{
+    return tr("the repository files that make git run code are protected at the moment of the write, under every "
+              "writable path but /tmp and /dev/shm: every open for writing, truncate, mkdir, mknod, symlink, link, "
+              "rename, unlink and rmdir is made by sandbox-init on the command's behalf (seccomp user "
+              "notification; the paths read from the command once and resolved as the kernel would) and refused "
+              "when it would create, write, move or remove an entry named .git (no new repository, no .git file or "
+              "link pointing elsewhere, in existing and new folders at any depth), change anything in a git "
+              "directory (a .git, a bare repository, modules/*, worktrees/*) but what git writes during ordinary "
+              "work (objects, refs, logs, index, HEAD, packed-refs, *.lock, the command's own rebase state), make "
+              "a HEAD outside one, move anything into or out of one, change a read-only path of the policy or "
+              "move a folder holding one, or change a file that has other hard links (they may lie outside the "
+              "writable paths); so git add, commit, branch, stash, rebase and fetch work, git init and git clone "
+              "inside the workspace do not; rebase and sequencer state the command leaves behind is removed when "
+              "it ends; each refusal is reported; openat2 is refused (programs fall back to openat)");
+}
+
 } // namespace
 
 AutoLauncher::AutoLauncher()
@@ -134,11 +152,8 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                       tr("mount namespace with a root built from the policy (read-only binds, denied paths masked "
                          "wherever they appear, read-only paths inside writable ones, private /tmp, minimal /dev) "
                          "+ %1 as a second wall granting nothing that contains a denied path, so a credential "
-                         "store created while the command runs is unreadable too; sandbox-init's repository guard "
-                         "removes what the command left among the repository files that make git run code "
-                         "(commondir, new hooks, modules/*/config, worktrees/*, a .git file pointing elsewhere) "
-                         "when it has ended")
-                          .arg(landlock));
+                         "store created while the command runs is unreadable too; %2")
+                          .arg(landlock, writeGateClaim()));
         claims.insert(QStringLiteral("confinement"),
                       tr("user, pid, ipc, uts and cgroup namespaces (host processes invisible and unreachable); "
                          "seccomp-bpf deny list (ptrace, mount, namespaces, bpf, io_uring, keyrings, modules, "
@@ -172,18 +187,15 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                "removed anywhere in a writable path, the root of a repository included; denied paths "
                "unreadable (their names stay listable) even when they are created while the command "
                "runs, and a writable directory that contains a denied path gets no new entries directly; "
-               "$XDG_RUNTIME_DIR and /run/user unreadable (unless inside a writable path); read-only "
-               "paths inside writable ones and the repository files that make git run code are not "
-               "write-protected while the command runs: sandbox-init's repository guard puts them back "
-               "and removes what appeared among them when the command and everything it started have "
-               "ended (a host git started during the run can see them); %2; /tmp and /dev/shm are the "
-               "host's (not private); only null, zero, full, random, urandom and tty devices")
-                .arg(landlock,
+               "$XDG_RUNTIME_DIR and /run/user unreadable (unless inside a writable path); %3; %2; /tmp "
+               "and /dev/shm are the host's (not private); only null, zero, full, random, urandom and tty "
+               "devices")
+                .arg(landlock, writeGateClaim(),
                      (abi >= 3 ? tr("truncating needs write access (Landlock); changing ownership or extended "
                                     "attributes is refused everywhere (seccomp), the workspace included; ")
                                : tr("changing ownership or extended attributes is refused everywhere (seccomp); "
-                                    "truncate is not confined: it works on any file of the user the command can "
-                                    "reach, read-only ones included (Landlock ABI < 3); "))
+                                    "truncate() is made by sandbox-init, only under a writable path (this "
+                                    "Landlock ABI has no truncate right of its own); "))
                          + tr("chmod and utimes (every call that changes a file's mode or times) are made by "
                               "sandbox-init on the command's behalf (seccomp user notification, the path and times "
                               "read from the command once) only when the file, resolved as the command asked "

@@ -352,6 +352,11 @@ void LinuxSandboxProcess::reportRefusal(const QString &kind, const QString &what
         refusal.kind = Refusal::Kind::HostSocket;
         refusal.rule = tr("host sockets: in this tier a command may connect only to the filtering proxy's socket "
                           "(refused by sandbox-init's connect supervisor)");
+    } else if (kind == QLatin1String("repository")) {
+        refusal.kind = Refusal::Kind::Path;
+        refusal.rule = tr("repository protection: the files that make git run code, a new repository, a read-only "
+                          "path or a hard-linked file cannot be changed (refused at the write by sandbox-init's "
+                          "write gate)");
     } else if (kind == QLatin1String("path")) {
         refusal.kind = Refusal::Kind::Path;
         refusal.rule = tr("filesystem: only files under the policy's writable paths may change mode or times "

@@ -513,8 +513,8 @@ Status SandboxPlan::planLandlock(const Input &input, FilesystemReads *reads)
     // Tier 1 builds the same rules as a second wall behind its mount plan. Read-only paths
     // inside writable ones are not carved out: Landlock would have to take the right to
     // create entries from every directory above them (the root of every repository). The
-    // mount plan keeps them read-only in tier 1; in both tiers sandbox-init's repository
-    // guard puts them back when the command has ended (planGuard).
+    // mount plan keeps them read-only in tier 1; in both tiers sandbox-init's write gate
+    // refuses changing them while the command runs (planGuard).
     QList<Carveout> carveouts;
     for (const QString &path : m_denied + m_hostChannels)
         carveouts.append({ path, 0 });
@@ -621,7 +621,7 @@ void SandboxPlan::planGuard(const Input &input, FilesystemReads *reads)
         for (const QString &root : m_writable)
             insideWritable = insideWritable || (isUnder(path, root) && path != root);
         // Tier 1 pins what exists with read-only mounts; what does not exist yet, and
-        // everything in tier 2, the guard restores.
+        // everything in tier 2, the write gate keeps from being made or changed.
         if (insideWritable && input.tier == 1)
             noteResolved(reads, path);
         if (insideWritable && (input.tier == 2 || !QFileInfo::exists(path)))

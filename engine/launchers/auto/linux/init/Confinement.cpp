@@ -1,5 +1,7 @@
 #include "Confinement.h"
 
+#include "WriteGate.h"
+
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
@@ -272,6 +274,10 @@ bool applyLandlock(const InitConfig &config, std::string &error)
     return ok;
 }
 
+static const char *const kNoWriteGate
+    = "this kernel cannot hand calls to sandbox-init (seccomp user notification, Linux 5.9 or later), so the "
+      "repository files that make git run code cannot be protected";
+
 static bool notificationsAvailable()
 {
     // API level 5: the kernel has seccomp user notification (Linux 5.0) and libseccomp
@@ -281,7 +287,30 @@ static bool notificationsAvailable()
 
 bool superviseNotifications(const InitConfig &config)
 {
-    return config.superviseConnect || (config.tier == 2 && notificationsAvailable());
+    return config.superviseConnect || (config.tier == 2 && notificationsAvailable())
+        || (WriteGate::wanted(config) && notificationsAvailable());
+}
+
+// The calls WriteGate judges go to sandbox-init: opens that create, write or truncate,
+// and every call that makes, links, renames or removes a name. openat2 passes its flags
+// in memory seccomp cannot read: ENOSYS makes programs fall back to openat.
+static int addWriteGateRules(scmp_filter_ctx ctx)
+{
+    int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2), 0);
+    const std::pair<int, unsigned> opens[] = { { SCMP_SYS(open), 1 }, { SCMP_SYS(openat), 2 } };
+    for (const auto &[call, arg] : opens) {
+        const std::pair<scmp_datum_t, scmp_datum_t> writing[]
+            = { { O_ACCMODE, O_WRONLY }, { O_ACCMODE, O_RDWR }, { O_CREAT, O_CREAT }, { O_TRUNC, O_TRUNC } };
+        for (const auto &[mask, value] : writing)
+            rc = rc ? rc
+                    : seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, call, 1, SCMP_CMP(arg, SCMP_CMP_MASKED_EQ, mask, value));
+    }
+    for (int call :
+         { SCMP_SYS(creat), SCMP_SYS(truncate), SCMP_SYS(mkdir), SCMP_SYS(mkdirat), SCMP_SYS(mknod), SCMP_SYS(mknodat),
+           SCMP_SYS(symlink), SCMP_SYS(symlinkat), SCMP_SYS(link), SCMP_SYS(linkat), SCMP_SYS(rename),
+           SCMP_SYS(renameat), SCMP_SYS(renameat2), SCMP_SYS(unlink), SCMP_SYS(unlinkat), SCMP_SYS(rmdir) })
+        rc = rc ? rc : seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, call, 0);
+    return rc;
 }
 
 bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
@@ -445,6 +474,14 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
     // rule in a filter of its own (applyCommandFilter).
     if (config.denyUnixSockets && config.tier == 2)
         rc = rc ? rc : denyWhenArg(SCMP_SYS(socket), 0, AF_UNIX, ctx, refused);
+    if (config.tier == 2 && WriteGate::wanted(config)) {
+        if (!notificationsAvailable()) {
+            error = kNoWriteGate;
+            seccomp_release(ctx);
+            return false;
+        }
+        rc = rc ? rc : addWriteGateRules(ctx);
+    }
     if (config.superviseConnect) {
         // Stream sockets only (a datagram could be sent to any socket path without a
         // connect()), and every connect() answered by sandbox-init.
@@ -462,7 +499,7 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
     }
     rc = seccomp_load(ctx);
     int listener = -1;
-    if (rc == 0 && superviseNotifications(config)) {
+    if (rc == 0 && notifyFd && superviseNotifications(config)) {
         listener = seccomp_notify_fd(ctx);
         *notifyFd = listener >= 0 ? fcntl(listener, F_DUPFD_CLOEXEC, 0) : -1;
         if (*notifyFd < 0)
@@ -481,21 +518,38 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
     return true;
 }
 
-bool applyCommandFilter(const InitConfig &config, std::string &error)
+bool applyCommandFilter(const InitConfig &config, int *notifyFd, std::string &error)
 {
-    if (!config.denyUnixSockets || config.tier != 1)
+    const bool gate = WriteGate::wanted(config);
+    if (config.tier != 1 || (!config.denyUnixSockets && !gate))
         return true;
+    if (gate && !notificationsAvailable()) {
+        error = kNoWriteGate;
+        return false;
+    }
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx) {
         error = "seccomp: cannot create the command's filter";
         return false;
     }
     int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
-    rc = rc ? rc
-            : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
-                               SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_UNIX));
+    if (config.denyUnixSockets)
+        rc = rc ? rc
+                : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
+                                   SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_UNIX));
+    if (gate)
+        rc = rc ? rc : addWriteGateRules(ctx);
     rc = rc ? rc : seccomp_load(ctx);
+    int listener = -1;
+    if (rc == 0 && gate) {
+        listener = seccomp_notify_fd(ctx);
+        *notifyFd = listener >= 0 ? fcntl(listener, F_DUPFD_CLOEXEC, 0) : -1;
+        if (*notifyFd < 0)
+            rc = -EBADF;
+    }
     seccomp_release(ctx);
+    if (listener >= 0 && fcntl(listener, F_GETFD) >= 0)
+        close(listener);
     if (rc != 0) {
         error = std::string("seccomp: cannot load the command's filter: ") + std::strerror(-rc);
         return false;

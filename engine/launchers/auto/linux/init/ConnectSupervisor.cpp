@@ -38,10 +38,11 @@ long descriptorFlags(unsigned pid, int fd)
 } // namespace
 
 ConnectSupervisor::ConnectSupervisor(int notifyFd, std::string proxySocket,
-                                     const std::vector<std::string> &writablePaths)
+                                     const std::vector<std::string> &writablePaths, WriteGate *gate)
     : m_notifyFd(notifyFd)
     , m_proxySocket(std::move(proxySocket))
-    , m_metadata(writablePaths)
+    , m_metadata(writablePaths, gate)
+    , m_gate(gate)
 { }
 
 ConnectSupervisor::~ConnectSupervisor()
@@ -84,6 +85,15 @@ void ConnectSupervisor::handleOne()
     response->flags = 0;
     response->val = 0;
     response->error = -EACCES;
+    if (m_gate && WriteGate::handles(request->data.nr)) {
+        std::string refused;
+        if (!m_gate->answer(m_notifyFd, *request, *response, refused))
+            (void)seccomp_notify_respond(m_notifyFd, response);
+        seccomp_notify_free(request, response);
+        if (!refused.empty())
+            reportRefusal("repository", refused);
+        return;
+    }
     if (MetadataSupervisor::handles(request->data.nr)) {
         std::string refusedPath;
         m_metadata.answer(m_notifyFd, *request, *response, &refusedPath);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "MetadataSupervisor.h"
+#include "WriteGate.h"
 
 #include <string>
 #include <vector>
@@ -14,12 +15,15 @@ namespace sandbox::init {
 // proxy itself, on its own copy of the address, and installs that socket in place of the
 // command's descriptor; every other connect() is refused. Nothing the command changes in
 // its memory after the check can redirect a connection the supervisor made.
-// The same notification descriptor carries the command's chmod and utimes calls in tier 2;
-// they are answered by MetadataSupervisor (one listener, one loop).
+// The same notification descriptor carries the command's chmod and utimes calls in tier 2,
+// answered by MetadataSupervisor, and the calls the write gate judges (both tiers; tier 1
+// has no connect() supervision): one listener, one loop.
 class ConnectSupervisor final
 {
 public:
-    ConnectSupervisor(int notifyFd, std::string proxySocket, const std::vector<std::string> &writablePaths);
+    // `gate` (may be null) outlives the supervisor.
+    ConnectSupervisor(int notifyFd, std::string proxySocket, const std::vector<std::string> &writablePaths,
+                      WriteGate *gate);
     ~ConnectSupervisor();
     ConnectSupervisor(const ConnectSupervisor &) = delete;
     ConnectSupervisor &operator=(const ConnectSupervisor &) = delete;
@@ -41,6 +45,7 @@ private:
     int m_notifyFd = -1;
     std::string m_proxySocket;
     MetadataSupervisor m_metadata;
+    WriteGate *m_gate = nullptr;
     unsigned m_reportedRefusals = 0;
 };
 

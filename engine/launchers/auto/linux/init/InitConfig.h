@@ -41,8 +41,8 @@ struct InitConfig
     bool superviseConnect = false; // unix sockets only to the proxy, via ConnectSupervisor
     bool exposeHostExecution = false; // host execution allowed (or asked and granted)
     std::vector<std::pair<std::string, long long>> rlimits;
-    std::vector<std::string> guardRepositories; // RepositoryGuard::addRepository
-    std::vector<std::string> guardReadOnly; // RepositoryGuard::addReadOnly
+    std::vector<std::string> guardRepositories; // WriteGate: roots whose repositories it guards
+    std::vector<std::string> guardReadOnly; // WriteGate: read-only paths inside writable ones
 };
 
 // Parses `data`; on failure returns false and sets `error`.

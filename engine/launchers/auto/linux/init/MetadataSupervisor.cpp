@@ -1,5 +1,8 @@
 #include "MetadataSupervisor.h"
 
+#include "CallerAccess.h"
+#include "WriteGate.h"
+
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -19,69 +22,6 @@ namespace {
 
 constexpr int kFchmodat2 = 452; // Linux 6.6; older libseccomp headers lack the name
 
-// A descriptor for `path` of `pid` in /proc (O_PATH), or -1.
-int openProc(unsigned pid, const std::string &rest)
-{
-    const std::string path = "/proc/" + std::to_string(pid) + "/" + rest;
-    return open(path.c_str(), O_PATH | O_CLOEXEC);
-}
-
-// Reads a NUL-terminated path of at most PATH_MAX bytes at `address` of `pid` through
-// /proc/PID/mem, a page at a time (the string may end just before an unmapped page).
-bool readString(unsigned pid, unsigned long long address, std::string &out)
-{
-    const int mem = open(("/proc/" + std::to_string(pid) + "/mem").c_str(), O_RDONLY | O_CLOEXEC);
-    if (mem < 0)
-        return false;
-    out.clear();
-    bool ended = false;
-    while (!ended && out.size() < PATH_MAX) {
-        char chunk[4096];
-        const size_t room = sizeof chunk - (address % sizeof chunk);
-        const ssize_t n = pread(mem, chunk, room, static_cast<off_t>(address));
-        if (n <= 0)
-            break;
-        for (ssize_t i = 0; i < n && !ended; ++i) {
-            if (chunk[i] == '\0')
-                ended = true;
-            else
-                out.push_back(chunk[i]);
-        }
-        address += static_cast<unsigned long long>(n);
-    }
-    close(mem);
-    return ended && out.size() < PATH_MAX;
-}
-
-bool readBytes(unsigned pid, unsigned long long address, void *buffer, size_t size)
-{
-    const int mem = open(("/proc/" + std::to_string(pid) + "/mem").c_str(), O_RDONLY | O_CLOEXEC);
-    if (mem < 0)
-        return false;
-    const ssize_t n = pread(mem, buffer, size, static_cast<off_t>(address));
-    close(mem);
-    return n == static_cast<ssize_t>(size);
-}
-
-// The caller's filesystem user id (the fourth Uid: field of /proc/PID/status), or -1.
-long long callerFsuid(unsigned pid)
-{
-    const int status = open(("/proc/" + std::to_string(pid) + "/status").c_str(), O_RDONLY | O_CLOEXEC);
-    if (status < 0)
-        return -1;
-    char buffer[4096] = {};
-    const ssize_t n = read(status, buffer, sizeof buffer - 1);
-    close(status);
-    const char *uid = n > 0 ? std::strstr(buffer, "\nUid:") : nullptr;
-    if (!uid)
-        return -1;
-    char *cursor = const_cast<char *>(uid) + 5;
-    long long value = -1;
-    for (int field = 0; field < 4; ++field)
-        value = std::strtoll(cursor, &cursor, 10);
-    return value;
-}
-
 int lowInt(unsigned long long value)
 {
     return static_cast<int>(static_cast<unsigned>(value & 0xffffffffULL));
@@ -89,7 +29,8 @@ int lowInt(unsigned long long value)
 
 } // namespace
 
-MetadataSupervisor::MetadataSupervisor(const std::vector<std::string> &writablePaths)
+MetadataSupervisor::MetadataSupervisor(const std::vector<std::string> &writablePaths, const WriteGate *gate)
+    : m_gate(gate)
 {
     for (const std::string &path : writablePaths) {
         char *canonical = realpath(path.c_str(), nullptr);
@@ -208,7 +149,7 @@ void MetadataSupervisor::answer(int notifyFd, const seccomp_notif &request, secc
 
     // Everything taken from the caller's memory is read once, here.
     std::string path;
-    if (!byDescriptor && !readString(pid, pathAddress, path)) {
+    if (!byDescriptor && !readCallerString(pid, pathAddress, path)) {
         response.error = -EFAULT;
         return;
     }
@@ -217,15 +158,15 @@ void MetadataSupervisor::answer(int notifyFd, const seccomp_notif &request, secc
     if (!isChmod && timesAddress != 0) {
         bool ok = false;
         if (nr == SCMP_SYS(utimensat)) {
-            ok = readBytes(pid, timesAddress, times, sizeof times);
+            ok = readCallerBytes(pid, timesAddress, times, sizeof times);
         } else if (nr == SCMP_SYS(utime)) {
             utimbuf buffer = {};
-            ok = readBytes(pid, timesAddress, &buffer, sizeof buffer);
+            ok = readCallerBytes(pid, timesAddress, &buffer, sizeof buffer);
             times[0] = { buffer.actime, 0 };
             times[1] = { buffer.modtime, 0 };
         } else {
             timeval buffer[2] = {};
-            ok = readBytes(pid, timesAddress, buffer, sizeof buffer);
+            ok = readCallerBytes(pid, timesAddress, buffer, sizeof buffer);
             for (int i = 0; i < 2; ++i) {
                 if (buffer[i].tv_usec < 0 || buffer[i].tv_usec >= 1000000) {
                     response.error = -EINVAL;
@@ -252,9 +193,9 @@ void MetadataSupervisor::answer(int notifyFd, const seccomp_notif &request, secc
     int base = -1;
     if (byDescriptor || path[0] != '/') {
         if (dirfd == AT_FDCWD && !byDescriptor)
-            base = openProc(pid, "cwd");
+            base = openCallerPath(pid, "cwd");
         else if (dirfd >= 0)
-            base = openProc(pid, "fd/" + std::to_string(dirfd));
+            base = openCallerPath(pid, "fd/" + std::to_string(dirfd));
         if (base < 0) {
             response.error = -EBADF;
             return;
@@ -282,7 +223,7 @@ void MetadataSupervisor::answer(int notifyFd, const seccomp_notif &request, secc
         return;
     }
     struct stat st = {};
-    if (fstat(object, &st) != 0 || !underWritable(object)) {
+    if (fstat(object, &st) != 0 || !underWritable(object) || (m_gate && !m_gate->judgeEntry(object).empty())) {
         if (refusedPath) {
             char resolved[PATH_MAX] = {};
             const std::string held = "/proc/self/fd/" + std::to_string(object);

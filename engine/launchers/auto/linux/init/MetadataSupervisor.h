@@ -6,6 +6,8 @@
 
 namespace sandbox::init {
 
+class WriteGate;
+
 // Tier 2: Landlock has no right for a file's mode or times, so the command's chmod and
 // utimes calls (chmod, fchmod, fchmodat, fchmodat2, utimensat, utimes, utime, futimesat)
 // are handed to sandbox-init by seccomp user notification and answered here. The path and
@@ -18,7 +20,8 @@ namespace sandbox::init {
 class MetadataSupervisor final
 {
 public:
-    explicit MetadataSupervisor(const std::vector<std::string> &writablePaths);
+    // `gate` (may be null, outlives this): entries it protects keep their mode and times.
+    MetadataSupervisor(const std::vector<std::string> &writablePaths, const WriteGate *gate);
     ~MetadataSupervisor();
     MetadataSupervisor(const MetadataSupervisor &) = delete;
     MetadataSupervisor &operator=(const MetadataSupervisor &) = delete;
@@ -40,6 +43,7 @@ private:
     bool underWritable(int objectFd) const;
 
     std::vector<Root> m_roots;
+    const WriteGate *m_gate = nullptr;
 };
 
 } // namespace sandbox::init

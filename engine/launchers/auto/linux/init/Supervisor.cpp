@@ -3,15 +3,16 @@
 #include "Confinement.h"
 #include "ConnectSupervisor.h"
 #include "ProxyBridge.h"
-#include "RepositoryGuard.h"
 #include "RootFilesystem.h"
 #include "StatusChannel.h"
+#include "WriteGate.h"
 
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <net/if.h>
 #include <optional>
 #include <poll.h>
@@ -115,8 +116,9 @@ pid_t startCommand(const InitConfig &config, bool confineChild, int *notifyFd = 
     int pipeFds[2];
     if (pipe2(pipeFds, O_CLOEXEC) != 0)
         failSetup(errnoText("cannot create a pipe"));
-    // The command's seccomp filter hands its connect() calls to us (tier 2, allowed domains).
-    const bool supervise = confineChild && superviseNotifications(config);
+    // The command's seccomp filter hands calls to us: connect() (tier 2, allowed domains),
+    // chmod and utimes (tier 2), the write gate's (both tiers).
+    const bool supervise = superviseNotifications(config);
     int channel[2] = { -1, -1 };
     if (supervise && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0)
         failSetup(errnoText("cannot create the supervision channel"));
@@ -140,13 +142,17 @@ pid_t startCommand(const InitConfig &config, bool confineChild, int *notifyFd = 
             (void)!write(pipeFds[1], &marker, 1);
             failSetup(error);
         }
-        if (supervise)
-            close(channel[1]);
-        if (!confineChild && !applyCommandFilter(config, error)) {
+        if (!confineChild
+            && (!applyCommandFilter(config, &filterFd, error)
+                || (supervise && (!sendDescriptor(channel[1], filterFd) || close(filterFd) != 0)))) {
+            if (error.empty())
+                error = errnoText("cannot hand the seccomp notification descriptor to sandbox-init");
             const char marker = 'C';
             (void)!write(pipeFds[1], &marker, 1);
             failSetup(error);
         }
+        if (supervise)
+            close(channel[1]);
         if (chdir(config.cwd.c_str()) != 0) {
             const int saved = errno;
             const std::string message
@@ -266,18 +272,18 @@ bool bringUpLoopback(std::string &error)
     return true;
 }
 
-// The repository guard for `config`, its snapshot taken (setup fails when it cannot be).
-RepositoryGuard guardFor(const InitConfig &config)
+// Tier 2: sandbox-init stays the user's process but acts with no capability, as the
+// command does (root's included): what it does for the command (the write gate, chmod and
+// utimes) meets the same file permissions.
+void dropEffectiveCapabilities()
 {
-    RepositoryGuard guard;
-    for (const std::string &root : config.guardRepositories)
-        guard.addRepository(root);
-    for (const std::string &path : config.guardReadOnly)
-        guard.addReadOnly(path);
-    std::string error;
-    if (!guard.snapshot(error))
-        failSetup(error);
-    return guard;
+    __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    __user_cap_data_struct data[2] = {};
+    if (syscall(SYS_capget, &header, data) != 0)
+        failSetup(errnoText("cannot read the capabilities"));
+    data[0].effective = data[1].effective = 0;
+    if (syscall(SYS_capset, &header, data) != 0)
+        failSetup(errnoText("cannot drop the effective capabilities"));
 }
 
 // pid 1 of the sandbox (tier 1). `endFd` carries the command's wait status to the
@@ -308,19 +314,35 @@ RepositoryGuard guardFor(const InitConfig &config)
     const int signalFd = signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
     if (signalFd < 0)
         failSetup(errnoText("cannot create a signalfd"));
-    const pid_t command = startCommand(config, false);
+    int notifyFd = -1;
+    const pid_t command = startCommand(config, false, &notifyFd);
     if (command < 0)
         _exit(kSetupFailedStatus);
+    if (superviseNotifications(config) && notifyFd < 0) {
+        kill(-1, SIGKILL);
+        failSetup("the command's seccomp notification descriptor did not arrive");
+    }
+    std::optional<WriteGate> gate;
+    if (WriteGate::wanted(config))
+        gate.emplace(config);
+    std::optional<ConnectSupervisor> calls;
+    if (notifyFd >= 0)
+        calls.emplace(notifyFd, std::string(), std::vector<std::string>(), gate ? &*gate : nullptr);
 
     int commandStatus = -1;
     std::vector<pollfd> fds;
     for (;;) {
         fds.clear();
         fds.push_back({ signalFd, POLLIN, 0 });
+        fds.push_back({ calls ? calls->fd() : -1, POLLIN, 0 });
         bridge.collect(fds);
         if (poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR)
             break;
-        bridge.dispatch(fds.data() + 1, fds.size() - 1);
+        if (calls && (fds[1].revents & POLLIN))
+            calls->handleOne();
+        if (calls && (fds[1].revents & (POLLHUP | POLLERR | POLLNVAL)) && !(fds[1].revents & POLLIN))
+            calls.reset(); // every process under the filter is gone
+        bridge.dispatch(fds.data() + 2, fds.size() - 2);
         if (!(fds[0].revents & POLLIN))
             continue;
         signalfd_siginfo info;
@@ -341,6 +363,9 @@ RepositoryGuard guardFor(const InitConfig &config)
     // The command is over: nothing it started outlives it.
     kill(-1, SIGKILL);
     while (waitpid(-1, nullptr, 0) > 0 || errno == EINTR) { }
+    calls.reset();
+    if (gate)
+        gate->removeLeftovers();
     report(describeExit(commandStatus));
     // Only this process is left. The host side may finish now instead of waiting for the
     // kernel to take the namespaces down after us, which can take milliseconds.
@@ -360,7 +385,6 @@ void runNamespaced(const InitConfig &config)
     unsigned long flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP;
     if (config.network != InitConfig::Network::Full)
         flags |= CLONE_NEWNET;
-    RepositoryGuard guard = guardFor(config);
     const sigset_t signals = handledSignals();
     const int signalFd = signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
     if (signalFd < 0)
@@ -395,7 +419,6 @@ void runNamespaced(const InitConfig &config)
             if (n == sizeof commandStatus) {
                 // pid 1 has reported the command's end and nothing else of the sandbox
                 // runs: the end is the command's, whatever arrives now.
-                guard.restore();
                 _exit(shellStatus(commandStatus));
             }
             // pid 1 ended without reporting (setup failed, or it was killed): its reaping
@@ -418,7 +441,6 @@ void runNamespaced(const InitConfig &config)
         int status = 0;
         if (waitpid(init, &status, WNOHANG) == init) {
             // Every process of the sandbox is gone with its pid 1.
-            guard.restore();
             // pid 1 reports the command's end itself unless it was killed from outside.
             if (WIFSIGNALED(status)) {
                 report(killed ? std::string("signal 9") : describeExit(status));
@@ -437,7 +459,6 @@ void runUnshared(const InitConfig &config)
     const int signalFd = signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
     if (signalFd < 0)
         failSetup(errnoText("cannot create a signalfd"));
-    RepositoryGuard guard = guardFor(config);
     int notifyFd = -1;
     const pid_t command = startCommand(config, true, &notifyFd);
     if (command < 0) {
@@ -450,9 +471,13 @@ void runUnshared(const InitConfig &config)
         killDescendants();
         failSetup("the command's seccomp notification descriptor did not arrive");
     }
+    dropEffectiveCapabilities();
+    std::optional<WriteGate> gate;
+    if (WriteGate::wanted(config))
+        gate.emplace(config);
     std::optional<ConnectSupervisor> connections;
     if (notifyFd >= 0)
-        connections.emplace(notifyFd, config.proxySocket, config.landlockWritable);
+        connections.emplace(notifyFd, config.proxySocket, config.landlockWritable, gate ? &*gate : nullptr);
     for (;;) {
         pollfd fds[2] = { { signalFd, POLLIN, 0 }, { connections ? connections->fd() : -1, POLLIN, 0 } };
         if (poll(fds, 2, -1) < 0)
@@ -472,7 +497,8 @@ void runUnshared(const InitConfig &config)
             kill(command, SIGKILL);
             killDescendants();
             connections.reset();
-            guard.restore();
+            if (gate)
+                gate->removeLeftovers();
             report("signal 9");
             _exit(128 + SIGKILL);
         }
@@ -483,7 +509,8 @@ void runUnshared(const InitConfig &config)
                 kill(-command, SIGKILL);
                 killDescendants();
                 connections.reset();
-                guard.restore();
+                if (gate)
+                    gate->removeLeftovers();
                 report(describeExit(status));
                 _exit(shellStatus(status));
             }

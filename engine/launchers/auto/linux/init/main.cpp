@@ -62,7 +62,9 @@ int main(int argc, char **argv)
     }
     close_range(kStatusFd + 1, ~0U, 0);
     fcntl(kStatusFd, F_SETFD, FD_CLOEXEC);
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+    // The launcher's end (a client killed with SIGKILL, say) asks for the same end as a kill
+    // request: every process of the sandbox is killed and reaped before sandbox-init goes.
+    if (prctl(PR_SET_PDEATHSIG, SIGUSR1) != 0)
         failSetup(std::string("cannot tie the sandbox to its parent: ") + std::strerror(errno));
     if (getppid() == 1)
         failSetup("the launcher went away before the sandbox started");

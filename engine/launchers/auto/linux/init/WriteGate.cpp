@@ -1,0 +1,801 @@
+#include "WriteGate.h"
+
+#include "CallerAccess.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <seccomp.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <thread>
+#include <unistd.h>
+
+namespace sandbox::init {
+
+namespace {
+
+constexpr int kMaxLinks = 40; // as the kernel's MAXSYMLINKS
+constexpr unsigned long kProcRootInode = 1;
+
+int lowInt(unsigned long long value)
+{
+    return static_cast<int>(static_cast<unsigned>(value & 0xffffffffULL));
+}
+
+bool isUnder(const std::string &path, const std::string &root)
+{
+    if (root == "/")
+        return !path.empty() && path[0] == '/';
+    return path == root
+        || (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/');
+}
+
+std::string joinPath(const std::string &directory, const std::string &name)
+{
+    return directory == "/" ? "/" + name : directory + "/" + name;
+}
+
+std::string parentOf(const std::string &path)
+{
+    const size_t slash = path.rfind('/');
+    return slash == 0 || slash == std::string::npos ? std::string("/") : path.substr(0, slash);
+}
+
+std::string baseOf(const std::string &path)
+{
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::vector<std::string> components(const std::string &path)
+{
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (start <= path.size()) {
+        size_t end = path.find('/', start);
+        if (end == std::string::npos)
+            end = path.size();
+        if (end > start)
+            parts.push_back(path.substr(start, end - start));
+        start = end + 1;
+    }
+    return parts;
+}
+
+// What git writes in a git directory during ordinary work; none of it makes git run code.
+bool isWorkState(const std::string &name)
+{
+    static const char *const names[] = { "objects",     "refs",           "logs",
+                                         "index",       "HEAD",           "ORIG_HEAD",
+                                         "FETCH_HEAD",  "MERGE_HEAD",     "MERGE_MSG",
+                                         "MERGE_MODE",  "MERGE_RR",       "MERGE_AUTOSTASH",
+                                         "AUTO_MERGE",  "REBASE_HEAD",    "CHERRY_PICK_HEAD",
+                                         "REVERT_HEAD", "COMMIT_EDITMSG", "TAG_EDITMSG",
+                                         "SQUASH_MSG",  "NOTES_EDITMSG",  "packed-refs",
+                                         "shallow",     "gc.pid",         "gc.log",
+                                         "lfs",         "rr-cache" };
+    for (const char *known : names) {
+        if (name == known)
+            return true;
+    }
+    const auto endsWith = [&](const char *suffix) {
+        const size_t n = std::strlen(suffix);
+        return name.size() >= n && name.compare(name.size() - n, n, suffix) == 0;
+    };
+    return name.rfind("BISECT_", 0) == 0 || name.rfind("index.stash.", 0) == 0 || name.rfind("sharedindex.", 0) == 0
+        || endsWith(".lock");
+}
+
+// In-progress rebase, cherry-pick and revert state: its todo list can hold commands the
+// host's git would run on --continue, so only the command's own may change.
+bool isTransientState(const std::string &name)
+{
+    return name == "rebase-merge" || name == "rebase-apply" || name == "sequencer";
+}
+
+bool entryIs(const std::string &path, bool directory)
+{
+    struct stat st = {};
+    return lstat(path.c_str(), &st) == 0 && (directory ? S_ISDIR(st.st_mode) : !S_ISDIR(st.st_mode));
+}
+
+// A directory git would take as a git directory: HEAD, and objects/ or a commondir file.
+bool isGitDirectory(const std::string &path)
+{
+    return entryIs(joinPath(path, "HEAD"), false)
+        && (entryIs(joinPath(path, "objects"), true) || entryIs(joinPath(path, "commondir"), false));
+}
+
+bool onProc(int fd)
+{
+    struct statfs fs = {};
+    return fstatfs(fd, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
+}
+
+bool isProcRoot(int fd)
+{
+    struct stat st = {};
+    return onProc(fd) && fstat(fd, &st) == 0 && st.st_ino == kProcRootInode;
+}
+
+void removeTree(int parent, const std::string &name)
+{
+    const int fd = openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        if (DIR *dir = fdopendir(fd)) {
+            std::vector<std::string> names;
+            while (dirent *entry = readdir(dir)) {
+                if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0)
+                    names.push_back(entry->d_name);
+            }
+            for (const std::string &child : names)
+                removeTree(dirfd(dir), child);
+            closedir(dir);
+        } else {
+            close(fd);
+        }
+        unlinkat(parent, name.c_str(), AT_REMOVEDIR);
+        return;
+    }
+    unlinkat(parent, name.c_str(), 0);
+}
+
+// Installs `fd` as a new descriptor of the waiting caller, which answers its call with the
+// number. True when the call is answered; otherwise `response` says why it is not.
+bool installInCaller(int notifyFd, unsigned long long id, int fd, bool closeOnExec, seccomp_notif_resp &response)
+{
+    seccomp_notif_addfd addfd = {};
+    addfd.id = id;
+    addfd.flags = SECCOMP_ADDFD_FLAG_SEND;
+    addfd.srcfd = static_cast<unsigned>(fd);
+    addfd.newfd_flags = closeOnExec ? O_CLOEXEC : 0;
+    int rc = ioctl(notifyFd, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd);
+    if (rc < 0 && errno == EINVAL) {
+        // A kernel before 5.14: install, then answer with the number.
+        addfd.flags = 0;
+        rc = ioctl(notifyFd, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd);
+        const int saved = errno;
+        close(fd);
+        response.error = rc < 0 ? -saved : 0;
+        response.val = rc < 0 ? 0 : rc;
+        return false;
+    }
+    const int saved = errno;
+    close(fd);
+    if (rc >= 0)
+        return true;
+    response.error = -saved;
+    return false;
+}
+
+void closeTarget(int &fd)
+{
+    if (fd >= 0)
+        close(fd);
+    fd = -1;
+}
+
+} // namespace
+
+WriteGate::WriteGate(const InitConfig &config)
+    : m_tier(config.tier)
+{
+    auto canonical = [](const std::string &path) {
+        char *resolved = realpath(path.c_str(), nullptr);
+        std::string out = resolved ? resolved : path;
+        std::free(resolved);
+        return out;
+    };
+    for (const std::string &root : config.guardRepositories)
+        m_roots.push_back(canonical(root));
+    for (const std::string &path : config.guardReadOnly)
+        m_readOnly.push_back(canonical(path));
+    for (const std::string &path : config.landlockWritable)
+        m_writable.push_back(canonical(path));
+    m_devices = config.landlockDevices;
+    // Modes are the caller's: its umask is applied to each creation made here.
+    umask(0);
+}
+
+WriteGate::~WriteGate() = default;
+
+bool WriteGate::wanted(const InitConfig &config)
+{
+    return !config.guardRepositories.empty() || !config.guardReadOnly.empty();
+}
+
+bool WriteGate::handles(int nr)
+{
+    static const int calls[]
+        = { SCMP_SYS(open),    SCMP_SYS(openat),   SCMP_SYS(creat),   SCMP_SYS(truncate), SCMP_SYS(mkdir),
+            SCMP_SYS(mkdirat), SCMP_SYS(mknod),    SCMP_SYS(mknodat), SCMP_SYS(symlink),  SCMP_SYS(symlinkat),
+            SCMP_SYS(link),    SCMP_SYS(linkat),   SCMP_SYS(rename),  SCMP_SYS(renameat), SCMP_SYS(renameat2),
+            SCMP_SYS(unlink),  SCMP_SYS(unlinkat), SCMP_SYS(rmdir) };
+    return std::find(std::begin(calls), std::end(calls), nr) != std::end(calls);
+}
+
+std::string WriteGate::objectPath(int fd) const
+{
+    char buffer[PATH_MAX + 1];
+    const ssize_t n = readlink(("/proc/self/fd/" + std::to_string(fd)).c_str(), buffer, PATH_MAX);
+    return n > 0 ? std::string(buffer, static_cast<size_t>(n)) : std::string();
+}
+
+bool WriteGate::underGuardedRoot(const std::string &path) const
+{
+    for (const std::string &root : m_roots) {
+        if (isUnder(path, root))
+            return true;
+    }
+    return false;
+}
+
+std::string WriteGate::nearestGitDirectory(const std::string &directory) const
+{
+    for (std::string path = directory; underGuardedRoot(path); path = parentOf(path)) {
+        if (isGitDirectory(path))
+            return path;
+        if (path == "/")
+            break;
+    }
+    return {};
+}
+
+std::string WriteGate::judge(const std::string &directory, const std::string &name, bool moving) const
+{
+    if (name == "." || name == "..")
+        return {}; // the kernel refuses changing these itself
+    const std::string full = joinPath(directory, name);
+    for (const std::string &path : m_readOnly) {
+        if (isUnder(full, path))
+            return "a read-only path of the policy";
+        if (moving && isUnder(path, full))
+            return "holds a read-only path of the policy";
+    }
+    if (!underGuardedRoot(full))
+        return {};
+    if (name == ".git")
+        return "a repository's .git";
+    const std::string gitDirectory = nearestGitDirectory(directory);
+    if (gitDirectory.empty())
+        return name == "HEAD" ? "a HEAD outside a git directory (a new repository)" : std::string();
+    const std::string relative = full.substr(gitDirectory.size() + (gitDirectory == "/" ? 0 : 1));
+    const std::string first = relative.substr(0, relative.find('/'));
+    if (relative == "objects/info/alternates" || relative == "objects/info/http-alternates")
+        return "the object alternates of the repository " + gitDirectory;
+    if (isWorkState(first))
+        return {};
+    if (isTransientState(first)) {
+        const std::string state = joinPath(gitDirectory, first);
+        if (std::find(m_createdState.begin(), m_createdState.end(), state) != m_createdState.end()
+            || (relative == first && !moving && !entryIs(state, true) && !entryIs(state, false)))
+            return {};
+        return "the in-progress rebase or sequencer state of the repository " + gitDirectory
+            + " (only a command's own may change)";
+    }
+    return "a control file of the repository " + gitDirectory;
+}
+
+bool WriteGate::mayWrite(int fd, bool isParent) const
+{
+    // Tier 1: sandbox-init is pid 1 of the sandbox, under the command's own Landlock
+    // rules and mounts: the kernel refuses it what it refuses the command.
+    if (m_tier == 1)
+        return true;
+    // Tier 2: sandbox-init is not confined; it acts only where Landlock lets the command.
+    const std::string path = objectPath(fd);
+    if (path.empty() || path[0] != '/')
+        return !isParent; // a pipe, socket or other object the caller holds itself
+    for (const std::string &root : m_writable) {
+        if (isUnder(path, root))
+            return true;
+    }
+    return !isParent && std::find(m_devices.begin(), m_devices.end(), path) != m_devices.end();
+}
+
+int WriteGate::openBase(unsigned pid, int dirfd, const std::string &path) const
+{
+    if (!path.empty() && path[0] == '/')
+        return -1;
+    if (dirfd == AT_FDCWD)
+        return openCallerPath(pid, "cwd");
+    if (dirfd < 0)
+        return -1;
+    return openCallerPath(pid, "fd/" + std::to_string(dirfd));
+}
+
+int WriteGate::resolve(unsigned pid, int base, const std::string &path, bool followLast, Target &out) const
+{
+    if (path.empty())
+        return -ENOENT;
+    int dir = path[0] == '/' ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) : fcntl(base, F_DUPFD_CLOEXEC, 0);
+    if (dir < 0)
+        return base < 0 && path[0] != '/' ? -EBADF : -errno;
+    std::vector<std::string> rest = components(path);
+    size_t index = 0;
+    int links = 0;
+    auto finish = [&](const std::string &name, int object) {
+        out.parent = dir;
+        out.name = name;
+        out.object = object;
+        out.parentPath = objectPath(dir);
+        return 0;
+    };
+    if (rest.empty())
+        return finish(".", fcntl(dir, F_DUPFD_CLOEXEC, 0));
+    while (index < rest.size()) {
+        std::string name = rest[index];
+        const bool last = index + 1 == rest.size();
+        // /proc/self and /proc/thread-self name the caller, not sandbox-init; no other
+        // process's /proc directory is entered for it (sandbox-init may open what the
+        // caller may not, its own descriptors first of all).
+        if (isProcRoot(dir)) {
+            if (name == "self" || name == "thread-self")
+                name = std::to_string(pid);
+            if (!name.empty() && name.find_first_not_of("0123456789") == std::string::npos
+                && name != std::to_string(pid) && name != std::to_string(callerProcess(pid))) {
+                close(dir);
+                return -EACCES;
+            }
+        }
+        if (last && !followLast)
+            return finish(name, openat(dir, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+        int fd = openat(dir, name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) {
+            const int saved = errno;
+            if (saved == ENOENT && last)
+                return finish(name, -1);
+            close(dir);
+            return -saved;
+        }
+        struct stat st = {};
+        if (fstat(fd, &st) != 0) {
+            const int saved = errno;
+            close(fd);
+            close(dir);
+            return -saved;
+        }
+        if (S_ISLNK(st.st_mode)) {
+            if (++links > kMaxLinks) {
+                close(fd);
+                close(dir);
+                return -ELOOP;
+            }
+            if (onProc(dir)) {
+                // A /proc link (fd/N, cwd, root, exe) leads to what the caller holds: the
+                // kernel follows it from the caller's /proc directory.
+                close(fd);
+                fd = openat(dir, name.c_str(), O_PATH | O_CLOEXEC);
+                if (fd < 0) {
+                    const int saved = errno;
+                    close(dir);
+                    return -saved;
+                }
+                if (last)
+                    return finish(name, fd);
+                close(dir);
+                dir = fd;
+                ++index;
+                continue;
+            }
+            char target[PATH_MAX + 1];
+            const ssize_t n = readlinkat(fd, "", target, PATH_MAX);
+            close(fd);
+            if (n <= 0) {
+                close(dir);
+                return n == 0 ? -ENOENT : -errno;
+            }
+            const std::string text(target, static_cast<size_t>(n));
+            std::vector<std::string> spliced = components(text);
+            spliced.insert(spliced.end(), rest.begin() + static_cast<std::ptrdiff_t>(index) + 1, rest.end());
+            if (text[0] == '/') {
+                close(dir);
+                dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                if (dir < 0)
+                    return -errno;
+            }
+            rest = std::move(spliced);
+            index = 0;
+            if (rest.empty())
+                return finish(".", fcntl(dir, F_DUPFD_CLOEXEC, 0));
+            continue;
+        }
+        if (last)
+            return finish(name, fd);
+        if (!S_ISDIR(st.st_mode)) {
+            close(fd);
+            close(dir);
+            return -ENOTDIR;
+        }
+        close(dir);
+        dir = fd;
+        ++index;
+    }
+    close(dir);
+    return -ENOENT;
+}
+
+bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif_resp &response, std::string &refused)
+{
+    response.error = -EPERM;
+    response.val = 0;
+    response.flags = 0;
+    const unsigned pid = request.pid;
+    const int nr = request.data.nr;
+    const auto *args = request.data.args;
+
+    enum class Op { Open, Truncate, Mkdir, Mknod, Symlink, Link, Rename, Unlink };
+    Op op = Op::Open;
+    int dirfd = AT_FDCWD; // of the path changed (the new name)
+    int otherDirfd = AT_FDCWD; // of the old name (link, rename)
+    unsigned long long pathAddress = 0;
+    unsigned long long otherAddress = 0; // old name, or a symbolic link's target
+    int flags = 0;
+    mode_t mode = 0;
+    dev_t device = 0;
+    off_t length = 0;
+    if (nr == SCMP_SYS(open)) {
+        pathAddress = args[0];
+        flags = lowInt(args[1]);
+        mode = static_cast<mode_t>(args[2]);
+    } else if (nr == SCMP_SYS(openat)) {
+        dirfd = lowInt(args[0]);
+        pathAddress = args[1];
+        flags = lowInt(args[2]);
+        mode = static_cast<mode_t>(args[3]);
+    } else if (nr == SCMP_SYS(creat)) {
+        pathAddress = args[0];
+        flags = O_CREAT | O_WRONLY | O_TRUNC;
+        mode = static_cast<mode_t>(args[1]);
+    } else if (nr == SCMP_SYS(truncate)) {
+        op = Op::Truncate;
+        pathAddress = args[0];
+        length = static_cast<off_t>(args[1]);
+    } else if (nr == SCMP_SYS(mkdir) || nr == SCMP_SYS(mkdirat)) {
+        op = Op::Mkdir;
+        const int shift = nr == SCMP_SYS(mkdirat) ? 1 : 0;
+        dirfd = shift ? lowInt(args[0]) : AT_FDCWD;
+        pathAddress = args[shift];
+        mode = static_cast<mode_t>(args[shift + 1]);
+    } else if (nr == SCMP_SYS(mknod) || nr == SCMP_SYS(mknodat)) {
+        op = Op::Mknod;
+        const int shift = nr == SCMP_SYS(mknodat) ? 1 : 0;
+        dirfd = shift ? lowInt(args[0]) : AT_FDCWD;
+        pathAddress = args[shift];
+        mode = static_cast<mode_t>(args[shift + 1]);
+        device = static_cast<dev_t>(args[shift + 2]);
+    } else if (nr == SCMP_SYS(symlink)) {
+        op = Op::Symlink;
+        otherAddress = args[0];
+        pathAddress = args[1];
+    } else if (nr == SCMP_SYS(symlinkat)) {
+        op = Op::Symlink;
+        otherAddress = args[0];
+        dirfd = lowInt(args[1]);
+        pathAddress = args[2];
+    } else if (nr == SCMP_SYS(link) || nr == SCMP_SYS(rename)) {
+        op = nr == SCMP_SYS(link) ? Op::Link : Op::Rename;
+        otherAddress = args[0];
+        pathAddress = args[1];
+    } else if (nr == SCMP_SYS(linkat) || nr == SCMP_SYS(renameat) || nr == SCMP_SYS(renameat2)) {
+        op = nr == SCMP_SYS(linkat) ? Op::Link : Op::Rename;
+        otherDirfd = lowInt(args[0]);
+        otherAddress = args[1];
+        dirfd = lowInt(args[2]);
+        pathAddress = args[3];
+        flags = nr == SCMP_SYS(renameat) ? 0 : lowInt(args[4]);
+    } else if (nr == SCMP_SYS(unlink) || nr == SCMP_SYS(rmdir)) {
+        op = Op::Unlink;
+        pathAddress = args[0];
+        flags = nr == SCMP_SYS(rmdir) ? AT_REMOVEDIR : 0;
+    } else if (nr == SCMP_SYS(unlinkat)) {
+        op = Op::Unlink;
+        dirfd = lowInt(args[0]);
+        pathAddress = args[1];
+        flags = lowInt(args[2]);
+    } else {
+        return false;
+    }
+
+    // Everything taken from the caller's memory is read once, here.
+    std::string path;
+    std::string other;
+    if (!readCallerString(pid, pathAddress, path)
+        || ((op == Op::Symlink || op == Op::Link || op == Op::Rename) && !readCallerString(pid, otherAddress, other))) {
+        response.error = -EFAULT;
+        return false;
+    }
+    const bool emptyOldPath = op == Op::Link && other.empty() && (flags & AT_EMPTY_PATH);
+    int base = openBase(pid, dirfd, path);
+    int otherBase = (op == Op::Link || op == Op::Rename)
+        ? (emptyOldPath ? openBase(pid, otherDirfd, std::string()) : openBase(pid, otherDirfd, other))
+        : -1;
+    // The pid must still be the caller that is waiting (not a process that reused it).
+    if (seccomp_notify_id_valid(notifyFd, request.id) != 0) {
+        closeTarget(base);
+        closeTarget(otherBase);
+        response.error = -ESRCH;
+        return false;
+    }
+    // The caller's umask, read only for the calls that create with a mode.
+    auto creationMask = [pid]() {
+        const int value = callerUmask(pid);
+        return static_cast<mode_t>(value < 0 ? 077 : value);
+    };
+
+    Target target;
+    Target source;
+    auto cleanup = [&]() {
+        closeTarget(base);
+        closeTarget(otherBase);
+        closeTarget(target.parent);
+        closeTarget(target.object);
+        closeTarget(source.parent);
+        closeTarget(source.object);
+    };
+    auto refuse = [&](const std::string &where, const std::string &why) {
+        refused = where + " (" + why + ")";
+        response.error = -EACCES;
+        cleanup();
+        return false;
+    };
+    auto fail = [&](int error) {
+        response.error = error;
+        cleanup();
+        return false;
+    };
+    auto done = [&](int rc) {
+        response.error = rc < 0 ? -errno : 0;
+        cleanup();
+        return false;
+    };
+    auto judgeObject = [&](int fd) { return judgeEntry(fd); };
+
+    if (op == Op::Open && (flags & O_PATH)) {
+        // O_PATH ignores every other flag but O_DIRECTORY and O_NOFOLLOW: nothing is made.
+        if (const int rc = resolve(pid, base, path, !(flags & O_NOFOLLOW), target); rc < 0)
+            return fail(rc);
+        if (target.object < 0)
+            return fail(-ENOENT);
+        struct stat st = {};
+        if ((flags & O_DIRECTORY) && (fstat(target.object, &st) != 0 || !S_ISDIR(st.st_mode)))
+            return fail(-ENOTDIR);
+        const int fd = fcntl(target.object, F_DUPFD_CLOEXEC, 0);
+        if (fd < 0)
+            return fail(-errno);
+        const bool answered = installInCaller(notifyFd, request.id, fd, flags & O_CLOEXEC, response);
+        cleanup();
+        return answered;
+    }
+    if (op == Op::Open) {
+        const bool creating = flags & O_CREAT;
+        if (creating && !path.empty() && path.back() == '/')
+            return fail(-EISDIR);
+        const bool temporary = (flags & O_TMPFILE) == O_TMPFILE;
+        const bool follow = temporary || (!(flags & O_NOFOLLOW) && !(creating && (flags & O_EXCL)));
+        if (const int rc = resolve(pid, base, path, follow, target); rc < 0)
+            return fail(rc);
+        const int passFlags = (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)) | O_CLOEXEC;
+        int fd = -1;
+        if (temporary) {
+            // An unnamed file in a directory: it gets a name only through link(), judged then.
+            if (target.object < 0)
+                return fail(-ENOENT);
+            if (!mayWrite(target.object, true))
+                return fail(-EACCES);
+            fd = openat(target.object, ".", flags | O_CLOEXEC, mode & ~creationMask() & 07777);
+        } else if (target.object >= 0) {
+            if (creating && (flags & O_EXCL))
+                return fail(-EEXIST);
+            struct stat st = {};
+            if (fstat(target.object, &st) != 0)
+                return fail(-errno);
+            if (S_ISLNK(st.st_mode))
+                return fail(-ELOOP);
+            if (const std::string why = judgeObject(target.object); !why.empty())
+                return refuse(objectPath(target.object), why);
+            if (!mayWrite(target.object, false))
+                return fail(-EACCES);
+            const std::string self = "/proc/self/fd/" + std::to_string(target.object);
+            if (S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK)) {
+                // With its other end open (a pipe the caller holds, mostly) it opens at once.
+                fd = open(self.c_str(), passFlags | O_NONBLOCK);
+                if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+                    const int saved = errno;
+                    close(fd);
+                    return fail(-saved);
+                }
+            }
+            if (fd < 0 && S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK) && errno == ENXIO) {
+                // Opening a FIFO waits for its other end: done aside, so the supervisor
+                // keeps answering (the other end's own calls among them).
+                const int object = target.object;
+                target.object = -1;
+                std::thread([notifyFd, id = request.id, object, passFlags, cloexec = (flags & O_CLOEXEC) != 0]() {
+                    const int opened = open(("/proc/self/fd/" + std::to_string(object)).c_str(), passFlags);
+                    const int saved = errno;
+                    close(object);
+                    seccomp_notif_resp reply = {};
+                    reply.id = id;
+                    if (opened >= 0 && installInCaller(notifyFd, id, opened, cloexec, reply))
+                        return;
+                    if (opened < 0)
+                        reply.error = -saved;
+                    (void)seccomp_notify_respond(notifyFd, &reply);
+                }).detach();
+                cleanup();
+                return true;
+            }
+            if (fd < 0)
+                fd = open(self.c_str(), passFlags);
+        } else {
+            if (!creating)
+                return fail(-ENOENT);
+            if (target.parentPath.empty())
+                return fail(-ENOENT);
+            if (const std::string why = judge(target.parentPath, target.name, false); !why.empty())
+                return refuse(joinPath(target.parentPath, target.name), why);
+            if (!mayWrite(target.parent, true))
+                return fail(-EACCES);
+            fd = openat(target.parent, target.name.c_str(), passFlags | O_CREAT | (flags & O_EXCL) | O_NOFOLLOW,
+                        mode & ~creationMask() & 07777);
+        }
+        if (fd < 0)
+            return fail(-errno);
+        const bool answered = installInCaller(notifyFd, request.id, fd, flags & O_CLOEXEC, response);
+        cleanup();
+        return answered;
+    }
+
+    if (op == Op::Truncate) {
+        if (const int rc = resolve(pid, base, path, true, target); rc < 0)
+            return fail(rc);
+        if (target.object < 0)
+            return fail(-ENOENT);
+        struct stat st = {};
+        if (fstat(target.object, &st) != 0)
+            return fail(-errno);
+        if (!S_ISREG(st.st_mode))
+            return fail(S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL);
+        if (const std::string why = judgeObject(target.object); !why.empty())
+            return refuse(objectPath(target.object), why);
+        if (!mayWrite(target.object, false))
+            return fail(-EACCES);
+        const int fd = open(("/proc/self/fd/" + std::to_string(target.object)).c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0)
+            return fail(-errno);
+        const int rc = ftruncate(fd, length);
+        const int saved = errno;
+        close(fd);
+        errno = saved;
+        return done(rc);
+    }
+
+    if (op == Op::Link || op == Op::Rename) {
+        // The old name: for rename the entry itself, for link what it names (links followed
+        // only with AT_SYMLINK_FOLLOW; AT_EMPTY_PATH: the descriptor itself).
+        if (emptyOldPath) {
+            if (otherBase < 0)
+                return fail(-EBADF);
+            source.object = otherBase;
+            otherBase = -1;
+        } else if (const int rc = resolve(pid, otherBase, other, op == Op::Link && (flags & AT_SYMLINK_FOLLOW), source);
+                   rc < 0) {
+            return fail(rc);
+        }
+        if (source.object < 0)
+            return fail(-ENOENT);
+    }
+    if (const int rc = resolve(pid, base, path, false, target); rc < 0)
+        return fail(rc);
+    if (target.parentPath.empty())
+        return fail(-ENOENT);
+    const std::string where = joinPath(target.parentPath, target.name);
+
+    switch (op) {
+    case Op::Mkdir:
+    case Op::Mknod:
+    case Op::Symlink: {
+        if (target.object >= 0)
+            return fail(-EEXIST);
+        if (const std::string why = judge(target.parentPath, target.name, false); !why.empty())
+            return refuse(where, why);
+        if (!mayWrite(target.parent, true))
+            return fail(-EACCES);
+        int rc;
+        if (op == Op::Mkdir) {
+            rc = mkdirat(target.parent, target.name.c_str(), mode & ~creationMask() & 07777);
+            const int saved = errno;
+            if (rc == 0 && isTransientState(target.name) && nearestGitDirectory(target.parentPath) == target.parentPath)
+                m_createdState.push_back(where);
+            errno = saved;
+        } else if (op == Op::Mknod) {
+            rc = mknodat(target.parent, target.name.c_str(), (mode & S_IFMT) | (mode & ~creationMask() & 07777),
+                         device);
+        } else {
+            rc = symlinkat(other.c_str(), target.parent, target.name.c_str());
+        }
+        return done(rc);
+    }
+    case Op::Link: {
+        if (target.object >= 0)
+            return fail(-EEXIST);
+        if (const std::string why = judgeObject(source.object); !why.empty())
+            return refuse(objectPath(source.object), why);
+        if (const std::string why = judge(target.parentPath, target.name, false); !why.empty())
+            return refuse(where, why);
+        if (!mayWrite(target.parent, true) || !mayWrite(source.object, false))
+            return fail(-EACCES);
+        const std::string self = "/proc/self/fd/" + std::to_string(source.object);
+        return done(linkat(AT_FDCWD, self.c_str(), target.parent, target.name.c_str(), AT_SYMLINK_FOLLOW));
+    }
+    case Op::Rename: {
+        if (source.parentPath.empty())
+            return fail(-ENOENT);
+        const std::string from = joinPath(source.parentPath, source.name);
+        if (const std::string why = judge(source.parentPath, source.name, true); !why.empty())
+            return refuse(from, why);
+        if (const std::string why = judge(target.parentPath, target.name, true); !why.empty())
+            return refuse(where, why);
+        if ((underGuardedRoot(from) || underGuardedRoot(where))
+            && nearestGitDirectory(source.parentPath) != nearestGitDirectory(target.parentPath))
+            return refuse(from, "moves an entry into or out of a git directory");
+        if (!mayWrite(source.parent, true) || !mayWrite(target.parent, true))
+            return fail(-EACCES);
+        return done(static_cast<int>(syscall(SYS_renameat2, source.parent, source.name.c_str(), target.parent,
+                                             target.name.c_str(), static_cast<unsigned>(flags))));
+    }
+    case Op::Unlink: {
+        if (target.object < 0)
+            return fail(-ENOENT);
+        if (const std::string why = judge(target.parentPath, target.name, false); !why.empty())
+            return refuse(where, why);
+        if (!mayWrite(target.parent, true))
+            return fail(-EACCES);
+        return done(unlinkat(target.parent, target.name.c_str(), flags & AT_REMOVEDIR));
+    }
+    default:
+        return fail(-ENOSYS);
+    }
+}
+
+std::string WriteGate::judgeEntry(int fd) const
+{
+    // Another name of the same file may lie anywhere (a local git clone hard-links its
+    // objects): changing the file through this one would change it there too.
+    struct stat st = {};
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1)
+        return "a file with other hard links, which may lie outside the writable paths";
+    const std::string real = objectPath(fd);
+    if (real.empty() || real[0] != '/')
+        return {};
+    return judge(parentOf(real), baseOf(real), false);
+}
+
+void WriteGate::removeLeftovers()
+{
+    for (const std::string &path : m_createdState) {
+        const int parent = open(parentOf(path).c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (parent < 0)
+            continue;
+        struct stat st = {};
+        if (fstatat(parent, baseOf(path).c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+            std::fprintf(stderr, "sandbox: removed the unfinished %s the command left in %s\n", baseOf(path).c_str(),
+                         parentOf(path).c_str());
+            removeTree(parent, baseOf(path));
+        }
+        close(parent);
+    }
+    m_createdState.clear();
+}
+
+} // namespace sandbox::init

@@ -1,0 +1,222 @@
+// Ordinary file work in the workspace, natively, under bubblewrap and in both tiers of the
+// auto launcher (whose write gate makes every writing call a round trip to sandbox-init):
+// unpacking 5,000 small files, `git add -A && git commit` of 10,000 files, building a C
+// project of 1,000 files, and 2,000 bare file creations that show the cost of one round
+// trip. Prints medians side by side; measures only, never fails on a figure.
+#include "LauncherRun.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <vector>
+
+using namespace sandbox;
+using namespace sandbox::test;
+
+namespace {
+
+struct Workload
+{
+    QString name;
+    QString script; // run with sh -c in the workspace
+    std::function<bool(const QString &workspace)> prepare; // on the host, before each run
+    int runs = 3;
+    int calls = 0; // writing calls it makes (for the per-call figure), 0 when not counted
+};
+
+struct Runner
+{
+    QString name;
+    std::function<bool(const QString &script, const QString &workspace)> run;
+};
+
+bool writeFile(const QString &path, const QByteArray &content)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(content) == content.size();
+}
+
+bool host(const QString &program, const QStringList &arguments, const QString &directory)
+{
+    QProcess process;
+    process.setWorkingDirectory(directory);
+    process.start(program, arguments);
+    return process.waitForFinished(600000) && process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
+}
+
+bool native(const QString &script, const QString &workspace)
+{
+    return host(QStringLiteral("sh"), { QStringLiteral("-c"), script }, workspace);
+}
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0 : values[values.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    // Under /var/tmp: a real disk, and not the private /tmp of tier 1.
+    QTemporaryDir root(QStringLiteral("/var/tmp/bench-filework-XXXXXX"));
+    if (!root.isValid())
+        return 1;
+    const QString workspace = root.filePath(QStringLiteral("ws"));
+    const QString sources = root.filePath(QStringLiteral("sources"));
+    QDir().mkpath(workspace);
+
+    // The inputs, made once on the host.
+    for (int i = 0; i < 5000; ++i) {
+        if (!writeFile(sources + QStringLiteral("/tree/d%1/f%2.txt").arg(i / 100).arg(i),
+                       QByteArray("file ") + QByteArray::number(i) + '\n'))
+            return 1;
+    }
+    if (!host(QStringLiteral("tar"),
+              { QStringLiteral("-cf"), root.filePath(QStringLiteral("files.tar")), QStringLiteral("tree") }, sources))
+        return 1;
+    QDir(sources + QStringLiteral("/tree")).removeRecursively();
+    for (int i = 0; i < 1000; ++i) {
+        if (!writeFile(sources + QStringLiteral("/project/src/u%1.c").arg(i),
+                       QByteArray("int u") + QByteArray::number(i) + "(int x) { return x * " + QByteArray::number(i)
+                           + "; }\n"))
+            return 1;
+    }
+    if (!writeFile(sources + QStringLiteral("/project/Makefile"),
+                   "SRC := $(wildcard src/*.c)\nOBJ := $(SRC:src/%.c=obj/%.o)\nall: libp.a\n"
+                   "obj/%.o: src/%.c\n\t@mkdir -p obj\n\t@cc -O0 -c $< -o $@\n"
+                   "libp.a: $(OBJ)\n\t@ar rcs $@ $(OBJ)\n"))
+        return 1;
+
+    std::vector<Workload> workloads;
+    workloads.push_back({ QStringLiteral("tar -xf: 5,000 small files"),
+                          QStringLiteral("tar -xf %1").arg(root.filePath(QStringLiteral("files.tar"))),
+                          [](const QString &ws) {
+                              QDir(ws + QStringLiteral("/tree")).removeRecursively();
+                              return true;
+                          },
+                          3, 0 });
+    workloads.push_back(
+        { QStringLiteral("git add -A && git commit: 10,000 files"),
+          QStringLiteral("git add -A && git -c user.name=b -c user.email=b@example.com commit -qm bench"),
+          [](const QString &ws) {
+              QDir(ws).removeRecursively();
+              QDir().mkpath(ws);
+              for (int i = 0; i < 10000; ++i) {
+                  if (!writeFile(ws + QStringLiteral("/d%1/f%2.txt").arg(i / 200).arg(i),
+                                 QByteArray("line ") + QByteArray::number(i) + '\n'))
+                      return false;
+              }
+              return host(QStringLiteral("git"), { QStringLiteral("init"), QStringLiteral("-q") }, ws);
+          },
+          3, 0 });
+    workloads.push_back({ QStringLiteral("make -j2: a C project of 1,000 files"), QStringLiteral("make -s -j2"),
+                          [sources](const QString &ws) {
+                              QDir(ws).removeRecursively();
+                              QDir().mkpath(ws);
+                              return host(QStringLiteral("cp"),
+                                          { QStringLiteral("-r"), sources + QStringLiteral("/project/."), ws }, ws);
+                          },
+                          1, 0 });
+    workloads.push_back({ QStringLiteral("2,000 file creations (sh: : > f$i)"),
+                          QStringLiteral("i=0; while [ $i -lt 2000 ]; do : > c$i; i=$((i+1)); done"),
+                          [](const QString &ws) {
+                              QDir(ws).removeRecursively();
+                              return QDir().mkpath(ws);
+                          },
+                          3, 2000 });
+
+    std::vector<Runner> runners;
+    runners.push_back({ QStringLiteral("native"), native });
+    const QString bwrap = QStandardPaths::findExecutable(QStringLiteral("bwrap"));
+    if (!bwrap.isEmpty()) {
+        runners.push_back({ QStringLiteral("bwrap"), [bwrap](const QString &script, const QString &ws) {
+                               return host(bwrap,
+                                           { QStringLiteral("--unshare-all"), QStringLiteral("--die-with-parent"),
+                                             QStringLiteral("--ro-bind"), QStringLiteral("/"), QStringLiteral("/"),
+                                             QStringLiteral("--proc"), QStringLiteral("/proc"), QStringLiteral("--dev"),
+                                             QStringLiteral("/dev"), QStringLiteral("--tmpfs"), QStringLiteral("/tmp"),
+                                             QStringLiteral("--bind"), ws, ws, QStringLiteral("--chdir"), ws,
+                                             QStringLiteral("sh"), QStringLiteral("-c"), script },
+                                           ws);
+                           } });
+    }
+    std::vector<std::shared_ptr<AutoLauncher>> launchers;
+    const Policy policy = Policy::defaults();
+    for (const auto &[tier, label] :
+         { std::pair{ QStringLiteral("strongest"), QStringLiteral("auto tier 1") },
+           std::pair{ QStringLiteral("landlock-seccomp"), QStringLiteral("auto tier 2") } }) {
+        QString error;
+        std::shared_ptr<AutoLauncher> launcher = preparedLauncher(tier, &error);
+        if (!launcher) {
+            std::fprintf(stderr, "bench: cannot prepare the auto launcher (%s): %s\n", qPrintable(tier),
+                         qPrintable(error));
+            return 1;
+        }
+        launchers.push_back(launcher);
+        runners.push_back({ label, [launcher, policy](const QString &script, const QString &ws) {
+                               const RunResult result
+                                   = runIn(*launcher, { QStringLiteral("sh"), QStringLiteral("-c"), script }, policy,
+                                           ws, {}, 0, 600000);
+                               if (result.status.exitCode != 0 || result.status.signaled)
+                                   std::fprintf(stderr, "bench: %s\n", result.err.constData());
+                               return result.started && result.status.exitCode == 0 && !result.status.signaled;
+                           } });
+    }
+
+    std::printf("\nFile work in the workspace, wall time in ms (median; runs interleaved across runners)\n\n");
+    std::printf("| %-40s |", "workload");
+    for (const Runner &runner : runners)
+        std::printf(" %-20s |", qPrintable(runner.name));
+    std::printf("\n|%s|", std::string(42, '-').c_str());
+    for (size_t i = 0; i < runners.size(); ++i)
+        std::printf("%s|", std::string(22, '-').c_str());
+    std::printf("\n");
+    std::vector<QString> perCall;
+    for (const Workload &workload : workloads) {
+        std::vector<std::vector<double>> times(runners.size());
+        QElapsedTimer timer;
+        for (int run = 0; run < workload.runs; ++run) {
+            for (size_t r = 0; r < runners.size(); ++r) {
+                if (!workload.prepare(workspace)) {
+                    std::fprintf(stderr, "bench: cannot prepare %s\n", qPrintable(workload.name));
+                    return 1;
+                }
+                timer.start();
+                if (!runners[r].run(workload.script, workspace)) {
+                    std::fprintf(stderr, "bench: %s failed under %s\n", qPrintable(workload.name),
+                                 qPrintable(runners[r].name));
+                    return 1;
+                }
+                times[r].push_back(double(timer.nsecsElapsed()) / 1e6);
+            }
+        }
+        const double base = median(times[0]);
+        std::printf("| %-40s |", qPrintable(workload.name));
+        for (size_t r = 0; r < runners.size(); ++r) {
+            const double value = median(times[r]);
+            std::printf(" %8.0f (%5.2fx)     |", value, base > 0 ? value / base : 0);
+            if (workload.calls > 0 && r > 0)
+                perCall.push_back(QStringLiteral("%1: %2 us per writing call over native")
+                                      .arg(runners[r].name)
+                                      .arg((value - base) * 1000.0 / workload.calls, 0, 'f', 1));
+        }
+        std::printf("\n");
+    }
+    std::printf("\nOne round trip to sandbox-init per writing call (open for writing, mkdir, rename, link, "
+                "unlink ...), from the 2,000 creations:\n");
+    for (const QString &line : perCall)
+        std::printf("  %s\n", qPrintable(line));
+    return 0;
+}
