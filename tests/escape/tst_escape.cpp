@@ -542,8 +542,17 @@ void TestEscape::addRows(int tier)
         sh("cd {ws}/src && printf 'out: in\\n\\tcp in out\\n' > Makefile && echo a > in && make -s && "
            "touch -d 2000-01-01 out && make; rm -f Makefile in out"),
         Succeeds, "cp in out");
-    if (tier == 2)
-        row("chown is refused in the workspace too (claimed)", def, sh("chown \"$(id -u)\" {ws}/existing.txt"), Fails);
+    if (tier == 2) {
+        row("chown to another owner is refused in the workspace too (claimed)", def,
+            sh("chown 54321 {ws}/existing.txt"), Fails);
+        // What tar and cp -a do as root: "changing" a file to the owner it has.
+        row("chown to the owner a file has succeeds in the workspace", def,
+            sh("chown \"$(id -u):$(id -g)\" {ws}/existing.txt && echo CHOWN-SAME-OK"), Succeeds, "CHOWN-SAME-OK");
+        row("tar keeps working as root in the workspace", def,
+            sh("cd {ws} && mkdir -p tarsrc/d && echo x > tarsrc/d/f && ln -s f tarsrc/d/l && tar -cf t.tar tarsrc && "
+               "rm -rf tarsrc && tar -xf t.tar && rm -rf tarsrc t.tar && echo TAR-OK"),
+            Succeeds, "TAR-OK");
+    }
 
     // --- syscalls that must be refused
     for (const char *name : { "ptrace", "process_vm", "io_uring", "bpf", "keyctl", "userfaultfd", "perf_event_open",

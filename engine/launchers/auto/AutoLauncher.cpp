@@ -191,9 +191,9 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                "and /dev/shm are the host's (not private); only null, zero, full, random, urandom and tty "
                "devices")
                 .arg(landlock, writeGateClaim(),
-                     (abi >= 3 ? tr("truncating needs write access (Landlock); changing ownership or extended "
-                                    "attributes is refused everywhere (seccomp), the workspace included; ")
-                               : tr("changing ownership or extended attributes is refused everywhere (seccomp); "
+                     (abi >= 3 ? tr("truncating needs write access (Landlock); changing extended attributes is "
+                                    "refused everywhere (seccomp), the workspace included; ")
+                               : tr("changing extended attributes is refused everywhere (seccomp); "
                                     "truncate() is made by sandbox-init, only under a writable path (this "
                                     "Landlock ABI has no truncate right of its own); "))
                          + tr("chmod and utimes (every call that changes a file's mode or times) are made by "
@@ -201,8 +201,13 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                               "read from the command once) only when the file, resolved as the command asked "
                               "(symbolic links followed unless it asked otherwise), lies under a writable path and "
                               "belongs to the command's user; they are refused elsewhere, read-only and denied paths "
-                              "included; a symbolic link's own times cannot be changed; on a kernel without seccomp "
-                              "user notification (before Linux 5.0) chmod and utimes are refused everywhere")));
+                              "included; a symbolic link's own times are set on the link sandbox-init holds; on a "
+                              "kernel without seccomp "
+                              "user notification (before Linux 5.0) chmod and utimes are refused everywhere; ownership "
+                              "never changes: "
+                              "chown and its kin succeed, changing nothing, only when they ask for the owner and "
+                              "group a file under a writable path already has (as tar and cp -a do as root), and are "
+                              "refused otherwise")));
         claims.insert(QStringLiteral("confinement"),
                       tr("weaker, no namespaces: host processes are visible in /proc; seccomp-bpf deny list "
                          "(int arguments compared on their low 32 bits), no_new_privs, capabilities dropped; "

@@ -431,23 +431,23 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
                           SCMP_SYS(mq_timedreceive), SCMP_SYS(mq_notify), SCMP_SYS(mq_getsetattr) })
             rc = rc ? rc : seccomp_rule_add(ctx, deny, call, 0);
     }
-    // Tier 2: Landlock has no right for ownership or extended attributes, and seccomp
-    // cannot see which file a call names, so changing them is refused everywhere (tools
-    // that preserve them, cp -a and tar, carry on without).
+    // Tier 2: Landlock has no right for extended attributes, and seccomp cannot see which
+    // file a call names, so changing them is refused everywhere (tools that preserve them,
+    // cp -a and tar, carry on without). Ownership goes to MetadataSupervisor below.
     if (config.tier == 2) {
-        for (int call : { SCMP_SYS(chown), SCMP_SYS(fchown), SCMP_SYS(lchown), SCMP_SYS(fchownat), SCMP_SYS(setxattr),
-                          SCMP_SYS(lsetxattr), SCMP_SYS(fsetxattr), SCMP_SYS(removexattr), SCMP_SYS(lremovexattr),
-                          SCMP_SYS(fremovexattr) })
+        for (int call : { SCMP_SYS(setxattr), SCMP_SYS(lsetxattr), SCMP_SYS(fsetxattr), SCMP_SYS(removexattr),
+                          SCMP_SYS(lremovexattr), SCMP_SYS(fremovexattr) })
             rc = rc ? rc : seccomp_rule_add(ctx, deny, call, 0);
         // setxattrat and removexattrat (Linux 6.13), by number: older libseccomp lacks them.
         for (int call : { 463, 466 })
             rc = rc ? rc : seccomp_rule_add(ctx, deny, call, 0);
-        // Modes and times: answered by sandbox-init (MetadataSupervisor), which makes the
-        // change itself only under a writable path. A kernel without user notification
-        // gets them refused everywhere instead. fchmodat2 (Linux 6.6) by number.
+        // Modes, times and ownership: answered by sandbox-init (MetadataSupervisor), which
+        // makes the change itself only under a writable path (ownership: only to what it is). A kernel without user
+        // notification gets them refused everywhere instead. fchmodat2 (Linux 6.6) by number.
         const uint32_t metadata = notificationsAvailable() ? SCMP_ACT_NOTIFY : deny;
         for (int call : { SCMP_SYS(chmod), SCMP_SYS(fchmod), SCMP_SYS(fchmodat), 452, SCMP_SYS(utimensat),
-                          SCMP_SYS(utimes), SCMP_SYS(utime), SCMP_SYS(futimesat) })
+                          SCMP_SYS(utimes), SCMP_SYS(utime), SCMP_SYS(futimesat), SCMP_SYS(chown), SCMP_SYS(fchown),
+                          SCMP_SYS(lchown), SCMP_SYS(fchownat) })
             rc = rc ? rc : seccomp_rule_add(ctx, metadata, call, 0);
     }
     // Raw and packet sockets, always (the type's low 4 bits; the rest are flags).

@@ -3,6 +3,7 @@
 #include "CallerAccess.h"
 #include "WriteGate.h"
 
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -54,7 +55,8 @@ MetadataSupervisor::~MetadataSupervisor()
 bool MetadataSupervisor::handles(int nr)
 {
     return nr == SCMP_SYS(chmod) || nr == SCMP_SYS(fchmod) || nr == SCMP_SYS(fchmodat) || nr == kFchmodat2
-        || nr == SCMP_SYS(utimensat) || nr == SCMP_SYS(utimes) || nr == SCMP_SYS(utime) || nr == SCMP_SYS(futimesat);
+        || nr == SCMP_SYS(utimensat) || nr == SCMP_SYS(utimes) || nr == SCMP_SYS(utime) || nr == SCMP_SYS(futimesat)
+        || nr == SCMP_SYS(chown) || nr == SCMP_SYS(fchown) || nr == SCMP_SYS(lchown) || nr == SCMP_SYS(fchownat);
 }
 
 bool MetadataSupervisor::underWritable(int objectFd) const
@@ -109,6 +111,9 @@ void MetadataSupervisor::answer(int notifyFd, const seccomp_notif &request, secc
     unsigned long long pathAddress = 0;
     int flags = 0;
     bool isChmod = true;
+    bool isChown = false;
+    long long owner = -1;
+    long long group = -1;
     mode_t mode = 0;
     unsigned long long timesAddress = 0;
     if (nr == SCMP_SYS(chmod)) {
@@ -139,6 +144,20 @@ void MetadataSupervisor::answer(int notifyFd, const seccomp_notif &request, secc
         dirfd = lowInt(args[0]);
         pathAddress = args[1];
         timesAddress = args[2];
+    } else if (nr == SCMP_SYS(chown) || nr == SCMP_SYS(lchown) || nr == SCMP_SYS(fchown) || nr == SCMP_SYS(fchownat)) {
+        isChmod = false;
+        isChown = true;
+        const int shift = nr == SCMP_SYS(fchownat) ? 1 : 0;
+        if (nr == SCMP_SYS(fchown)) {
+            byDescriptor = true;
+            dirfd = lowInt(args[0]);
+        } else {
+            dirfd = shift ? lowInt(args[0]) : AT_FDCWD;
+            pathAddress = args[shift];
+        }
+        owner = lowInt(args[shift + 1]);
+        group = lowInt(args[shift + 2]);
+        flags = nr == SCMP_SYS(fchownat) ? lowInt(args[4]) : nr == SCMP_SYS(lchown) ? AT_SYMLINK_NOFOLLOW : 0;
     } else {
         return;
     }
@@ -187,6 +206,20 @@ void MetadataSupervisor::answer(int notifyFd, const seccomp_notif &request, secc
             return;
         }
         byDescriptor = true;
+    }
+
+    // /proc/self and /proc/thread-self name the caller, not sandbox-init (glibc's
+    // fchmodat(AT_SYMLINK_NOFOLLOW) changes the mode through /proc/self/fd/N).
+    for (const char *self : { "/proc/self/", "/proc/thread-self/" }) {
+        if (path.rfind(self, 0) == 0) {
+            path = "/proc/" + std::to_string(pid) + "/" + path.substr(std::strlen(self));
+            break;
+        }
+    }
+    if (path.rfind("/proc/", 0) == 0 && path.size() > 6 && std::isdigit(static_cast<unsigned char>(path[6]))
+        && path.compare(6, std::to_string(pid).size() + 1, std::to_string(pid) + "/") != 0) {
+        response.error = -EACCES; // another process's /proc directory
+        return;
     }
 
     // The caller's directory or descriptor, through /proc (the same object it holds).
@@ -244,11 +277,20 @@ void MetadataSupervisor::answer(int notifyFd, const seccomp_notif &request, secc
     // Acting on the descriptor held: /proc/self/fd/N names exactly that object.
     const std::string self = "/proc/self/fd/" + std::to_string(object);
     int rc;
-    if (S_ISLNK(st.st_mode)) {
-        // A link itself (AT_SYMLINK_NOFOLLOW): Linux has no mode for links, and changing
-        // a link's times is refused rather than done through its name.
+    if (isChown) {
+        // Ownership is never given away in this tier: only a change to what it already is
+        // (tar and cp -a run as root ask for that) succeeds, and changes nothing.
+        const bool same = (owner == -1 || owner == static_cast<long long>(st.st_uid))
+            && (group == -1 || group == static_cast<long long>(st.st_gid));
+        rc = same ? 0 : -1;
+        errno = EPERM;
+    } else if (S_ISLNK(st.st_mode) && isChmod) {
+        // A link itself (AT_SYMLINK_NOFOLLOW): Linux has no mode for links.
         rc = -1;
-        errno = isChmod ? EOPNOTSUPP : EPERM;
+        errno = EOPNOTSUPP;
+    } else if (S_ISLNK(st.st_mode)) {
+        // A link's own times (tar sets them): on the descriptor held, never through its name.
+        rc = utimensat(object, "", timesArg, AT_EMPTY_PATH);
     } else if (isChmod) {
         rc = chmod(self.c_str(), mode & 07777);
     } else {
