@@ -407,7 +407,7 @@ void AcpBridge::createTerminal(const QJsonValue &id, const QJsonObject &params)
                           .arg(method, cwd, workspace));
         return;
     }
-    request.cwd = cwd.isEmpty() ? workspace : cwd;
+    request.cwd = cwd.isEmpty() ? workspace : QDir::cleanPath(cwd);
     request.workspace = workspace;
     if (!request.env.contains(QStringLiteral("PATH")))
         request.env.insert(QStringLiteral("PATH"), QStringLiteral("/usr/local/bin:/usr/bin:/bin"));
