@@ -6,6 +6,7 @@
 #include "server/Client.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QJsonArray>
 #include <QSocketNotifier>
@@ -60,6 +61,14 @@ struct ParamReader
         return path;
     }
 };
+
+// Where `path` really is: symbolic links resolved, or, for a path that does not exist,
+// the path cleaned of "." and ".." (the engine refuses a working directory that does not exist).
+QString resolvedPath(const QString &path)
+{
+    const QString canonical = QFileInfo(path).canonicalFilePath();
+    return canonical.isEmpty() ? QDir::cleanPath(path) : canonical;
+}
 
 void writeAll(int fd, const QByteArray &data)
 {
@@ -132,6 +141,7 @@ AcpBridge::AcpBridge(Client &client, Options options, QObject *parent)
 {
     if (m_options.workspace.isEmpty())
         m_options.workspace = QDir::currentPath();
+    m_options.workspace = QDir::cleanPath(m_options.workspace);
     connect(m_agent.get(), &AgentPeer::lineReceived, this, &AcpBridge::handleAgentLine);
     connect(m_agent.get(), &AgentPeer::finished, this, &AcpBridge::agentFinished);
     connect(&m_client, &Client::hostInteractionRequested, this, &AcpBridge::ask);
@@ -227,10 +237,13 @@ void AcpBridge::handleEditorLine(const QByteArray &line, bool overlong)
         m_editorRequests.insert(key, message.id);
         if (message.method == QLatin1String("session/new") || message.method == QLatin1String("session/load")) {
             const QJsonObject params = message.params.toObject();
-            m_sessionRequests.insert(key, params.value(QLatin1String("cwd")).toString());
+            // The editor names the session's workspace; the agent never does.
+            const QString cwd = params.value(QLatin1String("cwd")).toString();
+            const QString workspace = QDir::isAbsolutePath(cwd) ? QDir::cleanPath(cwd) : QString();
+            m_sessionRequests.insert(key, workspace);
             if (message.method == QLatin1String("session/load")) {
                 const QString session = params.value(QLatin1String("sessionId")).toString();
-                m_sessionWorkspaces.insert(session, params.value(QLatin1String("cwd")).toString());
+                m_sessionWorkspaces.insert(session, workspace);
                 m_lastSessionId = session;
             }
         }
@@ -385,7 +398,17 @@ void AcpBridge::createTerminal(const QJsonValue &id, const QJsonObject &params)
         refuseToAgent(id, JsonRpcLine::InvalidParams, read.problem);
         return;
     }
-    request.cwd = cwd.isEmpty() ? workspaceFor(session) : cwd;
+    // The terminal starts where the agent asks, but only inside the session's workspace,
+    // and the policy's ${workspace} stays that workspace.
+    const QString workspace = workspaceFor(session);
+    if (!cwd.isEmpty() && !Policy::isInside(resolvedPath(cwd), resolvedPath(workspace))) {
+        refuseToAgent(id, JsonRpcLine::Refused,
+                      tr("%1: the working directory %2 is outside the session's workspace %3; nothing was run")
+                          .arg(method, cwd, workspace));
+        return;
+    }
+    request.cwd = cwd.isEmpty() ? workspace : QDir::cleanPath(cwd);
+    request.workspace = workspace;
     if (!request.env.contains(QStringLiteral("PATH")))
         request.env.insert(QStringLiteral("PATH"), QStringLiteral("/usr/local/bin:/usr/bin:/bin"));
     if (!session.isEmpty())
@@ -401,7 +424,12 @@ void AcpBridge::createTerminal(const QJsonValue &id, const QJsonObject &params)
     connect(raw, &AcpTerminal::failedToStart, this, [this, id, terminalId, command](const Error &error) {
         refuseToAgent(id, JsonRpcLine::Refused,
                       tr("terminal/create: the sandbox refused to run %1: %2").arg(command, error.toString()));
-        m_terminals.erase(terminalId);
+        // The terminal is still emitting this signal: it goes once control is back in the loop.
+        const auto found = m_terminals.find(terminalId);
+        if (found != m_terminals.end()) {
+            found->second.release()->deleteLater();
+            m_terminals.erase(found);
+        }
     });
     connect(raw, &AcpTerminal::exited, this, [this, raw, terminalId] {
         if (!raw->hasStarted())
@@ -469,6 +497,7 @@ void AcpBridge::readTextFile(const QJsonValue &id, const QJsonObject &params)
     SpawnRequest request;
     request.argv = QStringList{ QStringLiteral("/bin/cat"), QStringLiteral("--"), path };
     request.cwd = workspaceFor(session);
+    request.workspace = request.cwd;
     runThroughEngine(
         m_client, this, request, {},
         [this, id, method, path, line, limit](const QByteArray &out, const QByteArray &err,
@@ -510,6 +539,7 @@ void AcpBridge::writeTextFile(const QJsonValue &id, const QJsonObject &params)
     request.argv = QStringList{ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("cat > \"$1\""),
                                 QStringLiteral("sh"), path };
     request.cwd = workspaceFor(session);
+    request.workspace = request.cwd;
     runThroughEngine(m_client, this, request, content.toUtf8(),
                      [this, id, method, path](const QByteArray &, const QByteArray &err,
                                               std::optional<ExitStatus> status, const QString &reason) {

@@ -27,10 +27,12 @@ void AgentPeer::startOnHost(const QStringList &argv)
     m_hostProcess->setProcessChannelMode(QProcess::ForwardedErrorChannel);
     connect(m_hostProcess.get(), &QProcess::readyReadStandardOutput, this,
             [this] { receive(m_hostProcess->readAllStandardOutput()); });
-    connect(m_hostProcess.get(), &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart)
-            end(127, m_hostProcess->errorString());
-    });
+    connect(m_hostProcess.get(), &QProcess::errorOccurred, this,
+            [this, program = argv.constFirst()](QProcess::ProcessError error) {
+                if (error == QProcess::FailedToStart)
+                    end(127,
+                        tr("cannot start the agent program \"%1\": %2").arg(program, m_hostProcess->errorString()));
+            });
     connect(m_hostProcess.get(), &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
         receive(m_hostProcess->readAllStandardOutput());
         end(status == QProcess::CrashExit ? 128 + 9 : code, QString());
@@ -44,6 +46,7 @@ void AgentPeer::startConfined(Client &client, const QStringList &argv, const QSt
     SpawnRequest request;
     request.argv = argv;
     request.cwd = workspace;
+    request.workspace = workspace;
     const QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     for (const QString &name : environment.keys())
         request.env.insert(name, environment.value(name));
@@ -59,7 +62,9 @@ void AgentPeer::startConfined(Client &client, const QStringList &argv, const QSt
         }
     });
     connect(m_confined.get(), &RemoteProcess::failedToStart, this,
-            [this](const Error &error) { end(127, error.toString()); });
+            [this, program = argv.constFirst()](const Error &error) {
+                end(127, tr("cannot start the agent program \"%1\" in the sandbox: %2").arg(program, error.toString()));
+            });
     connect(m_confined.get(), &RemoteProcess::finished, this,
             [this](const ExitStatus &status) { end(status.shellStatus(), QString()); });
     connect(&client, &Client::disconnected, this, [this](const QString &reason) { end(128 + 9, reason); });

@@ -13,6 +13,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSocketNotifier>
 
 #ifdef Q_OS_LINUX
@@ -27,10 +28,16 @@
 namespace sandbox {
 
 RunCommand::RunCommand()
-    : Command(QStringLiteral("run"), QStringLiteral("run [--policy FILE] [--timeout S] -- CMD..."),
-              tr("Run CMD in the active backend with the current directory as workspace, streaming stdin, stdout "
-                 "and stderr. Exits with CMD's status, or 128+signal; 125 for sandboxctl's own errors."))
+    : Command(QStringLiteral("run"), QStringLiteral("run [--workspace DIR] [--policy FILE] [--timeout S] -- CMD..."),
+              tr("Run CMD in the active backend in the current directory, streaming stdin, stdout and stderr. "
+                 "The workspace (what the policy's ${workspace} names) is the current directory, or DIR given "
+                 "with --workspace, which must contain the current directory. Exits with CMD's status, or "
+                 "128+signal; 125 for sandboxctl's own errors."))
 {
+    addOption(QCommandLineOption(
+        QStringLiteral("workspace"),
+        tr("the workspace is DIR, a directory at or above the current one (default: the current directory)"),
+        QStringLiteral("DIR")));
     addOption(QCommandLineOption(QStringLiteral("policy"), tr("run under the JSON policy in FILE instead"),
                                  QStringLiteral("FILE")));
     addOption(QCommandLineOption(QStringLiteral("timeout"), tr("kill CMD and its sandbox after S seconds"),
@@ -76,6 +83,18 @@ int RunCommand::execute(EngineConnection &engine)
     SpawnRequest request;
     request.argv = argv;
     request.cwd = QDir::currentPath();
+    if (isSet(QStringLiteral("workspace"))) {
+        const QString given = value(QStringLiteral("workspace"));
+        const QFileInfo workspace(given);
+        if (given.isEmpty() || !workspace.isDir())
+            return fail(tr("--workspace: %1 is not an existing directory").arg(given), RunError);
+        request.workspace = QDir::cleanPath(workspace.absoluteFilePath());
+        // Compared with symbolic links resolved, as the engine compares them.
+        if (!Policy::isInside(QDir(request.cwd).canonicalPath(), workspace.canonicalFilePath()))
+            return fail(tr("--workspace: the current directory %1 is not inside the workspace %2; nothing was run")
+                            .arg(request.cwd, request.workspace),
+                        RunError);
+    }
     for (const char *name : { "TERM", "LANG", "LC_ALL" }) {
         if (qEnvironmentVariableIsSet(name))
             request.env.insert(QString::fromLatin1(name), qEnvironmentVariable(name));

@@ -632,6 +632,22 @@ Status validateSpawnRequest(const SpawnRequest &request)
         return Error{ QStringLiteral("spawn.cwd"),
                       tr("The working directory %1 does not exist.").arg(request.cwd),
                       {} };
+    if (!request.workspace.isEmpty()) {
+        if (!QDir::isAbsolutePath(request.workspace) || !QFileInfo(request.workspace).isDir())
+            return Error{ QStringLiteral("spawn.workspace"),
+                          tr("The workspace %1 is not an existing directory.").arg(request.workspace),
+                          {} };
+        // Compared with symbolic links resolved: a link inside the workspace that leads out
+        // of it does not make its target part of the workspace.
+        const QString cwd = QFileInfo(request.cwd).canonicalFilePath();
+        const QString workspace = QFileInfo(request.workspace).canonicalFilePath();
+        if (cwd.isEmpty() || workspace.isEmpty() || !Policy::isInside(cwd, workspace))
+            return Error{
+                QStringLiteral("spawn.cwd"),
+                tr("The working directory %1 is not inside the workspace %2.").arg(request.cwd, request.workspace),
+                {}
+            };
+    }
     if (request.timeoutMs < 0)
         return Error{ QStringLiteral("spawn.timeoutMs"), tr("The timeout cannot be negative."), {} };
     for (auto it = request.env.begin(); it != request.env.end(); ++it) {
@@ -678,7 +694,8 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
                                   .arg(missing.join(QStringLiteral(", "))),
                               confined.error());
     }
-    EngineFiles::keepReadOnly(effectivePolicy, request.cwd, { d->options.configDirectory, d->options.stateDirectory });
+    EngineFiles::keepReadOnly(effectivePolicy, request.effectiveWorkspace(),
+                              { d->options.configDirectory, d->options.stateDirectory });
     Result<std::shared_ptr<SandboxProcess>> spawned = snapshot.launcher->spawn(request, effectivePolicy);
     if (!spawned.ok() || !spawned.value()) {
         d->table.unpin(snapshot.launcher.get());

@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QDir>
 #include <QJsonArray>
 
 namespace sandbox {
@@ -64,6 +65,8 @@ std::optional<Error> checkCwd(const QString &cwd, const QString &path)
 QJsonObject SpawnRequest::toJson() const
 {
     QJsonObject object{ { QStringLiteral("argv"), QJsonArray::fromStringList(argv) }, { QStringLiteral("cwd"), cwd } };
+    if (!workspace.isEmpty())
+        object.insert(QStringLiteral("workspace"), workspace);
     if (!env.isEmpty())
         object.insert(QStringLiteral("env"), envToJson(env));
     if (timeoutMs != 0)
@@ -77,12 +80,14 @@ Result<SpawnRequest> SpawnRequest::fromJson(const QJsonValue &value, const QStri
 {
     JsonReader reader(value, path);
     reader.rejectUnknownKeys({ QStringLiteral("argv"), QStringLiteral("env"), QStringLiteral("cwd"),
-                               QStringLiteral("timeoutMs"), QStringLiteral("policy") });
+                               QStringLiteral("workspace"), QStringLiteral("timeoutMs"), QStringLiteral("policy") });
     SpawnRequest request;
     if (reader.ok() && !reader.has(QStringLiteral("argv")))
         reader.fail(QStringLiteral("argv"), tr("missing required key"));
     request.argv = reader.optionalStringList(QStringLiteral("argv"));
     request.cwd = reader.requireString(QStringLiteral("cwd"));
+    const bool hasWorkspace = reader.has(QStringLiteral("workspace"));
+    request.workspace = reader.optionalString(QStringLiteral("workspace"));
     request.timeoutMs = reader.optionalInteger(QStringLiteral("timeoutMs"), 0, maxTimeoutMs).value_or(0);
     const QJsonObject env = reader.optionalObject(QStringLiteral("env"));
     if (!reader.ok())
@@ -91,6 +96,17 @@ Result<SpawnRequest> SpawnRequest::fromJson(const QJsonValue &value, const QStri
         return *error;
     if (const auto error = checkCwd(request.cwd, reader.childPath(QStringLiteral("cwd"))))
         return *error;
+    if (hasWorkspace) {
+        const QString workspacePath = reader.childPath(QStringLiteral("workspace"));
+        if (const auto error = checkCwd(request.workspace, workspacePath))
+            return *error;
+        if (!Policy::isInside(QDir::cleanPath(request.cwd), QDir::cleanPath(request.workspace)))
+            return Error{
+                reader.childPath(QStringLiteral("cwd")),
+                tr("%1 is not inside the workspace %2").arg(request.cwd.left(200), request.workspace.left(200)),
+                {}
+            };
+    }
 
     const QString envPath = reader.childPath(QStringLiteral("env"));
     if (env.size() > maxEnv)

@@ -13,15 +13,21 @@
 
 namespace sandbox {
 
-// JSON: { argv: [..] (non-empty), env?: {K: V}, cwd (absolute; the workspace),
-//         timeoutMs?: int >= 0 (0 = none), policy?: Policy (overrides the stored policy) }
+// JSON: { argv: [..] (non-empty), env?: {K: V}, cwd (absolute; where the command starts),
+//         workspace?: absolute directory the cwd lies in (what the policy's ${workspace}
+//         names; absent: the cwd itself), timeoutMs?: int >= 0 (0 = none),
+//         policy?: Policy (overrides the stored policy) }
 struct SpawnRequest
 {
     QStringList argv;
     QMap<QString, QString> env;
     QString cwd;
+    QString workspace; // empty: the cwd is the workspace
     qint64 timeoutMs = 0;
     std::optional<Policy> policy;
+
+    // The directory ${workspace} names for this command: `workspace`, or else the cwd.
+    QString effectiveWorkspace() const { return workspace.isEmpty() ? cwd : workspace; }
 
     QJsonObject toJson() const;
     static Result<SpawnRequest> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("spawn"));

@@ -62,9 +62,14 @@ private slots:
     void agentThatDiesFailsPendingRequests();
     void editorThatDisconnectsEndsTheBridge();
     void confinedAgentIsInTheSandboxToo();
+    void terminalOutsideTheWorkspaceIsRefused_data();
+    void terminalOutsideTheWorkspaceIsRefused();
+    void terminalInASubFolderKeepsTheSessionWorkspace();
+    void refusedTerminalGetsAnErrorAndTheBridgeKeepsServing();
+    void missingAgentProgramIsNamed();
 
 private:
-    void start(const QStringList &options = {});
+    void start(const QStringList &options = {}, const QStringList &agent = {});
     void send(const QJsonObject &message);
     void sendLine(const QByteArray &line);
     // The next line from sandbox-acp that satisfies `accept` (others are kept for later).
@@ -74,7 +79,10 @@ private:
     // A prompt the agent turns into one client call; the agent's view of the response.
     QJsonObject agentCall(const QString &method, const QJsonObject &params);
     QJsonObject prompt(const QJsonObject &order);
-    void handshake();
+    // initialize, then session/new in `workspace` (default: the bridge's working directory).
+    void handshake(const QString &workspace = {});
+    // terminal/create in `cwd` of `/bin/sh -c script sh args...`, as the agent sees the answer.
+    QJsonObject createTerminal(const QString &cwd, const QString &script, const QStringList &args = {});
     void writeHostExecutionAskPolicy();
     QString runsWithHostChannels(const std::function<void(const QJsonObject &)> &answer);
 
@@ -120,7 +128,7 @@ void TestAcpBridge::cleanup()
     m_root.reset();
 }
 
-void TestAcpBridge::start(const QStringList &options)
+void TestAcpBridge::start(const QStringList &options, const QStringList &agent)
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
@@ -133,8 +141,11 @@ void TestAcpBridge::start(const QStringList &options)
             [this] { m_stderr += m_bridge->readAllStandardError(); });
     QStringList args{ QStringLiteral("--embedded"), QStringLiteral("--socket"),
                       m_root->filePath(QStringLiteral("run/engine.sock")) };
-    args << options << QStringLiteral("--") << QStringLiteral("python3")
-         << QStringLiteral(SANDBOX_ACP_TEST_DIR "/fake_agent.py");
+    args << options << QStringLiteral("--");
+    if (agent.isEmpty())
+        args << QStringLiteral("python3") << QStringLiteral(SANDBOX_ACP_TEST_DIR "/fake_agent.py");
+    else
+        args << agent;
     m_bridge->start(QCoreApplication::applicationDirPath() + QStringLiteral("/sandbox-acp"), args);
     QVERIFY2(m_bridge->waitForStarted(10000), qPrintable(m_bridge->errorString()));
 }
@@ -208,7 +219,7 @@ QJsonObject TestAcpBridge::agentCall(const QString &method, const QJsonObject &p
     return reply.value(u"result"_s).toObject().value(u"_meta"_s).toObject().value(u"response"_s).toObject();
 }
 
-void TestAcpBridge::handshake()
+void TestAcpBridge::handshake(const QString &workspace)
 {
     const QJsonObject init = request(
         QStringLiteral("initialize"),
@@ -218,8 +229,9 @@ void TestAcpBridge::handshake()
               QJsonObject{ { u"fs"_s, QJsonObject{ { u"readTextFile"_s, false }, { u"writeTextFile"_s, false } } },
                            { u"terminal"_s, false } } } });
     QCOMPARE(init.value(u"result"_s).toObject().value(u"protocolVersion"_s).toInt(), 1);
-    const QJsonObject session = request(QStringLiteral("session/new"),
-                                        QJsonObject{ { u"cwd"_s, m_workspace }, { u"mcpServers"_s, QJsonArray() } });
+    const QJsonObject session = request(
+        QStringLiteral("session/new"),
+        QJsonObject{ { u"cwd"_s, workspace.isEmpty() ? m_workspace : workspace }, { u"mcpServers"_s, QJsonArray() } });
     QCOMPARE(session.value(u"result"_s).toObject().value(u"sessionId"_s).toString(), QStringLiteral("sess-1"));
 }
 
@@ -619,6 +631,126 @@ void TestAcpBridge::confinedAgentIsInTheSandboxToo()
     QVERIFY(report(outside) != QStringLiteral("written"));
     QVERIFY(!QFile::exists(outside));
     QVERIFY(QFile::exists(m_workspace + QStringLiteral("/by-agent.txt")));
+}
+
+QJsonObject TestAcpBridge::createTerminal(const QString &cwd, const QString &script, const QStringList &args)
+{
+    QJsonArray argv{ u"-c"_s, script, u"sh"_s };
+    for (const QString &arg : args)
+        argv.append(arg);
+    QJsonObject params{ { u"command"_s, u"/bin/sh"_s }, { u"args"_s, argv } };
+    if (!cwd.isEmpty())
+        params.insert(u"cwd"_s, cwd);
+    return agentCall(QStringLiteral("terminal/create"), params);
+}
+
+void TestAcpBridge::terminalOutsideTheWorkspaceIsRefused_data()
+{
+    QTest::addColumn<bool>("confined");
+    QTest::newRow("agent on the host") << false;
+    QTest::newRow("confined agent") << true;
+}
+
+// The agent cannot move the workspace by asking for a terminal elsewhere: the home, the
+// root and a folder beside the workspace are refused, with the cwd and the workspace named.
+void TestAcpBridge::terminalOutsideTheWorkspaceIsRefused()
+{
+    QFETCH(bool, confined);
+    const QString home = m_root->filePath(QStringLiteral("home"));
+    const QString sibling = m_root->filePath(QStringLiteral("sibling"));
+    QVERIFY(QDir().mkpath(sibling));
+    start(confined ? QStringList{ QStringLiteral("--confine-agent") } : QStringList());
+    handshake();
+    const QString marker = m_workspace + QStringLiteral("/ran");
+    for (const QString &cwd : { home, QStringLiteral("/"), sibling, QString(m_workspace + QStringLiteral("/..")) }) {
+        const QJsonObject refused
+            = createTerminal(cwd, u"touch \"$1\"; echo x >> \"$2\"/.bashrc"_s, { marker, QDir::cleanPath(cwd) });
+        const QJsonObject error = refused.value(u"error"_s).toObject();
+        QVERIFY2(!refused.contains(u"result"_s), QJsonDocument(refused).toJson().constData());
+        QCOMPARE(error.value(u"code"_s).toInt(), -32000);
+        QVERIFY2(error.value(u"message"_s).toString().contains(cwd), qPrintable(error.value(u"message"_s).toString()));
+        QVERIFY2(error.value(u"message"_s).toString().contains(m_workspace),
+                 qPrintable(error.value(u"message"_s).toString()));
+    }
+    QVERIFY(!QFile::exists(home + QStringLiteral("/.bashrc")));
+    QVERIFY(!QFile::exists(sibling + QStringLiteral("/.bashrc")));
+    // The bridge still serves, and nothing of the refused commands ran.
+    const QString id
+        = createTerminal({}, u"echo served"_s).value(u"result"_s).toObject().value(u"terminalId"_s).toString();
+    QVERIFY(!id.isEmpty());
+    agentCall(QStringLiteral("terminal/wait_for_exit"), { { u"terminalId"_s, id } });
+    QCOMPARE(agentCall(QStringLiteral("terminal/output"), { { u"terminalId"_s, id } })
+                 .value(u"result"_s)
+                 .toObject()
+                 .value(u"output"_s)
+                 .toString(),
+             QStringLiteral("served\n"));
+    QVERIFY(!QFile::exists(marker));
+}
+
+// A terminal in a sub-folder starts there, and the policy's ${workspace} is still the
+// session's workspace: the workspace root is writable from the sub-folder, its parent not.
+void TestAcpBridge::terminalInASubFolderKeepsTheSessionWorkspace()
+{
+    // Outside /tmp, which the default policy makes writable as a whole.
+    const QString workspace = m_outside->filePath(QStringLiteral("project"));
+    QVERIFY(QDir().mkpath(workspace + QStringLiteral("/src/deep")));
+    start();
+    handshake(workspace);
+    const QString atRoot = workspace + QStringLiteral("/from-sub.txt");
+    const QString inParent = m_outside->filePath(QStringLiteral("from-sub.txt"));
+    const QJsonObject created = createTerminal(
+        workspace + QStringLiteral("/src/deep"),
+        u"pwd; echo root > \"$1\" && echo wrote-root; (echo parent > \"$2\") 2>/dev/null || echo parent-refused"_s,
+        { atRoot, inParent });
+    const QString id = created.value(u"result"_s).toObject().value(u"terminalId"_s).toString();
+    QVERIFY2(!id.isEmpty(), QJsonDocument(created).toJson().constData());
+    agentCall(QStringLiteral("terminal/wait_for_exit"), { { u"terminalId"_s, id } });
+    const QString output = agentCall(QStringLiteral("terminal/output"), { { u"terminalId"_s, id } })
+                               .value(u"result"_s)
+                               .toObject()
+                               .value(u"output"_s)
+                               .toString();
+    QCOMPARE(output, workspace + QStringLiteral("/src/deep\nwrote-root\nparent-refused\n"));
+    QVERIFY(QFile::exists(atRoot));
+    QVERIFY(!QFile::exists(inParent));
+}
+
+// The engine refusing a terminal (a cwd that does not exist, a cwd the policy denies) is an
+// error for the agent, and the bridge goes on serving.
+void TestAcpBridge::refusedTerminalGetsAnErrorAndTheBridgeKeepsServing()
+{
+    const QString home = m_root->filePath(QStringLiteral("home"));
+    start();
+    handshake(home);
+    for (const QString &cwd :
+         { QString(home + QStringLiteral("/no-such-folder")), QString(home + QStringLiteral("/.ssh")) }) {
+        const QJsonObject refused = createTerminal(cwd, u"echo ran"_s);
+        QVERIFY2(refused.contains(u"error"_s), QJsonDocument(refused).toJson().constData());
+        QCOMPARE(refused.value(u"error"_s).toObject().value(u"code"_s).toInt(), -32000);
+        QVERIFY2(refused.value(u"error"_s).toObject().value(u"message"_s).toString().contains(cwd),
+                 QJsonDocument(refused).toJson().constData());
+        const QJsonObject next = createTerminal({}, u"echo next"_s);
+        const QString id = next.value(u"result"_s).toObject().value(u"terminalId"_s).toString();
+        QVERIFY2(!id.isEmpty(), QJsonDocument(next).toJson().constData());
+        QCOMPARE(agentCall(QStringLiteral("terminal/wait_for_exit"), { { u"terminalId"_s, id } })
+                     .value(u"result"_s)
+                     .toObject()
+                     .value(u"exitCode"_s)
+                     .toInt(-1),
+                 0);
+    }
+    QCOMPARE(m_bridge->state(), QProcess::Running);
+}
+
+void TestAcpBridge::missingAgentProgramIsNamed()
+{
+    const QString program = m_root->filePath(QStringLiteral("no-such-agent"));
+    start({}, { program, QStringLiteral("--stdio") });
+    QVERIFY(m_bridge->waitForFinished(30000));
+    m_stderr += m_bridge->readAllStandardError();
+    QCOMPARE(m_bridge->exitCode(), 127);
+    QVERIFY2(m_stderr.contains(program.toUtf8()), m_stderr.constData());
 }
 
 QTEST_GUILESS_MAIN(TestAcpBridge)

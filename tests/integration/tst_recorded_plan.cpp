@@ -1,7 +1,8 @@
 // sandboxctl's run front serving embedded runs from the plan the engine recorded
 // (PlanRecorder, front/PlanRecord): taken only while everything the plan was built from is
 // unchanged, never writable from inside a sandbox, refused when it is not the user's alone
-// or was made for another workspace, kernel or tier, and the same run as the full program's.
+// or was made for another workspace, kernel or tier, and the same run as the full program's;
+// a run given --workspace is the full program's.
 // Which path served a run is read from SANDBOXCTL_RUN_PATH_REPORT.
 #include "protocol/Policy.h"
 
@@ -41,6 +42,7 @@ private slots:
     void anotherKernelOrTierIsNotUsed();
     void anotherEnvironmentIsNotUsed();
     void aPackThatAppearsIsTheFullProgramsToLoad();
+    void aGivenWorkspaceIsTheFullProgramsToServe();
     void nothingOutlivesAClientKilledWithSigkill_data();
     void nothingOutlivesAClientKilledWithSigkill();
 
@@ -404,6 +406,70 @@ void TestRecordedPlan::aRecordFromAnotherWorkspaceIsNotUsed()
     QVERIFY(QFile::setPermissions(recordPath(elsewhere), QFileDevice::ReadOwner | QFileDevice::WriteOwner));
     const Run run2 = run({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/true") }, elsewhere);
     QCOMPARE(run2.path, QStringLiteral("full cwd"));
+}
+
+// `run --workspace DIR` from a sub-folder: DIR is what ${workspace} names (writable, its
+// parent not), the recorded plan of the sub-folder does not serve it, it records none, and
+// a cwd outside DIR (a symbolic link leading out included) is refused with 125.
+void TestRecordedPlan::aGivenWorkspaceIsTheFullProgramsToServe()
+{
+    const QString sub = m_workspace + QStringLiteral("/src");
+    QVERIFY(QDir().mkpath(sub));
+    QVERIFY(recordFor(sub));
+    const QString atRoot = m_workspace + QStringLiteral("/from-src.txt");
+    const QString inParent = m_root->path() + QStringLiteral("/from-src.txt");
+    const QString script = QStringLiteral("echo root > \"$1\" && echo wrote-root; "
+                                          "(echo parent > \"$2\") 2>/dev/null || echo parent-refused; pwd");
+    // Without --workspace the sub-folder is the workspace, and its record serves.
+    const Run plain = run({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                            script, QStringLiteral("sh"), atRoot, inParent },
+                          sub);
+    QCOMPARE(plain.path, QStringLiteral("recorded"));
+    QCOMPARE(plain.out, QByteArray("parent-refused\n") + QFile::encodeName(sub) + '\n');
+
+    QVERIFY(!QFile::exists(atRoot));
+    for (const QStringList &option : { QStringList{ QStringLiteral("--workspace"), m_workspace },
+                                       QStringList{ QStringLiteral("--workspace=") + m_workspace } }) {
+        QFile::remove(atRoot);
+        const Run given = run(QStringList{ QStringLiteral("run") } + option
+                                  + QStringList{ QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                                                 script, QStringLiteral("sh"), atRoot, inParent },
+                              sub);
+        QCOMPARE(given.path, QStringLiteral("full"));
+        QCOMPARE(given.status, 0);
+        QCOMPARE(given.out, QByteArray("wrote-root\nparent-refused\n") + QFile::encodeName(sub) + '\n');
+        QVERIFY(QFile::exists(atRoot));
+        QVERIFY(!QFile::exists(inParent));
+    }
+    // Runs given a workspace leave no record behind for their cwd.
+    const QString other = m_workspace + QStringLiteral("/other");
+    QVERIFY(QDir().mkpath(other));
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(run({ QStringLiteral("run"), QStringLiteral("--workspace"), m_workspace, QStringLiteral("--"),
+                       QStringLiteral("/bin/true") },
+                     other)
+                     .status,
+                 0);
+    QVERIFY(!QFile::exists(recordPath(other)));
+
+    // A cwd outside the workspace: nothing runs, 125, and the message says why.
+    QVERIFY(QFile::link(m_root->path() + QStringLiteral("/home"), m_workspace + QStringLiteral("/home-link")));
+    const QString marker = m_workspace + QStringLiteral("/ran-outside");
+    for (const QString &cwd : { m_root->path(), QString(m_workspace + QStringLiteral("/home-link")) }) {
+        const Run refused = run({ QStringLiteral("run"), QStringLiteral("--workspace"), m_workspace,
+                                  QStringLiteral("--"), QStringLiteral("touch"), marker },
+                                cwd);
+        QCOMPARE(refused.status, 125);
+        QVERIFY2(refused.err.contains(QByteArray("is not inside the workspace " + QFile::encodeName(m_workspace))),
+                 refused.err.constData());
+    }
+    const Run missing
+        = run({ QStringLiteral("run"), QStringLiteral("--workspace"), m_root->path() + QStringLiteral("/none"),
+                QStringLiteral("--"), QStringLiteral("touch"), marker },
+              m_workspace);
+    QCOMPARE(missing.status, 125);
+    QVERIFY2(missing.err.contains("--workspace"), missing.err.constData());
+    QVERIFY(!QFile::exists(marker));
 }
 
 void TestRecordedPlan::anotherKernelOrTierIsNotUsed()

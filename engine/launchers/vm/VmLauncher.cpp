@@ -146,7 +146,7 @@ QByteArray freshSeed()
 bool hasNul(const SpawnRequest &request)
 {
     auto bad = [](const QString &text) { return text.contains(QChar(0)); };
-    if (bad(request.cwd))
+    if (bad(request.cwd) || bad(request.workspace))
         return true;
     for (const QString &arg : request.argv)
         if (bad(arg))
@@ -1155,7 +1155,8 @@ Result<std::shared_ptr<SandboxProcess>> VmLauncher::spawn(const SpawnRequest &re
     }
     if (hasNul(request))
         return Error{ kWhere, tr("the command, its environment or its directory contains a NUL character"), {} };
-    const Result<GuestLayout> computed = GuestLayout::fromPolicy(policy, request.cwd, QDir::homePath());
+    const Result<GuestLayout> computed
+        = GuestLayout::fromPolicy(policy, request.effectiveWorkspace(), QDir::homePath());
     if (!computed.ok())
         return computed.error();
     GuestLayout layout = computed.value();

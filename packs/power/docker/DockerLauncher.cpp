@@ -247,7 +247,7 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawn(const SpawnRequest
     const QString bridge
         = policy.network == Policy::NetworkMode::Allowlist && host() ? host()->proxyBridgeProgram() : QString();
     Result<ContainerSpec> spec
-        = ContainerSpec::build(current, policy, request.cwd, ::getuid(), ::getgid(), empty, bridge);
+        = ContainerSpec::build(current, policy, request.effectiveWorkspace(), ::getuid(), ::getgid(), empty, bridge);
     if (!spec.ok())
         return spec.error();
     auto process = std::make_shared<DockerProcess>(pool, spec.value(), request);

@@ -1,6 +1,7 @@
 #include "E2bWorkspaceProcess.h"
 
 #include <QCryptographicHash>
+#include <QDir>
 
 #include <csignal>
 #include <utility>
@@ -12,7 +13,7 @@ E2bWorkspaceProcess::E2bWorkspaceProcess(std::shared_ptr<E2bSandboxPool> pool, b
     : m_pool(std::move(pool))
     , m_internet(internet)
     , m_request(std::move(request))
-    , m_workspace(m_request.cwd, policy)
+    , m_workspace(m_request.effectiveWorkspace(), policy)
 {
     connect(&m_tar, &QProcess::readyReadStandardOutput, this, [this] {
         m_collected += m_tar.readAllStandardOutput();
@@ -139,7 +140,12 @@ void E2bWorkspaceProcess::runCommand(const QString &remoteDir)
     // Called from inside the upload step's finished signal: the step goes once it returned.
     SandboxProcess::releaseLater(std::exchange(m_step, {}));
     m_command = std::make_shared<E2bProcess>(m_pool, m_internet, m_request);
-    m_command->setRemoteCwd(remoteDir);
+    // The command starts where it asked to, in the copy: its cwd lies inside the workspace.
+    const QString relative
+        = QDir(QDir::cleanPath(m_request.effectiveWorkspace())).relativeFilePath(QDir::cleanPath(m_request.cwd));
+    m_command->setRemoteCwd(relative == QLatin1String(".") || relative.startsWith(QLatin1String(".."))
+                                ? remoteDir
+                                : remoteDir + QLatin1Char('/') + relative);
     connect(m_command.get(), &SandboxProcess::started, this, &SandboxProcess::started);
     connect(m_command.get(), &SandboxProcess::stdoutReady, this, &SandboxProcess::stdoutReady);
     connect(m_command.get(), &SandboxProcess::stderrReady, this, &SandboxProcess::stderrReady);

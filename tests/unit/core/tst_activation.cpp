@@ -354,6 +354,35 @@ void ActivationTest::spawnWithoutAnActiveBackendRunsNothing()
     SpawnRequest relative = rig.command({ QStringLiteral("/bin/true") });
     relative.cwd = QStringLiteral("workspace");
     QCOMPARE(rig.engine->spawn(relative).error().where, QStringLiteral("spawn.cwd"));
+
+    // A working directory outside the workspace it names is refused, a symbolic link inside
+    // the workspace that leads out of it included; nothing runs.
+    const QString workspace = rig.dir.filePath(QStringLiteral("workspace"));
+    QVERIFY(QDir().mkpath(workspace + QStringLiteral("/sub")));
+    QVERIFY(QDir().mkpath(rig.dir.filePath(QStringLiteral("beside"))));
+    QVERIFY(QFile::link(rig.dir.path(), workspace + QStringLiteral("/up")));
+    const QString ran = rig.dir.filePath(QStringLiteral("ran-outside"));
+    for (const QString &cwd : { rig.dir.path(), rig.dir.filePath(QStringLiteral("beside")), QStringLiteral("/"),
+                                QString(workspace + QStringLiteral("/up")) }) {
+        SpawnRequest outside = rig.command({ QStringLiteral("/usr/bin/touch"), ran });
+        outside.cwd = cwd;
+        outside.workspace = workspace;
+        const Result<std::shared_ptr<SandboxProcess>> refused = rig.engine->spawn(outside);
+        QVERIFY2(!refused.ok(), qPrintable(cwd));
+        QCOMPARE(refused.error().where, QStringLiteral("spawn.cwd"));
+        QVERIFY2(refused.error().message.contains(cwd) && refused.error().message.contains(workspace),
+                 qPrintable(refused.error().message));
+    }
+    SpawnRequest missing = rig.command({ QStringLiteral("/bin/true") });
+    missing.workspace = rig.dir.filePath(QStringLiteral("no-such-folder"));
+    QCOMPARE(rig.engine->spawn(missing).error().where, QStringLiteral("spawn.workspace"));
+    QVERIFY(rig.engine->processes().isEmpty());
+
+    // A sub-folder of the workspace is a working directory the engine accepts.
+    SpawnRequest inside = rig.command({ QStringLiteral("/bin/true") });
+    inside.cwd = workspace + QStringLiteral("/sub");
+    inside.workspace = workspace;
+    QVERIFY(rig.engine->spawn(inside).ok());
 }
 
 void ActivationTest::restoreActivatesTheSavedSelection()

@@ -64,6 +64,7 @@ private slots:
     void badPathsAreNamed();
     void workspaceInsideAHiddenPathIsRefused_data();
     void workspaceInsideAHiddenPathIsRefused();
+    void theRequestsWorkspaceNotItsCwdIsTheWorkspace();
 
 private:
     QTemporaryDir m_root{ QStringLiteral("/var/tmp/plan-test-XXXXXX") };
@@ -303,6 +304,44 @@ void TestSandboxPlan::workspaceInsideAHiddenPathIsRefused()
     // Beside the hidden path, the same workspace is fine.
     in.request.cwd = m_workspace;
     QVERIFY(SandboxPlan::build(in).ok());
+}
+
+// A command started in a sub-folder of its workspace: ${workspace} is the workspace, the
+// command starts in the sub-folder, and a cwd that only seems inside (a symbolic link
+// leading out, a denied folder inside the workspace) is refused.
+void TestSandboxPlan::theRequestsWorkspaceNotItsCwdIsTheWorkspace()
+{
+    const QString sub = m_workspace + QStringLiteral("/src");
+    QVERIFY(QDir().mkpath(sub));
+    for (int tier : { 1, 2 }) {
+        SandboxPlan::Input in = input(tier, sub, m_home);
+        in.policy.writable = { QStringLiteral("${workspace}") };
+        in.request.workspace = m_workspace;
+        const Result<SandboxPlan> plan = SandboxPlan::build(in);
+        QVERIFY2(plan.ok(), qPrintable(plan.ok() ? QString() : plan.error().toString()));
+        QCOMPARE(plan.value().workspace(), m_workspace);
+        QCOMPARE(plan.value().cwd(), sub);
+        QVERIFY(
+            plan.value().serialize().contains(QByteArray(QByteArray("\0cwd\0", 5) + QFile::encodeName(sub) + '\0')));
+        if (tier == 1)
+            QVERIFY(indexOf(plan.value().mounts(), QStringLiteral("rw"), m_workspace) >= 0);
+        else
+            QVERIFY(plan.value().landlockWritable().contains(m_workspace));
+    }
+    const QString link = m_workspace + QStringLiteral("/to-home");
+    QVERIFY(QFile::link(m_home, link));
+    SandboxPlan::Input out = input(2, link, m_home);
+    out.request.workspace = m_workspace;
+    Result<SandboxPlan> refused = SandboxPlan::build(out);
+    QVERIFY(!refused.ok());
+    QCOMPARE(refused.error().where, QStringLiteral("spawn.cwd"));
+    QVERIFY2(refused.error().message.contains(QStringLiteral("not inside the workspace")),
+             qPrintable(refused.error().message));
+    out.request.cwd = sub;
+    out.policy.denied.append(QStringLiteral("${workspace}/src"));
+    refused = SandboxPlan::build(out);
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error().message.contains(QStringLiteral("denied path")), qPrintable(refused.error().message));
 }
 
 QTEST_GUILESS_MAIN(TestSandboxPlan)

@@ -142,6 +142,15 @@ void TestMessages::spawnRoundTrip()
     QCOMPARE(roundTripped(request), request);
     request.policy = Policy::defaults();
     QCOMPARE(roundTripped(request), request);
+    // Without a workspace the cwd is the workspace, and the key is left out.
+    QVERIFY(!request.toJson().contains(QStringLiteral("workspace")));
+    QCOMPARE(request.effectiveWorkspace(), request.cwd);
+    request.workspace = QStringLiteral("/home/dev");
+    QCOMPARE(request.toJson().value(QStringLiteral("workspace")).toString(), QStringLiteral("/home/dev"));
+    QCOMPARE(roundTripped(request), request);
+    QCOMPARE(roundTripped(request).effectiveWorkspace(), QStringLiteral("/home/dev"));
+    request.workspace = request.cwd;
+    QCOMPARE(roundTripped(request), request);
 
     const ExitStatus normal{ 3, false, 0, false };
     QCOMPARE(roundTripped(normal), normal);
@@ -346,6 +355,24 @@ void TestMessages::rejects_data()
     QTest::newRow("spawn env value") << "spawn" << QByteArray(R"({"argv":["ls"],"cwd":"/w","env":{"A":1}})")
                                      << "spawn.env.A"
                                      << "expected a string, got a number";
+    QTest::newRow("spawn workspace type")
+        << "spawn" << QByteArray(R"({"argv":["ls"],"cwd":"/w","workspace":7})") << "spawn.workspace"
+        << "expected a string, got a number";
+    QTest::newRow("spawn workspace relative")
+        << "spawn" << QByteArray(R"({"argv":["ls"],"cwd":"/w","workspace":"w"})") << "spawn.workspace"
+        << "must be an absolute path";
+    QTest::newRow("spawn workspace empty")
+        << "spawn" << QByteArray(R"({"argv":["ls"],"cwd":"/w","workspace":""})") << "spawn.workspace"
+        << "must be an absolute path";
+    QTest::newRow("spawn workspace dotdot")
+        << "spawn" << QByteArray(R"({"argv":["ls"],"cwd":"/w","workspace":"/w/sub/.."})") << "spawn.workspace"
+        << "\"..\"";
+    QTest::newRow("spawn cwd outside workspace")
+        << "spawn" << QByteArray(R"({"argv":["ls"],"cwd":"/home/dev","workspace":"/home/dev/project"})") << "spawn.cwd"
+        << "/home/dev is not inside the workspace /home/dev/project";
+    QTest::newRow("spawn cwd beside workspace")
+        << "spawn" << QByteArray(R"({"argv":["ls"],"cwd":"/w/project2","workspace":"/w/project"})") << "spawn.cwd"
+        << "is not inside the workspace";
     QTest::newRow("spawn timeout") << "spawn" << QByteArray(R"({"argv":["ls"],"cwd":"/w","timeoutMs":-5})")
                                    << "spawn.timeoutMs"
                                    << "must be between 0 and";

@@ -254,8 +254,9 @@ void PlanRecorder::record(Evidence evidence) const
     const Start &state = start();
     const QString cwd = evidence.input.request.cwd;
     const QString home = qEnvironmentVariable("HOME");
+    // A record is found by its cwd alone, so a command whose workspace is not its cwd leaves none.
     if (!state.captured || state.spoke.load() || home.isEmpty() || !evidence.input.homePath.isEmpty()
-        || evidence.serialized.isEmpty())
+        || evidence.serialized.isEmpty() || !evidence.input.request.workspace.isEmpty())
         return;
     QByteArray policyBytes;
     QString policyPath;

@@ -326,16 +326,18 @@ Result<SandboxPlan> SandboxPlan::build(const Input &input, FilesystemReads *read
     // A workspace inside a hidden path would either uncover what is hidden (tier 2 grants
     // are additive) or leave the command in a directory it cannot enter (tier 1 masks).
     for (const QString &hidden : plan.m_denied + plan.m_hostChannels) {
-        if (isUnder(plan.m_cwd, hidden))
-            return Error{ QStringLiteral("spawn.cwd"),
-                          plan.m_denied.contains(hidden)
-                              ? tr("the workspace '%1' lies inside the denied path '%2'; the sandbox does not "
-                                   "uncover denied paths, so nothing was run")
-                                    .arg(plan.m_cwd, hidden)
-                              : tr("the workspace '%1' lies inside '%2', which the sandbox hides because it "
-                                   "lets commands run things on the host; nothing was run")
-                                    .arg(plan.m_cwd, hidden),
-                          {} };
+        for (const QString &directory : { plan.m_workspace, plan.m_cwd }) {
+            if (isUnder(directory, hidden))
+                return Error{ QStringLiteral("spawn.cwd"),
+                              plan.m_denied.contains(hidden)
+                                  ? tr("the workspace '%1' lies inside the denied path '%2'; the sandbox does not "
+                                       "uncover denied paths, so nothing was run")
+                                        .arg(directory, hidden)
+                                  : tr("the workspace '%1' lies inside '%2', which the sandbox hides because it "
+                                       "lets commands run things on the host; nothing was run")
+                                        .arg(directory, hidden),
+                              {} };
+        }
     }
     // A unix socket anywhere (the home, /var, an agent's own directory) may reach
     // something that runs commands on the host, and the masks of tier 1 cover only what a
@@ -365,13 +367,29 @@ Status SandboxPlan::resolvePaths(const Input &input, FilesystemReads *reads)
                       tr("the workspace '%1' is not an existing directory").arg(input.request.cwd),
                       {} };
     m_cwd = cwd.canonicalFilePath();
+    m_workspace = m_cwd;
+    if (!input.request.workspace.isEmpty()) {
+        noteResolved(reads, input.request.workspace);
+        const QFileInfo workspace(input.request.workspace);
+        if (!workspace.isAbsolute() || !workspace.isDir())
+            return Error{ QStringLiteral("spawn.workspace"),
+                          tr("the workspace '%1' is not an existing directory").arg(input.request.workspace),
+                          {} };
+        m_workspace = workspace.canonicalFilePath();
+        // Compared resolved: a symbolic link inside the workspace does not carry it elsewhere.
+        if (!isUnder(m_cwd, m_workspace))
+            return Error{ QStringLiteral("spawn.cwd"),
+                          tr("the working directory '%1' is not inside the workspace '%2'")
+                              .arg(input.request.cwd, input.request.workspace),
+                          {} };
+    }
 
     auto expand = [&](const QString &raw, const QString &where, QString &out) -> Status {
         QString path = raw;
         if (path == QLatin1String("~") || path.startsWith(QLatin1String("~/")))
             path = home + path.mid(1);
         else if (path.startsWith(QLatin1String("${workspace}")))
-            path = m_cwd + path.mid(12);
+            path = m_workspace + path.mid(12);
         if (!QDir::isAbsolutePath(path))
             return Error{ where, tr("'%1' is not an absolute path (nor ~/ or ${workspace} relative)").arg(raw), {} };
         out = QDir::cleanPath(path);

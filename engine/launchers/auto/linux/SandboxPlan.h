@@ -55,7 +55,8 @@ public:
     const QStringList &environment() const { return m_environment; }
     const QStringList &landlockReadable() const { return m_landlockReadable; }
     const QStringList &landlockWritable() const { return m_landlockWritable; }
-    QString workspace() const { return m_cwd; }
+    QString workspace() const { return m_workspace; }
+    QString cwd() const { return m_cwd; }
 
     // Every unix socket and runtime directory through which a sandboxed command could
     // make the host run something (session/system bus, service managers, container
@@ -79,6 +80,7 @@ private:
     int m_tier = 1;
     QStringList m_argv;
     QString m_cwd;
+    QString m_workspace; // what ${workspace} names; the cwd lies inside it
     QString m_network;
     QString m_proxySocket;
     QStringList m_readable;

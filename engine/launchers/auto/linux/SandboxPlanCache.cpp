@@ -58,8 +58,10 @@ int SandboxPlanCache::reuses() const
 
 bool SandboxPlanCache::sameInputs(const SandboxPlan::Input &a, const SandboxPlan::Input &b)
 {
-    return a.policy == b.policy && a.request.cwd == b.request.cwd && a.tier == b.tier && a.landlockAbi == b.landlockAbi
-        && a.proxySocket == b.proxySocket && a.exposeHostExecution == b.exposeHostExecution && a.homePath == b.homePath
+    return a.policy == b.policy && a.request.cwd == b.request.cwd
+        && a.request.effectiveWorkspace() == b.request.effectiveWorkspace() && a.tier == b.tier
+        && a.landlockAbi == b.landlockAbi && a.proxySocket == b.proxySocket
+        && a.exposeHostExecution == b.exposeHostExecution && a.homePath == b.homePath
         && a.hostEnvironment == b.hostEnvironment;
 }
 
