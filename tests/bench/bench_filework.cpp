@@ -120,7 +120,7 @@ int main(int argc, char **argv)
               }
               return host(QStringLiteral("git"), { QStringLiteral("init"), QStringLiteral("-q") }, ws);
           },
-          3, 0 });
+          1, 0 });
     workloads.push_back({ QStringLiteral("make -j2: a C project of 1,000 files"), QStringLiteral("make -s -j2"),
                           [sources](const QString &ws) {
                               QDir(ws).removeRecursively();
@@ -183,6 +183,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < runners.size(); ++i)
         std::printf("%s|", std::string(22, '-').c_str());
     std::printf("\n");
+    std::fflush(stdout);
     std::vector<QString> perCall;
     for (const Workload &workload : workloads) {
         std::vector<std::vector<double>> times(runners.size());
@@ -213,6 +214,7 @@ int main(int argc, char **argv)
                                       .arg((value - base) * 1000.0 / workload.calls, 0, 'f', 1));
         }
         std::printf("\n");
+        std::fflush(stdout);
     }
     std::printf("\nOne round trip to sandbox-init per writing call (open for writing, mkdir, rename, link, "
                 "unlink ...), from the 2,000 creations:\n");

@@ -338,11 +338,11 @@ int WriteGate::resolve(unsigned pid, int base, const std::string &path, bool fol
         // /proc/self and /proc/thread-self name the caller, not sandbox-init; no other
         // process's /proc directory is entered for it (sandbox-init may open what the
         // caller may not, its own descriptors first of all).
-        if (isProcRoot(dir)) {
+        const bool numeric = !name.empty() && name.find_first_not_of("0123456789") == std::string::npos;
+        if ((numeric || name == "self" || name == "thread-self") && isProcRoot(dir)) {
             if (name == "self" || name == "thread-self")
                 name = std::to_string(pid);
-            if (!name.empty() && name.find_first_not_of("0123456789") == std::string::npos
-                && name != std::to_string(pid) && name != std::to_string(callerProcess(pid))) {
+            if (numeric && name != std::to_string(pid) && name != std::to_string(callerProcess(pid))) {
                 close(dir);
                 return -EACCES;
             }
