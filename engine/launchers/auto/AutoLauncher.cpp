@@ -184,7 +184,7 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                "the command can read, rewrite, rename or remove; a command whose writable paths reach the "
                "engine's configuration, state or runtime directory (run from the home directory that holds "
                "them, say) is refused before it runs, since Landlock cannot keep them read-only inside a "
-               "writable path; the engine's socket and its filtering proxy's channel sockets are in its "
+               "writable path; the engine's default socket and its filtering proxy's channel sockets are in its "
                "owner-only runtime directory ($XDG_RUNTIME_DIR/sandbox-studio, else run/ in its state "
                "directory), never in the shared /tmp; only null, zero, full, random, urandom and tty devices")
                 .arg(landlock,
