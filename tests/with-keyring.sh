@@ -6,7 +6,10 @@ set -euo pipefail
 if [ "${SANDBOX_KEYRING_READY:-}" = 1 ]; then
     exec "$@"
 fi
-home=$(mktemp -d "${TMPDIR:-/tmp}/sandbox-keyring.XXXXXX")
+# Not under /tmp: the engine's runtime directory is in it ($XDG_RUNTIME_DIR below), and a
+# tier 2 sandbox shares the host's /tmp, which the default policy makes writable (the
+# engine refuses to run a command whose writable paths reach its runtime directory).
+home=$(mktemp -d /var/tmp/sandbox-keyring.XXXXXX)
 trap 'rm -rf "$home"' EXIT
 export SANDBOX_KEYRING_HOME="$home"
 dbus-run-session -- bash -c '

@@ -5,11 +5,11 @@
 #include "PlaintextSecretsOptIn.h"
 #include "core/AtomPack.h"
 #include "launchers/Builtins.h"
+#include "protocol/RuntimeDirectory.h"
 #include "server/Client.h"
 #include "server/EngineThread.h"
 #include "server/LocalSocketTransport.h"
 #include "server/OwnerLock.h"
-#include "server/RuntimeDirectory.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -72,6 +72,8 @@ Result<std::unique_ptr<Client>> EngineHost::start()
 {
     if (isOwner())
         return createClient();
+    if (const Status length = RuntimeDirectory::checkSocketPath(m_socketPath); !length.ok())
+        return length.error();
     const QString directory = QFileInfo(m_socketPath).absolutePath();
     const QString lockPath = RuntimeDirectory::lockPathFor(m_socketPath);
     QDeadlineTimer deadline(m_options.connectTimeoutMs);

@@ -18,7 +18,8 @@ QList<QCommandLineOption> GlobalOptions::options()
 {
     return {
         QCommandLineOption(QStringLiteral("socket"),
-                           tr("the engine's socket (default: $XDG_RUNTIME_DIR/sandbox-studio/engine.sock)"),
+                           tr("the engine's socket (default: $XDG_RUNTIME_DIR/sandbox-studio/engine.sock, without "
+                              "XDG_RUNTIME_DIR run/engine.sock in the engine's state directory)"),
                            QStringLiteral("PATH")),
         QCommandLineOption(QStringLiteral("embedded"),
                            tr("run the engine in this process (fails if another process runs it)")),

@@ -4,8 +4,8 @@
 #include "common/EngineHost.h"
 #include "common/SignalWatcher.h"
 #include "core/Engine.h"
+#include "protocol/RuntimeDirectory.h"
 #include "server/Client.h"
-#include "server/RuntimeDirectory.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

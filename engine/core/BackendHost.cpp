@@ -5,6 +5,7 @@
 #include "HostProxyChannel.h"
 #include "net/DomainRules.h"
 #include "net/FilteringProxy.h"
+#include "protocol/RuntimeDirectory.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -105,7 +106,7 @@ Result<std::shared_ptr<ProxyChannel>> BackendHost::openProxyChannel(const QStrin
     {
         QMutexLocker locker(&m_mutex);
         if (!m_proxy)
-            m_proxy = std::make_shared<FilteringProxy>();
+            m_proxy = std::make_shared<FilteringProxy>(runtimeDirectory());
         proxy = m_proxy;
     }
     ProxyRefusalListener listener;
@@ -123,6 +124,22 @@ Result<std::shared_ptr<ProxyChannel>> BackendHost::openProxyChannel(const QStrin
     if (!socket)
         return socket.error();
     return std::shared_ptr<ProxyChannel>(std::make_shared<HostProxyChannel>(proxy, socket.value()));
+}
+
+QStringList BackendHost::engineDirectories() const
+{
+    return m_engineDirectories;
+}
+
+QString BackendHost::runtimeDirectory() const
+{
+    return m_runtimeDirectory.isEmpty() ? RuntimeDirectory::defaultDirectory() : m_runtimeDirectory;
+}
+
+void BackendHost::setEngineDirectories(QStringList directories, QString runtimeDirectory)
+{
+    m_engineDirectories = std::move(directories);
+    m_runtimeDirectory = std::move(runtimeDirectory);
 }
 
 QString BackendHost::proxyBridgeProgram() const

@@ -39,6 +39,10 @@ public:
     Result<std::shared_ptr<ProxyChannel>> openProxyChannel(const QStringList &allowedDomains,
                                                            const QStringList &deniedDomains) override;
     QString proxyBridgeProgram() const override;
+    QStringList engineDirectories() const override;
+    QString runtimeDirectory() const override;
+    // Set once, before the launcher is attached.
+    void setEngineDirectories(QStringList directories, QString runtimeDirectory);
 
     // How many times this instance said its availability changed; the activation
     // transaction compares it between the probe and the swap.
@@ -62,6 +66,8 @@ private:
     QMutex m_progressMutex;
     std::function<void(const QString &)> m_progressSink; // guarded by m_progressMutex
     std::shared_ptr<FilteringProxy> m_proxy; // guarded by m_mutex
+    QStringList m_engineDirectories;
+    QString m_runtimeDirectory;
 };
 
 } // namespace sandbox

@@ -31,7 +31,15 @@ QString BackendRegistry::stateDirectoryFor(const BackendRef &ref) const
 
 std::unique_ptr<BackendHost> BackendRegistry::makeHost(const BackendRef &ref) const
 {
-    return std::make_unique<BackendHost>(ref, stateDirectoryFor(ref), m_broker, m_availabilityChanged, m_refused);
+    auto host = std::make_unique<BackendHost>(ref, stateDirectoryFor(ref), m_broker, m_availabilityChanged, m_refused);
+    host->setEngineDirectories(m_engineDirectories, m_runtimeDirectory);
+    return host;
+}
+
+void BackendRegistry::setEngineDirectories(QStringList directories, QString runtimeDirectory)
+{
+    m_engineDirectories = std::move(directories);
+    m_runtimeDirectory = std::move(runtimeDirectory);
 }
 
 Status BackendRegistry::add(const BackendRef &ref, const QString &sourceLabel, const QString &packId,

@@ -46,6 +46,10 @@ public:
     BackendRegistry(QString stateRoot, HostInteractionBroker *broker,
                     std::function<void(const BackendRef &)> availabilityChanged, BackendHost::RefusalSink refused = {});
 
+    // What every host this registry makes offers as the engine's own directories and runtime
+    // directory (LauncherHost::engineDirectories, runtimeDirectory). Set before any add().
+    void setEngineDirectories(QStringList directories, QString runtimeDirectory);
+
     // `catalog` answers descriptor() and availability for listing; `factory` (may be
     // empty: then `catalog` itself is used for every activation) makes activation instances.
     Status add(const BackendRef &ref, const QString &sourceLabel, const QString &packId,
@@ -76,6 +80,8 @@ private:
     std::unique_ptr<BackendHost> makeHost(const BackendRef &ref) const;
 
     QString m_stateRoot;
+    QStringList m_engineDirectories;
+    QString m_runtimeDirectory;
     HostInteractionBroker *m_broker;
     std::function<void(const BackendRef &)> m_availabilityChanged;
     BackendHost::RefusalSink m_refused;

@@ -20,6 +20,7 @@
 #include "SettingsStore.h"
 #include "StopSignal.h"
 #include "protocol/JsonReader.h"
+#include "protocol/RuntimeDirectory.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -95,6 +96,8 @@ public:
     PlaintextSecretStore *plaintextSecrets = nullptr;
     std::unique_ptr<PolicyStore> policyStore;
     std::unique_ptr<BackendRegistry> registry;
+    // The configuration, state and runtime directories: no sandbox may write them.
+    QStringList engineDirectories;
     ProcessTable table;
     ActiveBackend active;
     std::unique_ptr<CleanupScheduler> cleanup;
@@ -160,6 +163,9 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
     registry = std::make_unique<BackendRegistry>(
         options.stateDirectory, broker.get(), [this](const BackendRef &ref) { refreshAvailability(ref); },
         [this](const Refusal &refusal) { publishRefusal(refusal); });
+    const QString runtimeDirectory = RuntimeDirectory::directoryFor(options.stateDirectory);
+    engineDirectories = { options.configDirectory, options.stateDirectory, runtimeDirectory };
+    registry->setEngineDirectories(engineDirectories, runtimeDirectory);
     cleanup = std::make_unique<CleanupScheduler>(
         table, eventContext,
         CleanupScheduler::Backoff{ options.cleanupRetryInitialMs, options.cleanupRetryMaxMs,

@@ -5,6 +5,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace sandbox {
 
 // The engine's own files (policy, settings, packs, plaintext secrets, VM helpers and
@@ -19,6 +21,22 @@ public:
     // The engine applies it to every spawn; whatever compares a policy with what a launcher
     // was given applies it too.
     static void keepReadOnly(Policy &policy, const QString &workspace, const QStringList &directories);
+
+    // A writable path of `policy` (for a command in `workspace`, ${workspace} and ~ expanded)
+    // that is at, above or below one of `directories`, and that directory.
+    struct Reach
+    {
+        QString writable;
+        QString directory;
+    };
+    static std::optional<Reach> writableReach(const Policy &policy, const QString &workspace,
+                                              const QStringList &directories);
+
+    // Where read-only paths cannot be carved out of writable ones (a sandbox of Landlock
+    // alone), a command whose writable paths reach `directories` is refused before anything
+    // runs: this is the error that says so, naming both and what to do; none when they are
+    // out of reach.
+    static Status refuseReach(const Policy &policy, const QString &workspace, const QStringList &directories);
 };
 
 } // namespace sandbox

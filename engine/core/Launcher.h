@@ -58,6 +58,14 @@ public:
     // `PROGRAM --proxy-bridge-wait PORT` returns 0 once 127.0.0.1:PORT accepts connections
     // (1 after 10 seconds). Empty when the engine has none.
     virtual QString proxyBridgeProgram() const { return {}; }
+
+    // The engine's own directories (configuration, state, runtime directory): a sandbox that
+    // could write there could loosen every command after it. Empty when the host has none.
+    virtual QStringList engineDirectories() const { return {}; }
+    // The engine's runtime directory (owner-only, never the shared /tmp), where a launcher
+    // puts its rendezvous points, such as its filtering proxy's channel sockets. Empty when
+    // the host has none.
+    virtual QString runtimeDirectory() const { return {}; }
 };
 
 // A sandbox backend. The engine calls configure/prepare/isAvailable/disposeIdle from its

@@ -1,6 +1,7 @@
 #include "FilteringProxy.h"
 
 #include "ProxyServer.h"
+#include "protocol/RuntimeDirectory.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -8,6 +9,8 @@
 #include <QFileInfo>
 #include <QMutexLocker>
 #include <QTemporaryDir>
+
+#include <utility>
 
 namespace sandbox {
 
@@ -20,7 +23,8 @@ QString tr(const char *text)
 
 } // namespace
 
-FilteringProxy::FilteringProxy()
+FilteringProxy::FilteringProxy(QString baseDirectory)
+    : m_baseDirectory(std::move(baseDirectory))
 {
     m_thread.setObjectName(QStringLiteral("sandbox-proxy"));
 }
@@ -40,9 +44,12 @@ Status FilteringProxy::start()
     QMutexLocker lock(&m_mutex);
     if (m_thread.isRunning())
         return Status::success();
-    // Unix socket paths are short (108 bytes): a directory under the temp location,
-    // created 0700 by QTemporaryDir.
-    m_directory = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/sandbox-proxy-XXXXXX"));
+    if (Status base = RuntimeDirectory::ensure(m_baseDirectory); !base)
+        return Error{ QStringLiteral("proxy"),
+                      tr("cannot use the engine's runtime directory for the proxy: %1").arg(base.error().toString()),
+                      {} };
+    // A directory of this proxy's own, created 0700 by QTemporaryDir.
+    m_directory = std::make_unique<QTemporaryDir>(m_baseDirectory + QStringLiteral("/proxy-XXXXXX"));
     if (!m_directory->isValid()) {
         const QString message = tr("cannot create the proxy's runtime directory: %1").arg(m_directory->errorString());
         m_directory.reset();
@@ -62,6 +69,8 @@ Result<QString> FilteringProxy::openChannel(const DomainRules &rules, ProxyRefus
         return started.error();
     QMutexLocker lock(&m_mutex);
     const QString path = m_directory->path() + QStringLiteral("/c%1.sock").arg(++m_nextChannel);
+    if (Status length = RuntimeDirectory::checkSocketPath(path); !length)
+        return length.error();
     QString error;
     QMetaObject::invokeMethod(
         m_server, [&] { error = m_server->listen(path, rules, refused); }, Qt::BlockingQueuedConnection);
@@ -76,6 +85,8 @@ Result<QString> FilteringProxy::openPrivateChannel(const DomainRules &rules, Pro
         return started.error();
     QMutexLocker lock(&m_mutex);
     const QString directory = m_directory->path() + QStringLiteral("/d%1").arg(++m_nextChannel);
+    if (Status length = RuntimeDirectory::checkSocketPath(directory + QStringLiteral("/proxy.sock")); !length)
+        return length.error();
     if (!QDir().mkdir(directory, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
         return Error{ QStringLiteral("proxy"), tr("cannot create the channel directory %1").arg(directory), {} };
     const QString path = directory + QStringLiteral("/proxy.sock");

@@ -18,11 +18,15 @@ class ProxyServer;
 
 // The allowed-domains filtering proxy. It runs on a thread of its own and serves one
 // unix socket ("channel") per sandbox, each with that sandbox's rules, in an owner-only
-// runtime directory. Every method is thread-safe.
+// directory of its own inside the engine's runtime directory (RuntimeDirectory), which no
+// sandbox can write: a command cannot rename another command's channel onto its own path.
+// Every method is thread-safe.
 class FilteringProxy final
 {
 public:
-    FilteringProxy();
+    // `baseDirectory`: the engine's runtime directory, created 0700 when missing and refused
+    // (start() fails, saying why) when it is not the user's alone.
+    explicit FilteringProxy(QString baseDirectory);
     ~FilteringProxy();
     FilteringProxy(const FilteringProxy &) = delete;
     FilteringProxy &operator=(const FilteringProxy &) = delete;
@@ -42,6 +46,7 @@ public:
 
 private:
     mutable QMutex m_mutex;
+    QString m_baseDirectory;
     std::unique_ptr<QTemporaryDir> m_directory;
     QThread m_thread;
     ProxyServer *m_server = nullptr; // lives in m_thread

@@ -4,10 +4,10 @@
 #include "PeerCredentials.h"
 #include "ProtocolServer.h"
 #include "RpcMessage.h"
-#include "RuntimeDirectory.h"
 #include "SandboxedPeer.h"
 #include "ServerLog.h"
 #include "core/Engine.h"
+#include "protocol/RuntimeDirectory.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -36,6 +36,8 @@ LocalServer::~LocalServer()
 
 Status LocalServer::listen(const QString &path)
 {
+    if (const Status length = RuntimeDirectory::checkSocketPath(path); !length.ok())
+        return length;
     const QString directory = QFileInfo(path).absolutePath();
     if (const Status dir = RuntimeDirectory::ensure(directory); !dir.ok())
         return dir;

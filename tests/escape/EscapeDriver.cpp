@@ -1,6 +1,7 @@
 #include "EscapeDriver.h"
 
 #include "LauncherRun.h"
+#include "protocol/RuntimeDirectory.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -84,6 +85,14 @@ QString EscapeDriver::engineSocket(int tier) const
     if (m_configRoot.isEmpty())
         return {};
     return m_configRoot + QStringLiteral("/tier%1/run/engine.sock").arg(tier);
+}
+
+QString EscapeDriver::defaultEngineSocket(int tier) const
+{
+    if (m_configRoot.isEmpty())
+        return RuntimeDirectory::defaultSocketPath();
+    return RuntimeDirectory::directoryFor(m_configRoot + QStringLiteral("/tier%1/state").arg(tier))
+        + QStringLiteral("/engine.sock");
 }
 
 QStringList EscapeDriver::connectionArguments(int tier) const

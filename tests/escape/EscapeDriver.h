@@ -49,6 +49,9 @@ public:
 
     // The socket the engine serving `tier` listens on (empty when driven directly).
     QString engineSocket(int tier) const;
+    // Where a client of the engine serving `tier` looks for it without --socket (as
+    // RuntimeDirectory computes it in that engine's environment).
+    QString defaultEngineSocket(int tier) const;
     QString sandboxctlPath() const { return m_sandboxctl; }
     // Whether each case is run through a plan recorded just before (SANDBOX_ESCAPE_DRIVER=recorded).
     bool recorded() const { return m_recorded; }

@@ -144,8 +144,10 @@ void TestDockerEscape::initTestCase()
 
     m_daemon = std::make_unique<QProcess>();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    // The engine's filtering proxy keeps its sockets here, where the test can look.
     env.insert(QStringLiteral("TMPDIR"), m_root->filePath(QStringLiteral("tmp")));
+    // The engine's filtering proxy keeps its sockets in its runtime directory, run/ in the
+    // state directory without XDG_RUNTIME_DIR, where the test can look.
+    env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
     env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
     env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
     env.remove(QStringLiteral("SANDBOX_PACK_PATH"));
@@ -484,10 +486,11 @@ void TestDockerEscape::proxySocketFolderHoldsOnlyTheSocket()
     }
     // On the host: every channel folder of the engine's proxy holds its socket alone, and
     // the bridge program is unchanged.
-    QDir tmp(m_root->filePath(QStringLiteral("tmp")));
-    const QStringList proxies = tmp.entryList({ QStringLiteral("sandbox-proxy-*") }, QDir::Dirs);
+    QDir runtime(m_root->filePath(QStringLiteral("state/run")));
+    QVERIFY(QDir(m_root->filePath(QStringLiteral("tmp"))).entryList({ QStringLiteral("*proxy*") }).isEmpty());
+    const QStringList proxies = runtime.entryList({ QStringLiteral("proxy-*") }, QDir::Dirs);
     QCOMPARE(proxies.size(), 1);
-    QDir proxy(tmp.filePath(proxies.first()));
+    QDir proxy(runtime.filePath(proxies.first()));
     const QStringList channels = proxy.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
     QVERIFY(!channels.isEmpty());
     for (const QString &channel : channels) {

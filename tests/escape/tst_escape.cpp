@@ -120,6 +120,9 @@ void TestEscape::initTestCase()
     QVERIFY(QFile::copy(built, m_probe));
     QVERIFY(QFile::setPermissions(m_probe, QFile::ReadOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup));
 
+    // Without a runtime directory, the engine's default rendezvous points used to be in the
+    // shared /tmp a tier 2 command can write: the suite checks the default they have now.
+    qunsetenv("XDG_RUNTIME_DIR");
     // A home with credentials where the default policy's denied list expects them.
     qputenv("HOME", QFile::encodeName(m_home.path()));
     auto write = [](const QString &path, const QByteArray &content) {
@@ -278,6 +281,7 @@ QString TestEscape::expand(const QString &text) const
     out.replace(QStringLiteral("{homesock}"), m_homeAgent.fullServerName());
     out.replace(QStringLiteral("{varsock}"), m_varService.fullServerName());
     out.replace(QStringLiteral("{enginesock}"), m_driver.engineSocket(m_currentTier));
+    out.replace(QStringLiteral("{defaultsock}"), m_driver.defaultEngineSocket(m_currentTier));
     out.replace(QStringLiteral("{sandboxctl}"), m_driver.sandboxctlPath());
     out.replace(QStringLiteral("{abstract}"), QLatin1Char('@') + m_abstractName);
     out.replace(QStringLiteral("{shmid}"), QString::number(m_shmId));
@@ -691,6 +695,27 @@ void TestEscape::addRows(int tier)
         QStringList{ QStringLiteral("python3"), QStringLiteral("-c"),
                      QStringLiteral("import socket\na,b=socket.socketpair()\na.send(b'pair')\nprint(b.recv(4))") },
         Succeeds, "pair");
+    if (tier == 2) {
+        // The engine's rendezvous points are in its runtime directory, which no writable path
+        // reaches: a command can neither move another command's proxy channel onto its own
+        // path (and reach what only that command's policy allows) nor listen first where the
+        // next client looks for the engine.
+        row("rename a proxy channel socket", allow,
+            sh("s=\"$SANDBOX_PROXY_SOCKET\"; [ -n \"$s\" ] || exit 3; d=\"${s%/*}\"; r=; "
+               "case \"$s\" in /tmp/*) r=\"$r in-tmp\";; esac; "
+               "mv \"$s\" \"$d/renamed.sock\" 2>/dev/null && r=\"$r renamed\"; "
+               "touch \"$d/planted.sock\" 2>/dev/null && r=\"$r planted\"; "
+               "echo \"proxy:${r:-HELD}\""),
+            Succeeds, "proxy:HELD");
+        row("listen on the engine's default socket path", allow,
+            QStringList{ QStringLiteral("python3"), QStringLiteral("-c"),
+                         QStringLiteral("import os,socket\np='{defaultsock}'\n"
+                                        "try:\n os.makedirs(os.path.dirname(p),exist_ok=True)\nexcept OSError:\n pass\n"
+                                        "s=socket.socket(socket.AF_UNIX)\n"
+                                        "try:\n s.bind(p)\n s.listen(1)\n print('engine-socket:LISTENING')\n"
+                                        "except OSError as e:\n print('engine-socket:HELD',e)") },
+            Succeeds, "engine-socket:HELD");
+    }
     if (tier == 2)
         row("no seccomp listener inside", allow, sh("ls -l /proc/$$/fd /proc/self/fd | grep seccomp"), Fails,
             "seccomp");

@@ -9,6 +9,7 @@
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QJsonDocument>
 #include <QProcess>
@@ -34,6 +35,7 @@ private slots:
     void theConfinedCommandCannotTouchTheRecords_data();
     void theConfinedCommandCannotTouchTheRecords();
     void aRecordNotTheUsersAloneIsRefused();
+    void aWorkspaceHoldingTheEnginesFilesIsRefusedInTier2();
     void anEditedRecordIsRefused();
     void aNewlyDeniedPathIsHonouredAtOnce();
     void aSymlinkSwappedOnTheWayIsSeen();
@@ -218,8 +220,9 @@ void TestRecordedPlan::aRecordedPlanServesTheSecondRunAlike()
 void TestRecordedPlan::theConfinedCommandCannotTouchTheRecords_data()
 {
     QTest::addColumn<QString>("tier");
+    // Tier 2 runs nothing from a workspace that holds the state directory
+    // (aWorkspaceHoldingTheEnginesFilesIsRefusedInTier2).
     QTest::newRow("namespaces") << QStringLiteral("strongest");
-    QTest::newRow("landlock-seccomp") << QStringLiteral("landlock-seccomp");
 }
 
 void TestRecordedPlan::theConfinedCommandCannotTouchTheRecords()
@@ -260,6 +263,112 @@ void TestRecordedPlan::theConfinedCommandCannotTouchTheRecords()
     QCOMPARE(after.readAll(), before);
     QVERIFY(!QFileInfo::exists(records + QStringLiteral("/forged")));
     QVERIFY(QFileInfo(m_root->path() + QStringLiteral("/state/backends/builtin_auto/run-plans")).isDir());
+}
+
+void TestRecordedPlan::aWorkspaceHoldingTheEnginesFilesIsRefusedInTier2()
+{
+    // The engine's files where they are by default, in the home directory, and a command run
+    // from there: the home is the workspace, so everything in it is writable. A short path
+    // (the daemon's socket is in it), out of every writable path of the default policy.
+    QTemporaryDir homeDirectory(QStringLiteral("/var/tmp/home-XXXXXX"));
+    QVERIFY(homeDirectory.isValid());
+    const QString home = homeDirectory.path();
+    const QString config = home + QStringLiteral("/.config/sandbox-studio");
+    QProcessEnvironment environment;
+    environment.insert(QStringLiteral("HOME"), home);
+    environment.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), config);
+    environment.insert(QStringLiteral("SANDBOX_STATE_DIR"), home + QStringLiteral("/.local/share/sandbox-studio"));
+    auto select = [&](const QString &tier) {
+        return run({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:auto"),
+                     QStringLiteral("tier=") + tier },
+                   m_workspace, environment)
+                   .status
+            == 0
+            && run({ QStringLiteral("activate"), QStringLiteral("builtin:auto") }, m_workspace, environment).status
+            == 0;
+    };
+    auto snapshot = [&] {
+        QStringList files;
+        QDirIterator it(config, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            QFile file(it.next());
+            files.append(
+                file.fileName() + QLatin1Char('=')
+                + QString::fromLatin1((file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray()).toHex()));
+        }
+        files.sort();
+        return files;
+    };
+    // What the command tries: a policy of its own for the commands after it.
+    const QStringList attack{ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                              QStringLiteral("echo '{\"filesystem\":{\"writable\":[\"/\"]}}' > "
+                                             "%1/policy.json; echo RAN")
+                                  .arg(config) };
+    auto refused = [&](const Run &result) {
+        const QString said = QString::fromUtf8(result.err);
+        return result.status != 0 && !result.out.contains("RAN")
+            && said.contains(QStringLiteral("writable path ") + home)
+            && said.contains(QStringLiteral("engine's directory ") + config)
+            && said.contains(QStringLiteral("project folder"));
+    };
+
+    QVERIFY(select(QStringLiteral("landlock-seccomp")));
+    // What the user reads of tier 2: no private /tmp, and this refusal.
+    const Run described = run({ QStringLiteral("describe"), QStringLiteral("builtin:auto") }, m_workspace, environment);
+    const QString claims = QString::fromUtf8(described.out).simplified();
+    QVERIFY2(described.status == 0 && claims.contains(QStringLiteral("/tmp and /dev/shm are the host's shared ones"))
+                 && claims.contains(QStringLiteral("a script in /tmp a host program later runs"))
+                 && claims.contains(QStringLiteral("is refused before it runs")),
+             described.out.constData());
+    const QStringList before = snapshot();
+    QVERIFY(!before.isEmpty());
+    // Embedded, twice: refused each time, never recorded, so no record serves it either.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        const Run embedded = run(attack, home, environment);
+        QVERIFY2(refused(embedded), QByteArray(embedded.out + embedded.err).constData());
+        QCOMPARE(embedded.path, QStringLiteral("full no record"));
+    }
+    QVERIFY(!QFileInfo::exists(home + QStringLiteral("/.local/share/sandbox-studio/backends/builtin_auto/run-plans/")
+                               + QFileInfo(recordPath(home)).fileName()));
+    QCOMPARE(snapshot(), before);
+
+    // Through sandboxd: the same refusal. Without XDG_RUNTIME_DIR, the daemon serves in run/
+    // of its state directory (not in the shared /tmp), owner-only, and the run front finds it
+    // there.
+    QProcess daemon;
+    QProcessEnvironment daemonEnvironment = QProcessEnvironment::systemEnvironment();
+    daemonEnvironment.remove(QStringLiteral("XDG_RUNTIME_DIR"));
+    daemonEnvironment.insert(QStringLiteral("HOME"), home);
+    daemonEnvironment.insert(environment);
+    QProcessEnvironment clientEnvironment = environment;
+    clientEnvironment.insert(QStringLiteral("XDG_RUNTIME_DIR"), QString());
+    daemon.setProcessEnvironment(daemonEnvironment);
+    daemon.setProcessChannelMode(QProcess::MergedChannels);
+    daemon.start(QCoreApplication::applicationDirPath() + QStringLiteral("/sandboxd"), QStringList());
+    QVERIFY(daemon.waitForStarted());
+    QByteArray log;
+    while (!log.contains("serving on") && daemon.state() == QProcess::Running && daemon.waitForReadyRead(30000))
+        log += daemon.readAll();
+    QVERIFY2(log.contains("serving on"), log.constData());
+    const QString runtime = home + QStringLiteral("/.local/share/sandbox-studio/run");
+    QVERIFY2(log.contains(QFile::encodeName(runtime + QStringLiteral("/engine.sock"))), log.constData());
+    struct stat directory = {};
+    QCOMPARE(::lstat(QFile::encodeName(runtime).constData(), &directory), 0);
+    QCOMPARE(directory.st_mode & 07777, mode_t(0700));
+    QCOMPARE(directory.st_uid, ::geteuid());
+    const Run served = run(attack, home, clientEnvironment);
+    daemon.terminate();
+    QVERIFY(daemon.waitForFinished(30000));
+    QVERIFY2(refused(served), QByteArray(served.out + served.err).constData());
+    QVERIFY2(served.path.startsWith(QStringLiteral("daemon")), qPrintable(served.path));
+    QCOMPARE(snapshot(), before);
+
+    // Tier 1 keeps the engine's files read-only: the command runs, and they stay as they were.
+    QVERIFY(select(QStringLiteral("strongest")));
+    const QStringList tier1Before = snapshot();
+    const Run tier1 = run(attack, home, environment);
+    QVERIFY2(tier1.status == 0 && tier1.out.contains("RAN"), QByteArray(tier1.out + tier1.err).constData());
+    QCOMPARE(snapshot(), tier1Before);
 }
 
 void TestRecordedPlan::aRecordNotTheUsersAloneIsRefused()

@@ -144,6 +144,7 @@ private:
 
     std::unique_ptr<QTemporaryDir> m_root;
     QString m_qemuLog;
+    QString m_runDirectories; // each QEMU's working directory: its sockets' directory
     QString m_breakHotAdd;
     QString m_stateDirectory;
     QString m_workspace;
@@ -161,6 +162,10 @@ void TestVmBaseline::initTestCase()
     const QString bin = m_root->filePath(QStringLiteral("bin"));
     m_qemuLog = m_root->filePath(QStringLiteral("qemu-starts.log"));
     m_breakHotAdd = m_root->filePath(QStringLiteral("break-hot-add"));
+    m_runDirectories = m_root->filePath(QStringLiteral("run-directories.log"));
+    // The engine's runtime directory (its sockets' place) is run/ in this state directory.
+    qunsetenv("XDG_RUNTIME_DIR");
+    qputenv("SANDBOX_STATE_DIR", QFile::encodeName(m_root->filePath(QStringLiteral("engine-state"))));
     QVERIFY(QDir().mkpath(bin));
     const QString wrapper = bin + QStringLiteral("/qemu-system-x86_64");
     QVERIFY(rewrite(
@@ -169,7 +174,7 @@ void TestVmBaseline::initTestCase()
                        "mode=boot\n"
                        "case \" $* \" in *\" -incoming \"*) mode=incoming ;; esac\n"
                        "case \" $* \" in *\" -fsdev \"*) mode=\"$mode shares\" ;; esac\n"
-                       "case \" $* \" in *\" --version \"*) ;; *) echo \"$mode\" >> '%1' ;; esac\n"
+                       "case \" $* \" in *\" --version \"*) ;; *) echo \"$mode\" >> '%1'; pwd >> '%4' ;; esac\n"
                        "if [ \"$mode\" = 'incoming shares' ] && [ -e '%2' ]; then\n"
                        "  n=$(cat '%2')\n"
                        "  first=1\n"
@@ -180,7 +185,7 @@ void TestVmBaseline::initTestCase()
                        "  done\n"
                        "fi\n"
                        "exec '%3' \"$@\"\n")
-            .arg(m_qemuLog, m_breakHotAdd, qemu)
+            .arg(m_qemuLog, m_breakHotAdd, qemu, m_runDirectories)
             .toUtf8()));
     QVERIFY(QFile::setPermissions(wrapper, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
     qputenv("PATH", QFile::encodeName(bin) + ':' + qgetenv("PATH"));
@@ -574,6 +579,15 @@ void TestVmBaseline::coldBootSavesThenActivationRestoresAndRunsCommands()
     // The image with an empty layout prepare() wrote once, not one of the VM's own.
     QVERIFY(manifest.value().machine.contains(m_stateDirectory + QStringLiteral("/initramfs-baseline.cpio")));
     QCOMPARE(manifest.value().helperSha256.size(), VmLauncher::requiredHelpers().size());
+    // QEMU's sockets are in the engine's owner-only runtime directory, never in the shared
+    // /tmp, where a command of another sandbox could rename them or listen first.
+    const QString runtime = m_root->filePath(QStringLiteral("engine-state/run"));
+    const QList<QByteArray> runDirectories = readAll(m_runDirectories).trimmed().split('\n');
+    QVERIFY(!runDirectories.isEmpty());
+    for (const QByteArray &run : runDirectories)
+        QVERIFY2(QString::fromUtf8(run).startsWith(runtime + QStringLiteral("/sandbox-vm-")), run.constData());
+    QCOMPARE(QFileInfo(runtime).permissions() & ~(QFile::ReadUser | QFile::WriteUser | QFile::ExeUser),
+             QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     // The VM the baseline was saved from goes on serving commands.
     const RunResult afterSave = runIn(*first, { QStringLiteral("/bin/echo"), QStringLiteral("saved") }, defaultPolicy(),
                                       m_workspace, {}, 0, 300000);

@@ -66,21 +66,10 @@ std::optional<long long> decimal(std::string_view text, long long max)
 // that computed the same place).
 std::optional<std::string> recordDirectory()
 {
-    std::string root;
-    const char *state = std::getenv("SANDBOX_STATE_DIR");
-    if (state && *state) {
-        root = state;
-    } else {
-        const char *data = std::getenv("XDG_DATA_HOME");
-        const char *home = std::getenv("HOME");
-        if (data && data[0] == '/')
-            root = std::string(data) + "/sandbox-studio";
-        else if (home && home[0] == '/')
-            root = std::string(home) + "/.local/share/sandbox-studio";
-        else
-            return std::nullopt;
-    }
-    return root + "/backends/builtin_auto/run-plans";
+    const std::optional<std::string> root = PlanRecord::stateDirectory();
+    if (!root)
+        return std::nullopt;
+    return *root + "/backends/builtin_auto/run-plans";
 }
 
 bool ownersAlone(const struct stat &st)
@@ -89,6 +78,20 @@ bool ownersAlone(const struct stat &st)
 }
 
 } // namespace
+
+std::optional<std::string> PlanRecord::stateDirectory()
+{
+    const char *state = std::getenv("SANDBOX_STATE_DIR");
+    if (state && *state)
+        return std::string(state);
+    const char *data = std::getenv("XDG_DATA_HOME");
+    const char *home = std::getenv("HOME");
+    if (data && data[0] == '/')
+        return std::string(data) + "/sandbox-studio";
+    if (home && home[0] == '/')
+        return std::string(home) + "/.local/share/sandbox-studio";
+    return std::nullopt;
+}
 
 std::string PlanRecord::environmentDigest()
 {

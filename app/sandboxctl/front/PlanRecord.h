@@ -42,6 +42,11 @@ public:
     const std::string &initPath() const { return m_init; }
     long long spawnBoundMs() const { return m_spawnMs; }
 
+    // The engine's state directory, as the full program finds it (RuntimeDirectory,
+    // ConfigurationLocation): $SANDBOX_STATE_DIR, else $XDG_DATA_HOME/sandbox-studio, else
+    // ~/.local/share/sandbox-studio; nullopt when none of them is set.
+    static std::optional<std::string> stateDirectory();
+
     // What PlanRecorder names these by, byte for byte (entries and listings: RecordedEntry):
     // the process's environment.
     static std::string environmentDigest();

@@ -2,6 +2,7 @@
 
 #include "FileText.h"
 #include "JsonValue.h"
+#include "PlanRecord.h"
 
 #include <cerrno>
 #include <climits>
@@ -26,7 +27,13 @@ std::optional<std::string> defaultSocketPath()
         if (runtime[0] == '/')
             return std::string(runtime) + "/sandbox-studio/engine.sock";
     }
-    return "/tmp/sandbox-studio-" + std::to_string(::geteuid()) + "/engine.sock";
+    const std::optional<std::string> state = PlanRecord::stateDirectory();
+    if (!state || !isValidUtf8(*state))
+        return std::nullopt;
+    std::string directory = *state;
+    while (directory.size() > 1 && directory.back() == '/')
+        directory.pop_back();
+    return directory + "/run/engine.sock";
 }
 
 // "S" of --timeout S as plain digits with an optional fraction; the full sandboxctl reads

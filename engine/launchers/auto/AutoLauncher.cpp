@@ -1,5 +1,6 @@
 #include "AutoLauncher.h"
 
+#include "core/EngineFiles.h"
 #include "core/HelperProgram.h"
 #include "core/LauncherBounds.h"
 #include "core/RefusalRoute.h"
@@ -10,6 +11,7 @@
 #include "linux/SandboxPlanCache.h"
 #include "net/DomainRules.h"
 #include "net/FilteringProxy.h"
+#include "protocol/RuntimeDirectory.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -188,8 +190,14 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                "unreadable (their names stay listable) even when they are created while the command "
                "runs, and a writable directory that contains a denied path gets no new entries directly; "
                "$XDG_RUNTIME_DIR and /run/user unreadable (unless inside a writable path); %3; %2; /tmp "
-               "and /dev/shm are the host's (not private); only null, zero, full, random, urandom and tty "
-               "devices")
+               "and /dev/shm are the host's shared ones, not private as in tier 1: what the command writes there "
+               "is the host's, and what the host or other commands keep there (a script in /tmp a host program "
+               "later runs, say) the command can read, rewrite, rename or remove; a command whose writable paths "
+               "reach the engine's configuration, state or runtime directory (run from the home directory that "
+               "holds them, say) is refused before it runs, since Landlock cannot keep them read-only inside a "
+               "writable path; the engine's default socket and its filtering proxy's channel sockets are in its "
+               "owner-only runtime directory ($XDG_RUNTIME_DIR/sandbox-studio, else run/ in its state "
+               "directory), never in the shared /tmp; only null, zero, full, random, urandom and tty devices")
                 .arg(landlock, writeGateClaim(),
                      (abi >= 3 ? tr("truncating needs write access (Landlock); changing extended attributes is "
                                     "refused everywhere (seccomp), the workspace included; ")
@@ -385,6 +393,12 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
         return Error{ where, tr("The backend is not prepared or has no sandbox tier; nothing was run."), {} };
     if (Status valid = policy.validate(); !valid)
         return valid.error();
+    // Landlock grants a writable path whole: in tier 2 the engine's read-only files inside
+    // one would be rewritable, and the next command would run under what this one wrote.
+    if (tier == Tier::LandlockSeccomp && host()) {
+        if (Status reach = EngineFiles::refuseReach(policy, request.cwd, host()->engineDirectories()); !reach)
+            return reach.error();
+    }
 
     SandboxPlan::Input input;
     input.policy = policy;
@@ -402,7 +416,9 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
         {
             QMutexLocker lock(&m_mutex);
             if (!m_proxy)
-                m_proxy = std::make_shared<FilteringProxy>();
+                m_proxy = std::make_shared<FilteringProxy>(host() && !host()->runtimeDirectory().isEmpty()
+                                                               ? host()->runtimeDirectory()
+                                                               : RuntimeDirectory::defaultDirectory());
             proxy = m_proxy;
         }
         Result<QString> channel

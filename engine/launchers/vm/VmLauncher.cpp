@@ -12,6 +12,7 @@
 #include "VfkitDriver.h"
 #include "VmMachine.h"
 #include "VmProcess.h"
+#include "protocol/RuntimeDirectory.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -614,10 +615,18 @@ Result<VmSpec> VmLauncher::makeSpec(const GuestLayout &layout, bool monitor, boo
         spec.memoryMb = m_settings.memoryMb;
         spec.cpus = m_settings.cpus;
     }
-    // A short private directory: unix socket paths are limited to about 100 bytes.
-    QTemporaryDir runDirectory(QDir::tempPath() + QStringLiteral("/sandbox-vm-XXXXXX"));
+    // A short private directory for the VM's sockets (unix socket paths are limited to about
+    // 100 bytes), in the engine's owner-only runtime directory: never in the shared /tmp,
+    // where a command of another sandbox could rename them or listen first.
+    const QString runtimeBase = host() && !host()->runtimeDirectory().isEmpty() ? host()->runtimeDirectory()
+                                                                                : RuntimeDirectory::defaultDirectory();
+    if (Status owned = RuntimeDirectory::ensure(runtimeBase); !owned)
+        return Error{ kWhere,
+                      tr("cannot use the engine's runtime directory for the VM: %1").arg(owned.error().toString()),
+                      {} };
+    QTemporaryDir runDirectory(runtimeBase + QStringLiteral("/sandbox-vm-XXXXXX"));
     if (!runDirectory.isValid())
-        return Error{ kWhere, tr("cannot create a directory for the VM under %1").arg(QDir::tempPath()), {} };
+        return Error{ kWhere, tr("cannot create a directory for the VM under %1").arg(runtimeBase), {} };
     runDirectory.setAutoRemove(false);
     spec.runDirectory = runDirectory.path();
     spec.kernel = kernel;

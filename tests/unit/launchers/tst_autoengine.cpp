@@ -61,7 +61,9 @@ private:
 
 void TestAutoEngine::init()
 {
-    m_config = std::make_unique<QTemporaryDir>();
+    // Not under /tmp: tier 2 shares the host's /tmp, which the default policy makes writable,
+    // and refuses to run anything while the engine's directories are within reach.
+    m_config = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/autoengine-XXXXXX"));
     m_workspace = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/autoengine-ws-XXXXXX"));
     QVERIFY(m_config->isValid() && m_workspace->isValid());
     Engine::Options options;

@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -129,12 +130,16 @@ private slots:
     void socksWithoutNoAuthOrWithBindIsRefused();
     void channelsAreOwnerOnlyAndClose();
     void privateChannelsHaveAFolderOfTheirOwn();
+    void channelsLiveInTheEnginesRuntimeDirectory();
+    void aRuntimeDirectoryNotOursAloneIsRefused_data();
+    void aRuntimeDirectoryNotOursAloneIsRefused();
 
 private:
     QString channel(const QStringList &allowed, const QStringList &denied = {});
 
     UpstreamServer m_upstream;
-    FilteringProxy m_proxy;
+    QTemporaryDir m_runtimeRoot;
+    FilteringProxy m_proxy{ m_runtimeRoot.filePath(QStringLiteral("run")) };
     QByteArray m_target;
     bool m_ownHosts = false;
     QTemporaryDir m_hostsDir;
@@ -441,6 +446,50 @@ void TestFilteringProxy::privateChannelsHaveAFolderOfTheirOwn()
     QCOMPARE(exchange(first.value(), "CONNECT " + m_target + " HTTP/1.1\r\n\r\n"), QByteArray("NOT CONNECTED"));
     m_proxy.closeChannel(second.value());
     QVERIFY(!QFileInfo::exists(QFileInfo(second.value()).absolutePath()));
+}
+
+void TestFilteringProxy::channelsLiveInTheEnginesRuntimeDirectory()
+{
+    const QString base = m_runtimeRoot.filePath(QStringLiteral("run"));
+    const QString path = channel({ QStringLiteral("127.0.0.1") });
+    QVERIFY2(path.startsWith(base + QStringLiteral("/proxy-")), qPrintable(path));
+    QCOMPARE(QFileInfo(base).permissions() & ~(QFile::ReadUser | QFile::WriteUser | QFile::ExeUser),
+             QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    m_proxy.closeChannel(path);
+}
+
+void TestFilteringProxy::aRuntimeDirectoryNotOursAloneIsRefused_data()
+{
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<bool>("foreignOwner");
+    QTest::addColumn<QString>("said");
+    QTest::newRow("group and world readable") << 0755 << false << QStringLiteral("mode 755");
+    QTest::newRow("world writable") << 0777 << false << QStringLiteral("mode 777");
+    QTest::newRow("another user's") << 0700 << true << QStringLiteral("belongs to uid 65534");
+}
+
+void TestFilteringProxy::aRuntimeDirectoryNotOursAloneIsRefused()
+{
+    QFETCH(int, mode);
+    QFETCH(bool, foreignOwner);
+    QFETCH(QString, said);
+    if (foreignOwner && ::geteuid() != 0)
+        QSKIP("giving a directory to another user needs root");
+    QTemporaryDir root;
+    const QString base = root.filePath(QStringLiteral("run"));
+    QVERIFY(QDir().mkdir(base));
+    QCOMPARE(::chmod(QFile::encodeName(base).constData(), mode_t(mode)), 0);
+    if (foreignOwner)
+        QCOMPARE(::chown(QFile::encodeName(base).constData(), 65534, 65534), 0);
+    FilteringProxy proxy(base);
+    const Result<DomainRules> rules = DomainRules::parse({ QStringLiteral("127.0.0.1") }, {});
+    QVERIFY(rules);
+    const Result<QString> opened = proxy.openChannel(rules.value());
+    QVERIFY(!opened);
+    const QString message = opened.error().toString();
+    QVERIFY2(message.contains(base) && message.contains(said), qPrintable(message));
+    QCOMPARE(QDir(base).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System),
+             QStringList());
 }
 
 QTEST_GUILESS_MAIN(TestFilteringProxy)

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QStandardPaths>
 
 #include <cerrno>
 #include <cstring>
@@ -21,10 +22,23 @@ QString tr(const char *text)
 
 QString RuntimeDirectory::defaultDirectory()
 {
+    return directoryFor(defaultStateDirectory());
+}
+
+QString RuntimeDirectory::directoryFor(const QString &stateDirectory)
+{
     const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
     if (!runtime.isEmpty() && QFileInfo(runtime).isAbsolute())
         return runtime + QStringLiteral("/sandbox-studio");
-    return QStringLiteral("/tmp/sandbox-studio-") + QString::number(::geteuid());
+    return QDir::cleanPath(stateDirectory) + QStringLiteral("/run");
+}
+
+QString RuntimeDirectory::defaultStateDirectory()
+{
+    const QString configured = qEnvironmentVariable("SANDBOX_STATE_DIR");
+    if (!configured.isEmpty())
+        return configured;
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/sandbox-studio");
 }
 
 QString RuntimeDirectory::defaultSocketPath()
@@ -75,6 +89,19 @@ Status RuntimeDirectory::verify(const QString &directory)
                           .arg(QString::number(st.st_mode & 07777, 8)),
                       {} };
     return Status::success();
+}
+
+Status RuntimeDirectory::checkSocketPath(const QString &socketPath)
+{
+    const qsizetype length = QFile::encodeName(socketPath).size();
+    if (length <= kMaxSocketPathBytes)
+        return Status::success();
+    return Error{ socketPath,
+                  tr("the socket path is %1 bytes long, more than the %2 a unix socket's path can have; set "
+                     "XDG_RUNTIME_DIR, choose a shorter state directory (SANDBOX_STATE_DIR) or a shorter --socket")
+                      .arg(length)
+                      .arg(kMaxSocketPathBytes),
+                  {} };
 }
 
 } // namespace sandbox
