@@ -324,7 +324,11 @@ QMap<QString, QString> VmLauncher::enforcement() const
                      "booted; read-only ones whose names hold a tab or line break are left out), its files are "
                      "not; read-only paths inside the workspace shared read-only on top (a read-only file makes "
                      "its whole directory read-only); /tmp, /proc, /sys, /dev and /run are the guest's own, "
-                     "private to the VM; a VM never serves another workspace or a stricter policy")
+                     "private to the VM; a VM never serves another workspace or a stricter policy; repository "
+                     "files that make git run code are protected only where they are read-only paths of the "
+                     "policy: a new repository, commondir, modules/*/config, info/ and the control files of "
+                     "nested repositories can be written from the guest (the auto backend refuses them at the "
+                     "write)")
                       .arg(engine));
     if (m_settings.baselineEnabled && !(m_prepared && m_acceleration == VmDriver::Acceleration::Hardware)) {
         // Under TCG a baseline's VM carries its share slots (KVM's microvm has none).
