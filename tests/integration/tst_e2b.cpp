@@ -437,6 +437,21 @@ void TestE2b::workspaceWriteBackKeepsRepositoryControlFiles()
     for (const char *path : { ".git/commondir", ".git/modules/x/config", "sub/.git/config", "sub/.git/HEAD", "gl/.git",
                               "bare/HEAD", "bare/config" })
         QVERIFY2(planted.err.contains(QByteArray(QByteArray("not brought back: ") + path)), planted.err.constData());
+
+    const Outcome described = ctl({ QStringLiteral("describe"), e2bRef, QStringLiteral("--json") });
+    QVERIFY2(described.exitCode == 0, described.err.constData());
+    const QString claim = QJsonDocument::fromJson(described.out)
+                              .object()
+                              .value(QStringLiteral("descriptor"))
+                              .toObject()
+                              .value(QStringLiteral("enforcement"))
+                              .toObject()
+                              .value(QStringLiteral("filesystem"))
+                              .toString();
+    QVERIFY2(claim.contains(QLatin1String(
+                 "No control file of a repository (what makes git run code) comes back: inside a git directory that "
+                 "exists here only what git writes during ordinary work")),
+             described.out.constData());
 }
 
 void TestE2b::workspaceNoneUploadsNothing()
