@@ -58,6 +58,7 @@ private slots:
     void cleanupTestCase();
     void escape_data();
     void escape();
+    void filesystemClaimSaysWhatIsNotProtected();
     void containerHasItsOwnNetworkNamespace();
     void allowlist_data();
     void allowlist();
@@ -105,6 +106,18 @@ void TestDockerEscape::initTestCase()
     QVERIFY(writeFile(m_workspace + QStringLiteral("/home/.aws/credentials"), secret));
     QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/config"), "[core]\n"));
     QVERIFY(QDir().mkpath(m_workspace + QStringLiteral("/.git/hooks")));
+    // A git directory with the other control files, a submodule's and a worktree's.
+    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/HEAD"), "ref: refs/heads/main\n"));
+    QVERIFY(QDir().mkpath(m_workspace + QStringLiteral("/.git/objects")));
+    QVERIFY(QDir().mkpath(m_workspace + QStringLiteral("/.git/refs/heads")));
+    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/commondir"), ".\n"));
+    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/info/attributes"), "\n"));
+    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/modules/x/HEAD"), "ref: refs/heads/main\n"));
+    QVERIFY(QDir().mkpath(m_workspace + QStringLiteral("/.git/modules/x/objects")));
+    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/modules/x/config"), "[core]\n"));
+    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/worktrees/w/HEAD"), "ref: refs/heads/main\n"));
+    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/worktrees/w/commondir"), "../..\n"));
+    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/worktrees/w/gitdir"), "/nowhere/.git\n"));
     QVERIFY(QDir().mkpath(m_workspace + QStringLiteral("/src")));
     QVERIFY(QFile::link(m_workspace + QStringLiteral("/home/.ssh/id_ed25519"),
                         m_workspace + QStringLiteral("/src/link-to-ssh")));
@@ -296,6 +309,14 @@ void TestDockerEscape::escape_data()
         QStringLiteral("{ws}/.git/hooks/pre-commit"));
     row("write .git/config", sh("echo '[core]' >> {ws}/.git/config"), Refused);
     row("replace .git/config", sh("rm -f {ws}/.git/config"), Refused);
+    row("write .git/commondir", sh("echo ../elsewhere > {ws}/.git/commondir"), Refused);
+    row("replace .git/commondir", sh("rm -f {ws}/.git/commondir"), Refused);
+    row("write .git/info/attributes", sh("echo '* filter=owned' >> {ws}/.git/info/attributes"), Refused);
+    row("add to .git/info", sh("echo x > {ws}/.git/info/sparse-checkout"), Refused,
+        QStringLiteral("{ws}/.git/info/sparse-checkout"));
+    row("write a submodule's config", sh("echo '[core]' >> {ws}/.git/modules/x/config"), Refused);
+    row("write a worktree's gitdir", sh("echo /elsewhere/.git > {ws}/.git/worktrees/w/gitdir"), Refused);
+    row("write a worktree's commondir", sh("echo ../elsewhere > {ws}/.git/worktrees/w/commondir"), Refused);
 
     // --- kernel attack surface closed by dropping every capability. Tracing another command of
     // the same container, user namespaces and the kernel keyring are left to the runtime's
@@ -352,6 +373,34 @@ void TestDockerEscape::escape()
     if (!untouched.isEmpty())
         QVERIFY2(!QFileInfo::exists(expand(untouched)), qPrintable(expand(untouched)));
     QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/config")).size(), qint64(7));
+    QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/commondir")).size(), qint64(2));
+    QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/info/attributes")).size(), qint64(1));
+    QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/modules/x/config")).size(), qint64(7));
+    QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/worktrees/w/gitdir")).size(), qint64(14));
+    QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/worktrees/w/commondir")).size(), qint64(6));
+}
+
+void TestDockerEscape::filesystemClaimSaysWhatIsNotProtected()
+{
+    const Outcome described = ctl({ QStringLiteral("describe"), dockerRef, QStringLiteral("--json") });
+    QVERIFY2(described.exitCode == 0, described.err.constData());
+    const QString claim = QJsonDocument::fromJson(described.out)
+                              .object()
+                              .value(QStringLiteral("descriptor"))
+                              .toObject()
+                              .value(QStringLiteral("enforcement"))
+                              .toObject()
+                              .value(QStringLiteral("filesystem"))
+                              .toString();
+    for (const char *said :
+         { "the control files that already exist (config, hooks, info, commondir, gitdir, config.worktree and the "
+           "object alternates of its .git and of the git directories under its modules and worktrees) are mounted "
+           "read-only",
+           "a command can create those files where they do not exist yet (a .git/hooks folder that was missing among "
+           "them), create new or nested repositories and .git files, and change any repository deeper in the "
+           "workspace",
+           "Use the auto backend to have every such change refused" })
+        QVERIFY2(claim.contains(QLatin1String(said)), described.out.constData());
 }
 
 void TestDockerEscape::containerHasItsOwnNetworkNamespace()

@@ -3,7 +3,8 @@
 // key set with sandboxctl secret set, activation, commands (output, exit status, stdin,
 // concurrency, kill, timeout), a refused key, the key nowhere but the API's header, a
 // server that vanishes mid-command, the allowlist refused, and the sandboxes killed when
-// the engine moves to another backend.
+// the engine moves to another backend; the write-back brings a remote commit home but no
+// file that makes this computer's git run code.
 #include "ProgramRun.h"
 
 #include <QCoreApplication>
@@ -49,6 +50,7 @@ private slots:
     void refusedKeyIsAnAvailabilityReason();
     void keyAppearsNowhere();
     void workspaceRoundTrip();
+    void workspaceWriteBackKeepsRepositoryControlFiles();
     void workspaceNoneUploadsNothing();
     void vanishingServerEndsTheCommandWithAClearError();
     void allowlistIsRefusedAndFullNetworkGetsItsOwnSandbox();
@@ -384,6 +386,72 @@ void TestE2b::workspaceRoundTrip()
     QCOMPARE(read(QStringLiteral("a.txt")), QByteArray("edited on the host meanwhile\n"));
     QCOMPARE(read(QStringLiteral("a.txt.sandbox-conflict")), QByteArray("sandbox\n"));
     QVERIFY(running->readAllStandardError().contains("changed on this computer"));
+}
+
+void TestE2b::workspaceWriteBackKeepsRepositoryControlFiles()
+{
+    installAndActivate();
+    auto git = [this](const QStringList &args) {
+        QProcess process;
+        process.setWorkingDirectory(m_workspace);
+        process.start(QStringLiteral("git"),
+                      QStringList{ QStringLiteral("-c"), QStringLiteral("user.name=Host"), QStringLiteral("-c"),
+                                   QStringLiteral("user.email=host@example.org") }
+                          + args);
+        process.waitForFinished(30000);
+        return process.exitCode() == 0 ? process.readAllStandardOutput() : QByteArray("(git failed)");
+    };
+    auto exists = [this](const QString &relative) {
+        const QFileInfo info(QDir(m_workspace).filePath(relative));
+        return info.exists() || info.isSymLink();
+    };
+    {
+        QFile file(QDir(m_workspace).filePath(QStringLiteral("a.txt")));
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write("host\n") == 5);
+    }
+    QVERIFY(git({ QStringLiteral("init"), QStringLiteral("-q") }) != "(git failed)");
+    QVERIFY(git({ QStringLiteral("add"), QStringLiteral("a.txt") }) != "(git failed)");
+    QVERIFY(git({ QStringLiteral("commit"), QStringLiteral("-q"), QStringLiteral("-m"), QStringLiteral("host commit") })
+            != "(git failed)");
+
+    // A commit made in the sandbox, then every way of making this computer's git run code.
+    const Outcome planted = run(QStringLiteral(
+        "echo remote > remote.txt && git add remote.txt && "
+        "git -c user.name=Remote -c user.email=remote@example.org commit -q -m 'remote commit' && "
+        "mkdir -p shared/hooks && echo 'touch /tmp/owned' > shared/hooks/post-checkout && "
+        "echo ../shared > .git/commondir && "
+        "mkdir -p .git/modules/x && printf '[core]\\n\\tfsmonitor = touch /tmp/owned\\n' > .git/modules/x/config && "
+        "mkdir -p sub/.git/objects sub/.git/refs && echo 'ref: refs/heads/main' > sub/.git/HEAD && "
+        "printf '[core]\\n\\tfsmonitor = touch /tmp/owned\\n' > sub/.git/config && "
+        "mkdir -p gl && echo 'gitdir: ../shared' > gl/.git && "
+        "git init -q --bare bare && echo object | git --git-dir=bare hash-object -w --stdin >/dev/null"));
+    QVERIFY2(planted.exitCode == 0, planted.err.constData());
+
+    QCOMPARE(git({ QStringLiteral("log"), QStringLiteral("--format=%s") }), QByteArray("remote commit\nhost commit\n"));
+    QCOMPARE(git({ QStringLiteral("show"), QStringLiteral("HEAD:remote.txt") }), QByteArray("remote\n"));
+    QCOMPARE(git({ QStringLiteral("status"), QStringLiteral("--porcelain"), QStringLiteral("--untracked-files=no") }),
+             QByteArray());
+    for (const char *path : { ".git/commondir", ".git/modules", "sub/.git", "gl/.git", "bare/HEAD", "bare/config",
+                              "bare/objects", "bare/refs" })
+        QVERIFY2(!exists(QString::fromLatin1(path)), path);
+    for (const char *path : { ".git/commondir", ".git/modules/x/config", "sub/.git/config", "sub/.git/HEAD", "gl/.git",
+                              "bare/HEAD", "bare/config" })
+        QVERIFY2(planted.err.contains(QByteArray(QByteArray("not brought back: ") + path)), planted.err.constData());
+
+    const Outcome described = ctl({ QStringLiteral("describe"), e2bRef, QStringLiteral("--json") });
+    QVERIFY2(described.exitCode == 0, described.err.constData());
+    const QString claim = QJsonDocument::fromJson(described.out)
+                              .object()
+                              .value(QStringLiteral("descriptor"))
+                              .toObject()
+                              .value(QStringLiteral("enforcement"))
+                              .toObject()
+                              .value(QStringLiteral("filesystem"))
+                              .toString();
+    QVERIFY2(claim.contains(QLatin1String(
+                 "No control file of a repository (what makes git run code) comes back: inside a git directory that "
+                 "exists here only what git writes during ordinary work")),
+             described.out.constData());
 }
 
 void TestE2b::workspaceNoneUploadsNothing()

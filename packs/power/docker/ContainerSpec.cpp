@@ -1,5 +1,7 @@
 #include "ContainerSpec.h"
 
+#include "core/RepositoryRules.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
@@ -48,6 +50,38 @@ QStringList expandComponents(const QString &path)
 bool mountable(const QString &path)
 {
     return !path.contains(QLatin1Char(':')) && !path.contains(QLatin1Char(','));
+}
+
+// The existing control files (core/RepositoryRules.h) of the git directory `gitDirectory`
+// and of the git directories below its modules/ and worktrees/, appended to `paths`.
+// Links are left out: a bind mount would follow them.
+void appendControlFiles(const QString &gitDirectory, QStringList &paths, int depth = 0)
+{
+    constexpr int maximumDepth = 16;
+    if (depth > maximumDepth)
+        return;
+    for (const std::string &entry : repository::controlEntries()) {
+        const QString path = gitDirectory + QLatin1Char('/') + QString::fromStdString(entry);
+        const QFileInfo info(path);
+        if (info.exists() && !info.isSymLink())
+            paths.append(path);
+    }
+    for (const std::string &folder : repository::nestedGitDirectoryFolders()) {
+        QStringList pending{ gitDirectory + QLatin1Char('/') + QString::fromStdString(folder) };
+        while (!pending.isEmpty()) {
+            const QString directory = pending.takeFirst();
+            const QFileInfo info(directory);
+            if (!info.isDir() || info.isSymLink())
+                continue;
+            if (repository::isGitDirectory(directory.toStdString())) {
+                appendControlFiles(directory, paths, depth + 1);
+                continue;
+            }
+            const QStringList names = QDir(directory).entryList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden);
+            for (const QString &name : names)
+                pending.append(directory + QLatin1Char('/') + name);
+        }
+    }
 }
 
 } // namespace
@@ -122,6 +156,7 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
         }
         spec.m_binds.append(mount + QLatin1Char(':') + mount + QStringLiteral(":rw"));
     }
+    QStringList readOnly;
     for (const QString &path : policy.readOnly) {
         const QString expanded = expand(path, spec.m_workspace);
         if (!QFileInfo::exists(expanded) || !mountable(expanded))
@@ -130,7 +165,24 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
         for (const QString &mount : std::as_const(writable))
             inside = inside || Policy::isInside(expanded, mount);
         if (inside)
-            spec.m_binds.append(expanded + QLatin1Char(':') + expanded + QStringLiteral(":ro"));
+            readOnly.append(expanded);
+    }
+    // The repository at the root of each writable mount keeps its existing control files:
+    // each is mounted read-only on top (what does not exist yet cannot be).
+    for (const QString &mount : std::as_const(writable)) {
+        const QString gitDirectory = mount + QStringLiteral("/.git");
+        const QFileInfo info(gitDirectory);
+        if (info.isDir() && !info.isSymLink() && repository::isGitDirectory(gitDirectory.toStdString()))
+            appendControlFiles(gitDirectory, readOnly);
+    }
+    readOnly.removeDuplicates();
+    for (const QString &path : std::as_const(readOnly)) {
+        bool hidden = false;
+        for (const QString &deny : std::as_const(denied))
+            hidden = hidden || Policy::isInside(path, deny);
+        if (hidden || !mountable(path))
+            continue;
+        spec.m_binds.append(path + QLatin1Char(':') + path + QStringLiteral(":ro"));
     }
     if (!masked.isEmpty() && (!QDir(emptyFolder).isEmpty() || !mountable(emptyFolder)))
         return Error{ emptyFolder, tr("The folder %1 that covers denied folders is not empty.").arg(emptyFolder), {} };

@@ -74,7 +74,13 @@ BackendDescriptor DockerLauncher::descriptor() const
              "bridge program and its filtering proxy socket's folder, both read-only; besides them the runtime adds "
              "only the small files it generates (such as /etc/hosts). No denied path is ever mounted: a denied folder "
              "inside the workspace "
-             "is covered by an empty read-only folder, and a denied file there refuses the command.") },
+             "is covered by an empty read-only folder, and a denied file there refuses the command. Of the repository "
+             "at the root of each mounted folder, the control files that already exist (config, hooks, info, "
+             "commondir, gitdir, config.worktree and the object alternates of its .git and of the git directories "
+             "under its modules and worktrees) are mounted read-only. Nothing else of a repository is protected: a "
+             "command can create those files where they do not exist yet (a .git/hooks folder that was missing among "
+             "them), create new or nested repositories and .git files, and change any repository deeper in the "
+             "workspace. Use the auto backend to have every such change refused.") },
         { QStringLiteral("confinement"),
           tr("Commands run in the container's own namespaces as your uid and gid, with every capability dropped, "
              "no-new-privileges and the container's process limit. Commands of one workspace share its container "

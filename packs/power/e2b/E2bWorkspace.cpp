@@ -1,9 +1,12 @@
 #include "E2bWorkspace.h"
 
+#include "core/RepositoryRules.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFileInfo>
 #include <QSaveFile>
+#include <QSet>
 
 namespace sandbox::power {
 
@@ -44,6 +47,28 @@ bool under(const QString &relative, const QStringList &prefixes)
 
 } // namespace
 
+// The directories the archive's files lie in, and the files themselves, to tell which
+// directories would become git directories once the archive is written back.
+class ArchiveLayout
+{
+public:
+    explicit ArchiveLayout(const TarArchive &archive)
+    {
+        for (const TarArchive::Member &member : archive.files) {
+            m_files.insert(member.path);
+            for (qsizetype slash = member.path.indexOf(QLatin1Char('/')); slash >= 0;
+                 slash = member.path.indexOf(QLatin1Char('/'), slash + 1))
+                m_folders.insert(member.path.left(slash));
+        }
+    }
+    bool hasFile(const QString &relative) const { return m_files.contains(relative); }
+    bool hasFolder(const QString &relative) const { return m_folders.contains(relative); }
+
+private:
+    QSet<QString> m_files;
+    QSet<QString> m_folders;
+};
+
 E2bWorkspace::E2bWorkspace(QString root, const Policy &policy)
     : m_root(QDir::cleanPath(std::move(root)))
     , m_excluded(relativeInside(policy.denied, m_root))
@@ -68,6 +93,35 @@ bool E2bWorkspace::isExcluded(const QString &relative) const
 bool E2bWorkspace::isWritable(const QString &relative) const
 {
     return under(relative, m_writable) && !under(relative, m_readOnly) && !isExcluded(relative);
+}
+
+QString E2bWorkspace::repositoryRefusal(const QString &relative, const ArchiveLayout &layout) const
+{
+    const auto hostPath
+        = [this](const QString &path) { return path.isEmpty() ? m_root : m_root + QLatin1Char('/') + path; };
+    const auto inside = [](const QString &directory, const char *name) {
+        return directory.isEmpty() ? QString::fromLatin1(name) : directory + QLatin1Char('/') + QLatin1String(name);
+    };
+    // A directory of this computer's workspace is a git directory as it is now; one that is
+    // not becomes one when the archive brings the HEAD, objects/ or commondir it lacks.
+    const auto kind = [&](const std::string &directory) {
+        const QString folder = QString::fromStdString(directory);
+        if (repository::isGitDirectory(hostPath(folder).toStdString()))
+            return repository::DirectoryKind::GitDirectory;
+        const QFileInfo head(hostPath(inside(folder, "HEAD")));
+        const QFileInfo objects(hostPath(inside(folder, "objects")));
+        const QFileInfo commondir(hostPath(inside(folder, "commondir")));
+        const bool hasHead = layout.hasFile(inside(folder, "HEAD")) || (head.exists() && !head.isDir());
+        const bool hasObjects
+            = layout.hasFolder(inside(folder, "objects")) || (objects.isDir() && !objects.isSymLink());
+        const bool hasCommondir
+            = layout.hasFile(inside(folder, "commondir")) || (commondir.exists() && !commondir.isDir());
+        return hasHead && (hasObjects || hasCommondir) ? repository::DirectoryKind::NewGitDirectory
+                                                       : repository::DirectoryKind::Ordinary;
+    };
+    // A command's rebase or sequencer state ends with it: none is brought back.
+    const auto noState = [](const std::string &, const std::string &) { return false; };
+    return QString::fromStdString(repository::refusal(m_root.toStdString(), relative.toStdString(), kind, noState));
 }
 
 E2bWorkspace::Stamp E2bWorkspace::stampOf(const QString &relative) const
@@ -125,6 +179,7 @@ E2bWorkspace::Outcome E2bWorkspace::apply(const TarArchive &archive) const
 {
     Outcome outcome;
     outcome.refused = archive.skipped;
+    const ArchiveLayout layout(archive);
     for (const TarArchive::Member &member : archive.files) {
         if (isExcluded(member.path))
             continue;
@@ -134,6 +189,10 @@ E2bWorkspace::Outcome E2bWorkspace::apply(const TarArchive &archive) const
         if (info.isFile() && !info.isSymLink() && current.open(QIODevice::ReadOnly)
             && current.size() == member.data.size() && current.readAll() == member.data)
             continue;
+        if (const QString why = repositoryRefusal(member.path, layout); !why.isEmpty()) {
+            outcome.refused.append(tr("%1 (%2)").arg(member.path, why));
+            continue;
+        }
         if (!isWritable(member.path)) {
             outcome.refused.append(tr("%1 (the policy does not let commands write it)").arg(member.path));
             continue;
@@ -148,6 +207,11 @@ E2bWorkspace::Outcome E2bWorkspace::apply(const TarArchive &archive) const
             continue;
         }
         const QString beside = member.path + QStringLiteral(".sandbox-conflict");
+        if (const QString besideWhy = repositoryRefusal(beside, layout); !besideWhy.isEmpty()) {
+            outcome.refused.append(
+                tr("%1 (changed on this computer too, and %2: %3)").arg(member.path, beside, besideWhy));
+            continue;
+        }
         if (write(beside, member.data, &why))
             outcome.conflicts.append(member.path);
         else

@@ -14,7 +14,12 @@ namespace sandbox::power {
 // but the policy's denied paths), and how the sandbox's files come back: a file is written
 // only where the policy lets the command write, and only when the host's copy did not
 // change while the command ran; otherwise the sandbox's version lands beside it as
-// "NAME.sandbox-conflict". Files the command deleted stay on the host.
+// "NAME.sandbox-conflict". Files the command deleted stay on the host. Nothing comes back
+// that makes the host's git run code: inside an existing git directory only the work
+// state git writes (objects, refs, logs, index, ...), no .git entry, nothing through a
+// .git or into a directory that is not a git directory here, no HEAD outside one.
+class ArchiveLayout;
+
 class E2bWorkspace final
 {
     Q_DECLARE_TR_FUNCTIONS(E2bWorkspace)
@@ -53,6 +58,10 @@ private:
     Stamp stampOf(const QString &relative) const;
     bool isExcluded(const QString &relative) const;
     bool isWritable(const QString &relative) const;
+    // Why writing `relative` back would change a file that makes this computer's git run
+    // code (core/RepositoryRules.h), judged against the workspace as it is here and the
+    // directories `layout` would turn into git directories; empty when it would not.
+    QString repositoryRefusal(const QString &relative, const ArchiveLayout &layout) const;
     bool write(const QString &relative, const QByteArray &data, QString *why) const;
 
     QString m_root;

@@ -1,6 +1,7 @@
 #include "WriteGate.h"
 
 #include "CallerAccess.h"
+#include "core/RepositoryRules.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -71,48 +72,10 @@ std::vector<std::string> components(const std::string &path)
     return parts;
 }
 
-// What git writes in a git directory during ordinary work; none of it makes git run code.
-bool isWorkState(const std::string &name)
-{
-    static const char *const names[] = { "objects",     "refs",           "logs",
-                                         "index",       "HEAD",           "ORIG_HEAD",
-                                         "FETCH_HEAD",  "MERGE_HEAD",     "MERGE_MSG",
-                                         "MERGE_MODE",  "MERGE_RR",       "MERGE_AUTOSTASH",
-                                         "AUTO_MERGE",  "REBASE_HEAD",    "CHERRY_PICK_HEAD",
-                                         "REVERT_HEAD", "COMMIT_EDITMSG", "TAG_EDITMSG",
-                                         "SQUASH_MSG",  "NOTES_EDITMSG",  "packed-refs",
-                                         "shallow",     "gc.pid",         "gc.log",
-                                         "lfs",         "rr-cache" };
-    for (const char *known : names) {
-        if (name == known)
-            return true;
-    }
-    const auto endsWith = [&](const char *suffix) {
-        const size_t n = std::strlen(suffix);
-        return name.size() >= n && name.compare(name.size() - n, n, suffix) == 0;
-    };
-    return name.rfind("BISECT_", 0) == 0 || name.rfind("index.stash.", 0) == 0 || name.rfind("sharedindex.", 0) == 0
-        || endsWith(".lock");
-}
-
-// In-progress rebase, cherry-pick and revert state: its todo list can hold commands the
-// host's git would run on --continue, so only the command's own may change.
-bool isTransientState(const std::string &name)
-{
-    return name == "rebase-merge" || name == "rebase-apply" || name == "sequencer";
-}
-
 bool entryIs(const std::string &path, bool directory)
 {
     struct stat st = {};
     return lstat(path.c_str(), &st) == 0 && (directory ? S_ISDIR(st.st_mode) : !S_ISDIR(st.st_mode));
-}
-
-// A directory git would take as a git directory: HEAD, and objects/ or a commondir file.
-bool isGitDirectory(const std::string &path)
-{
-    return entryIs(joinPath(path, "HEAD"), false)
-        && (entryIs(joinPath(path, "objects"), true) || entryIs(joinPath(path, "commondir"), false));
 }
 
 bool onProc(int fd)
@@ -242,7 +205,7 @@ bool WriteGate::underGuardedRoot(const std::string &path) const
 std::string WriteGate::nearestGitDirectory(const std::string &directory) const
 {
     for (std::string path = directory; underGuardedRoot(path); path = parentOf(path)) {
-        if (isGitDirectory(path))
+        if (repository::isGitDirectory(path))
             return path;
         if (path == "/")
             break;
@@ -263,26 +226,29 @@ std::string WriteGate::judge(const std::string &directory, const std::string &na
     }
     if (!underGuardedRoot(full))
         return {};
-    if (name == ".git")
-        return "a repository's .git";
-    const std::string gitDirectory = nearestGitDirectory(directory);
-    if (gitDirectory.empty())
-        return name == "HEAD" ? "a HEAD outside a git directory (a new repository)" : std::string();
-    const std::string relative = full.substr(gitDirectory.size() + (gitDirectory == "/" ? 0 : 1));
-    const std::string first = relative.substr(0, relative.find('/'));
-    if (relative == "objects/info/alternates" || relative == "objects/info/http-alternates")
-        return "the object alternates of the repository " + gitDirectory;
-    if (isWorkState(first))
-        return {};
-    if (isTransientState(first)) {
-        const std::string state = joinPath(gitDirectory, first);
-        if (std::find(m_createdState.begin(), m_createdState.end(), state) != m_createdState.end()
-            || (relative == first && !moving && !entryIs(state, true) && !entryIs(state, false)))
-            return {};
-        return "the in-progress rebase or sequencer state of the repository " + gitDirectory
-            + " (only a command's own may change)";
+    // The rules see the path from the parent of the outermost guarded root holding it, and
+    // only the directories under a guarded root as git directories.
+    std::string outermost;
+    for (const std::string &root : m_roots) {
+        if (isUnder(full, root) && (outermost.empty() || root.size() < outermost.size()))
+            outermost = root;
     }
-    return "a control file of the repository " + gitDirectory;
+    const std::string base = parentOf(outermost);
+    const std::string relative = full.substr(base == "/" ? 1 : base.size() + 1);
+    const auto absolute = [&](const std::string &path) { return path.empty() ? base : joinPath(base, path); };
+    const auto kind = [&](const std::string &relativeDirectory) {
+        const std::string path = absolute(relativeDirectory);
+        return underGuardedRoot(path) && repository::isGitDirectory(path) ? repository::DirectoryKind::GitDirectory
+                                                                          : repository::DirectoryKind::Ordinary;
+    };
+    // Only the command's own rebase or sequencer state changes: the one it created here,
+    // or creating it where there is none.
+    const auto mayChangeState = [&](const std::string &state, const std::string &entry) {
+        const std::string path = absolute(state);
+        return std::find(m_createdState.begin(), m_createdState.end(), path) != m_createdState.end()
+            || (entry == state && !moving && !entryIs(path, true) && !entryIs(path, false));
+    };
+    return repository::refusal(base, relative, kind, mayChangeState);
 }
 
 bool WriteGate::mayWrite(int fd, bool isParent) const
@@ -715,7 +681,8 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
         if (op == Op::Mkdir) {
             rc = mkdirat(target.parent, target.name.c_str(), mode & ~creationMask() & 07777);
             const int saved = errno;
-            if (rc == 0 && isTransientState(target.name) && nearestGitDirectory(target.parentPath) == target.parentPath)
+            if (rc == 0 && repository::isTransientState(target.name)
+                && nearestGitDirectory(target.parentPath) == target.parentPath)
                 m_createdState.push_back(where);
             errno = saved;
         } else if (op == Op::Mknod) {

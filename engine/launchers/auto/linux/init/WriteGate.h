@@ -19,9 +19,10 @@ namespace sandbox::init {
 // is then made by sandbox-init itself on the directory it resolved, so nothing the command
 // changes afterwards redirects it. An opened file is installed into the caller.
 //
-// Judged, beneath a guarded root:
+// Judged, beneath a guarded root, by the rules every backend shares (core/RepositoryRules.h):
 // - no entry named .git is created, written, renamed or removed (no new repository, no
-//   .git file pointing elsewhere, no repository moved aside);
+//   .git file pointing elsewhere, no repository moved aside), and nothing is changed
+//   through a .git that is not a git directory;
 // - inside a git directory (a directory with HEAD and objects/ or commondir: a .git, a
 //   bare repository, modules/*, worktrees/*) only what git writes during ordinary work
 //   changes (objects, refs, logs, index, HEAD and the other state files, packed-refs,
