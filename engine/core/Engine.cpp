@@ -21,6 +21,7 @@
 #include "StopSignal.h"
 #include "protocol/JsonReader.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -31,6 +32,7 @@
 #include <QThread>
 #include <QThreadPool>
 #include <QTimer>
+#include <QWaitCondition>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace sandbox {
@@ -119,6 +121,7 @@ public:
     QSet<quint64> timedOut;
     QSet<BackendRef> refreshing;
     QSet<BackendRef> refreshAgain; // settings changed while a probe of them was in flight
+    QWaitCondition probesSettled; // with warningsMutex: a probe ended
     // Configures and probes catalog instances (not the serving ones), off the event thread:
     // reading secrets and configuring may take a while.
     QThreadPool probePool;
@@ -402,6 +405,7 @@ void Engine::Private::refreshAvailability(const BackendRef &ref, bool settingsCh
                 QMutexLocker locker(&warningsMutex);
                 refreshing.remove(ref);
                 again = refreshAgain.remove(ref);
+                probesSettled.wakeAll();
             }
             if (!engine)
                 return;
@@ -446,6 +450,15 @@ ActivationResult Engine::Private::restoreSelection(quint64 id)
                               "used instead.")
                        .arg(target.toString(), result.error.toString(), fallback.toString()));
         result = runTransaction(takeActivationId(), fallback, std::nullopt, {});
+    }
+    // The start is over once every backend's availability is known too: a presenter that
+    // lists them after the restore sees what the probes found (within the probe bounds).
+    const LauncherBounds bounds = LauncherBounds::resolve(BackendDescriptor(), options.launcherBounds);
+    QDeadlineTimer deadline(bounds.configureMs + bounds.probeMs);
+    {
+        QMutexLocker locker(&warningsMutex);
+        while (!refreshing.isEmpty() && !stop.isStopped() && !deadline.hasExpired())
+            probesSettled.wait(&warningsMutex, QDeadlineTimer(qMin<qint64>(deadline.remainingTime(), 100)));
     }
     if (!result.ok) {
         addWarning(Engine::tr("No sandbox backend could be activated (%1). Commands will not run until a backend "
