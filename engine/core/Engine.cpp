@@ -400,6 +400,10 @@ void Engine::Private::refreshAvailability(const BackendRef &ref, bool settingsCh
             watcher->disconnect();
             bound->stop();
             watcher->deleteLater();
+            // Recorded before the probe counts as ended: whoever waits for the probes to
+            // settle then lists what they found.
+            if (engine)
+                registry->setAvailability(ref, availability);
             bool again = false;
             {
                 QMutexLocker locker(&warningsMutex);
