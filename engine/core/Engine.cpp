@@ -289,7 +289,13 @@ ActivationResult Engine::Private::runTransaction(quint64 id, const BackendRef &r
                                             [this](const std::optional<BackendRef> &activeRef) {
                                                 emit q->activeBackendChanged(activeRef.value_or(BackendRef()));
                                             },
-                                            [this] { return policyStore->load(); },
+                                            [this] {
+                                                // An unreadable policy refuses every spawn; a
+                                                // backend is still activated (checked against the
+                                                // defaults) so commands run once it is fixed.
+                                                Result<Policy> stored = policyStore->load();
+                                                return stored.ok() ? stored : Result<Policy>(Policy::defaults());
+                                            },
                                             options.launcherBounds,
                                             &stop };
     ActivationTransaction transaction(context,
@@ -413,7 +419,6 @@ void Engine::Private::refreshAvailability(const BackendRef &ref, bool settingsCh
             }
             if (!engine)
                 return;
-            registry->setAvailability(ref, availability);
             emit q->backendsChanged();
             if (again && !stop.isStopped())
                 refreshAvailability(ref, false);
@@ -976,6 +981,8 @@ QStringList Engine::warnings() const
     }
     list += d->settings->warnings();
     list += d->policyStore->warnings();
+    if (const Result<Policy> policy = d->policyStore->load(); !policy.ok())
+        list += policy.error().toString();
     list += d->packs->warnings();
     if (d->plaintextSecrets)
         list += d->plaintextSecrets->warnings();

@@ -61,6 +61,7 @@ private slots:
     void windowWorksAtEverySize();
     void unavailableBackendSaysWhyOnceAndCannotBeActivated();
     void savedBackendAndAutoAreAvailableAfterRestart();
+    void unreadablePolicyIsShownInTheBanner();
     void screenshot();
 
 private:
@@ -737,6 +738,28 @@ void TestSandboxPage::savedBackendAndAutoAreAvailableAfterRestart()
     QTest::mouseClick(button(QStringLiteral("activateButton")), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(m_harness->engine().activeRef() == autoRef, 30000);
     QTRY_VERIFY(rowOf(autoRef).endsWith(QStringLiteral("· Active")));
+}
+
+// A policy.json that cannot be read is said in the window's banner, with how to fix it: no
+// command runs until then.
+void TestSandboxPage::unreadablePolicyIsShownInTheBanner()
+{
+    m_window.reset();
+    const QString policyPath = QDir(m_harness->directory()).filePath(QStringLiteral("config/policy.json"));
+    QFile policy(policyPath);
+    QVERIFY(policy.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    policy.write("{ \"network\": ");
+    policy.close();
+    m_window = std::make_unique<MainWindow>(m_harness->client(), nullptr);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+
+    auto *banner = m_window->findChild<NoticeBanner *>(QStringLiteral("warningBanner"));
+    QVERIFY(banner);
+    QTRY_VERIFY(banner->isVisible());
+    QVERIFY2(banner->text().contains(policyPath), qPrintable(banner->text()));
+    QVERIFY2(banner->text().contains(QStringLiteral("no command runs until it is fixed")), qPrintable(banner->text()));
+    QVERIFY2(banner->text().contains(QStringLiteral("sandboxctl policy reset")), qPrintable(banner->text()));
 }
 
 void TestSandboxPage::screenshot()

@@ -79,6 +79,7 @@ private slots:
     void anotherUserIsRefusedAndLogged();
     void embeddedAndDaemonGiveTheSameOutput();
     void twoRunsWithoutAnOwnerEachEndOnTheirOwn();
+    void unreadablePolicyRefusesRunsUntilReplaced();
     void runFrontAnswersAsTheFullProgram();
     void aChangedPolicyOrStoreTakesEffectOnTheNextCommand();
     void theEngineFilesStayReadOnlyWhereAWritablePathReachesThem();
@@ -577,6 +578,47 @@ void TestDaemon::twoRunsWithoutAnOwnerEachEndOnTheirOwn()
     QFile paths(report);
     QVERIFY(paths.open(QIODevice::ReadOnly));
     QCOMPARE(paths.readAll(), QByteArray("full no record\nfull no record\n"));
+}
+
+// A policy.json that cannot be read is never replaced by the defaults behind the user's
+// back: runs are refused with what is wrong and how to fix it, status says so, the file is
+// kept as it is, and once the user replaces the policy commands run again.
+void TestDaemon::unreadablePolicyRefusesRunsUntilReplaced()
+{
+    const QString policyPath = m_root->filePath(QStringLiteral("e/config/policy.json"));
+    // The profile's folder holds its socket too: owner-only, as a runtime directory must be.
+    QVERIFY(::mkdir(QFile::encodeName(m_root->filePath(QStringLiteral("e"))).constData(), 0700) == 0);
+    QVERIFY(QDir().mkpath(QFileInfo(policyPath).absolutePath()));
+    QFile policy(policyPath);
+    QVERIFY(policy.open(QIODevice::WriteOnly));
+    policy.write("{ \"network\": ");
+    policy.close();
+    const QString marker = m_root->filePath(QStringLiteral("work/ran"));
+    const QStringList touch{ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                             QStringLiteral(": > ran") };
+
+    const Outcome refused = ctl(touch, {}, QStringLiteral("e"));
+    QCOMPARE(refused.exitCode, 125);
+    QVERIFY2(refused.err.contains(policyPath.toUtf8()), refused.err.constData());
+    QVERIFY2(refused.err.contains("sandboxctl policy set FILE"), refused.err.constData());
+    QVERIFY2(refused.err.contains("sandboxctl policy reset"), refused.err.constData());
+    QVERIFY(!QFile::exists(marker));
+
+    const Outcome status = ctl({ QStringLiteral("status") }, {}, QStringLiteral("e"));
+    QCOMPARE(status.exitCode, 0);
+    QVERIFY2(status.out.contains(policyPath.toUtf8()) && status.out.contains("no command runs until it is fixed"),
+             status.out.constData());
+    QVERIFY(policy.open(QIODevice::ReadOnly));
+    QCOMPARE(policy.readAll(), QByteArray("{ \"network\": "));
+    policy.close();
+    QCOMPARE(QDir(QFileInfo(policyPath).absolutePath()).entryList({ QStringLiteral("policy.json*") }, QDir::Files),
+             QStringList{ QStringLiteral("policy.json") });
+
+    const Outcome reset = ctl({ QStringLiteral("policy"), QStringLiteral("reset") }, {}, QStringLiteral("e"));
+    QVERIFY2(reset.exitCode == 0, reset.err.constData());
+    const Outcome ran = ctl(touch, {}, QStringLiteral("e"));
+    QVERIFY2(ran.exitCode == 0, ran.err.constData());
+    QVERIFY(QFile::exists(marker));
 }
 
 // The engine reuses a command's sandbox plan while nothing it was built from changed: a
