@@ -695,6 +695,17 @@ Status Engine::updateSettings(const BackendRef &ref, const SettingsValues &value
 QFuture<ActivationResult> Engine::activate(const BackendRef &ref, std::optional<SettingsValues> candidate,
                                            const QList<SecretUpdate> &secrets)
 {
+    if (!d->registry->entry(ref)) {
+        // Nothing to activate: answered at once, not queued behind other activations, and
+        // no transaction runs (no step is reported).
+        ActivationResult result;
+        result.activationId = d->takeActivationId();
+        result.ref = ref;
+        result.error = Error{ ref.toString(), tr("No backend %1 is registered.").arg(ref.toString()), {} };
+        result.failedStep = ActivationStep::Validate;
+        result.active = d->active.ref().value_or(BackendRef());
+        return QtFuture::makeReadyFuture(result);
+    }
     return d->enqueue<ActivationResult>(
         [this, ref, candidate, secrets](quint64 id) { return d->runTransaction(id, ref, candidate, secrets); });
 }

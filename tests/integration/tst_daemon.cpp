@@ -80,6 +80,7 @@ private slots:
     void embeddedAndDaemonGiveTheSameOutput();
     void twoRunsWithoutAnOwnerEachEndOnTheirOwn();
     void unreadablePolicyRefusesRunsUntilReplaced();
+    void activatingAnUnknownBackendSaysSoAtOnce();
     void runFrontAnswersAsTheFullProgram();
     void aChangedPolicyOrStoreTakesEffectOnTheNextCommand();
     void theEngineFilesStayReadOnlyWhereAWritablePathReachesThem();
@@ -619,6 +620,16 @@ void TestDaemon::unreadablePolicyRefusesRunsUntilReplaced()
     const Outcome ran = ctl(touch, {}, QStringLiteral("e"));
     QVERIFY2(ran.exitCode == 0, ran.err.constData());
     QVERIFY(QFile::exists(marker));
+}
+
+// `sandboxctl activate` of a backend that does not exist says so, and no activation step.
+void TestDaemon::activatingAnUnknownBackendSaysSoAtOnce()
+{
+    startDaemon();
+    const Outcome outcome = ctl({ QStringLiteral("activate"), QStringLiteral("builtin:nope") });
+    QCOMPARE(outcome.exitCode, 1);
+    QCOMPARE(outcome.out, QByteArray());
+    QCOMPARE(outcome.err, QByteArray("sandboxctl: no such backend builtin:nope (sandboxctl backends lists them)\n"));
 }
 
 // The engine reuses a command's sandbox plan while nothing it was built from changed: a
