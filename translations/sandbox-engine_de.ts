@@ -2705,6 +2705,13 @@
     </message>
 </context>
 <context>
+    <name>sandbox::PolicyStore</name>
+    <message>
+        <source>The sandbox policy cannot be read (%1), so no command runs until it is fixed: a command never runs under a policy other than yours. Repair the file, or replace it with &quot;sandboxctl policy set FILE&quot; or with the defaults by &quot;sandboxctl policy reset&quot; (or in Studio&apos;s policy panel). The file is left as it is until then.</source>
+        <translation>Die Sandbox-Richtlinie kann nicht gelesen werden (%1), daher läuft kein Befehl, bis sie repariert ist: Ein Befehl läuft nie unter einer anderen Richtlinie als Ihrer. Reparieren Sie die Datei oder ersetzen Sie sie mit „sandboxctl policy set DATEI“ oder durch die Standardrichtlinie mit „sandboxctl policy reset“ (oder im Richtlinienbereich von Studio). Bis dahin bleibt die Datei unverändert.</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::ProcessInfo</name>
     <message>
         <source>missing required key</source>

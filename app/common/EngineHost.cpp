@@ -79,7 +79,7 @@ Result<std::unique_ptr<Client>> EngineHost::start()
     QDeadlineTimer deadline(m_options.connectTimeoutMs);
     QString lastError;
     for (;;) {
-        if (m_options.mode == Mode::ConnectOrHost) {
+        if (m_options.mode != Mode::HostOnly) {
             QString error;
             bool refused = false;
             auto transport = LocalSocketTransport::connectTo(m_socketPath, 1000, &error, &refused);
@@ -99,6 +99,12 @@ Result<std::unique_ptr<Client>> EngineHost::start()
             if (!m_lock)
                 m_lock = std::make_unique<OwnerLock>(lockPath);
             const Result<bool> acquired = m_lock->tryAcquire();
+            if (acquired.ok() && acquired.value() && m_options.mode == Mode::ConnectOrPrivate) {
+                // Nobody owns the engine: this process hosts one of its own, leaving ownership
+                // (and the socket) to whichever owner starts next.
+                m_lock.reset();
+                return host();
+            }
             if (acquired.ok() && acquired.value())
                 return host();
             if (!acquired.ok())
@@ -163,7 +169,8 @@ Result<std::unique_ptr<Client>> EngineHost::host()
     options.engine = m_options.engine;
     // Completing them reads and may migrate files: on the engine thread, not this one.
     options.completeEngineOptions = [this](const Engine::Options &) { return resolvedEngineOptions(); };
-    options.socketPath = m_socketPath;
+    if (m_options.mode != Mode::ConnectOrPrivate)
+        options.socketPath = m_socketPath;
     options.setUp = [](Engine &engine) {
         registerBuiltinLaunchers(engine);
         installPacks(engine);

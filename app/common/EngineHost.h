@@ -20,7 +20,8 @@ class OwnerLock;
 // with the built-in launchers and the installed packs on its own thread (EngineThread),
 // restores the last selection, serves the local socket and returns a Client over the
 // in-process transport. Ownership is an flock on a lock file next to the socket, so two
-// processes starting at once never both own it.
+// processes starting at once never both own it. In ConnectOrPrivate mode an engine hosted
+// here is private: it neither owns nor serves.
 class EngineHost final : public QObject
 {
     Q_OBJECT
@@ -29,6 +30,10 @@ public:
     enum class Mode {
         ConnectOrHost, // presenters: use the running engine, else host one
         HostOnly, // sandboxd, sandboxctl --embedded: host, or fail if one is running
+        // sandboxctl run: use the running engine, else host one for this process alone,
+        // serving no socket and taking no ownership, so that it ends with this process
+        // without ending commands other processes run (each runs its own).
+        ConnectOrPrivate,
     };
 
     struct Options

@@ -1,6 +1,10 @@
 #include "ActivateCommand.h"
 
 #include "ActivationReport.h"
+#include "EngineConnection.h"
+#include "server/Client.h"
+
+#include <algorithm>
 
 namespace sandbox {
 
@@ -16,6 +20,13 @@ int ActivateCommand::execute(EngineConnection &engine)
     const Result<BackendRef> ref = BackendRef::parse(arguments().constFirst());
     if (!ref.ok())
         return failWith(ref.error(), Usage);
+    // An unknown backend is named as such at once, before any activation step is shown.
+    const Result<QList<BackendInfo>> backends = EngineConnection::await(engine.client().backends());
+    if (!backends.ok())
+        return failWith(backends.error());
+    if (std::none_of(backends.value().cbegin(), backends.value().cend(),
+                     [&](const BackendInfo &info) { return info.ref == ref.value(); }))
+        return fail(tr("no such backend %1 (sandboxctl backends lists them)").arg(ref.value().toString()));
     return ActivationReport::activate(engine, ref.value(), std::nullopt, {});
 }
 

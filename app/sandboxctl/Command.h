@@ -44,6 +44,9 @@ public:
     int usageStatus() const { return errorStatus() == RunError ? RunError : Usage; }
     // The parsed command talks to the engine (else execute() gets an unopened connection).
     virtual bool needsEngine() const { return true; }
+    // With no engine owner running, the engine this command hosts is its own: it serves no
+    // socket, so no other process's commands depend on this one staying alive.
+    virtual bool hostsPrivately() const { return false; }
 
     // Parses `arguments` (the command's name first); global options found go to `global`.
     // Returns the exit status when the command must not execute: --help shown, bad usage.

@@ -114,7 +114,7 @@ int CommandLine::run(const QStringList &arguments)
     EngineConnection engine(options);
     if (!command->needsEngine())
         return command->execute(engine);
-    if (const int status = engine.open(command->errorStatus()); status != 0)
+    if (const int status = engine.open(command->errorStatus(), command->hostsPrivately()); status != 0)
         return status;
     engine.responder().setEnabled(command->mayAsk());
     const int status = command->execute(engine);

@@ -20,10 +20,12 @@ EngineConnection::~EngineConnection()
     m_host.reset();
 }
 
-int EngineConnection::open(int errorStatus)
+int EngineConnection::open(int errorStatus, bool privately)
 {
     EngineHost::Options options;
-    options.mode = m_options.embedded ? EngineHost::Mode::HostOnly : EngineHost::Mode::ConnectOrHost;
+    options.mode = m_options.embedded ? EngineHost::Mode::HostOnly
+        : privately                   ? EngineHost::Mode::ConnectOrPrivate
+                                      : EngineHost::Mode::ConnectOrHost;
     options.socketPath = m_options.socket;
     options.engine = EngineHost::engineOptionsFromEnvironment(m_options.configDirectory);
     m_host = std::make_unique<EngineHost>(options);

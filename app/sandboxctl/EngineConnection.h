@@ -26,8 +26,9 @@ public:
     explicit EngineConnection(GlobalOptions options, QObject *parent = nullptr);
     ~EngineConnection() override;
 
-    // Reaches or hosts the engine; 0, or `errorStatus` after reporting why not.
-    int open(int errorStatus);
+    // Reaches or hosts the engine; 0, or `errorStatus` after reporting why not. `privately`:
+    // an engine hosted here serves no other process (EngineHost::Mode::ConnectOrPrivate).
+    int open(int errorStatus, bool privately = false);
 
     const GlobalOptions &options() const { return m_options; }
     Client &client() const { return *m_client; }

@@ -20,8 +20,9 @@ QString processesName(Policy::ProcessConfinement mode)
 } // namespace
 
 PolicyCommand::PolicyCommand()
-    : Command(QStringLiteral("policy"), QStringLiteral("policy show [--json] | policy set FILE"),
-              tr("Show the sandbox policy, or replace it with the JSON policy in FILE (- for stdin)."))
+    : Command(QStringLiteral("policy"), QStringLiteral("policy show [--json] | policy set FILE | policy reset"),
+              tr("Show the sandbox policy, replace it with the JSON policy in FILE (- for stdin), or with the "
+                 "default policy (reset)."))
 {
     addOption(QCommandLineOption(QStringLiteral("json"), tr("print the policy as JSON (show)")));
 }
@@ -49,8 +50,17 @@ int PolicyCommand::execute(EngineConnection &engine)
         Terminal::out(tr("policy updated\n"));
         return 0;
     }
+    if (p.value(0) == QLatin1String("reset")) {
+        if (p.size() != 1)
+            return usageError(tr("policy reset takes no argument"));
+        const Status status = EngineConnection::await(engine.client().setPolicy(Policy::defaults()));
+        if (!status.ok())
+            return failWith(status.error());
+        Terminal::out(tr("policy reset to the defaults\n"));
+        return 0;
+    }
     if (p.size() > 1 || (p.size() == 1 && p[0] != QLatin1String("show")))
-        return usageError(tr("expects show or set FILE"));
+        return usageError(tr("expects show, set FILE or reset"));
     const Result<Policy> policy = EngineConnection::await(engine.client().policy());
     if (!policy.ok())
         return failWith(policy.error());

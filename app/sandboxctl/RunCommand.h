@@ -13,6 +13,8 @@ public:
     RunCommand();
     bool mayAsk() const override { return true; }
     int errorStatus() const override { return RunError; }
+    // Two runs at once without an engine owner each run to their own end.
+    bool hostsPrivately() const override { return true; }
     int execute(EngineConnection &engine) override;
 };
 

@@ -127,6 +127,16 @@ std::shared_ptr<Launcher> BackendRegistry::catalog(const BackendRef &ref) const
     return nullptr;
 }
 
+bool BackendRegistry::catalogServesActivations(const BackendRef &ref) const
+{
+    QMutexLocker locker(&m_mutex);
+    for (const Slot &slot : m_slots) {
+        if (slot.entry.ref == ref)
+            return !slot.factory;
+    }
+    return false;
+}
+
 Availability BackendRegistry::checkedAvailability(const BackendRef &ref, const Availability &availability)
 {
     // What a launcher says enters the engine here; clients decode it with the same codec, so

@@ -60,6 +60,9 @@ public:
     std::optional<BackendEntry> entry(const BackendRef &ref) const;
     QList<BackendEntry> entries() const;
     std::shared_ptr<Launcher> catalog(const BackendRef &ref) const;
+    // True when the backend's catalog instance serves its activations too (registered
+    // without a factory): configuring it is then an activation's business alone.
+    bool catalogServesActivations(const BackendRef &ref) const;
     // Records what a probe reported; a reason that is not short plain text is replaced.
     void setAvailability(const BackendRef &ref, const Availability &availability);
     static Availability checkedAvailability(const BackendRef &ref, const Availability &availability);

@@ -22,6 +22,7 @@
 #include "protocol/JsonReader.h"
 #include "protocol/RuntimeDirectory.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -32,6 +33,7 @@
 #include <QThread>
 #include <QThreadPool>
 #include <QTimer>
+#include <QWaitCondition>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace sandbox {
@@ -47,7 +49,17 @@ public:
                                     const QList<SecretUpdate> &secrets);
     ActivationResult restoreSelection(quint64 id);
     Status fallBackFrom(const QString &packId, const QString &action);
-    void refreshAvailability(const BackendRef &ref);
+    // Probes a backend's availability: the serving instance when it is active, otherwise
+    // its catalog instance configured with the saved settings and secrets. `settingsChanged`:
+    // a probe already in flight may have used the old settings, so another follows it.
+    void refreshAvailability(const BackendRef &ref, bool settingsChanged = false);
+    // Configures `catalog` with the saved settings of `ref` (secrets resolved here, inside
+    // the engine), then probes it; runs on the probe pool.
+    Availability probeWithSavedSettings(const BackendRef &ref, const std::shared_ptr<Launcher> &catalog,
+                                        const LauncherBounds &bounds);
+    // Probes `launcher` on this thread within the probe bound.
+    Availability awaitAvailability(const BackendRef &ref, const std::shared_ptr<Launcher> &launcher,
+                                   const LauncherBounds &bounds);
     void addWarning(const QString &warning);
     void processEnded(quint64 id, ExitStatus status);
     LauncherBounds boundsFor(const BackendRef &ref) const;
@@ -111,6 +123,11 @@ public:
     QStringList warnings;
     QSet<quint64> timedOut;
     QSet<BackendRef> refreshing;
+    QSet<BackendRef> refreshAgain; // settings changed while a probe of them was in flight
+    QWaitCondition probesSettled; // with warningsMutex: a probe ended
+    // Configures and probes catalog instances (not the serving ones), off the event thread:
+    // reading secrets and configuring may take a while.
+    QThreadPool probePool;
     // Cleared first thing on destruction: process signals arriving later are ignored.
     std::shared_ptr<QAtomicInt> alive = std::make_shared<QAtomicInt>(1);
 };
@@ -187,6 +204,8 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
     activationPool.setMaxThreadCount(1);
     activationPool.setExpiryTimeout(-1);
     activationPool.setObjectName(QStringLiteral("sandbox-activation"));
+    probePool.setMaxThreadCount(1);
+    probePool.setObjectName(QStringLiteral("sandbox-availability"));
 
     packs = std::make_unique<PackManager>(
         PackManager::Context{
@@ -212,6 +231,7 @@ Engine::Private::~Private()
     cleanup->shutdown();
     broker->refuseAll();
     activationPool.waitForDone();
+    probePool.waitForDone();
     QMetaObject::invokeMethod(eventContext, &QObject::deleteLater);
     eventThread.quit();
     eventThread.wait();
@@ -275,7 +295,13 @@ ActivationResult Engine::Private::runTransaction(quint64 id, const BackendRef &r
                                             [this](const std::optional<BackendRef> &activeRef) {
                                                 emit q->activeBackendChanged(activeRef.value_or(BackendRef()));
                                             },
-                                            [this] { return policyStore->load(); },
+                                            [this] {
+                                                // An unreadable policy refuses every spawn; a
+                                                // backend is still activated (checked against the
+                                                // defaults) so commands run once it is fixed.
+                                                Result<Policy> stored = policyStore->load();
+                                                return stored.ok() ? stored : Result<Policy>(Policy::defaults());
+                                            },
                                             options.launcherBounds,
                                             &stop };
     ActivationTransaction transaction(context,
@@ -286,27 +312,98 @@ ActivationResult Engine::Private::runTransaction(quint64 id, const BackendRef &r
     return result;
 }
 
-void Engine::Private::refreshAvailability(const BackendRef &ref)
+Availability Engine::Private::probeWithSavedSettings(const BackendRef &ref, const std::shared_ptr<Launcher> &catalog,
+                                                     const LauncherBounds &bounds)
+{
+    const std::optional<BackendEntry> entry = registry->entry(ref);
+    if (!entry)
+        return Availability{ false, Engine::tr("No backend %1 is registered.").arg(ref.toString()) };
+    const Result<SettingsDocument> document = settings->load();
+    if (!document.ok())
+        return Availability{ false, document.error().toString() };
+    const Result<SettingsValues> stored
+        = SettingsValues::fromJson(document.value().backends.value(ref.toString()), ref.toString());
+    if (!stored.ok())
+        return Availability{ false, stored.error().toString() };
+    if (!missingSettings(*entry, document).isEmpty()) {
+        // Nothing complete to configure it with: what a backend says before it is configured
+        // is what is known (presenters name the missing settings), from an instance that was
+        // never configured, not from the catalog's earlier settings.
+        Result<BackendRegistry::Instance> fresh = registry->instantiate(ref);
+        if (!fresh.ok())
+            return Availability{ false, fresh.error().message };
+        return awaitAvailability(ref, fresh.value().launcher, bounds);
+    }
+    if (Status valid = stored.value().validate(entry->descriptor, ref.toString()); !valid.ok())
+        return Availability{ false, valid.error().toString() };
+    ResolvedSettings resolved;
+    resolved.values = stored.value().withDefaults(entry->descriptor);
+    for (const FieldSpec &field : std::as_const(entry->descriptor.fields)) {
+        if (field.type != FieldSpec::Type::Secret)
+            continue;
+        Result<std::optional<QString>> secret = secrets->read(ref, field.id);
+        if (!secret.ok())
+            return Availability{ false, secret.error().toString() };
+        if (secret.value())
+            resolved.secrets.insert(field.id, *secret.value());
+    }
+    const Status configured = awaitLauncherCall(catalog->configure(resolved), bounds.configureMs, &stop, ref.toString(),
+                                                QStringLiteral("configure()"));
+    resolved.secrets.clear();
+    if (!configured.ok())
+        return Availability{ false, configured.error().message };
+    return awaitAvailability(ref, catalog, bounds);
+}
+
+Availability Engine::Private::awaitAvailability(const BackendRef &ref, const std::shared_ptr<Launcher> &launcher,
+                                                const LauncherBounds &bounds)
+{
+    QFuture<Availability> probed = launcher->isAvailable();
+    const QString call = QStringLiteral("availability probe");
+    switch (waitForFuture(QFuture<void>(probed), bounds.probeMs, &stop)) {
+    case WaitOutcome::Finished:
+        break;
+    case WaitOutcome::TimedOut:
+        probed.cancel();
+        return Availability{ false, launcherCallTimedOut(ref.toString(), call, bounds.probeMs).message };
+    case WaitOutcome::Stopped:
+        probed.cancel();
+        return Availability{ false, launcherCallStopped(ref.toString(), call).message };
+    }
+    if (probed.isCanceled() || probed.resultCount() == 0)
+        return Availability{ false, Engine::tr("The backend's availability probe ended without a result.") };
+    return probed.result();
+}
+
+void Engine::Private::refreshAvailability(const BackendRef &ref, bool settingsChanged)
 {
     {
         // One probe per backend at a time: a notice that arrives while probing (even one
-        // the probe itself caused) is covered by the probe in flight.
+        // the probe itself caused) is covered by the probe in flight; changed settings are
+        // probed again once it ends.
         QMutexLocker locker(&warningsMutex);
-        if (refreshing.contains(ref))
+        if (refreshing.contains(ref)) {
+            if (settingsChanged)
+                refreshAgain.insert(ref);
             return;
+        }
         refreshing.insert(ref);
     }
     const ActiveBackend::Snapshot current = active.current();
-    std::shared_ptr<Launcher> launcher
-        = (current.ref && *current.ref == ref) ? current.launcher : registry->catalog(ref);
+    const bool serving = current.ref && *current.ref == ref;
+    std::shared_ptr<Launcher> launcher = serving ? current.launcher : registry->catalog(ref);
     if (!launcher) {
         QMutexLocker locker(&warningsMutex);
         refreshing.remove(ref);
         return;
     }
+    // A catalog instance apart from the activations' is configured with the saved settings
+    // before it is probed: what it reports is what activating the backend would meet.
+    const bool configureFirst = !serving && !registry->catalogServesActivations(ref);
+    const LauncherBounds bounds = boundsFor(ref);
+    const int boundMs = configureFirst ? bounds.configureMs + bounds.probeMs : bounds.probeMs;
     QPointer<Engine> engine(q);
-    const int boundMs = boundsFor(ref).probeMs;
-    QMetaObject::invokeMethod(eventContext, [this, engine, launcher, ref, boundMs] {
+    QMetaObject::invokeMethod(eventContext, [this, engine, launcher, ref, boundMs, configureFirst, bounds] {
         // Whichever comes first, the probe's answer or its bound, settles it.
         auto *watcher = new QFutureWatcher<Availability>(eventContext);
         auto *bound = new QTimer(watcher);
@@ -315,14 +412,22 @@ void Engine::Private::refreshAvailability(const BackendRef &ref)
             watcher->disconnect();
             bound->stop();
             watcher->deleteLater();
+            // Recorded before the probe counts as ended: whoever waits for the probes to
+            // settle then lists what they found.
+            if (engine)
+                registry->setAvailability(ref, availability);
+            bool again = false;
             {
                 QMutexLocker locker(&warningsMutex);
                 refreshing.remove(ref);
+                again = refreshAgain.remove(ref);
+                probesSettled.wakeAll();
             }
             if (!engine)
                 return;
-            registry->setAvailability(ref, availability);
             emit q->backendsChanged();
+            if (again && !stop.isStopped())
+                refreshAvailability(ref, false);
         };
         QObject::connect(watcher, &QFutureWatcher<Availability>::finished, eventContext, [watcher, settle] {
             const QFuture<Availability> future = watcher->future();
@@ -336,7 +441,10 @@ void Engine::Private::refreshAvailability(const BackendRef &ref)
             settle(Availability{
                 false, launcherCallTimedOut(ref.toString(), QStringLiteral("availability probe"), boundMs).message });
         });
-        watcher->setFuture(launcher->isAvailable());
+        watcher->setFuture(
+            configureFirst ? QtConcurrent::run(
+                &probePool, [this, ref, launcher, bounds] { return probeWithSavedSettings(ref, launcher, bounds); })
+                           : launcher->isAvailable());
         bound->start(boundMs);
     });
 }
@@ -357,6 +465,15 @@ ActivationResult Engine::Private::restoreSelection(quint64 id)
                               "used instead.")
                        .arg(target.toString(), result.error.toString(), fallback.toString()));
         result = runTransaction(takeActivationId(), fallback, std::nullopt, {});
+    }
+    // The start is over once every backend's availability is known too: a presenter that
+    // lists them after the restore sees what the probes found (within the probe bounds).
+    const LauncherBounds bounds = LauncherBounds::resolve(BackendDescriptor(), options.launcherBounds);
+    QDeadlineTimer deadline(bounds.configureMs + bounds.probeMs);
+    {
+        QMutexLocker locker(&warningsMutex);
+        while (!refreshing.isEmpty() && !stop.isStopped() && !deadline.hasExpired())
+            probesSettled.wait(&warningsMutex, QDeadlineTimer(qMin<qint64>(deadline.remainingTime(), 100)));
     }
     if (!result.ok) {
         addWarning(Engine::tr("No sandbox backend could be activated (%1). Commands will not run until a backend "
@@ -574,14 +691,27 @@ Status Engine::updateSettings(const BackendRef &ref, const SettingsValues &value
     });
     if (!status.ok())
         secretUpdates.undo();
-    else
+    else {
         emit backendsChanged(); // what is still missing may have changed
+        d->refreshAvailability(ref, true); // and whether the backend is available with them
+    }
     return status;
 }
 
 QFuture<ActivationResult> Engine::activate(const BackendRef &ref, std::optional<SettingsValues> candidate,
                                            const QList<SecretUpdate> &secrets)
 {
+    if (!d->registry->entry(ref)) {
+        // Nothing to activate: answered at once, not queued behind other activations, and
+        // no transaction runs (no step is reported).
+        ActivationResult result;
+        result.activationId = d->takeActivationId();
+        result.ref = ref;
+        result.error = Error{ ref.toString(), tr("No backend %1 is registered.").arg(ref.toString()), {} };
+        result.failedStep = ActivationStep::Validate;
+        result.active = d->active.ref().value_or(BackendRef());
+        return QtFuture::makeReadyFuture(result);
+    }
     return d->enqueue<ActivationResult>(
         [this, ref, candidate, secrets](quint64 id) { return d->runTransaction(id, ref, candidate, secrets); });
 }
@@ -885,6 +1015,8 @@ QStringList Engine::warnings() const
     }
     list += d->settings->warnings();
     list += d->policyStore->warnings();
+    if (const Result<Policy> policy = d->policyStore->load(); !policy.ok())
+        list += policy.error().toString();
     list += d->packs->warnings();
     if (d->plaintextSecrets)
         list += d->plaintextSecrets->warnings();

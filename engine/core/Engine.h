@@ -85,7 +85,8 @@ public:
     // backend, changes are applied through activate() so runtime and disk never disagree.
     Status updateSettings(const BackendRef &ref, const SettingsValues &values, const QList<SecretUpdate> &secrets = {});
 
-    // --- the activation transaction (serialized; queued requests run one after another)
+    // --- the activation transaction (serialized; queued requests run one after another).
+    // A backend that is not registered is refused at once, without a transaction.
     QFuture<ActivationResult> activate(const BackendRef &ref, std::optional<SettingsValues> candidate = std::nullopt,
                                        const QList<SecretUpdate> &secrets = {});
 

@@ -2,8 +2,8 @@
 
 namespace sandbox {
 
-JsonDocumentStore::JsonDocumentStore(const QString &path)
-    : m_file(path)
+JsonDocumentStore::JsonDocumentStore(const QString &path, LockedJsonFile::OnCorrupt onCorrupt)
+    : m_file(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner, onCorrupt)
 { }
 
 Result<std::optional<QJsonObject>> JsonDocumentStore::read(const LockedJsonFile::Validator &validate)

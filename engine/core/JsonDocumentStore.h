@@ -17,7 +17,8 @@ namespace sandbox {
 class JsonDocumentStore final
 {
 public:
-    explicit JsonDocumentStore(const QString &path);
+    explicit JsonDocumentStore(const QString &path,
+                               LockedJsonFile::OnCorrupt onCorrupt = LockedJsonFile::OnCorrupt::MoveAside);
 
     QString path() const { return m_file.path(); }
 

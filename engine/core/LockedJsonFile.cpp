@@ -11,9 +11,10 @@
 
 namespace sandbox {
 
-LockedJsonFile::LockedJsonFile(QString path, QFileDevice::Permissions permissions)
+LockedJsonFile::LockedJsonFile(QString path, QFileDevice::Permissions permissions, OnCorrupt onCorrupt)
     : m_path(std::move(path))
     , m_permissions(permissions)
+    , m_onCorrupt(onCorrupt)
 { }
 
 Status LockedJsonFile::lock(int timeoutMs)
@@ -82,6 +83,8 @@ Result<std::optional<QJsonObject>> LockedJsonFile::read(const Validator &validat
     Status status = parsed.ok() ? (validate ? validate(parsed.value()) : Status()) : Status(parsed.error());
     if (status.ok())
         return std::optional<QJsonObject>(parsed.value());
+    if (m_onCorrupt == OnCorrupt::Keep)
+        return status.error();
 
     const QString backup = m_path + QStringLiteral(".corrupt-")
         + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));

@@ -25,9 +25,13 @@ class LockedJsonFile final
 public:
     // Checks a parsed object; an error makes the file count as corrupt.
     using Validator = std::function<Status(const QJsonObject &)>;
+    // What read() does with a file that cannot be read: move it aside (its defaults are then
+    // safe to use), or keep it where it is and fail (nothing may stand in for it).
+    enum class OnCorrupt { MoveAside, Keep };
 
     explicit LockedJsonFile(QString path,
-                            QFileDevice::Permissions permissions = QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+                            QFileDevice::Permissions permissions = QFileDevice::ReadOwner | QFileDevice::WriteOwner,
+                            OnCorrupt onCorrupt = OnCorrupt::MoveAside);
 
     QString path() const { return m_path; }
 
@@ -37,7 +41,8 @@ public:
     void unlock();
 
     // Reads the file (call with the lock held). Absent file: no object, no warning.
-    // Unreadable file: renamed to a backup, no object, *warning says what happened.
+    // Unreadable file: renamed to a backup, no object, *warning says what happened; with
+    // OnCorrupt::Keep left untouched, and an error says what is wrong with it.
     // When the backup cannot be made the result is an error, so nothing overwrites it.
     Result<std::optional<QJsonObject>> read(const Validator &validate, QString *warning);
     // Reads the file without taking the lock: every writer replaces it by an atomic rename,
@@ -53,6 +58,7 @@ public:
 private:
     QString m_path;
     QFileDevice::Permissions m_permissions;
+    OnCorrupt m_onCorrupt;
     std::unique_ptr<QLockFile> m_lock;
 };
 

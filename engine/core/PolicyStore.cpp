@@ -1,5 +1,6 @@
 #include "PolicyStore.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 
@@ -9,7 +10,7 @@
 namespace sandbox {
 
 PolicyStore::PolicyStore(const QString &configDirectory)
-    : m_document(QDir(configDirectory).filePath(QStringLiteral("policy.json")))
+    : m_document(QDir(configDirectory).filePath(QStringLiteral("policy.json")), LockedJsonFile::OnCorrupt::Keep)
 { }
 
 std::optional<PolicyStore::FileIdentity> PolicyStore::identityOf(const QString &path, bool *absent)
@@ -44,8 +45,20 @@ Result<Policy> PolicyStore::load()
             return policy.error();
         return policy.value().validate(path);
     });
-    if (!object.ok())
-        return object.error();
+    if (!object.ok()) {
+        // The problem without the file's path again: the error names it once.
+        const Error &problem = object.error();
+        const QString detail = problem.where == path ? problem.message : problem.toString();
+        return Error{ path,
+                      QCoreApplication::translate(
+                          "sandbox::PolicyStore",
+                          "The sandbox policy cannot be read (%1), so no command runs until it is fixed: a command "
+                          "never runs under a policy other than yours. Repair the file, or replace it with "
+                          "\"sandboxctl policy set FILE\" or with the defaults by \"sandboxctl policy reset\" (or in "
+                          "Studio's policy panel). The file is left as it is until then.")
+                          .arg(detail),
+                      {} };
+    }
     if (!object.value())
         return Policy::defaults();
     Result<Policy> policy = Policy::fromJson(*object.value(), path);

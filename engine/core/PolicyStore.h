@@ -11,7 +11,9 @@
 namespace sandbox {
 
 // policy.json in the configuration directory. Absent: Policy::defaults(). Only
-// setPolicy() writes it; activating a backend never does.
+// setPolicy() writes it; activating a backend never does. Unreadable: load() fails, naming
+// the file, what is wrong and how to fix it, and the file is left as it is: no other policy
+// (the defaults may be looser than the user's) stands in for it.
 class PolicyStore final
 {
 public:

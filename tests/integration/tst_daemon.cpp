@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <fcntl.h>
 #include <memory>
 #include <poll.h>
 #include <pty.h>
@@ -77,6 +78,9 @@ private slots:
     void clientKilledMidActivationLeavesEngineConsistent();
     void anotherUserIsRefusedAndLogged();
     void embeddedAndDaemonGiveTheSameOutput();
+    void twoRunsWithoutAnOwnerEachEndOnTheirOwn();
+    void unreadablePolicyRefusesRunsUntilReplaced();
+    void activatingAnUnknownBackendSaysSoAtOnce();
     void runFrontAnswersAsTheFullProgram();
     void aChangedPolicyOrStoreTakesEffectOnTheNextCommand();
     void theEngineFilesStayReadOnlyWhereAWritablePathReachesThem();
@@ -87,7 +91,6 @@ private slots:
     void terminalPromptsAndSecretsWithoutEcho();
     void staleSocketOfADeadOwnerIsReplaced();
     void hostInteractionWithoutTerminalNamesTheQuestion();
-    void hotSwitchKeepsEachCommandInTheTierThatStartedIt_data();
     void hotSwitchKeepsEachCommandInTheTierThatStartedIt();
     void proxyRefusalsAreFollowedAsEvents();
     void confinementRefusalIsAnEvent();
@@ -516,6 +519,121 @@ void TestDaemon::embeddedAndDaemonGiveTheSameOutput()
     QVERIFY(daemon[9].out.contains("example.org"));
 }
 
+// With no engine owner, two `sandboxctl run`s at once each end with their own command: the
+// second, started while the first runs and still running when the first has exited, keeps
+// its command, its output and its status.
+void TestDaemon::twoRunsWithoutAnOwnerEachEndOnTheirOwn()
+{
+    const QString work = m_root->filePath(QStringLiteral("work"));
+    // Each in its own workspace: no plan recorded by the first serves the second, so the
+    // second's own sandboxctl hosts an engine.
+    for (const QString &name : { QStringLiteral("first"), QStringLiteral("second") }) {
+        QVERIFY(QDir(work).mkpath(name));
+        QVERIFY(::mkfifo(QFile::encodeName(QDir(work).filePath(name + QStringLiteral("/gate"))).constData(), 0600)
+                == 0);
+    }
+    const QString report = m_root->filePath(QStringLiteral("run-paths"));
+    const auto start = [&](const QString &name, int status) {
+        auto process = std::make_unique<QProcess>();
+        QProcessEnvironment env = environment(QStringLiteral("e"));
+        env.insert(QStringLiteral("SANDBOXCTL_RUN_PATH_REPORT"), report);
+        process->setProcessEnvironment(env);
+        process->setWorkingDirectory(QDir(work).filePath(name));
+        process->start(binary(QStringLiteral("sandboxctl")),
+                       { QStringLiteral("--socket"), m_root->filePath(QStringLiteral("e/engine.sock")),
+                         QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                         QStringLiteral("echo %1 started; : > started; read word < gate; echo %1 got $word; exit %2")
+                             .arg(name)
+                             .arg(status) });
+        process->closeWriteChannel();
+        return process;
+    };
+    // Opened for reading and writing, a fifo never blocks: the word reaches the command
+    // waiting for it, or nobody when the command is gone.
+    const auto open = [&](const QString &name) {
+        const QByteArray path = QFile::encodeName(QDir(work).filePath(name + QStringLiteral("/gate")));
+        const int fd = ::open(path.constData(), O_RDWR | O_CLOEXEC);
+        QVERIFY(fd >= 0);
+        const QByteArray word = name.toLatin1() + "-go\n";
+        const ssize_t written = ::write(fd, word.constData(), size_t(word.size()));
+        ::close(fd);
+        QCOMPARE(written, ssize_t(word.size()));
+    };
+
+    std::unique_ptr<QProcess> first = start(QStringLiteral("first"), 3);
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(QDir(work).filePath(QStringLiteral("first/started"))), 60000);
+    std::unique_ptr<QProcess> second = start(QStringLiteral("second"), 5);
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(QDir(work).filePath(QStringLiteral("second/started"))), 60000);
+
+    open(QStringLiteral("first"));
+    QVERIFY(first->waitForFinished(60000));
+    QCOMPARE(first->exitCode(), 3);
+    QCOMPARE(first->readAllStandardOutput(), QByteArray("first started\nfirst got first-go\n"));
+
+    // The first sandboxctl is gone; the second's command still runs and ends on its own.
+    QCOMPARE(second->state(), QProcess::Running);
+    open(QStringLiteral("second"));
+    QVERIFY(second->waitForFinished(60000));
+    const QByteArray err = second->readAllStandardError();
+    QVERIFY2(second->exitStatus() == QProcess::NormalExit && second->exitCode() == 5,
+             qPrintable(QStringLiteral("status %1: ").arg(second->exitCode()) + QString::fromUtf8(err)));
+    QCOMPARE(second->readAllStandardOutput(), QByteArray("second started\nsecond got second-go\n"));
+    QFile paths(report);
+    QVERIFY(paths.open(QIODevice::ReadOnly));
+    QCOMPARE(paths.readAll(), QByteArray("full no record\nfull no record\n"));
+}
+
+// A policy.json that cannot be read is never replaced by the defaults behind the user's
+// back: runs are refused with what is wrong and how to fix it, status says so, the file is
+// kept as it is, and once the user replaces the policy commands run again.
+void TestDaemon::unreadablePolicyRefusesRunsUntilReplaced()
+{
+    const QString policyPath = m_root->filePath(QStringLiteral("e/config/policy.json"));
+    // The profile's folder holds its socket too: owner-only, as a runtime directory must be.
+    QVERIFY(::mkdir(QFile::encodeName(m_root->filePath(QStringLiteral("e"))).constData(), 0700) == 0);
+    QVERIFY(QDir().mkpath(QFileInfo(policyPath).absolutePath()));
+    QFile policy(policyPath);
+    QVERIFY(policy.open(QIODevice::WriteOnly));
+    policy.write("{ \"network\": ");
+    policy.close();
+    const QString marker = m_root->filePath(QStringLiteral("work/ran"));
+    const QStringList touch{ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                             QStringLiteral(": > ran") };
+
+    const Outcome refused = ctl(touch, {}, QStringLiteral("e"));
+    QCOMPARE(refused.exitCode, 125);
+    QVERIFY2(refused.err.contains(policyPath.toUtf8()), refused.err.constData());
+    QVERIFY2(refused.err.contains("sandboxctl policy set FILE"), refused.err.constData());
+    QVERIFY2(refused.err.contains("sandboxctl policy reset"), refused.err.constData());
+    QVERIFY(!QFile::exists(marker));
+
+    const Outcome status = ctl({ QStringLiteral("status") }, {}, QStringLiteral("e"));
+    QCOMPARE(status.exitCode, 0);
+    QVERIFY2(status.out.contains(policyPath.toUtf8()) && status.out.contains("no command runs until it is fixed"),
+             status.out.constData());
+    QVERIFY(policy.open(QIODevice::ReadOnly));
+    QCOMPARE(policy.readAll(), QByteArray("{ \"network\": "));
+    policy.close();
+    QCOMPARE(QDir(QFileInfo(policyPath).absolutePath()).entryList({ QStringLiteral("policy.json*") }, QDir::Files),
+             QStringList{ QStringLiteral("policy.json") });
+
+    const Outcome reset = ctl({ QStringLiteral("policy"), QStringLiteral("reset") }, {}, QStringLiteral("e"));
+    QVERIFY2(reset.exitCode == 0, reset.err.constData());
+    const Outcome ran = ctl(touch, {}, QStringLiteral("e"));
+    QVERIFY2(ran.exitCode == 0, ran.err.constData());
+    QVERIFY(QFile::exists(marker));
+}
+
+// `sandboxctl activate` of a backend that does not exist says so, and no activation step.
+void TestDaemon::activatingAnUnknownBackendSaysSoAtOnce()
+{
+    startDaemon();
+    const Outcome outcome = ctl({ QStringLiteral("activate"), QStringLiteral("builtin:nope") });
+    QCOMPARE(outcome.exitCode, 1);
+    QCOMPARE(outcome.out, QByteArray());
+    QCOMPARE(outcome.err, QByteArray("sandboxctl: no such backend builtin:nope (sandboxctl backends lists them)\n"));
+}
+
 // The engine reuses a command's sandbox plan while nothing it was built from changed: a
 // policy set between two commands, and a denied store created between them, hold for
 // the very next command.
@@ -919,23 +1037,12 @@ QByteArray nextLine(QProcess &process)
 
 } // namespace
 
-void TestDaemon::hotSwitchKeepsEachCommandInTheTierThatStartedIt_data()
-{
-    QTest::addColumn<bool>("daemon");
-    QTest::newRow("sandboxd owns the engine") << true;
-    // No daemon: the first `sandboxctl run` hosts the engine and serves the others (ps,
-    // the switch, the second run) while its command runs.
-    QTest::newRow("an embedding sandboxctl run owns the engine") << false;
-}
-
 void TestDaemon::hotSwitchKeepsEachCommandInTheTierThatStartedIt()
 {
     // The real auto launcher, switched from tier 1 to tier 2 while a command runs. Each
     // command says which pid namespace it is in, before and after the switch; tier 1 gives
     // it its own, tier 2 (no namespaces) leaves it in the host's.
-    QFETCH(bool, daemon);
-    if (daemon)
-        startDaemon();
+    startDaemon();
     const QByteArray host = pidNamespaceOf("/proc/self/ns/pid");
     QVERIFY(!host.isEmpty());
     const QStringList reporter{ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
@@ -948,8 +1055,6 @@ void TestDaemon::hotSwitchKeepsEachCommandInTheTierThatStartedIt()
     const QByteArray firstBefore = nextLine(*first);
     QVERIFY2(firstBefore.startsWith("pid:["), firstBefore.constData());
     QVERIFY(firstBefore != host);
-    if (!daemon) // the run hosts the engine (the run front became sandboxctl-full in place)
-        QCOMPARE(serverPid(ctl({ QStringLiteral("status"), QStringLiteral("--json") })), first->processId());
 
     const Outcome switched = ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:auto"),
                                    QStringLiteral("tier=landlock-seccomp") });
@@ -979,8 +1084,6 @@ void TestDaemon::hotSwitchKeepsEachCommandInTheTierThatStartedIt()
     QCOMPARE(nextLine(*first), firstBefore);
     QTRY_VERIFY_WITH_TIMEOUT(first->state() == QProcess::NotRunning, 30000);
     QCOMPARE(first->exitCode(), 0);
-    if (!daemon) // the owner is gone with its command
-        QVERIFY(!QFileInfo(m_socket).exists());
 }
 
 void TestDaemon::simultaneousStartsMakeExactlyOneOwner()

@@ -102,8 +102,18 @@ BackendDescriptor AutoLauncher::descriptor() const
         descriptor.refusals = refusalsFor(m_tier);
         return descriptor;
     }
-    // Not prepared yet: say what preparing would choose (one probe, remembered until
-    // prepare() or a tier change), so a backend list is truthful before activation.
+    // Not prepared yet: say what preparing would choose, so a backend list is truthful
+    // before activation.
+    lock.unlock();
+    const Choice choice = preview();
+    descriptor.enforcement = enforcementFor(choice.tier, choice.landlockAbi, choice.reason);
+    descriptor.refusals = refusalsFor(choice.tier);
+    return descriptor;
+}
+
+AutoLauncher::Choice AutoLauncher::preview() const
+{
+    QMutexLocker lock(&m_mutex);
     if (!m_preview || m_preview->forced != m_forceLandlockSeccomp) {
         const bool force = m_forceLandlockSeccomp;
         lock.unlock();
@@ -112,9 +122,7 @@ BackendDescriptor AutoLauncher::descriptor() const
         lock.relock();
         m_preview = choice;
     }
-    descriptor.enforcement = enforcementFor(m_preview->tier, m_preview->landlockAbi, m_preview->reason);
-    descriptor.refusals = refusalsFor(m_preview->tier);
-    return descriptor;
+    return *m_preview;
 }
 
 QString AutoLauncher::refusalsFor(Tier tier)
@@ -362,8 +370,18 @@ Status AutoLauncher::adopt(const Choice &choice)
 QFuture<Availability> AutoLauncher::isAvailable()
 {
     QMutexLocker lock(&m_mutex);
-    if (!m_prepared)
-        return ready(Availability{ false, tr("not prepared yet") });
+    if (!m_prepared) {
+        // Probed as preparing would probe (a kernel probe may run: not on the caller's thread).
+        lock.unlock();
+        return QtConcurrent::run([this] {
+            const Choice choice = preview();
+            if (choice.tier == Tier::None)
+                return Availability{ false, choice.reason };
+            if (!QFileInfo(choice.initPath).isExecutable())
+                return Availability{ false, tr("the helper %1 is gone").arg(choice.initPath) };
+            return Availability{ true, {} };
+        });
+    }
     if (m_tier == Tier::None)
         return ready(Availability{ false, m_unavailableReason });
     if (!QFileInfo(m_initPath).isExecutable())

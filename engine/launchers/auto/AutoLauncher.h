@@ -57,6 +57,9 @@ private:
     static Choice choose(bool forceLandlockSeccomp, const QString &initPath, const KernelProbe &probe);
     QString probeCacheFile() const;
     Status prepareNow();
+    // What preparing would choose, probed once and remembered until prepare() or a tier
+    // change (m_preview). Called without m_mutex held.
+    Choice preview() const;
     // Serves from now on as `choice` says.
     Status adopt(const Choice &choice);
     // <state>/run-plans, created owner-only.

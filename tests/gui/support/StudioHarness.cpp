@@ -11,17 +11,24 @@
 namespace sandbox::test {
 
 StudioHarness::StudioHarness()
+    : StudioHarness(QString())
+{ }
+
+StudioHarness::StudioHarness(const QString &directory, const std::function<void(Engine &)> &setUp)
+    : m_directory(directory.isEmpty() ? m_dir.path() : directory)
 {
     static int serial = 0;
     Engine::Options options;
-    options.configDirectory = m_dir.filePath(QStringLiteral("config"));
-    options.stateDirectory = m_dir.filePath(QStringLiteral("state"));
+    options.configDirectory = QDir(m_directory).filePath(QStringLiteral("config"));
+    options.stateDirectory = QDir(m_directory).filePath(QStringLiteral("state"));
     // Each harness has its own keychain entries, so tests never see each other's secrets.
     options.keychainService
         = QStringLiteral("sandbox-studio-guitest-%1-%2").arg(QCoreApplication::applicationPid()).arg(++serial);
     m_engine = std::make_unique<Engine>(options);
     if (const Status set = m_engine->setPolicy(hostProcessPolicy()); !set.ok())
         qFatal("setting the host process policy failed: %s", qPrintable(set.error().toString()));
+    if (setUp)
+        setUp(*m_engine);
     const Status installed = m_engine->installPack(std::make_shared<TestPack>());
     if (!installed)
         qFatal("installing the GUI test pack failed: %s", qPrintable(installed.error().toString()));

@@ -8,6 +8,7 @@
 #include <QFuture>
 #include <QTemporaryDir>
 
+#include <functional>
 #include <memory>
 
 namespace sandbox {
@@ -24,13 +25,17 @@ class StudioHarness final
 {
 public:
     StudioHarness();
+    // On the files under `directory` (config/, state/) that an earlier harness left: a
+    // restart of the application. `setUp` runs on the engine before the pack is installed
+    // (registers built-in backends, for instance).
+    explicit StudioHarness(const QString &directory, const std::function<void(Engine &)> &setUp = {});
     ~StudioHarness();
 
     Engine &engine() { return *m_engine; }
     Client *client() { return m_client.get(); }
     // What serves the engine's protocol: tests put it on a local socket for sandboxctl.
     ProtocolServer &server() { return *m_server; }
-    QString directory() const { return m_dir.path(); }
+    QString directory() const { return m_directory; }
 
     // Activates a test-pack backend through the Client and waits for the outcome.
     ActivationResult activate(const QString &kind);
@@ -46,6 +51,7 @@ public:
 
 private:
     QTemporaryDir m_dir;
+    QString m_directory;
     std::unique_ptr<Engine> m_engine;
     std::unique_ptr<ProtocolServer> m_server;
     std::unique_ptr<Client> m_client;

@@ -2,6 +2,7 @@
 
 #include "HostProcess.h"
 
+#include <QFileInfo>
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -90,6 +91,12 @@ QFuture<Availability> TestLauncher::isAvailable()
     Availability availability{ true, {} };
     if (!m_behaviour.unavailableReason.isEmpty())
         return QtFuture::makeReadyFuture(Availability{ false, m_behaviour.unavailableReason });
+    if (!m_behaviour.runtimeSetting.isEmpty()) {
+        const QString socket = m_settings.values.values.value(m_behaviour.runtimeSetting).toString();
+        if (!m_configured || socket.isEmpty() || !QFileInfo::exists(socket))
+            return QtFuture::makeReadyFuture(Availability{
+                false, QStringLiteral("No runtime at %1").arg(socket.isEmpty() ? QStringLiteral("(none)") : socket) });
+    }
     if (m_configured && m_settings.values.values.value(QStringLiteral("failAt")).toString() == QLatin1String("probe"))
         availability = { false, QStringLiteral("the probe failed as the test asked") };
     for (const FieldSpec &field : m_descriptor.fields) {

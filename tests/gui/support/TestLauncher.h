@@ -19,6 +19,9 @@ public:
         bool asksWhilePreparing = false;
         QString unavailableReason; // non-empty: isAvailable() always says no, with this reason
         QStringList startNotes; // each process notes these, one by one, once it has started
+        // Non-empty: the id of a string setting naming the runtime's socket; available only
+        // once configured with a path that exists (as a container runtime at its endpoint).
+        QString runtimeSetting;
     };
 
     TestLauncher(QString kind, BackendDescriptor descriptor);

@@ -111,6 +111,9 @@ QList<std::shared_ptr<Launcher>> TestPack::createLaunchers()
     memory.min = 67108864;
     memory.max = 68719476736.0;
     remote.fields = { memory };
+    FieldSpec socket = field(QStringLiteral("socket"), FieldSpec::Type::String, QStringLiteral("Socket"),
+                             QStringLiteral("The runtime's socket."));
+    socket.defaultValue = QString();
 
     return {
         std::make_shared<TestLauncher>(QStringLiteral("every-field"),
@@ -123,7 +126,8 @@ QList<std::shared_ptr<Launcher>> TestPack::createLaunchers()
                                      false,
                                      {},
                                      { QStringLiteral("host runtime reused from the last command"),
-                                       QStringLiteral("working directory attached (2 ms)") } }),
+                                       QStringLiteral("working directory attached (2 ms)") },
+                                     {} }),
         std::make_shared<TestLauncher>(
             QStringLiteral("slow"),
             descriptor(QStringLiteral("Slow start"), QStringLiteral("Takes a while to prepare."), { prepareMs })),
@@ -132,11 +136,16 @@ QList<std::shared_ptr<Launcher>> TestPack::createLaunchers()
             descriptor(QStringLiteral("Failing"), QStringLiteral("Fails at the step it is told to."), { failAt })),
         std::make_shared<TestLauncher>(QStringLiteral("leaky"),
                                        descriptor(QStringLiteral("Leaky"), QStringLiteral("Its first cleanup fails.")),
-                                       TestLauncher::Behaviour{ true, false, {}, {} }),
+                                       TestLauncher::Behaviour{ true, false, {}, {}, {} }),
         std::make_shared<TestLauncher>(
             QStringLiteral("interactive"),
             descriptor(QStringLiteral("Interactive"), QStringLiteral("Asks a question while preparing."), { question }),
-            TestLauncher::Behaviour{ false, true, {}, {} }),
+            TestLauncher::Behaviour{ false, true, {}, {}, {} }),
+        std::make_shared<TestLauncher>(
+            QStringLiteral("runtime"),
+            descriptor(QStringLiteral("Runtime"),
+                       QStringLiteral("Reaches its runtime at the socket its settings name."), { socket }),
+            TestLauncher::Behaviour{ false, false, {}, {}, QStringLiteral("socket") }),
         std::make_shared<TestLauncher>(
             QStringLiteral("remote"), remote,
             TestLauncher::Behaviour{ false,
@@ -144,6 +153,7 @@ QList<std::shared_ptr<Launcher>> TestPack::createLaunchers()
                                      ref(QStringLiteral("remote")).toString()
                                          + QStringLiteral(": the runtime service is not running. Start it with "
                                                           "“systemctl --user start gui-test-runtime”."),
+                                     {},
                                      {} }),
     };
 }

@@ -12,6 +12,7 @@ namespace sandbox::test {
 //   failing      fails at the step named by its `failAt` setting (configure/prepare/probe)
 //   leaky        disposeIdle() fails once, so leaving it produces a cleanup warning
 //   interactive  asks a Host Interaction question (kind from its `question` setting) while preparing
+//   runtime      available only once configured with a `socket` setting naming an existing path
 //   remote       always unavailable (its reason starts with its raw ref); long claims, a byte-size field
 class TestPack final : public AtomPack
 {

@@ -53,6 +53,7 @@ private slots:
     void sandboxThatNeverStartsIsKilled();
     void unansweredListingProbeMarksTheBackendUnavailable();
     void shutdownDoesNotWaitForAnUnansweredCall();
+    void unknownBackendIsRefusedAtOnce();
 };
 
 void LauncherBoundsTest::unansweredActivationCallTimesOut_data()
@@ -202,6 +203,35 @@ void LauncherBoundsTest::shutdownDoesNotWaitForAnUnansweredCall()
     QVERIFY(queued.isFinished());
     QVERIFY(!queued.result().ok);
     QVERIFY(anyCancelled(*rig.faultPlan));
+}
+
+// Activating a backend that is not registered is answered at once, even while another
+// activation holds the queue, and runs no transaction: no step is reported for it.
+void LauncherBoundsTest::unknownBackendIsRefusedAtOnce()
+{
+    EngineRig rig;
+    QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
+    rig.faultPlan->hangAt = QStringLiteral("prepare");
+    QFuture<ActivationResult> hanging = rig.engine->activate(EngineRig::faultRef());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        [&] {
+            QMutexLocker locker(&rig.faultPlan->mutex);
+            return !rig.faultPlan->hangingCalls.isEmpty();
+        }(),
+        20000);
+
+    const BackendRef nope = BackendRef::builtin(QStringLiteral("nope"));
+    const QFuture<ActivationResult> refused = rig.engine->activate(nope);
+    QVERIFY(refused.isFinished());
+    const ActivationResult result = refused.result();
+    QVERIFY(!result.ok);
+    QCOMPARE(result.ref, nope);
+    QCOMPARE(result.failedStep, std::optional<ActivationStep>(ActivationStep::Validate));
+    QCOMPARE(result.error.message, QStringLiteral("No backend builtin:nope is registered."));
+    QCOMPARE(result.active, EngineRig::fallbackRef());
+    for (const ActivationEvent &event : rig.observer->allEvents())
+        QVERIFY(event.ref != nope);
+    QVERIFY(!hanging.isFinished());
 }
 
 QTEST_GUILESS_MAIN(LauncherBoundsTest)

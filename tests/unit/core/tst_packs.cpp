@@ -71,6 +71,7 @@ private slots:
     void packOperationIsRefusedWhenFallbackFails();
     void settingsReturnWithTheSamePackIdentity();
     void anotherPublisherDoesNotInheritSettingsOrSecrets();
+    void availabilityIsProbedWithTheSavedSettings();
 };
 
 void PacksTest::packBackendsAreSourceQualified()
@@ -329,6 +330,56 @@ void PacksTest::anotherPublisherDoesNotInheritSettingsOrSecrets()
     QVERIFY(await(rig.engine->removePack(QStringLiteral("pack-a"))).ok());
     QVERIFY(installCloudPack(*rig.engine, QStringLiteral("pack-a"), QStringLiteral("A"), plan).ok());
     QCOMPARE(labelOf(*rig.engine, cloudA), QStringLiteral("original"));
+}
+
+// A backend whose runtime is reachable only with its saved settings (a label naming the
+// endpoint; a secret key) is listed available with them: after they are saved, after a
+// restart, and after its pack is disabled and enabled again, without being activated.
+void PacksTest::availabilityIsProbedWithTheSavedSettings()
+{
+    EngineRig rig;
+    auto endpointPlan = std::make_shared<FaultPlan>();
+    endpointPlan->availableWithLabel = QStringLiteral("reachable");
+    auto keyPlan = planWithSecret();
+    keyPlan->fields.last().required = true;
+    keyPlan->availableWithSecret = QStringLiteral("apiKey");
+    const auto install = [&] {
+        QVERIFY(
+            installCloudPack(*rig.engine, QStringLiteral("pack-a"), QStringLiteral("Publisher A"), endpointPlan).ok());
+        QVERIFY(installCloudPack(*rig.engine, QStringLiteral("pack-b"), QStringLiteral("Publisher B"), keyPlan).ok());
+    };
+    install();
+    QTRY_COMPARE(listed(*rig.engine, cloudA)->availability.reason, QStringLiteral("no runtime at \"default\""));
+    QTRY_VERIFY(listed(*rig.engine, cloudB)->availability.reason.contains(QStringLiteral("no apiKey")));
+    QCOMPARE(listed(*rig.engine, cloudB)->missingSettings, QStringList{ QStringLiteral("apiKey") });
+
+    QVERIFY(
+        rig.engine->updateSettings(cloudA, values({ { QStringLiteral("label"), QStringLiteral("reachable") } })).ok());
+    QVERIFY(setLabelAndKey(*rig.engine, cloudB, QStringLiteral("b"), QStringLiteral("key-b")).ok());
+    QTRY_VERIFY2(listed(*rig.engine, cloudA)->availability.available,
+                 qPrintable(listed(*rig.engine, cloudA)->availability.reason));
+    QTRY_VERIFY2(listed(*rig.engine, cloudB)->availability.available,
+                 qPrintable(listed(*rig.engine, cloudB)->availability.reason));
+    QCOMPARE(listed(*rig.engine, cloudB)->missingSettings, QStringList());
+    QVERIFY(!rig.engine->activeRef()); // nothing was activated on the way
+
+    rig.restart();
+    install();
+    QTRY_VERIFY2(listed(*rig.engine, cloudA)->availability.available,
+                 qPrintable(listed(*rig.engine, cloudA)->availability.reason));
+    QTRY_VERIFY2(listed(*rig.engine, cloudB)->availability.available,
+                 qPrintable(listed(*rig.engine, cloudB)->availability.reason));
+
+    QVERIFY(await(rig.engine->disablePack(QStringLiteral("pack-a"))).ok());
+    QVERIFY(!listed(*rig.engine, cloudA)->availability.available);
+    QVERIFY(await(rig.engine->enablePack(QStringLiteral("pack-a"))).ok());
+    QTRY_VERIFY2(listed(*rig.engine, cloudA)->availability.available,
+                 qPrintable(listed(*rig.engine, cloudA)->availability.reason));
+
+    // Settings that name no reachable runtime make it unavailable again, with the reason.
+    QVERIFY(
+        rig.engine->updateSettings(cloudA, values({ { QStringLiteral("label"), QStringLiteral("elsewhere") } })).ok());
+    QTRY_COMPARE(listed(*rig.engine, cloudA)->availability.reason, QStringLiteral("no runtime at \"elsewhere\""));
 }
 
 QTEST_GUILESS_MAIN(PacksTest)

@@ -94,11 +94,16 @@ void TestPolicyStore::damagedFileIsNeverAnsweredFromMemory()
     QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
     file.write("{ not json");
     file.close();
-    // The damaged file is set aside and reported; the defaults apply, not the memory.
+    // Neither the memory nor the defaults stand in for the damaged file: the load fails,
+    // naming it, and the file is left as it is.
     const Result<Policy> loaded = store.load();
-    QVERIFY(loaded.ok());
-    QCOMPARE(loaded.value().toJson(), Policy::defaults().toJson());
-    QVERIFY(!store.warnings().isEmpty());
+    QVERIFY(!loaded.ok());
+    QCOMPARE(loaded.error().where, file.fileName());
+    QVERIFY2(loaded.error().message.contains(QStringLiteral("sandboxctl policy set FILE")),
+             qPrintable(loaded.error().message));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), QByteArray("{ not json"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{ QStringLiteral("policy.json") });
 }
 
 QTEST_GUILESS_MAIN(TestPolicyStore)

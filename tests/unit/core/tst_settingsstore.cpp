@@ -1,6 +1,7 @@
 // settings.json and policy.json: schema validation with per-field errors, only
 // non-default values written, corrupt files kept as backups and reported.
 #include "EngineRig.h"
+#include "HostProcessPolicy.h"
 #include "core/FileSettingsStore.h"
 
 #include <QDir>
@@ -42,7 +43,7 @@ private slots:
     void activeBackendSettingsGoThroughActivation();
     void corruptSettingsAreBackedUpAndReported();
     void unsupportedVersionIsKeptNotOverwritten();
-    void corruptPolicyIsBackedUpAndDefaultsUsed();
+    void corruptPolicyIsKeptAndRefusesCommands();
     void invalidPolicyIsRefused();
     void storeSerializesWritersOfOneProcess();
     void readersWithoutTheLockSeeWholeVersions();
@@ -208,21 +209,40 @@ void SettingsStoreTest::unsupportedVersionIsKeptNotOverwritten()
     QVERIFY(rig.engine->warnings().join(QLatin1Char('\n')).contains(QStringLiteral("version 7")));
 }
 
-void SettingsStoreTest::corruptPolicyIsBackedUpAndDefaultsUsed()
+// A policy.json that cannot be read stands for a policy nobody knows, maybe stricter than
+// the defaults: while it is unreadable nothing runs, every presenter is told what is wrong
+// and how to fix it, and the file stays as it is until the user replaces it.
+void SettingsStoreTest::corruptPolicyIsKeptAndRefusesCommands()
 {
-    EngineRig::Setup setup;
-    setup.hostProcessPolicy = false;
-    EngineRig rig(setup);
+    EngineRig rig;
+    QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
+    QVERIFY(QDir().mkpath(rig.command({}).cwd));
     const QString policyPath = QDir(rig.configDir).filePath(QStringLiteral("policy.json"));
-    QCOMPARE(rig.engine->policy(), Policy::defaults());
-    QVERIFY(!QFile::exists(policyPath)); // defaults are not written
-
     writeFile(policyPath, "not json at all");
-    QCOMPARE(rig.engine->policy(), Policy::defaults());
-    const QStringList backups = corruptBackups(rig.configDir, QStringLiteral("policy.json"));
-    QCOMPARE(backups.size(), 1);
-    QCOMPARE(readFile(QDir(rig.configDir).filePath(backups.first())), QByteArray("not json at all"));
-    QVERIFY(rig.engine->warnings().join(QLatin1Char('\n')).contains(backups.first()));
+
+    const QString marker = QDir(rig.command({}).cwd).filePath(QStringLiteral("ran"));
+    const Result<std::shared_ptr<SandboxProcess>> refused = rig.engine->spawn(
+        rig.command({ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral(": > ") + marker }));
+    QVERIFY(!refused.ok());
+    const QString message = refused.error().toString();
+    QVERIFY2(message.contains(policyPath), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("no command runs until it is fixed")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("sandboxctl policy set FILE")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("sandboxctl policy reset")), qPrintable(message));
+    QVERIFY(!QFile::exists(marker));
+    QVERIFY(rig.engine->processes().isEmpty());
+    // Said where a status display looks, and the file is kept as it is, where it is.
+    QVERIFY2(rig.engine->warnings().join(QLatin1Char('\n')).contains(policyPath), qPrintable(message));
+    QCOMPARE(readFile(policyPath), QByteArray("not json at all"));
+    QVERIFY(corruptBackups(rig.configDir, QStringLiteral("policy.json")).isEmpty());
+
+    // The user replaces it: commands run again, and the warning is gone.
+    QVERIFY(rig.engine->setPolicy(hostProcessPolicy()).ok());
+    const Result<std::shared_ptr<SandboxProcess>> ran = rig.engine->spawn(
+        rig.command({ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral(": > ") + marker }));
+    QVERIFY2(ran.ok(), ran.ok() ? "" : qPrintable(ran.error().toString()));
+    QTRY_VERIFY(QFile::exists(marker));
+    QVERIFY(!rig.engine->warnings().join(QLatin1Char('\n')).contains(policyPath));
 }
 
 void SettingsStoreTest::invalidPolicyIsRefused()

@@ -44,6 +44,7 @@ private slots:
     void init();
     void cleanup();
     void enforcementFollowsTheServingTier();
+    void autoIsProbedWhileAnotherBackendServes();
     void timeoutEndsTheWholeSandboxOnce_data();
     void timeoutEndsTheWholeSandboxOnce();
     void timeoutBeforeTheSandboxStartedIsATimeout();
@@ -121,6 +122,17 @@ void TestAutoEngine::enforcementFollowsTheServingTier()
     info = m_engine->backend(autoRef());
     QVERIFY(info.ok());
     QCOMPARE(info.value().descriptor.enforcement, tier1Claims);
+}
+
+// builtin:auto is the safe default a user must always be able to choose: while it is not
+// active (nothing is, or another backend serves after a restart) its availability is what a
+// probe finds, never a placeholder that makes presenters grey it out.
+void TestAutoEngine::autoIsProbedWhileAnotherBackendServes()
+{
+    QVERIFY(!m_engine->activeRef());
+    const auto listedAuto = [this] { return m_engine->backend(autoRef()).value().availability; };
+    QTRY_VERIFY2_WITH_TIMEOUT(listedAuto().available, qPrintable(listedAuto().reason), 30000);
+    QVERIFY(m_engine->backend(autoRef()).value().unenforced.isEmpty());
 }
 
 void TestAutoEngine::timeoutEndsTheWholeSandboxOnce_data()

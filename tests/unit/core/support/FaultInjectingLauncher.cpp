@@ -66,7 +66,7 @@ QFuture<Status> FaultInjectingLauncher::hangingCall()
 QFuture<Status> FaultInjectingLauncher::configure(const ResolvedSettings &settings)
 {
     QMutexLocker locker(&m_plan->mutex);
-    m_plan->configured.append(settings);
+    m_configuredWith = settings;
     m_label = settings.values.values.value(QStringLiteral("label")).toString();
     if (m_plan->hangAt == QLatin1String("configure"))
         return hangingCall();
@@ -82,6 +82,7 @@ QFuture<Status> FaultInjectingLauncher::prepare()
     QString note;
     {
         QMutexLocker locker(&m_plan->mutex);
+        m_plan->configured.append(m_configuredWith);
         note = m_plan->prepareNote;
         ask = m_plan->askDuringPrepare;
         malformed = m_plan->askMalformed;
@@ -135,10 +136,16 @@ QFuture<Availability> FaultInjectingLauncher::isAvailable()
 {
     bool notify = false;
     bool unavailable = false;
+    QString wrongSetting;
     {
         QMutexLocker locker(&m_plan->mutex);
         notify = m_plan->notifyWhileProbing;
         unavailable = m_plan->unavailable;
+        if (!m_plan->availableWithLabel.isEmpty() && m_label != m_plan->availableWithLabel)
+            wrongSetting = QStringLiteral("no runtime at \"%1\"").arg(m_label);
+        else if (!m_plan->availableWithSecret.isEmpty()
+                 && !m_configuredWith.secrets.contains(m_plan->availableWithSecret))
+            wrongSetting = QStringLiteral("not configured: no %1").arg(m_plan->availableWithSecret);
         if (m_plan->hangAt == QLatin1String("probe")) {
             auto promise = std::make_shared<QPromise<Availability>>();
             promise->start();
@@ -151,6 +158,8 @@ QFuture<Availability> FaultInjectingLauncher::isAvailable()
     if (unavailable)
         return QtFuture::makeReadyFuture(
             Availability{ false, QStringLiteral("injected: the runtime is not reachable") });
+    if (!wrongSetting.isEmpty())
+        return QtFuture::makeReadyFuture(Availability{ false, wrongSetting });
     return QtFuture::makeReadyFuture(Availability{ true, {} });
 }
 

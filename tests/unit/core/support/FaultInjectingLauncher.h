@@ -21,6 +21,11 @@ struct FaultPlan
     bool failConfigure = false;
     bool failPrepare = false;
     bool unavailable = false;
+    // Non-empty: available only once configured with this "label" (as a runtime is
+    // reachable only at the endpoint its settings name).
+    QString availableWithLabel;
+    // Non-empty: available only once configured with a value for this secret field.
+    QString availableWithSecret;
     bool notifyWhileProbing = false; // reports an availability change during isAvailable()
     bool askDuringPrepare = false; // prepare() asks the host and fails unless accepted
     bool askMalformed = false; // with askDuringPrepare: the confirm carries options (invalid)
@@ -37,6 +42,8 @@ struct FaultPlan
     int preparesRunning = 0;
     int maxPreparesRunning = 0;
     QStringList prepareLog; // "<kind>:<label>" of every prepare(), in call order
+    // What every prepared instance was configured with, in prepare() order (an instance
+    // the engine configures only to probe it for listing is not prepared, so not here).
     QList<ResolvedSettings> configured;
     QList<HostInteractionResponse> answers; // what every ask() resolved with
     int instancesMade = 0;
@@ -80,6 +87,7 @@ private:
     std::shared_ptr<FaultPlan> m_plan;
     int m_instance = 0;
     QString m_label;
+    ResolvedSettings m_configuredWith;
 };
 
 } // namespace sandbox::test
