@@ -382,10 +382,6 @@
         <translation>Die meisten Prozesse, die ein Container gleichzeitig enthalten darf.</translation>
     </message>
     <message>
-        <source>The image&apos;s root filesystem, read-only, with a private /tmp. Of the host&apos;s files only the workspace and the policy&apos;s other writable folders are mounted, read-write at the same path, with the policy&apos;s read-only paths inside them mounted read-only; under the allowlist network mode also the engine&apos;s proxy bridge program and its filtering proxy socket&apos;s folder, both read-only; besides them the runtime adds only the small files it generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the workspace is covered by an empty read-only folder, and a denied file there refuses the command.</source>
-        <translation>Das Root-Dateisystem des Images, schreibgeschützt, mit einem privaten /tmp. Von den Dateien des Hosts werden nur der Arbeitsbereich und die übrigen beschreibbaren Ordner der Richtlinie eingehängt, lesend und schreibend am selben Pfad, die schreibgeschützten Pfade der Richtlinie darin schreibgeschützt; im Netzwerkmodus Allowlist außerdem das Proxy-Brückenprogramm der Engine und der Ordner des Sockets ihres Filter-Proxys, beide schreibgeschützt; daneben fügt die Laufzeitumgebung nur die kleinen Dateien hinzu, die sie erzeugt (etwa /etc/hosts). Kein verbotener Pfad wird je eingehängt: Ein verbotener Ordner im Arbeitsbereich wird von einem leeren, schreibgeschützten Ordner verdeckt, und eine verbotene Datei dort lässt den Befehl abweisen.</translation>
-    </message>
-    <message>
         <source>Commands run in the container&apos;s own namespaces as your uid and gid, with every capability dropped, no-new-privileges and the container&apos;s process limit. Commands of one workspace share its container and can see each other&apos;s processes. Other system calls are filtered by the runtime&apos;s default seccomp profile, which decides whether a command may trace another command of the same container, create a user namespace or use the kernel keyring.</source>
         <translation>Befehle laufen in den eigenen Namespaces des Containers unter Ihrer UID und GID, ohne jede Capability, mit no-new-privileges und der Prozessgrenze des Containers. Befehle eines Arbeitsbereichs teilen sich dessen Container und sehen gegenseitig ihre Prozesse. Andere Systemaufrufe filtert das Standard-Seccomp-Profil der Laufzeitumgebung; es entscheidet, ob ein Befehl einen anderen Befehl desselben Containers verfolgen, einen User-Namespace anlegen oder den Kernel-Schlüsselbund benutzen darf.</translation>
     </message>
@@ -456,6 +452,10 @@
     <message>
         <source>Reported as they happen: every connection the filtering proxy refuses under the allowlist network mode, for this backend (a container&apos;s proxy socket serves every command in it, so a refusal is not tied to one command), and the engine&apos;s own refusals. Not observed: what the container&apos;s runtime, seccomp profile or read-only root filesystem refuses inside it.</source>
         <translation>Gemeldet, sobald sie geschehen: jede Verbindung, die der filternde Proxy im Netzwerkmodus Allowlist ablehnt, für dieses Backend (der Proxy-Socket eines Containers dient allen Befehlen darin, daher ist eine Ablehnung nicht einem Befehl zugeordnet), und die eigenen Ablehnungen der Engine. Nicht beobachtet: was die Laufzeitumgebung des Containers, sein Seccomp-Profil oder sein schreibgeschütztes Wurzeldateisystem darin ablehnt.</translation>
+    </message>
+    <message>
+        <source>The image&apos;s root filesystem, read-only, with a private /tmp. Of the host&apos;s files only the workspace and the policy&apos;s other writable folders are mounted, read-write at the same path, with the policy&apos;s read-only paths inside them mounted read-only; under the allowlist network mode also the engine&apos;s proxy bridge program and its filtering proxy socket&apos;s folder, both read-only; besides them the runtime adds only the small files it generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the workspace is covered by an empty read-only folder, and a denied file there refuses the command. Of the repository at the root of each mounted folder, the control files that already exist (config, hooks, info, commondir, gitdir, config.worktree and the object alternates of its .git and of the git directories under its modules and worktrees) are mounted read-only. Nothing else of a repository is protected: a command can create those files where they do not exist yet (a .git/hooks folder that was missing among them), create new or nested repositories and .git files, and change any repository deeper in the workspace. Use the auto backend to have every such change refused.</source>
+        <translation>Das Wurzeldateisystem des Images, schreibgeschützt, mit eigenem /tmp. Von den Dateien dieses Rechners werden nur der Arbeitsbereich und die übrigen beschreibbaren Ordner der Richtlinie eingehängt, beschreibbar unter demselben Pfad, die schreibgeschützten Pfade der Richtlinie darin schreibgeschützt; im Netzwerkmodus Allowlist außerdem das Proxy-Brückenprogramm der Engine und der Ordner des Sockets ihres filternden Proxys, beide schreibgeschützt; daneben fügt die Laufzeitumgebung nur die kleinen Dateien hinzu, die sie selbst erzeugt (etwa /etc/hosts). Kein verbotener Pfad wird je eingehängt: Ein verbotener Ordner im Arbeitsbereich wird von einem leeren, schreibgeschützten Ordner verdeckt, eine verbotene Datei dort weist den Befehl ab. Vom Repository an der Wurzel jedes eingehängten Ordners werden die bereits vorhandenen Steuerdateien (config, hooks, info, commondir, gitdir, config.worktree und die Objekt-Alternates seines .git und der Git-Verzeichnisse unter modules und worktrees) schreibgeschützt eingehängt. Sonst ist nichts eines Repositorys geschützt: Ein Befehl kann diese Dateien anlegen, wo es sie noch nicht gibt (auch einen fehlenden Ordner .git/hooks), neue oder verschachtelte Repositorys und .git-Dateien anlegen und jedes tiefer im Arbeitsbereich liegende Repository ändern. Mit dem Backend auto wird jede solche Änderung abgewiesen.</translation>
     </message>
 </context>
 <context>
@@ -580,10 +580,6 @@
         <translation>Nicht hochgeladen: Befehle laufen im eigenen Home-Ordner der Sandbox</translation>
     </message>
     <message>
-        <source>Commands run in a remote virtual machine: no file of this computer is reachable from them. With the workspace set to sync, the workspace folder without the policy&apos;s denied paths is uploaded into the sandbox&apos;s copy of it before each command, and the command runs there; after it ends, the regular files it created or changed are written back, only where the policy lets commands write and never through a link. A file that also changed on this computer while the command ran is kept, and the sandbox&apos;s version is written beside it, its name ending in .sandbox-conflict. Files the command deleted stay on this computer, links are not brought back, and a command that is killed or times out brings nothing back. With the workspace set to none, nothing is uploaded and commands start in the sandbox&apos;s home folder.</source>
-        <translation>Befehle laufen in einer entfernten virtuellen Maschine: Keine Datei dieses Computers ist von dort erreichbar. Ist der Arbeitsbereich auf Abgleich gestellt, wird der Arbeitsbereichsordner ohne die verbotenen Pfade der Richtlinie vor jedem Befehl in die Kopie der Sandbox hochgeladen, und der Befehl läuft dort; nach seinem Ende werden die regulären Dateien, die er angelegt oder geändert hat, zurückgeschrieben, nur dort, wo die Richtlinie Befehlen das Schreiben erlaubt, und nie über einen Link. Eine Datei, die sich während des Befehls auch auf diesem Computer geändert hat, bleibt erhalten, und die Version der Sandbox wird daneben geschrieben, mit einem Namen, der auf .sandbox-conflict endet. Dateien, die der Befehl gelöscht hat, bleiben auf diesem Computer, Links werden nicht zurückgeholt, und ein Befehl, der beendet wird oder seine Zeitgrenze überschreitet, holt nichts zurück. Ist der Arbeitsbereich auf „none“ gestellt, wird nichts hochgeladen, und Befehle starten im Home-Ordner der Sandbox.</translation>
-    </message>
-    <message>
         <source>The sandbox is a virtual machine of E2B&apos;s, shared by the activation&apos;s commands: they see each other&apos;s processes and files there. Processes a command leaves running in the background may keep running until the sandbox is killed.</source>
         <translation>Die Sandbox ist eine virtuelle Maschine von E2B, die sich die Befehle der Aktivierung teilen: Sie sehen dort gegenseitig ihre Prozesse und Dateien. Prozesse, die ein Befehl im Hintergrund laufen lässt, können weiterlaufen, bis die Sandbox beendet wird.</translation>
     </message>
@@ -615,6 +611,10 @@
         <source>Only the engine&apos;s own refusals (a command refused before it is sent to the sandbox). What the remote sandbox refuses is not observed.</source>
         <translation>Nur die eigenen Ablehnungen der Engine (ein Befehl, der abgelehnt wird, bevor er an die Sandbox geht). Was die entfernte Sandbox ablehnt, wird nicht beobachtet.</translation>
     </message>
+    <message>
+        <source>Commands run in a remote virtual machine: no file of this computer is reachable from them. With the workspace set to sync, the workspace folder without the policy&apos;s denied paths is uploaded into the sandbox&apos;s copy of it before each command, and the command runs there; after it ends, the regular files it created or changed are written back, only where the policy lets commands write and never through a link. No control file of a repository (what makes git run code) comes back: inside a git directory that exists here only what git writes during ordinary work (objects, refs, logs, the index, HEAD and the other state files); no .git entry, nothing through a .git that is not a git directory here, no HEAD outside one and nothing in a new repository; each such file is listed on the command&apos;s error output. A file that also changed on this computer while the command ran is kept, and the sandbox&apos;s version is written beside it, its name ending in .sandbox-conflict. Files the command deleted stay on this computer, links are not brought back, and a command that is killed or times out brings nothing back. With the workspace set to none, nothing is uploaded and commands start in the sandbox&apos;s home folder.</source>
+        <translation>Befehle laufen in einer entfernten virtuellen Maschine: Keine Datei dieses Rechners ist von ihnen aus erreichbar. Ist der Arbeitsbereich auf sync gestellt, wird der Arbeitsbereichsordner ohne die verbotenen Pfade der Richtlinie vor jedem Befehl in die Kopie der Sandbox hochgeladen, und der Befehl läuft dort; nach seinem Ende werden die regulären Dateien, die er angelegt oder geändert hat, zurückgeschrieben, nur wo die Richtlinie Befehlen das Schreiben erlaubt und nie über einen Link. Keine Steuerdatei eines Repositorys (was Git Code ausführen lässt) kommt zurück: In einem Git-Verzeichnis, das hier existiert, nur was Git bei gewöhnlicher Arbeit schreibt (Objekte, Refs, Logs, der Index, HEAD und die anderen Zustandsdateien); kein .git-Eintrag, nichts durch ein .git, das hier kein Git-Verzeichnis ist, kein HEAD außerhalb eines solchen und nichts in einem neuen Repository; jede solche Datei wird in der Fehlerausgabe des Befehls aufgeführt. Eine Datei, die sich während des Befehls auch auf diesem Rechner geändert hat, bleibt erhalten, und die Version der Sandbox wird daneben geschrieben, ihr Name endet auf .sandbox-conflict. Vom Befehl gelöschte Dateien bleiben auf diesem Rechner, Links werden nicht zurückgebracht, und ein Befehl, der beendet wird oder die Zeit überschreitet, bringt nichts zurück. Ist der Arbeitsbereich auf none gestellt, wird nichts hochgeladen, und Befehle beginnen im Home-Ordner der Sandbox.</translation>
+    </message>
 </context>
 <context>
     <name>E2bWorkspace</name>
@@ -637,6 +637,14 @@
     <message>
         <source>%1 (the policy does not let commands write it)</source>
         <translation>%1 (die Richtlinie erlaubt Befehlen nicht, es zu schreiben)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 (changed on this computer too, and %2: %3)</source>
+        <translation>%1 (auch auf diesem Rechner geändert, und %2: %3)</translation>
     </message>
 </context>
 <context>
@@ -1153,10 +1161,6 @@
         <translation>eine VM (QEMU mit TCG-Software-Emulation%1)</translation>
     </message>
     <message>
-        <source>%1 with its own kernel; the workspace shared read-write over 9p; readable paths shared read-only (read-only in QEMU itself); denied paths never shared: a directory holding a denied path is not shared, its other subdirectories are (those present when the VM booted; read-only ones whose names hold a tab or line break are left out), its files are not; read-only paths inside the workspace shared read-only on top (a read-only file makes its whole directory read-only); /tmp, /proc, /sys, /dev and /run are the guest&apos;s own, private to the VM; a VM never serves another workspace or a stricter policy</source>
-        <translation>%1 mit eigenem Kernel; der Arbeitsbereich lesend und schreibend über 9p geteilt; lesbare Pfade schreibgeschützt geteilt (schreibgeschützt in QEMU selbst); verbotene Pfade nie geteilt: Ein Verzeichnis mit einem verbotenen Pfad wird nicht geteilt, seine anderen Unterverzeichnisse schon (die beim Boot der VM vorhandenen; schreibgeschützte, deren Namen einen Tabulator oder Zeilenumbruch enthalten, bleiben außen vor), seine Dateien nicht; schreibgeschützte Pfade im Arbeitsbereich obenauf schreibgeschützt geteilt (eine schreibgeschützte Datei macht ihr ganzes Verzeichnis schreibgeschützt); /tmp, /proc, /sys, /dev und /run gehören dem Gast, privat für die VM; eine VM dient nie einem anderen Arbeitsbereich oder einer strengeren Richtlinie</translation>
-    </message>
-    <message>
         <source>host processes invisible and unreachable (a separate kernel); commands of one VM share it; each command runs under a seccomp filter in the guest (mount, ptrace, namespaces, bpf, io_uring, keyrings, modules, kexec, reboot, perf refused with EPERM and reported on the command&apos;s stderr; foreign architectures killed); QEMU itself runs under its seccomp sandbox (no spawning, no privilege changes)</source>
         <translation>Host-Prozesse unsichtbar und unerreichbar (ein eigener Kernel); Befehle einer VM teilen sie sich; jeder Befehl läuft im Gast unter einem Seccomp-Filter (mount, ptrace, Namespaces, bpf, io_uring, Schlüsselbunde, Module, kexec, reboot, perf mit EPERM abgewiesen und auf stderr des Befehls gemeldet; fremde Architekturen beendet); QEMU selbst läuft unter seiner Seccomp-Sandbox (kein Starten von Prozessen, keine Rechteänderungen)</translation>
     </message>
@@ -1311,6 +1315,14 @@
     <message>
         <source>workspace VM restored from baseline %1, %2 shares attached (engine %3 ms, QEMU start and state load %4 ms, handshake %5 ms, shares mounted %6 ms)</source>
         <translation>Arbeitsbereichs-VM aus Baseline %1 wiederhergestellt, %2 Freigaben angebunden (Engine %3 ms, QEMU-Start und Laden des Zustands %4 ms, Handshake %5 ms, Freigaben eingehängt %6 ms)</translation>
+    </message>
+    <message>
+        <source>%1 with its own kernel; the workspace shared read-write over 9p; readable paths shared read-only (read-only in QEMU itself); denied paths never shared: a directory holding a denied path is not shared, its other subdirectories are (those present when the VM booted; read-only ones whose names hold a tab or line break are left out), its files are not; read-only paths inside the workspace shared read-only on top (a read-only file makes its whole directory read-only); /tmp, /proc, /sys, /dev and /run are the guest&apos;s own, private to the VM; a VM never serves another workspace or a stricter policy; repository files that make git run code are protected only where they are read-only paths of the policy: a new repository, commondir, modules/*/config, info/ and the control files of nested repositories can be written from the guest (the auto backend refuses them at the write)</source>
+        <translation>%1 mit eigenem Kernel; der Arbeitsbereich beschreibbar über 9p freigegeben; lesbare Pfade schreibgeschützt freigegeben (schreibgeschützt in QEMU selbst); verbotene Pfade werden nie freigegeben: Ein Verzeichnis mit einem verbotenen Pfad wird nicht freigegeben, seine anderen Unterverzeichnisse schon (die beim Start der VM vorhandenen; schreibgeschützte, deren Namen einen Tabulator oder Zeilenumbruch enthalten, bleiben weg), seine Dateien nicht; schreibgeschützte Pfade im Arbeitsbereich werden schreibgeschützt darübergelegt (eine schreibgeschützte Datei macht ihr ganzes Verzeichnis schreibgeschützt); /tmp, /proc, /sys, /dev und /run gehören dem Gast, privat für die VM; eine VM dient nie einem anderen Arbeitsbereich oder einer strengeren Richtlinie; Repository-Dateien, die Git Code ausführen lassen, sind nur geschützt, wo sie schreibgeschützte Pfade der Richtlinie sind: ein neues Repository, commondir, modules/*/config, info/ und die Steuerdateien verschachtelter Repositorys können vom Gast geschrieben werden (das Backend auto weist sie beim Schreiben ab)</translation>
+    </message>
+    <message>
+        <source>cannot use the engine&apos;s runtime directory for the VM: %1</source>
+        <translation>das Laufzeitverzeichnis der Engine ist für die VM nicht nutzbar: %1</translation>
     </message>
 </context>
 <context>
@@ -1499,6 +1511,14 @@
         <source>contains a bidirectional override at position %1</source>
         <translation>enthält an Position %1 eine bidirektionale Steuerung</translation>
     </message>
+    <message>
+        <source>The workspace %1 is not an existing directory.</source>
+        <translation>Der Arbeitsbereich %1 ist kein vorhandenes Verzeichnis.</translation>
+    </message>
+    <message>
+        <source>The working directory %1 is not inside the workspace %2.</source>
+        <translation>Das Arbeitsverzeichnis %1 liegt nicht im Arbeitsbereich %2.</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::ActivationEvent</name>
@@ -1557,10 +1577,6 @@
         <translation>nicht durchgesetzt: Keine Sandbox-Stufe ist verfügbar (%1), nichts wird ausgeführt</translation>
     </message>
     <message>
-        <source>mount namespace with a root built from the policy (read-only binds, denied paths masked wherever they appear, read-only paths inside writable ones, private /tmp, minimal /dev) + %1 as a second wall granting nothing that contains a denied path, so a credential store created while the command runs is unreadable too; sandbox-init&apos;s repository guard removes what the command left among the repository files that make git run code (commondir, new hooks, modules/*/config, worktrees/*, a .git file pointing elsewhere) when it has ended</source>
-        <translation>Mount-Namespace mit einem aus der Richtlinie gebauten Root (schreibgeschützte Binds, verbotene Pfade überall verdeckt, wo sie vorkommen, schreibgeschützte Pfade in beschreibbaren, privates /tmp, minimales /dev) + %1 als zweite Mauer, die nichts gewährt, was einen verbotenen Pfad enthält, sodass auch ein während des Befehls angelegter Zugangsdatenspeicher unlesbar ist; der Repository-Wächter von sandbox-init entfernt nach dem Ende, was der Befehl unter den Repository-Dateien hinterlassen hat, die git Code ausführen lassen (commondir, neue Hooks, modules/*/config, worktrees/*, eine .git-Datei, die anderswohin zeigt)</translation>
-    </message>
-    <message>
         <source>user, pid, ipc, uts and cgroup namespaces (host processes invisible and unreachable); seccomp-bpf deny list (ptrace, mount, namespaces, bpf, io_uring, keyrings, modules, foreign architectures killed; int arguments compared on their low 32 bits); resource limits, scheduling and I/O priority only on the calling process or its process group (seccomp); no_new_privs; every capability dropped; %1 signal and abstract-socket scoping; a pid-1 reaper; ends with its parent</source>
         <translation>User-, PID-, IPC-, UTS- und Cgroup-Namespaces (Host-Prozesse unsichtbar und unerreichbar); Seccomp-BPF-Sperrliste (ptrace, mount, Namespaces, bpf, io_uring, Schlüsselbunde, Module, fremde Architekturen beendet; Integer-Argumente auf ihren unteren 32 Bit verglichen); Ressourcengrenzen, Scheduling und I/O-Priorität nur für den aufrufenden Prozess oder seine Prozessgruppe (Seccomp); no_new_privs; alle Capabilities entzogen; %1 Signal- und Abstract-Socket-Eingrenzung; ein Reaper als PID 1; endet mit seinem Elternprozess</translation>
     </message>
@@ -1587,22 +1603,6 @@
     <message>
         <source>; abstract sockets also scoped by Landlock</source>
         <translation>; abstrakte Sockets zusätzlich durch Landlock eingegrenzt</translation>
-    </message>
-    <message>
-        <source>%1 only: readable and writable paths granted whole, so files are created, renamed and removed anywhere in a writable path, the root of a repository included; denied paths unreadable (their names stay listable) even when they are created while the command runs, and a writable directory that contains a denied path gets no new entries directly; $XDG_RUNTIME_DIR and /run/user unreadable (unless inside a writable path); read-only paths inside writable ones and the repository files that make git run code are not write-protected while the command runs: sandbox-init&apos;s repository guard puts them back and removes what appeared among them when the command and everything it started have ended (a host git started during the run can see them); %2; /tmp and /dev/shm are the host&apos;s (not private); only null, zero, full, random, urandom and tty devices</source>
-        <translation>nur %1: lesbare und beschreibbare Pfade ganz gewährt, daher werden Dateien überall in einem beschreibbaren Pfad angelegt, umbenannt und entfernt, die Wurzel eines Repositorys eingeschlossen; verbotene Pfade unlesbar (ihre Namen bleiben auflistbar), auch wenn sie während des Befehls angelegt werden, und ein beschreibbares Verzeichnis, das einen verbotenen Pfad enthält, erhält direkt keine neuen Einträge; $XDG_RUNTIME_DIR und /run/user unlesbar (außer innerhalb eines beschreibbaren Pfads); schreibgeschützte Pfade in beschreibbaren und die Repository-Dateien, die git Code ausführen lassen, sind während des Befehls nicht schreibgeschützt: Der Repository-Wächter von sandbox-init stellt sie wieder her und entfernt, was unter ihnen aufgetaucht ist, wenn der Befehl und alles, was er gestartet hat, beendet sind (ein während des Laufs gestartetes git des Hosts kann sie sehen); %2; /tmp und /dev/shm gehören dem Host (nicht privat); nur die Geräte null, zero, full, random, urandom und tty</translation>
-    </message>
-    <message>
-        <source>truncating needs write access (Landlock); changing ownership or extended attributes is refused everywhere (seccomp), the workspace included; </source>
-        <translation>Kürzen erfordert Schreibzugriff (Landlock); Ändern von Besitzer oder erweiterten Attributen wird überall abgewiesen (Seccomp), der Arbeitsbereich eingeschlossen; </translation>
-    </message>
-    <message>
-        <source>changing ownership or extended attributes is refused everywhere (seccomp); truncate is not confined: it works on any file of the user the command can reach, read-only ones included (Landlock ABI &lt; 3); </source>
-        <translation>Ändern von Besitzer oder erweiterten Attributen wird überall abgewiesen (Seccomp); Kürzen ist nicht eingeschränkt: Es wirkt auf jede erreichbare Datei des Benutzers, schreibgeschützte eingeschlossen (Landlock-ABI &lt; 3); </translation>
-    </message>
-    <message>
-        <source>chmod and utimes (every call that changes a file&apos;s mode or times) are made by sandbox-init on the command&apos;s behalf (seccomp user notification, the path and times read from the command once) only when the file, resolved as the command asked (symbolic links followed unless it asked otherwise), lies under a writable path and belongs to the command&apos;s user; they are refused elsewhere, read-only and denied paths included; a symbolic link&apos;s own times cannot be changed; on a kernel without seccomp user notification (before Linux 5.0) chmod and utimes are refused everywhere</source>
-        <translation>chmod und utimes (jeder Aufruf, der Modus oder Zeiten einer Datei ändert) führt sandbox-init im Auftrag des Befehls aus (Seccomp-User-Notification, Pfad und Zeiten einmal vom Befehl gelesen), nur wenn die Datei, so aufgelöst, wie der Befehl es verlangt hat (symbolische Links verfolgt, sofern er nichts anderes verlangt hat), unter einem beschreibbaren Pfad liegt und dem Benutzer des Befehls gehört; anderswo werden sie abgewiesen, schreibgeschützte und verbotene Pfade eingeschlossen; die eigenen Zeiten eines symbolischen Links können nicht geändert werden; auf einem Kernel ohne Seccomp-User-Notification (vor Linux 5.0) werden chmod und utimes überall abgewiesen</translation>
     </message>
     <message>
         <source>weaker, no namespaces: host processes are visible in /proc; seccomp-bpf deny list (int arguments compared on their low 32 bits), no_new_privs, capabilities dropped; resource limits, scheduling and I/O priority only on the calling process or its process group, never on host processes or sandbox-init (seccomp); the host&apos;s SysV IPC and POSIX message queues refused (seccomp); %1; the command and everything it starts are killed when it ends (child subreaper)</source>
@@ -1661,10 +1661,6 @@
         <translation>Keine Sandbox-Stufe ist verfügbar: %1</translation>
     </message>
     <message>
-        <source>not prepared yet</source>
-        <translation>noch nicht vorbereitet</translation>
-    </message>
-    <message>
         <source>the helper %1 is gone</source>
         <translation>das Hilfsprogramm %1 ist verschwunden</translation>
     </message>
@@ -1695,6 +1691,30 @@
     <message>
         <source>network: %1</source>
         <translation>Netzwerk: %1</translation>
+    </message>
+    <message>
+        <source>the repository files that make git run code are protected at the moment of the write, under every writable path but /tmp and /dev/shm: every open for writing, truncate, mkdir, mknod, symlink, link, rename, unlink and rmdir is made by sandbox-init on the command&apos;s behalf (seccomp user notification; the paths read from the command once and resolved as the kernel would) and refused when it would create, write, move or remove an entry named .git (no new repository, no .git file or link pointing elsewhere, in existing and new folders at any depth), change anything in a git directory (a .git, a bare repository, modules/*, worktrees/*) but what git writes during ordinary work (objects, refs, logs, index, HEAD, packed-refs, *.lock, the command&apos;s own rebase state), make a HEAD outside one, move anything into or out of one, change a read-only path of the policy or move a folder holding one, or change a file that has other hard links (they may lie outside the writable paths); so git add, commit, branch, stash, rebase and fetch work, git init and git clone inside the workspace do not; rebase and sequencer state the command leaves behind is removed when it ends; each refusal is reported; openat2 is refused (programs fall back to openat)</source>
+        <translation>die Repository-Dateien, die Git Code ausführen lassen, sind im Moment des Schreibens geschützt, unter jedem beschreibbaren Pfad außer /tmp und /dev/shm: Jedes Öffnen zum Schreiben, truncate, mkdir, mknod, symlink, link, rename, unlink und rmdir führt sandbox-init für den Befehl aus (seccomp-Benutzerbenachrichtigung; die Pfade einmal aus dem Befehl gelesen und aufgelöst wie vom Kernel) und weist es ab, wenn es einen Eintrag namens .git anlegen, schreiben, verschieben oder entfernen würde (kein neues Repository, keine .git-Datei und kein .git-Link, der anderswohin zeigt, in vorhandenen und neuen Ordnern beliebiger Tiefe), in einem Git-Verzeichnis (ein .git, ein Bare-Repository, modules/*, worktrees/*) etwas anderes ändern würde als das, was Git bei gewöhnlicher Arbeit schreibt (Objekte, Refs, Logs, Index, HEAD, packed-refs, *.lock, der eigene Rebase-Zustand des Befehls), ein HEAD außerhalb eines solchen anlegen, etwas hinein- oder herausverschieben, einen schreibgeschützten Pfad der Richtlinie ändern oder einen Ordner verschieben würde, der einen enthält, oder eine Datei ändern würde, die weitere harte Links hat (sie können außerhalb der beschreibbaren Pfade liegen); git add, commit, branch, stash, rebase und fetch funktionieren also, git init und git clone im Arbeitsbereich nicht; Rebase- und Sequencer-Zustand, den der Befehl zurücklässt, wird bei seinem Ende entfernt; jede Abweisung wird gemeldet; openat2 wird abgewiesen (Programme weichen auf openat aus)</translation>
+    </message>
+    <message>
+        <source>mount namespace with a root built from the policy (read-only binds, denied paths masked wherever they appear, read-only paths inside writable ones, private /tmp, minimal /dev) + %1 as a second wall granting nothing that contains a denied path, so a credential store created while the command runs is unreadable too; %2</source>
+        <translation>Mount-Namensraum mit einer aus der Richtlinie gebauten Wurzel (schreibgeschützte Bind-Mounts, verbotene Pfade überall verdeckt, wo sie vorkommen, schreibgeschützte Pfade in beschreibbaren, privates /tmp, minimales /dev) + %1 als zweite Mauer, die nichts gewährt, das einen verbotenen Pfad enthält, sodass auch ein Anmeldedatenspeicher, der während des Befehls angelegt wird, unlesbar ist; %2</translation>
+    </message>
+    <message>
+        <source>%1 only: readable and writable paths granted whole, so files are created, renamed and removed anywhere in a writable path, the root of a repository included; denied paths unreadable (their names stay listable) even when they are created while the command runs, and a writable directory that contains a denied path gets no new entries directly; $XDG_RUNTIME_DIR and /run/user unreadable (unless inside a writable path); %3; %2; /tmp and /dev/shm are the host&apos;s shared ones, not private as in tier 1: what the command writes there is the host&apos;s, and what the host or other commands keep there (a script in /tmp a host program later runs, say) the command can read, rewrite, rename or remove; a command whose writable paths reach the engine&apos;s configuration, state or runtime directory (run from the home directory that holds them, say) is refused before it runs, since Landlock cannot keep them read-only inside a writable path; the engine&apos;s default socket and its filtering proxy&apos;s channel sockets are in its owner-only runtime directory ($XDG_RUNTIME_DIR/sandbox-studio, else run/ in its state directory), never in the shared /tmp; only null, zero, full, random, urandom and tty devices</source>
+        <translation>nur %1: lesbare und beschreibbare Pfade als Ganzes gewährt, sodass Dateien überall in einem beschreibbaren Pfad angelegt, umbenannt und entfernt werden, auch in der Wurzel eines Repositorys; verbotene Pfade unlesbar (ihre Namen bleiben auflistbar), auch wenn sie während des Befehls angelegt werden, und ein beschreibbares Verzeichnis, das einen verbotenen Pfad enthält, erhält direkt keine neuen Einträge; $XDG_RUNTIME_DIR und /run/user unlesbar (außer innerhalb eines beschreibbaren Pfads); %3; %2; /tmp und /dev/shm sind die gemeinsamen des Rechners, nicht privat wie in Stufe 1: Was der Befehl dort schreibt, gehört dem Rechner, und was der Rechner oder andere Befehle dort ablegen (etwa ein Skript in /tmp, das ein Programm des Rechners später ausführt), kann der Befehl lesen, überschreiben, umbenennen oder entfernen; ein Befehl, dessen beschreibbare Pfade das Konfigurations-, Zustands- oder Laufzeitverzeichnis der Engine erreichen (etwa aus dem Home-Verzeichnis gestartet, das sie enthält), wird abgewiesen, bevor er läuft, da Landlock sie innerhalb eines beschreibbaren Pfads nicht schreibgeschützt halten kann; der Standard-Socket der Engine und die Kanal-Sockets ihres filternden Proxys liegen in ihrem nur dem Besitzer zugänglichen Laufzeitverzeichnis ($XDG_RUNTIME_DIR/sandbox-studio, sonst run/ in ihrem Zustandsverzeichnis), nie im gemeinsamen /tmp; nur die Geräte null, zero, full, random, urandom und tty</translation>
+    </message>
+    <message>
+        <source>truncating needs write access (Landlock); changing extended attributes is refused everywhere (seccomp), the workspace included; </source>
+        <translation>Kürzen erfordert Schreibzugriff (Landlock); erweiterte Attribute zu ändern wird überall abgewiesen (seccomp), auch im Arbeitsbereich; </translation>
+    </message>
+    <message>
+        <source>changing extended attributes is refused everywhere (seccomp); truncate() is made by sandbox-init, only under a writable path (this Landlock ABI has no truncate right of its own); </source>
+        <translation>erweiterte Attribute zu ändern wird überall abgewiesen (seccomp); truncate() führt sandbox-init aus, nur unter einem beschreibbaren Pfad (diese Landlock-ABI hat kein eigenes Recht zum Kürzen); </translation>
+    </message>
+    <message>
+        <source>chmod and utimes (every call that changes a file&apos;s mode or times) are made by sandbox-init on the command&apos;s behalf (seccomp user notification, the path and times read from the command once) only when the file, resolved as the command asked (symbolic links followed unless it asked otherwise), lies under a writable path and belongs to the command&apos;s user; they are refused elsewhere, read-only and denied paths included; a symbolic link&apos;s own times are set on the link sandbox-init holds; on a kernel without seccomp user notification (before Linux 5.0) chmod and utimes are refused everywhere; ownership never changes: chown and its kin succeed, changing nothing, only when they ask for the owner and group a file under a writable path already has (as tar and cp -a do as root), and are refused otherwise</source>
+        <translation>chmod und utimes (jeder Aufruf, der die Rechte oder Zeiten einer Datei ändert) führt sandbox-init für den Befehl aus (seccomp-Benutzerbenachrichtigung, Pfad und Zeiten einmal aus dem Befehl gelesen), nur wenn die Datei, aufgelöst wie vom Befehl verlangt (symbolische Links verfolgt, außer er verlangt anderes), unter einem beschreibbaren Pfad liegt und dem Benutzer des Befehls gehört; anderswo werden sie abgewiesen, schreibgeschützte und verbotene Pfade eingeschlossen; die eigenen Zeiten eines symbolischen Links werden an dem Link gesetzt, den sandbox-init hält; auf einem Kernel ohne seccomp-Benutzerbenachrichtigung (vor Linux 5.0) werden chmod und utimes überall abgewiesen; der Besitz ändert sich nie: chown und verwandte Aufrufe gelingen, ohne etwas zu ändern, nur wenn sie den Besitzer und die Gruppe verlangen, die eine Datei unter einem beschreibbaren Pfad schon hat (wie tar und cp -a als root), und werden sonst abgewiesen</translation>
     </message>
 </context>
 <context>
@@ -2013,6 +2033,13 @@
     </message>
 </context>
 <context>
+    <name>sandbox::EngineFiles</name>
+    <message>
+        <source>The writable path %1 reaches the engine&apos;s directory %2, and this sandbox tier (Landlock + seccomp, no namespaces) cannot keep that directory read-only inside a writable path: the command could rewrite the engine&apos;s policy, settings or rendezvous points and loosen every command after it, so nothing was run. Run the command from a project folder that does not contain the engine&apos;s directories (not from the home directory), keep the engine&apos;s directories out of the policy&apos;s writable paths, or use a system where the namespace tier is available.</source>
+        <translation>Der beschreibbare Pfad %1 erreicht das Verzeichnis %2 der Engine, und diese Sandbox-Stufe (Landlock + seccomp, ohne Namensräume) kann dieses Verzeichnis innerhalb eines beschreibbaren Pfads nicht schreibgeschützt halten: Der Befehl könnte Richtlinie, Einstellungen oder Treffpunkte der Engine umschreiben und jeden späteren Befehl lockern, daher wurde nichts ausgeführt. Führen Sie den Befehl aus einem Projektordner aus, der die Verzeichnisse der Engine nicht enthält (nicht aus dem Home-Verzeichnis), halten Sie die Verzeichnisse der Engine aus den beschreibbaren Pfaden der Richtlinie heraus, oder nutzen Sie ein System, auf dem die Namensraum-Stufe verfügbar ist.</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::Error</name>
     <message>
         <source>details nest too deeply (at most %1 levels)</source>
@@ -2169,6 +2196,10 @@
     <message>
         <source>cannot create the channel directory %1</source>
         <translation>das Kanalverzeichnis %1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>cannot use the engine&apos;s runtime directory for the proxy: %1</source>
+        <translation>das Laufzeitverzeichnis der Engine ist für den Proxy nicht nutzbar: %1</translation>
     </message>
 </context>
 <context>
@@ -2539,6 +2570,10 @@
     <message>
         <source>filesystem: only files under the policy&apos;s writable paths may change mode or times (refused by sandbox-init&apos;s metadata supervisor)</source>
         <translation>Dateisystem: nur Dateien unter den beschreibbaren Pfaden der Richtlinie dürfen Modus oder Zeitstempel ändern (abgelehnt vom Metadaten-Supervisor von sandbox-init)</translation>
+    </message>
+    <message>
+        <source>repository protection: the files that make git run code, a new repository, a read-only path or a hard-linked file cannot be changed (refused at the write by sandbox-init&apos;s write gate)</source>
+        <translation>Repository-Schutz: die Dateien, die Git Code ausführen lassen, ein neues Repository, ein schreibgeschützter Pfad oder eine hart verlinkte Datei können nicht geändert werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
     </message>
 </context>
 <context>
@@ -2994,6 +3029,10 @@
         <source>the runtime directory is accessible to other users (mode %1); it must be 0700</source>
         <translation>das Laufzeitverzeichnis ist für andere Benutzer zugänglich (Modus %1); es muss 0700 sein</translation>
     </message>
+    <message>
+        <source>the socket path is %1 bytes long, more than the %2 a unix socket&apos;s path can have; set XDG_RUNTIME_DIR, choose a shorter state directory (SANDBOX_STATE_DIR) or a shorter --socket</source>
+        <translation>der Socket-Pfad ist %1 Bytes lang, mehr als die %2, die der Pfad eines Unix-Sockets haben kann; setzen Sie XDG_RUNTIME_DIR, wählen Sie ein kürzeres Zustandsverzeichnis (SANDBOX_STATE_DIR) oder einen kürzeren --socket</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::SandboxPlan</name>
@@ -3028,6 +3067,10 @@
     <message>
         <source>the policy needs more than %1 Landlock rules in this tier; deny fewer paths inside readable ones</source>
         <translation>die Richtlinie braucht in dieser Stufe mehr als %1 Landlock-Regeln; verbieten Sie weniger Pfade innerhalb lesbarer</translation>
+    </message>
+    <message>
+        <source>the working directory &apos;%1&apos; is not inside the workspace &apos;%2&apos;</source>
+        <translation>das Arbeitsverzeichnis &apos;%1&apos; liegt nicht im Arbeitsbereich &apos;%2&apos;</translation>
     </message>
 </context>
 <context>
@@ -3138,6 +3181,10 @@
     <message>
         <source>contains a NUL character</source>
         <translation>enthält ein NUL-Zeichen</translation>
+    </message>
+    <message>
+        <source>%1 is not inside the workspace %2</source>
+        <translation>%1 liegt nicht im Arbeitsbereich %2</translation>
     </message>
 </context>
 <context>

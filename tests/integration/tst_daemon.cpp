@@ -28,6 +28,7 @@
 #include <memory>
 #include <poll.h>
 #include <pty.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -76,6 +77,8 @@ private slots:
     void concurrentClientsRunCommandsDuringAnActivation();
     void clientKilledMidSpawnTakesItsProcessesWithIt();
     void clientKilledMidActivationLeavesEngineConsistent();
+    void daemonKilledWithSigkillTakesItsSandboxesWithIt_data();
+    void daemonKilledWithSigkillTakesItsSandboxesWithIt();
     void anotherUserIsRefusedAndLogged();
     void embeddedAndDaemonGiveTheSameOutput();
     void twoRunsWithoutAnOwnerEachEndOnTheirOwn();
@@ -405,6 +408,45 @@ void TestDaemon::clientKilledMidActivationLeavesEngineConsistent()
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(run.out, QByteArray("ok\n"));
     QCOMPARE(m_daemon->state(), QProcess::Running);
+}
+
+void TestDaemon::daemonKilledWithSigkillTakesItsSandboxesWithIt_data()
+{
+    QTest::addColumn<QString>("tier");
+    QTest::newRow("namespaces") << QStringLiteral("strongest");
+    QTest::newRow("landlock-seccomp") << QStringLiteral("landlock-seccomp");
+}
+
+// The engine that holds a sandbox is killed (the OOM killer, a crash): every process of
+// the sandbox ends with it, grandchildren in a session of their own included (they hold a
+// lock until they end).
+void TestDaemon::daemonKilledWithSigkillTakesItsSandboxesWithIt()
+{
+    QFETCH(QString, tier);
+    startDaemon();
+    QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:auto"),
+                   QStringLiteral("tier=") + tier })
+                 .exitCode,
+             0);
+    QCOMPARE(ctl({ QStringLiteral("activate"), QStringLiteral("builtin:auto") }).exitCode, 0);
+    const QString work = m_root->filePath(QStringLiteral("work"));
+    auto client = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+                             QStringLiteral("setsid flock held.lock sh -c 'echo up > held.ready; exec sleep 1000' & "
+                                            "sh -c 'exec sleep 1000' & wait") });
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(work + QStringLiteral("/held.ready")), 30000);
+    killHard(*m_daemon);
+    auto lockIsFree = [&]() {
+        const int fd = ::open(QFile::encodeName(work + QStringLiteral("/held.lock")).constData(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            return false;
+        const bool free = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+        ::close(fd);
+        return free;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(lockIsFree(), 15000);
+    // The client says it lost its engine and ends with an error of its own.
+    QTRY_VERIFY_WITH_TIMEOUT(client->state() == QProcess::NotRunning, 30000);
+    QVERIFY2(client->exitCode() != 0, client->readAllStandardError().constData());
 }
 
 void TestDaemon::anotherUserIsRefusedAndLogged()
@@ -904,8 +946,9 @@ void TestDaemon::terminateEndsRunningProcesses()
     QCOMPARE(m_daemon->exitStatus(), QProcess::NormalExit);
     QCOMPARE(m_daemon->exitCode(), 0);
     QVERIFY(!pidAlive(pid));
-    QVERIFY(client->waitForFinished(30000));
-    QVERIFY(client->exitCode() != 0);
+    // The client says it lost its engine and ends with an error of its own.
+    QTRY_VERIFY_WITH_TIMEOUT(client->state() == QProcess::NotRunning, 30000);
+    QVERIFY2(client->exitCode() != 0, client->readAllStandardError().constData());
     QVERIFY(!QFile::exists(m_socket));
     // The selection survived the shutdown: a new owner restores it.
     QVERIFY(QDir(m_root->filePath(QStringLiteral("d/config"))).exists());

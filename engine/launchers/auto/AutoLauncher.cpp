@@ -47,8 +47,9 @@ template <typename T> QFuture<T> ready(T value)
     return promise.future();
 }
 
-// sandbox-init's write gate, the same in both tiers.
-QString writeGateClaim()
+} // namespace
+
+QString AutoLauncher::writeGateClaim()
 {
     return tr("the repository files that make git run code are protected at the moment of the write, under every "
               "writable path but /tmp and /dev/shm: every open for writing, truncate, mkdir, mknod, symlink, link, "
@@ -64,8 +65,6 @@ QString writeGateClaim()
               "inside the workspace do not; rebase and sequencer state the command leaves behind is removed when "
               "it ends; each refusal is reported; openat2 is refused (programs fall back to openat)");
 }
-
-} // namespace
 
 AutoLauncher::AutoLauncher()
     : m_plans(std::make_unique<SandboxPlanCache>())
