@@ -534,6 +534,12 @@ void TestEscape::addRows(int tier)
         sh("printf '#!/bin/sh\\necho BUILD-OK\\n' > {ws}/src/build.sh && chmod +x {ws}/src/build.sh && "
            "{ws}/src/build.sh; rm -f {ws}/src/build.sh"),
         Succeeds, "BUILD-OK");
+    // sandbox-init's copy of a file it opened for the command is closed before the command
+    // goes on: executing a script just written never meets "Text file busy".
+    row("write, chmod and run a script 100 times in a row", def,
+        sh("cd {ws}/src && i=0; while [ $i -lt 100 ]; do printf '#!/bin/sh\\necho ok\\n' > run$i.sh && "
+           "chmod +x run$i.sh && ./run$i.sh > /dev/null || exit 1; i=$((i+1)); done; rm -f run*.sh; echo ALL-RAN"),
+        Succeeds, "ALL-RAN");
     row("fchmod and futimens in the workspace work", def,
         QStringList{ QStringLiteral("python3"), QStringLiteral("-c"),
                      QStringLiteral("import os\nf=open('{ws}/existing.txt')\nos.fchmod(f.fileno(),0o600)\n"

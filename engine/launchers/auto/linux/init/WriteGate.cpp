@@ -112,32 +112,22 @@ void removeTree(int parent, const std::string &name)
     unlinkat(parent, name.c_str(), 0);
 }
 
-// Installs `fd` as a new descriptor of the waiting caller, which answers its call with the
-// number. True when the call is answered; otherwise `response` says why it is not.
-bool installInCaller(int notifyFd, unsigned long long id, int fd, bool closeOnExec, seccomp_notif_resp &response)
+// Installs `fd` as a new descriptor of the waiting caller and sets `response` to answer
+// its call with the number (or the error). sandbox-init's own copy is closed before the
+// caller is answered: while it stayed open, a file just written could not be executed by
+// the caller ("Text file busy"), so the descriptor is installed first and the answer sent
+// separately, never in one step (SECCOMP_ADDFD_FLAG_SEND).
+void installInCaller(int notifyFd, unsigned long long id, int fd, bool closeOnExec, seccomp_notif_resp &response)
 {
     seccomp_notif_addfd addfd = {};
     addfd.id = id;
-    addfd.flags = SECCOMP_ADDFD_FLAG_SEND;
     addfd.srcfd = static_cast<unsigned>(fd);
     addfd.newfd_flags = closeOnExec ? O_CLOEXEC : 0;
-    int rc = ioctl(notifyFd, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd);
-    if (rc < 0 && errno == EINVAL) {
-        // A kernel before 5.14: install, then answer with the number.
-        addfd.flags = 0;
-        rc = ioctl(notifyFd, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd);
-        const int saved = errno;
-        close(fd);
-        response.error = rc < 0 ? -saved : 0;
-        response.val = rc < 0 ? 0 : rc;
-        return false;
-    }
+    const int rc = ioctl(notifyFd, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd);
     const int saved = errno;
     close(fd);
-    if (rc >= 0)
-        return true;
-    response.error = -saved;
-    return false;
+    response.error = rc < 0 ? -saved : 0;
+    response.val = rc < 0 ? 0 : rc;
 }
 
 void closeTarget(int &fd)
@@ -538,9 +528,9 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
         const int fd = fcntl(target.object, F_DUPFD_CLOEXEC, 0);
         if (fd < 0)
             return fail(-errno);
-        const bool answered = installInCaller(notifyFd, request.id, fd, flags & O_CLOEXEC, response);
+        installInCaller(notifyFd, request.id, fd, flags & O_CLOEXEC, response);
         cleanup();
-        return answered;
+        return false;
     }
     if (op == Op::Open) {
         const bool creating = flags & O_CREAT;
@@ -592,9 +582,9 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
                     close(object);
                     seccomp_notif_resp reply = {};
                     reply.id = id;
-                    if (opened >= 0 && installInCaller(notifyFd, id, opened, cloexec, reply))
-                        return;
-                    if (opened < 0)
+                    if (opened >= 0)
+                        installInCaller(notifyFd, id, opened, cloexec, reply);
+                    else
                         reply.error = -saved;
                     (void)seccomp_notify_respond(notifyFd, &reply);
                 }).detach();
@@ -617,9 +607,9 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
         }
         if (fd < 0)
             return fail(-errno);
-        const bool answered = installInCaller(notifyFd, request.id, fd, flags & O_CLOEXEC, response);
+        installInCaller(notifyFd, request.id, fd, flags & O_CLOEXEC, response);
         cleanup();
-        return answered;
+        return false;
     }
 
     if (op == Op::Truncate) {

@@ -46,9 +46,10 @@ public:
     // True when `nr` is one of the calls judged here.
     static bool handles(int nr);
 
-    // Answers `request`. Returns true when the answer was already given (an opened file
-    // installed into the caller, which answers the call too); otherwise `response` holds
-    // the answer to send. `refused` receives what was refused and why, when it was.
+    // Answers `request`. Returns true when the answer is given elsewhere (a FIFO opened
+    // aside answers once its other end comes); otherwise `response` holds the answer to
+    // send (an opened file is already installed in the caller). `refused` receives what
+    // was refused and why, when it was.
     bool answer(int notifyFd, const seccomp_notif &request, seccomp_notif_resp &response, std::string &refused);
 
     // Why changing the existing entry `fd` (any descriptor of it) is refused, judged by
