@@ -64,7 +64,10 @@ private:
 
 void TestSandboxPlanCache::init()
 {
-    m_root = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/plan-cache-XXXXXX"));
+    // In the build tree, not /var/tmp: a plan lists every directory on the way to a denied
+    // path, so another test making or removing an entry in /var/tmp between two builds
+    // compared here would make them differ.
+    m_root = std::make_unique<QTemporaryDir>(QStringLiteral(QT_TESTCASE_BUILDDIR "/plan-cache-XXXXXX"));
     QVERIFY(m_root->isValid());
     const QString root = QFileInfo(m_root->path()).canonicalFilePath();
     m_home = root + QStringLiteral("/home");
