@@ -16,6 +16,8 @@ std::string joined(const std::string &directory, const std::string &name)
     return directory == "/" ? "/" + name : directory + "/" + name;
 }
 
+} // namespace
+
 std::vector<std::string> components(const std::string &path)
 {
     std::vector<std::string> parts;
@@ -36,8 +38,6 @@ bool entryIs(const std::string &path, bool directory)
     struct stat st = {};
     return lstat(path.c_str(), &st) == 0 && (directory ? S_ISDIR(st.st_mode) : !S_ISDIR(st.st_mode));
 }
-
-} // namespace
 
 bool isWorkState(const std::string &name)
 {

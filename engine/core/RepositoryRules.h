@@ -49,6 +49,13 @@ const std::vector<std::string> &controlEntries();
 // worktrees'), at any depth below them.
 const std::vector<std::string> &nestedGitDirectoryFolders();
 
+// The non-empty components of a "/"-separated path, in order.
+std::vector<std::string> components(const std::string &path);
+
+// True when `path` exists (links not followed) and is a directory (`directory`) or anything
+// else (not `directory`).
+bool entryIs(const std::string &path, bool directory);
+
 // True when the directory at the absolute or working-directory-relative `path` is one git
 // would take as a git directory: HEAD, and objects/ or a commondir file (links not followed).
 bool isGitDirectory(const std::string &path);

@@ -22,6 +22,9 @@
 
 namespace sandbox::init {
 
+using repository::components;
+using repository::entryIs;
+
 namespace {
 
 constexpr int kMaxLinks = 40; // as the kernel's MAXSYMLINKS
@@ -55,27 +58,6 @@ std::string baseOf(const std::string &path)
 {
     const size_t slash = path.rfind('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-std::vector<std::string> components(const std::string &path)
-{
-    std::vector<std::string> parts;
-    size_t start = 0;
-    while (start <= path.size()) {
-        size_t end = path.find('/', start);
-        if (end == std::string::npos)
-            end = path.size();
-        if (end > start)
-            parts.push_back(path.substr(start, end - start));
-        start = end + 1;
-    }
-    return parts;
-}
-
-bool entryIs(const std::string &path, bool directory)
-{
-    struct stat st = {};
-    return lstat(path.c_str(), &st) == 0 && (directory ? S_ISDIR(st.st_mode) : !S_ISDIR(st.st_mode));
 }
 
 bool onProc(int fd)
@@ -241,14 +223,13 @@ std::string WriteGate::judge(const std::string &directory, const std::string &na
     return repository::refusal(base, relative, kind, mayChangeState);
 }
 
-bool WriteGate::mayWrite(int fd, bool isParent) const
+bool WriteGate::mayWrite(const std::string &path, bool isParent) const
 {
     // Tier 1: sandbox-init is pid 1 of the sandbox, under the command's own Landlock
     // rules and mounts: the kernel refuses it what it refuses the command.
     if (m_tier == 1)
         return true;
     // Tier 2: sandbox-init is not confined; it acts only where Landlock lets the command.
-    const std::string path = objectPath(fd);
     if (path.empty() || path[0] != '/')
         return !isParent; // a pipe, socket or other object the caller holds itself
     for (const std::string &root : m_writable) {
@@ -514,7 +495,6 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
         cleanup();
         return false;
     };
-    auto judgeObject = [&](int fd) { return judgeEntry(fd); };
 
     if (op == Op::Open && (flags & O_PATH)) {
         // O_PATH ignores every other flag but O_DIRECTORY and O_NOFOLLOW: nothing is made.
@@ -546,7 +526,7 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
             // An unnamed file in a directory: it gets a name only through link(), judged then.
             if (target.object < 0)
                 return fail(-ENOENT);
-            if (!mayWrite(target.object, true))
+            if (!mayWrite(objectPath(target.object), true))
                 return fail(-EACCES);
             fd = openat(target.object, ".", flags | O_CLOEXEC, mode & ~creationMask() & 07777);
         } else if (target.object >= 0) {
@@ -557,9 +537,10 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
                 return fail(-errno);
             if (S_ISLNK(st.st_mode))
                 return fail(-ELOOP);
-            if (const std::string why = judgeObject(target.object); !why.empty())
-                return refuse(objectPath(target.object), why);
-            if (!mayWrite(target.object, false))
+            const std::string real = objectPath(target.object);
+            if (const std::string why = judgeEntry(target.object, real); !why.empty())
+                return refuse(real, why);
+            if (!mayWrite(real, false))
                 return fail(-EACCES);
             const std::string self = "/proc/self/fd/" + std::to_string(target.object);
             if (S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK)) {
@@ -600,7 +581,7 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
                 return fail(-ENOENT);
             if (const std::string why = judge(target.parentPath, target.name, false); !why.empty())
                 return refuse(joinPath(target.parentPath, target.name), why);
-            if (!mayWrite(target.parent, true))
+            if (!mayWrite(target.parentPath, true))
                 return fail(-EACCES);
             fd = openat(target.parent, target.name.c_str(), passFlags | O_CREAT | (flags & O_EXCL) | O_NOFOLLOW,
                         mode & ~creationMask() & 07777);
@@ -622,9 +603,10 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
             return fail(-errno);
         if (!S_ISREG(st.st_mode))
             return fail(S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL);
-        if (const std::string why = judgeObject(target.object); !why.empty())
-            return refuse(objectPath(target.object), why);
-        if (!mayWrite(target.object, false))
+        const std::string real = objectPath(target.object);
+        if (const std::string why = judgeEntry(target.object, real); !why.empty())
+            return refuse(real, why);
+        if (!mayWrite(real, false))
             return fail(-EACCES);
         const int fd = open(("/proc/self/fd/" + std::to_string(target.object)).c_str(), O_WRONLY | O_CLOEXEC);
         if (fd < 0)
@@ -665,7 +647,7 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
             return fail(-EEXIST);
         if (const std::string why = judge(target.parentPath, target.name, false); !why.empty())
             return refuse(where, why);
-        if (!mayWrite(target.parent, true))
+        if (!mayWrite(target.parentPath, true))
             return fail(-EACCES);
         int rc;
         if (op == Op::Mkdir) {
@@ -686,11 +668,12 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
     case Op::Link: {
         if (target.object >= 0)
             return fail(-EEXIST);
-        if (const std::string why = judgeObject(source.object); !why.empty())
-            return refuse(objectPath(source.object), why);
+        const std::string real = objectPath(source.object);
+        if (const std::string why = judgeEntry(source.object, real); !why.empty())
+            return refuse(real, why);
         if (const std::string why = judge(target.parentPath, target.name, false); !why.empty())
             return refuse(where, why);
-        if (!mayWrite(target.parent, true) || !mayWrite(source.object, false))
+        if (!mayWrite(target.parentPath, true) || !mayWrite(real, false))
             return fail(-EACCES);
         const std::string self = "/proc/self/fd/" + std::to_string(source.object);
         return done(linkat(AT_FDCWD, self.c_str(), target.parent, target.name.c_str(), AT_SYMLINK_FOLLOW));
@@ -706,7 +689,7 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
         if ((underGuardedRoot(from) || underGuardedRoot(where))
             && nearestGitDirectory(source.parentPath) != nearestGitDirectory(target.parentPath))
             return refuse(from, "moves an entry into or out of a git directory");
-        if (!mayWrite(source.parent, true) || !mayWrite(target.parent, true))
+        if (!mayWrite(source.parentPath, true) || !mayWrite(target.parentPath, true))
             return fail(-EACCES);
         return done(static_cast<int>(syscall(SYS_renameat2, source.parent, source.name.c_str(), target.parent,
                                              target.name.c_str(), static_cast<unsigned>(flags))));
@@ -716,7 +699,7 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
             return fail(-ENOENT);
         if (const std::string why = judge(target.parentPath, target.name, false); !why.empty())
             return refuse(where, why);
-        if (!mayWrite(target.parent, true))
+        if (!mayWrite(target.parentPath, true))
             return fail(-EACCES);
         return done(unlinkat(target.parent, target.name.c_str(), flags & AT_REMOVEDIR));
     }
@@ -727,12 +710,16 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
 
 std::string WriteGate::judgeEntry(int fd) const
 {
+    return judgeEntry(fd, objectPath(fd));
+}
+
+std::string WriteGate::judgeEntry(int fd, const std::string &real) const
+{
     // Another name of the same file may lie anywhere (a local git clone hard-links its
     // objects): changing the file through this one would change it there too.
     struct stat st = {};
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1)
         return "a file with other hard links, which may lie outside the writable paths";
-    const std::string real = objectPath(fd);
     if (real.empty() || real[0] != '/')
         return {};
     return judge(parentOf(real), baseOf(real), false);

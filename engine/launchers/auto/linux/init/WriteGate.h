@@ -75,7 +75,11 @@ private:
     std::string judge(const std::string &directory, const std::string &name, bool moving) const;
     std::string nearestGitDirectory(const std::string &directory) const;
     bool underGuardedRoot(const std::string &path) const;
-    bool mayWrite(int objectOrParent, bool isParent) const;
+    // Tier 2: whether the command may change the entry at `path` (or, `isParent`, make
+    // entries in the directory at `path`), as Landlock would let it.
+    bool mayWrite(const std::string &path, bool isParent) const;
+    // judgeEntry(fd) for an entry whose path is known already.
+    std::string judgeEntry(int fd, const std::string &real) const;
     std::string objectPath(int fd) const;
 
     int m_tier = 1;
