@@ -28,7 +28,6 @@
 #include <memory>
 #include <poll.h>
 #include <pty.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -435,15 +434,7 @@ void TestDaemon::daemonKilledWithSigkillTakesItsSandboxesWithIt()
                                             "sh -c 'exec sleep 1000' & wait") });
     QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(work + QStringLiteral("/held.ready")), 30000);
     killHard(*m_daemon);
-    auto lockIsFree = [&]() {
-        const int fd = ::open(QFile::encodeName(work + QStringLiteral("/held.lock")).constData(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            return false;
-        const bool free = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
-        ::close(fd);
-        return free;
-    };
-    QTRY_VERIFY_WITH_TIMEOUT(lockIsFree(), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(sandbox::test::lockIsFree(work + QStringLiteral("/held.lock")), 15000);
     // The client says it lost its engine and ends with an error of its own.
     QTRY_VERIFY_WITH_TIMEOUT(client->state() == QProcess::NotRunning, 30000);
     QVERIFY2(client->exitCode() != 0, client->readAllStandardError().constData());

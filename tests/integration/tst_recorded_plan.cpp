@@ -4,6 +4,7 @@
 // or was made for another workspace, kernel or tier, and the same run as the full program's;
 // a run given --workspace is the full program's.
 // Which path served a run is read from SANDBOXCTL_RUN_PATH_REPORT.
+#include "ProgramRun.h"
 #include "protocol/Policy.h"
 
 #include <QCoreApplication>
@@ -17,8 +18,6 @@
 #include <QTest>
 
 #include <csignal>
-#include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -685,15 +684,7 @@ void TestRecordedPlan::nothingOutlivesAClientKilledWithSigkill()
     ::kill(static_cast<pid_t>(client.processId()), SIGKILL);
     QVERIFY(client.waitForFinished());
     // The lock is free once every process of the sandbox has ended.
-    auto lockIsFree = [&]() {
-        const int fd = ::open(QFile::encodeName(lock).constData(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            return false;
-        const bool free = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
-        ::close(fd);
-        return free;
-    };
-    QTRY_VERIFY_WITH_TIMEOUT(lockIsFree(), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(sandbox::test::lockIsFree(lock), 15000);
 }
 
 QTEST_GUILESS_MAIN(TestRecordedPlan)

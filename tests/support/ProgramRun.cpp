@@ -1,8 +1,13 @@
 #include "ProgramRun.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QProcess>
 #include <QTest>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 namespace sandbox::test {
 
@@ -56,6 +61,16 @@ void stopGracefully(QProcess &process)
     if (!process.waitForFinished(30000))
         process.kill();
     process.waitForFinished(5000);
+}
+
+bool lockIsFree(const QString &path)
+{
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const bool free = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+    ::close(fd);
+    return free;
 }
 
 } // namespace sandbox::test

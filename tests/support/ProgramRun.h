@@ -31,6 +31,10 @@ Outcome runProgram(const QString &program, const QStringList &args, const QStrin
                    const QByteArray &input, int timeoutMs,
                    const std::optional<QProcessEnvironment> &environment = std::nullopt);
 
+// True when `path` exists and no process holds an flock on it (the process that took it,
+// and every process that inherited its descriptor, has ended).
+bool lockIsFree(const QString &path);
+
 // Starts sandboxd in `daemon` on `socket` with exactly `environment`, appending what it
 // writes on its standard error (and, with `logOutput`, on its standard output) to `log`,
 // and waits until it logs "serving on"; reports a failure through QTest otherwise.
