@@ -155,16 +155,21 @@ AcpBridge::~AcpBridge()
 
 void AcpBridge::start()
 {
+    // The editor is read once the policy is known: `initialize` advertises file access by
+    // it, and an editor that sends it at once must not be offered what the policy denies.
     auto *watcher = new QFutureWatcher<Result<Policy>>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
         if (watcher->future().resultCount() > 0 && watcher->result().ok())
             m_policy = watcher->result().value();
+        else
+            qWarning().noquote() << tr("The sandbox policy could not be read; file access is not offered to the "
+                                       "agent.");
         watcher->deleteLater();
+        m_editorNotifier = std::make_unique<QSocketNotifier>(m_options.editorFd, QSocketNotifier::Read);
+        connect(m_editorNotifier.get(), &QSocketNotifier::activated, this, &AcpBridge::readEditor);
     });
     watcher->setFuture(m_client.policy());
 
-    m_editorNotifier = std::make_unique<QSocketNotifier>(m_options.editorFd, QSocketNotifier::Read);
-    connect(m_editorNotifier.get(), &QSocketNotifier::activated, this, &AcpBridge::readEditor);
     if (m_options.confineAgent)
         m_agent->startConfined(m_client, m_options.agentArgv, m_options.workspace);
     else
@@ -253,8 +258,9 @@ void AcpBridge::handleEditorLine(const QByteArray &line, bool overlong)
             QJsonObject capabilities = params.value(QLatin1String("clientCapabilities")).toObject();
             m_editorTakesForms
                 = capabilities.value(QLatin1String("elicitation")).toObject().value(QLatin1String("form")).isObject();
-            const bool readable = !m_policy || !m_policy->readable.isEmpty();
-            const bool writable = !m_policy || !m_policy->writable.isEmpty();
+            // Unknown (the policy could not be read) offers nothing.
+            const bool readable = m_policy && !m_policy->readable.isEmpty();
+            const bool writable = m_policy && !m_policy->writable.isEmpty();
             capabilities.insert(QStringLiteral("fs"),
                                 QJsonObject{ { QStringLiteral("readTextFile"), readable },
                                              { QStringLiteral("writeTextFile"), writable } });

@@ -50,6 +50,7 @@ private slots:
     void cleanup();
 
     void initializeOffersTerminalAndFileSystem();
+    void initializeSentAtOnceOffersOnlyWhatThePolicyAllows();
     void terminalCommandsAreConfined();
     void killAndReleaseEndTheCommand();
     void outputByteLimitKeepsTheEnd();
@@ -249,6 +250,31 @@ void TestAcpBridge::initializeOffersTerminalAndFileSystem()
     QCOMPARE(offered.value(u"terminal"_s).toBool(), true);
     QCOMPARE(offered.value(u"fs"_s).toObject().value(u"readTextFile"_s).toBool(), true);
     QCOMPARE(offered.value(u"fs"_s).toObject().value(u"writeTextFile"_s).toBool(), true);
+}
+
+// An editor that sends `initialize` the moment the bridge starts (before the bridge has
+// heard the policy from the engine) is offered file access only as the policy allows.
+void TestAcpBridge::initializeSentAtOnceOffersOnlyWhatThePolicyAllows()
+{
+    sandbox::Policy policy = sandbox::Policy::defaults();
+    policy.writable.clear();
+    QVERIFY(QDir().mkpath(m_root->filePath(QStringLiteral("config"))));
+    QFile file(m_root->filePath(QStringLiteral("config/policy.json")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(policy.toJson()).toJson());
+    file.close();
+
+    start();
+    handshake();
+    const QJsonObject offered = prompt(QJsonObject{ { u"capabilities"_s, true } })
+                                    .value(u"result"_s)
+                                    .toObject()
+                                    .value(u"_meta"_s)
+                                    .toObject()
+                                    .value(u"response"_s)
+                                    .toObject();
+    QCOMPARE(offered.value(u"fs"_s).toObject().value(u"readTextFile"_s).toBool(), true);
+    QCOMPARE(offered.value(u"fs"_s).toObject().value(u"writeTextFile"_s).toBool(), false);
 }
 
 void TestAcpBridge::terminalCommandsAreConfined()
