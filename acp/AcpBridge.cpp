@@ -134,7 +134,7 @@ QString processProblem(const QByteArray &err, const std::optional<ExitStatus> &s
 
 AcpBridge::AcpBridge(Client &client, Options options, QObject *parent)
     : QObject(parent)
-    , m_client(client)
+    , m_client(&client)
     , m_options(std::move(options))
     , m_agent(std::make_unique<AgentPeer>())
     , m_editorLines(JsonRpcLine::maxLineBytes)
@@ -144,8 +144,72 @@ AcpBridge::AcpBridge(Client &client, Options options, QObject *parent)
     m_options.workspace = QDir::cleanPath(m_options.workspace);
     connect(m_agent.get(), &AgentPeer::lineReceived, this, &AcpBridge::handleAgentLine);
     connect(m_agent.get(), &AgentPeer::finished, this, &AcpBridge::agentFinished);
-    connect(&m_client, &Client::hostInteractionRequested, this, &AcpBridge::ask);
-    connect(&m_client, &Client::policyChanged, this, [this](const Policy &policy) { m_policy = policy; });
+    followEngine();
+}
+
+void AcpBridge::followEngine()
+{
+    m_engineConnections = {
+        connect(m_client, &Client::hostInteractionRequested, this, &AcpBridge::ask),
+        connect(m_client, &Client::policyChanged, this, [this](const Policy &policy) { m_policy = policy; }),
+        connect(m_client, &Client::disconnected, this, &AcpBridge::engineLost),
+    };
+}
+
+void AcpBridge::engineLost(const QString &reason)
+{
+    if (!m_options.reachAnotherEngine || m_done || m_reaching) {
+        m_engineGone = true;
+        return;
+    }
+    m_reaching = true;
+    // Not inside the lost Client's own signal: reaching another may run an event loop.
+    QMetaObject::invokeMethod(
+        this,
+        [this, reason] {
+            Client *next = m_options.reachAnotherEngine(reason);
+            m_reaching = false;
+            if (next)
+                useEngine(*next);
+            else
+                m_engineGone = true;
+            const QList<HeldCall> held = std::exchange(m_heldCalls, {});
+            for (const HeldCall &call : held)
+                serve(call.id, call.method, call.params, true);
+        },
+        Qt::QueuedConnection);
+}
+
+bool AcpBridge::retryOnNextEngine(const Client *used, const HeldCall &call, bool retried)
+{
+    if (retried || used->isConnected() || !m_options.reachAnotherEngine || m_done)
+        return false;
+    if (m_client != used) {
+        serve(call.id, call.method, call.params, true);
+        return true;
+    }
+    if (m_engineGone)
+        return false;
+    // The loss is being (or about to be) reported: the call waits for the next engine.
+    m_heldCalls.append(call);
+    return true;
+}
+
+void AcpBridge::useEngine(Client &client)
+{
+    // Reads and writes in flight through the old engine still end through it.
+    for (const QMetaObject::Connection &connection : std::as_const(m_engineConnections))
+        disconnect(connection);
+    m_client = &client;
+    m_engineGone = false;
+    followEngine();
+    auto *watcher = new QFutureWatcher<Result<Policy>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        if (watcher->future().resultCount() > 0 && watcher->result().ok())
+            m_policy = watcher->result().value();
+        watcher->deleteLater();
+    });
+    watcher->setFuture(m_client->policy());
 }
 
 AcpBridge::~AcpBridge()
@@ -168,10 +232,10 @@ void AcpBridge::start()
         m_editorNotifier = std::make_unique<QSocketNotifier>(m_options.editorFd, QSocketNotifier::Read);
         connect(m_editorNotifier.get(), &QSocketNotifier::activated, this, &AcpBridge::readEditor);
     });
-    watcher->setFuture(m_client.policy());
+    watcher->setFuture(m_client->policy());
 
     if (m_options.confineAgent)
-        m_agent->startConfined(m_client, m_options.agentArgv, m_options.workspace);
+        m_agent->startConfined(*m_client, m_options.agentArgv, m_options.workspace);
     else
         m_agent->startOnHost(m_options.agentArgv);
 }
@@ -344,17 +408,23 @@ void AcpBridge::agentFinished(int status, const QString &reason)
     emit finished(status);
 }
 
-void AcpBridge::serve(const QJsonValue &id, const QString &method, const QJsonObject &params)
+void AcpBridge::serve(const QJsonValue &id, const QString &method, const QJsonObject &params, bool retried)
 {
+    const bool needsEngine = method == QLatin1String("terminal/create") || method == QLatin1String("fs/read_text_file")
+        || method == QLatin1String("fs/write_text_file");
+    if (needsEngine && m_reaching) {
+        m_heldCalls.append(HeldCall{ id, method, params });
+        return;
+    }
     if (method == QLatin1String("terminal/create"))
-        createTerminal(id, params);
+        createTerminal(id, params, retried);
     else if (method == QLatin1String("terminal/output") || method == QLatin1String("terminal/wait_for_exit")
              || method == QLatin1String("terminal/kill") || method == QLatin1String("terminal/release"))
         terminalCall(id, method, params);
     else if (method == QLatin1String("fs/read_text_file"))
-        readTextFile(id, params);
+        readTextFile(id, params, retried);
     else if (method == QLatin1String("fs/write_text_file"))
-        writeTextFile(id, params);
+        writeTextFile(id, params, retried);
     else
         refuseToAgent(id, JsonRpcLine::MethodNotFound, tr("%1: no such client method").arg(method));
 }
@@ -365,7 +435,7 @@ QString AcpBridge::workspaceFor(const QString &sessionId) const
     return cwd.isEmpty() ? m_options.workspace : cwd;
 }
 
-void AcpBridge::createTerminal(const QJsonValue &id, const QJsonObject &params)
+void AcpBridge::createTerminal(const QJsonValue &id, const QJsonObject &params, bool retried)
 {
     const QString method = QStringLiteral("terminal/create");
     ParamReader read{ params, method, {} };
@@ -421,22 +491,26 @@ void AcpBridge::createTerminal(const QJsonValue &id, const QJsonObject &params)
         m_lastSessionId = session;
 
     const QString terminalId = QStringLiteral("term-%1").arg(m_nextTerminal++);
-    auto terminal = std::make_unique<AcpTerminal>(m_client, request, limit.value_or(-1));
+    auto terminal = std::make_unique<AcpTerminal>(*m_client, request, limit.value_or(-1));
     AcpTerminal *raw = terminal.get();
     m_terminals.emplace(terminalId, std::move(terminal));
     connect(raw, &AcpTerminal::started, this, [this, id, terminalId] {
         toAgent(JsonRpcLine::response(id, QJsonObject{ { QStringLiteral("terminalId"), terminalId } }));
     });
-    connect(raw, &AcpTerminal::failedToStart, this, [this, id, terminalId, command](const Error &error) {
-        refuseToAgent(id, JsonRpcLine::Refused,
-                      tr("terminal/create: the sandbox refused to run %1: %2").arg(command, error.toString()));
-        // The terminal is still emitting this signal: it goes once control is back in the loop.
-        const auto found = m_terminals.find(terminalId);
-        if (found != m_terminals.end()) {
-            found->second.release()->deleteLater();
-            m_terminals.erase(found);
-        }
-    });
+    const Client *used = m_client;
+    connect(raw, &AcpTerminal::failedToStart, this,
+            [this, id, terminalId, command, method, used, params, retried](const Error &error) {
+                if (!retryOnNextEngine(used, HeldCall{ id, method, params }, retried))
+                    refuseToAgent(
+                        id, JsonRpcLine::Refused,
+                        tr("terminal/create: the sandbox refused to run %1: %2").arg(command, error.toString()));
+                // The terminal is still emitting this signal: it goes once control is back in the loop.
+                const auto found = m_terminals.find(terminalId);
+                if (found != m_terminals.end()) {
+                    found->second.release()->deleteLater();
+                    m_terminals.erase(found);
+                }
+            });
     connect(raw, &AcpTerminal::exited, this, [this, raw, terminalId] {
         if (!raw->hasStarted())
             return;
@@ -484,7 +558,7 @@ void AcpBridge::terminalCall(const QJsonValue &id, const QString &method, const 
     }
 }
 
-void AcpBridge::readTextFile(const QJsonValue &id, const QJsonObject &params)
+void AcpBridge::readTextFile(const QJsonValue &id, const QJsonObject &params, bool retried)
 {
     const QString method = QStringLiteral("fs/read_text_file");
     ParamReader read{ params, method, {} };
@@ -504,10 +578,13 @@ void AcpBridge::readTextFile(const QJsonValue &id, const QJsonObject &params)
     request.argv = QStringList{ QStringLiteral("/bin/cat"), QStringLiteral("--"), path };
     request.cwd = workspaceFor(session);
     request.workspace = request.cwd;
+    const Client *used = m_client;
     runThroughEngine(
-        m_client, this, request, {},
-        [this, id, method, path, line, limit](const QByteArray &out, const QByteArray &err,
-                                              std::optional<ExitStatus> status, const QString &reason) {
+        *m_client, this, request, {},
+        [this, id, method, path, line, limit, used, params, retried](
+            const QByteArray &out, const QByteArray &err, std::optional<ExitStatus> status, const QString &reason) {
+            if (!status && retryOnNextEngine(used, HeldCall{ id, method, params }, retried))
+                return;
             if (!status || status->signaled || status->exitCode != 0) {
                 refuseToAgent(
                     id, JsonRpcLine::Refused,
@@ -525,7 +602,7 @@ void AcpBridge::readTextFile(const QJsonValue &id, const QJsonObject &params)
         });
 }
 
-void AcpBridge::writeTextFile(const QJsonValue &id, const QJsonObject &params)
+void AcpBridge::writeTextFile(const QJsonValue &id, const QJsonObject &params, bool retried)
 {
     const QString method = QStringLiteral("fs/write_text_file");
     ParamReader read{ params, method, {} };
@@ -546,9 +623,13 @@ void AcpBridge::writeTextFile(const QJsonValue &id, const QJsonObject &params)
                                 QStringLiteral("sh"), path };
     request.cwd = workspaceFor(session);
     request.workspace = request.cwd;
-    runThroughEngine(m_client, this, request, content.toUtf8(),
-                     [this, id, method, path](const QByteArray &, const QByteArray &err,
-                                              std::optional<ExitStatus> status, const QString &reason) {
+    const Client *used = m_client;
+    runThroughEngine(*m_client, this, request, content.toUtf8(),
+                     [this, id, method, path, used, params, retried](const QByteArray &, const QByteArray &err,
+                                                                     std::optional<ExitStatus> status,
+                                                                     const QString &reason) {
+                         if (!status && retryOnNextEngine(used, HeldCall{ id, method, params }, retried))
+                             return;
                          if (!status || status->signaled || status->exitCode != 0) {
                              refuseToAgent(id, JsonRpcLine::Refused,
                                            tr("%1: cannot write %2 in the sandbox: %3")
@@ -562,7 +643,7 @@ void AcpBridge::writeTextFile(const QJsonValue &id, const QJsonObject &params)
 void AcpBridge::ask(const HostInteractionRequest &request)
 {
     if (!m_editorOpen || m_done) {
-        m_client.answerInteraction(HostInteractionResponse{ request.id, false, QString() });
+        m_client->answerInteraction(HostInteractionResponse{ request.id, false, QString() });
         return;
     }
     QJsonArray options;
@@ -592,7 +673,7 @@ void AcpBridge::ask(const HostInteractionRequest &request)
             qWarning().noquote() << tr("refused the question \"%1\": the editor offers no form elicitation, "
                                        "and a permission request cannot carry a typed answer")
                                         .arg(request.title);
-        m_client.answerInteraction(HostInteractionResponse{ request.id, false, QString() });
+        m_client->answerInteraction(HostInteractionResponse{ request.id, false, QString() });
         return;
     case HostInteractionRequest::Kind::Secret:
         // An elicitation form shows what is typed in clear and passes it through the editor:
@@ -600,7 +681,7 @@ void AcpBridge::ask(const HostInteractionRequest &request)
         qWarning().noquote() << tr("refused the question \"%1\": secrets are not asked through the editor; "
                                    "answer it in Sandbox Studio, sandboxctl tui or sandboxctl")
                                     .arg(request.title);
-        m_client.answerInteraction(HostInteractionResponse{ request.id, false, QString() });
+        m_client->answerInteraction(HostInteractionResponse{ request.id, false, QString() });
         return;
     }
     options.append(QJsonObject{ { QStringLiteral("optionId"), QStringLiteral("reject") },
@@ -714,7 +795,7 @@ void AcpBridge::answerQuestion(const QString &key, bool accepted, const QString 
         return;
     const Question question = m_questions.take(key);
     question.timer->deleteLater();
-    m_client.answerInteraction(HostInteractionResponse{ question.request.id, accepted, value });
+    m_client->answerInteraction(HostInteractionResponse{ question.request.id, accepted, value });
 }
 
 void AcpBridge::toEditor(const QJsonObject &message)

@@ -7,9 +7,11 @@
 #include <QHash>
 #include <QJsonObject>
 #include <QJsonValue>
+#include <QList>
 #include <QObject>
 #include <QStringList>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -42,12 +44,20 @@ public:
         int answerTimeoutMs = 60000; // a question the editor leaves unanswered this long is denied
         int editorFd = 0;
         int outputFd = 1;
+        // Called when the engine in use goes away: the Client of another one (reached or
+        // hosted; it must outlive the bridge), or nullptr. Unset: the bridge does not go on
+        // without its engine, and what needs one is refused.
+        std::function<Client *(const QString &reason)> reachAnotherEngine;
     };
 
     AcpBridge(Client &client, Options options, QObject *parent = nullptr);
     ~AcpBridge() override;
 
     void start();
+    // Serves from now on through `client` (the engine in use went away and another was
+    // reached or hosted); `client` must outlive the bridge, as must the one it replaces,
+    // which the terminals started through it still hold.
+    void useEngine(Client &client);
 
 signals:
     // The agent ended (its shell status) or could not start; the bridge is done.
@@ -67,11 +77,11 @@ private:
     void handleAgentLine(const QByteArray &line, bool overlong);
     void agentFinished(int status, const QString &reason);
 
-    void serve(const QJsonValue &id, const QString &method, const QJsonObject &params);
-    void createTerminal(const QJsonValue &id, const QJsonObject &params);
+    void serve(const QJsonValue &id, const QString &method, const QJsonObject &params, bool retried = false);
+    void createTerminal(const QJsonValue &id, const QJsonObject &params, bool retried);
     void terminalCall(const QJsonValue &id, const QString &method, const QJsonObject &params);
-    void readTextFile(const QJsonValue &id, const QJsonObject &params);
-    void writeTextFile(const QJsonValue &id, const QJsonObject &params);
+    void readTextFile(const QJsonValue &id, const QJsonObject &params, bool retried);
+    void writeTextFile(const QJsonValue &id, const QJsonObject &params, bool retried);
     QString workspaceFor(const QString &sessionId) const;
 
     void ask(const HostInteractionRequest &request);
@@ -87,7 +97,24 @@ private:
     void toAgent(const QJsonObject &message);
     void refuseToAgent(const QJsonValue &id, int code, const QString &message);
 
-    Client &m_client;
+    struct HeldCall
+    {
+        QJsonValue id;
+        QString method;
+        QJsonObject params;
+    };
+
+    void followEngine();
+    void engineLost(const QString &reason);
+    // A call that could not reach the engine because `used` went away runs again through
+    // the next engine, once; true when it will.
+    bool retryOnNextEngine(const Client *used, const HeldCall &call, bool retried);
+
+    Client *m_client;
+    QList<QMetaObject::Connection> m_engineConnections; // questions, policy changes, its loss
+    bool m_reaching = false; // another engine is being reached: calls that need one wait
+    bool m_engineGone = false; // the engine went away and no other could be reached
+    QList<HeldCall> m_heldCalls;
     Options m_options;
     std::unique_ptr<AgentPeer> m_agent;
     std::unique_ptr<QSocketNotifier> m_editorNotifier;

@@ -10,6 +10,8 @@
 #include <QLoggingCategory>
 
 #include <cstdio>
+#include <memory>
+#include <vector>
 
 int main(int argc, char *argv[])
 {
@@ -73,24 +75,51 @@ int main(int argc, char *argv[])
         = parser.isSet(embedded) ? sandbox::EngineHost::Mode::HostOnly : sandbox::EngineHost::Mode::ConnectOrHost;
     hostOptions.socketPath = parser.value(socket);
     hostOptions.engine = sandbox::EngineHost::engineOptionsFromEnvironment(parser.value(configDir));
-    sandbox::EngineHost host(hostOptions);
-    sandbox::Result<std::unique_ptr<sandbox::Client>> client = host.start();
+    // Every engine reached or hosted, with its Client, lives as long as the bridge: the
+    // terminals started through one that went away still hold it.
+    std::vector<std::unique_ptr<sandbox::EngineHost>> hosts;
+    std::vector<std::unique_ptr<sandbox::Client>> engines;
+    hosts.push_back(std::make_unique<sandbox::EngineHost>(hostOptions));
+    sandbox::Result<std::unique_ptr<sandbox::Client>> client = hosts.back()->start();
     if (!client.ok()) {
         std::fputs(qPrintable(QCoreApplication::translate("main", "sandbox-acp: cannot reach or start the engine: %1\n")
                                   .arg(client.error().toString())),
                    stderr);
         return 125;
     }
+    engines.push_back(std::move(client).value());
 
-    std::unique_ptr<sandbox::Client> engine = std::move(client).value();
     sandbox::AcpBridge::Options options;
     options.agentArgv = agent;
     options.confineAgent = parser.isSet(confine);
     options.workspace = QDir::currentPath();
     options.answerTimeoutMs = int(seconds * 1000);
+    // The engine in use went away (the process hosting it quit): the next one running is
+    // reached, or this process hosts one, and the bridge goes on through it.
+    options.reachAnotherEngine = [&](const QString &reason) -> sandbox::Client * {
+        sandbox::EngineHost::Options again = hostOptions;
+        again.mode = sandbox::EngineHost::Mode::ConnectOrHost;
+        hosts.push_back(std::make_unique<sandbox::EngineHost>(again));
+        sandbox::Result<std::unique_ptr<sandbox::Client>> next = hosts.back()->start();
+        if (!next.ok()) {
+            std::fputs(qPrintable(QCoreApplication::translate("main",
+                                                              "sandbox-acp: the engine went away (%1) and no other "
+                                                              "could be reached or started: %2\n")
+                                      .arg(reason, next.error().toString())),
+                       stderr);
+            return nullptr;
+        }
+        engines.push_back(std::move(next).value());
+        const QString reached = hosts.back()->isOwner()
+            ? QCoreApplication::translate("main", "sandbox-acp: the engine went away (%1); this bridge hosts one now\n")
+            : QCoreApplication::translate("main",
+                                          "sandbox-acp: the engine went away (%1); the running one is used now\n");
+        std::fputs(qPrintable(reached.arg(reason)), stderr);
+        return engines.back().get();
+    };
     int status = 0;
     {
-        sandbox::AcpBridge bridge(*engine, options);
+        sandbox::AcpBridge bridge(*engines.back(), options);
         QObject::connect(&bridge, &sandbox::AcpBridge::finished, &app, [&status](int agentStatus) {
             status = agentStatus;
             QCoreApplication::exit(agentStatus);
@@ -98,7 +127,8 @@ int main(int argc, char *argv[])
         bridge.start();
         app.exec();
     }
-    engine.reset();
-    host.shutdown();
+    engines.clear();
+    for (const std::unique_ptr<sandbox::EngineHost> &host : hosts)
+        host->shutdown();
     return status;
 }

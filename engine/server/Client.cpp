@@ -383,6 +383,11 @@ Client::Client(std::unique_ptr<Transport> transport, QObject *parent)
                    });
 }
 
+bool Client::isConnected() const
+{
+    return !d->gone;
+}
+
 Client::~Client()
 {
     disconnect(d->transport.get(), nullptr, this, nullptr);

@@ -52,6 +52,9 @@ public:
     explicit Client(std::unique_ptr<Transport> transport, QObject *parent = nullptr);
     ~Client() override;
 
+    // False once the engine's side of the connection is gone (disconnected() was emitted).
+    bool isConnected() const;
+
     // Texts the engine sends (descriptors, claims, reasons, errors, step messages,
     // questions) reach this client's signals and results translated with `catalog`;
     // without one they stay in the engine's source language.

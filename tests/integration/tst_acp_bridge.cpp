@@ -68,9 +68,14 @@ private slots:
     void terminalInASubFolderKeepsTheSessionWorkspace();
     void refusedTerminalGetsAnErrorAndTheBridgeKeepsServing();
     void missingAgentProgramIsNamed();
+    void bridgeGoesOnWhenTheEngineItUsesGoesAway();
 
 private:
-    void start(const QStringList &options = {}, const QStringList &agent = {});
+    // Starts sandbox-acp as m_bridge; with `hostEngine` it hosts the engine (--embedded),
+    // else it uses the one serving the test's socket, or hosts one when none does.
+    void start(const QStringList &options = {}, const QStringList &agent = {}, bool hostEngine = true);
+    QProcessEnvironment bridgeEnvironment() const;
+    QString socketPath() const { return m_root->filePath(QStringLiteral("run/engine.sock")); }
     void send(const QJsonObject &message);
     void sendLine(const QByteArray &line);
     // The next line from sandbox-acp that satisfies `accept` (others are kept for later).
@@ -129,19 +134,25 @@ void TestAcpBridge::cleanup()
     m_root.reset();
 }
 
-void TestAcpBridge::start(const QStringList &options, const QStringList &agent)
+QProcessEnvironment TestAcpBridge::bridgeEnvironment() const
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
     env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
     env.insert(QStringLiteral("HOME"), m_root->filePath(QStringLiteral("home")));
+    return env;
+}
+
+void TestAcpBridge::start(const QStringList &options, const QStringList &agent, bool hostEngine)
+{
     m_bridge = std::make_unique<QProcess>();
-    m_bridge->setProcessEnvironment(env);
+    m_bridge->setProcessEnvironment(bridgeEnvironment());
     m_bridge->setWorkingDirectory(m_workspace);
     connect(m_bridge.get(), &QProcess::readyReadStandardError, this,
             [this] { m_stderr += m_bridge->readAllStandardError(); });
-    QStringList args{ QStringLiteral("--embedded"), QStringLiteral("--socket"),
-                      m_root->filePath(QStringLiteral("run/engine.sock")) };
+    QStringList args{ QStringLiteral("--socket"), socketPath() };
+    if (hostEngine)
+        args.prepend(QStringLiteral("--embedded"));
     args << options << QStringLiteral("--");
     if (agent.isEmpty())
         args << QStringLiteral("python3") << QStringLiteral(SANDBOX_ACP_TEST_DIR "/fake_agent.py");
@@ -777,6 +788,45 @@ void TestAcpBridge::missingAgentProgramIsNamed()
     m_stderr += m_bridge->readAllStandardError();
     QCOMPARE(m_bridge->exitCode(), 127);
     QVERIFY2(m_stderr.contains(program.toUtf8()), m_stderr.constData());
+}
+
+// Two editors' bridges share the engine the first one hosts; when the first quits, the
+// second goes on: its next terminal runs in an engine it reaches or hosts itself.
+void TestAcpBridge::bridgeGoesOnWhenTheEngineItUsesGoesAway()
+{
+    QProcess first;
+    first.setProcessEnvironment(bridgeEnvironment());
+    first.setWorkingDirectory(m_workspace);
+    first.start(QCoreApplication::applicationDirPath() + QStringLiteral("/sandbox-acp"),
+                { QStringLiteral("--embedded"), QStringLiteral("--socket"), socketPath(), QStringLiteral("--"),
+                  QStringLiteral("python3"), QStringLiteral(SANDBOX_ACP_TEST_DIR "/fake_agent.py") });
+    QVERIFY2(first.waitForStarted(10000), qPrintable(first.errorString()));
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(socketPath()), 30000);
+
+    start({}, {}, false);
+    handshake();
+    const auto runs = [this](const QString &word) {
+        const QJsonObject created = createTerminal({}, u"echo "_s + word);
+        const QString id = created.value(u"result"_s).toObject().value(u"terminalId"_s).toString();
+        if (id.isEmpty())
+            return QString::fromUtf8(QJsonDocument(created).toJson());
+        agentCall(QStringLiteral("terminal/wait_for_exit"), { { u"terminalId"_s, id } });
+        return agentCall(QStringLiteral("terminal/output"), { { u"terminalId"_s, id } })
+            .value(u"result"_s)
+            .toObject()
+            .value(u"output"_s)
+            .toString()
+            .trimmed();
+    };
+    QCOMPARE(runs(u"one"_s), QStringLiteral("one"));
+
+    first.closeWriteChannel();
+    QVERIFY(first.waitForFinished(30000));
+    QCOMPARE(first.exitCode(), 0);
+
+    QCOMPARE(runs(u"two"_s), QStringLiteral("two"));
+    QCOMPARE(m_bridge->state(), QProcess::Running);
+    QTRY_VERIFY_WITH_TIMEOUT(m_stderr.contains("the engine went away"), 10000);
 }
 
 QTEST_GUILESS_MAIN(TestAcpBridge)
