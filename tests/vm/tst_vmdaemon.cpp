@@ -121,6 +121,7 @@ private slots:
     void allowlistReachesOnlyTheProxy();
     void allowlistProxyVariablesOverrideTheRequest();
     void fullNetworkReachesNeitherTheHostNorInternalAddresses();
+    void engineKilledWithSigkillTakesItsVmsWithIt();
 
 private:
     // Writes the current policy with network `mode` and these domain lists to a file for --policy.
@@ -973,6 +974,28 @@ void TestVmDaemon::fullNetworkReachesNeitherTheHostNorInternalAddresses()
     QCOMPARE(datagrams, 1);
     // The first VM went when this one booted (it was idle), and its way out with it.
     QTRY_COMPARE_WITH_TIMEOUT(stillRunning(firstWayOut, isSlirp), 0, 30000);
+}
+
+// The engine is killed (the OOM killer, a crash): its VMs and their ways out end with it
+// instead of running on unowned. Last: it ends the daemon the earlier functions used.
+void TestVmDaemon::engineKilledWithSigkillTakesItsVmsWithIt()
+{
+    QVERIFY(m_daemon && m_daemon->state() == QProcess::Running);
+    // The previous function's VM and its way out, whether or not this command keeps them.
+    QList<qint64> vms = qemuChildrenOf(m_daemon->processId());
+    QList<qint64> waysOut = childrenOf(m_daemon->processId(), isSlirp);
+    QCOMPARE(ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("true") }).exitCode, 0);
+    const QList<qint64> running = qemuChildrenOf(m_daemon->processId());
+    QVERIFY(!running.isEmpty());
+    vms += running;
+    waysOut += childrenOf(m_daemon->processId(), isSlirp);
+    m_daemon->kill();
+    QVERIFY(m_daemon->waitForFinished(10000));
+    m_daemon.reset();
+    QTRY_COMPARE_WITH_TIMEOUT(stillRunning(vms), 0, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(stillRunning(waysOut, isSlirp), 0, 10000);
+    m_vms += vms;
+    m_slirps += waysOut;
 }
 
 QTEST_GUILESS_MAIN(TestVmDaemon)

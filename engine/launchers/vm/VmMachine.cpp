@@ -14,6 +14,10 @@
 #ifdef Q_OS_UNIX
 #include <fcntl.h>
 #endif
+#ifdef Q_OS_LINUX
+#include <csignal>
+#include <sys/prctl.h>
+#endif
 
 namespace sandbox {
 
@@ -167,6 +171,16 @@ void VmMachine::start()
                 before();
         });
     }
+#endif
+#ifdef Q_OS_LINUX
+    // QEMU ends with the engine, even one killed with SIGKILL: this thread lives as long as
+    // the engine does.
+    const std::function<void()> before = m_process.childProcessModifier();
+    m_process.setChildProcessModifier([before] {
+        if (before)
+            before();
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    });
 #endif
     m_process.start(m_command.program, m_command.arguments);
     m_connectTimer.start();
