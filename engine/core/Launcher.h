@@ -56,7 +56,9 @@ public:
     // 127.0.0.1:PORT in its network namespace and relays every connection to the unix
     // socket SOCKET until it is killed, reaping orphans when it is pid 1;
     // `PROGRAM --proxy-bridge-wait PORT` returns 0 once 127.0.0.1:PORT accepts connections
-    // (1 after 10 seconds). Empty when the engine has none.
+    // (1 after 10 seconds); `PROGRAM --hold` does nothing until it is killed, reaping
+    // orphans when it is pid 1 (a container's first process that needs nothing of the
+    // image). Empty when the engine has none.
     virtual QString proxyBridgeProgram() const { return {}; }
 
     // The engine's own directories (configuration, state, runtime directory): a sandbox that

@@ -527,8 +527,8 @@ void TestDockerEscape::proxySocketFolderHoldsOnlyTheSocket()
     for (const char *script :
          { "echo x > /run/sandbox-studio/proxy/planted", "mkdir /run/sandbox-studio/proxy/planted",
            "rm -f /run/sandbox-studio/proxy/proxy.sock", "mv /run/sandbox-studio/proxy/proxy.sock /tmp/moved",
-           "ln -s / /run/sandbox-studio/proxy/root", "echo x >> /run/sandbox-studio/proxy-bridge",
-           "rm -f /run/sandbox-studio/proxy-bridge" }) {
+           "ln -s / /run/sandbox-studio/proxy/root", "echo x >> /run/sandbox-studio/sandbox-init",
+           "rm -f /run/sandbox-studio/sandbox-init" }) {
         const Outcome tried = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
                                     QStringLiteral("-c"), QString::fromLatin1(script) });
         QVERIFY2(tried.exitCode != 0, script);

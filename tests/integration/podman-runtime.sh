@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # A private Docker-compatible runtime for the Docker backend's tests and benchmark:
 # Podman's service on its own socket, storage and configuration (nothing of the machine's
-# own Podman is touched), with one small image imported from a busybox rootfs built here
-# (no registry is reachable).
-#   podman-runtime.sh start DIR   prints SANDBOX_TEST_DOCKER_SOCKET=… and SANDBOX_TEST_DOCKER_IMAGE=…
+# own Podman is touched), with two small images imported from rootfs folders built here
+# (no registry is reachable): busybox with its tools, and busybox alone.
+#   podman-runtime.sh start DIR   prints SANDBOX_TEST_DOCKER_SOCKET=…, SANDBOX_TEST_DOCKER_IMAGE=…
+#                                 and SANDBOX_TEST_DOCKER_BARE_IMAGE=…
 #   podman-runtime.sh stop DIR    stops the service and removes its containers and storage
 set -euo pipefail
 action=${1:?usage: podman-runtime.sh start|stop DIR}
 dir=$(realpath -m "${2:?usage: podman-runtime.sh start|stop DIR}")
 image=localhost/sandbox-test:latest
+bare_image=localhost/sandbox-test-bare:latest
 
 # containers.conf facts measured on this host (DESIGN.md): crun fails on hybrid cgroups.
 podman_args=(--root "$dir/storage" --runroot "$dir/run" --storage-driver vfs --cgroup-manager cgroupfs --runtime runc)
@@ -38,6 +40,12 @@ CONF
     echo "root:x:0:" >"$dir/rootfs/etc/group"
     tar -C "$dir/rootfs" -cf "$dir/rootfs.tar" .
     podman_cmd import "$dir/rootfs.tar" "$image" >"$dir/import.log" 2>&1 || { cat "$dir/import.log" >&2; exit 1; }
+    # A bare image, as distroless ones are: one static program and no sleep, shell or tools.
+    mkdir -p "$dir/bare/bin" "$dir/bare/etc" "$dir/bare/tmp" "$dir/bare/proc" "$dir/bare/sys" "$dir/bare/dev"
+    cp "$busybox" "$dir/bare/bin/busybox"
+    cp "$dir/rootfs/etc/passwd" "$dir/rootfs/etc/group" "$dir/bare/etc/"
+    tar -C "$dir/bare" -cf "$dir/bare.tar" .
+    podman_cmd import "$dir/bare.tar" "$bare_image" >>"$dir/import.log" 2>&1 || { cat "$dir/import.log" >&2; exit 1; }
     if [ -e "$dir/service.pid" ]; then
         echo "podman-runtime: a service already runs for $dir" >&2
         exit 1
@@ -53,6 +61,7 @@ CONF
     [ -S "$dir/docker.sock" ] || { echo "podman-runtime: the service did not start (see $dir/service.log)" >&2; exit 1; }
     echo "SANDBOX_TEST_DOCKER_SOCKET=$dir/docker.sock"
     echo "SANDBOX_TEST_DOCKER_IMAGE=$image"
+    echo "SANDBOX_TEST_DOCKER_BARE_IMAGE=$bare_image"
     ;;
 stop)
     if [ -f "$dir/service.pid" ]; then

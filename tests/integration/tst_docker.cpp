@@ -58,13 +58,14 @@ private slots:
     void hotSwitchKeepsEachCommandOnItsLauncher();
     void disablingThePackFallsBackToAutoAndSettingsSurvive();
     void missingImageIsAnAvailabilityReason();
+    void imageWithoutSleepOrShellRunsCommands();
 
 private:
     void startDaemon();
     void stopDaemon();
     Outcome ctl(const QStringList &args, const QByteArray &input = {}, int timeoutMs = 60000);
     std::unique_ptr<QProcess> startCtl(const QStringList &args);
-    void installAndActivate();
+    void installAndActivate(const QString &image = {});
     QString activeKind();
 
     QString m_socket;
@@ -150,14 +151,15 @@ QString TestDocker::activeKind()
         .toString();
 }
 
-void TestDocker::installAndActivate()
+void TestDocker::installAndActivate(const QString &image)
 {
     const Outcome installed
         = ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) });
     QVERIFY2(installed.exitCode == 0, installed.err.constData());
     QVERIFY(installed.out.contains(dockerRef.toUtf8()));
     const Outcome set = ctl({ QStringLiteral("settings"), QStringLiteral("set"), dockerRef,
-                              QStringLiteral("endpoint=unix://") + m_socket, QStringLiteral("image=") + m_image });
+                              QStringLiteral("endpoint=unix://") + m_socket,
+                              QStringLiteral("image=") + (image.isEmpty() ? m_image : image) });
     QVERIFY2(set.exitCode == 0, set.err.constData());
     const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
     QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
@@ -176,7 +178,7 @@ void TestDocker::commandsRunInTheContainer()
     const Outcome pid1 = ctl(
         { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("cat"), QStringLiteral("/proc/1/cmdline") });
     QCOMPARE(pid1.exitCode, 0);
-    QVERIFY2(pid1.out.startsWith("sleep"), pid1.out.constData());
+    QVERIFY2(pid1.out.startsWith("/run/sandbox-studio/sandbox-init"), pid1.out.constData());
     // stdin streams through the exec's connection, and its end reaches the command.
     QByteArray input;
     for (int i = 0; i < 2000; ++i)
@@ -317,8 +319,8 @@ void TestDocker::hotSwitchKeepsEachCommandOnItsLauncher()
     auto underDocker = startCtl(
         { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"), script });
     QTRY_VERIFY_WITH_TIMEOUT(underDocker->canReadLine(), 20000);
-    QVERIFY2(underDocker->readLine().startsWith("sleep"), "not in the container");
-    QVERIFY(!autoPid1.startsWith("sleep"));
+    QVERIFY2(underDocker->readLine().startsWith("/run/sandbox-studio/sandbox-init"), "not in the container");
+    QVERIFY(!autoPid1.startsWith("/run/sandbox-studio/sandbox-init"));
 
     QCOMPARE(ctl({ QStringLiteral("activate"), autoRef }).exitCode, 0);
     auto againAuto = startCtl(
@@ -399,6 +401,28 @@ void TestDocker::missingImageIsAnAvailabilityReason()
     QVERIFY(unreachable.exitCode != 0);
     const QByteArray why = unreachable.out + unreachable.err;
     QVERIFY2(why.contains("No Docker-compatible runtime at"), why.constData());
+}
+
+// An image with nothing but one static program (no sleep, no shell, as distroless images
+// are) still runs commands: the container is held up by the engine's own helper.
+void TestDocker::imageWithoutSleepOrShellRunsCommands()
+{
+    const QString bare = qEnvironmentVariable("SANDBOX_TEST_DOCKER_BARE_IMAGE");
+    QVERIFY2(!bare.isEmpty(), "SANDBOX_TEST_DOCKER_BARE_IMAGE is not set: test.sh starts the runtime");
+    installAndActivate(bare);
+    const Outcome listed = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/busybox"),
+                                 QStringLiteral("ls"), QStringLiteral("/bin") });
+    QVERIFY2(listed.exitCode == 0, listed.err.constData());
+    QCOMPARE(listed.out, QByteArray("busybox\n"));
+    const Outcome wrote = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/busybox"),
+                                QStringLiteral("touch"), QStringLiteral("made-in-bare") });
+    QVERIFY2(wrote.exitCode == 0, wrote.err.constData());
+    QVERIFY(QFile::exists(QDir(m_workspace).filePath(QStringLiteral("made-in-bare"))));
+    // Each command was executed beside the helper, in one container.
+    const Outcome pid1 = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/busybox"),
+                               QStringLiteral("cat"), QStringLiteral("/proc/1/cmdline") });
+    QCOMPARE(pid1.exitCode, 0);
+    QCOMPARE(pid1.out, QByteArray("/run/sandbox-studio/sandbox-init\0--hold\0", 40));
 }
 
 QTEST_GUILESS_MAIN(TestDocker)

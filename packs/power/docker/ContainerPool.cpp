@@ -69,7 +69,7 @@ Result<QString> ContainerPool::containerFor(const ContainerSpec &spec)
         // The first command may connect to the proxy at once: wait until the bridge listens.
         Result<int> ready
             = execute(id,
-                      { QString::fromLatin1(ContainerSpec::bridgeTarget), QStringLiteral("--proxy-bridge-wait"),
+                      { QString::fromLatin1(ContainerSpec::helperTarget), QStringLiteral("--proxy-bridge-wait"),
                         QString::number(ContainerSpec::proxyPort) },
                       spec.user());
         if (!ready.ok() || ready.value() != 0) {

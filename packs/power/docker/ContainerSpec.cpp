@@ -104,10 +104,13 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
                 {}
             };
         spec.m_proxied = true;
-        spec.m_bridgeProgram = bridgeProgram;
         spec.m_allowedDomains = policy.allowedDomains;
         spec.m_deniedDomains = policy.deniedDomains;
     }
+    // The container's first process is the engine's static helper wherever it can be
+    // mounted, so the image needs no program of its own to stay up.
+    if (!bridgeProgram.isEmpty() && QFileInfo(bridgeProgram).isExecutable() && mountable(bridgeProgram))
+        spec.m_bridgeProgram = bridgeProgram;
     spec.m_image = settings.image;
     spec.m_workspace = QDir::cleanPath(workspace);
     spec.m_user = QStringLiteral("%1:%2").arg(uid).arg(gid);
@@ -225,13 +228,16 @@ QJsonObject ContainerSpec::createBody(const QJsonObject &labels, const QString &
     QStringList binds = m_binds;
     QJsonArray entrypoint{ QStringLiteral("sleep") };
     QJsonArray command{ QStringLiteral("2147483647") };
-    if (m_proxied) {
-        const QString bridge = QString::fromLatin1(bridgeTarget);
-        const QString proxy = QString::fromLatin1(proxyTarget);
+    if (!m_bridgeProgram.isEmpty()) {
+        const QString bridge = QString::fromLatin1(helperTarget);
         binds.append(m_bridgeProgram + QLatin1Char(':') + bridge + QStringLiteral(":ro"));
+        entrypoint = QJsonArray{ bridge };
+        command = QJsonArray{ QStringLiteral("--hold") };
+    }
+    if (m_proxied) {
+        const QString proxy = QString::fromLatin1(proxyTarget);
         if (!proxyDirectory.isEmpty())
             binds.append(proxyDirectory + QLatin1Char(':') + proxy + QStringLiteral(":ro"));
-        entrypoint = QJsonArray{ bridge };
         command = QJsonArray{ QStringLiteral("--proxy-bridge"), QString::number(proxyPort),
                               QString(proxy + QLatin1Char('/') + proxySocket) };
     }

@@ -32,13 +32,14 @@ class ContainerSpec final
 public:
     // Where an allowlist container holds the bridge program, the proxy channel's
     // directory, and the port its commands reach the proxy on.
-    static constexpr const char *bridgeTarget = "/run/sandbox-studio/proxy-bridge";
+    static constexpr const char *helperTarget = "/run/sandbox-studio/sandbox-init";
     static constexpr const char *proxyTarget = "/run/sandbox-studio/proxy";
     static constexpr int proxyPort = 3128;
 
     // `emptyFolder`: an empty host folder, mounted over denied folders (a tmpfs would not
-    // do: Podman copies what it covers into it). `bridgeProgram`: the engine's static proxy
-    // bridge, needed only under the allowlist network mode.
+    // do: Podman copies what it covers into it). `bridgeProgram`: the engine's static helper,
+    // the container's first process (the proxy bridge under the allowlist network mode, which
+    // needs it; else it only holds the container up, and without it the image's `sleep` does).
     static Result<ContainerSpec> build(const DockerSettings &settings, const Policy &policy, const QString &workspace,
                                        uint uid, uint gid, const QString &emptyFolder,
                                        const QString &bridgeProgram = {});

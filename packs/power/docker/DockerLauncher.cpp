@@ -48,7 +48,8 @@ BackendDescriptor DockerLauncher::descriptor() const
                                   "/var/run/docker.sock, then your Podman socket."));
     endpoint.defaultValue = QString();
     FieldSpec image = field(QStringLiteral("image"), FieldSpec::Type::String, tr("Image"),
-                            tr("The image commands run in. It must be present in the runtime and provide sleep."));
+                            tr("The image commands run in. It must be present in the runtime, and needs only the "
+                               "programs the commands use."));
     image.required = true;
     FieldSpec memory
         = field(QStringLiteral("memoryMb"), FieldSpec::Type::Number, tr("Memory limit (MB)"), tr("0 means no limit."));
@@ -250,8 +251,7 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawn(const SpawnRequest
     const QString empty = QDir(host() ? host()->stateDirectory() : QDir::tempPath()).filePath(QStringLiteral("empty"));
     if (!QDir().mkpath(empty))
         return Error{ kind(), tr("Cannot create the folder %1.").arg(empty), {} };
-    const QString bridge
-        = policy.network == Policy::NetworkMode::Allowlist && host() ? host()->proxyBridgeProgram() : QString();
+    const QString bridge = host() ? host()->proxyBridgeProgram() : QString();
     Result<ContainerSpec> spec
         = ContainerSpec::build(current, policy, request.effectiveWorkspace(), ::getuid(), ::getgid(), empty, bridge);
     if (!spec.ok())

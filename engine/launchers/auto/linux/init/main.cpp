@@ -36,10 +36,22 @@ std::string readConfig()
     return data;
 }
 
+// `sandbox-init --hold`: the first process of a container that only has to stay up (its
+// commands are executed beside it). As pid 1 it installs no handler, so nothing inside can
+// signal it; their orphans are reaped by the kernel.
+[[noreturn]] void hold()
+{
+    signal(SIGCHLD, SIG_IGN);
+    for (;;)
+        pause();
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && std::strcmp(argv[1], "--hold") == 0)
+        hold();
     if (argc == 2 && std::strcmp(argv[1], "--probe") == 0)
         return probe();
     if (argc == 4 && std::strcmp(argv[1], "--proxy-bridge") == 0)
@@ -49,7 +61,8 @@ int main(int argc, char **argv)
     if (argc != 1) {
         std::fprintf(stderr,
                      "usage: sandbox-init (configuration on fd 3, status on fd 4) | sandbox-init --probe\n"
-                     "       sandbox-init --proxy-bridge PORT SOCKET | sandbox-init --proxy-bridge-wait PORT\n");
+                     "       sandbox-init --proxy-bridge PORT SOCKET | sandbox-init --proxy-bridge-wait PORT\n"
+                     "       sandbox-init --hold\n");
         return 2;
     }
     // Nothing of the engine's leaks into the sandbox: only stdio, config and status.
