@@ -11,6 +11,7 @@
 
 #include <clocale>
 #include <csignal>
+#include <cstdio>
 #include <curses.h>
 #include <unistd.h>
 
@@ -41,15 +42,34 @@ void line(int row, const QString &text, int attributes = A_NORMAL)
     attroff(attributes);
 }
 
+// `text` in rows of at most `width` columns, broken at spaces where it can be.
+QStringList wrapped(const QString &text, int width)
+{
+    QStringList rows;
+    QString rest = text.simplified();
+    width = qMax(width, 10);
+    while (rest.size() > width) {
+        qsizetype cut = rest.lastIndexOf(QLatin1Char(' '), width);
+        if (cut <= 0)
+            cut = width;
+        rows.append(rest.left(cut));
+        rest = rest.mid(cut).trimmed();
+    }
+    if (!rest.isEmpty())
+        rows.append(rest);
+    return rows;
+}
+
 QString stateText(const BackendInfo &info)
 {
     if (info.active)
         return TerminalUi::tr("active");
-    if (!info.availability.available)
-        return TerminalUi::tr("unavailable: %1").arg(info.availability.reason);
+    // The policy's refusal first: it holds whatever the backend's availability.
     if (!info.unenforced.isEmpty())
         return TerminalUi::tr("not under this policy: does not enforce %1")
             .arg(info.unenforced.join(QStringLiteral(", ")));
+    if (!info.availability.available)
+        return TerminalUi::tr("unavailable: %1").arg(info.availability.reason);
     if (!info.missingSettings.isEmpty())
         return TerminalUi::tr("needs settings: %1").arg(info.missingSettings.join(QStringLiteral(", ")));
     return TerminalUi::tr("available");
@@ -85,8 +105,15 @@ TerminalUi::TerminalUi(Client &client, QObject *parent)
         m_questions.append(request);
         draw();
     });
+    // Answered elsewhere (Studio, another terminal), timed out or refused: no longer asked.
+    connect(&m_client, &Client::hostInteractionSettled, this, [this](const QString &id) {
+        if (m_questions.removeIf([&id](const HostInteractionRequest &request) { return request.id == id; }) > 0)
+            draw();
+    });
     connect(&m_client, &Client::disconnected, this, [this](const QString &reason) {
-        m_status = tr("lost the engine: %1").arg(reason);
+        m_farewell = tr("sandboxctl tui: the engine went away (%1). Start it again (sandboxd, or Studio), then run "
+                        "sandboxctl tui.")
+                         .arg(reason);
         quit(Command::Failure);
     });
 }
@@ -140,6 +167,9 @@ int TerminalUi::run()
     m_questions.clear();
     endwin();
     m_screenOpen = false;
+    // Said once the screen is gone, where it stays readable.
+    if (!m_farewell.isEmpty())
+        std::fprintf(stderr, "%s\n", qPrintable(m_farewell));
     return m_exitStatus;
 }
 
@@ -220,6 +250,15 @@ void TerminalUi::draw()
                                      .arg(info.sourceLabel, -10)
                                      .arg(stateText(info));
             line(row++, text, i == m_selected ? A_REVERSE : A_NORMAL);
+        }
+        // The selected backend's state in full, however narrow the terminal: the list's
+        // rows are cut at its width.
+        if (m_selected >= 0 && m_selected < m_backends.size()) {
+            const BackendInfo &selected = m_backends.at(m_selected);
+            ++row;
+            line(row++, tr("SELECTED  %1").arg(selected.descriptor.name), A_BOLD);
+            for (const QString &text : wrapped(stateText(selected), COLS - 2))
+                line(row++, QStringLiteral("  ") + text);
         }
         ++row;
         line(row++, m_activating ? tr("ACTIVATION (running)") : tr("ACTIVATION"), A_BOLD);

@@ -66,6 +66,7 @@ private:
     qsizetype m_selected = 0;
     QStringList m_progress; // the current or last activation, one line per step event
     QString m_status;
+    QString m_farewell; // printed after the screen closes: why the TUI ended on its own
     QList<HostInteractionRequest> m_questions;
     QByteArray m_answerTyped; // the typed answer to a text or secret question (UTF-8)
     std::optional<SettingsForm> m_form; // the settings being edited (View::Settings)

@@ -138,6 +138,9 @@ signals:
     void activationFinished(const sandbox::ActivationResult &result);
     void cleanupWarning(const sandbox::CleanupWarning &warning);
     void hostInteractionRequested(const sandbox::HostInteractionRequest &request);
+    // The question `id` no longer waits for an answer (answered by any presenter, timed out
+    // or refused): presenters still showing it put it away.
+    void hostInteractionSettled(const QString &id);
     void backendsChanged();
     void activeBackendChanged(const sandbox::BackendRef &ref);
     void policyChanged(const sandbox::Policy &policy);

@@ -17,8 +17,10 @@ void resolve(QPromise<HostInteractionResponse> &promise, const HostInteractionRe
 } // namespace
 
 HostInteractionBroker::HostInteractionBroker(std::function<bool(const HostInteractionRequest &)> present,
-                                             QObject *timerContext, int timeoutMs)
+                                             QObject *timerContext, int timeoutMs,
+                                             std::function<void(const QString &id)> settled)
     : m_present(std::move(present))
+    , m_settled(std::move(settled))
     , m_timerContext(timerContext)
     , m_timeoutMs(timeoutMs)
 { }
@@ -72,6 +74,8 @@ bool HostInteractionBroker::answer(const HostInteractionResponse &response)
     if (!promise)
         return false;
     resolve(*promise, response);
+    if (m_settled)
+        m_settled(response.id);
     return true;
 }
 
@@ -90,8 +94,11 @@ void HostInteractionBroker::refuseAll()
         QMutexLocker locker(&m_mutex);
         open.swap(m_open);
     }
-    for (auto it = open.begin(); it != open.end(); ++it)
+    for (auto it = open.begin(); it != open.end(); ++it) {
         resolve(*it.value(), HostInteractionResponse{ it.key(), false, {} });
+        if (m_settled)
+            m_settled(it.key());
+    }
 }
 
 } // namespace sandbox

@@ -22,8 +22,10 @@ class HostInteractionBroker final
 public:
     // `present` shows a request to presenters and says whether any is attached.
     // `timerContext` lives in a thread with a running event loop (for timeouts).
+    // `settled` hears the id of every shown question once it is answered, timed out or
+    // refused, so presenters still showing it can put it away.
     HostInteractionBroker(std::function<bool(const HostInteractionRequest &)> present, QObject *timerContext,
-                          int timeoutMs);
+                          int timeoutMs, std::function<void(const QString &id)> settled = {});
     ~HostInteractionBroker();
 
     // A request that fails validate() is refused at once and never shown.
@@ -41,6 +43,7 @@ public:
 
 private:
     std::function<bool(const HostInteractionRequest &)> m_present;
+    std::function<void(const QString &id)> m_settled;
     QObject *m_timerContext;
     int m_timeoutMs;
     QMutex m_mutex;

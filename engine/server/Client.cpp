@@ -277,6 +277,12 @@ public:
                 undecodable(method, r.error());
                 refuseInteraction(request.toObject().value(QStringLiteral("id")));
             }
+        } else if (method == Notification::InteractionSettled) {
+            const QJsonValue id = params.value(QStringLiteral("id"));
+            if (id.isString() && !id.toString().isEmpty())
+                emit q->hostInteractionSettled(id.toString());
+            else
+                undecodable(method, Error{ QStringLiteral("params.id"), tr("must be a non-empty string"), {} });
         } else if (method == Notification::BackendsChanged) {
             emit q->backendsChanged();
         } else if (method == Notification::ActiveBackendChanged) {

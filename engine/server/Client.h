@@ -97,6 +97,9 @@ signals:
     void activationFinished(const sandbox::ActivationResult &result);
     void cleanupWarning(const sandbox::CleanupWarning &warning);
     void hostInteractionRequested(const sandbox::HostInteractionRequest &request);
+    // The question `id` no longer waits for an answer: another presenter answered it, it
+    // timed out or was refused. A presenter still showing it puts it away.
+    void hostInteractionSettled(const QString &id);
     void backendsChanged();
     void activeBackendChanged(const sandbox::BackendRef &ref);
     void policyChanged(const sandbox::Policy &policy);

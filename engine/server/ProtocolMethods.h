@@ -41,6 +41,8 @@ inline constexpr QLatin1String ActivationEvent{ "activation.event" };
 inline constexpr QLatin1String ActivationFinished{ "activation.finished" };
 inline constexpr QLatin1String CleanupWarning{ "cleanup.warning" };
 inline constexpr QLatin1String InteractionRequest{ "interaction.request" };
+// { id }: the question no longer waits for an answer (answered, timed out or refused).
+inline constexpr QLatin1String InteractionSettled{ "interaction.settled" };
 inline constexpr QLatin1String BackendsChanged{ "backends.changed" };
 inline constexpr QLatin1String ActiveBackendChanged{ "backends.activeChanged" };
 inline constexpr QLatin1String PolicyChanged{ "policy.changed" };

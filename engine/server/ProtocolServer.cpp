@@ -178,6 +178,9 @@ ProtocolServer::ProtocolServer(Engine &engine, QObject *parent)
     connect(&m_engine, &Engine::hostInteractionRequested, this, [this](const HostInteractionRequest &request) {
         broadcast(Notification::InteractionRequest, { { QStringLiteral("request"), request.toJson() } });
     });
+    connect(&m_engine, &Engine::hostInteractionSettled, this, [this](const QString &id) {
+        broadcast(Notification::InteractionSettled, { { QStringLiteral("id"), id } });
+    });
     connect(&m_engine, &Engine::backendsChanged, this, [this] { broadcast(Notification::BackendsChanged, {}); });
     connect(&m_engine, &Engine::activeBackendChanged, this, [this](const BackendRef &ref) {
         broadcast(Notification::ActiveBackendChanged, { { QStringLiteral("ref"), ref.toJson() } });

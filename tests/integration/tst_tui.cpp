@@ -23,6 +23,9 @@ private slots:
     void activatesWithTheFormsSettings();
     void answersQuestionsWithTypedText();
     void quitsCleanlyOnTermination();
+    void questionAnsweredInOneTerminalLeavesTheOther();
+    void engineGoingAwayIsSaid();
+    void narrowTerminalShowsTheSelectedBackendsWholeState();
 
 private:
     QString tmux(const QStringList &args);
@@ -35,8 +38,15 @@ private:
     QString sandboxctl(const QStringList &args);
     void openSettingsOf(const QString &ref);
     void select(const QString &ref);
-    QString exitStatus();
+    QString exitStatus(const QString &file = QStringLiteral("exit-status"));
     QString tuiPid();
+    // A second sandboxctl tui, in window 1 of the session, using the engine the first hosts;
+    // its shell stays, so what it said last can still be read once it ended.
+    void startSecondTui();
+    QString screenOf(const QString &pane)
+    {
+        return tmux({ QStringLiteral("capture-pane"), QStringLiteral("-p"), QStringLiteral("-t"), pane });
+    }
 
     std::unique_ptr<QTemporaryDir> m_root;
     QString m_server;
@@ -102,9 +112,9 @@ void TestTui::select(const QString &ref)
 
 // How sandboxctl ended, as the shell around it saw it: tmux may mark a pane dead before it
 // has collected the exit status, so the status is written by that shell instead.
-QString TestTui::exitStatus()
+QString TestTui::exitStatus(const QString &name)
 {
-    QFile file(m_root->filePath(QStringLiteral("exit-status")));
+    QFile file(m_root->filePath(name));
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return QString::fromUtf8(file.readAll()).trimmed();
@@ -331,6 +341,59 @@ void TestTui::quitsCleanlyOnTermination()
     QVERIFY(!pid.isEmpty() && !pid.contains(QLatin1Char(' ')));
     QProcess::execute(QStringLiteral("kill"), { QStringLiteral("-TERM"), pid });
     QTRY_COMPARE_WITH_TIMEOUT(exitStatus(), QString::number(128 + 15), 30000);
+}
+
+void TestTui::startSecondTui()
+{
+    const QString command
+        = QStringLiteral("exec sh -c 'env SANDBOX_CONFIG_DIR=\"$1/config\" SANDBOX_STATE_DIR=\"$1/state\" "
+                         "SANDBOX_PACK_PATH=\"$3\" TERM=xterm \"$2\" --socket \"$1/run/engine.sock\" tui; "
+                         "echo $? > \"$1/second-exit-status\"; exec sleep 3600' sh '%1' '%2' '%3'")
+              .arg(m_root->path(), QCoreApplication::applicationDirPath() + QStringLiteral("/sandboxctl"),
+                   QStringLiteral(SANDBOX_TEST_PACK_DIR));
+    tmux(
+        { QStringLiteral("new-window"), QStringLiteral("-d"), QStringLiteral("-t"), QStringLiteral("tui:1"), command });
+    QTRY_VERIFY_WITH_TIMEOUT(screenOf(QStringLiteral("tui:1.0")).contains(QStringLiteral("BACKENDS")), 30000);
+}
+
+// A question both terminals show, answered in one, goes from the other too.
+void TestTui::questionAnsweredInOneTerminalLeavesTheOther()
+{
+    startSecondTui();
+    const QString second = QStringLiteral("tui:1.0");
+    select(QStringLiteral("atom-pack:test-secrets:naming"));
+    keys({ QStringLiteral("Enter") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("QUESTION: Name the naming backend")), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(screenOf(second).contains(QStringLiteral("QUESTION: Name the naming backend")), 30000);
+    tmux({ QStringLiteral("send-keys"), QStringLiteral("-t"), second, QStringLiteral("-l"), QStringLiteral("other") });
+    tmux({ QStringLiteral("send-keys"), QStringLiteral("-t"), second, QStringLiteral("Enter") });
+    QTRY_VERIFY_WITH_TIMEOUT(!screenOf(second).contains(QStringLiteral("QUESTION:")), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(!screen().contains(QStringLiteral("QUESTION:")), 30000);
+}
+
+// The engine the terminal UI uses goes away (here: the terminal UI hosting it quits): the
+// other one ends with status 1 and says why and what to do, readable after the screen.
+void TestTui::engineGoingAwayIsSaid()
+{
+    startSecondTui();
+    keys({ QStringLiteral("q") });
+    QTRY_COMPARE_WITH_TIMEOUT(exitStatus(), QStringLiteral("0"), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(exitStatus(QStringLiteral("second-exit-status")), QStringLiteral("1"), 30000);
+    const QString last = screenOf(QStringLiteral("tui:1.0"));
+    QVERIFY2(last.contains(QStringLiteral("the engine went away")), qPrintable(last));
+}
+
+// At 80 columns the list cuts a long state; the selected backend's shows whole below it.
+void TestTui::narrowTerminalShowsTheSelectedBackendsWholeState()
+{
+    tmux({ QStringLiteral("resize-window"), QStringLiteral("-t"), QStringLiteral("tui"), QStringLiteral("-x"),
+           QStringLiteral("80"), QStringLiteral("-y"), QStringLiteral("24") });
+    select(QStringLiteral("builtin:vm"));
+    const QString reason = QStringLiteral("the VM backend has not been prepared");
+    QTRY_VERIFY_WITH_TIMEOUT(screen().simplified().contains(reason), 30000);
+    const QStringList rows = screen().split(QLatin1Char('\n'));
+    for (const QString &row : rows)
+        QVERIFY2(row.size() <= 80, qPrintable(row));
 }
 
 QTEST_GUILESS_MAIN(TestTui)
