@@ -43,7 +43,9 @@ int SettingsCommand::execute(EngineConnection &engine)
             Terminal::out(tr("%1 has no settings\n").arg(ref.value().toString()));
         for (const FieldSpec &field : descriptor.fields) {
             QString value;
-            if (field.type == FieldSpec::Type::Secret)
+            if (field.type == FieldSpec::Type::Secret && !view.value().secretsUnknown.isEmpty())
+                value = tr("(secret, unknown: the keychain cannot be read)");
+            else if (field.type == FieldSpec::Type::Secret)
                 value = view.value().secretsConfigured.value(field.id) ? tr("(secret, configured)")
                                                                        : tr("(secret, not configured)");
             else
@@ -52,6 +54,9 @@ int SettingsCommand::execute(EngineConnection &engine)
         }
         if (view.value().insecureStorage)
             Terminal::err(tr("sandboxctl: warning: secrets are stored without the OS keychain\n"));
+        if (!view.value().secretsUnknown.isEmpty())
+            Terminal::err(tr("sandboxctl: warning: whether the secrets are set is unknown: %1\n")
+                              .arg(view.value().secretsUnknown));
         return 0;
     }
 

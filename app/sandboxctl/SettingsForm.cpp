@@ -57,6 +57,7 @@ SettingsForm::SettingsForm(const BackendRef &ref, const QList<FieldSpec> &fields
     , m_fields(fields)
     , m_values(view.values)
     , m_secretsConfigured(view.secretsConfigured)
+    , m_secretsUnknown(!view.secretsUnknown.isEmpty())
 { }
 
 SettingsForm::Action SettingsForm::handleKey(int key)
@@ -199,6 +200,8 @@ QString SettingsForm::shown(const FieldSpec &field) const
             return tr("%1 (replaces the stored secret on save)").arg(QString(update.value.size(), QLatin1Char('*')));
         if (update.action == SecretUpdate::Action::Remove)
             return tr("(removed on save)");
+        if (m_secretsUnknown)
+            return tr("(unknown: the keychain cannot be read)");
         return m_secretsConfigured.value(field.id) ? tr("(configured)") : tr("(not configured)");
     }
     if (m_texts.contains(field.id))

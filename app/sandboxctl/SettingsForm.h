@@ -54,6 +54,7 @@ private:
     QList<FieldSpec> m_fields;
     SettingsValues m_values;
     QMap<QString, bool> m_secretsConfigured;
+    bool m_secretsUnknown = false; // the keychain could not be read
     QMap<QString, QString> m_texts; // typed number and string values not yet checked, by field id
     QMap<QString, SecretUpdate> m_secretUpdates; // by field id
     qsizetype m_selected = 0;

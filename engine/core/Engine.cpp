@@ -163,7 +163,7 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
             emit q->hostInteractionRequested(request);
             return true;
         },
-        eventContext, options.interactionTimeoutMs);
+        eventContext, options.interactionTimeoutMs, [this](const QString &id) { emit q->hostInteractionSettled(id); });
 
     settings
         = options.settingsStore ? options.settingsStore : std::make_shared<FileSettingsStore>(options.configDirectory);
@@ -651,8 +651,12 @@ Result<SettingsView> Engine::settings(const BackendRef &ref) const
         if (field.type != FieldSpec::Type::Secret)
             continue;
         Result<bool> configured = d->secrets->isConfigured(ref, field.id);
-        if (!configured.ok())
-            return configured.error();
+        if (!configured.ok()) {
+            // The other fields can still be read and changed without the keychain.
+            view.secretsConfigured.clear();
+            view.secretsUnknown = configured.error().toString();
+            break;
+        }
         view.secretsConfigured.insert(field.id, configured.value());
     }
     return view;

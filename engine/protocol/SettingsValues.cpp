@@ -124,20 +124,27 @@ QJsonObject SettingsView::toJson() const
     QJsonObject object{ { QStringLiteral("values"), values.toJson() }, { QStringLiteral("secrets"), secrets } };
     if (insecureStorage)
         object.insert(QStringLiteral("insecureStorage"), true);
+    if (!secretsUnknown.isEmpty())
+        object.insert(QStringLiteral("secretsUnknown"), secretsUnknown);
     return object;
 }
 
 Result<SettingsView> SettingsView::fromJson(const QJsonValue &value, const QString &path)
 {
     JsonReader reader(value, path);
-    reader.rejectUnknownKeys(
-        { QStringLiteral("values"), QStringLiteral("secrets"), QStringLiteral("insecureStorage") });
+    reader.rejectUnknownKeys({ QStringLiteral("values"), QStringLiteral("secrets"), QStringLiteral("insecureStorage"),
+                               QStringLiteral("secretsUnknown") });
     const QJsonObject values = reader.requireObject(QStringLiteral("values"));
     const QJsonObject secrets = reader.optionalObject(QStringLiteral("secrets"));
     SettingsView view;
     view.insecureStorage = reader.optionalBool(QStringLiteral("insecureStorage"), false);
+    view.secretsUnknown = reader.optionalString(QStringLiteral("secretsUnknown"));
     if (!reader.ok())
         return reader.error();
+    if (const QString problem
+        = view.secretsUnknown.isEmpty() ? QString() : JsonReader::plainTextProblem(view.secretsUnknown);
+        !problem.isEmpty())
+        return Error{ reader.childPath(QStringLiteral("secretsUnknown")), problem, {} };
     Result<SettingsValues> parsed = SettingsValues::fromJson(values, reader.childPath(QStringLiteral("values")));
     if (!parsed)
         return parsed.error();

@@ -38,6 +38,9 @@ struct SettingsView
     SettingsValues values;
     QMap<QString, bool> secretsConfigured;
     bool insecureStorage = false;
+    // Why whether the secrets are set is unknown (the keychain cannot be reached); the
+    // other fields are still shown and can be changed. JSON: secretsUnknown (absent: known).
+    QString secretsUnknown;
 
     QJsonObject toJson() const;
     static Result<SettingsView> fromJson(const QJsonValue &value, const QString &path);

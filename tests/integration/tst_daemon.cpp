@@ -97,6 +97,7 @@ private slots:
     void proxyRefusalsAreFollowedAsEvents();
     void confinementRefusalIsAnEvent();
     void tierTwoSupervisorRefusalsAreEvents();
+    void settingsWithoutAKeychainShowAndChangeTheOtherFields();
 
 private:
     QProcessEnvironment environment(const QString &name) const;
@@ -1519,6 +1520,33 @@ void TestDaemon::tierTwoSupervisorRefusalsAreEvents()
                    .startsWith(QStringLiteral("engine: commands running in a sandbox cannot use the engine"));
     }
     QVERIFY2(peerRefused, after.out.constData());
+}
+
+// No keychain can be reached (no D-Bus session): a backend's settings still show, with its
+// secrets said to be unknown, and its other fields can be changed.
+void TestDaemon::settingsWithoutAKeychainShowAndChangeTheOtherFields()
+{
+    QProcessEnvironment env = environment(QStringLiteral("nokeychain"));
+    env.remove(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"));
+    env.remove(QStringLiteral("DISPLAY"));
+    const QString ref = QStringLiteral("atom-pack:test-secrets:keyed");
+    const QStringList engine{ QStringLiteral("--embedded"), QStringLiteral("--socket"),
+                              m_root->filePath(QStringLiteral("nokeychain/engine.sock")) };
+    const auto ctlWithout = [&](const QStringList &args) {
+        return sandbox::test::runProgram(binary(QStringLiteral("sandboxctl")), engine + args,
+                                         m_root->filePath(QStringLiteral("work")), {}, 60000, env);
+    };
+    const Outcome shown = ctlWithout({ QStringLiteral("settings"), QStringLiteral("get"), ref });
+    QVERIFY2(shown.exitCode == 0, shown.err.constData());
+    QVERIFY2(shown.out.contains("region = us-east\n"), shown.out.constData());
+    QVERIFY2(shown.out.contains("apiKey = (secret, unknown: the keychain cannot be read)"), shown.out.constData());
+    QVERIFY2(shown.err.contains("whether the secrets are set is unknown"), shown.err.constData());
+
+    const Outcome changed
+        = ctlWithout({ QStringLiteral("settings"), QStringLiteral("set"), ref, QStringLiteral("region=eu-west") });
+    QVERIFY2(changed.exitCode == 0, changed.err.constData());
+    const Outcome again = ctlWithout({ QStringLiteral("settings"), QStringLiteral("get"), ref });
+    QVERIFY2(again.out.contains("region = eu-west\n"), again.out.constData());
 }
 
 QTEST_GUILESS_MAIN(TestDaemon)
