@@ -20,10 +20,21 @@ HostInteractionPresenter::HostInteractionPresenter(Client *client, QWidget *wind
     , m_window(window)
 {
     connect(m_client, &Client::hostInteractionRequested, this, &HostInteractionPresenter::present);
+    connect(m_client, &Client::hostInteractionSettled, this, &HostInteractionPresenter::settle);
+}
+
+void HostInteractionPresenter::settle(const QString &id)
+{
+    const QPointer<QDialog> dialog = m_open.take(id);
+    if (dialog)
+        dialog->reject();
 }
 
 void HostInteractionPresenter::answer(const QString &id, bool accepted, const QString &value)
 {
+    // A dialog closed because the question was settled elsewhere answers nothing.
+    if (!m_open.remove(id))
+        return;
     HostInteractionResponse response;
     response.id = id;
     response.accepted = accepted;
@@ -114,6 +125,7 @@ void HostInteractionPresenter::present(const HostInteractionRequest &request)
         break;
     }
     }
+    m_open.insert(id, dialog);
     dialog->setProperty("interactionId", id);
     dialog->setAccessibleName(question);
     dialog->setAccessibleDescription(details);

@@ -2,9 +2,11 @@
 
 #include "protocol/HostInteraction.h"
 
+#include <QHash>
 #include <QObject>
 #include <QPointer>
 
+class QDialog;
 class QWidget;
 
 namespace sandbox {
@@ -29,9 +31,12 @@ signals:
 private:
     void present(const HostInteractionRequest &request);
     void answer(const QString &id, bool accepted, const QString &value);
+    // The question was answered elsewhere, timed out or refused: its dialog closes unanswered.
+    void settle(const QString &id);
 
     Client *m_client = nullptr;
     QPointer<QWidget> m_window;
+    QHash<QString, QPointer<QDialog>> m_open; // question id -> its dialog, until answered
 };
 
 } // namespace sandbox

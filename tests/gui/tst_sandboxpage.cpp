@@ -55,6 +55,7 @@ private slots:
     void policyErrorNamesTheField();
     void hostInteractionsAreNativeDialogs_data();
     void hostInteractionsAreNativeDialogs();
+    void questionAnsweredElsewhereClosesItsDialog();
     void everyInteractiveWidgetIsNamed();
     void claimsLayOutFromTheFirstShow();
     void windowWorksAtEverySize_data();
@@ -536,6 +537,28 @@ void TestSandboxPage::hostInteractionsAreNativeDialogs()
     for (const QString &text : WidgetWalk::texts(m_window.get()))
         QVERIFY2(question != QLatin1String("secret") || !text.contains(QStringLiteral("typed-answer")),
                  qPrintable(text));
+}
+
+// Another presenter answers the question first (here the engine's own API, as the protocol
+// server does for any client): Studio's dialog goes away without answering anything.
+void TestSandboxPage::questionAnsweredElsewhereClosesItsDialog()
+{
+    QVERIFY(m_harness->activate(QStringLiteral("plain")).ok);
+    QPointer<QWidget> shown;
+    answerDialogWhenShown(QStringLiteral("hostInteractionText"), [&](QWidget *modal) { shown = modal; });
+    GuiTest::selectBackend(*m_window, QStringLiteral("interactive"), QStringLiteral("question"));
+    if (QTest::currentTestFailed())
+        return;
+    auto *combo = m_window->findChild<QComboBox *>(QStringLiteral("field_question"));
+    combo->setCurrentIndex(combo->findData(QStringLiteral("text")));
+    QTest::mouseClick(button(QStringLiteral("activateButton")), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(shown, 20000);
+    const QString id = shown->property("interactionId").toString();
+    QVERIFY(!id.isEmpty());
+    m_harness->engine().answerInteraction(HostInteractionResponse{ id, true, QStringLiteral("from elsewhere") });
+    QTRY_VERIFY_WITH_TIMEOUT(!shown || !shown->isVisible(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!progress()->isRunning() && !summary().isEmpty(), 20000);
+    QCOMPARE(m_harness->engine().activeRef(), TestPack::ref(QStringLiteral("interactive")));
 }
 
 void TestSandboxPage::verifyClaimsLayout()
