@@ -153,6 +153,17 @@ void AcpBridge::followEngine()
         connect(m_client, &Client::hostInteractionRequested, this, &AcpBridge::ask),
         connect(m_client, &Client::policyChanged, this, [this](const Policy &policy) { m_policy = policy; }),
         connect(m_client, &Client::disconnected, this, &AcpBridge::engineLost),
+        // Settled elsewhere: the editor's answer, if one still comes, answers nothing.
+        connect(m_client, &Client::hostInteractionSettled, this,
+                [this](const QString &id) {
+                    for (auto it = m_questions.begin(); it != m_questions.end(); ++it) {
+                        if (it->request.id == id) {
+                            it->timer->deleteLater();
+                            m_questions.erase(it);
+                            return;
+                        }
+                    }
+                }),
     };
 }
 
