@@ -21,6 +21,8 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -64,7 +66,7 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
     layout->addWidget(m_cleanupBanner);
     m_tabs->setObjectName(QStringLiteral("mainTabs"));
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_page, tr("&Sandbox"));
+    m_tabs->addTab(m_page, tr("Sand&box"));
     m_tabs->addTab(m_processes, tr("&Processes"));
     m_tabs->addTab(m_refusals, tr("&Refusals"));
     connect(m_refusals, &RefusalsView::countChanged, this, [this](int count) {
@@ -115,7 +117,7 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
             raise();
             activateWindow();
         });
-        connect(m_tray, &TrayController::quitRequested, this, &MainWindow::quit);
+        connect(m_tray, &TrayController::quitRequested, this, &MainWindow::requestQuit);
     }
 
     resize(1280, 860);
@@ -170,7 +172,7 @@ void MainWindow::createMenus()
     QAction *packs = app->addAction(tr("&Packs…"), this, [this] { showPacks(); });
     packs->setObjectName(QStringLiteral("packsAction"));
     app->addSeparator();
-    QAction *quit = app->addAction(tr("&Quit"), this, &MainWindow::quit);
+    QAction *quit = app->addAction(tr("&Quit"), this, &MainWindow::requestQuit);
     quit->setObjectName(QStringLiteral("quitAction"));
     // Ctrl+Q everywhere: some platform themes bind no key to QKeySequence::Quit.
     QList<QKeySequence> quitKeys = QKeySequence::keyBindings(QKeySequence::Quit);
@@ -196,6 +198,44 @@ void MainWindow::quit()
     // Closing while quitting is accepted (see closeEvent), so the application's own close
     // of every window on quit cannot veto it by hiding this one in the tray.
     close();
+}
+
+void MainWindow::requestQuit()
+{
+    if (m_quitting)
+        return;
+    if (m_quitConfirmation) {
+        m_quitConfirmation->raise();
+        m_quitConfirmation->activateWindow();
+        return;
+    }
+    const auto counts = m_processes->processes()->countsByBackend();
+    if (!m_quitEndsCommands || counts.isEmpty()) {
+        quit();
+        return;
+    }
+    // Quitting ends the engine this application hosts, and with it every command it runs
+    // (an agent's build, a test run): the user decides, the safe answer is the default.
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Quit Sandbox Studio?"),
+                                RunningProcesses::summary(counts, m_backendNames), QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("quitConfirmation"));
+    box->setInformativeText(tr("Quitting Sandbox Studio stops these commands and everything they started. "
+                               "The programs that started them see them end."));
+    box->setWindowModality(Qt::ApplicationModal);
+    QPushButton *stop = box->addButton(tr("Stop Commands and &Quit"), QMessageBox::DestructiveRole);
+    stop->setObjectName(QStringLiteral("quitConfirmStop"));
+    QPushButton *keep = box->addButton(tr("&Keep Running"), QMessageBox::RejectRole);
+    keep->setObjectName(QStringLiteral("quitConfirmKeep"));
+    box->setDefaultButton(keep);
+    box->setEscapeButton(keep);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    m_quitConfirmation = box;
+    connect(box, &QMessageBox::finished, this, [this, box, stop] {
+        m_quitConfirmation = nullptr;
+        if (box->clickedButton() == stop)
+            quit();
+    });
+    box->open();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
