@@ -88,11 +88,7 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
     // Host Interaction requests become native dialogs over this window (it owns the presenter).
     new HostInteractionPresenter(client, this);
 
-    const bool trayAvailable = m_tray && TrayController::isTrayAvailable();
-    if (!trayAvailable && !QSettings().value(kNoTrayNoticeDismissed, false).toBool()) {
-        m_trayBanner->showMessage(tr("This desktop has no system tray, so Sandbox Studio cannot stay in the tray: "
-                                     "closing this window quits it, and backends are switched here in the window."));
-    }
+    updateTrayState(m_tray && TrayController::isTrayAvailable());
     connect(m_trayBanner, &NoticeBanner::dismissed, this, [] { QSettings().setValue(kNoTrayNoticeDismissed, true); });
 
     connect(m_client, &Client::cleanupWarning, this, [this](const CleanupWarning &warning) {
@@ -118,6 +114,7 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
             activateWindow();
         });
         connect(m_tray, &TrayController::quitRequested, this, &MainWindow::requestQuit);
+        connect(m_tray, &TrayController::trayAvailabilityChanged, this, &MainWindow::updateTrayState);
     }
 
     resize(1280, 860);
@@ -157,15 +154,10 @@ void MainWindow::createMenus()
                                                      : tr("Starting at login is not supported on this system"));
     connect(m_autostart, &QAction::toggled, this, &MainWindow::toggleAutostart);
 
-    const bool trayAvailable = m_tray && TrayController::isTrayAvailable();
     m_keepInTray = app->addAction(tr("Keep Running in the &Tray When Closed"));
     m_keepInTray->setObjectName(QStringLiteral("keepInTrayAction"));
     m_keepInTray->setCheckable(true);
     m_keepInTray->setChecked(QSettings().value(kKeepInTray, true).toBool());
-    // Greyed, not hidden: the user should see what this desktop cannot offer.
-    m_keepInTray->setEnabled(trayAvailable);
-    m_keepInTray->setToolTip(trayAvailable ? tr("Closing the window leaves Sandbox Studio running in the tray")
-                                           : tr("Not available: this desktop has no system tray"));
     connect(m_keepInTray, &QAction::toggled, this, [](bool keep) { QSettings().setValue(kKeepInTray, keep); });
 
     app->addSeparator();
@@ -185,9 +177,22 @@ void MainWindow::createMenus()
     new HelpMenu(help, this);
 }
 
+void MainWindow::updateTrayState(bool trayAvailable)
+{
+    // Greyed, not hidden: the user should see what this desktop cannot offer.
+    m_keepInTray->setEnabled(trayAvailable);
+    m_keepInTray->setToolTip(trayAvailable ? tr("Closing the window leaves Sandbox Studio running in the tray")
+                                           : tr("Not available: this desktop has no system tray"));
+    if (trayAvailable)
+        m_trayBanner->hide();
+    else if (!QSettings().value(kNoTrayNoticeDismissed, false).toBool())
+        m_trayBanner->showMessage(tr("This desktop has no system tray, so Sandbox Studio cannot stay in the tray: "
+                                     "closing this window quits it, and backends are switched here in the window."));
+}
+
 bool MainWindow::closesToTray() const
 {
-    return m_tray && TrayController::isTrayAvailable() && m_tray->isVisible() && m_keepInTray->isChecked();
+    return m_tray && m_tray->isVisible() && m_keepInTray->isChecked();
 }
 
 void MainWindow::quit()

@@ -62,6 +62,7 @@ private:
     void showEngineWarnings();
     void toggleAutostart(bool enabled);
     void updateProcessCount();
+    void updateTrayState(bool trayAvailable);
 
     Client *m_client = nullptr;
     TrayController *m_tray = nullptr;
