@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace sandbox {
@@ -102,8 +103,21 @@ BackendPanel::BackendPanel(Client *client, QWidget *parent)
     facts->addRow(tr("Source:"), m_source);
     facts->addRow(tr("State:"), m_availability);
     facts->addRow(tr("Platforms:"), m_platforms);
-    auto *claimsTitle = new QLabel(tr("What enforces the policy with this backend:"), details);
-    claimsTitle->setObjectName(QStringLiteral("backendClaimsTitle"));
+    // What enforces the policy is long and read once; the settings, which the warning
+    // above asks to fill in, come first, and the claims fold away.
+    auto *claimsToggle = new QToolButton(this);
+    claimsToggle->setObjectName(QStringLiteral("backendClaimsToggle"));
+    claimsToggle->setText(tr("What enforces the policy with this backend"));
+    claimsToggle->setAccessibleName(claimsToggle->text());
+    claimsToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    claimsToggle->setAutoRaise(true);
+    claimsToggle->setCheckable(true);
+    claimsToggle->setChecked(true);
+    claimsToggle->setArrowType(Qt::DownArrow);
+    connect(claimsToggle, &QToolButton::toggled, this, [this, claimsToggle](bool open) {
+        claimsToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        m_claimsBox->setVisible(open);
+    });
 
     auto *detailsLayout = new QVBoxLayout(details);
     detailsLayout->setContentsMargins(0, 0, 0, 0);
@@ -111,8 +125,6 @@ BackendPanel::BackendPanel(Client *client, QWidget *parent)
     detailsLayout->addWidget(m_description);
     detailsLayout->addLayout(facts);
     detailsLayout->addWidget(m_reason);
-    detailsLayout->addWidget(claimsTitle);
-    detailsLayout->addWidget(m_claimsBox);
 
     auto *settingsGroup = new QGroupBox(tr("Settings"), this);
     settingsGroup->setObjectName(QStringLiteral("backendSettingsGroup"));
@@ -123,11 +135,15 @@ BackendPanel::BackendPanel(Client *client, QWidget *parent)
     auto *scrolledLayout = new QVBoxLayout(scrolled);
     scrolledLayout->addWidget(details);
     scrolledLayout->addWidget(settingsGroup);
+    scrolledLayout->addWidget(claimsToggle);
+    scrolledLayout->addWidget(m_claimsBox);
     scrolledLayout->addStretch(1);
     auto *scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("backendScroll"));
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    // Never sideways: text wraps to the pane, fields take the width there is.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setWidget(scrolled);
 
     m_status->setObjectName(QStringLiteral("backendStatus"));
@@ -218,6 +234,9 @@ void BackendPanel::showBackend(const BackendRef &ref)
         return;
     showDetails(*info);
     loadSettings(*info);
+    // The activation panel told another backend's story: it starts afresh for this one.
+    if (!m_progress->isRunning() && m_progress->backend() != ref)
+        m_progress->clear();
 }
 
 void BackendPanel::showDetails(const BackendInfo &info)
