@@ -94,12 +94,12 @@ void TestLayout::e2bDetailsFitThePaneAt1280x800()
     QVERIFY(scroll);
     QWidget *viewport = scroll->viewport();
     // No sideways scrolling: the content is as wide as the pane shows.
-    QTRY_VERIFY2(!scroll->horizontalScrollBar()->isVisible(),
-                 qPrintable(QStringLiteral("content %1, viewport %2")
-                                .arg(scroll->widget()->width())
-                                .arg(viewport->width())));
-    QVERIFY2(scroll->widget()->width() <= viewport->width(),
-             qPrintable(QStringLiteral("content %1, viewport %2").arg(scroll->widget()->width()).arg(viewport->width())));
+    QTRY_VERIFY2(
+        !scroll->horizontalScrollBar()->isVisible(),
+        qPrintable(QStringLiteral("content %1, viewport %2").arg(scroll->widget()->width()).arg(viewport->width())));
+    QVERIFY2(
+        scroll->widget()->width() <= viewport->width(),
+        qPrintable(QStringLiteral("content %1, viewport %2").arg(scroll->widget()->width()).arg(viewport->width())));
     // Every claim wraps inside the pane (none cut at its right edge).
     auto *claimsToggle = find<QToolButton>(QStringLiteral("backendClaimsToggle"));
     QVERIFY(claimsToggle);
@@ -161,8 +161,9 @@ void TestLayout::activationSummaryBelowTheStepsAt1024x700()
                             .arg(summaryRect.bottom())));
     // All seven rows show whole, and the summary is all there.
     const int lastRowBottom = steps->visualItemRect(steps->item(steps->count() - 1)).bottom();
-    QVERIFY2(lastRowBottom < steps->viewport()->height(),
-             qPrintable(QStringLiteral("last row ends at %1, list %2").arg(lastRowBottom).arg(steps->viewport()->height())));
+    QVERIFY2(
+        lastRowBottom < steps->viewport()->height(),
+        qPrintable(QStringLiteral("last row ends at %1, list %2").arg(lastRowBottom).arg(steps->viewport()->height())));
     QVERIFY(summary->height() >= summary->heightForWidth(summary->width()));
     QVERIFY(group->rect().contains(summaryRect));
     QCOMPARE(m_window->size(), QSize(1024, 700)); // the window did not grow to make room
