@@ -6,6 +6,7 @@
 #include "server/Client.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -21,6 +22,7 @@ PolicyPanel::PolicyPanel(Client *client, QWidget *parent)
     , m_client(client)
     , m_domainsHint(new QLabel(this))
     , m_summary(new QLabel(this))
+    , m_conflicts(new QLabel(this))
     , m_error(new QLabel)
     , m_status(new QLabel)
     , m_apply(new QPushButton(tr("Apply")))
@@ -67,6 +69,15 @@ PolicyPanel::PolicyPanel(Client *client, QWidget *parent)
     fsForm->setRowWrapPolicy(QFormLayout::WrapAllRows);
     fsForm->addRow(tr("Readable:"), m_readable);
     fsForm->addRow(tr("Writable:"), m_writable);
+    m_conflicts->setObjectName(QStringLiteral("policyWritableConflicts"));
+    m_conflicts->setWordWrap(true);
+    m_conflicts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_conflicts->setFrameShape(QFrame::StyledPanel);
+    m_conflicts->setMargin(6);
+    m_conflicts->setStyleSheet(
+        QStringLiteral("QLabel { background: #fff4e5; color: #5f370e; border: 1px solid #f0c36d; }"));
+    m_conflicts->hide();
+    fsForm->addRow(m_conflicts);
     fsForm->addRow(tr("Denied (never readable or writable):"), m_denied);
     fsForm->addRow(tr("Read-only inside writable paths:"), m_readOnly);
 
@@ -238,6 +249,30 @@ void PolicyPanel::updateState()
     if (!m_busy)
         m_status->setText(dirty ? tr("Unsaved changes.") : QString());
     updateSummary();
+    updateConflicts();
+}
+
+void PolicyPanel::updateConflicts()
+{
+    // Denied wins: a writable path inside a denied one is neither writable nor readable,
+    // which the lists alone do not show. "~/" is the same home in both lists.
+    auto expanded = [](const QString &path) {
+        return path == QLatin1String("~") || path.startsWith(QLatin1String("~/")) ? QDir::homePath() + path.mid(1)
+                                                                                  : QDir::cleanPath(path);
+    };
+    QStringList lines;
+    for (const QString &writable : m_writable->items()) {
+        for (const QString &denied : m_denied->items()) {
+            if (Policy::isInside(expanded(writable), expanded(denied))) {
+                lines << tr("“%1” is writable but inside the denied “%2”: denied wins, so commands can neither write "
+                            "nor read it.")
+                             .arg(writable, denied);
+                break;
+            }
+        }
+    }
+    m_conflicts->setText(lines.join(QLatin1Char('\n')));
+    m_conflicts->setVisible(!lines.isEmpty());
 }
 
 void PolicyPanel::updateSummary()

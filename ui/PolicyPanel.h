@@ -40,6 +40,7 @@ private:
     void revert();
     void updateState();
     void updateSummary();
+    void updateConflicts();
     void showError(const Error &error);
     void clearErrors();
     QComboBox *createCombo(const QString &name, const QString &accessibleName,
@@ -60,6 +61,7 @@ private:
     QComboBox *m_hostExecution = nullptr;
     QLabel *m_domainsHint = nullptr;
     QLabel *m_summary = nullptr; // network and host execution first, then the rest in numbers
+    QLabel *m_conflicts = nullptr; // writable paths inside denied ones
     QLabel *m_error = nullptr;
     QLabel *m_status = nullptr;
     QPushButton *m_apply = nullptr;
