@@ -403,7 +403,13 @@ void BackendPanel::activateSelected()
                   } else {
                       const QString activeName = result.active.isValid() ? nameOf(result.active) : QString();
                       summary = ActivationText::failureSummary(result, info.descriptor.name, activeName);
-                      m_form->showErrors(result.error);
+                      // A setting the activation refused is marked at its field. A failure that
+                      // names no field (a service that cannot be reached) is the activation's,
+                      // told with its cause under "Activation", not as an error of the form.
+                      if (!m_form->showErrors(result.error)) {
+                          m_form->clearErrors();
+                          m_status->setText(tr("Activation failed; the cause is shown under “Activation”."));
+                      }
                   }
                   m_progress->finish(result, summary);
                   emit activationCompleted(result, summary);
