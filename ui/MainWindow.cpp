@@ -23,6 +23,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -132,6 +133,18 @@ PacksPage *MainWindow::showPacks()
         auto *layout = new QVBoxLayout(m_packsWindow);
         layout->addWidget(m_packsPage);
         m_packsWindow->resize(720, 360);
+        // Over this window, inside its screen: never against the screen's edge, wherever
+        // the window system would have put a new window.
+        const QRect available = screen()->availableGeometry();
+        // Its frame as large as this window's (move() places the frame).
+        const QRect frame = frameGeometry();
+        const QRect inner = geometry();
+        QRect placed(QPoint(),
+                     m_packsWindow->size() + QSize(frame.width() - inner.width(), frame.height() - inner.height()));
+        placed.moveCenter(isVisible() ? frameGeometry().center() : available.center());
+        placed.moveLeft(qBound(available.left(), placed.left(), available.right() + 1 - placed.width()));
+        placed.moveTop(qBound(available.top(), placed.top(), available.bottom() + 1 - placed.height()));
+        m_packsWindow->move(placed.topLeft());
     }
     m_packsWindow->show();
     m_packsWindow->raise();
