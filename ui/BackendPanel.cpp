@@ -18,6 +18,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace sandbox {
 
 namespace {
@@ -234,8 +236,11 @@ void BackendPanel::showBackend(const BackendRef &ref)
         return;
     showDetails(*info);
     loadSettings(*info);
-    // The activation panel told another backend's story: it starts afresh for this one.
-    if (!m_progress->isRunning() && m_progress->backend() != ref)
+    // The user went from one backend to another: the activation panel, which told the
+    // story of another backend's activation, starts afresh. The list's own first choice
+    // leaves it alone (it may be telling of the activation that restored the last backend).
+    const bool userChoice = std::exchange(m_hadSelection, true);
+    if (userChoice && !m_progress->isRunning() && m_progress->backend() != ref)
         m_progress->clear();
 }
 
