@@ -62,6 +62,29 @@ ActivationProgress::ActivationProgress(Client *client, QWidget *parent)
     connect(client, &Client::activationFinished, this, &ActivationProgress::onFinished);
 }
 
+void ActivationProgress::clear()
+{
+    if (m_running)
+        return;
+    reset();
+    m_ref = BackendRef();
+    m_phase = Phase::Idle;
+    m_cleared = true;
+    updateTexts();
+}
+
+void ActivationProgress::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitSummary();
+}
+
+void ActivationProgress::fitSummary()
+{
+    const int width = m_summary->width() > 0 ? m_summary->width() : contentsRect().width();
+    m_summary->setMinimumHeight(m_summary->text().isEmpty() ? 0 : m_summary->heightForWidth(width));
+}
+
 void ActivationProgress::reset()
 {
     for (ActivationStep step : allActivationSteps())
@@ -185,13 +208,16 @@ void ActivationProgress::updateTexts()
     const QString name = nameOf(m_ref);
     switch (m_phase) {
     case Phase::Idle:
-        m_title->setText(tr("No activation has run in this session."));
+        m_title->setText(m_cleared ? tr("The steps of the next activation show here.")
+                                   : tr("No activation has run in this session."));
         m_summary->clear();
+        fitSummary();
         return;
     case Phase::Running:
         m_title->setText(tr("Activating “%1”…").arg(name));
         m_summary->clear();
         m_summary->setStyleSheet({});
+        fitSummary();
         return;
     case Phase::Finished:
         break;
@@ -208,6 +234,7 @@ void ActivationProgress::updateTexts()
     }
     m_summary->setText(text);
     m_summary->setStyleSheet(ok ? QString() : QStringLiteral("color: #c62828;"));
+    fitSummary();
 }
 
 QString ActivationProgress::title() const

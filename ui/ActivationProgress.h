@@ -31,14 +31,25 @@ public:
     // The outcome, with the sentence to show (replaces the generic one).
     void finish(const ActivationResult &result, const QString &summary);
     bool isRunning() const { return m_running; }
+    // The backend whose activation is (or was last) shown.
+    BackendRef backend() const { return m_ref; }
+    // Back to no activation shown (steps pending, no summary), unless one is running.
+    void clear();
     // Display names by canonical ref; texts shown before the names were known are redone.
     void setBackendNames(const QHash<QString, QString> &names);
     StatusIcons::StepState stepState(ActivationStep step) const;
     QString title() const;
     QString summary() const;
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     enum class Phase { Idle, Running, Finished };
+
+    // The summary gets the height its wrapped text needs at this width, so the layout
+    // never draws it over the step rows.
+    void fitSummary();
 
     void reset();
     void onEvent(const ActivationEvent &event);
@@ -61,6 +72,7 @@ private:
     std::optional<ActivationResult> m_result;
     QString m_customSummary;
     bool m_running = false;
+    bool m_cleared = false;
 };
 
 } // namespace sandbox

@@ -15,7 +15,10 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QToolButton>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace sandbox {
 
@@ -102,8 +105,21 @@ BackendPanel::BackendPanel(Client *client, QWidget *parent)
     facts->addRow(tr("Source:"), m_source);
     facts->addRow(tr("State:"), m_availability);
     facts->addRow(tr("Platforms:"), m_platforms);
-    auto *claimsTitle = new QLabel(tr("What enforces the policy with this backend:"), details);
-    claimsTitle->setObjectName(QStringLiteral("backendClaimsTitle"));
+    // What enforces the policy is long and read once; the settings, which the warning
+    // above asks to fill in, come first, and the claims fold away.
+    auto *claimsToggle = new QToolButton(this);
+    claimsToggle->setObjectName(QStringLiteral("backendClaimsToggle"));
+    claimsToggle->setText(tr("What enforces the policy with this backend"));
+    claimsToggle->setAccessibleName(claimsToggle->text());
+    claimsToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    claimsToggle->setAutoRaise(true);
+    claimsToggle->setCheckable(true);
+    claimsToggle->setChecked(true);
+    claimsToggle->setArrowType(Qt::DownArrow);
+    connect(claimsToggle, &QToolButton::toggled, this, [this, claimsToggle](bool open) {
+        claimsToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        m_claimsBox->setVisible(open);
+    });
 
     auto *detailsLayout = new QVBoxLayout(details);
     detailsLayout->setContentsMargins(0, 0, 0, 0);
@@ -111,8 +127,6 @@ BackendPanel::BackendPanel(Client *client, QWidget *parent)
     detailsLayout->addWidget(m_description);
     detailsLayout->addLayout(facts);
     detailsLayout->addWidget(m_reason);
-    detailsLayout->addWidget(claimsTitle);
-    detailsLayout->addWidget(m_claimsBox);
 
     auto *settingsGroup = new QGroupBox(tr("Settings"), this);
     settingsGroup->setObjectName(QStringLiteral("backendSettingsGroup"));
@@ -123,11 +137,15 @@ BackendPanel::BackendPanel(Client *client, QWidget *parent)
     auto *scrolledLayout = new QVBoxLayout(scrolled);
     scrolledLayout->addWidget(details);
     scrolledLayout->addWidget(settingsGroup);
+    scrolledLayout->addWidget(claimsToggle);
+    scrolledLayout->addWidget(m_claimsBox);
     scrolledLayout->addStretch(1);
     auto *scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("backendScroll"));
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    // Never sideways: text wraps to the pane, fields take the width there is.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setWidget(scrolled);
 
     m_status->setObjectName(QStringLiteral("backendStatus"));
@@ -218,6 +236,12 @@ void BackendPanel::showBackend(const BackendRef &ref)
         return;
     showDetails(*info);
     loadSettings(*info);
+    // The user went from one backend to another: the activation panel, which told the
+    // story of another backend's activation, starts afresh. The list's own first choice
+    // leaves it alone (it may be telling of the activation that restored the last backend).
+    const bool userChoice = std::exchange(m_hadSelection, true);
+    if (userChoice && !m_progress->isRunning() && m_progress->backend() != ref)
+        m_progress->clear();
 }
 
 void BackendPanel::showDetails(const BackendInfo &info)
@@ -384,7 +408,13 @@ void BackendPanel::activateSelected()
                   } else {
                       const QString activeName = result.active.isValid() ? nameOf(result.active) : QString();
                       summary = ActivationText::failureSummary(result, info.descriptor.name, activeName);
-                      m_form->showErrors(result.error);
+                      // A setting the activation refused is marked at its field. A failure that
+                      // names no field (a service that cannot be reached) is the activation's,
+                      // told with its cause under "Activation", not as an error of the form.
+                      if (!m_form->showErrors(result.error)) {
+                          m_form->clearErrors();
+                          m_status->setText(tr("Activation failed; the cause is shown under “Activation”."));
+                      }
                   }
                   m_progress->finish(result, summary);
                   emit activationCompleted(result, summary);

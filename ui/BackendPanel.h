@@ -68,6 +68,7 @@ private:
     quint64 m_settingsRequest = 0;
     bool m_saving = false;
     bool m_activating = false;
+    bool m_hadSelection = false; // a backend was shown before (the next one is the user's choice)
 };
 
 } // namespace sandbox

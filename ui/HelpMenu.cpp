@@ -8,6 +8,7 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QLabel>
@@ -16,6 +17,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QTextBrowser>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -83,13 +85,27 @@ void HelpMenu::openDocumentation()
     const QString path = documentationPath();
     if (!path.isEmpty() && QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
         return;
-    auto *box = new QMessageBox(QMessageBox::Information, tr("Documentation"),
-                                path.isEmpty() ? tr("The documentation is not installed on this computer.")
-                                               : tr("No program is set up to open %1.").arg(path),
-                                QMessageBox::Close, m_window);
-    box->setObjectName(QStringLiteral("documentationDialog"));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
+    QFile file(path);
+    if (path.isEmpty() || !file.open(QIODevice::ReadOnly)) {
+        auto *box
+            = new QMessageBox(QMessageBox::Information, tr("Documentation"),
+                              tr("The documentation is not installed on this computer."), QMessageBox::Close, m_window);
+        box->setObjectName(QStringLiteral("documentationDialog"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        return;
+    }
+    // No program opens it: shown here, so F1 always shows the documentation.
+    QDialog *dialog = textDialog(m_window, QStringLiteral("documentationDialog"), tr("Documentation"),
+                                 tr("No program is set up to open %1, so it is shown here.").arg(path));
+    auto *text = new QTextBrowser(dialog);
+    text->setObjectName(QStringLiteral("documentationText"));
+    text->setAccessibleName(tr("Documentation"));
+    text->setOpenExternalLinks(true);
+    text->setMarkdown(QString::fromUtf8(file.readAll()));
+    text->setMinimumSize(640, 420);
+    qobject_cast<QVBoxLayout *>(dialog->layout())->insertWidget(1, text, 1);
+    dialog->open();
 }
 
 void HelpMenu::showCommandLineHelp()

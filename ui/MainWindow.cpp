@@ -21,6 +21,9 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -64,7 +67,7 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
     layout->addWidget(m_cleanupBanner);
     m_tabs->setObjectName(QStringLiteral("mainTabs"));
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_page, tr("&Sandbox"));
+    m_tabs->addTab(m_page, tr("Sand&box"));
     m_tabs->addTab(m_processes, tr("&Processes"));
     m_tabs->addTab(m_refusals, tr("&Refusals"));
     connect(m_refusals, &RefusalsView::countChanged, this, [this](int count) {
@@ -86,11 +89,7 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
     // Host Interaction requests become native dialogs over this window (it owns the presenter).
     new HostInteractionPresenter(client, this);
 
-    const bool trayAvailable = m_tray && TrayController::isTrayAvailable();
-    if (!trayAvailable && !QSettings().value(kNoTrayNoticeDismissed, false).toBool()) {
-        m_trayBanner->showMessage(tr("This desktop has no system tray, so Sandbox Studio cannot stay in the tray: "
-                                     "closing this window quits it, and backends are switched here in the window."));
-    }
+    updateTrayState(m_tray && TrayController::isTrayAvailable());
     connect(m_trayBanner, &NoticeBanner::dismissed, this, [] { QSettings().setValue(kNoTrayNoticeDismissed, true); });
 
     connect(m_client, &Client::cleanupWarning, this, [this](const CleanupWarning &warning) {
@@ -115,7 +114,8 @@ MainWindow::MainWindow(Client *client, TrayController *tray, QWidget *parent)
             raise();
             activateWindow();
         });
-        connect(m_tray, &TrayController::quitRequested, this, &MainWindow::quit);
+        connect(m_tray, &TrayController::quitRequested, this, &MainWindow::requestQuit);
+        connect(m_tray, &TrayController::trayAvailabilityChanged, this, &MainWindow::updateTrayState);
     }
 
     resize(1280, 860);
@@ -133,6 +133,18 @@ PacksPage *MainWindow::showPacks()
         auto *layout = new QVBoxLayout(m_packsWindow);
         layout->addWidget(m_packsPage);
         m_packsWindow->resize(720, 360);
+        // Over this window, inside its screen: never against the screen's edge, wherever
+        // the window system would have put a new window.
+        const QRect available = screen()->availableGeometry();
+        // Its frame as large as this window's (move() places the frame).
+        const QRect frame = frameGeometry();
+        const QRect inner = geometry();
+        QRect placed(QPoint(),
+                     m_packsWindow->size() + QSize(frame.width() - inner.width(), frame.height() - inner.height()));
+        placed.moveCenter(isVisible() ? frameGeometry().center() : available.center());
+        placed.moveLeft(qBound(available.left(), placed.left(), available.right() + 1 - placed.width()));
+        placed.moveTop(qBound(available.top(), placed.top(), available.bottom() + 1 - placed.height()));
+        m_packsWindow->move(placed.topLeft());
     }
     m_packsWindow->show();
     m_packsWindow->raise();
@@ -155,22 +167,17 @@ void MainWindow::createMenus()
                                                      : tr("Starting at login is not supported on this system"));
     connect(m_autostart, &QAction::toggled, this, &MainWindow::toggleAutostart);
 
-    const bool trayAvailable = m_tray && TrayController::isTrayAvailable();
     m_keepInTray = app->addAction(tr("Keep Running in the &Tray When Closed"));
     m_keepInTray->setObjectName(QStringLiteral("keepInTrayAction"));
     m_keepInTray->setCheckable(true);
     m_keepInTray->setChecked(QSettings().value(kKeepInTray, true).toBool());
-    // Greyed, not hidden: the user should see what this desktop cannot offer.
-    m_keepInTray->setEnabled(trayAvailable);
-    m_keepInTray->setToolTip(trayAvailable ? tr("Closing the window leaves Sandbox Studio running in the tray")
-                                           : tr("Not available: this desktop has no system tray"));
     connect(m_keepInTray, &QAction::toggled, this, [](bool keep) { QSettings().setValue(kKeepInTray, keep); });
 
     app->addSeparator();
     QAction *packs = app->addAction(tr("&Packs…"), this, [this] { showPacks(); });
     packs->setObjectName(QStringLiteral("packsAction"));
     app->addSeparator();
-    QAction *quit = app->addAction(tr("&Quit"), this, &MainWindow::quit);
+    QAction *quit = app->addAction(tr("&Quit"), this, &MainWindow::requestQuit);
     quit->setObjectName(QStringLiteral("quitAction"));
     // Ctrl+Q everywhere: some platform themes bind no key to QKeySequence::Quit.
     QList<QKeySequence> quitKeys = QKeySequence::keyBindings(QKeySequence::Quit);
@@ -183,9 +190,22 @@ void MainWindow::createMenus()
     new HelpMenu(help, this);
 }
 
+void MainWindow::updateTrayState(bool trayAvailable)
+{
+    // Greyed, not hidden: the user should see what this desktop cannot offer.
+    m_keepInTray->setEnabled(trayAvailable);
+    m_keepInTray->setToolTip(trayAvailable ? tr("Closing the window leaves Sandbox Studio running in the tray")
+                                           : tr("Not available: this desktop has no system tray"));
+    if (trayAvailable)
+        m_trayBanner->hide();
+    else if (!QSettings().value(kNoTrayNoticeDismissed, false).toBool())
+        m_trayBanner->showMessage(tr("This desktop has no system tray, so Sandbox Studio cannot stay in the tray: "
+                                     "closing this window quits it, and backends are switched here in the window."));
+}
+
 bool MainWindow::closesToTray() const
 {
-    return m_tray && TrayController::isTrayAvailable() && m_tray->isVisible() && m_keepInTray->isChecked();
+    return m_tray && m_tray->isVisible() && m_keepInTray->isChecked();
 }
 
 void MainWindow::quit()
@@ -196,6 +216,44 @@ void MainWindow::quit()
     // Closing while quitting is accepted (see closeEvent), so the application's own close
     // of every window on quit cannot veto it by hiding this one in the tray.
     close();
+}
+
+void MainWindow::requestQuit()
+{
+    if (m_quitting)
+        return;
+    if (m_quitConfirmation) {
+        m_quitConfirmation->raise();
+        m_quitConfirmation->activateWindow();
+        return;
+    }
+    const auto counts = m_processes->processes()->countsByBackend();
+    if (!m_quitEndsCommands || counts.isEmpty()) {
+        quit();
+        return;
+    }
+    // Quitting ends the engine this application hosts, and with it every command it runs
+    // (an agent's build, a test run): the user decides, the safe answer is the default.
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Quit Sandbox Studio?"),
+                                RunningProcesses::summary(counts, m_backendNames), QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("quitConfirmation"));
+    box->setInformativeText(tr("Quitting Sandbox Studio stops these commands and everything they started. "
+                               "The programs that started them see them end."));
+    box->setWindowModality(Qt::ApplicationModal);
+    QPushButton *stop = box->addButton(tr("Stop Commands and &Quit"), QMessageBox::DestructiveRole);
+    stop->setObjectName(QStringLiteral("quitConfirmStop"));
+    QPushButton *keep = box->addButton(tr("&Keep Running"), QMessageBox::RejectRole);
+    keep->setObjectName(QStringLiteral("quitConfirmKeep"));
+    box->setDefaultButton(keep);
+    box->setEscapeButton(keep);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    m_quitConfirmation = box;
+    connect(box, &QMessageBox::finished, this, [this, box, stop] {
+        m_quitConfirmation = nullptr;
+        if (box->clickedButton() == stop)
+            quit();
+    });
+    box->open();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -7,6 +7,7 @@
 
 class QAction;
 class QLabel;
+class QMessageBox;
 class QTabWidget;
 
 namespace sandbox {
@@ -41,6 +42,12 @@ public:
     // Quit, from the menu (Ctrl+Q), the tray or a termination signal: the window closes
     // for good (never to the tray) and quitRequested() is emitted once.
     void quit();
+    // Quit as a user asks for it (the menu, Ctrl+Q, the tray): while commands run in an
+    // engine that ends with this application, asks first ("quitConfirmation"), then quit().
+    void requestQuit();
+    // Whether quitting ends the engine and so its running commands (true unless this
+    // application only connects to an engine another program hosts).
+    void setQuitEndsCommands(bool ends) { m_quitEndsCommands = ends; }
     bool isQuitting() const { return m_quitting; }
 
 signals:
@@ -55,6 +62,7 @@ private:
     void showEngineWarnings();
     void toggleAutostart(bool enabled);
     void updateProcessCount();
+    void updateTrayState(bool trayAvailable);
 
     Client *m_client = nullptr;
     TrayController *m_tray = nullptr;
@@ -75,6 +83,8 @@ private:
     bool m_toldAboutTray = false;
     bool m_quitting = false;
     bool m_quitEmitted = false;
+    bool m_quitEndsCommands = true;
+    QMessageBox *m_quitConfirmation = nullptr;
 };
 
 } // namespace sandbox

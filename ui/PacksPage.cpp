@@ -3,7 +3,9 @@
 #include "FutureCallback.h"
 #include "server/Client.h"
 
+#include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -20,8 +22,9 @@ PacksPage::PacksPage(Client *client, QWidget *parent)
     , m_client(client)
 {
     auto *layout = new QVBoxLayout(this);
-    auto *intro = new QLabel(tr("Atom packs contribute sandbox backends. Installed packs are kept for you alone; "
-                                "a disabled or removed pack keeps its backends' settings for when it returns."));
+    auto *intro = new QLabel(tr("Packs add sandbox backends to Sandbox Studio. Installed packs are kept for you "
+                                "alone; a disabled or removed pack keeps its backends' settings for when it returns."));
+    intro->setObjectName(QStringLiteral("packsIntro"));
     intro->setWordWrap(true);
     layout->addWidget(intro);
 
@@ -38,11 +41,11 @@ PacksPage::PacksPage(Client *client, QWidget *parent)
     m_installArchive->setObjectName(QStringLiteral("packInstallArchive"));
     m_installFolder = new QPushButton(tr("Install from Folder…"));
     m_installFolder->setObjectName(QStringLiteral("packInstallFolder"));
-    m_enable = new QPushButton(tr("Enable"));
+    m_enable = new QPushButton(tr("Enable Pack", "turn an installed, disabled pack back on (not: activate a backend)"));
     m_enable->setObjectName(QStringLiteral("packEnable"));
-    m_disable = new QPushButton(tr("Disable"));
+    m_disable = new QPushButton(tr("Disable Pack", "turn an installed pack off without removing it"));
     m_disable->setObjectName(QStringLiteral("packDisable"));
-    m_remove = new QPushButton(tr("Remove"));
+    m_remove = new QPushButton(tr("Remove Pack"));
     m_remove->setObjectName(QStringLiteral("packRemove"));
     for (QPushButton *button : { m_installArchive, m_installFolder, m_enable, m_disable, m_remove })
         buttons->addWidget(button);
@@ -71,6 +74,18 @@ PacksPage::PacksPage(Client *client, QWidget *parent)
     refresh();
 }
 
+void PacksPage::loadNames()
+{
+    whenReady(this, m_client->backends(), [this](const Result<QList<BackendInfo>> &backends) {
+        if (!backends.ok())
+            return;
+        m_names.clear();
+        for (const BackendInfo &info : backends.value())
+            m_names.insert(info.ref.toString(), info.descriptor.name);
+        showPacks();
+    });
+}
+
 void PacksPage::refresh()
 {
     whenReady(this, m_client->packs(), [this](const Result<QList<PackInfo>> &packs) {
@@ -78,28 +93,46 @@ void PacksPage::refresh()
             m_status->setText(tr("The packs cannot be listed: %1").arg(packs.error().toString()));
             return;
         }
-        const QString selected = selectedPack();
         m_packs = packs.value();
-        m_list->clear();
-        for (const PackInfo &pack : std::as_const(m_packs)) {
-            QStringList refs;
-            for (const BackendRef &ref : pack.backends)
-                refs.append(ref.toString());
-            auto *item = new QTreeWidgetItem({ pack.name, pack.version, pack.publisher,
-                                               pack.enabled ? tr("Enabled") : tr("Disabled"),
-                                               refs.join(QStringLiteral(", ")) });
-            item->setData(0, Qt::UserRole, pack.id);
-            QString tip = pack.description;
-            if (!pack.refused.isEmpty())
-                tip += QStringLiteral("\n\n") + tr("Refused: %1").arg(pack.refused.join(QLatin1Char(' ')));
-            for (int column = 0; column < 5; ++column)
-                item->setToolTip(column, tip.trimmed());
-            m_list->addTopLevelItem(item);
-            if (pack.id == selected)
-                item->setSelected(true);
-        }
-        updateButtons();
+        showPacks();
+        loadNames();
     });
+}
+
+void PacksPage::showPacks()
+{
+    const QString selected = selectedPack();
+    m_list->clear();
+    for (const PackInfo &pack : std::as_const(m_packs)) {
+        // Backends by the names the backend list gives them (a disabled pack's are not
+        // listed: their kind then, never a raw ref).
+        QStringList names;
+        for (const BackendRef &ref : pack.backends)
+            names.append(m_names.value(ref.toString(), ref.kind()));
+        auto *item
+            = new QTreeWidgetItem({ pack.name, pack.version, pack.publisher,
+                                    pack.enabled ? tr("Enabled", "state of a pack") : tr("Disabled", "state of a pack"),
+                                    names.join(QStringLiteral(", ")) });
+        item->setData(0, Qt::UserRole, pack.id);
+        QString tip = pack.description;
+        if (!pack.refused.isEmpty())
+            tip += QStringLiteral("\n\n") + tr("Refused: %1").arg(pack.refused.join(QLatin1Char(' ')));
+        for (int column = 0; column < 5; ++column)
+            item->setToolTip(column, tip.trimmed());
+        m_list->addTopLevelItem(item);
+        if (pack.id == selected)
+            item->setSelected(true);
+    }
+    updateButtons();
+}
+
+QString PacksPage::nameOf(const QString &id) const
+{
+    for (const PackInfo &pack : std::as_const(m_packs)) {
+        if (pack.id == id && !pack.name.isEmpty())
+            return pack.name;
+    }
+    return id;
 }
 
 QString PacksPage::selectedPack() const
@@ -158,6 +191,37 @@ void PacksPage::chooseFolder()
 
 void PacksPage::installFrom(const QString &path)
 {
+    if (!QFileInfo::exists(path)) {
+        install(path); // the engine names what is missing
+        return;
+    }
+    // A pack is native code the engine loads into itself, outside any sandbox: the user
+    // says they trust it before anything of it is loaded.
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Install This Pack?"),
+                                tr("Install the pack from %1?").arg(QDir::toNativeSeparators(path)),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("packTrustDialog"));
+    box->setInformativeText(tr("A pack is a program: Sandbox Studio loads its code into the engine, where it runs "
+                               "with your permissions and outside any sandbox. Install it only if you trust where it "
+                               "came from."));
+    QPushButton *install = box->addButton(tr("Install and Load"), QMessageBox::AcceptRole);
+    install->setObjectName(QStringLiteral("packTrustInstall"));
+    QPushButton *cancel = box->addButton(QMessageBox::Cancel);
+    cancel->setObjectName(QStringLiteral("packTrustCancel"));
+    box->setDefaultButton(cancel);
+    box->setEscapeButton(cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, box, install, path] {
+        if (box->clickedButton() == install)
+            this->install(path);
+        else
+            m_status->setText(tr("Nothing was installed."));
+    });
+    box->open();
+}
+
+void PacksPage::install(const QString &path)
+{
     setBusy(tr("Installing the pack from %1…").arg(path));
     whenReady(this, m_client->installPack(path), [this](const Result<PackInfo> &installed) {
         if (!installed.ok()) {
@@ -185,13 +249,13 @@ void PacksPage::runOperation(const QString &running, QFuture<Status> future, con
 void PacksPage::enableSelected()
 {
     const QString id = selectedPack();
-    runOperation(tr("Enabling %1…").arg(id), m_client->enablePack(id), tr("Enabled %1.").arg(id));
+    runOperation(tr("Enabling %1…").arg(nameOf(id)), m_client->enablePack(id), tr("Enabled %1.").arg(nameOf(id)));
 }
 
 void PacksPage::disableSelected()
 {
     const QString id = selectedPack();
-    runOperation(tr("Disabling %1…").arg(id), m_client->disablePack(id), tr("Disabled %1.").arg(id));
+    runOperation(tr("Disabling %1…").arg(nameOf(id)), m_client->disablePack(id), tr("Disabled %1.").arg(nameOf(id)));
 }
 
 void PacksPage::removeSelected()
@@ -199,10 +263,11 @@ void PacksPage::removeSelected()
     const QString id = selectedPack();
     const auto answer = QMessageBox::question(
         this, tr("Remove Pack"),
-        tr("Remove the pack %1? Its backends go away; their settings are kept in case you install it again.").arg(id));
+        tr("Remove the pack %1? Its backends go away; their settings are kept in case you install it again.")
+            .arg(nameOf(id)));
     if (answer != QMessageBox::Yes)
         return;
-    runOperation(tr("Removing %1…").arg(id), m_client->removePack(id), tr("Removed %1.").arg(id));
+    runOperation(tr("Removing %1…").arg(nameOf(id)), m_client->removePack(id), tr("Removed %1.").arg(nameOf(id)));
 }
 
 } // namespace sandbox

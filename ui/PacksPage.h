@@ -3,6 +3,7 @@
 #include "protocol/BackendInfo.h"
 
 #include <QFuture>
+#include <QHash>
 #include <QWidget>
 
 class QLabel;
@@ -14,9 +15,11 @@ namespace sandbox {
 
 class Client;
 
-// The installed atom packs: each with its state and the backends it contributes (and
-// those the engine refused, with the reason); install from a .tar.gz or a folder, enable,
-// disable, remove. Every operation shows that it is running and ends with its outcome.
+// The installed packs: each with its state and the backends it contributes, by their
+// names (and those the engine refused, with the reason); install from a .tar.gz or a
+// folder after the user says they trust it ("packTrustDialog": a pack is native code the
+// engine loads), enable, disable, remove. Every operation shows that it is running and
+// ends with its outcome.
 class PacksPage final : public QWidget
 {
     Q_OBJECT
@@ -24,7 +27,8 @@ class PacksPage final : public QWidget
 public:
     explicit PacksPage(Client *client, QWidget *parent = nullptr);
 
-    // The install button's work once a path is chosen (tests call it directly).
+    // The install button's work once a path is chosen (tests call it directly): asks
+    // whether the pack is trusted, then installs it.
     void installFrom(const QString &path);
     void refresh();
 
@@ -32,6 +36,10 @@ signals:
     void operationFinished(bool ok);
 
 private:
+    void install(const QString &path);
+    void loadNames();
+    void showPacks();
+    QString nameOf(const QString &id) const;
     void chooseArchive();
     void chooseFolder();
     void enableSelected();
@@ -53,6 +61,7 @@ private:
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
     QList<PackInfo> m_packs;
+    QHash<QString, QString> m_names; // backend canonical ref -> display name
     bool m_busy = false;
 };
 

@@ -6,6 +6,7 @@
 #include "server/Client.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -20,6 +21,8 @@ PolicyPanel::PolicyPanel(Client *client, QWidget *parent)
     : QWidget(parent)
     , m_client(client)
     , m_domainsHint(new QLabel(this))
+    , m_summary(new QLabel(this))
+    , m_conflicts(new QLabel(this))
     , m_error(new QLabel)
     , m_status(new QLabel)
     , m_apply(new QPushButton(tr("Apply")))
@@ -66,6 +69,15 @@ PolicyPanel::PolicyPanel(Client *client, QWidget *parent)
     fsForm->setRowWrapPolicy(QFormLayout::WrapAllRows);
     fsForm->addRow(tr("Readable:"), m_readable);
     fsForm->addRow(tr("Writable:"), m_writable);
+    m_conflicts->setObjectName(QStringLiteral("policyWritableConflicts"));
+    m_conflicts->setWordWrap(true);
+    m_conflicts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_conflicts->setFrameShape(QFrame::StyledPanel);
+    m_conflicts->setMargin(6);
+    m_conflicts->setStyleSheet(
+        QStringLiteral("QLabel { background: #fff4e5; color: #5f370e; border: 1px solid #f0c36d; }"));
+    m_conflicts->hide();
+    fsForm->addRow(m_conflicts);
     fsForm->addRow(tr("Denied (never readable or writable):"), m_denied);
     fsForm->addRow(tr("Read-only inside writable paths:"), m_readOnly);
 
@@ -118,12 +130,21 @@ PolicyPanel::PolicyPanel(Client *client, QWidget *parent)
     footerLayout->addWidget(m_error);
     footerLayout->addLayout(buttons);
 
+    m_summary->setObjectName(QStringLiteral("policySummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setFrameShape(QFrame::StyledPanel);
+    m_summary->setMargin(6);
+
+    // The settings that matter most first (what may run unconfined, what may go out), the
+    // long lists last.
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(filesystem);
-    layout->addWidget(processes);
-    layout->addWidget(network);
+    layout->addWidget(m_summary);
     layout->addWidget(host);
+    layout->addWidget(network);
+    layout->addWidget(processes);
+    layout->addWidget(filesystem);
     layout->addStretch(1);
 
     for (StringListEditor *editor : { m_readable, m_writable, m_denied, m_readOnly, m_allowedDomains, m_deniedDomains })
@@ -227,6 +248,53 @@ void PolicyPanel::updateState()
                                      : tr("The domain lists apply only in the “Allowed domains only” mode."));
     if (!m_busy)
         m_status->setText(dirty ? tr("Unsaved changes.") : QString());
+    updateSummary();
+    updateConflicts();
+}
+
+void PolicyPanel::updateConflicts()
+{
+    // Denied wins: a writable path inside a denied one is neither writable nor readable,
+    // which the lists alone do not show. "~/" is the same home in both lists.
+    auto expanded = [](const QString &path) {
+        return path == QLatin1String("~") || path.startsWith(QLatin1String("~/")) ? QDir::homePath() + path.mid(1)
+                                                                                  : QDir::cleanPath(path);
+    };
+    QStringList lines;
+    for (const QString &writable : m_writable->items()) {
+        for (const QString &denied : m_denied->items()) {
+            if (Policy::isInside(expanded(writable), expanded(denied))) {
+                lines << tr("“%1” is writable but inside the denied “%2”: denied wins, so commands can neither write "
+                            "nor read it.")
+                             .arg(writable, denied);
+                break;
+            }
+        }
+    }
+    m_conflicts->setText(lines.join(QLatin1Char('\n')));
+    m_conflicts->setVisible(!lines.isEmpty());
+}
+
+void PolicyPanel::updateSummary()
+{
+    // A choice's words before its explanation ("Deny — commands never run …" → "Deny").
+    auto shortText = [](const QComboBox *combo) { return combo->currentText().section(QStringLiteral(" — "), 0, 0); };
+    const Policy policy = editedPolicy();
+    QString network = shortText(m_network);
+    if (policy.network == Policy::NetworkMode::Allowlist)
+        network = tr("%1 (%n domain(s))", nullptr, int(policy.allowedDomains.size())).arg(network);
+    const QStringList lines{
+        tr("<b>Network:</b> %1").arg(network.toHtmlEscaped()),
+        tr("<b>Host execution:</b> %1").arg(shortText(m_hostExecution).toHtmlEscaped()),
+        tr("<b>Processes:</b> %1").arg(shortText(m_processes).toHtmlEscaped()),
+        tr("<b>Files:</b> %1 readable, %2 writable, %3 denied, %4 read-only")
+            .arg(policy.readable.size())
+            .arg(policy.writable.size())
+            .arg(policy.denied.size())
+            .arg(policy.readOnly.size()),
+    };
+    m_summary->setText(lines.join(QStringLiteral("<br>")));
+    m_summary->setAccessibleName(tr("Policy summary"));
 }
 
 void PolicyPanel::apply()

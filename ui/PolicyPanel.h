@@ -14,7 +14,7 @@ namespace sandbox {
 class Client;
 class StringListEditor;
 
-// Every dimension of the sandbox policy, editable with native widgets. Changes are
+// Every dimension of the sandbox policy, editable with native widgets, under a summary. Changes are
 // validated by the engine and saved only on Apply; Revert returns to the saved policy.
 class PolicyPanel final : public QWidget
 {
@@ -39,6 +39,8 @@ private:
     void apply();
     void revert();
     void updateState();
+    void updateSummary();
+    void updateConflicts();
     void showError(const Error &error);
     void clearErrors();
     QComboBox *createCombo(const QString &name, const QString &accessibleName,
@@ -58,6 +60,8 @@ private:
     QComboBox *m_network = nullptr;
     QComboBox *m_hostExecution = nullptr;
     QLabel *m_domainsHint = nullptr;
+    QLabel *m_summary = nullptr; // network and host execution first, then the rest in numbers
+    QLabel *m_conflicts = nullptr; // writable paths inside denied ones
     QLabel *m_error = nullptr;
     QLabel *m_status = nullptr;
     QPushButton *m_apply = nullptr;

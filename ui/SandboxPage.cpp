@@ -38,7 +38,9 @@ SandboxPage::SandboxPage(Client *client, QWidget *parent)
     policyScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     policyScroll->setMinimumWidth(m_policy->minimumSizeHint().width()
                                   + policyScroll->verticalScrollBar()->sizeHint().width() + 4);
-    policyScroll->setMinimumHeight(120);
+    // Small enough that a 700 px high window leaves the backend pane its activation steps;
+    // the policy summary leads, so even this much shows what matters most.
+    policyScroll->setMinimumHeight(80);
     auto *policyLayout = new QVBoxLayout(policyGroup);
     policyLayout->addWidget(policyScroll, 1);
     policyLayout->addWidget(m_policy->footer());

@@ -221,6 +221,9 @@ QWidget *SchemaForm::createEditor(const FieldSpec &spec, const SettingsView &vie
         combo->setCurrentIndex(initial.isString() ? combo->findData(initial.toString()) : -1);
         if (combo->currentIndex() < 0)
             combo->setPlaceholderText(spec.required ? tr("Choose…") : tr("(not set)"));
+        // A long choice must not widen the form past its pane; the popup shows it whole.
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(16);
         connect(combo, &QComboBox::currentIndexChanged, this, [this, combo] { onEdited(combo); });
         WheelGuard::install(combo);
         editor = combo;

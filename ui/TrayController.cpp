@@ -11,6 +11,7 @@
 #include <QActionGroup>
 #include <QMenu>
 #include <QSystemTrayIcon>
+#include <QTimer>
 
 namespace sandbox {
 
@@ -21,6 +22,7 @@ TrayController::TrayController(Client *client, QObject *parent)
     , m_tray(new QSystemTrayIcon(StatusIcons::application(), this))
     , m_menu(new QMenu)
     , m_group(new QActionGroup(this))
+    , m_trayWatch(new QTimer(this))
 {
     m_menu->setObjectName(QStringLiteral("trayMenu"));
     m_menu->setAccessibleName(tr("Sandbox Studio"));
@@ -70,13 +72,33 @@ bool TrayController::isTrayAvailable()
 
 void TrayController::show()
 {
-    if (isTrayAvailable())
+    // Shown even without a tray: the icon then goes into one as soon as a tray host
+    // starts. Qt offers no notification for that, so the availability is looked at again
+    // every few seconds.
+    m_trayAvailable = isTrayAvailable();
+    m_tray->show();
+    m_trayWatch->setInterval(2000);
+    connect(m_trayWatch, &QTimer::timeout, this, &TrayController::checkTrayAvailability, Qt::UniqueConnection);
+    m_trayWatch->start();
+}
+
+void TrayController::checkTrayAvailability()
+{
+    const bool available = isTrayAvailable();
+    if (available == m_trayAvailable)
+        return;
+    m_trayAvailable = available;
+    if (available) {
+        // Embeds the icon in the new tray (showing again installs it where it is missing).
+        m_tray->hide();
         m_tray->show();
+    }
+    emit trayAvailabilityChanged(available);
 }
 
 bool TrayController::isVisible() const
 {
-    return m_tray->isVisible();
+    return m_tray->isVisible() && m_trayAvailable;
 }
 
 QString TrayController::toolTip() const

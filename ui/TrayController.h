@@ -9,6 +9,7 @@ class QAction;
 class QActionGroup;
 class QMenu;
 class QSystemTrayIcon;
+class QTimer;
 
 namespace sandbox {
 
@@ -30,8 +31,10 @@ public:
 
     // Whether the desktop offers a tray (QSystemTrayIcon::isSystemTrayAvailable()).
     static bool isTrayAvailable();
-    // Shows the icon when a tray exists; the menu is built either way.
+    // Shows the icon when a tray exists, and once one appears (a tray host often starts
+    // after the applications of a login); the menu is built either way.
     void show();
+    // Whether the icon is shown in a tray that exists now.
     bool isVisible() const;
     QMenu *menu() const { return m_menu; }
     QString toolTip() const;
@@ -45,12 +48,15 @@ signals:
     void quitRequested();
     // Every notification shown (also when no tray can show it), for the window and tests.
     void notified(const QString &title, const QString &message);
+    // A tray appeared or went away after show().
+    void trayAvailabilityChanged(bool available);
 
 private:
     void rebuild(const QList<BackendInfo> &backends);
     void activate(const BackendInfo &info);
     void onActivationEvent(const ActivationEvent &event);
     void updateToolTip();
+    void checkTrayAvailability();
     QString nameOf(const BackendRef &ref) const;
     QString labelFor(const BackendInfo &info, const QString &state) const;
 
@@ -64,6 +70,8 @@ private:
     QList<QAction *> m_backendActions;
     QList<BackendInfo> m_backends;
     QString m_progress;
+    QTimer *m_trayWatch = nullptr;
+    bool m_trayAvailable = false;
 };
 
 } // namespace sandbox

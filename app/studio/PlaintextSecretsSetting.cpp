@@ -16,7 +16,7 @@ PlaintextSecretsSetting::PlaintextSecretsSetting(QString configDirectory, QMainW
     : QObject(window)
     , m_configDirectory(std::move(configDirectory))
     , m_window(window)
-    , m_action(new QAction(tr("Store Secrets in &Plain Text (Not Recommended)"), this))
+    , m_action(new QAction(tr("Store Secrets in Plain Te&xt (Not Recommended)"), this))
     , m_warning(new QLabel(window))
 {
     m_action->setObjectName(QStringLiteral("plaintextSecretsAction"));

@@ -71,6 +71,7 @@ int main(int argc, char *argv[])
     QApplication::setQuitOnLastWindowClosed(false);
     sandbox::TrayController tray(client.value().get());
     sandbox::MainWindow window(client.value().get(), &tray);
+    window.setQuitEndsCommands(host.isOwner());
     const QString configDirectory = options.engine.configDirectory.isEmpty()
         ? sandbox::ConfigurationLocation::configDirectory()
         : options.engine.configDirectory;

@@ -854,10 +854,13 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
     std::shared_ptr<QAtomicInt> alive = d->alive;
     SandboxProcess *object = process.get();
     auto settled = std::make_shared<QAtomicInt>(0); // started, failed to start, or finished
-    connect(object, &SandboxProcess::started, object, [priv, alive, id, object, settled] {
+    connect(object, &SandboxProcess::started, object, [this, alive, id, object, settled] {
         settled->storeRelease(1);
-        if (alive->loadAcquire())
-            priv->table.setPid(id, object->pid());
+        if (!alive->loadAcquire())
+            return;
+        // Listed at spawn before it had a pid: every client learns the pid now.
+        if (const std::optional<ProcessInfo> info = d->table.setPid(id, object->pid()))
+            emit processNoted(*info);
     });
     connect(object, &SandboxProcess::finished, object, [priv, alive, id, settled](const ExitStatus &status) {
         settled->storeRelease(1);

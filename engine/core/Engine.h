@@ -145,7 +145,8 @@ signals:
     void activeBackendChanged(const sandbox::BackendRef &ref);
     void policyChanged(const sandbox::Policy &policy);
     void processStarted(const sandbox::ProcessInfo &info);
-    // The process's launcher added a note about how it started (the last of info.notes).
+    // The process's row changed after processStarted(): it started (info.pid is known now),
+    // or its launcher added a note about how it started (the last of info.notes).
     void processNoted(const sandbox::ProcessInfo &info);
     void processFinished(quint64 processId, const sandbox::ExitStatus &status);
     void refusalReported(const sandbox::Refusal &refusal);

@@ -70,13 +70,16 @@ quint64 ProcessTable::add(const BackendRef &owner, std::shared_ptr<Launcher> lau
     return m_rows.last().info.id;
 }
 
-void ProcessTable::setPid(quint64 id, qint64 pid)
+std::optional<ProcessInfo> ProcessTable::setPid(quint64 id, qint64 pid)
 {
     QMutexLocker locker(&m_mutex);
     for (Row &row : m_rows) {
-        if (row.info.id == id)
+        if (row.info.id == id) {
             row.info.pid = pid;
+            return row.info;
+        }
     }
+    return std::nullopt;
 }
 
 std::optional<ProcessInfo> ProcessTable::addNote(quint64 id, const QString &note)

@@ -28,7 +28,8 @@ public:
 
     quint64 add(const BackendRef &owner, std::shared_ptr<Launcher> launcher, std::shared_ptr<SandboxProcess> process,
                 const SpawnRequest &request);
-    void setPid(quint64 id, qint64 pid);
+    // Records the pid of a process that has started; returns its info then.
+    std::optional<ProcessInfo> setPid(quint64 id, qint64 pid);
     // Adds a note the process's launcher made about how it started; returns its info then.
     std::optional<ProcessInfo> addNote(quint64 id, const QString &note);
     // Marks a process ended; returns its final info, or nothing when it had already ended.

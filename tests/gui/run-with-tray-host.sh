@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Runs CMD on a private Xvfb display that has a real X11 system tray (trayer, an XEmbed
 # tray host from Debian), so QSystemTrayIcon finds a tray as it would on a desktop.
-# Usage: tests/gui/run-with-tray-host.sh CMD [ARGS...]
+# Usage: tests/gui/run-with-tray-host.sh [--tray-later] CMD [ARGS...]
+# --tray-later: no tray host at the start; CMD starts one itself with the command line in
+# SANDBOX_TRAY_HOST_COMMAND (as a tray host that starts after the applications of a login).
 # Needs: xvfb, trayer, x11-utils (xwininfo).
 set -euo pipefail
+tray_later=
+if [ "${1:-}" = "--tray-later" ]; then
+    tray_later=1
+    shift
+fi
 if [ $# -lt 1 ]; then
-    echo "usage: $0 CMD [ARGS...]" >&2
+    echo "usage: $0 [--tray-later] CMD [ARGS...]" >&2
     exit 2
 fi
 for tool in Xvfb trayer xwininfo; do
@@ -49,9 +56,16 @@ if [ -z "$ready" ]; then
     exit 1
 fi
 
+tray_command="trayer --edge top --align right --widthtype request --height 28 --SetDockType true --transparent false"
+if [ -n "$tray_later" ]; then
+    export QT_QPA_PLATFORM=xcb
+    export SANDBOX_TRAY_HOST_COMMAND="$tray_command"
+    "$@"
+    exit
+fi
+
 start_tray() {
-    trayer --edge top --align right --widthtype request --height 28 --SetDockType true \
-        --transparent false >"$work/trayer.log" 2>&1 &
+    $tray_command >"$work/trayer.log" 2>&1 &
     tray_pid=$!
 }
 # trayer claims _NET_SYSTEM_TRAY_S0 before it maps its panel window; the test itself

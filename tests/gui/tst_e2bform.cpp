@@ -1,11 +1,14 @@
 // E2B's settings form in Studio, rendered from the Power Pack's descriptor: the API key is
 // typed into the generic secret field, the local E2B (tests/e2b/local-e2b-server.mjs) is
 // set as the API and sandbox URL, and the backend activates; the key field then says
-// only that a key is configured.
+// only that a key is configured. An API that cannot be reached fails the activation with
+// its cause, not as an error of the key field; a refused key is the key field's error.
+#include "ActivationProgress.h"
 #include "GuiTest.h"
 #include "MainWindow.h"
 #include "SchemaForm.h"
 #include "StudioHarness.h"
+#include "WidgetWalk.h"
 #include "server/Client.h"
 
 #include <QLabel>
@@ -39,6 +42,7 @@ private slots:
     void initTestCase();
     void cleanupTestCase();
     void keyThroughTheSecretFieldActivates();
+    void unreachableApiIsTheActivationsFailureNotTheKeys();
 
 private:
     QTemporaryDir m_home;
@@ -114,6 +118,62 @@ void TestE2bForm::keyThroughTheSecretFieldActivates()
     auto *typed = window.findChild<QLineEdit *>(QStringLiteral("field_apiKey_input"));
     QVERIFY(typed);
     QVERIFY(typed->text().isEmpty());
+}
+
+void TestE2bForm::unreachableApiIsTheActivationsFailureNotTheKeys()
+{
+    StudioHarness harness;
+    MainWindow window(harness.client(), nullptr);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(StudioHarness::await(harness.client()->installPack(QStringLiteral(SANDBOX_POWER_PACK_DIR))).ok());
+    GuiTest::clickBackend(window, e2b);
+    if (QTest::currentTestFailed())
+        return;
+    auto *form = window.findChild<SchemaForm *>(QStringLiteral("schemaForm"));
+    QTRY_VERIFY_WITH_TIMEOUT(form->hasSchema() && window.findChild<QWidget *>(QStringLiteral("field_apiKey")), 20000);
+    auto *replace = window.findChild<QPushButton *>(QStringLiteral("field_apiKey_replace"));
+    QTRY_VERIFY(replace->isVisible());
+    QTest::mouseClick(replace, Qt::LeftButton);
+    auto *key = window.findChild<QLineEdit *>(QStringLiteral("field_apiKey_input"));
+    QTRY_VERIFY(key->isVisible());
+    typeInto(key, m_key);
+    // ".invalid" never resolves (RFC 2606): the name lookup fails, as with no connection.
+    const QString unreachable = QStringLiteral("https://e2b-api.invalid");
+    typeInto(window.findChild<QLineEdit *>(QStringLiteral("field_apiUrl")), unreachable);
+    typeInto(window.findChild<QLineEdit *>(QStringLiteral("field_sandboxUrl")), unreachable);
+
+    auto *progress = window.findChild<ActivationProgress *>(QStringLiteral("activationProgress"));
+    auto *activate = window.findChild<QPushButton *>(QStringLiteral("activateButton"));
+    QTRY_VERIFY(activate->isEnabled());
+    QTest::mouseClick(activate, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!progress->isRunning() && !progress->summary().isEmpty(), 60000);
+    QVERIFY(!harness.engine().activeRef());
+    // The cause, where the activation's outcome is told ...
+    QVERIFY2(progress->summary().contains(QStringLiteral("e2b-api.invalid")), qPrintable(progress->summary()));
+    QVERIFY2(progress->summary().contains(QStringLiteral("cannot be used")), qPrintable(progress->summary()));
+    // ... and not under the key field, which holds nothing wrong.
+    auto *keyError = window.findChild<QLabel *>(QStringLiteral("field_apiKey_error"));
+    QVERIFY(keyError);
+    QVERIFY2(!keyError->isVisible(), qPrintable(keyError->text()));
+    QVERIFY(form->fieldError(QStringLiteral("apiKey")).isEmpty());
+    QVERIFY2(window.findChild<QLabel *>(QStringLiteral("backendStatus"))->text().contains(QStringLiteral("Activation")),
+             qPrintable(window.findChild<QLabel *>(QStringLiteral("backendStatus"))->text()));
+    WidgetWalk::saveScreenshot(&window, QStringLiteral("e2b-unreachable"));
+
+    // A key the reachable API refuses is the key field's error.
+    typeInto(window.findChild<QLineEdit *>(QStringLiteral("field_apiUrl")), m_url);
+    typeInto(window.findChild<QLineEdit *>(QStringLiteral("field_sandboxUrl")), m_url);
+    key = window.findChild<QLineEdit *>(QStringLiteral("field_apiKey_input"));
+    if (!key->isVisible()) {
+        QTest::mouseClick(window.findChild<QPushButton *>(QStringLiteral("field_apiKey_replace")), Qt::LeftButton);
+        QTRY_VERIFY(key->isVisible());
+    }
+    typeInto(key, QStringLiteral("e2b_refused"));
+    QTRY_VERIFY(activate->isEnabled());
+    QTest::mouseClick(activate, Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(keyError->isVisible(), 60000);
+    QVERIFY(!harness.engine().activeRef());
 }
 
 QTEST_MAIN(TestE2bForm)

@@ -19,6 +19,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTextBrowser>
 #include <QUrl>
 
 using namespace sandbox;
@@ -38,6 +39,7 @@ private slots:
     void cleanup();
     void menuHasEveryEntry();
     void documentationOpensTheReadme();
+    void documentationShownHereWhenNoProgramOpensIt();
     void commandLineHelpShowsSandboxctlsHelp();
     void logLocationIsWhereTheLogIsWritten();
     void licencesNameTheComponents();
@@ -107,6 +109,29 @@ void TestHelp::documentationOpensTheReadme()
     QVERIFY(m_opened.first().isLocalFile());
     QCOMPARE(m_opened.first().toLocalFile(), HelpMenu::documentationPath());
     QVERIFY(QFileInfo(m_opened.first().toLocalFile()).size() > 0);
+}
+
+void TestHelp::documentationShownHereWhenNoProgramOpensIt()
+{
+    // No handler for files: the platform (offscreen, or a desktop without a program for
+    // .md) opens nothing, and F1 still shows the documentation.
+    QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
+    QApplication::setActiveWindow(m_window.get());
+    QTRY_COMPARE(QApplication::activeWindow(), m_window.get());
+    QTest::keyClick(m_window.get(), Qt::Key_F1);
+    QDesktopServices::setUrlHandler(QStringLiteral("file"), this, "openFile");
+    QTRY_VERIFY(m_window->findChild<QDialog *>(QStringLiteral("documentationDialog"))
+                && m_window->findChild<QDialog *>(QStringLiteral("documentationDialog"))->isVisible());
+    auto *dialog = m_window->findChild<QDialog *>(QStringLiteral("documentationDialog"));
+    auto *text = dialog->findChild<QTextBrowser *>(QStringLiteral("documentationText"));
+    QVERIFY(text);
+    QFile readme(HelpMenu::documentationPath());
+    QVERIFY(readme.open(QIODevice::ReadOnly));
+    const QString heading = QString::fromUtf8(readme.readLine()).remove(QLatin1Char('#')).trimmed();
+    QVERIFY(!heading.isEmpty());
+    QVERIFY2(text->toPlainText().startsWith(heading), qPrintable(text->toPlainText().left(200)));
+    QVERIFY(QFileInfo(WidgetWalk::saveScreenshot(dialog, QStringLiteral("help-documentation"))).size() > 0);
+    dialog->reject();
 }
 
 void TestHelp::commandLineHelpShowsSandboxctlsHelp()

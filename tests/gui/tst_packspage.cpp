@@ -1,5 +1,6 @@
-// The Packs window: install the real Power Pack from its folder, see it listed with its
-// state and backend, a failed install and a refused disable shown with their reasons, and
+// The Packs window: install the real Power Pack from its folder once the user says they
+// trust it, see it listed with its state and its backends by name, a failed install and a
+// refused disable shown with their reasons, the window placed on the screen, and
 // Docker's settings form rendered from its descriptor and activated against the real
 // runtime test.sh starts (Podman's Docker-compatible service).
 #include "GuiTest.h"
@@ -7,13 +8,16 @@
 #include "PacksPage.h"
 #include "SchemaForm.h"
 #include "StudioHarness.h"
+#include "WidgetWalk.h"
 #include "server/Client.h"
 
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QTreeWidget>
 
@@ -66,8 +70,37 @@ void TestPacksPage::installListAndRefuse()
     auto *progress = page->findChild<QProgressBar *>(QStringLiteral("packProgress"));
     QSignalSpy finished(page, &PacksPage::operationFinished);
 
+    // The window opens on the screen, over Studio's, not against the screen's edge.
+    const QRect available = page->window()->screen()->availableGeometry();
+    const QRect placed = page->window()->frameGeometry();
+    QVERIFY2(
+        available.contains(placed),
+        qPrintable(
+            QStringLiteral("%1,%2 %3x%4").arg(placed.x()).arg(placed.y()).arg(placed.width()).arg(placed.height())));
+    QVERIFY(placed.left() > available.left() && placed.top() > available.top());
+    // No word of the code's own ("atom pack") in what the window shows.
+    for (const QString &text : WidgetWalk::texts(page->window()))
+        QVERIFY2(!text.contains(QStringLiteral("atom"), Qt::CaseInsensitive), qPrintable(text));
+
+    // A pack is native code: nothing is loaded before the user says they trust it.
+    auto trustDialog = [page] { return page->findChild<QMessageBox *>(QStringLiteral("packTrustDialog")); };
     page->installFrom(QStringLiteral(SANDBOX_POWER_PACK_DIR));
-    QVERIFY(progress->isVisible());
+    QTRY_VERIFY(trustDialog() && trustDialog()->isVisible());
+    QVERIFY2(trustDialog()->informativeText().contains(QStringLiteral("outside any sandbox")),
+             qPrintable(trustDialog()->informativeText()));
+    QVERIFY(trustDialog()->text().contains(QDir::toNativeSeparators(QStringLiteral(SANDBOX_POWER_PACK_DIR))));
+    WidgetWalk::saveScreenshot(trustDialog(), QStringLiteral("packs-trust"));
+    QTest::mouseClick(trustDialog()->findChild<QPushButton *>(QStringLiteral("packTrustCancel")), Qt::LeftButton);
+    QTRY_VERIFY(!trustDialog());
+    QVERIFY(!progress->isVisible());
+    QCOMPARE(finished.size(), 0);
+    QVERIFY(!packRow(list, QStringLiteral("Power Pack")));
+    QVERIFY(StudioHarness::await(harness.client()->packs()).value().size() == 1); // the test pack only
+
+    page->installFrom(QStringLiteral(SANDBOX_POWER_PACK_DIR));
+    QTRY_VERIFY(trustDialog() && trustDialog()->isVisible());
+    QTest::mouseClick(trustDialog()->findChild<QPushButton *>(QStringLiteral("packTrustInstall")), Qt::LeftButton);
+    QTRY_VERIFY(progress->isVisible());
     QVERIFY(!page->findChild<QPushButton *>(QStringLiteral("packInstallArchive"))->isEnabled());
     QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
     QVERIFY2(finished.takeFirst().first().toBool(), qPrintable(status->text()));
@@ -75,8 +108,9 @@ void TestPacksPage::installListAndRefuse()
     QVERIFY(status->text().contains(QStringLiteral("Installed Power Pack")));
     QTRY_VERIFY(packRow(list, QStringLiteral("Power Pack")));
     QCOMPARE(packRow(list, QStringLiteral("Power Pack"))->text(3), QStringLiteral("Enabled"));
-    QCOMPARE(packRow(list, QStringLiteral("Power Pack"))->text(4),
-             docker.toString() + QStringLiteral(", atom-pack:power-pack:e2b"));
+    // Its backends by the names the backend list gives them, never raw refs.
+    QTRY_COMPARE(packRow(list, QStringLiteral("Power Pack"))->text(4), QStringLiteral("Docker, E2B"));
+    WidgetWalk::saveScreenshot(page->window(), QStringLiteral("packs"));
     QTRY_VERIFY(GuiTest::backendItem(window, docker));
 
     // A path that is no pack: refused, with the reason, and nothing changes.

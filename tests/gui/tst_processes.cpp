@@ -12,6 +12,7 @@
 
 #include <QAction>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -125,6 +126,17 @@ void TestProcesses::runningCommandsShowWithTheirBackend()
     QTRY_VERIFY(rowFor(QStringLiteral("sleep 302")));
     QCOMPARE(rowFor(QStringLiteral("sleep 302"))->text(1), QStringLiteral("Leaky"));
     QCOMPARE(rowFor(QStringLiteral("sleep 302"))->text(4), QString()); // Leaky notes nothing
+    // Its process id shows once its sandbox is up (Leaky's comes up after it was listed),
+    // though nothing else about it changes afterwards: the host process of that command.
+    QCOMPARE(table()->headerItem()->text(3), QStringLiteral("Process id"));
+    QTRY_VERIFY(rowFor(QStringLiteral("sleep 302"))->text(3) != QStringLiteral("starting"));
+    const qint64 pid = rowFor(QStringLiteral("sleep 302"))->text(3).toLongLong();
+    QVERIFY2(pid > 0, qPrintable(rowFor(QStringLiteral("sleep 302"))->text(3)));
+    QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+    QVERIFY(cmdline.open(QIODevice::ReadOnly));
+    const QList<QByteArray> argv = cmdline.readAll().split('\0');
+    QVERIFY(argv.size() >= 2);
+    QVERIFY2(argv.at(0).endsWith("sleep") && argv.at(1) == "302", cmdline.fileName().toUtf8().constData());
     QCOMPARE(rowFor(QStringLiteral("sleep 302"))->toolTip(0), QStringLiteral("sleep 302\nin ") + QDir::tempPath());
     QCOMPARE(rowFor(QStringLiteral("sleep 301"))->text(1), QStringLiteral("Plain"));
     QTRY_COMPARE(statusText(), QStringLiteral("2 commands running: Plain 1, Leaky 1"));

@@ -52,6 +52,7 @@ private slots:
     void cleanupFailureShowsBannerAndKeepsActivation();
     void windowStaysResponsiveDuringSlowPrepare();
     void policyIsSavedOnApplyAndReverted();
+    void writablePathInsideADeniedOneIsPointedOut();
     void policyErrorNamesTheField();
     void hostInteractionsAreNativeDialogs_data();
     void hostInteractionsAreNativeDialogs();
@@ -357,6 +358,36 @@ void TestSandboxPage::windowStaysResponsiveDuringSlowPrepare()
     QTRY_VERIFY_WITH_TIMEOUT(!progress()->isRunning(), 30000);
     QVERIFY(!busy->isVisible());
     QCOMPARE(m_harness->engine().activeRef(), TestPack::ref(QStringLiteral("slow")));
+}
+
+void TestSandboxPage::writablePathInsideADeniedOneIsPointedOut()
+{
+    auto *policy = m_window->findChild<PolicyPanel *>(QStringLiteral("policyPanel"));
+    QTRY_VERIFY(policy->isEnabled());
+    auto *note = m_window->findChild<QLabel *>(QStringLiteral("policyWritableConflicts"));
+    QVERIFY(note);
+    QVERIFY(!note->isVisible());
+    auto add = [this](const QString &list, const QString &path) {
+        auto *input = m_window->findChild<QLineEdit *>(list + QStringLiteral("Input"));
+        QTest::keyClicks(input, path);
+        QTest::keyClick(input, Qt::Key_Return);
+    };
+    add(QStringLiteral("policyDenied"), QStringLiteral("/srv/secrets"));
+    add(QStringLiteral("policyWritable"), QStringLiteral("/srv/secrets/build-output"));
+    add(QStringLiteral("policyWritable"), QStringLiteral("/srv/secrets-not-inside"));
+    QTRY_VERIFY(note->isVisible());
+    QCOMPARE(note->text(),
+             QStringLiteral("“/srv/secrets/build-output” is writable but inside the denied “/srv/secrets”: "
+                            "denied wins, so commands can neither write nor read it."));
+    // "~/" entries are compared as the same home.
+    add(QStringLiteral("policyDenied"), QStringLiteral("~/private"));
+    add(QStringLiteral("policyWritable"), QStringLiteral("~/private/notes"));
+    QTRY_VERIFY(
+        note->text().contains(QStringLiteral("“~/private/notes” is writable but inside the denied “~/private”")));
+    WidgetWalk::saveScreenshot(m_window.get(), QStringLiteral("policy-writable-inside-denied"));
+    // Reverting the edits takes the note away.
+    QTest::mouseClick(button(QStringLiteral("policyRevert")), Qt::LeftButton);
+    QTRY_VERIFY(!note->isVisible());
 }
 
 void TestSandboxPage::policyIsSavedOnApplyAndReverted()

@@ -5,6 +5,8 @@
 #include "ActivationProgress.h"
 #include "GuiTest.h"
 #include "NoticeBanner.h"
+#include "ProcessesView.h"
+#include "RunningProcesses.h"
 #include "StudioHarness.h"
 #include "TrayController.h"
 #include "WidgetWalk.h"
@@ -12,9 +14,12 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSystemTrayIcon>
 #include <QToolButton>
@@ -37,6 +42,7 @@ private slots:
     void cleanupWarningIsNotified();
     void closingTheWindow();
     void quitFromTheTrayClosesForGood();
+    void quitFromTheTrayWithRunningCommandsAsksFirst();
     void quitShortcutClosesForGood();
     void screenshotOfTheMenu();
 
@@ -227,6 +233,59 @@ void TestTray::quitFromTheTrayClosesForGood()
     // going to the tray, whether or not a tray exists.
     QVERIFY(m_window->close());
     QCOMPARE(quit.count(), 1);
+}
+
+void TestTray::quitFromTheTrayWithRunningCommandsAsksFirst()
+{
+    QVERIFY(m_harness->activate(QStringLiteral("plain")).ok);
+    SpawnRequest request;
+    request.argv = QStringList{ QStringLiteral("sleep"), QStringLiteral("305") };
+    request.cwd = QDir::tempPath();
+    std::unique_ptr<RemoteProcess> command = m_harness->client()->spawn(request);
+    QSignalSpy started(command.get(), &RemoteProcess::started);
+    QSignalSpy finished(command.get(), &RemoteProcess::finished);
+    QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 20000);
+    QTRY_COMPARE(m_window->processesView()->processes()->processes().size(), 1);
+
+    QSignalSpy quit(m_window.get(), &MainWindow::quitRequested);
+    // Studio lives in the tray: its window is closed (hidden) when Quit is chosen there.
+    m_window->hide();
+    QAction *trayQuit = m_tray->menu()->findChild<QAction *>(QStringLiteral("trayQuitAction"));
+    trayQuit->trigger();
+    // Nothing ends before the user answers: the question shows on its own and names what
+    // would be stopped.
+    QTRY_VERIFY(m_window->findChild<QMessageBox *>(QStringLiteral("quitConfirmation"))
+                && m_window->findChild<QMessageBox *>(QStringLiteral("quitConfirmation"))->isVisible());
+    auto *box = m_window->findChild<QMessageBox *>(QStringLiteral("quitConfirmation"));
+    QCOMPARE(box->text(), QStringLiteral("1 command running: Plain 1"));
+    QVERIFY2(box->informativeText().contains(QStringLiteral("stops these commands")),
+             qPrintable(box->informativeText()));
+    QCOMPARE(quit.count(), 0);
+    m_window->show();
+    const QString path = WidgetWalk::saveScreenshot(box, QStringLiteral("quit-confirmation"));
+    QVERIFY(QFileInfo(path).size() > 0);
+    // Asking again while the question is open asks once.
+    trayQuit->trigger();
+    QCOMPARE(m_window->findChildren<QMessageBox *>(QStringLiteral("quitConfirmation")).size(), 1);
+
+    // Keep Running (also the default): nothing quits, the command goes on.
+    auto *keep = box->findChild<QPushButton *>(QStringLiteral("quitConfirmKeep"));
+    QVERIFY(keep->isDefault());
+    QTest::mouseClick(keep, Qt::LeftButton);
+    QTRY_VERIFY(!m_window->findChild<QMessageBox *>(QStringLiteral("quitConfirmation")));
+    QCOMPARE(quit.count(), 0);
+    QVERIFY(m_window->isVisible());
+    QCOMPARE(finished.count(), 0);
+    QCOMPARE(m_window->processesView()->processes()->processes().size(), 1);
+
+    // Asked again and confirmed: Studio quits for good.
+    trayQuit->trigger();
+    QTRY_VERIFY(m_window->findChild<QMessageBox *>(QStringLiteral("quitConfirmation")));
+    QTest::mouseClick(m_window->findChild<QPushButton *>(QStringLiteral("quitConfirmStop")), Qt::LeftButton);
+    QTRY_COMPARE(quit.count(), 1);
+    QVERIFY(!m_window->isVisible());
+    command->kill();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 20000);
 }
 
 void TestTray::quitShortcutClosesForGood()

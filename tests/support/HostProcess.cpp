@@ -1,10 +1,13 @@
 #include "HostProcess.h"
 
 #include <QProcessEnvironment>
+#include <QTimer>
+
+#include <utility>
 
 namespace sandbox::test {
 
-HostProcess::HostProcess(const SpawnRequest &request, const QMap<QString, QString> &extraEnv)
+HostProcess::HostProcess(const SpawnRequest &request, const QMap<QString, QString> &extraEnv, int startDelayMs)
 {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     for (auto it = request.env.begin(); it != request.env.end(); ++it)
@@ -44,7 +47,25 @@ HostProcess::HostProcess(const SpawnRequest &request, const QMap<QString, QStrin
             m_exit = ExitStatus{ code, false, 0, false };
         emit finished(m_exit);
     });
-    m_process.start();
+    if (startDelayMs <= 0) {
+        m_process.start();
+        return;
+    }
+    m_startPending = true;
+    QTimer::singleShot(startDelayMs, this, [this] {
+        if (!std::exchange(m_startPending, false))
+            return;
+        m_process.start();
+    });
+}
+
+void HostProcess::endBeforeStart(int signal)
+{
+    // Ended while its start was still pending: it ends as a killed sandbox does.
+    m_startPending = false;
+    m_finished = true;
+    m_exit = ExitStatus{ 0, true, signal, false };
+    emit finished(m_exit);
 }
 
 HostProcess::~HostProcess()
@@ -85,12 +106,16 @@ void HostProcess::closeStdin()
 void HostProcess::terminate()
 {
     m_lastSignal = 15;
+    if (m_startPending)
+        return endBeforeStart(15);
     m_process.terminate();
 }
 
 void HostProcess::kill()
 {
     m_lastSignal = 9;
+    if (m_startPending)
+        return endBeforeStart(9);
     m_process.kill();
 }
 

@@ -62,15 +62,18 @@ E2bApi::Response E2bApi::request(const QByteArray &method, const QString &path, 
     return response;
 }
 
-QString E2bApi::checkKey() const
+Status E2bApi::checkKey() const
 {
+    const QString key = QStringLiteral("apiKey");
     if (m_settings.apiKey.isEmpty())
-        return tr("No API key is set. Set it with sandboxctl secret set, then activate again.");
+        return Error{ key, tr("No API key is set. Set it with sandboxctl secret set, then activate again."), {} };
     const Response listed = request("GET", QStringLiteral("/sandboxes"), {});
     if (listed.status == 401 || listed.status == 403)
-        return keyRefused();
+        return Error{ key, keyRefused(), {} };
     if (listed.status != 200)
-        return tr("The E2B API at %1 cannot be used: %2").arg(m_settings.apiUrl.toString(), listed.message());
+        return Error{ m_settings.apiUrl.toString(),
+                      tr("The E2B API at %1 cannot be used: %2").arg(m_settings.apiUrl.toString(), listed.message()),
+                      {} };
     return {};
 }
 

@@ -43,8 +43,10 @@ public:
 
     const E2bSettings &settings() const { return m_settings; }
 
-    // Checks the key with GET /sandboxes: empty when accepted, otherwise why not.
-    QString checkKey() const;
+    // Checks the key with GET /sandboxes: success when accepted, otherwise why not. The
+    // error names the apiKey setting only when the key is missing or refused; an API that
+    // cannot be reached (a name that does not resolve, no connection) is named by its URL.
+    Status checkKey() const;
     // POST /sandboxes: a sandbox of the template with the timeout and internet access.
     Result<E2bSandbox> create(bool internet) const;
     // POST /sandboxes/<id>/timeout: the sandbox lives `timeoutSeconds` from now.

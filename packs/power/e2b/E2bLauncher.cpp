@@ -127,8 +127,8 @@ QFuture<Status> E2bLauncher::prepare()
     }
     return QtConcurrent::run([this, current]() -> Status {
         const E2bApi api(current);
-        if (const QString problem = api.checkKey(); !problem.isEmpty())
-            return Error{ QStringLiteral("apiKey"), problem, {} };
+        if (const Status checked = api.checkKey(); !checked)
+            return checked;
         auto pool = std::make_shared<E2bSandboxPool>(api);
         // The default policy's network is none: that sandbox is the one the activation keeps.
         Result<E2bSandbox> sandbox = pool->sandboxFor(false);
@@ -155,8 +155,8 @@ QFuture<Availability> E2bLauncher::isAvailable()
         current = m_settings;
     }
     return QtConcurrent::run([current]() -> Availability {
-        const QString problem = E2bApi(current).checkKey();
-        return Availability{ problem.isEmpty(), problem };
+        const Status checked = E2bApi(current).checkKey();
+        return Availability{ checked.ok(), checked ? QString() : checked.error().message };
     });
 }
 

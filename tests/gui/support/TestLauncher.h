@@ -22,6 +22,8 @@ public:
         // Non-empty: the id of a string setting naming the runtime's socket; available only
         // once configured with a path that exists (as a container runtime at its endpoint).
         QString runtimeSetting;
+        // Each command's sandbox comes up this long after spawn() (as a container's or VM's).
+        int startDelayMs = 0;
     };
 
     TestLauncher(QString kind, BackendDescriptor descriptor);

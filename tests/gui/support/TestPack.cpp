@@ -136,7 +136,7 @@ QList<std::shared_ptr<Launcher>> TestPack::createLaunchers()
             descriptor(QStringLiteral("Failing"), QStringLiteral("Fails at the step it is told to."), { failAt })),
         std::make_shared<TestLauncher>(QStringLiteral("leaky"),
                                        descriptor(QStringLiteral("Leaky"), QStringLiteral("Its first cleanup fails.")),
-                                       TestLauncher::Behaviour{ true, false, {}, {}, {} }),
+                                       TestLauncher::Behaviour{ true, false, {}, {}, {}, 300 }),
         std::make_shared<TestLauncher>(
             QStringLiteral("interactive"),
             descriptor(QStringLiteral("Interactive"), QStringLiteral("Asks a question while preparing."), { question }),
