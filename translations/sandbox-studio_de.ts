@@ -63,6 +63,10 @@
         <source>“%1” is now the active backend. Commands started from now on use it; commands already running keep the backend that started them.</source>
         <translation>„%1“ ist jetzt das aktive Backend. Ab jetzt gestartete Befehle verwenden es; bereits laufende Befehle behalten das Backend, mit dem sie gestartet wurden.</translation>
     </message>
+    <message>
+        <source>The steps of the next activation show here.</source>
+        <translation>Hier erscheinen die Schritte der nächsten Aktivierung.</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::ActivationText</name>
@@ -238,10 +242,6 @@
         <translation>Plattformen:</translation>
     </message>
     <message>
-        <source>What enforces the policy with this backend:</source>
-        <translation>Womit dieses Backend die Richtlinie durchsetzt:</translation>
-    </message>
-    <message>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
@@ -349,6 +349,14 @@
         <source>This backend cannot be activated under the current sandbox policy; the reason is shown above.</source>
         <translation>Dieses Backend kann unter der aktuellen Sandbox-Richtlinie nicht aktiviert werden; der Grund steht oben.</translation>
     </message>
+    <message>
+        <source>What enforces the policy with this backend</source>
+        <translation>Womit dieses Backend die Richtlinie durchsetzt</translation>
+    </message>
+    <message>
+        <source>Activation failed; the cause is shown under “Activation”.</source>
+        <translation>Die Aktivierung ist fehlgeschlagen; die Ursache steht unter „Aktivierung“.</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::ByteSizeEdit</name>
@@ -412,10 +420,6 @@
         <translation>Die Dokumentation ist auf diesem Computer nicht installiert.</translation>
     </message>
     <message>
-        <source>No program is set up to open %1.</source>
-        <translation>Kein Programm ist eingerichtet, um %1 zu öffnen.</translation>
-    </message>
-    <message>
         <source>Command-Line Help</source>
         <translation>Hilfe zur Befehlszeile</translation>
     </message>
@@ -470,6 +474,10 @@
     <message>
         <source>&lt;b&gt;Sandbox Studio&lt;/b&gt; %1&lt;br&gt;Decides how every command an AI coding agent runs is confined.</source>
         <translation>&lt;b&gt;Sandbox Studio&lt;/b&gt; %1&lt;br&gt;Legt fest, wie jeder Befehl eines KI-Programmierassistenten abgeschottet wird.</translation>
+    </message>
+    <message>
+        <source>No program is set up to open %1, so it is shown here.</source>
+        <translation>Kein Programm ist eingerichtet, um %1 zu öffnen; die Dokumentation wird daher hier angezeigt.</translation>
     </message>
 </context>
 <context>
@@ -570,10 +578,6 @@
         <translation>Pakete</translation>
     </message>
     <message>
-        <source>&amp;Sandbox</source>
-        <translation>&amp;Sandbox</translation>
-    </message>
-    <message>
         <source>&amp;Processes</source>
         <translation>&amp;Prozesse</translation>
     </message>
@@ -593,6 +597,26 @@
         <source>&amp;Refusals (%1)</source>
         <translation>&amp;Ablehnungen (%1)</translation>
     </message>
+    <message>
+        <source>Sand&amp;box</source>
+        <translation>Sand&amp;box</translation>
+    </message>
+    <message>
+        <source>Quit Sandbox Studio?</source>
+        <translation>Sandbox Studio beenden?</translation>
+    </message>
+    <message>
+        <source>Quitting Sandbox Studio stops these commands and everything they started. The programs that started them see them end.</source>
+        <translation>Beim Beenden von Sandbox Studio werden diese Befehle und alles, was sie gestartet haben, gestoppt. Die Programme, die die Befehle gestartet haben, bemerken, dass sie enden.</translation>
+    </message>
+    <message>
+        <source>Stop Commands and &amp;Quit</source>
+        <translation>Befehle stoppen und &amp;beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Keep Running</source>
+        <translation>&amp;Weiterlaufen lassen</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::NoticeBanner</name>
@@ -607,10 +631,6 @@
 </context>
 <context>
     <name>sandbox::PacksPage</name>
-    <message>
-        <source>Atom packs contribute sandbox backends. Installed packs are kept for you alone; a disabled or removed pack keeps its backends&apos; settings for when it returns.</source>
-        <translation>Atom-Pakete steuern Sandbox-Backends bei. Installierte Pakete gelten nur für Sie; ein deaktiviertes oder entferntes Paket behält die Einstellungen seiner Backends für den Fall, dass es zurückkehrt.</translation>
-    </message>
     <message>
         <source>Pack</source>
         <translation>Paket</translation>
@@ -640,28 +660,8 @@
         <translation>Aus Ordner installieren …</translation>
     </message>
     <message>
-        <source>Enable</source>
-        <translation>Aktivieren</translation>
-    </message>
-    <message>
-        <source>Disable</source>
-        <translation>Deaktivieren</translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation>Entfernen</translation>
-    </message>
-    <message>
         <source>The packs cannot be listed: %1</source>
         <translation>Die Pakete können nicht aufgelistet werden: %1</translation>
-    </message>
-    <message>
-        <source>Enabled</source>
-        <translation>Aktiviert</translation>
-    </message>
-    <message>
-        <source>Disabled</source>
-        <translation>Deaktiviert</translation>
     </message>
     <message>
         <source>Refused: %1</source>
@@ -693,19 +693,19 @@
     </message>
     <message>
         <source>Enabling %1…</source>
-        <translation>%1 wird aktiviert …</translation>
+        <translation>%1 wird eingeschaltet …</translation>
     </message>
     <message>
         <source>Enabled %1.</source>
-        <translation>%1 wurde aktiviert.</translation>
+        <translation>%1 wurde eingeschaltet.</translation>
     </message>
     <message>
         <source>Disabling %1…</source>
-        <translation>%1 wird deaktiviert …</translation>
+        <translation>%1 wird ausgeschaltet …</translation>
     </message>
     <message>
         <source>Disabled %1.</source>
-        <translation>%1 wurde deaktiviert.</translation>
+        <translation>%1 wurde ausgeschaltet.</translation>
     </message>
     <message>
         <source>Remove Pack</source>
@@ -723,13 +723,53 @@
         <source>Removed %1.</source>
         <translation>%1 wurde entfernt.</translation>
     </message>
+    <message>
+        <source>Packs add sandbox backends to Sandbox Studio. Installed packs are kept for you alone; a disabled or removed pack keeps its backends&apos; settings for when it returns.</source>
+        <translation>Pakete fügen Sandbox Studio Sandbox-Backends hinzu. Installierte Pakete gelten nur für Sie; ein ausgeschaltetes oder entferntes Paket behält die Einstellungen seiner Backends für den Fall, dass es zurückkehrt.</translation>
+    </message>
+    <message>
+        <source>Enable Pack</source>
+        <comment>turn an installed, disabled pack back on (not: activate a backend)</comment>
+        <translation>Paket einschalten</translation>
+    </message>
+    <message>
+        <source>Disable Pack</source>
+        <comment>turn an installed pack off without removing it</comment>
+        <translation>Paket ausschalten</translation>
+    </message>
+    <message>
+        <source>Enabled</source>
+        <comment>state of a pack</comment>
+        <translation>Eingeschaltet</translation>
+    </message>
+    <message>
+        <source>Disabled</source>
+        <comment>state of a pack</comment>
+        <translation>Ausgeschaltet</translation>
+    </message>
+    <message>
+        <source>Install This Pack?</source>
+        <translation>Dieses Paket installieren?</translation>
+    </message>
+    <message>
+        <source>Install the pack from %1?</source>
+        <translation>Das Paket aus %1 installieren?</translation>
+    </message>
+    <message>
+        <source>A pack is a program: Sandbox Studio loads its code into the engine, where it runs with your permissions and outside any sandbox. Install it only if you trust where it came from.</source>
+        <translation>Ein Paket ist ein Programm: Sandbox Studio lädt seinen Code in die Engine, wo er mit Ihren Rechten und außerhalb jeder Sandbox läuft. Installieren Sie es nur, wenn Sie seiner Herkunft vertrauen.</translation>
+    </message>
+    <message>
+        <source>Install and Load</source>
+        <translation>Installieren und laden</translation>
+    </message>
+    <message>
+        <source>Nothing was installed.</source>
+        <translation>Es wurde nichts installiert.</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::PlaintextSecretsSetting</name>
-    <message>
-        <source>Store Secrets in &amp;Plain Text (Not Recommended)</source>
-        <translation>Geheimnisse im &amp;Klartext speichern (nicht empfohlen)</translation>
-    </message>
     <message>
         <source>When no system keychain can be used, store backend secrets in a plain file that anyone who can read your files can read</source>
         <translation>Wenn kein Schlüsselbund des Systems nutzbar ist, Geheimnisse der Backends in einer Klartextdatei speichern, die jeder lesen kann, der Ihre Dateien lesen kann</translation>
@@ -757,6 +797,10 @@
     <message>
         <source>Warning: secrets may be stored in plain text</source>
         <translation>Warnung: Geheimnisse dürfen im Klartext gespeichert werden</translation>
+    </message>
+    <message>
+        <source>Store Secrets in Plain Te&amp;xt (Not Recommended)</source>
+        <translation>Geheimnisse im Klarte&amp;xt speichern (nicht empfohlen)</translation>
     </message>
 </context>
 <context>
@@ -961,6 +1005,37 @@
         <source>The engine rejected the policy: %1</source>
         <translation>Die Engine hat die Richtlinie abgelehnt: %1</translation>
     </message>
+    <message>
+        <source>“%1” is writable but inside the denied “%2”: denied wins, so commands can neither write nor read it.</source>
+        <translation>„%1“ ist beschreibbar, liegt aber im gesperrten Pfad „%2“: Die Sperre hat Vorrang, daher können Befehle dort weder schreiben noch lesen.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n domain(s))</source>
+        <translation>
+            <numerusform>%1 (%n Domain)</numerusform>
+            <numerusform>%1 (%n Domains)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Network:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Netzwerk:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Host execution:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Ausführung auf dem Host:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Processes:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Prozesse:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Files:&lt;/b&gt; %1 readable, %2 writable, %3 denied, %4 read-only</source>
+        <translation>&lt;b&gt;Dateien:&lt;/b&gt; %1 lesbar, %2 beschreibbar, %3 gesperrt, %4 schreibgeschützt</translation>
+    </message>
+    <message>
+        <source>Policy summary</source>
+        <translation>Zusammenfassung der Richtlinie</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::ProcessesView</name>
@@ -1106,6 +1181,74 @@ in %2</translation>
     <message>
         <source>%1 refusals: the newest first.</source>
         <translation>%1 Ablehnungen: die neuesten zuerst.</translation>
+    </message>
+    <message>
+        <source>Allow This Domain…</source>
+        <translation>Diese Domain erlauben …</translation>
+    </message>
+    <message>
+        <source>Allow the refused domain in the policy</source>
+        <translation>Die abgelehnte Domain in der Richtlinie erlauben</translation>
+    </message>
+    <message>
+        <source>Adds the domain of the selected refused connection to the policy&apos;s allowed domains</source>
+        <translation>Fügt die Domain der ausgewählten abgelehnten Verbindung zu den erlaubten Domains der Richtlinie hinzu</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Command:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Befehl:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Refused:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Abgelehnt:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Rule:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Regel:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Backend:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Backend:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Time:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Zeit:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>The policy could not be read: %1</source>
+        <translation>Die Richtlinie konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Allow This Domain</source>
+        <translation>Diese Domain erlauben</translation>
+    </message>
+    <message>
+        <source>Commands started from now on may connect to this domain (any port; add “:443” for one port only, or write “*.%1” for its subdomains as well).</source>
+        <translation>Ab jetzt gestartete Befehle dürfen sich mit dieser Domain verbinden (jeder Port; hängen Sie „:443“ an, um nur einen Port zu erlauben, oder schreiben Sie „*.%1“, um auch ihre Subdomains zu erlauben).</translation>
+    </message>
+    <message>
+        <source>The policy allows no network now: it changes to “Allowed domains only”, which also allows the domains already in its list.</source>
+        <translation>Die Richtlinie erlaubt derzeit kein Netzwerk: Sie wechselt zu „Nur erlaubte Domains“, womit auch die Domains erlaubt werden, die bereits in ihrer Liste stehen.</translation>
+    </message>
+    <message>
+        <source>Domain to allow</source>
+        <translation>Zu erlaubende Domain</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>Erlauben</translation>
+    </message>
+    <message>
+        <source>“%1” was not allowed: %2</source>
+        <translation>„%1“ wurde nicht erlaubt: %2</translation>
+    </message>
+    <message>
+        <source>“%1” is allowed for commands started from now on.</source>
+        <translation>„%1“ ist für ab jetzt gestartete Befehle erlaubt.</translation>
+    </message>
+    <message>
+        <source>“%1” is allowed for commands started from now on, unless an entry of the policy&apos;s denied domains matches it (denied entries win).</source>
+        <translation>„%1“ ist für ab jetzt gestartete Befehle erlaubt, es sei denn, ein Eintrag der gesperrten Domains der Richtlinie passt darauf (gesperrte Einträge haben Vorrang).</translation>
     </message>
 </context>
 <context>
