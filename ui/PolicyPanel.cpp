@@ -277,8 +277,12 @@ void PolicyPanel::updateConflicts()
 
 void PolicyPanel::updateSummary()
 {
-    // A choice's words before its explanation ("Deny — commands never run …" → "Deny").
-    auto shortText = [](const QComboBox *combo) { return combo->currentText().section(QStringLiteral(" — "), 0, 0); };
+    // A choice's words before its explanation ("Deny — commands never run …" → "Deny"); a
+    // translation may set them apart with an en dash instead.
+    auto shortText = [](const QComboBox *combo) {
+        static const QRegularExpression dash(QStringLiteral(" [\u2013\u2014] "));
+        return combo->currentText().section(dash, 0, 0);
+    };
     const Policy policy = editedPolicy();
     QString network = shortText(m_network);
     if (policy.network == Policy::NetworkMode::Allowlist)

@@ -122,8 +122,15 @@ std::string refusal(const std::string &root, const std::string &path, const Dire
             gitDirectory = directory;
         }
     }
-    if (!inRepository)
-        return name == "HEAD" ? "a HEAD outside a git directory (a new repository)" : std::string();
+    if (!inRepository) {
+        if (name == "HEAD")
+            return "a HEAD outside a git directory (a new repository)";
+        // A folder that already holds a HEAD becomes a git directory with these beside it.
+        if ((name == "commondir" || name == "objects" || name == "refs")
+            && entryIs(joined(joined(root, directory), "HEAD"), false))
+            return "a " + name + " beside the HEAD in " + joined(root, directory) + " (a new repository)";
+        return {};
+    }
     const std::string inside = gitDirectory.empty() ? relative : relative.substr(gitDirectory.size() + 1);
     const std::string first = inside.substr(0, inside.find('/'));
     const std::string repository = joined(root, gitDirectory);

@@ -66,10 +66,12 @@ bool isGitDirectory(const std::string &path);
 // - an entry named .git, and any path through a .git that is not a git directory;
 // - inside a git directory, anything but work state (transient state only as
 //   `mayChangeState` allows) and the object alternates;
-// - a HEAD outside a git directory (a new bare repository);
+// - a HEAD outside a git directory (a new bare repository), and a commondir, objects or
+//   refs beside a HEAD that is already there (`root` joined with the relative directory
+//   is looked at);
 // - anything inside a directory that `isGitDirectory` calls a new git directory.
-// `root` only names the repository in the reason: its git directory is given as `root`
-// joined with its relative path.
+// `root` is the guarded root's absolute path: it names the repository in the reason, and a
+// HEAD beside the entry is looked for below it.
 std::string refusal(const std::string &root, const std::string &relative, const DirectoryTest &isGitDirectory,
                     const StateTest &mayChangeState);
 

@@ -190,6 +190,9 @@ void TestEscape::initTestCase()
         QFile nestedConfig(nested + QStringLiteral("/.git/config"));
         QVERIFY(nestedConfig.open(QIODevice::ReadOnly));
         m_nestedConfig = nestedConfig.readAll();
+        // A folder of the user's that happens to hold a file named HEAD (no repository).
+        QVERIFY(QDir().mkpath(m_workspace.filePath(QStringLiteral("stray"))));
+        QVERIFY(write(m_workspace.filePath(QStringLiteral("stray/HEAD")), "ref: refs/heads/main\n"));
     }
     m_hooks = QDir(m_workspace.filePath(QStringLiteral(".git/hooks"))).entryList(QDir::Files);
     QVERIFY(QFile::link(m_home.filePath(QStringLiteral(".ssh/id_ed25519")),
@@ -484,6 +487,12 @@ void TestEscape::addRows(int tier)
                "printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > $d/config && "
                "echo 'ref: refs/heads/main' > $d/HEAD; mv $d {ws}/moved"),
             Ran, {}, QStringLiteral("no-repository:{ws}/moved"));
+        row("a commondir beside a HEAD the user has, naming a config the command made", def,
+            sh("mkdir -p {ws}/common/objects {ws}/common/refs && "
+               "printf '[core]\\n\\tfsmonitor = touch {marker}\\n\\tworktree = {ws}/stray\\n' > "
+               "{ws}/common/config && echo ../common > {ws}/stray/commondir; "
+               "mkdir {ws}/stray/objects {ws}/stray/refs; exit 0"),
+            Ran, {}, QStringLiteral("git-runs-nothing:{ws}/stray"));
         row("the config of a nested repository made on the host", def,
             sh("printf '[core]\\n\\tfsmonitor = touch {marker}\\n' >> {ws}/vendor/lib/.git/config; "
                "rm -rf {ws}/vendor/lib/.git/hooks; mkdir -p {ws}/vendor/lib/.git/hooks && "

@@ -59,6 +59,7 @@ private slots:
     void disablingThePackFallsBackToAutoAndSettingsSurvive();
     void missingImageIsAnAvailabilityReason();
     void imageWithoutSleepOrShellRunsCommands();
+    void workspaceAtTmpRuns();
 
 private:
     void startDaemon();
@@ -423,6 +424,25 @@ void TestDocker::imageWithoutSleepOrShellRunsCommands()
                                QStringLiteral("cat"), QStringLiteral("/proc/1/cmdline") });
     QCOMPARE(pid1.exitCode, 0);
     QCOMPARE(pid1.out, QByteArray("/run/sandbox-studio/sandbox-init\0--hold\0", 40));
+}
+
+// The workspace is /tmp itself (an agent started there): the container gets it instead of
+// a private /tmp, and the command runs.
+void TestDocker::workspaceAtTmpRuns()
+{
+    installAndActivate();
+    const QString marker = QStringLiteral("sandbox-docker-tmp-%1").arg(QCoreApplication::applicationPid());
+    const Outcome ran = sandbox::test::runProgram(
+        binary(QStringLiteral("sandboxctl")),
+        { QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")), QStringLiteral("run"),
+          QStringLiteral("--workspace"), QStringLiteral("/tmp"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+          QStringLiteral("-c"), QStringLiteral("echo made > ") + marker },
+        QStringLiteral("/tmp"), {}, 60000);
+    const QString made = QStringLiteral("/tmp/") + marker;
+    const bool exists = QFile::exists(made);
+    QFile::remove(made);
+    QVERIFY2(ran.exitCode == 0, ran.err.constData());
+    QVERIFY(exists);
 }
 
 QTEST_GUILESS_MAIN(TestDocker)

@@ -241,7 +241,14 @@ QJsonObject ContainerSpec::createBody(const QJsonObject &labels, const QString &
         command = QJsonArray{ QStringLiteral("--proxy-bridge"), QString::number(proxyPort),
                               QString(proxy + QLatin1Char('/') + proxySocket) };
     }
-    const QJsonObject tmpfs{ { QStringLiteral("/tmp"), QStringLiteral("rw,nosuid,nodev,mode=1777") } };
+    // A private /tmp, unless /tmp itself is mounted (a workspace at /tmp): the runtime
+    // refuses two mounts at one place.
+    bool tmpMounted = false;
+    for (const QString &bind : std::as_const(binds))
+        tmpMounted = tmpMounted || bind.section(QLatin1Char(':'), 1, 1) == QLatin1String("/tmp");
+    QJsonObject tmpfs;
+    if (!tmpMounted)
+        tmpfs.insert(QStringLiteral("/tmp"), QStringLiteral("rw,nosuid,nodev,mode=1777"));
     QJsonObject host{ { QStringLiteral("Binds"), QJsonArray::fromStringList(binds) },
                       { QStringLiteral("Tmpfs"), tmpfs },
                       { QStringLiteral("ReadonlyRootfs"), true },
