@@ -2,6 +2,7 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <csignal>
 #include <utility>
@@ -85,6 +86,8 @@ std::shared_ptr<E2bProcess> E2bWorkspaceProcess::step(const QStringList &argv, c
     request.argv = argv;
     auto process = std::make_shared<E2bProcess>(m_pool, m_internet, request);
     process->setRemoteCwd(cwd);
+    process->setKeepAliveAtEnd(false);
+    connect(process.get(), &E2bProcess::notice, this, &SandboxProcess::stderrReady);
     m_collected.clear();
     m_errors.clear();
     connect(process.get(), &SandboxProcess::stdoutReady, this, [this](const QByteArray &data) {
@@ -119,6 +122,7 @@ void E2bWorkspaceProcess::upload(const QByteArray &archive)
         if (status.signaled || remoteDir.isEmpty())
             return fail(tr("the workspace could not be unpacked in the sandbox: %1")
                             .arg(QString::fromUtf8(m_errors).trimmed()));
+        m_sandboxId = m_step->sandboxId();
         // tar goes on past members it cannot place (a folder of the sandbox's copy where the
         // host has a file, say): the command runs, and the user is told which.
         if (status.exitCode != 0)
@@ -140,6 +144,8 @@ void E2bWorkspaceProcess::runCommand(const QString &remoteDir)
     // Called from inside the upload step's finished signal: the step goes once it returned.
     SandboxProcess::releaseLater(std::exchange(m_step, {}));
     m_command = std::make_shared<E2bProcess>(m_pool, m_internet, m_request);
+    m_command->setKeepAliveAtEnd(false);
+    connect(m_command.get(), &E2bProcess::notice, this, &SandboxProcess::stderrReady);
     // The command starts where it asked to, in the copy: its cwd lies inside the workspace.
     const QString relative
         = QDir(QDir::cleanPath(m_request.effectiveWorkspace())).relativeFilePath(QDir::cleanPath(m_request.cwd));
@@ -176,27 +182,42 @@ void E2bWorkspaceProcess::download()
     m_step = step(
         { QStringLiteral("tar"), QStringLiteral("-c"), QStringLiteral("-f"), QStringLiteral("-"), QStringLiteral(".") },
         m_remoteDir);
-    connect(m_step.get(), &SandboxProcess::finished, this, [this](const ExitStatus &) { bringBack(); });
+    connect(m_step.get(), &SandboxProcess::finished, this, &E2bWorkspaceProcess::bringBack);
     m_step->start();
     m_step->closeStdin();
 }
 
-void E2bWorkspaceProcess::bringBack()
+void E2bWorkspaceProcess::notBroughtBack(const QString &why)
+{
+    // The command's own status would say all went well: the result says it did not.
+    const QString status = m_commandStatus.signaled ? tr("was ended by signal %1").arg(m_commandStatus.signal)
+                                                    : tr("exited with status %1").arg(m_commandStatus.exitCode);
+    emit stderrReady(tr("sandbox: the command %1, but nothing of the workspace was brought back from the E2B "
+                        "sandbox: %2; this computer's workspace is as it was before the command\n")
+                         .arg(status, why)
+                         .toUtf8());
+    finish(ExitStatus{ 255, false, 0, false });
+}
+
+void E2bWorkspaceProcess::bringBack(const ExitStatus &download)
 {
     if (m_ended)
         return;
-    if (m_killed || m_collected.size() > E2bWorkspace::maximumBytes) {
+    if (m_killed) {
         emit stderrReady(tr("sandbox: the workspace was not brought back from the E2B sandbox\n").toUtf8());
         return finish(m_commandStatus);
     }
+    if (m_collected.size() > E2bWorkspace::maximumBytes)
+        return notBroughtBack(tr("its copy is larger than %1 MB").arg(E2bWorkspace::maximumBytes / (1024 * 1024)));
+    if (download.signaled || download.exitCode != 0)
+        return notBroughtBack(
+            tr("the download did not end properly (%1)")
+                .arg(QString::fromUtf8(m_errors).trimmed().replace(QLatin1String("sandbox: "), QString())));
     const Result<TarArchive> archive = TarArchive::read(m_collected);
-    if (!archive.ok()) {
-        emit stderrReady(tr("sandbox: the E2B sandbox's copy of the workspace could not be read (%1); nothing was "
-                            "brought back\n")
-                             .arg(archive.error().message)
-                             .toUtf8());
-        return finish(m_commandStatus);
-    }
+    if (!archive.ok())
+        return notBroughtBack(tr("its copy could not be read (%1)").arg(archive.error().message));
+    if (!archive.value().complete)
+        return notBroughtBack(tr("the archive of its copy was cut off before its end"));
     const E2bWorkspace::Outcome outcome = m_workspace.apply(archive.value());
     for (const QString &conflict : outcome.conflicts)
         emit stderrReady(tr("sandbox: %1 changed on this computer while the command ran; the sandbox's version is "
@@ -257,11 +278,20 @@ void E2bWorkspaceProcess::fail(const QString &why)
     emit failedToStart(Error{ m_request.argv.value(0), why, {} });
 }
 
+void E2bWorkspaceProcess::keepAlive()
+{
+    if (m_sandboxId.isEmpty())
+        return;
+    std::shared_ptr<E2bSandboxPool> pool = m_pool;
+    [[maybe_unused]] QFuture<void> refreshed = QtConcurrent::run([pool, id = m_sandboxId] { pool->keepAlive(id); });
+}
+
 void E2bWorkspaceProcess::finish(const ExitStatus &status)
 {
     if (m_ended)
         return;
     m_ended = true;
+    keepAlive();
     {
         QMutexLocker locker(&m_mutex);
         m_exit = status;

@@ -40,10 +40,12 @@ private:
     void upload(const QByteArray &archive);
     void runCommand(const QString &remoteDir);
     void download();
-    void bringBack();
+    void bringBack(const ExitStatus &download);
+    void notBroughtBack(const QString &why);
     std::shared_ptr<E2bProcess> step(const QStringList &argv, const QString &cwd);
     void fail(const QString &why);
     void finish(const ExitStatus &status);
+    void keepAlive();
 
     std::shared_ptr<E2bSandboxPool> m_pool;
     bool m_internet = false;
@@ -53,6 +55,7 @@ private:
     std::shared_ptr<E2bProcess> m_step;
     std::shared_ptr<E2bProcess> m_command;
     QString m_remoteDir;
+    QString m_sandboxId;
     QByteArray m_collected;
     QByteArray m_errors;
     QByteArray m_stdin;
