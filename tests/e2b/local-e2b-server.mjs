@@ -450,11 +450,22 @@ async function files(sandbox, request, response, url) {
     return sendJson(response, 200, written.map((p) => ({ path: p, name: path.basename(p), type: 'file' })));
 }
 
+// envd's filesystem service, the one call the backend uses: Remove (unary, JSON).
+const sandbox_ = (request) => findSandbox(request);
+async function removeFile(sandbox, request, response) {
+    if (request.headers['x-access-token'] !== sandbox.token) return unaryError(response, 'unauthenticated', 'invalid access token');
+    const body = parseJson(await readBody(request));
+    if (!body || typeof body.path !== 'string') return unaryError(response, 'invalid_argument', 'path is required');
+    rmSync(filePath(sandbox, body.path), { recursive: true, force: true });
+    return unaryOk(response);
+}
+
 async function envd(request, response, url) {
     if (url.pathname === '/health' && request.method === 'GET') {
         response.writeHead(204);
         return response.end();
     }
+    if (url.pathname === '/filesystem.Filesystem/Remove' && sandbox_(request)) return removeFile(sandbox_(request), request, response);
     const match = /^\/process\.Process\/(\w+)$/.exec(url.pathname);
     const sandbox = findSandbox(request);
     const streaming = match && (match[1] === 'Start' || match[1] === 'Connect');
@@ -525,7 +536,7 @@ async function envd(request, response, url) {
 
 const server = http.createServer((request, response) => {
     const url = new URL(request.url, 'http://local');
-    const isEnvd = request.headers['e2b-sandbox-id'] !== undefined || /^49983-/.test(String(request.headers.host || '')) || url.pathname.startsWith('/process.') || url.pathname === '/files';
+    const isEnvd = request.headers['e2b-sandbox-id'] !== undefined || /^49983-/.test(String(request.headers.host || '')) || url.pathname.startsWith('/process.') || url.pathname === '/files' || url.pathname.startsWith('/filesystem.');
     (isEnvd ? envd : controlPlane)(request, response, url).catch((error) => {
         if (!response.headersSent) apiError(response, 500, String(error));
         else response.end();

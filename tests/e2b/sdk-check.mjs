@@ -1,6 +1,6 @@
 // The local E2B is faithful when the official JavaScript SDK works against it: create a
 // sandbox, run commands with output, exit code, streamed output and stdin, kill a command
-// and the sandbox, write and read files with envd's file API, list sandboxes, and see a
+// and the sandbox, write, read and remove files with envd's file API, list sandboxes, and see a
 // refused key as the SDK's authentication error.
 // Environment: E2B_API_URL, E2B_SANDBOX_URL (the local server), E2B_API_KEY.
 import assert from 'node:assert/strict';
@@ -56,6 +56,8 @@ const readBack = await sandbox.files.read('large.bin', { format: 'bytes' });
 assert.equal(Buffer.compare(Buffer.from(readBack), large), 0);
 await sandbox.files.write([{ path: 'many/a', data: 'a' }, { path: 'many/b', data: 'b' }]);
 assert.equal((await sandbox.commands.run('cat many/a many/b')).stdout, 'ab');
+await sandbox.files.remove('large.bin');
+await assert.rejects(sandbox.files.read('large.bin'));
 
 // The listing (GET /v2/sandboxes) names the sandbox.
 const page = await Sandbox.list().nextItems();

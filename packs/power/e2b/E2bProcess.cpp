@@ -134,23 +134,35 @@ bool E2bProcess::needsBasicAuth(const QString &envdVersion)
     return major == 0 && minor < 4;
 }
 
-QNetworkRequest E2bProcess::envdRequest(const QString &method, const QByteArray &contentType) const
+QNetworkRequest E2bProcess::envdHttpRequest(const E2bSettings &settings, const E2bSandbox &sandbox, const QString &path,
+                                            const QByteArray &contentType)
 {
-    QUrl url = m_pool->api().settings().envdUrl(m_sandbox.id, m_sandbox.domain);
+    QUrl url = settings.envdUrl(sandbox.id, sandbox.domain);
     QString base = url.path();
     while (base.endsWith(QLatin1Char('/')))
         base.chop(1);
-    url.setPath(base + QLatin1String(servicePath) + method);
+    const qsizetype query = path.indexOf(QLatin1Char('?'));
+    url.setPath(base + path.left(query));
+    if (query >= 0)
+        url.setQuery(path.mid(query + 1));
     QNetworkRequest request(url);
-    request.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
-    request.setRawHeader("Connect-Protocol-Version", "1");
-    request.setRawHeader("E2b-Sandbox-Id", m_sandbox.id.toLatin1());
+    if (!contentType.isEmpty())
+        request.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
+    request.setRawHeader("E2b-Sandbox-Id", sandbox.id.toLatin1());
     request.setRawHeader("E2b-Sandbox-Port", QByteArray::number(E2bSettings::envdPort));
-    if (!m_sandbox.envdAccessToken.isEmpty())
-        request.setRawHeader("X-Access-Token", m_sandbox.envdAccessToken.toUtf8());
-    if (needsBasicAuth(m_sandbox.envdVersion))
+    if (!sandbox.envdAccessToken.isEmpty())
+        request.setRawHeader("X-Access-Token", sandbox.envdAccessToken.toUtf8());
+    if (needsBasicAuth(sandbox.envdVersion))
         request.setRawHeader("Authorization", "Basic " + QByteArrayLiteral("user:").toBase64());
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    return request;
+}
+
+QNetworkRequest E2bProcess::envdRequest(const QString &method, const QByteArray &contentType) const
+{
+    QNetworkRequest request
+        = envdHttpRequest(m_pool->api().settings(), m_sandbox, QLatin1String(servicePath) + method, contentType);
+    request.setRawHeader("Connect-Protocol-Version", "1");
     return request;
 }
 

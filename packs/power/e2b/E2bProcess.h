@@ -57,6 +57,10 @@ public:
     static QJsonObject remoteEnvironment(const QMap<QString, QString> &env);
     // Whether envd of `version` needs the user named in an Authorization: Basic header.
     static bool needsBasicAuth(const QString &envdVersion);
+    // A request to envd of `sandbox` at `path` (with its query), with the headers every
+    // envd call carries: the sandbox named, its access token, and the user where needed.
+    static QNetworkRequest envdHttpRequest(const E2bSettings &settings, const E2bSandbox &sandbox, const QString &path,
+                                           const QByteArray &contentType);
 
 signals:
     // Something the user should read on the command's error output (a replaced sandbox).

@@ -110,7 +110,8 @@ Result<TarArchive> TarArchive::read(const QByteArray &archive)
                               .arg(size)
                               .arg(archive.size() - dataStart),
                           {} };
-        const QByteArray data = archive.mid(dataStart, size);
+        // A view into the archive, not a copy: the archive outlives what is read from it.
+        const QByteArray data = QByteArray::fromRawData(archive.constData() + dataStart, qsizetype(size));
         offset = dataStart + ((size + block - 1) / block) * block;
 
         if (type == 'L') {

@@ -33,6 +33,7 @@ struct TarArchive
     // The archive ended with its end-of-archive block: nothing was cut off after the last member.
     bool complete = false;
 
+    // The members' data are views into `archive`: keep it (and its bytes) alive while they are used.
     static Result<TarArchive> read(const QByteArray &archive);
     // `path` as a clean relative path, or empty when it is absolute or climbs out.
     static QString cleanRelative(const QString &path);
