@@ -1,12 +1,15 @@
 // A local E2B for tests: E2B's REST control plane (X-API-Key, its JSON bodies and error
-// statuses) and envd's process service over the Connect protocol (JSON envelopes, server
-// streaming, end-of-stream errors, keepalives), on one loopback port. It stands for E2B's
-// cloud VMs by running each command as a real local process in the sandbox's scratch
-// folder; it confines nothing and is a test server only.
+// statuses), envd's process service over the Connect protocol (JSON envelopes, server
+// streaming, end-of-stream errors, keepalives), envd's file API (GET/POST /files) and its
+// filesystem Remove, on one loopback port. It stands for E2B's cloud VMs by running each
+// command as a real local process in the sandbox's scratch folder; it confines nothing and
+// is a test server only.
 //
 // Usage: node local-e2b-server.mjs --key KEY [--port N] [--root DIR] [--template NAME]...
 //        [--exit-with-stdin] (ends when its stdin closes: when the test that started it is gone)
-// Prints "listening on http://127.0.0.1:PORT" once ready.
+// Prints "listening on http://127.0.0.1:PORT" once ready. envd is reached on the same port,
+// the sandbox named by the E2b-Sandbox-Id header (as the SDK's sandbox URL does) or by a
+// Host of the form 49983-<sandboxId>.<domain>.
 //
 // Test-only controls, outside E2B's protocol, under /_local/ (loopback only, no key):
 //   POST /_local/controls {...} sets any of
@@ -19,9 +22,12 @@
 //                            its stream ends without the end event (null: off)
 //     revokeKey: bool        the control plane answers 401 to every call, as for a revoked key
 //     refuseDelete: bool     DELETE /sandboxes/<id> answers 500 and deletes nothing
-//   GET /_local/stats -> { created, deleted, expired, live, refreshes, listed } envd is reached on the same port,
-// the sandbox named by the E2b-Sandbox-Id header (as the SDK's sandbox URL does) or by a
-// Host of the form 49983-<sandboxId>.<domain>.
+//     refuseRefresh: bool    POST /sandboxes/<id>/timeout answers 500
+//     v1Only: bool           no /v2 routes (404), as an API before them
+//     envdVersion: "x.y.z"   the envd version of sandboxes created from now on: before 0.4.0
+//                            envd calls need "Authorization: Basic" naming the user, before
+//                            0.5.7 file uploads must be multipart (null: 0.5.7)
+//   GET /_local/stats -> { created, deleted, expired, live, refreshes, listed, listedV2 }
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -51,8 +57,8 @@ mkdirSync(root, { recursive: true });
 
 const envdVersion = '0.5.7';
 const sandboxes = new Map(); // id -> { id, templateID, token, dir, internet, endAt, timer, processes }
-const controls = { timeoutCapSeconds: null, ignoreSignals: false, keepaliveMs: null, truncateDownloadAfterBytes: null, revokeKey: false, refuseDelete: false };
-const stats = { created: 0, deleted: 0, expired: 0, refreshes: 0, listed: 0 };
+const controls = { timeoutCapSeconds: null, ignoreSignals: false, keepaliveMs: null, truncateDownloadAfterBytes: null, revokeKey: false, refuseDelete: false, refuseRefresh: false, v1Only: false, envdVersion: null };
+const stats = { created: 0, deleted: 0, expired: 0, refreshes: 0, listed: 0, listedV2: 0 };
 
 function fatal(message) {
     process.stderr.write(`local-e2b-server: ${message}\n`);
@@ -106,7 +112,7 @@ function info(sandbox) {
         cpuCount: 2,
         memoryMB: 512,
         diskSizeMB: 1024,
-        envdVersion,
+        envdVersion: sandbox.envdVersion,
         metadata: sandbox.metadata,
         allowInternetAccess: sandbox.internet,
     };
@@ -159,12 +165,15 @@ async function controlPlane(request, response, url) {
     if (controls.revokeKey || request.headers['x-api-key'] !== options.key)
         return apiError(response, 401, 'Invalid API key, it must start with e2b_ and be a valid key');
     const parts = url.pathname.split('/').filter(Boolean);
-    if (parts[0] === 'v2') parts.shift();
+    const v2 = parts[0] === 'v2';
+    if (v2 && controls.v1Only) return apiError(response, 404, `no route ${url.pathname}`);
+    if (v2) parts.shift();
     if (parts[0] !== 'sandboxes') return apiError(response, 404, `no route ${url.pathname}`);
     const body = parseJson(await readBody(request));
     if (body === undefined) return apiError(response, 400, 'the body is not a JSON object');
     if (parts.length === 1 && request.method === 'GET') {
         stats.listed += 1;
+        if (v2) stats.listedV2 += 1;
         return sendJson(response, 200, [...sandboxes.values()].map(info));
     }
     if (parts.length === 1 && request.method === 'POST') {
@@ -187,6 +196,7 @@ async function controlPlane(request, response, url) {
             metadata: body.metadata || {},
             startedAt: new Date(),
             processes: new Map(),
+            envdVersion: controls.envdVersion || envdVersion,
         };
         sandboxes.set(id, sandbox);
         stats.created += 1;
@@ -196,7 +206,7 @@ async function controlPlane(request, response, url) {
             templateID,
             clientID: 'local',
             alias: templateID,
-            envdVersion,
+            envdVersion: sandbox.envdVersion,
             envdAccessToken: sandbox.token,
             domain: null,
         });
@@ -214,6 +224,7 @@ async function controlPlane(request, response, url) {
     if (parts.length === 3 && parts[2] === 'timeout' && request.method === 'POST') {
         if (!Number.isInteger(body.timeout) || body.timeout < 0)
             return apiError(response, 400, 'timeout must be a whole number of seconds');
+        if (controls.refuseRefresh) return apiError(response, 500, 'the timeout could not be set');
         stats.refreshes += 1;
         schedule(sandbox, body.timeout);
         response.writeHead(204);
@@ -420,6 +431,8 @@ async function files(sandbox, request, response, url) {
     const contentType = String(request.headers['content-type'] || '');
     const written = [];
     if (contentType.startsWith('application/octet-stream')) {
+        if (olderThan(sandbox.envdVersion, '0.5.7'))
+            return sendJson(response, 400, { code: 400, message: 'this envd takes multipart/form-data uploads only' });
         if (!name) return sendJson(response, 400, { code: 400, message: 'path is required with application/octet-stream' });
         const target = filePath(sandbox, name);
         mkdirSync(path.dirname(target), { recursive: true });
@@ -450,10 +463,27 @@ async function files(sandbox, request, response, url) {
     return sendJson(response, 200, written.map((p) => ({ path: p, name: path.basename(p), type: 'file' })));
 }
 
+function olderThan(version, than) {
+    const a = version.split('.').map(Number);
+    const b = than.split('.').map(Number);
+    for (let i = 0; i < 3; ++i) if ((a[i] || 0) !== (b[i] || 0)) return (a[i] || 0) < (b[i] || 0);
+    return false;
+}
+
+// envd before 0.4.0 has no default user: each call names one, in a Basic header (or, for
+// the file API, the username parameter).
+function userMissing(sandbox, request, url) {
+    if (!olderThan(sandbox.envdVersion, '0.4.0')) return false;
+    const header = String(request.headers.authorization || '');
+    const named = header.startsWith('Basic ') && Buffer.from(header.slice(6), 'base64').toString().split(':')[0];
+    return !named && !(url && url.searchParams.get('username'));
+}
+
 // envd's filesystem service, the one call the backend uses: Remove (unary, JSON).
 const sandbox_ = (request) => findSandbox(request);
 async function removeFile(sandbox, request, response) {
-    if (request.headers['x-access-token'] !== sandbox.token) return unaryError(response, 'unauthenticated', 'invalid access token');
+    if (request.headers['x-access-token'] !== sandbox.token || userMissing(sandbox, request))
+        return unaryError(response, 'unauthenticated', 'invalid access token or no user');
     const body = parseJson(await readBody(request));
     if (!body || typeof body.path !== 'string') return unaryError(response, 'invalid_argument', 'path is required');
     rmSync(filePath(sandbox, body.path), { recursive: true, force: true });
@@ -479,12 +509,13 @@ async function envd(request, response, url) {
         return response.end(JSON.stringify({ code: 502, message: 'The sandbox was not found', sandboxId: request.headers['e2b-sandbox-id'] || '' }));
     }
     if (url.pathname === '/files') {
-        if (request.headers['x-access-token'] !== sandbox.token)
-            return sendJson(response, 401, { code: 401, message: 'invalid access token' });
+        if (request.headers['x-access-token'] !== sandbox.token || userMissing(sandbox, request, url))
+            return sendJson(response, 401, { code: 401, message: 'invalid access token or no user' });
         return files(sandbox, request, response, url);
     }
     if (!match || request.method !== 'POST') return unaryError(response, 'not_found', `no route ${url.pathname}`);
     if (request.headers['x-access-token'] !== sandbox.token) return fail('unauthenticated', 'invalid access token');
+    if (userMissing(sandbox, request)) return fail('unauthenticated', 'no user was named');
     const raw = await readBody(request);
     const contentType = String(request.headers['content-type'] || '');
     let body;

@@ -64,6 +64,8 @@ private slots:
     void noSandboxOutlivesItsUse();
     void revokedKeyMakesTheBackendUnavailable();
     void writeBackReportsOnlyWhatTheCommandChanged();
+    void refreshesOnlyAsNeededAndReportsAFailedOne();
+    void followsTheSdkOnEndpointsAndOlderEnvd();
 
 private:
     void startServer();
@@ -811,6 +813,61 @@ void TestE2b::writeBackReportsOnlyWhatTheCommandChanged()
     QCOMPARE(run(QStringLiteral("printf '#!/bin/sh\\n' > new.sh; chmod +x new.sh; chmod -x tool.sh")).exitCode, 0);
     QVERIFY(QFileInfo(QDir(m_workspace).filePath(QStringLiteral("new.sh"))).isExecutable());
     QVERIFY(!QFileInfo(QDir(m_workspace).filePath(QStringLiteral("tool.sh"))).isExecutable());
+}
+
+void TestE2b::refreshesOnlyAsNeededAndReportsAFailedOne()
+{
+    installAndActivate();
+    QVERIFY(writeFile(QStringLiteral("a.txt"), "a\n"));
+    const auto refreshes = [this] {
+        return serverCall("GET", QStringLiteral("/_local/stats")).value(QStringLiteral("refreshes")).toInt();
+    };
+    QCOMPARE(run(QStringLiteral("true")).exitCode, 0);
+    QTRY_COMPARE_WITH_TIMEOUT(refreshes(), 1, 10000);
+    // One refresh per command, when it ends (the upload, command and download are one use).
+    for (int i = 0; i < 4; ++i)
+        QCOMPARE(run(QStringLiteral("cat a.txt >/dev/null")).exitCode, 0);
+    QTRY_COMPARE_WITH_TIMEOUT(refreshes(), 5, 10000);
+
+    // A refresh E2B refuses is logged, and the next command says so.
+    control({ { QStringLiteral("refuseRefresh"), true } });
+    QCOMPARE(run(QStringLiteral("true")).exitCode, 0);
+    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains("was not extended"), 10000);
+    control({ { QStringLiteral("refuseRefresh"), false } });
+    const Outcome next = run(QStringLiteral("true"));
+    QCOMPARE(next.exitCode, 0);
+    QVERIFY2(next.err.contains("E2B did not extend the timeout of the sandbox"), next.err.constData());
+    QVERIFY2(next.err.contains("the timeout could not be set"), next.err.constData());
+}
+
+void TestE2b::followsTheSdkOnEndpointsAndOlderEnvd()
+{
+    installAndActivate();
+    const auto stat = [this](const char *name) {
+        return serverCall("GET", QStringLiteral("/_local/stats")).value(QString::fromLatin1(name)).toInt();
+    };
+    // The key is checked with the listing the SDK uses.
+    QVERIFY(stat("listedV2") >= 1);
+    QCOMPARE(stat("listed"), stat("listedV2"));
+
+    // An API without the v2 listing still works; an envd before 0.4.0 gets its user named
+    // (Basic auth) and, before 0.5.7, multipart uploads.
+    control({ { QStringLiteral("v1Only"), true }, { QStringLiteral("envdVersion"), QStringLiteral("0.3.9") } });
+    QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("set"), e2bRef, QStringLiteral("timeoutSeconds=110") })
+                 .exitCode,
+             0);
+    const Outcome activated = ctl({ QStringLiteral("activate"), e2bRef });
+    QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
+    QTRY_COMPARE_WITH_TIMEOUT(serverSandboxes().size(), 1, 20000);
+    QCOMPARE(serverSandboxes().first().toObject().value(QStringLiteral("envdVersion")).toString(),
+             QStringLiteral("0.3.9"));
+    QVERIFY(writeFile(QStringLiteral("a.txt"), "host\n"));
+    const Outcome old = run(QStringLiteral("cat a.txt; echo sandbox > a.txt"));
+    QVERIFY2(old.exitCode == 0, old.err.constData());
+    QCOMPARE(old.out, QByteArray("host\n"));
+    QCOMPARE(readFile(QStringLiteral("a.txt")), QByteArray("sandbox\n"));
+    const Outcome stdinToo = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("cat") }, "in");
+    QCOMPARE(stdinToo.out, QByteArray("in"));
 }
 
 QTEST_GUILESS_MAIN(TestE2b)
