@@ -1,17 +1,36 @@
 // A local E2B for tests: E2B's REST control plane (X-API-Key, its JSON bodies and error
-// statuses) and envd's process service over the Connect protocol (JSON envelopes, server
-// streaming, end-of-stream errors, keepalives), on one loopback port. It stands for E2B's
-// cloud VMs by running each command as a real local process in the sandbox's scratch
-// folder; it confines nothing and is a test server only.
+// statuses), envd's process service over the Connect protocol (JSON envelopes, server
+// streaming, end-of-stream errors, keepalives), envd's file API (GET/POST /files) and its
+// filesystem Remove, on one loopback port. It stands for E2B's cloud VMs by running each
+// command as a real local process in the sandbox's scratch folder; it confines nothing and
+// is a test server only.
 //
 // Usage: node local-e2b-server.mjs --key KEY [--port N] [--root DIR] [--template NAME]...
 //        [--exit-with-stdin] (ends when its stdin closes: when the test that started it is gone)
 // Prints "listening on http://127.0.0.1:PORT" once ready. envd is reached on the same port,
 // the sandbox named by the E2b-Sandbox-Id header (as the SDK's sandbox URL does) or by a
 // Host of the form 49983-<sandboxId>.<domain>.
+//
+// Test-only controls, outside E2B's protocol, under /_local/ (loopback only, no key):
+//   POST /_local/controls {...} sets any of
+//     timeoutCapSeconds: N   no sandbox lives longer than N s after its creation or last
+//                            timeout refresh (null: no cap); applies to the running ones too
+//     ignoreSignals: bool    SendSignal answers OK and does nothing
+//     keepaliveMs: N         keepalives every N ms, whatever the client asked for
+//     truncateDownloadAfterBytes: N   GET /files sends N bytes of the file, then cuts the
+//                            connection; a `tar -c` process's output stops after N bytes and
+//                            its stream ends without the end event (null: off)
+//     revokeKey: bool        the control plane answers 401 to every call, as for a revoked key
+//     refuseDelete: bool     DELETE /sandboxes/<id> answers 500 and deletes nothing
+//     refuseRefresh: bool    POST /sandboxes/<id>/timeout answers 500
+//     v1Only: bool           no /v2 routes (404), as an API before them
+//     envdVersion: "x.y.z"   the envd version of sandboxes created from now on: before 0.4.0
+//                            envd calls need "Authorization: Basic" naming the user, before
+//                            0.5.7 file uploads must be multipart (null: 0.5.7)
+//   GET /_local/stats -> { created, deleted, expired, live, refreshes, listed, listedV2 }
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,6 +57,8 @@ mkdirSync(root, { recursive: true });
 
 const envdVersion = '0.5.7';
 const sandboxes = new Map(); // id -> { id, templateID, token, dir, internet, endAt, timer, processes }
+const controls = { timeoutCapSeconds: null, ignoreSignals: false, keepaliveMs: null, truncateDownloadAfterBytes: null, revokeKey: false, refuseDelete: false, refuseRefresh: false, v1Only: false, envdVersion: null };
+const stats = { created: 0, deleted: 0, expired: 0, refreshes: 0, listed: 0, listedV2: 0 };
 
 function fatal(message) {
     process.stderr.write(`local-e2b-server: ${message}\n`);
@@ -91,7 +112,7 @@ function info(sandbox) {
         cpuCount: 2,
         memoryMB: 512,
         diskSizeMB: 1024,
-        envdVersion,
+        envdVersion: sandbox.envdVersion,
         metadata: sandbox.metadata,
         allowInternetAccess: sandbox.internet,
     };
@@ -99,8 +120,12 @@ function info(sandbox) {
 
 function schedule(sandbox, seconds) {
     clearTimeout(sandbox.timer);
+    if (controls.timeoutCapSeconds !== null) seconds = Math.min(seconds, controls.timeoutCapSeconds);
     sandbox.endAt = Date.now() + seconds * 1000;
-    sandbox.timer = setTimeout(() => destroy(sandbox), seconds * 1000);
+    sandbox.timer = setTimeout(() => {
+        stats.expired += 1;
+        destroy(sandbox);
+    }, seconds * 1000);
 }
 
 function destroy(sandbox) {
@@ -118,16 +143,39 @@ function signalGroup(proc, signal) {
     }
 }
 
+async function localControls(request, response, url) {
+    if (url.pathname === '/_local/stats' && request.method === 'GET')
+        return sendJson(response, 200, { ...stats, live: sandboxes.size });
+    if (url.pathname !== '/_local/controls' || request.method !== 'POST')
+        return apiError(response, 404, `no route ${request.method} ${url.pathname}`);
+    const body = parseJson(await readBody(request));
+    if (body === undefined) return apiError(response, 400, 'the body is not a JSON object');
+    for (const [name, value] of Object.entries(body)) {
+        if (!(name in controls)) return apiError(response, 400, `unknown control ${name}`);
+        controls[name] = value;
+    }
+    if (controls.timeoutCapSeconds !== null)
+        for (const sandbox of sandboxes.values())
+            schedule(sandbox, Math.max(0, Math.ceil((sandbox.endAt - Date.now()) / 1000)));
+    return sendJson(response, 200, controls);
+}
+
 async function controlPlane(request, response, url) {
-    if (request.headers['x-api-key'] !== options.key)
+    if (url.pathname.startsWith('/_local/')) return localControls(request, response, url);
+    if (controls.revokeKey || request.headers['x-api-key'] !== options.key)
         return apiError(response, 401, 'Invalid API key, it must start with e2b_ and be a valid key');
     const parts = url.pathname.split('/').filter(Boolean);
-    if (parts[0] === 'v2') parts.shift();
+    const v2 = parts[0] === 'v2';
+    if (v2 && controls.v1Only) return apiError(response, 404, `no route ${url.pathname}`);
+    if (v2) parts.shift();
     if (parts[0] !== 'sandboxes') return apiError(response, 404, `no route ${url.pathname}`);
     const body = parseJson(await readBody(request));
     if (body === undefined) return apiError(response, 400, 'the body is not a JSON object');
-    if (parts.length === 1 && request.method === 'GET')
+    if (parts.length === 1 && request.method === 'GET') {
+        stats.listed += 1;
+        if (v2) stats.listedV2 += 1;
         return sendJson(response, 200, [...sandboxes.values()].map(info));
+    }
     if (parts.length === 1 && request.method === 'POST') {
         const templateID = body.templateID;
         if (typeof templateID !== 'string') return apiError(response, 400, 'templateID is required');
@@ -148,15 +196,17 @@ async function controlPlane(request, response, url) {
             metadata: body.metadata || {},
             startedAt: new Date(),
             processes: new Map(),
+            envdVersion: controls.envdVersion || envdVersion,
         };
         sandboxes.set(id, sandbox);
+        stats.created += 1;
         schedule(sandbox, timeout);
         return sendJson(response, 201, {
             sandboxID: id,
             templateID,
             clientID: 'local',
             alias: templateID,
-            envdVersion,
+            envdVersion: sandbox.envdVersion,
             envdAccessToken: sandbox.token,
             domain: null,
         });
@@ -165,6 +215,8 @@ async function controlPlane(request, response, url) {
     if (!sandbox) return apiError(response, 404, `sandbox "${parts[1]}" not found`);
     if (parts.length === 2 && request.method === 'GET') return sendJson(response, 200, info(sandbox));
     if (parts.length === 2 && request.method === 'DELETE') {
+        if (controls.refuseDelete) return apiError(response, 500, 'the sandbox could not be deleted');
+        stats.deleted += 1;
         destroy(sandbox);
         response.writeHead(204);
         return response.end();
@@ -172,6 +224,8 @@ async function controlPlane(request, response, url) {
     if (parts.length === 3 && parts[2] === 'timeout' && request.method === 'POST') {
         if (!Number.isInteger(body.timeout) || body.timeout < 0)
             return apiError(response, 400, 'timeout must be a whole number of seconds');
+        if (controls.refuseRefresh) return apiError(response, 500, 'the timeout could not be set');
+        stats.refreshes += 1;
         schedule(sandbox, body.timeout);
         response.writeHead(204);
         return response.end();
@@ -254,7 +308,7 @@ function startProcess(sandbox, request, response, body) {
     if (!config || typeof config.cmd !== 'string' || config.cmd === '')
         return streamError('invalid_argument', 'process.cmd is required');
     const home = path.join(sandbox.dir, 'home');
-    const cwd = config.cwd ? config.cwd : home;
+    const cwd = config.cwd ? path.resolve(home, config.cwd) : home;
     const env = { PATH: process.env.PATH, HOME: home, USER: 'user', ...(config.envs || {}) };
     let child;
     try {
@@ -286,8 +340,8 @@ function startProcess(sandbox, request, response, body) {
         const proc = { child, tag: body.tag, config };
         sandbox.processes.set(child.pid, proc);
         send({ start: { pid: child.pid } });
-        const interval = Number(request.headers['keepalive-ping-interval']);
-        if (interval > 0) keepalive = setInterval(() => send({ keepalive: {} }), interval * 1000);
+        const interval = controls.keepaliveMs || Number(request.headers['keepalive-ping-interval']) * 1000;
+        if (interval > 0) keepalive = setInterval(() => send({ keepalive: {} }), interval);
         const timeoutMs = Number(request.headers['connect-timeout-ms']);
         if (timeoutMs > 0)
             deadline = setTimeout(() => {
@@ -296,13 +350,27 @@ function startProcess(sandbox, request, response, body) {
                 streamError('deadline_exceeded', 'the deadline of the call was exceeded');
             }, timeoutMs);
     });
-    child.stdout.on('data', (data) => send({ data: { stdout: data.toString('base64') } }));
+    // The truncation control: a `tar -c` sends part of its archive and no end event.
+    const args = Array.isArray(config.args) ? config.args : [];
+    const cut = controls.truncateDownloadAfterBytes !== null && path.basename(config.cmd) === 'tar' && args.includes('-c')
+        ? controls.truncateDownloadAfterBytes
+        : null;
+    let sent = 0;
+    child.stdout.on('data', (data) => {
+        if (cut !== null) {
+            data = data.subarray(0, Math.max(0, cut - sent));
+            sent += data.length;
+            if (data.length === 0) return;
+        }
+        send({ data: { stdout: data.toString('base64') } });
+    });
     child.stderr.on('data', (data) => send({ data: { stderr: data.toString('base64') } }));
     if (child.stdin) child.stdin.on('error', () => {});
     child.on('close', (code, signal) => {
         stop();
         sandbox.processes.delete(child.pid);
         if (!started || response.writableEnded) return;
+        if (cut !== null) return response.end(envelope(0x02, {}));
         const end = signal
             ? { exitCode: -1, exited: false, status: `signal: ${{ SIGKILL: 'killed', SIGTERM: 'terminated', SIGINT: 'interrupt', SIGHUP: 'hangup' }[signal] || signal}` }
             : { exitCode: code, exited: true, status: `exit status ${code}` };
@@ -311,11 +379,123 @@ function startProcess(sandbox, request, response, body) {
     });
 }
 
+// envd's file API: GET /files?path= sends a file, POST /files?path= writes one (the body
+// as application/octet-stream, or multipart/form-data parts named "file"); a relative path
+// is in the user's home.
+function filePath(sandbox, name) {
+    const home = path.join(sandbox.dir, 'home');
+    return path.resolve(home, name || '');
+}
+
+function multipartFiles(contentType, body) {
+    const match = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType);
+    if (!match) return undefined;
+    const boundary = Buffer.from(`--${match[1] || match[2]}`);
+    const files = [];
+    let offset = body.indexOf(boundary);
+    while (offset >= 0) {
+        const start = offset + boundary.length;
+        if (body.subarray(start, start + 2).toString() === '--') break;
+        const headerEnd = body.indexOf('\r\n\r\n', start);
+        const next = body.indexOf(boundary, start);
+        if (headerEnd < 0 || next < 0) return undefined;
+        const headers = body.subarray(start, headerEnd).toString('utf8');
+        const name = /name="([^"]*)"/.exec(headers);
+        const filename = /filename="([^"]*)"/.exec(headers);
+        if (name && name[1] === 'file')
+            files.push({ filename: filename ? filename[1] : '', data: body.subarray(headerEnd + 4, next - 2) });
+        offset = next;
+    }
+    return files;
+}
+
+async function files(sandbox, request, response, url) {
+    const name = url.searchParams.get('path');
+    if (request.method === 'GET') {
+        const target = filePath(sandbox, name);
+        let size;
+        try {
+            const stat = statSync(target);
+            if (!stat.isFile()) return sendJson(response, 400, { code: 400, message: `path '${name}' is not a file` });
+            size = stat.size;
+        } catch {
+            return sendJson(response, 404, { code: 404, message: `path '${name}' does not exist` });
+        }
+        response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': size });
+        const cut = controls.truncateDownloadAfterBytes;
+        const stream = createReadStream(target, cut === null ? {} : { end: Math.max(0, cut - 1) });
+        stream.on('end', () => (cut === null ? response.end() : response.destroy()));
+        return stream.pipe(response, { end: false });
+    }
+    if (request.method !== 'POST') return sendJson(response, 405, { code: 405, message: 'method not allowed' });
+    const contentType = String(request.headers['content-type'] || '');
+    const written = [];
+    if (contentType.startsWith('application/octet-stream')) {
+        if (olderThan(sandbox.envdVersion, '0.5.7'))
+            return sendJson(response, 400, { code: 400, message: 'this envd takes multipart/form-data uploads only' });
+        if (!name) return sendJson(response, 400, { code: 400, message: 'path is required with application/octet-stream' });
+        const target = filePath(sandbox, name);
+        mkdirSync(path.dirname(target), { recursive: true });
+        await new Promise((resolve, reject) => {
+            const out = createWriteStream(target);
+            request.pipe(out);
+            out.on('finish', resolve);
+            out.on('error', reject);
+        });
+        written.push(target);
+    } else if (contentType.startsWith('multipart/form-data')) {
+        const parts = multipartFiles(contentType, await readBody(request));
+        if (!parts) return sendJson(response, 400, { code: 400, message: 'the multipart body cannot be read' });
+        for (const part of parts) {
+            const target = filePath(sandbox, parts.length === 1 && name ? name : part.filename);
+            mkdirSync(path.dirname(target), { recursive: true });
+            await new Promise((resolve, reject) => {
+                const out = createWriteStream(target);
+                out.on('finish', resolve);
+                out.on('error', reject);
+                out.end(part.data);
+            });
+            written.push(target);
+        }
+    } else {
+        return sendJson(response, 400, { code: 400, message: `unsupported content type ${contentType}` });
+    }
+    return sendJson(response, 200, written.map((p) => ({ path: p, name: path.basename(p), type: 'file' })));
+}
+
+function olderThan(version, than) {
+    const a = version.split('.').map(Number);
+    const b = than.split('.').map(Number);
+    for (let i = 0; i < 3; ++i) if ((a[i] || 0) !== (b[i] || 0)) return (a[i] || 0) < (b[i] || 0);
+    return false;
+}
+
+// envd before 0.4.0 has no default user: each call names one, in a Basic header (or, for
+// the file API, the username parameter).
+function userMissing(sandbox, request, url) {
+    if (!olderThan(sandbox.envdVersion, '0.4.0')) return false;
+    const header = String(request.headers.authorization || '');
+    const named = header.startsWith('Basic ') && Buffer.from(header.slice(6), 'base64').toString().split(':')[0];
+    return !named && !(url && url.searchParams.get('username'));
+}
+
+// envd's filesystem service, the one call the backend uses: Remove (unary, JSON).
+const sandbox_ = (request) => findSandbox(request);
+async function removeFile(sandbox, request, response) {
+    if (request.headers['x-access-token'] !== sandbox.token || userMissing(sandbox, request))
+        return unaryError(response, 'unauthenticated', 'invalid access token or no user');
+    const body = parseJson(await readBody(request));
+    if (!body || typeof body.path !== 'string') return unaryError(response, 'invalid_argument', 'path is required');
+    rmSync(filePath(sandbox, body.path), { recursive: true, force: true });
+    return unaryOk(response);
+}
+
 async function envd(request, response, url) {
     if (url.pathname === '/health' && request.method === 'GET') {
         response.writeHead(204);
         return response.end();
     }
+    if (url.pathname === '/filesystem.Filesystem/Remove' && sandbox_(request)) return removeFile(sandbox_(request), request, response);
     const match = /^\/process\.Process\/(\w+)$/.exec(url.pathname);
     const sandbox = findSandbox(request);
     const streaming = match && (match[1] === 'Start' || match[1] === 'Connect');
@@ -328,8 +508,14 @@ async function envd(request, response, url) {
         response.writeHead(502, { 'Content-Type': 'application/json' });
         return response.end(JSON.stringify({ code: 502, message: 'The sandbox was not found', sandboxId: request.headers['e2b-sandbox-id'] || '' }));
     }
+    if (url.pathname === '/files') {
+        if (request.headers['x-access-token'] !== sandbox.token || userMissing(sandbox, request, url))
+            return sendJson(response, 401, { code: 401, message: 'invalid access token or no user' });
+        return files(sandbox, request, response, url);
+    }
     if (!match || request.method !== 'POST') return unaryError(response, 'not_found', `no route ${url.pathname}`);
     if (request.headers['x-access-token'] !== sandbox.token) return fail('unauthenticated', 'invalid access token');
+    if (userMissing(sandbox, request)) return fail('unauthenticated', 'no user was named');
     const raw = await readBody(request);
     const contentType = String(request.headers['content-type'] || '');
     let body;
@@ -371,7 +557,7 @@ async function envd(request, response, url) {
             if (!proc) return unaryError(response, 'not_found', 'process not found');
             const signal = signalOf(body.signal);
             if (!signal) return unaryError(response, 'invalid_argument', `unknown signal ${JSON.stringify(body.signal)}`);
-            signalGroup(proc, signal);
+            if (!controls.ignoreSignals) signalGroup(proc, signal);
             return unaryOk(response);
         }
         default:
@@ -381,7 +567,7 @@ async function envd(request, response, url) {
 
 const server = http.createServer((request, response) => {
     const url = new URL(request.url, 'http://local');
-    const isEnvd = request.headers['e2b-sandbox-id'] !== undefined || /^49983-/.test(String(request.headers.host || '')) || url.pathname.startsWith('/process.');
+    const isEnvd = request.headers['e2b-sandbox-id'] !== undefined || /^49983-/.test(String(request.headers.host || '')) || url.pathname.startsWith('/process.') || url.pathname === '/files' || url.pathname.startsWith('/filesystem.');
     (isEnvd ? envd : controlPlane)(request, response, url).catch((error) => {
         if (!response.headersSent) apiError(response, 500, String(error));
         else response.end();

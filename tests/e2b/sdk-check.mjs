@@ -1,6 +1,7 @@
 // The local E2B is faithful when the official JavaScript SDK works against it: create a
 // sandbox, run commands with output, exit code, streamed output and stdin, kill a command
-// and the sandbox, and see a refused key as the SDK's authentication error.
+// and the sandbox, write, read and remove files with envd's file API, list sandboxes, and see a
+// refused key as the SDK's authentication error.
 // Environment: E2B_API_URL, E2B_SANDBOX_URL (the local server), E2B_API_KEY.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -45,6 +46,22 @@ const listed = await sandbox.commands.list();
 assert.ok(listed.some((p) => p.pid === sleeper.pid), 'the running command is listed');
 assert.equal(await sleeper.kill(), true);
 await assert.rejects(sleeper.wait(), (error) => error instanceof CommandExitError);
+
+// envd's file API: a file written and read back, and a larger one in the raw upload.
+await sandbox.files.write('dir/hello.txt', 'hello file');
+assert.equal(await sandbox.files.read('dir/hello.txt'), 'hello file');
+const large = Buffer.alloc(3 * 1024 * 1024 + 5, 7);
+await sandbox.files.write('large.bin', new Blob([large]).stream());
+const readBack = await sandbox.files.read('large.bin', { format: 'bytes' });
+assert.equal(Buffer.compare(Buffer.from(readBack), large), 0);
+await sandbox.files.write([{ path: 'many/a', data: 'a' }, { path: 'many/b', data: 'b' }]);
+assert.equal((await sandbox.commands.run('cat many/a many/b')).stdout, 'ab');
+await sandbox.files.remove('large.bin');
+await assert.rejects(sandbox.files.read('large.bin'));
+
+// The listing (GET /v2/sandboxes) names the sandbox.
+const page = await Sandbox.list().nextItems();
+assert.ok(page.some((s) => s.sandboxId === sandbox.sandboxId), 'the sandbox is listed');
 
 await sandbox.setTimeout(120000);
 const info = await sandbox.getInfo();

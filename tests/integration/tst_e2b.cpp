@@ -4,7 +4,10 @@
 // concurrency, kill, timeout), a refused key, the key nowhere but the API's header, a
 // server that vanishes mid-command, the allowlist refused, and the sandboxes killed when
 // the engine moves to another backend; the write-back brings a remote commit home but no
-// file that makes this computer's git run code.
+// file that makes this computer's git run code. With the local E2B's test controls: a
+// sandbox that expired is replaced once, a kill the sandbox ignores ends within its bound,
+// a cut-off download brings nothing back, no sandbox outlives its use, a revoked key makes
+// the backend unavailable, and only what a command changed is reported.
 #include "ProgramRun.h"
 
 #include <QCoreApplication>
@@ -55,6 +58,14 @@ private slots:
     void vanishingServerEndsTheCommandWithAClearError();
     void allowlistIsRefusedAndFullNetworkGetsItsOwnSandbox();
     void hotSwitchKeepsEachCommandOnItsLauncherAndKillsTheSandboxes();
+    void expiredSandboxIsReplacedOnceAndSaysSo();
+    void ignoredKillEndsTheCommandWithinItsBound();
+    void cutOffDownloadBringsNothingBack();
+    void noSandboxOutlivesItsUse();
+    void revokedKeyMakesTheBackendUnavailable();
+    void writeBackReportsOnlyWhatTheCommandChanged();
+    void refreshesOnlyAsNeededAndReportsAFailedOne();
+    void followsTheSdkOnEndpointsAndOlderEnvd();
 
 private:
     void startServer();
@@ -67,6 +78,11 @@ private:
     void installAndActivate();
     QString activeKind();
     QJsonArray serverSandboxes();
+    QJsonObject serverCall(const QByteArray &method, const QString &path, const QJsonObject &body = {});
+    void control(const QJsonObject &controls);
+    QJsonObject availabilityOfE2b();
+    bool writeFile(const QString &relative, const QByteArray &data);
+    QByteArray readFile(const QString &relative);
 
     QString m_node;
     QByteArray m_key;
@@ -198,6 +214,54 @@ QJsonArray TestE2b::serverSandboxes()
     const QJsonArray sandboxes = QJsonDocument::fromJson(reply->readAll()).array();
     delete reply;
     return sandboxes;
+}
+
+QJsonObject TestE2b::serverCall(const QByteArray &method, const QString &path, const QJsonObject &body)
+{
+    QNetworkAccessManager network;
+    QNetworkRequest request(QUrl(m_url + path));
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    QNetworkReply *reply
+        = network.sendCustomRequest(request, method, method == "GET" ? QByteArray() : QJsonDocument(body).toJson());
+    QEventLoop loop;
+    connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
+    loop.exec();
+    const QJsonObject answer = QJsonDocument::fromJson(reply->readAll()).object();
+    delete reply;
+    return answer;
+}
+
+void TestE2b::control(const QJsonObject &controls)
+{
+    const QJsonObject now = serverCall("POST", QStringLiteral("/_local/controls"), controls);
+    for (auto it = controls.begin(); it != controls.end(); ++it)
+        QCOMPARE(now.value(it.key()), it.value());
+}
+
+QJsonObject TestE2b::availabilityOfE2b()
+{
+    const Outcome listed = ctl({ QStringLiteral("backends"), QStringLiteral("--json") });
+    for (const QJsonValue &value : QJsonDocument::fromJson(listed.out).array()) {
+        const QJsonObject backend = value.toObject();
+        if (backend.value(QStringLiteral("ref")).toObject().value(QStringLiteral("kind")).toString()
+            == QLatin1String("e2b"))
+            return backend.value(QStringLiteral("availability")).toObject();
+    }
+    return {};
+}
+
+bool TestE2b::writeFile(const QString &relative, const QByteArray &data)
+{
+    const QString path = QDir(m_workspace).filePath(relative);
+    QDir().mkpath(QFileInfo(path).path());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
+}
+
+QByteArray TestE2b::readFile(const QString &relative)
+{
+    QFile file(QDir(m_workspace).filePath(relative));
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("(missing)");
 }
 
 void TestE2b::installAndConfigure(const QByteArray &key)
@@ -588,6 +652,222 @@ void TestE2b::hotSwitchKeepsEachCommandOnItsLauncherAndKillsTheSandboxes()
         process->waitForFinished(20000);
     }
     QTRY_VERIFY_WITH_TIMEOUT(serverSandboxes().isEmpty(), 30000);
+}
+
+void TestE2b::expiredSandboxIsReplacedOnceAndSaysSo()
+{
+    installAndActivate();
+    QVERIFY(writeFile(QStringLiteral("a.txt"), "from the host\n"));
+    QCOMPARE(run(QStringLiteral("cat a.txt")).out, QByteArray("from the host\n"));
+    const QString first = serverSandboxes().first().toObject().value(QStringLiteral("sandboxID")).toString();
+    // E2B ends a sandbox once its timeout passes unused: here after a second.
+    control({ { QStringLiteral("timeoutCapSeconds"), 1 } });
+    QTRY_VERIFY_WITH_TIMEOUT(serverSandboxes().isEmpty(), 20000);
+    control({ { QStringLiteral("timeoutCapSeconds"), QJsonValue::Null } });
+    QCOMPARE(serverCall("GET", QStringLiteral("/_local/stats")).value(QStringLiteral("expired")).toInt(), 1);
+
+    // The next command runs in a new sandbox, with the workspace uploaded again, and says so once.
+    const Outcome after = run(QStringLiteral("cat a.txt; echo changed > a.txt"));
+    QVERIFY2(after.exitCode == 0, after.err.constData());
+    QCOMPARE(after.out, QByteArray("from the host\n"));
+    QCOMPARE(after.err.count("had ended"), 1);
+    QVERIFY2(after.err.contains(first.toUtf8()), after.err.constData());
+    QCOMPARE(readFile(QStringLiteral("a.txt")), QByteArray("changed\n"));
+    const QJsonArray now = serverSandboxes();
+    QCOMPARE(now.size(), 1);
+    QVERIFY(now.first().toObject().value(QStringLiteral("sandboxID")).toString() != first);
+    const Outcome again = run(QStringLiteral("true"));
+    QCOMPARE(again.exitCode, 0);
+    QVERIFY2(!again.err.contains("had ended"), again.err.constData());
+    // The engine's log has it too.
+    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains(QByteArray("The E2B sandbox " + first.toUtf8() + " had ended")),
+                             10000);
+}
+
+void TestE2b::ignoredKillEndsTheCommandWithinItsBound()
+{
+    installAndActivate();
+    // The sandbox acknowledges signals and ignores them; keepalives keep the stream busy.
+    control({ { QStringLiteral("ignoreSignals"), true }, { QStringLiteral("keepaliveMs"), 200 } });
+    const Outcome timedOut
+        = ctl({ QStringLiteral("run"), QStringLiteral("--timeout"), QStringLiteral("1"), QStringLiteral("--"),
+                QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("sleep 60; echo never") },
+              {}, 30000);
+    QVERIFY2(timedOut.exitCode == 128 + 9, timedOut.err.constData());
+    QVERIFY2(timedOut.err.contains("did not end the command within 5 s of the kill"), timedOut.err.constData());
+    QVERIFY(!timedOut.out.contains("never"));
+
+    auto running = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                              QStringLiteral("-c"), QStringLiteral("echo started; sleep 60; echo never") });
+    QTRY_VERIFY_WITH_TIMEOUT(running->canReadLine(), 20000);
+    qint64 id = 0;
+    for (const QJsonValue &value :
+         QJsonDocument::fromJson(ctl({ QStringLiteral("ps"), QStringLiteral("--json") }).out).array()) {
+        if (value.toObject().value(QStringLiteral("state")).toString() == QLatin1String("running"))
+            id = value.toObject().value(QStringLiteral("id")).toInteger();
+    }
+    QVERIFY(id > 0);
+    QCOMPARE(ctl({ QStringLiteral("kill"), QString::number(id) }).exitCode, 0);
+    QVERIFY(running->waitForFinished(20000));
+    QCOMPARE(running->exitCode(), 128 + 9);
+    QVERIFY(running->readAllStandardError().contains("did not end the command within 5 s of the kill"));
+    // The engine no longer lists it as running.
+    for (const QJsonValue &value :
+         QJsonDocument::fromJson(ctl({ QStringLiteral("ps"), QStringLiteral("--json") }).out).array())
+        QVERIFY(value.toObject().value(QStringLiteral("state")).toString() != QLatin1String("running"));
+}
+
+void TestE2b::cutOffDownloadBringsNothingBack()
+{
+    installAndActivate();
+    QVERIFY(writeFile(QStringLiteral("a.txt"), "from the host\n"));
+    for (int i = 0; i < 20; ++i)
+        QVERIFY(writeFile(QStringLiteral("more/%1.txt").arg(i), QByteArray(700, 'x')));
+    // The archive of the sandbox's copy stops after a few members, without its end.
+    control({ { QStringLiteral("truncateDownloadAfterBytes"), 6144 } });
+    const Outcome cut = run(QStringLiteral("echo changed > a.txt; echo new > zz-new.txt; echo ran"));
+    QCOMPARE(cut.out, QByteArray("ran\n"));
+    QVERIFY2(cut.exitCode != 0, cut.err.constData());
+    QVERIFY2(cut.err.contains("nothing of the workspace was brought back"), cut.err.constData());
+    QVERIFY2(cut.err.contains("exited with status 0"), cut.err.constData());
+    QCOMPARE(readFile(QStringLiteral("a.txt")), QByteArray("from the host\n"));
+    QCOMPARE(readFile(QStringLiteral("zz-new.txt")), QByteArray("(missing)"));
+
+    control({ { QStringLiteral("truncateDownloadAfterBytes"), QJsonValue::Null } });
+    const Outcome whole = run(QStringLiteral("echo changed > a.txt"));
+    QVERIFY2(whole.exitCode == 0, whole.err.constData());
+    QCOMPARE(readFile(QStringLiteral("a.txt")), QByteArray("changed\n"));
+}
+
+void TestE2b::noSandboxOutlivesItsUse()
+{
+    installAndActivate();
+    const auto stat = [this](const char *name) {
+        return serverCall("GET", QStringLiteral("/_local/stats")).value(QString::fromLatin1(name)).toInt();
+    };
+    QCOMPARE(run(QStringLiteral("true")).exitCode, 0);
+    // New settings of the active backend: its old sandbox goes.
+    QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("set"), e2bRef, QStringLiteral("timeoutSeconds=100") })
+                 .exitCode,
+             0);
+    QCOMPARE(run(QStringLiteral("true")).exitCode, 0);
+    QTRY_COMPARE_WITH_TIMEOUT(serverSandboxes().size(), 1, 20000);
+    QCOMPARE(stat("deleted"), stat("created") - 1);
+    // The engine's end deletes the rest.
+    stopDaemon();
+    QCOMPARE(stat("live"), 0);
+    QCOMPARE(stat("deleted"), stat("created"));
+    QVERIFY2(stat("created") >= 2, qPrintable(QString::number(stat("created"))));
+
+    // A sandbox that cannot be deleted is named in a warning.
+    startDaemon();
+    const Outcome activated = ctl({ QStringLiteral("activate"), e2bRef });
+    QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
+    const QString kept = serverSandboxes().first().toObject().value(QStringLiteral("sandboxID")).toString();
+    control({ { QStringLiteral("refuseDelete"), true } });
+    QCOMPARE(ctl({ QStringLiteral("activate"), autoRef }).exitCode, 0);
+    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains(kept.toUtf8()) && m_daemonLog.contains("could not be deleted"),
+                             20000);
+    control({ { QStringLiteral("refuseDelete"), false } });
+}
+
+void TestE2b::revokedKeyMakesTheBackendUnavailable()
+{
+    installAndActivate();
+    QCOMPARE(availabilityOfE2b().value(QStringLiteral("available")).toBool(), true);
+    QCOMPARE(run(QStringLiteral("true")).exitCode, 0);
+    control({ { QStringLiteral("revokeKey"), true } });
+    // The next command's timeout refresh is refused: the backend says so.
+    run(QStringLiteral("true"));
+    QTRY_VERIFY_WITH_TIMEOUT(!availabilityOfE2b().value(QStringLiteral("available")).toBool(true), 20000);
+    QVERIFY2(availabilityOfE2b().value(QStringLiteral("reason")).toString().contains(QLatin1String("refused")),
+             qPrintable(availabilityOfE2b().value(QStringLiteral("reason")).toString()));
+    const Outcome refused = run(QStringLiteral("echo ran"));
+    QVERIFY(refused.exitCode != 0);
+    QVERIFY(!refused.out.contains("ran"));
+    QVERIFY2(refused.err.contains("The API key was refused"), refused.err.constData());
+}
+
+void TestE2b::writeBackReportsOnlyWhatTheCommandChanged()
+{
+    installAndActivate();
+    QVERIFY(writeFile(QStringLiteral("a.txt"), "a\n"));
+    QVERIFY(writeFile(QStringLiteral("tool.sh"), "#!/bin/sh\necho tool\n"));
+    QVERIFY(writeFile(QStringLiteral("bin/.keep"), ""));
+    for (int i = 0; i < 5; ++i)
+        QVERIFY(QFile::link(QStringLiteral("../a.txt"), QDir(m_workspace).filePath(QStringLiteral("bin/l%1").arg(i))));
+    // Unchanged links are not news.
+    const Outcome quiet = run(QStringLiteral("true"));
+    QCOMPARE(quiet.exitCode, 0);
+    QVERIFY2(quiet.err.isEmpty(), quiet.err.constData());
+    // A link the command made is named (links never come back); an execute bit set comes back.
+    const Outcome changed = run(QStringLiteral("chmod +x tool.sh; ln -s a.txt made-link; echo b > b.txt"));
+    QVERIFY2(changed.exitCode == 0, changed.err.constData());
+    QVERIFY2(changed.err.contains("made-link"), changed.err.constData());
+    QVERIFY2(!changed.err.contains("bin/l"), changed.err.constData());
+    QVERIFY2(changed.err.count("sandbox: not brought back") == 1, changed.err.constData());
+    QVERIFY(QFileInfo(QDir(m_workspace).filePath(QStringLiteral("tool.sh"))).isExecutable());
+    QVERIFY(!QFileInfo(QDir(m_workspace).filePath(QStringLiteral("made-link"))).exists());
+    QCOMPARE(readFile(QStringLiteral("b.txt")), QByteArray("b\n"));
+    // A new executable file comes back executable; clearing the bit comes back too.
+    QCOMPARE(run(QStringLiteral("printf '#!/bin/sh\\n' > new.sh; chmod +x new.sh; chmod -x tool.sh")).exitCode, 0);
+    QVERIFY(QFileInfo(QDir(m_workspace).filePath(QStringLiteral("new.sh"))).isExecutable());
+    QVERIFY(!QFileInfo(QDir(m_workspace).filePath(QStringLiteral("tool.sh"))).isExecutable());
+}
+
+void TestE2b::refreshesOnlyAsNeededAndReportsAFailedOne()
+{
+    installAndActivate();
+    QVERIFY(writeFile(QStringLiteral("a.txt"), "a\n"));
+    const auto refreshes = [this] {
+        return serverCall("GET", QStringLiteral("/_local/stats")).value(QStringLiteral("refreshes")).toInt();
+    };
+    QCOMPARE(run(QStringLiteral("true")).exitCode, 0);
+    QTRY_COMPARE_WITH_TIMEOUT(refreshes(), 1, 10000);
+    // One refresh per command, when it ends (the upload, command and download are one use).
+    for (int i = 0; i < 4; ++i)
+        QCOMPARE(run(QStringLiteral("cat a.txt >/dev/null")).exitCode, 0);
+    QTRY_COMPARE_WITH_TIMEOUT(refreshes(), 5, 10000);
+
+    // A refresh E2B refuses is logged, and the next command says so.
+    control({ { QStringLiteral("refuseRefresh"), true } });
+    QCOMPARE(run(QStringLiteral("true")).exitCode, 0);
+    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains("was not extended"), 10000);
+    control({ { QStringLiteral("refuseRefresh"), false } });
+    const Outcome next = run(QStringLiteral("true"));
+    QCOMPARE(next.exitCode, 0);
+    QVERIFY2(next.err.contains("E2B did not extend the timeout of the sandbox"), next.err.constData());
+    QVERIFY2(next.err.contains("the timeout could not be set"), next.err.constData());
+}
+
+void TestE2b::followsTheSdkOnEndpointsAndOlderEnvd()
+{
+    installAndActivate();
+    const auto stat = [this](const char *name) {
+        return serverCall("GET", QStringLiteral("/_local/stats")).value(QString::fromLatin1(name)).toInt();
+    };
+    // The key is checked with the listing the SDK uses.
+    QVERIFY(stat("listedV2") >= 1);
+    QCOMPARE(stat("listed"), stat("listedV2"));
+
+    // An API without the v2 listing still works; an envd before 0.4.0 gets its user named
+    // (Basic auth) and, before 0.5.7, multipart uploads.
+    control({ { QStringLiteral("v1Only"), true }, { QStringLiteral("envdVersion"), QStringLiteral("0.3.9") } });
+    QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("set"), e2bRef, QStringLiteral("timeoutSeconds=110") })
+                 .exitCode,
+             0);
+    const Outcome activated = ctl({ QStringLiteral("activate"), e2bRef });
+    QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
+    QTRY_COMPARE_WITH_TIMEOUT(serverSandboxes().size(), 1, 20000);
+    QCOMPARE(serverSandboxes().first().toObject().value(QStringLiteral("envdVersion")).toString(),
+             QStringLiteral("0.3.9"));
+    QVERIFY(writeFile(QStringLiteral("a.txt"), "host\n"));
+    const Outcome old = run(QStringLiteral("cat a.txt; echo sandbox > a.txt"));
+    QVERIFY2(old.exitCode == 0, old.err.constData());
+    QCOMPARE(old.out, QByteArray("host\n"));
+    QCOMPARE(readFile(QStringLiteral("a.txt")), QByteArray("sandbox\n"));
+    const Outcome stdinToo = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("cat") }, "in");
+    QCOMPARE(stdinToo.out, QByteArray("in"));
 }
 
 QTEST_GUILESS_MAIN(TestE2b)

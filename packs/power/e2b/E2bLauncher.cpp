@@ -23,9 +23,66 @@ FieldSpec field(const QString &id, FieldSpec::Type type, const QString &label, c
 
 E2bLauncher::E2bLauncher()
     : m_settingsError{ QStringLiteral("settings"), tr("The E2B backend is not configured."), {} }
-{ }
+    , m_keyListener(std::make_shared<KeyListener>())
+{
+    m_keyListener->launcher = this;
+    // The engine's end is the end of its sandboxes too: the application is still whole when
+    // it is about to quit, so the kills can be sent and waited for (within their bound).
+    if (QCoreApplication *application = QCoreApplication::instance()) {
+        m_quitWatch = std::make_unique<QObject>();
+        QObject::connect(
+            application, &QCoreApplication::aboutToQuit, m_quitWatch.get(), [this] { killSandboxes(); },
+            Qt::DirectConnection);
+    }
+}
 
-E2bLauncher::~E2bLauncher() = default;
+void E2bLauncher::killSandboxes()
+{
+    std::shared_ptr<E2bSandboxPool> pool;
+    {
+        QMutexLocker locker(&m_mutex);
+        pool = m_pool;
+    }
+    if (!pool)
+        return;
+    if (const Status killed = pool->killAll(E2bSandboxPool::killBoundMs); !killed.ok())
+        qWarning("e2b: %s", qPrintable(killed.error().message));
+}
+
+E2bLauncher::~E2bLauncher()
+{
+    // The pool's end kills its sandboxes (bounded); commands still holding it keep it.
+    m_quitWatch.reset();
+    {
+        QMutexLocker locker(&m_keyListener->mutex);
+        m_keyListener->launcher = nullptr;
+    }
+    killSandboxes();
+}
+
+std::shared_ptr<E2bSandboxPool> E2bLauncher::newPool(const E2bSettings &settings)
+{
+    // A pool may outlive the launcher (a command still holds it): it reaches the launcher
+    // only while there is one.
+    return std::make_shared<E2bSandboxPool>(E2bApi(settings), [listener = m_keyListener] {
+        QMutexLocker locker(&listener->mutex);
+        if (listener->launcher)
+            listener->launcher->keyRefused();
+    });
+}
+
+void E2bLauncher::keyRefused()
+{
+    {
+        QMutexLocker locker(&m_mutex);
+        if (m_keyRefused)
+            return;
+        m_keyRefused = true;
+    }
+    qWarning("e2b: %s", qPrintable(E2bApi::keyRefused()));
+    if (host())
+        host()->notifyAvailabilityChanged();
+}
 
 BackendDescriptor E2bLauncher::descriptor() const
 {
@@ -49,12 +106,14 @@ BackendDescriptor E2bLauncher::descriptor() const
     apiUrl.defaultValue = QString();
     FieldSpec sandboxUrl
         = field(QStringLiteral("sandboxUrl"), FieldSpec::Type::String, tr("Sandbox URL"),
-                tr("Empty: each sandbox at its own address under the domain (envd, port 49983). Otherwise one address "
-                   "for every sandbox, "
-                   "which names the sandbox in a header. HTTPS, or plain HTTP to a loopback address only."));
+                tr("Empty: for E2B's own domains their one address for every sandbox (sandbox. followed by the "
+                   "domain), for other domains each sandbox at its own address under the domain (envd, port 49983). "
+                   "Otherwise one address for every sandbox. The sandbox is always named in a header. HTTPS, or plain "
+                   "HTTP to a loopback address only."));
     sandboxUrl.defaultValue = QString();
     FieldSpec timeout = field(QStringLiteral("timeoutSeconds"), FieldSpec::Type::Number, tr("Sandbox timeout (s)"),
-                              tr("How long a sandbox lives after its last use; every command extends it."));
+                              tr("How long a sandbox lives after the last command that used it ended; E2B ends it "
+                                 "then. A command that finds its sandbox ended gets a new one, and says so."));
     timeout.defaultValue = 300;
     timeout.min = 10;
     timeout.max = 86400;
@@ -79,14 +138,19 @@ BackendDescriptor E2bLauncher::descriptor() const
              "state files); no .git entry, nothing through a .git that is not a git directory here, no HEAD outside "
              "one and nothing in a new repository; each such file is listed on the command's error output. A file "
              "that also changed on this computer while the command ran is kept, and the sandbox's "
-             "version is written beside it, its name ending in .sandbox-conflict. Files the command deleted stay on "
-             "this "
-             "computer, links are not brought back, and a command that is killed or times out brings nothing back. "
+             "version is written beside it, its name ending in .sandbox-conflict. An execute bit the command set or "
+             "cleared comes back the same way. Files the command deleted stay on this computer; links are not brought "
+             "back, and each link the command made or changed is listed on its error output. A command that is "
+             "killed or times out brings nothing back, and so does one whose copy of the workspace does not come back "
+             "whole: its result is then status 255, and its error output says why. "
              "With the workspace set to none, nothing is uploaded and commands start in the sandbox's home folder.") },
         { QStringLiteral("confinement"),
           tr("The sandbox is a virtual machine of E2B's, shared by the activation's commands: they see each other's "
              "processes and files there. Processes a command leaves running in the background may keep running until "
-             "the sandbox is killed.") },
+             "the sandbox is killed. A command the sandbox does not end within 5 seconds of its kill is no longer "
+             "waited for here, and may go on running there until the sandbox ends. Every sandbox the backend created "
+             "is killed when new settings replace it, when the backend is no longer used and when the engine stops "
+             "(within 5 seconds); one that could not be killed is named in a warning.") },
         { QStringLiteral("network"),
           tr("Network none: commands run in a sandbox created without internet access. Full: in a second sandbox of "
              "the activation, created with internet access. The sandbox reaches nothing on this computer's local "
@@ -104,15 +168,21 @@ BackendDescriptor E2bLauncher::descriptor() const
 QFuture<Status> E2bLauncher::configure(const ResolvedSettings &settings)
 {
     Result<E2bSettings> read = E2bSettings::fromResolved(settings);
+    // The old settings' sandboxes are killed once the commands still using them end.
+    std::shared_ptr<E2bSandboxPool> retired;
     QMutexLocker locker(&m_mutex);
-    m_pool.reset();
+    retired = std::exchange(m_pool, {});
+    m_keyRefused = false;
     if (!read.ok()) {
         m_configured = false;
         m_settingsError = read.error();
+        locker.unlock();
         return QtFuture::makeReadyFuture(Status(read.error()));
     }
     m_settings = read.value();
     m_configured = true;
+    locker.unlock();
+    retired.reset();
     return QtFuture::makeReadyFuture(Status());
 }
 
@@ -129,18 +199,21 @@ QFuture<Status> E2bLauncher::prepare()
         const E2bApi api(current);
         if (const Status checked = api.checkKey(); !checked)
             return checked;
-        auto pool = std::make_shared<E2bSandboxPool>(api);
+        auto pool = newPool(current);
         // The default policy's network is none: that sandbox is the one the activation keeps.
-        Result<E2bSandbox> sandbox = pool->sandboxFor(false);
+        Result<E2bSandboxPool::Lease> sandbox = pool->sandboxFor(false);
         if (!sandbox.ok())
             return sandbox.error();
         std::shared_ptr<E2bSandboxPool> previous;
         {
             QMutexLocker locker(&m_mutex);
             previous = std::exchange(m_pool, pool);
+            m_keyRefused = false;
         }
-        if (previous)
-            previous->killAll();
+        if (previous) {
+            if (const Status killed = previous->killAll(); !killed.ok() && host())
+                host()->reportActivationNote(killed.error().message);
+        }
         return {};
     });
 }
@@ -152,6 +225,8 @@ QFuture<Availability> E2bLauncher::isAvailable()
         QMutexLocker locker(&m_mutex);
         if (!m_configured)
             return QtFuture::makeReadyFuture(Availability{ false, m_settingsError.message });
+        if (m_keyRefused)
+            return QtFuture::makeReadyFuture(Availability{ false, E2bApi::keyRefused() });
         current = m_settings;
     }
     return QtConcurrent::run([current]() -> Availability {
@@ -165,6 +240,8 @@ Result<std::shared_ptr<SandboxProcess>> E2bLauncher::spawn(const SpawnRequest &r
     std::shared_ptr<E2bSandboxPool> pool;
     {
         QMutexLocker locker(&m_mutex);
+        if (m_keyRefused)
+            return Error{ QStringLiteral("apiKey"), E2bApi::keyRefused(), {} };
         pool = m_pool;
     }
     if (!pool)
@@ -184,6 +261,7 @@ Result<std::shared_ptr<SandboxProcess>> E2bLauncher::spawn(const SpawnRequest &r
         return std::shared_ptr<SandboxProcess>(process);
     }
     auto process = std::make_shared<E2bProcess>(pool, internet, request);
+    QObject::connect(process.get(), &E2bProcess::notice, process.get(), &SandboxProcess::stderrReady);
     process->start();
     return std::shared_ptr<SandboxProcess>(process);
 }

@@ -40,8 +40,10 @@ E2bProcess::E2bProcess(std::shared_ptr<E2bSandboxPool> pool, bool internet, Spaw
 {
     m_grace.setSingleShot(true);
     connect(&m_grace, &QTimer::timeout, this, &E2bProcess::kill);
+    m_killBound.setSingleShot(true);
+    connect(&m_killBound, &QTimer::timeout, this, &E2bProcess::killBoundPassed);
     m_refresh.setInterval(qMax(1000, m_pool->api().settings().timeoutSeconds * 1000 / 2));
-    connect(&m_refresh, &QTimer::timeout, this, &E2bProcess::refreshTimeout);
+    connect(&m_refresh, &QTimer::timeout, this, [this] { refreshTimeout(0); });
 }
 
 E2bProcess::~E2bProcess()
@@ -105,32 +107,62 @@ void E2bProcess::start()
     const bool internet = m_internet;
     QtConcurrent::run([pool, internet] {
         return pool->sandboxFor(internet);
-    }).then(this, [this](const Result<E2bSandbox> &sandbox) {
-        if (m_ended)
-            return;
-        if (m_killed)
-            return finish(ExitStatus{ 0, true, SIGKILL, false });
-        if (!sandbox.ok())
-            return fail(sandbox.error());
-        begin(sandbox.value());
-    });
+    }).then(this, [this](const Result<E2bSandboxPool::Lease> &lease) { leased(lease); });
+}
+
+void E2bProcess::leased(const Result<E2bSandboxPool::Lease> &lease)
+{
+    if (m_ended)
+        return;
+    if (m_killed)
+        return finish(ExitStatus{ 0, true, SIGKILL, false });
+    if (!lease.ok())
+        return fail(lease.error());
+    if (!lease.value().notice.isEmpty())
+        emit notice(lease.value().notice.toUtf8());
+    begin(lease.value().sandbox);
+}
+
+bool E2bProcess::needsBasicAuth(const QString &envdVersion)
+{
+    // envd before 0.4.0 has no default user: the SDK names "user" in a Basic header.
+    const QStringList parts = envdVersion.split(QLatin1Char('.'));
+    if (envdVersion.isEmpty() || parts.size() < 2)
+        return false;
+    const int major = parts.at(0).toInt();
+    const int minor = parts.at(1).toInt();
+    return major == 0 && minor < 4;
+}
+
+QNetworkRequest E2bProcess::envdHttpRequest(const E2bSettings &settings, const E2bSandbox &sandbox, const QString &path,
+                                            const QByteArray &contentType)
+{
+    QUrl url = settings.envdUrl(sandbox.id, sandbox.domain);
+    QString base = url.path();
+    while (base.endsWith(QLatin1Char('/')))
+        base.chop(1);
+    const qsizetype query = path.indexOf(QLatin1Char('?'));
+    url.setPath(base + path.left(query));
+    if (query >= 0)
+        url.setQuery(path.mid(query + 1));
+    QNetworkRequest request(url);
+    if (!contentType.isEmpty())
+        request.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
+    request.setRawHeader("E2b-Sandbox-Id", sandbox.id.toLatin1());
+    request.setRawHeader("E2b-Sandbox-Port", QByteArray::number(E2bSettings::envdPort));
+    if (!sandbox.envdAccessToken.isEmpty())
+        request.setRawHeader("X-Access-Token", sandbox.envdAccessToken.toUtf8());
+    if (needsBasicAuth(sandbox.envdVersion))
+        request.setRawHeader("Authorization", "Basic " + QByteArrayLiteral("user:").toBase64());
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    return request;
 }
 
 QNetworkRequest E2bProcess::envdRequest(const QString &method, const QByteArray &contentType) const
 {
-    QUrl url = m_pool->api().settings().envdUrl(m_sandbox.id, m_sandbox.domain);
-    QString base = url.path();
-    while (base.endsWith(QLatin1Char('/')))
-        base.chop(1);
-    url.setPath(base + QLatin1String(servicePath) + method);
-    QNetworkRequest request(url);
-    request.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
+    QNetworkRequest request
+        = envdHttpRequest(m_pool->api().settings(), m_sandbox, QLatin1String(servicePath) + method, contentType);
     request.setRawHeader("Connect-Protocol-Version", "1");
-    request.setRawHeader("E2b-Sandbox-Id", m_sandbox.id.toLatin1());
-    request.setRawHeader("E2b-Sandbox-Port", QByteArray::number(E2bSettings::envdPort));
-    if (!m_sandbox.envdAccessToken.isEmpty())
-        request.setRawHeader("X-Access-Token", m_sandbox.envdAccessToken.toUtf8());
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     return request;
 }
 
@@ -145,21 +177,28 @@ void E2bProcess::begin(const E2bSandbox &sandbox)
     const QJsonObject body{ { QStringLiteral("process"), process }, { QStringLiteral("stdin"), true } };
     QNetworkRequest request = envdRequest(QStringLiteral("Start"), "application/connect+json");
     request.setRawHeader("Keepalive-Ping-Interval", QByteArray::number(keepaliveSeconds));
+    // A command with a timeout has it as the call's deadline too, later than the engine's
+    // own and its kill's bound: envd ends it even when the kill does not reach the sandbox.
+    if (m_request.timeoutMs > 0)
+        request.setRawHeader("Connect-Timeout-Ms", QByteArray::number(m_request.timeoutMs + 3 * killBoundMs));
     // A stream that stays silent past a few keepalives is lost.
     request.setTransferTimeout(keepaliveSeconds * 3 * 1000);
     m_stream = m_network->post(request, ConnectEnvelope::encode(QJsonDocument(body).toJson(QJsonDocument::Compact)));
     connect(m_stream, &QNetworkReply::readyRead, this, &E2bProcess::streamRead);
     connect(m_stream, &QNetworkReply::finished, this, &E2bProcess::streamFinished);
-    refreshTimeout();
+    // A sandbox refreshed in the last half of its timeout lives long enough to start this.
+    refreshTimeout(m_pool->api().settings().timeoutSeconds * 1000 / 2);
     m_refresh.start();
 }
 
-void E2bProcess::refreshTimeout()
+void E2bProcess::refreshTimeout(int whenOlderThanMs)
 {
     std::shared_ptr<E2bSandboxPool> pool = m_pool;
     const QString id = m_sandbox.id;
-    // The sandbox's life is extended while a command uses it; a failure shows at the next call.
-    [[maybe_unused]] QFuture<Status> refreshed = QtConcurrent::run([pool, id] { return pool->api().refresh(id); });
+    // A failure is told with the next command (and logged); a refused key makes the
+    // backend unavailable.
+    [[maybe_unused]] QFuture<void> refreshed
+        = QtConcurrent::run([pool, id, whenOlderThanMs] { pool->keepAlive(id, whenOlderThanMs); });
 }
 
 void E2bProcess::streamRead()
@@ -257,6 +296,28 @@ void E2bProcess::streamFinished()
     } else {
         why = tr("the stream ended without the command's end");
     }
+    if (!m_started && !m_replaced && !m_killed && (status == 502 || status == 404)) {
+        // E2B's proxy answers so for a sandbox that is not there: it may have ended.
+        m_replaced = true;
+        m_stream->disconnect(this);
+        m_stream->deleteLater();
+        m_stream = nullptr;
+        m_refresh.stop();
+        std::shared_ptr<E2bSandboxPool> pool = m_pool;
+        const bool internet = m_internet;
+        const QString gone = m_sandbox.id;
+        QtConcurrent::run([pool, internet, gone] {
+            return pool->replaceGone(internet, gone);
+        }).then(this, [this, why](const Result<E2bSandboxPool::Lease> &lease) {
+            if (!lease.ok() && !m_ended)
+                return fail(
+                    Error{ m_request.argv.value(0),
+                           tr("The E2B sandbox did not start the command: %1 (%2)").arg(why, lease.error().message),
+                           {} });
+            leased(lease);
+        });
+        return;
+    }
     if (!m_started)
         return fail(Error{ m_request.argv.value(0), tr("The E2B sandbox did not start the command: %1").arg(why), {} });
     lose(why);
@@ -276,6 +337,7 @@ void E2bProcess::sendNextCall()
     const auto [method, body] = m_calls.takeFirst();
     QNetworkRequest request = envdRequest(method, "application/json");
     request.setTransferTimeout(E2bApi::requestTimeoutMs);
+    request.setRawHeader("Connect-Timeout-Ms", QByteArray::number(E2bApi::requestTimeoutMs));
     m_callReply = m_network->post(request, QJsonDocument(body).toJson(QJsonDocument::Compact));
     connect(m_callReply, &QNetworkReply::finished, this, [this, reply = m_callReply] {
         reply->deleteLater();
@@ -318,7 +380,8 @@ void E2bProcess::sendSignal(const QString &name)
     }
     // Signals go ahead of queued input: they are sent at once on their own connection.
     QNetworkRequest request = envdRequest(QStringLiteral("SendSignal"), "application/json");
-    request.setTransferTimeout(E2bApi::requestTimeoutMs);
+    request.setTransferTimeout(killBoundMs);
+    request.setRawHeader("Connect-Timeout-Ms", QByteArray::number(killBoundMs));
     const QJsonObject body{ { QStringLiteral("process"), QJsonObject{ { QStringLiteral("pid"), m_remotePid } } },
                             { QStringLiteral("signal"), name } };
     QNetworkReply *reply = m_network->post(request, QJsonDocument(body).toJson(QJsonDocument::Compact));
@@ -341,6 +404,19 @@ void E2bProcess::kill()
     m_killed = true;
     if (!m_sandbox.id.isEmpty())
         sendSignal(QStringLiteral("SIGNAL_SIGKILL"));
+    if (!m_killBound.isActive())
+        m_killBound.start(killBoundMs);
+}
+
+void E2bProcess::killBoundPassed()
+{
+    if (m_ended)
+        return;
+    emit stderrReady(tr("sandbox: the E2B sandbox did not end the command within %1 s of the kill; it is no longer "
+                        "waited for here, and may go on running in the sandbox until the sandbox ends\n")
+                         .arg(killBoundMs / 1000)
+                         .toUtf8());
+    finish(ExitStatus{ 0, true, SIGKILL, false });
 }
 
 void E2bProcess::lose(const QString &why)
@@ -356,6 +432,7 @@ void E2bProcess::fail(const Error &error)
     m_ended = true;
     m_refresh.stop();
     m_grace.stop();
+    m_killBound.stop();
     {
         QMutexLocker locker(&m_mutex);
         m_running = false;
@@ -372,6 +449,9 @@ void E2bProcess::finish(const ExitStatus &status)
     m_ended = true;
     m_refresh.stop();
     m_grace.stop();
+    m_killBound.stop();
+    if (m_keepAliveAtEnd && !m_sandbox.id.isEmpty())
+        refreshTimeout(0);
     {
         QMutexLocker locker(&m_mutex);
         m_exit = status;

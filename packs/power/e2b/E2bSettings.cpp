@@ -69,7 +69,14 @@ QUrl E2bSettings::envdUrl(const QString &sandboxId, const QString &sandboxDomain
     const QString domainOfSandbox = sandboxDomain.isEmpty() ? domain : sandboxDomain;
     QUrl url;
     url.setScheme(QStringLiteral("https"));
-    url.setHost(QString::number(envdPort) + QLatin1Char('-') + sandboxId + QLatin1Char('.') + domainOfSandbox);
+    // E2B's own domains serve every sandbox at one address, naming it in headers (as E2B's
+    // SDK reaches them); other domains at an address of each sandbox.
+    static const QStringList shared{ QStringLiteral("e2b.app"), QStringLiteral("e2b.dev"), QStringLiteral("e2b.pro"),
+                                     QStringLiteral("e2b-staging.dev") };
+    if (shared.contains(domainOfSandbox))
+        url.setHost(QStringLiteral("sandbox.") + domainOfSandbox);
+    else
+        url.setHost(QString::number(envdPort) + QLatin1Char('-') + sandboxId + QLatin1Char('.') + domainOfSandbox);
     return url;
 }
 

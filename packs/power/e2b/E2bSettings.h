@@ -29,7 +29,9 @@ struct E2bSettings
     static Result<E2bSettings> fromResolved(const ResolvedSettings &settings);
     // `url` is usable: https, or http to a loopback host. Empty when so, otherwise why not.
     static QString transportProblem(const QUrl &url, const QString &what);
-    // Where envd of `sandboxId` is reached (its domain from the API, or the configured one).
+    // Where envd of `sandboxId` is reached: the configured sandbox URL; else for E2B's own
+    // domains https://sandbox.<domain> (the sandbox named in headers), for others the
+    // sandbox's own host under its domain (from the API, or the configured one).
     QUrl envdUrl(const QString &sandboxId, const QString &sandboxDomain) const;
 };
 

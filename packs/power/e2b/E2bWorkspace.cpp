@@ -143,6 +143,24 @@ void E2bWorkspace::snapshot()
     }
 }
 
+bool E2bWorkspace::setExecutable(const QString &relative, bool executable, QString *why) const
+{
+    const QString target = m_root + QLatin1Char('/') + relative;
+    QFile file(target);
+    QFileDevice::Permissions permissions = file.permissions();
+    const QFileDevice::Permissions execute = QFileDevice::ExeOwner | QFileDevice::ExeUser
+        | (permissions & QFileDevice::ReadGroup ? QFileDevice::ExeGroup : QFileDevice::Permissions())
+        | (permissions & QFileDevice::ReadOther ? QFileDevice::ExeOther : QFileDevice::Permissions());
+    permissions = executable
+        ? permissions | execute
+        : permissions & ~(QFileDevice::ExeOwner | QFileDevice::ExeUser | QFileDevice::ExeGroup | QFileDevice::ExeOther);
+    if (!file.setPermissions(permissions)) {
+        *why = tr("cannot change the permissions of %1: %2").arg(target, file.errorString());
+        return false;
+    }
+    return true;
+}
+
 bool E2bWorkspace::write(const QString &relative, const QByteArray &data, QString *why) const
 {
     // Every folder on the way must be a real folder of the workspace, never a link out.
@@ -179,6 +197,18 @@ E2bWorkspace::Outcome E2bWorkspace::apply(const TarArchive &archive) const
 {
     Outcome outcome;
     outcome.refused = archive.skipped;
+    // A link is never written; one the command made or changed is named, an unchanged one is not.
+    for (const TarArchive::Link &link : archive.links) {
+        if (isExcluded(link.path))
+            continue;
+        const QFileInfo host(m_root + QLatin1Char('/') + link.path);
+        const QString target = link.target.startsWith(QLatin1Char('/'))
+            ? QDir::cleanPath(link.target)
+            : QDir::cleanPath(host.absolutePath() + QLatin1Char('/') + link.target);
+        if (host.isSymLink() && host.symLinkTarget() == target)
+            continue;
+        outcome.refused.append(tr("%1 (a link, to %2; links are not brought back)").arg(link.path, link.target));
+    }
     const ArchiveLayout layout(archive);
     for (const TarArchive::Member &member : archive.files) {
         if (isExcluded(member.path))
@@ -187,8 +217,25 @@ E2bWorkspace::Outcome E2bWorkspace::apply(const TarArchive &archive) const
         QFile current(target);
         const QFileInfo info(target);
         if (info.isFile() && !info.isSymLink() && current.open(QIODevice::ReadOnly)
-            && current.size() == member.data.size() && current.readAll() == member.data)
+            && current.size() == member.data.size() && current.readAll() == member.data) {
+            // Same content: only a changed execute bit comes back.
+            if (bool(info.permissions() & QFileDevice::ExeOwner) == member.executable)
+                continue;
+            if (repositoryRefusal(member.path, layout).isEmpty() && isWritable(member.path)
+                && stampOf(member.path) == m_snapshot.value(member.path)) {
+                QString why;
+                if (setExecutable(member.path, member.executable, &why))
+                    ++outcome.written;
+                else
+                    outcome.refused.append(why);
+            } else {
+                outcome.refused.append(
+                    tr("%1 (its execute bit changed, and the policy, the repository rules or a change on this "
+                       "computer keep it as it is here)")
+                        .arg(member.path));
+            }
             continue;
+        }
         if (const QString why = repositoryRefusal(member.path, layout); !why.isEmpty()) {
             outcome.refused.append(tr("%1 (%2)").arg(member.path, why));
             continue;
@@ -200,7 +247,7 @@ E2bWorkspace::Outcome E2bWorkspace::apply(const TarArchive &archive) const
         const Stamp before = m_snapshot.value(member.path);
         QString why;
         if (stampOf(member.path) == before) {
-            if (write(member.path, member.data, &why))
+            if (write(member.path, member.data, &why) && setExecutable(member.path, member.executable, &why))
                 ++outcome.written;
             else
                 outcome.refused.append(why);
@@ -212,7 +259,7 @@ E2bWorkspace::Outcome E2bWorkspace::apply(const TarArchive &archive) const
                 tr("%1 (changed on this computer too, and %2: %3)").arg(member.path, beside, besideWhy));
             continue;
         }
-        if (write(beside, member.data, &why))
+        if (write(beside, member.data, &why) && setExecutable(beside, member.executable, &why))
             outcome.conflicts.append(member.path);
         else
             outcome.refused.append(why);

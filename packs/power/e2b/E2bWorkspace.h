@@ -14,7 +14,9 @@ namespace sandbox::power {
 // but the policy's denied paths), and how the sandbox's files come back: a file is written
 // only where the policy lets the command write, and only when the host's copy did not
 // change while the command ran; otherwise the sandbox's version lands beside it as
-// "NAME.sandbox-conflict". Files the command deleted stay on the host. Nothing comes back
+// "NAME.sandbox-conflict", and a changed execute bit comes back the same way. Files the
+// command deleted stay on the host; links are never written (a link the command made or
+// changed is named, an unchanged one is not). Nothing comes back
 // that makes the host's git run code: inside an existing git directory only the work
 // state git writes (objects, refs, logs, index, ...), no .git entry, nothing through a
 // .git or into a directory that is not a git directory here, no HEAD outside one.
@@ -63,6 +65,8 @@ private:
     // directories `layout` would turn into git directories; empty when it would not.
     QString repositoryRefusal(const QString &relative, const ArchiveLayout &layout) const;
     bool write(const QString &relative, const QByteArray &data, QString *why) const;
+    // Sets (or clears) the execute bits of `relative`: for whoever may read it, when set.
+    bool setExecutable(const QString &relative, bool executable, QString *why) const;
 
     QString m_root;
     QStringList m_excluded;

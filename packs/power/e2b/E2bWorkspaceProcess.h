@@ -3,16 +3,21 @@
 #include "E2bProcess.h"
 #include "E2bWorkspace.h"
 
+#include <QPointer>
 #include <QProcess>
+#include <QTemporaryFile>
 
 #include <memory>
 
 namespace sandbox::power {
 
 // A command with the workspace round trip: the host workspace (without its denied paths)
-// is archived and unpacked into the sandbox's copy of it, the command runs there, and the
-// copy comes back as an archive whose regular files E2bWorkspace writes to the host. Each
-// step is a process in the sandbox; stdin, kill and terminate reach the command itself.
+// is archived into a temporary file, sent with envd's file API and unpacked into the
+// sandbox's copy of it, the command runs there, and the copy comes back as an archive
+// fetched with the file API into a temporary file, whose regular files E2bWorkspace writes
+// to the host. Archives go file to socket and socket to file: memory stays bounded by what
+// one member needs. The sandbox needs /bin/sh and tar. Stdin, kill and terminate reach
+// the command itself.
 class E2bWorkspaceProcess final : public SandboxProcess
 {
     Q_OBJECT
@@ -37,13 +42,21 @@ public:
 
 private:
     void archived();
-    void upload(const QByteArray &archive);
+    void leased(const Result<E2bSandboxPool::Lease> &lease);
+    void send();
+    void sent();
+    void upload();
+    void fetch();
+    void fetched();
+    void removeRemote(const QString &name);
     void runCommand(const QString &remoteDir);
     void download();
-    void bringBack();
+    void bringBack(const ExitStatus &download);
+    void notBroughtBack(const QString &why);
     std::shared_ptr<E2bProcess> step(const QStringList &argv, const QString &cwd);
     void fail(const QString &why);
     void finish(const ExitStatus &status);
+    void keepAlive();
 
     std::shared_ptr<E2bSandboxPool> m_pool;
     bool m_internet = false;
@@ -53,6 +66,16 @@ private:
     std::shared_ptr<E2bProcess> m_step;
     std::shared_ptr<E2bProcess> m_command;
     QString m_remoteDir;
+    QString m_sandboxId;
+    E2bSandbox m_sandbox;
+    QNetworkAccessManager *m_network = nullptr;
+    QPointer<QNetworkReply> m_transfer;
+    QTemporaryFile m_upload;
+    QTemporaryFile m_download;
+    QString m_uploadName; // relative to the sandbox user's home
+    QString m_downloadName;
+    bool m_replaced = false;
+    bool m_tooLarge = false;
     QByteArray m_collected;
     QByteArray m_errors;
     QByteArray m_stdin;

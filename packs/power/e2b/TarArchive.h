@@ -18,11 +18,22 @@ struct TarArchive
     {
         QString path; // relative, "/"-separated, never empty, never with "." or ".." parts
         QByteArray data;
+        bool executable = false; // the owner's execute bit
+    };
+    // A symbolic link in the archive: never written, only compared with the host's.
+    struct Link
+    {
+        QString path;
+        QString target;
     };
 
     QList<Member> files;
+    QList<Link> links;
     QStringList skipped; // member names left out, and why
+    // The archive ended with its end-of-archive block: nothing was cut off after the last member.
+    bool complete = false;
 
+    // The members' data are views into `archive`: keep it (and its bytes) alive while they are used.
     static Result<TarArchive> read(const QByteArray &archive);
     // `path` as a clean relative path, or empty when it is absolute or climbs out.
     static QString cleanRelative(const QString &path);
