@@ -487,12 +487,16 @@ void TestEscape::addRows(int tier)
                "printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > $d/config && "
                "echo 'ref: refs/heads/main' > $d/HEAD; mv $d {ws}/moved"),
             Ran, {}, QStringLiteral("no-repository:{ws}/moved"));
+        // Git takes a folder with a HEAD and a commondir for a repository, whose config (here
+        // the command's) the host's git then reads: git fetch runs its core.sshCommand.
         row("a commondir beside a HEAD the user has, naming a config the command made", def,
             sh("mkdir -p {ws}/common/objects {ws}/common/refs && "
-               "printf '[core]\\n\\tfsmonitor = touch {marker}\\n\\tworktree = {ws}/stray\\n' > "
-               "{ws}/common/config && echo ../common > {ws}/stray/commondir; "
-               "mkdir {ws}/stray/objects {ws}/stray/refs; exit 0"),
-            Ran, {}, QStringLiteral("git-runs-nothing:{ws}/stray"));
+               "printf '[core]\\n\\tsshCommand = touch {marker}\\n' > {ws}/common/config && "
+               "echo ../common > {ws}/stray/commondir; exit 0"),
+            Ran, {}, QStringLiteral("nofile:{ws}/stray/commondir"));
+        row("objects and refs beside a HEAD the user has", def,
+            sh("mkdir {ws}/stray/objects; mkdir {ws}/stray/refs; exit 0"), Ran, {},
+            QStringLiteral("nofile:{ws}/stray/objects"));
         row("the config of a nested repository made on the host", def,
             sh("printf '[core]\\n\\tfsmonitor = touch {marker}\\n' >> {ws}/vendor/lib/.git/config; "
                "rm -rf {ws}/vendor/lib/.git/hooks; mkdir -p {ws}/vendor/lib/.git/hooks && "
