@@ -64,7 +64,8 @@ QString CommandLine::helpText() const
     text += tr("\nGlobal options:\n") + Command::describeOptions(global);
     text += tr("REF is a backend reference: builtin:KIND or atom-pack:PACK:KIND.\n"
                "Run 'sandboxctl COMMAND --help' for one command.\n"
-               "Exit status: 0 success, 1 failure, 2 bad usage; run: CMD's status or 125.\n");
+               "Exit status: 0 success, 1 failure, 2 bad usage, 3 a question could not be answered; run: CMD's "
+               "status, 125 its own errors, 126 CMD could not start for want of an answer.\n");
     return text;
 }
 
@@ -118,8 +119,11 @@ int CommandLine::run(const QStringList &arguments)
         return status;
     engine.responder().setEnabled(command->mayAsk());
     const int status = command->execute(engine);
-    if (status == 0 && engine.responder().hadUnanswerable())
-        return Command::Failure;
+    // A question left unanswered is the failure's cause (run says so itself: a status of
+    // 125 can be its command's own).
+    if (status == Command::Failure && command->errorStatus() == Command::Failure
+        && engine.responder().hadUnanswerable())
+        return Command::Unanswered;
     return status;
 }
 

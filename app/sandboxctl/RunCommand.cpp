@@ -1,6 +1,7 @@
 #include "RunCommand.h"
 
 #include "EngineConnection.h"
+#include "InteractionResponder.h"
 #include "Terminal.h"
 #include "common/ConfigurationLocation.h"
 #include "common/ConfigurationMigration.h"
@@ -32,7 +33,8 @@ RunCommand::RunCommand()
               tr("Run CMD in the active backend in the current directory, streaming stdin, stdout and stderr. "
                  "The workspace (what the policy's ${workspace} names) is the current directory, or DIR given "
                  "with --workspace, which must contain the current directory. Exits with CMD's status, or "
-                 "128+signal; 125 for sandboxctl's own errors."))
+                 "128+signal; 125 for sandboxctl's own errors, 126 when CMD could not start because a question went "
+                 "unanswered."))
 {
     addOption(QCommandLineOption(
         QStringLiteral("workspace"),
@@ -143,7 +145,7 @@ int RunCommand::execute(EngineConnection &engine)
     QObject::connect(process.get(), &RemoteProcess::failedToStart, &engine, [&](const Error &error) {
         failWith(Error{ error.where, tr("cannot run %1: %2").arg(argv.constFirst(), error.message), error.details },
                  RunError);
-        exitStatus = RunError;
+        exitStatus = engine.responder().hadUnanswerable() ? RunUnanswered : RunError;
         loop.quit();
     });
     QObject::connect(process.get(), &RemoteProcess::finished, &engine, [&](const ExitStatus &status) {

@@ -38,7 +38,8 @@ public:
     // serves it or someone else does (the full sandboxctl then hosts an engine or says why).
     static std::optional<DaemonRun> connect(const std::string &socketPath);
 
-    // Runs `request` to its end: CMD's status, 128+signal, or 125 for sandboxctl's own errors;
+    // Runs `request` to its end: CMD's status, 128+signal, 125 for sandboxctl's own errors, or
+    // 126 when CMD could not start because a question went unanswered;
     // nullopt when the engine refused the request's policy before anything ran, for the full
     // sandboxctl to read the policy file and say where it is wrong (signal handling restored).
     std::optional<int> run(const Request &request);
