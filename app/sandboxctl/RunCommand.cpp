@@ -31,6 +31,7 @@ namespace sandbox {
 RunCommand::RunCommand()
     : Command(QStringLiteral("run"), QStringLiteral("run [--workspace DIR] [--policy FILE] [--timeout S] -- CMD..."),
               tr("Run CMD in the active backend in the current directory, streaming stdin, stdout and stderr. "
+                 "Ctrl-C (SIGINT), SIGTERM and SIGHUP are passed on to CMD; a second one kills it. "
                  "The workspace (what the policy's ${workspace} names) is the current directory, or DIR given "
                  "with --workspace, which must contain the current directory. Exits with CMD's status, or "
                  "128+signal; 125 for sandboxctl's own errors, 126 when CMD could not start because a question went "
@@ -177,9 +178,19 @@ int RunCommand::execute(EngineConnection &engine)
             }
         });
     }
-    // Ctrl-C or a TERM to sandboxctl stops the sandboxed command, whose status we then report.
+    // Ctrl-C, TERM or HUP to sandboxctl goes on to the command, which may handle it; a second
+    // one kills the sandbox. Either way the command's status is reported.
     SignalWatcher signalWatcher({ SIGINT, SIGTERM, SIGHUP });
-    QObject::connect(&signalWatcher, &SignalWatcher::signalReceived, &engine, [&] { process->kill(); });
+    bool signalPassed = false;
+    QObject::connect(&signalWatcher, &SignalWatcher::signalReceived, &engine, [&](int number) {
+        if (std::exchange(signalPassed, true)) {
+            process->kill();
+            return;
+        }
+        process->deliverSignal(number == SIGINT       ? ProcessSignal::Interrupt
+                                   : number == SIGHUP ? ProcessSignal::Hangup
+                                                      : ProcessSignal::Terminate);
+    });
 
     loop.exec();
     return exitStatus;

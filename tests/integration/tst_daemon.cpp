@@ -87,6 +87,7 @@ private slots:
     void aChangedPolicyOrStoreTakesEffectOnTheNextCommand();
     void theEngineFilesStayReadOnlyWhereAWritablePathReachesThem();
     void signalToRunFrontEndsTheCommand();
+    void ctrlCGoesOnToTheCommandAndASecondKills();
     void terminateEndsRunningProcesses();
     void secretSetThroughStdinNeverLeaks();
     void simultaneousStartsMakeExactlyOneOwner();
@@ -942,7 +943,38 @@ void TestDaemon::signalToRunFrontEndsTheCommand()
         QVERIFY(!pidAlive(pid));
     }
     QCOMPARE(statuses[0], statuses[1]);
-    QVERIFY(statuses[0] > 128);
+    // sleep died of the SIGINT passed on to it.
+    QCOMPARE(statuses[0], 128 + SIGINT);
+}
+
+// Ctrl-C reaches the command, which may handle it and go on; a second Ctrl-C kills it. The
+// same through a running engine (the run front and the full program) and an embedded one.
+void TestDaemon::ctrlCGoesOnToTheCommandAndASecondKills()
+{
+    startDaemon();
+    const QString work = m_root->filePath(QStringLiteral("work"));
+    const QStringList daemonRun{ QStringLiteral("--socket"), m_socket, QStringLiteral("run") };
+    const QStringList embeddedRun{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("e/engine.sock")),
+                                   QStringLiteral("run") };
+    const struct
+    {
+        const char *program;
+        QStringList args;
+        QString profile;
+    } paths[] = { { "sandboxctl", daemonRun, QStringLiteral("d") },
+                  { "sandboxctl-full", daemonRun, QStringLiteral("d") },
+                  { "sandboxctl", embeddedRun, QStringLiteral("e") } };
+    for (const auto &path : paths) {
+        const sandbox::test::InterruptedRuns runs = sandbox::test::interruptRuns(
+            binary(QLatin1String(path.program)), path.args, work, environment(path.profile));
+        const QByteArray what = QByteArray(path.program) + ' ' + path.args.join(QLatin1Char(' ')).toUtf8() + ": ";
+        QVERIFY2(runs.handled.out == "ready\ngot-int\n",
+                 QByteArray(what + runs.handled.out + runs.handled.err).constData());
+        QVERIFY2(runs.handled.exitCode == 128 + SIGKILL, QByteArray(what + runs.handled.err).constData());
+        QVERIFY2(runs.plain.out == "ready\n", QByteArray(what + runs.plain.out + runs.plain.err).constData());
+        QVERIFY2(runs.plain.exitCode == 128 + SIGINT, QByteArray(what + runs.plain.err).constData());
+        QCOMPARE(runs.plain.err, QByteArray());
+    }
 }
 
 void TestDaemon::terminateEndsRunningProcesses()

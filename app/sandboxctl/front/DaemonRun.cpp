@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <utility>
 
 namespace sandbox::front {
 
@@ -238,7 +239,7 @@ std::optional<int> DaemonRun::exchange(const std::string &spawn)
         if (fds[1].revents & POLLIN) {
             unsigned char byte = 0;
             while (::read(g_signalPipe[0], &byte, 1) == 1)
-                requestKill();
+                passSignal(byte);
         }
         if (count == 3 && fds[2].revents != 0)
             readStdin();
@@ -361,6 +362,8 @@ bool DaemonRun::handleResponse(double id, const JsonValue &message)
         }
         if (m_killRequested)
             requestKill();
+        else if (m_pendingSignal != 0)
+            sendSignal(m_pendingSignal);
         return true;
     }
     const long long key = static_cast<long long>(id);
@@ -453,6 +456,27 @@ void DaemonRun::readStdin()
         m_stdinOpen = false;
         send("process.closeStdin", "{\"processId\":" + id + "}");
     }
+}
+
+void DaemonRun::passSignal(int number)
+{
+    // The first goes on to the command; a second kills the sandbox.
+    if (std::exchange(m_signalPassed, true)) {
+        requestKill();
+        return;
+    }
+    if (m_processId == 0) {
+        m_pendingSignal = number;
+        return;
+    }
+    sendSignal(number);
+}
+
+void DaemonRun::sendSignal(int number)
+{
+    const char *name = number == SIGINT ? "interrupt" : number == SIGHUP ? "hangup" : "terminate";
+    send("process.kill",
+         "{\"processId\":" + std::to_string(std::uint64_t(m_processId)) + ",\"signal\":\"" + name + "\"}");
 }
 
 void DaemonRun::requestKill()

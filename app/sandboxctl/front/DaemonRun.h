@@ -12,7 +12,8 @@ namespace sandbox::front {
 // `sandboxctl run -- CMD...` through the engine a running owner (sandboxd or Studio) serves
 // on the local socket, without Qt: the same protocol messages the full sandboxctl sends
 // (hello and process.spawn in one write, so output flows after one round trip), the same
-// relaying of stdin, stdout and stderr, the same exit status, messages and signal handling.
+// relaying of stdin, stdout and stderr, the same exit status, messages and signal handling
+// (the first Ctrl-C, TERM or HUP goes on to the command, a second kills its sandbox).
 // It has no terminal to ask on: every Host Interaction question is refused as the full
 // sandboxctl refuses it without a terminal (RunInvocation leaves terminals to that one).
 class DaemonRun final
@@ -68,6 +69,9 @@ private:
     bool handleProcessNotification(const std::string &method, const JsonValue &params);
     void handleInteraction(const JsonValue &params);
     void readStdin();
+    // Ctrl-C, TERM or HUP: the first is passed on to the command, a second kills it.
+    void passSignal(int number);
+    void sendSignal(int number);
     void requestKill();
     int lost(const std::string &reason);
     int fail(const std::string &message);
@@ -80,6 +84,8 @@ private:
     double m_processId = 0;
     bool m_stdinOpen = true;
     bool m_killRequested = false;
+    bool m_signalPassed = false;
+    int m_pendingSignal = 0; // passed on once the command has its id
     int m_status = 125;
     bool m_policyRefused = false;
     bool m_unanswerable = false;
