@@ -94,6 +94,7 @@ private slots:
     void terminalPromptsAndSecretsWithoutEcho();
     void staleSocketOfADeadOwnerIsReplaced();
     void hostInteractionWithoutTerminalNamesTheQuestion();
+    void printedValuesReadBackAsTheCommandLineTakesThem();
     void hotSwitchKeepsEachCommandInTheTierThatStartedIt();
     void proxyRefusalsAreFollowedAsEvents();
     void confinementRefusalIsAnEvent();
@@ -348,7 +349,7 @@ void TestDaemon::concurrentClientsRunCommandsDuringAnActivation()
     QCOMPARE(list.size(), 4);
     for (const QJsonValue &p : list) {
         QCOMPARE(p.toObject().value(QStringLiteral("state")).toString(), QStringLiteral("exited"));
-        QCOMPARE(p.toObject().value(QStringLiteral("owner")).toObject().value(QStringLiteral("kind")).toString(),
+        QCOMPARE(p.toObject().value(QStringLiteral("owner")).toString().section(QLatin1Char(':'), -1),
                  QStringLiteral("auto"));
     }
 }
@@ -399,8 +400,8 @@ void TestDaemon::clientKilledMidActivationLeavesEngineConsistent()
     // everyone, and builtin:auto is what it says is active.
     const Outcome status = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
     QCOMPARE(status.exitCode, 0);
-    const QJsonObject active = QJsonDocument::fromJson(status.out).object().value(QStringLiteral("active")).toObject();
-    QCOMPARE(active.value(QStringLiteral("kind")).toString(), QStringLiteral("auto"));
+    QCOMPARE(QJsonDocument::fromJson(status.out).object().value(QStringLiteral("active")).toString(),
+             QStringLiteral("builtin:auto"));
     const Outcome again = ctl({ QStringLiteral("activate"), QStringLiteral("builtin:auto") });
     QCOMPARE(again.exitCode, 0);
     const Outcome run
@@ -999,12 +1000,8 @@ void TestDaemon::terminateEndsRunningProcesses()
     QVERIFY(QDir(m_root->filePath(QStringLiteral("d/config"))).exists());
     const Outcome after = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
     QCOMPARE(after.exitCode, 0);
-    QCOMPARE(QJsonDocument::fromJson(after.out)
-                 .object()
-                 .value(QStringLiteral("active"))
-                 .toObject()
-                 .value(QStringLiteral("kind")),
-             QJsonValue(QStringLiteral("auto")));
+    QCOMPARE(QJsonDocument::fromJson(after.out).object().value(QStringLiteral("active")),
+             QJsonValue(QStringLiteral("builtin:auto")));
 }
 
 void TestDaemon::secretSetThroughStdinNeverLeaks()
@@ -1099,6 +1096,55 @@ void TestDaemon::hostInteractionWithoutTerminalNamesTheQuestion()
     QVERIFY(status.out.contains("active backend:  atom-pack:test-secrets:asking"));
 }
 
+// A whole number is printed in full and reads back as the same number; a backend is named
+// in --json as on the command line.
+void TestDaemon::printedValuesReadBackAsTheCommandLineTakesThem()
+{
+    startDaemon();
+    const QString vm = QStringLiteral("builtin:vm");
+    const Outcome described = ctl({ QStringLiteral("describe"), vm });
+    QVERIFY2(described.out.contains("[default 4294967296]"), described.out.constData());
+    const Outcome describedJson = ctl({ QStringLiteral("describe"), vm, QStringLiteral("--json") });
+    QVERIFY2(describedJson.out.contains("\"defaultValue\": 4294967296"), describedJson.out.constData());
+
+    for (const QByteArray &bytes : { QByteArray("8589934593"), QByteArray("1000000000000000") }) {
+        QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("set"), vm,
+                       QStringLiteral("baselineMaxBytes=") + QString::fromLatin1(bytes) })
+                     .exitCode,
+                 0);
+        const Outcome got = ctl({ QStringLiteral("settings"), QStringLiteral("get"), vm });
+        QVERIFY2(got.out.contains(QByteArray("baselineMaxBytes = " + bytes + "\n")), got.out.constData());
+        const Outcome gotJson
+            = ctl({ QStringLiteral("settings"), QStringLiteral("get"), vm, QStringLiteral("--json") });
+        QVERIFY2(gotJson.out.contains(QByteArray("\"baselineMaxBytes\": " + bytes + "\n"))
+                     || gotJson.out.contains(QByteArray("\"baselineMaxBytes\": " + bytes + ",")),
+                 gotJson.out.constData());
+        // What was printed, given back, changes nothing.
+        const qsizetype at = got.out.indexOf("baselineMaxBytes = ") + qsizetype(qstrlen("baselineMaxBytes = "));
+        const QByteArray printed = got.out.mid(at, got.out.indexOf('\n', at) - at);
+        QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("set"), vm,
+                       QStringLiteral("baselineMaxBytes=") + QString::fromLatin1(printed) })
+                     .exitCode,
+                 0);
+        QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("get"), vm }).out, got.out);
+    }
+
+    const QJsonArray backends
+        = QJsonDocument::fromJson(ctl({ QStringLiteral("backends"), QStringLiteral("--json") }).out).array();
+    QVERIFY(!backends.isEmpty());
+    QStringList refs;
+    for (const QJsonValue &backend : backends)
+        refs.append(backend.toObject().value(QStringLiteral("ref")).toString());
+    QVERIFY2(refs.contains(QStringLiteral("builtin:auto")), qPrintable(refs.join(QLatin1Char(' '))));
+    QVERIFY2(refs.contains(QStringLiteral("atom-pack:test-secrets:keyed")), qPrintable(refs.join(QLatin1Char(' '))));
+    const QJsonObject status
+        = QJsonDocument::fromJson(ctl({ QStringLiteral("status"), QStringLiteral("--json") }).out).object();
+    QCOMPARE(status.value(QStringLiteral("active")).toString(), QStringLiteral("builtin:auto"));
+    // Each printed reference is one the command line takes.
+    const Outcome described2 = ctl({ QStringLiteral("describe"), refs.last() });
+    QCOMPARE(described2.exitCode, 0);
+}
+
 namespace {
 
 QByteArray pidNamespaceOf(const QByteArray &procPath)
@@ -1156,7 +1202,7 @@ void TestDaemon::hotSwitchKeepsEachCommandInTheTierThatStartedIt()
     QTRY_VERIFY_WITH_TIMEOUT((list = processes()).size() == 2, 30000);
     for (const QJsonValue &p : std::as_const(list)) {
         QCOMPARE(p.toObject().value(QStringLiteral("state")).toString(), QStringLiteral("running"));
-        QCOMPARE(p.toObject().value(QStringLiteral("owner")).toObject().value(QStringLiteral("kind")).toString(),
+        QCOMPARE(p.toObject().value(QStringLiteral("owner")).toString().section(QLatin1Char(':'), -1),
                  QStringLiteral("auto"));
     }
 
@@ -1441,8 +1487,7 @@ void TestDaemon::proxyRefusalsAreFollowedAsEvents()
     QVERIFY(refusal.value(QStringLiteral("processId")).toInteger() > 0);
     QVERIFY2(refusal.value(QStringLiteral("command")).toString().startsWith(QStringLiteral("sh -c 'curl")),
              qPrintable(refusal.value(QStringLiteral("command")).toString()));
-    QCOMPARE(refusal.value(QStringLiteral("ref")).toObject().value(QStringLiteral("kind")).toString(),
-             QStringLiteral("auto"));
+    QCOMPARE(refusal.value(QStringLiteral("ref")).toString(), QStringLiteral("builtin:auto"));
     QVERIFY(!refusal.value(QStringLiteral("backendName")).toString().isEmpty());
 
     // The recent history has it too, as JSON and as text.
