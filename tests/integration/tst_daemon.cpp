@@ -95,6 +95,7 @@ private slots:
     void staleSocketOfADeadOwnerIsReplaced();
     void hostInteractionWithoutTerminalNamesTheQuestion();
     void printedValuesReadBackAsTheCommandLineTakesThem();
+    void policyFieldErrorsNameTheFile();
     void hotSwitchKeepsEachCommandInTheTierThatStartedIt();
     void proxyRefusalsAreFollowedAsEvents();
     void confinementRefusalIsAnEvent();
@@ -1143,6 +1144,23 @@ void TestDaemon::printedValuesReadBackAsTheCommandLineTakesThem()
     // Each printed reference is one the command line takes.
     const Outcome described2 = ctl({ QStringLiteral("describe"), refs.last() });
     QCOMPARE(described2.exitCode, 0);
+}
+
+// A policy file that is wrong in a field is named with the field.
+void TestDaemon::policyFieldErrorsNameTheFile()
+{
+    startDaemon();
+    const QByteArray before = ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") }).out;
+    QFile file(m_root->filePath(QStringLiteral("work/loose.json")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"filesystem":{"readable":["/"],"writable":["${workspace}"],"denied":[],"readOnly":[]},
+        "confinement":{"processes":"isolated"},"network":{"mode":"sometimes","allowedDomains":[],"deniedDomains":[]},
+        "hostExecution":"deny"})");
+    file.close();
+    const Outcome refused = ctl({ QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("loose.json") });
+    QCOMPARE(refused.exitCode, 1);
+    QVERIFY2(refused.err.startsWith("sandboxctl: loose.json: policy.network.mode: "), refused.err.constData());
+    QCOMPARE(ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") }).out, before);
 }
 
 namespace {
