@@ -42,6 +42,8 @@ public:
     QString name() const { return m_name; }
     QString usage() const { return m_usage; }
     QString summary() const { return m_summary; }
+    // The command's own options (not --help and the global ones).
+    QList<QCommandLineOption> options() const { return m_options; }
     // The command can cause a Host Interaction question, which sandboxctl then answers.
     virtual bool mayAsk() const { return false; }
     // The status of sandboxctl's own failures (before and around the engine's answer).

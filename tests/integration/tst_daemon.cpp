@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QRegularExpression>
@@ -25,6 +26,7 @@
 #include <algorithm>
 #include <csignal>
 #include <fcntl.h>
+#include <functional>
 #include <memory>
 #include <poll.h>
 #include <pty.h>
@@ -72,6 +74,7 @@ private slots:
 
     void helpVersionAndExitStatus();
     void everyCommandHasHelpAndRefusesUnknownOptions();
+    void helpCommandCompletionAndManPageCoverEveryCommand();
     void secondOwnerIsNotStarted();
     void concurrentClientsRunCommandsDuringAnActivation();
     void clientKilledMidSpawnTakesItsProcessesWithIt();
@@ -212,6 +215,133 @@ void TestDaemon::helpVersionAndExitStatus()
     QVERIFY(unknown.err.contains("unknown command \"frobnicate\""));
     // run's own usage errors are 125, never a status the command could have produced itself.
     QCOMPARE(ctl({ QStringLiteral("run") }).exitCode, 125);
+}
+
+namespace {
+
+// The commands `sandboxctl --help` lists, and each one's options from its own --help.
+QMap<QString, QStringList> commandsAndOptions(const QByteArray &generalHelp,
+                                              const std::function<QByteArray(const QString &)> &helpOf)
+{
+    QMap<QString, QStringList> out;
+    const qsizetype from = generalHelp.indexOf("Commands:\n");
+    const QByteArray commands = generalHelp.mid(from, generalHelp.indexOf("Global options:") - from);
+    static const QRegularExpression commandLine(QStringLiteral("^  ([a-z]+)"), QRegularExpression::MultilineOption);
+    static const QRegularExpression optionLine(QStringLiteral("^  (?:-\\w, )?(--[a-z-]+)"),
+                                               QRegularExpression::MultilineOption);
+    for (const QRegularExpressionMatch &command : commandLine.globalMatch(QString::fromUtf8(commands))) {
+        const QString name = command.captured(1);
+        const QString help = QString::fromUtf8(helpOf(name));
+        const QString own = help.mid(help.indexOf(QStringLiteral("Options:")));
+        QStringList options;
+        for (const QRegularExpressionMatch &option : optionLine.globalMatch(own)) {
+            if (option.captured(1) != QLatin1String("--help"))
+                options.append(option.captured(1));
+        }
+        out.insert(name, options);
+    }
+    return out;
+}
+
+} // namespace
+
+// `sandboxctl help COMMAND`, --version, the shell completion and the manual page know every
+// command and option the program has.
+void TestDaemon::helpCommandCompletionAndManPageCoverEveryCommand()
+{
+    const Outcome version = ctl({ QStringLiteral("--version") });
+    QCOMPARE(version.exitCode, 0);
+    QVERIFY2(version.out.startsWith("sandboxctl ") && version.out.size() > 12, version.out.constData());
+    const Outcome general = ctl({ QStringLiteral("--help") });
+    QCOMPARE(ctl({ QStringLiteral("help") }).out, general.out);
+    QCOMPARE(ctl({ QStringLiteral("help"), QStringLiteral("run") }).out,
+             ctl({ QStringLiteral("run"), QStringLiteral("--help") }).out);
+    const Outcome unknown = ctl({ QStringLiteral("help"), QStringLiteral("frobnicate") });
+    QCOMPARE(unknown.exitCode, 2);
+    QVERIFY(unknown.err.contains("unknown command \"frobnicate\""));
+
+    const QMap<QString, QStringList> commands = commandsAndOptions(general.out, [this](const QString &name) {
+        return ctl({ name, QStringLiteral("--help") }).out;
+    });
+    QVERIFY2(commands.size() >= 14, qPrintable(commands.keys().join(QLatin1Char(' '))));
+    QVERIFY(commands.value(QStringLiteral("run")).contains(QStringLiteral("--workspace")));
+
+    QFile manual(QStringLiteral(SANDBOX_SOURCE_DIR "/installer/linux/man/sandboxctl.1.in"));
+    QVERIFY(manual.open(QIODevice::ReadOnly));
+    const QString page = QString::fromUtf8(manual.readAll());
+    for (const char *section : { ".SH COMMANDS", ".SH GLOBAL OPTIONS", ".SH EXIT STATUS", ".SH ENVIRONMENT" })
+        QVERIFY2(page.contains(QLatin1String(section)), section);
+    for (const char *variable : { "SANDBOX_CONFIG_DIR", "SANDBOX_STATE_DIR", "XDG_RUNTIME_DIR", "SANDBOX_PACK_PATH" })
+        QVERIFY2(page.contains(QLatin1String(variable)), variable);
+    const QString commandsSection
+        = page.section(QStringLiteral(".SH COMMANDS"), 1).section(QStringLiteral(".SH "), 0, 0);
+    for (auto it = commands.begin(); it != commands.end(); ++it) {
+        QVERIFY2(
+            QRegularExpression(QStringLiteral("^\\.B[RI]? \"?%1\\b").arg(it.key()), QRegularExpression::MultilineOption)
+                .match(commandsSection)
+                .hasMatch(),
+            qPrintable(it.key()));
+        for (const QString &option : it.value())
+            QVERIFY2(page.contains(QString(option).replace(QLatin1Char('-'), QStringLiteral("\\-"))),
+                     qPrintable(it.key() + QLatin1Char(' ') + option));
+    }
+    for (const char *global : { "socket", "embedded", "config-dir", "answer", "version" })
+        QVERIFY2(page.contains(QStringLiteral("\\-\\-")
+                               + QString::fromLatin1(global).replace(QLatin1Char('-'), QStringLiteral("\\-"))),
+                 global);
+    for (const char *status : { ".B 0\n", ".B 1\n", ".B 2\n", ".B 3\n", ".B 125\n", ".B 126\n" })
+        QVERIFY2(page.contains(QLatin1String(status)), status);
+
+    // bash completes every command, and each one's options, as a user types them.
+    const QString script = m_root->filePath(QStringLiteral("sandboxctl.bash"));
+    QFile bashScript(script);
+    QVERIFY(bashScript.open(QIODevice::WriteOnly));
+    const Outcome bash = ctl({ QStringLiteral("completion"), QStringLiteral("bash") });
+    QCOMPARE(bash.exitCode, 0);
+    bashScript.write(bash.out);
+    bashScript.close();
+    const auto complete = [&script](const QString &line) {
+        const Outcome done = sandbox::test::runProgram(
+            QStringLiteral("bash"),
+            { QStringLiteral("-c"),
+              QStringLiteral("source \"$1\"; COMP_LINE=$2; read -ra COMP_WORDS <<< \"$2\"; "
+                             "[[ $2 == *' ' ]] && COMP_WORDS+=(''); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); "
+                             "_sandboxctl; printf '%s\\n' \"${COMPREPLY[@]}\""),
+              QStringLiteral("bash"), script, line },
+            QDir::tempPath(), {}, 30000);
+        return QString::fromUtf8(done.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    };
+    const QStringList all = complete(QStringLiteral("sandboxctl "));
+    for (auto it = commands.begin(); it != commands.end(); ++it) {
+        QVERIFY2(all.contains(it.key()), qPrintable(it.key() + QStringLiteral(": ") + all.join(QLatin1Char(' '))));
+        const QStringList options
+            = complete(QStringLiteral("sandboxctl --socket /x ") + it.key() + QStringLiteral(" --"));
+        for (const QString &option : it.value())
+            QVERIFY2(options.contains(option), qPrintable(it.key() + QLatin1Char(' ') + option));
+        QVERIFY(options.contains(QStringLiteral("--answer")));
+    }
+    QCOMPARE(complete(QStringLiteral("sandboxctl policy s")),
+             (QStringList{ QStringLiteral("show"), QStringLiteral("set") }));
+    QCOMPARE(complete(QStringLiteral("sandboxctl help ac")), QStringList{ QStringLiteral("activate") });
+
+    // zsh and fish read theirs (where they are installed: the package ships all three).
+    for (const QString &shell : { QStringLiteral("zsh"), QStringLiteral("fish") }) {
+        if (QStandardPaths::findExecutable(shell).isEmpty()) {
+            qInfo("%s is not installed: its completion script is not read here", qPrintable(shell));
+            continue;
+        }
+        const Outcome printed = ctl({ QStringLiteral("completion"), shell });
+        QCOMPARE(printed.exitCode, 0);
+        const Outcome read
+            = sandbox::test::runProgram(shell, { QStringLiteral("-n") }, QDir::tempPath(), printed.out, 30000);
+        QVERIFY2(read.exitCode == 0, read.err.constData());
+        if (shell == QLatin1String("fish")) {
+            const Outcome offered = sandbox::test::runProgram(
+                shell, { QStringLiteral("-c"), QStringLiteral("source; complete -C 'sandboxctl run --w'") },
+                QDir::tempPath(), printed.out, 30000);
+            QVERIFY2(offered.out.startsWith("--workspace\t"), QByteArray(offered.out + offered.err).constData());
+        }
+    }
 }
 
 QString TestDaemon::policyWithNetwork(const QString &name, const QJsonObject &network)
