@@ -19,8 +19,11 @@ struct GlobalOptions;
 // QCommandLineParser (with --help and the global options, which are accepted after the
 // command name too), and its work once the engine is reached.
 //
-// Exit status: 0 success; 1 the engine refused or the operation failed; 2 bad usage;
-// `run` exits with the command's status (or 128+signal) and uses 125 for its own errors.
+// Exit status: 0 success; 1 the engine refused or the operation failed; 2 bad usage; 3 the
+// operation failed because a Host Interaction question could not be answered (no terminal,
+// no --answer for it). `run` exits with the command's status (or 128+signal) whenever the
+// command ran, 125 for its own errors, 126 when the command could not start because a
+// question went unanswered.
 class Command
 {
     Q_DECLARE_TR_FUNCTIONS(sandbox::Command)
@@ -28,7 +31,9 @@ class Command
 public:
     static constexpr int Failure = 1;
     static constexpr int Usage = 2;
+    static constexpr int Unanswered = 3;
     static constexpr int RunError = 125;
+    static constexpr int RunUnanswered = 126;
 
     virtual ~Command();
     Command(const Command &) = delete;
@@ -37,6 +42,8 @@ public:
     QString name() const { return m_name; }
     QString usage() const { return m_usage; }
     QString summary() const { return m_summary; }
+    // The command's own options (not --help and the global ones).
+    QList<QCommandLineOption> options() const { return m_options; }
     // The command can cause a Host Interaction question, which sandboxctl then answers.
     virtual bool mayAsk() const { return false; }
     // The status of sandboxctl's own failures (before and around the engine's answer).

@@ -3,6 +3,7 @@
 #include "ActivateCommand.h"
 #include "BackendsCommand.h"
 #include "Command.h"
+#include "CompletionCommand.h"
 #include "DescribeCommand.h"
 #include "EngineConnection.h"
 #include "EventsCommand.h"
@@ -38,6 +39,7 @@ CommandLine::CommandLine()
     m_commands.push_back(std::make_unique<PacksCommand>());
     m_commands.push_back(std::make_unique<StatusCommand>());
     m_commands.push_back(std::make_unique<TuiCommand>());
+    m_commands.push_back(std::make_unique<CompletionCommand>(m_commands));
 }
 
 CommandLine::~CommandLine() = default;
@@ -63,8 +65,9 @@ QString CommandLine::helpText() const
     global.append(QCommandLineOption(QStringLiteral("version"), tr("show the version")));
     text += tr("\nGlobal options:\n") + Command::describeOptions(global);
     text += tr("REF is a backend reference: builtin:KIND or atom-pack:PACK:KIND.\n"
-               "Run 'sandboxctl COMMAND --help' for one command.\n"
-               "Exit status: 0 success, 1 failure, 2 bad usage; run: CMD's status or 125.\n");
+               "Run 'sandboxctl help COMMAND' (or 'sandboxctl COMMAND --help') for one command.\n"
+               "Exit status: 0 success, 1 failure, 2 bad usage, 3 a question could not be answered; run: CMD's "
+               "status, 125 its own errors, 126 CMD could not start for want of an answer.\n");
     return text;
 }
 
@@ -100,6 +103,20 @@ int CommandLine::run(const QStringList &arguments)
         Terminal::out(helpText());
         return help ? 0 : Command::Usage;
     }
+    // `help` and `help COMMAND`, as --help and COMMAND --help.
+    if (rest.constFirst() == QLatin1String("help")) {
+        if (rest.size() == 1) {
+            Terminal::out(helpText());
+            return 0;
+        }
+        const Command *wanted = rest.size() == 2 ? find(rest.at(1)) : nullptr;
+        if (!wanted)
+            return Command::fail(rest.size() == 2 ? tr("unknown command \"%1\"; see sandboxctl --help").arg(rest.at(1))
+                                                  : tr("help takes one COMMAND; see sandboxctl --help"),
+                                 Command::Usage);
+        Terminal::out(wanted->helpText());
+        return 0;
+    }
     Command *command = find(rest.constFirst());
     if (!command)
         return Command::fail(tr("unknown command \"%1\"; see sandboxctl --help").arg(rest.constFirst()),
@@ -118,8 +135,11 @@ int CommandLine::run(const QStringList &arguments)
         return status;
     engine.responder().setEnabled(command->mayAsk());
     const int status = command->execute(engine);
-    if (status == 0 && engine.responder().hadUnanswerable())
-        return Command::Failure;
+    // A question left unanswered is the failure's cause (run says so itself: a status of
+    // 125 can be its command's own).
+    if (status == Command::Failure && command->errorStatus() == Command::Failure
+        && engine.responder().hadUnanswerable())
+        return Command::Unanswered;
     return status;
 }
 

@@ -60,8 +60,7 @@ int EventsCommand::execute(EngineConnection &engine)
 
     const auto printOne = [json](const Refusal &refusal) {
         if (json)
-            Terminal::out(QString::fromUtf8(QJsonDocument(refusal.toJson()).toJson(QJsonDocument::Compact))
-                          + QLatin1Char('\n'));
+            Terminal::out(Listing::jsonLine(refusal.toJson()) + QLatin1Char('\n'));
         else
             Terminal::out(row(refusal).join(QStringLiteral("  ")) + QLatin1Char('\n'));
     };

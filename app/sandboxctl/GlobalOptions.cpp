@@ -28,8 +28,9 @@ QList<QCommandLineOption> GlobalOptions::options()
                               "$SANDBOX_STATE_DIR for backend state)"),
                            QStringLiteral("DIR")),
         QCommandLineOption(QStringLiteral("answer"),
-                           tr("answer the Host Interaction question ID without a prompt (repeatable)"),
-                           QStringLiteral("ID=VALUE")),
+                           tr("answer the Host Interaction question KEY (named when it is asked, e.g. "
+                              "host-execution) without a prompt (repeatable)"),
+                           QStringLiteral("KEY=VALUE")),
     };
 }
 
@@ -51,7 +52,7 @@ QString GlobalOptions::take(const QCommandLineParser &parser)
     const QStringList answerValues = parser.values(QStringLiteral("answer"));
     for (const QString &answer : answerValues) {
         if (!answer.contains(QLatin1Char('=')))
-            return tr("--answer expects ID=VALUE, got \"%1\"").arg(answer);
+            return tr("--answer expects KEY=VALUE, got \"%1\"").arg(answer);
         answers.insert(answer.section(QLatin1Char('='), 0, 0), answer.section(QLatin1Char('='), 1));
     }
     return {};

@@ -57,23 +57,30 @@ std::optional<HostInteractionResponse> InteractionResponder::responseFor(const H
     return std::nullopt;
 }
 
+QString InteractionResponder::answerKey(const HostInteractionRequest &request)
+{
+    return request.subject.isEmpty() ? request.id : request.subject;
+}
+
 void InteractionResponder::onRequest(const HostInteractionRequest &request)
 {
     if (!m_enabled)
         return;
     std::optional<HostInteractionResponse> response;
-    if (m_answers.contains(request.id)) {
+    const QString key = answerKey(request);
+    // The id is accepted too: a question without a subject may still be answered by it.
+    const QString given = m_answers.contains(key) ? key : request.id;
+    if (m_answers.contains(given)) {
         QString error;
-        response = responseFor(request, m_answers.value(request.id), &error);
+        response = responseFor(request, m_answers.value(given), &error);
         if (!response)
-            Terminal::err(tr("sandboxctl: --answer %1: %2\n").arg(request.id, error));
+            Terminal::err(tr("sandboxctl: --answer %1: %2\n").arg(given, error));
     } else if (Terminal::isInteractive()) {
         response = prompt(request);
     } else {
-        Terminal::err(
-            tr("sandboxctl: the engine asks \"%1\" (%2, question id %3): %4\n"
-               "sandboxctl: no terminal to answer on; run again with --answer %3=VALUE\n")
-                .arg(request.title, HostInteractionRequest::kindName(request.kind), request.id, request.message));
+        Terminal::err(tr("sandboxctl: the engine asks \"%1\" (%2, answer key %3): %4\n"
+                         "sandboxctl: no terminal to answer on; refused. To answer, run again with --answer %3=VALUE\n")
+                          .arg(request.title, HostInteractionRequest::kindName(request.kind), key, request.message));
     }
     if (!response) {
         m_unanswerable = true;

@@ -10,9 +10,9 @@ namespace sandbox {
 
 class Client;
 
-// Answers Host Interaction questions for the CLI: from --answer ID=VALUE when given,
-// else by prompting on a terminal, else refusing with an error that names the question
-// (a script cannot answer, and must not hang waiting).
+// Answers Host Interaction questions for the CLI: from --answer KEY=VALUE when given,
+// else by prompting on a terminal, else refusing with an error that names the question and
+// its answer key (a script cannot answer, and must not hang waiting).
 class InteractionResponder final : public QObject
 {
     Q_OBJECT
@@ -27,6 +27,9 @@ public:
     bool hadUnanswerable() const { return m_unanswerable; }
     void forgetUnanswerable() { m_unanswerable = false; }
 
+    // The KEY of --answer KEY=VALUE for `request`: what it asks about (its subject, the same
+    // each time the question is asked), else its id.
+    static QString answerKey(const HostInteractionRequest &request);
     // Turns VALUE into a response for `request`; an error message when it does not fit.
     static std::optional<HostInteractionResponse> responseFor(const HostInteractionRequest &request,
                                                               const QString &value, QString *error);

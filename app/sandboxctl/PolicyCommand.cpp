@@ -27,6 +27,24 @@ PolicyCommand::PolicyCommand()
     addOption(QCommandLineOption(QStringLiteral("json"), tr("print the policy as JSON (show)")));
 }
 
+namespace {
+
+// `error` about the policy read from `file`: each place it names is in that file.
+Error inFile(Error error, const QString &file)
+{
+    const QString name = file == QLatin1String("-") ? PolicyCommand::tr("standard input") : file;
+    // The engine names what it refused by where it was in the request.
+    if (error.where.startsWith(QLatin1String("params.policy")))
+        error.where.remove(0, int(qstrlen("params.")));
+    if (error.where.startsWith(QLatin1String("policy")))
+        error.where = QStringLiteral("%1: %2").arg(name, error.where);
+    for (Error &detail : error.details)
+        detail = inFile(detail, file);
+    return error;
+}
+
+} // namespace
+
 int PolicyCommand::execute(EngineConnection &engine)
 {
     const QStringList p = arguments();
@@ -41,12 +59,13 @@ int PolicyCommand::execute(EngineConnection &engine)
         const Result<QJsonObject> json = parseJsonObject(file.readAll(), p[1]);
         if (!json.ok())
             return failWith(json.error());
+        // Field errors name the file, then the field in it.
         const Result<Policy> parsed = Policy::fromJson(json.value(), QStringLiteral("policy"));
         if (!parsed.ok())
-            return failWith(parsed.error());
+            return failWith(inFile(parsed.error(), p[1]));
         const Status status = EngineConnection::await(engine.client().setPolicy(parsed.value()));
         if (!status.ok())
-            return failWith(status.error());
+            return failWith(inFile(status.error(), p[1]));
         Terminal::out(tr("policy updated\n"));
         return 0;
     }

@@ -1,6 +1,7 @@
 #include "RunCommand.h"
 
 #include "EngineConnection.h"
+#include "InteractionResponder.h"
 #include "Terminal.h"
 #include "common/ConfigurationLocation.h"
 #include "common/ConfigurationMigration.h"
@@ -30,9 +31,11 @@ namespace sandbox {
 RunCommand::RunCommand()
     : Command(QStringLiteral("run"), QStringLiteral("run [--workspace DIR] [--policy FILE] [--timeout S] -- CMD..."),
               tr("Run CMD in the active backend in the current directory, streaming stdin, stdout and stderr. "
+                 "Ctrl-C (SIGINT), SIGTERM and SIGHUP are passed on to CMD; a second one kills it. "
                  "The workspace (what the policy's ${workspace} names) is the current directory, or DIR given "
                  "with --workspace, which must contain the current directory. Exits with CMD's status, or "
-                 "128+signal; 125 for sandboxctl's own errors."))
+                 "128+signal; 125 for sandboxctl's own errors, 126 when CMD could not start because a question went "
+                 "unanswered."))
 {
     addOption(QCommandLineOption(
         QStringLiteral("workspace"),
@@ -143,7 +146,7 @@ int RunCommand::execute(EngineConnection &engine)
     QObject::connect(process.get(), &RemoteProcess::failedToStart, &engine, [&](const Error &error) {
         failWith(Error{ error.where, tr("cannot run %1: %2").arg(argv.constFirst(), error.message), error.details },
                  RunError);
-        exitStatus = RunError;
+        exitStatus = engine.responder().hadUnanswerable() ? RunUnanswered : RunError;
         loop.quit();
     });
     QObject::connect(process.get(), &RemoteProcess::finished, &engine, [&](const ExitStatus &status) {
@@ -175,9 +178,19 @@ int RunCommand::execute(EngineConnection &engine)
             }
         });
     }
-    // Ctrl-C or a TERM to sandboxctl stops the sandboxed command, whose status we then report.
+    // Ctrl-C, TERM or HUP to sandboxctl goes on to the command, which may handle it; a second
+    // one kills the sandbox. Either way the command's status is reported.
     SignalWatcher signalWatcher({ SIGINT, SIGTERM, SIGHUP });
-    QObject::connect(&signalWatcher, &SignalWatcher::signalReceived, &engine, [&] { process->kill(); });
+    bool signalPassed = false;
+    QObject::connect(&signalWatcher, &SignalWatcher::signalReceived, &engine, [&](int number) {
+        if (std::exchange(signalPassed, true)) {
+            process->kill();
+            return;
+        }
+        process->deliverSignal(number == SIGINT       ? ProcessSignal::Interrupt
+                                   : number == SIGHUP ? ProcessSignal::Hangup
+                                                      : ProcessSignal::Terminate);
+    });
 
     loop.exec();
     return exitStatus;

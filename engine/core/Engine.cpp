@@ -941,6 +941,18 @@ Status Engine::kill(quint64 processId)
     return {};
 }
 
+Status Engine::deliverSignal(quint64 processId, ProcessSignal signal)
+{
+    const std::optional<ProcessInfo> info = d->table.info(processId);
+    if (!info)
+        return Error{ QStringLiteral("process %1").arg(processId), tr("No such process."), {} };
+    std::shared_ptr<SandboxProcess> process = d->table.process(processId);
+    if (!info->running || !process)
+        return Error{ QStringLiteral("process %1").arg(processId), tr("The process has already ended."), {} };
+    QMetaObject::invokeMethod(process.get(), [process, signal] { process->deliverSignal(signal); });
+    return {};
+}
+
 Status Engine::installPack(std::shared_ptr<AtomPack> pack)
 {
     return d->packs->install(std::move(pack));

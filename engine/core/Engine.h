@@ -101,6 +101,8 @@ public:
     // One process of processes(), without copying the others.
     std::optional<ProcessInfo> process(quint64 processId) const;
     Status kill(quint64 processId);
+    // Passes `signal` to the process's command (SandboxProcess::deliverSignal).
+    Status deliverSignal(quint64 processId, ProcessSignal signal);
 
     // --- packs
     Status installPack(std::shared_ptr<AtomPack> pack);

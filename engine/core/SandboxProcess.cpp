@@ -7,6 +7,11 @@ namespace sandbox {
 // Out of line, so the class's vtable and type information live in the launcher API library.
 SandboxProcess::~SandboxProcess() = default;
 
+void SandboxProcess::deliverSignal(ProcessSignal)
+{
+    terminate();
+}
+
 void SandboxProcess::releaseLater(std::shared_ptr<SandboxProcess> process)
 {
     if (process)

@@ -32,6 +32,9 @@ public:
     virtual void closeStdin() = 0;
     virtual void terminate() = 0; // SIGTERM to the sandbox, then SIGKILL after a grace period
     virtual void kill() = 0; // SIGKILL to everything in the sandbox
+    // Passes `signal` to the command (Ctrl-C at a client's terminal), which may handle it and
+    // go on. A launcher that cannot deliver signals ends the sandbox as terminate() does.
+    virtual void deliverSignal(ProcessSignal signal);
 
     // Drops a reference once the signal being delivered in this thread has returned. A
     // process's signals are emitted from inside a QProcess's or a network reply's own

@@ -12,6 +12,7 @@ namespace sandbox {
 namespace {
 
 constexpr qsizetype maxIdLength = 128;
+constexpr qsizetype maxSubjectLength = 64;
 constexpr qsizetype maxTitleLength = 200;
 constexpr qsizetype maxMessageLength = 64 * 1024;
 constexpr qsizetype maxOptions = 256;
@@ -38,6 +39,26 @@ QString readId(JsonReader &reader)
         }
     }
     return id;
+}
+
+QString readSubject(JsonReader &reader)
+{
+    const QString subject = reader.optionalString(QStringLiteral("subject"));
+    if (!reader.ok() || !reader.has(QStringLiteral("subject")))
+        return {};
+    if (subject.isEmpty() || subject.size() > maxSubjectLength) {
+        reader.fail(QStringLiteral("subject"), tr("must have 1 to %1 characters").arg(maxSubjectLength));
+        return {};
+    }
+    for (QChar c : subject) {
+        const bool allowed = (c >= QLatin1Char('a') && c <= QLatin1Char('z'))
+            || (c >= QLatin1Char('0') && c <= QLatin1Char('9')) || c == QLatin1Char('-') || c == QLatin1Char('.');
+        if (!allowed) {
+            reader.fail(QStringLiteral("subject"), tr("may hold only lower-case letters, digits, '-' and '.'"));
+            return {};
+        }
+    }
+    return subject;
 }
 
 } // namespace
@@ -72,6 +93,8 @@ QJsonObject HostInteractionRequest::toJson() const
                         { QStringLiteral("kind"), kindName(kind) },
                         { QStringLiteral("title"), title },
                         { QStringLiteral("message"), message } };
+    if (!subject.isEmpty())
+        object.insert(QStringLiteral("subject"), subject);
     if (hasRef)
         object.insert(QStringLiteral("ref"), ref.toJson());
     if (!options.isEmpty()) {
@@ -92,12 +115,13 @@ QJsonObject HostInteractionRequest::toJson() const
 Result<HostInteractionRequest> HostInteractionRequest::fromJson(const QJsonValue &value, const QString &path)
 {
     JsonReader reader(value, path);
-    reader.rejectUnknownKeys({ QStringLiteral("id"), QStringLiteral("ref"), QStringLiteral("kind"),
-                               QStringLiteral("title"), QStringLiteral("message"), QStringLiteral("options"),
-                               QStringLiteral("defaultValue") },
+    reader.rejectUnknownKeys({ QStringLiteral("id"), QStringLiteral("subject"), QStringLiteral("ref"),
+                               QStringLiteral("kind"), QStringLiteral("title"), QStringLiteral("message"),
+                               QStringLiteral("options"), QStringLiteral("defaultValue") },
                              tr("interactions are data only"));
     HostInteractionRequest request;
     request.id = readId(reader);
+    request.subject = readSubject(reader);
     const QString kind = reader.requireString(QStringLiteral("kind"));
     if (reader.ok()) {
         if (const auto parsed = kindFromName(kind))

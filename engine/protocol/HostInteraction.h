@@ -11,13 +11,16 @@
 namespace sandbox {
 
 // A question a launcher (or the engine, for hostExecution "ask") needs answered now.
-// JSON: { id, ref?, kind: "confirm"|"choice"|"text"|"secret", title, message,
+// JSON: { id, subject?, ref?, kind: "confirm"|"choice"|"text"|"secret", title, message,
 //         options?: [{value,label}] (choice), defaultValue? }
+// `id` is new for every question; `subject` names what is asked the same way each time it
+// is asked (e.g. "host-execution"), so a presenter can take an answer given in advance.
 struct HostInteractionRequest
 {
     enum class Kind { Confirm, Choice, Text, Secret };
 
     QString id;
+    QString subject; // lower-case letters, digits, '-' and '.'; empty: none
     BackendRef ref;
     bool hasRef = false;
     Kind kind = Kind::Confirm;

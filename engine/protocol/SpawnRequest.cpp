@@ -134,6 +134,28 @@ Result<SpawnRequest> SpawnRequest::fromJson(const QJsonValue &value, const QStri
     return request;
 }
 
+QString processSignalName(ProcessSignal signal)
+{
+    switch (signal) {
+    case ProcessSignal::Interrupt:
+        return QStringLiteral("interrupt");
+    case ProcessSignal::Terminate:
+        return QStringLiteral("terminate");
+    case ProcessSignal::Hangup:
+        return QStringLiteral("hangup");
+    }
+    return {};
+}
+
+std::optional<ProcessSignal> processSignalFromName(const QString &name)
+{
+    for (const ProcessSignal signal : { ProcessSignal::Interrupt, ProcessSignal::Terminate, ProcessSignal::Hangup }) {
+        if (processSignalName(signal) == name)
+            return signal;
+    }
+    return std::nullopt;
+}
+
 QJsonObject ExitStatus::toJson() const
 {
     return { { QStringLiteral("exitCode"), exitCode },

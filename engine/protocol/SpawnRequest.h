@@ -34,6 +34,13 @@ struct SpawnRequest
     friend bool operator==(const SpawnRequest &, const SpawnRequest &) = default;
 };
 
+// A signal a client asks the engine to pass to a sandboxed command: process.kill's optional
+// `signal`, "interrupt" (SIGINT), "terminate" (SIGTERM) or "hangup" (SIGHUP). Without one,
+// process.kill ends the whole sandbox at once.
+enum class ProcessSignal { Interrupt, Terminate, Hangup };
+QString processSignalName(ProcessSignal signal);
+std::optional<ProcessSignal> processSignalFromName(const QString &name);
+
 // How a sandboxed process ended. exitCode is meaningful when !signaled.
 struct ExitStatus
 {

@@ -31,6 +31,8 @@ public:
     virtual void writeStdin(const QByteArray &data) = 0;
     virtual void closeStdin() = 0;
     virtual void kill() = 0;
+    // Passes `signal` to the command, which may handle it (process.kill with a signal).
+    virtual void deliverSignal(sandbox::ProcessSignal signal) = 0;
 
 signals:
     void started(const sandbox::ProcessInfo &info);

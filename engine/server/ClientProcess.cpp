@@ -53,6 +53,20 @@ void ClientProcess::kill()
         m_sender(Method::ProcessKill, { { QStringLiteral("processId"), qint64(m_id) } });
 }
 
+void ClientProcess::deliverSignal(ProcessSignal signal)
+{
+    if (m_done)
+        return;
+    if (m_id == 0) {
+        m_signalRequested = signal;
+        return;
+    }
+    if (m_sender)
+        m_sender(
+            Method::ProcessKill,
+            { { QStringLiteral("processId"), qint64(m_id) }, { QStringLiteral("signal"), processSignalName(signal) } });
+}
+
 void ClientProcess::assignId(quint64 id)
 {
     m_id = id;
@@ -63,6 +77,8 @@ void ClientProcess::assignId(quint64 id)
         writeStdin(data);
     if (closeAfter)
         closeStdin();
+    if (m_signalRequested && !m_killRequested)
+        deliverSignal(*m_signalRequested);
     if (m_killRequested)
         kill();
 }

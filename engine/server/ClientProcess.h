@@ -6,6 +6,7 @@
 #include <QJsonObject>
 
 #include <functional>
+#include <optional>
 
 namespace sandbox {
 
@@ -26,6 +27,7 @@ public:
     void writeStdin(const QByteArray &data) override;
     void closeStdin() override;
     void kill() override;
+    void deliverSignal(ProcessSignal signal) override;
 
     // From the Client.
     void assignId(quint64 id);
@@ -41,6 +43,7 @@ private:
     bool m_done = false;
     bool m_stdinClosed = false;
     bool m_killRequested = false;
+    std::optional<ProcessSignal> m_signalRequested;
     QByteArrayList m_queuedStdin;
 };
 

@@ -146,7 +146,8 @@ const QList<ProtocolServer::Route> &ProtocolServer::routes()
         { Method::ProcessWrite, S{ QStringLiteral("processId"), QStringLiteral("data") },
           &ProtocolServer::processWrite },
         { Method::ProcessCloseStdin, S{ QStringLiteral("processId") }, &ProtocolServer::processCloseStdin },
-        { Method::ProcessKill, S{ QStringLiteral("processId") }, &ProtocolServer::processKill },
+        { Method::ProcessKill, S{ QStringLiteral("processId"), QStringLiteral("signal") },
+          &ProtocolServer::processKill },
         { Method::ProcessList, S{}, &ProtocolServer::processList },
         { Method::PacksList, S{}, &ProtocolServer::packsList },
         { Method::PacksInstall, S{ QStringLiteral("path") }, &ProtocolServer::packsInstall },
@@ -622,7 +623,18 @@ void ProtocolServer::processKill(ServerSession *s, const QJsonValue &id, const Q
     const Result<quint64> processId = readProcessId(params);
     if (!processId.ok())
         return s->respondError(id, invalidParams(processId.error()));
-    const Status status = m_engine.kill(processId.value());
+    const QJsonValue signalName = params.value(QStringLiteral("signal"));
+    std::optional<ProcessSignal> signal;
+    if (!signalName.isUndefined()) {
+        signal = processSignalFromName(signalName.toString());
+        if (!signalName.isString() || !signal)
+            return s->respondError(id,
+                                   invalidParams(Error{ param(QStringLiteral("signal")),
+                                                        tr("expected \"interrupt\", \"terminate\" or \"hangup\""),
+                                                        {} }));
+    }
+    const Status status
+        = signal ? m_engine.deliverSignal(processId.value(), *signal) : m_engine.kill(processId.value());
     if (!status.ok())
         return s->respondError(id, engineError(status.error()));
     s->respond(id, QJsonObject{});

@@ -147,9 +147,8 @@ QString TestDocker::activeKind()
     return QJsonDocument::fromJson(status.out)
         .object()
         .value(QStringLiteral("active"))
-        .toObject()
-        .value(QStringLiteral("kind"))
-        .toString();
+        .toString()
+        .section(QLatin1Char(':'), -1);
 }
 
 void TestDocker::installAndActivate(const QString &image)
@@ -205,7 +204,7 @@ void TestDocker::commandsRunInTheContainer()
     // Each command is listed under the Docker backend.
     const Outcome ps = ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
     for (const QJsonValue &value : QJsonDocument::fromJson(ps.out).array())
-        QCOMPARE(value.toObject().value(QStringLiteral("owner")).toObject().value(QStringLiteral("kind")).toString(),
+        QCOMPARE(value.toObject().value(QStringLiteral("owner")).toString().section(QLatin1Char(':'), -1),
                  QStringLiteral("docker"));
 }
 
@@ -335,7 +334,7 @@ void TestDocker::hotSwitchKeepsEachCommandOnItsLauncher()
     for (const QJsonValue &value : QJsonDocument::fromJson(ps.out).array()) {
         const QJsonObject p = value.toObject();
         if (p.value(QStringLiteral("state")).toString() == QLatin1String("running"))
-            owners.append(p.value(QStringLiteral("owner")).toObject().value(QStringLiteral("kind")).toString());
+            owners.append(p.value(QStringLiteral("owner")).toString().section(QLatin1Char(':'), -1));
     }
     QCOMPARE(owners, (QStringList{ QStringLiteral("auto"), QStringLiteral("docker"), QStringLiteral("auto") }));
     QCOMPARE(underDocker->state(), QProcess::Running);

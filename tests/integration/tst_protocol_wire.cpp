@@ -447,6 +447,11 @@ void TestProtocolWire::wrongOrMissingParametersAreNamed_data()
                                      << QJsonObject{ { QStringLiteral("processId"), QStringLiteral("abc") } }
                                      << QStringLiteral("params.processId")
                                      << QStringLiteral("expected a positive integer, got a string");
+    QTest::newRow("signal unknown") << QString(Method::ProcessKill)
+                                    << QJsonObject{ { QStringLiteral("processId"), 1 },
+                                                    { QStringLiteral("signal"), QStringLiteral("SIGKILL") } }
+                                    << QStringLiteral("params.signal")
+                                    << QStringLiteral("expected \"interrupt\", \"terminate\" or \"hangup\"");
     QTest::newRow("process id missing") << QString(Method::ProcessCloseStdin) << QJsonObject()
                                         << QStringLiteral("params.processId") << QStringLiteral("missing");
     QTest::newRow("stdin not base64") << QString(Method::ProcessWrite)

@@ -31,6 +31,7 @@ private slots:
     void init();
     void cleanup();
     void aRecordedPlanServesTheSecondRunAlike();
+    void ctrlCGoesOnToTheCommandAndASecondKills();
     void theConfinedCommandCannotTouchTheRecords_data();
     void theConfinedCommandCannotTouchTheRecords();
     void aRecordNotTheUsersAloneIsRefused();
@@ -214,6 +215,28 @@ void TestRecordedPlan::aRecordedPlanServesTheSecondRunAlike()
     const Run timedOutFull = sandboxctl(QStringLiteral("sandboxctl-full"), slow, m_workspace);
     QCOMPARE(timedOut.status, timedOutFull.status);
     QCOMPARE(timedOut.err, timedOutFull.err);
+}
+
+void TestRecordedPlan::ctrlCGoesOnToTheCommandAndASecondKills()
+{
+    QVERIFY(recordFor(m_workspace));
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_root->path() + QStringLiteral("/run"));
+    environment.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->path() + QStringLiteral("/config"));
+    environment.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->path() + QStringLiteral("/state"));
+    environment.insert(QStringLiteral("HOME"), m_root->path() + QStringLiteral("/home"));
+    environment.insert(QStringLiteral("SANDBOXCTL_RUN_PATH_REPORT"), m_report);
+    const qint64 reportedBefore = QFileInfo(m_report).size();
+    const sandbox::test::InterruptedRuns runs
+        = sandbox::test::interruptRuns(QCoreApplication::applicationDirPath() + QStringLiteral("/sandboxctl"),
+                                       { QStringLiteral("run") }, m_workspace, environment);
+    QFile served(m_report);
+    QVERIFY(served.open(QIODevice::ReadOnly) && served.seek(reportedBefore));
+    QCOMPARE(served.readAll(), QByteArray("recorded\nrecorded\n"));
+    QVERIFY2(runs.handled.out == "ready\ngot-int\n", QByteArray(runs.handled.out + runs.handled.err).constData());
+    QCOMPARE(runs.handled.exitCode, 128 + SIGKILL);
+    QVERIFY2(runs.plain.out == "ready\n", QByteArray(runs.plain.out + runs.plain.err).constData());
+    QCOMPARE(runs.plain.exitCode, 128 + SIGINT);
 }
 
 void TestRecordedPlan::theConfinedCommandCannotTouchTheRecords_data()

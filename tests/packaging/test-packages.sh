@@ -65,9 +65,18 @@ for path in usr/bin/sandboxctl usr/bin/sandboxctl-full usr/bin/sandboxd usr/bin/
     usr/share/metainfo/dev.sandbox_studio.SandboxStudio.metainfo.xml \
     usr/share/icons/hicolor/scalable/apps/sandbox-studio.svg usr/share/icons/hicolor/256x256/apps/sandbox-studio.png \
     usr/lib/systemd/user/sandboxd.service usr/share/sandbox-studio/apparmor/sandbox-studio-init \
-    usr/lib/sandbox-studio/libsandbox-launcher-api.so.1 usr/lib/sandbox-studio/libsandbox-keychain.so.1 usr/lib/sandbox-studio/libsandbox-digest.so.1 usr/share/man/man1/sandboxctl.1.gz; do
+    usr/lib/sandbox-studio/libsandbox-launcher-api.so.1 usr/lib/sandbox-studio/libsandbox-keychain.so.1 usr/lib/sandbox-studio/libsandbox-digest.so.1 usr/share/man/man1/sandboxctl.1.gz \
+    usr/share/bash-completion/completions/sandboxctl usr/share/zsh/vendor-completions/_sandboxctl \
+    usr/share/fish/vendor_completions.d/sandboxctl.fish; do
     check "the .deb holds /$path" test -e "$work/deb/$path"
 done
+check "the packaged bash completion offers every command" bash -c \
+    "source '$work/deb/usr/share/bash-completion/completions/sandboxctl'; COMP_WORDS=(sandboxctl ''); COMP_CWORD=1;
+     _sandboxctl; for c in backends describe settings secret activate policy run ps kill events packs status tui; do
+     [[ \" \${COMPREPLY[*]} \" == *\" \$c \"* ]] || exit 1; done"
+check "the packaged manual lists every command" sh -c \
+    "for c in backends describe settings secret activate policy run ps kill events packs status tui completion; do
+     zcat '$work/deb/usr/share/man/man1/sandboxctl.1.gz' | grep -q \"^\\.B[RI]* \\\"*\$c\" || exit 1; done"
 for binary in usr/bin/sandboxctl usr/bin/sandboxctl-full usr/bin/sandboxd usr/bin/sandbox-studio usr/libexec/sandbox-studio/sandbox-init; do
     check "/$binary is stripped" sh -c "file -L '$work/deb/$binary' | grep -q ', stripped'"
 done

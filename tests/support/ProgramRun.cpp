@@ -1,10 +1,12 @@
 #include "ProgramRun.h"
 
 #include <QCoreApplication>
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QProcess>
 #include <QTest>
 
+#include <csignal>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -61,6 +63,66 @@ void stopGracefully(QProcess &process)
     if (!process.waitForFinished(30000))
         process.kill();
     process.waitForFinished(5000);
+}
+
+namespace {
+
+// Waits (a minute at most) until `process` has printed `text`, collecting its output in `out`.
+bool waitForOutput(QProcess &process, QByteArray &out, const QByteArray &text)
+{
+    QDeadlineTimer deadline(60000);
+    for (;;) {
+        out += process.readAllStandardOutput();
+        if (out.contains(text))
+            return true;
+        if (process.state() == QProcess::NotRunning || deadline.hasExpired())
+            return false;
+        process.waitForReadyRead(int(deadline.remainingTime()));
+    }
+}
+
+Outcome ended(QProcess &process, QByteArray out)
+{
+    if (!process.waitForFinished(60000)) {
+        process.kill();
+        process.waitForFinished();
+        return { -2, out + process.readAllStandardOutput(), process.readAllStandardError() };
+    }
+    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+             out + process.readAllStandardOutput(), process.readAllStandardError() };
+}
+
+} // namespace
+
+InterruptedRuns interruptRuns(const QString &program, const QStringList &args, const QString &workingDirectory,
+                              const QProcessEnvironment &environment)
+{
+    InterruptedRuns runs;
+    const QStringList commands[] = {
+        { QStringLiteral("sh"), QStringLiteral("-c"),
+          QStringLiteral("trap 'echo got-int' INT; echo ready; while :; do sleep 1; done") },
+        { QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("echo ready; exec sleep 300") },
+    };
+    for (int i = 0; i < 2; ++i) {
+        QProcess process;
+        process.setProcessEnvironment(environment);
+        process.setWorkingDirectory(workingDirectory);
+        process.start(program, args + QStringList{ QStringLiteral("--") } + commands[i]);
+        process.closeWriteChannel();
+        QByteArray out;
+        Outcome &outcome = i == 0 ? runs.handled : runs.plain;
+        if (!process.waitForStarted() || !waitForOutput(process, out, "ready")) {
+            outcome = ended(process, out);
+            continue;
+        }
+        ::kill(pid_t(process.processId()), SIGINT);
+        if (i == 0) {
+            if (waitForOutput(process, out, "got-int"))
+                ::kill(pid_t(process.processId()), SIGINT);
+        }
+        outcome = ended(process, out);
+    }
+    return runs;
 }
 
 bool lockIsFree(const QString &path)

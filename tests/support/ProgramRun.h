@@ -41,6 +41,19 @@ bool lockIsFree(const QString &path);
 void startSandboxd(QProcess &daemon, const QProcessEnvironment &environment, const QString &socket, QByteArray &log,
                    bool logOutput = false);
 
+// Ctrl-C at a terminal, twice, to a `sandboxctl run` started as `program args` whose command
+// traps SIGINT (prints "got-int" and goes on) after printing "ready": the first SIGINT is
+// sent once it is ready, the second once the command has said it got the first. Then a
+// second run, of a command that prints "ready" and sleeps, gets one SIGINT. Returns the two
+// exit codes (-1 when a step did not happen within a minute) and what each printed.
+struct InterruptedRuns
+{
+    Outcome handled; // the command that handled the first SIGINT
+    Outcome plain; // the command that did not handle its SIGINT
+};
+InterruptedRuns interruptRuns(const QString &program, const QStringList &args, const QString &workingDirectory,
+                              const QProcessEnvironment &environment);
+
 // Asks a running process to end (SIGTERM), gives it 30 s, and kills it if it is still there.
 void stopGracefully(QProcess &process);
 

@@ -663,8 +663,7 @@ void TestVmDaemon::seccompRefusalsAreReported()
                  qPrintable(refusal.value(QStringLiteral("rule")).toString()));
         QVERIFY(refusal.value(QStringLiteral("processId")).toInteger() > 0);
         QVERIFY(refusal.value(QStringLiteral("command")).toString().startsWith(QStringLiteral("sh -c ")));
-        QCOMPARE(refusal.value(QStringLiteral("ref")).toObject().value(QStringLiteral("kind")).toString(),
-                 QStringLiteral("vm"));
+        QCOMPARE(refusal.value(QStringLiteral("ref")).toString(), QStringLiteral("builtin:vm"));
     }
     QVERIFY2(syscalls.contains(QStringLiteral("mount")) && syscalls.contains(QStringLiteral("umount2")),
              events.out.constData());

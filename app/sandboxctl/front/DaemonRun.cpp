@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include <utility>
 
 namespace sandbox::front {
 
@@ -238,7 +239,7 @@ std::optional<int> DaemonRun::exchange(const std::string &spawn)
         if (fds[1].revents & POLLIN) {
             unsigned char byte = 0;
             while (::read(g_signalPipe[0], &byte, 1) == 1)
-                requestKill();
+                passSignal(byte);
         }
         if (count == 3 && fds[2].revents != 0)
             readStdin();
@@ -361,6 +362,8 @@ bool DaemonRun::handleResponse(double id, const JsonValue &message)
         }
         if (m_killRequested)
             requestKill();
+        else if (m_pendingSignal != 0)
+            sendSignal(m_pendingSignal);
         return true;
     }
     const long long key = static_cast<long long>(id);
@@ -392,6 +395,8 @@ bool DaemonRun::handleProcessNotification(const std::string &method, const JsonV
         Error reason = errorFromJson(params.member("error"));
         reason.message = "cannot run " + m_program + ": " + reason.message;
         fail(describe(reason));
+        if (m_unanswerable)
+            m_status = 126;
         return false;
     }
     if (method == "process.exited") {
@@ -399,8 +404,8 @@ bool DaemonRun::handleProcessNotification(const std::string &method, const JsonV
         if (exit.timedOut)
             writeText(STDERR_FILENO,
                       "sandboxctl: " + m_program + " timed out after " + m_timeoutText + " s and was killed\n");
-        // A question left unanswered fails a command that otherwise succeeded, as in the full sandboxctl.
-        m_status = exit.status == 0 && m_unanswerable ? 1 : exit.status;
+        // The command ran: its status, whether or not a question went unanswered.
+        m_status = exit.status;
         return false;
     }
     return true;
@@ -415,6 +420,9 @@ void DaemonRun::handleInteraction(const JsonValue &params)
     if (!id || !id->isString() || id->toString().empty())
         return; // nothing to answer; the engine's own timeout ends the question
     const std::string kind = stringMember(*request, "kind");
+    // The key the full sandboxctl's --answer takes: the subject, else the id.
+    const std::string subject = stringMember(*request, "subject");
+    const std::string key = subject.empty() ? id->toString() : subject;
     const JsonValue *title = request->member("title");
     const JsonValue *message = request->member("message");
     const std::string answer = "{\"answer\":{\"id\":" + quoted(id->toString()) + ",\"accepted\":false}}";
@@ -426,9 +434,10 @@ void DaemonRun::handleInteraction(const JsonValue &params)
         return;
     }
     writeText(STDERR_FILENO,
-              "sandboxctl: the engine asks \"" + title->toString() + "\" (" + kind + ", question id " + id->toString()
-                  + "): " + message->toString() + "\nsandboxctl: no terminal to answer on; run again with --answer "
-                  + id->toString() + "=VALUE\n");
+              "sandboxctl: the engine asks \"" + title->toString() + "\" (" + kind + ", answer key " + key
+                  + "): " + message->toString()
+                  + "\nsandboxctl: no terminal to answer on; refused. To answer, run again with --answer " + key
+                  + "=VALUE\n");
     m_unanswerable = true;
     send("interaction.answer", answer);
 }
@@ -447,6 +456,27 @@ void DaemonRun::readStdin()
         m_stdinOpen = false;
         send("process.closeStdin", "{\"processId\":" + id + "}");
     }
+}
+
+void DaemonRun::passSignal(int number)
+{
+    // The first goes on to the command; a second kills the sandbox.
+    if (std::exchange(m_signalPassed, true)) {
+        requestKill();
+        return;
+    }
+    if (m_processId == 0) {
+        m_pendingSignal = number;
+        return;
+    }
+    sendSignal(number);
+}
+
+void DaemonRun::sendSignal(int number)
+{
+    const char *name = number == SIGINT ? "interrupt" : number == SIGHUP ? "hangup" : "terminate";
+    send("process.kill",
+         "{\"processId\":" + std::to_string(std::uint64_t(m_processId)) + ",\"signal\":\"" + name + "\"}");
 }
 
 void DaemonRun::requestKill()

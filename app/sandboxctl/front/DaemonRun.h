@@ -12,7 +12,8 @@ namespace sandbox::front {
 // `sandboxctl run -- CMD...` through the engine a running owner (sandboxd or Studio) serves
 // on the local socket, without Qt: the same protocol messages the full sandboxctl sends
 // (hello and process.spawn in one write, so output flows after one round trip), the same
-// relaying of stdin, stdout and stderr, the same exit status, messages and signal handling.
+// relaying of stdin, stdout and stderr, the same exit status, messages and signal handling
+// (the first Ctrl-C, TERM or HUP goes on to the command, a second kills its sandbox).
 // It has no terminal to ask on: every Host Interaction question is refused as the full
 // sandboxctl refuses it without a terminal (RunInvocation leaves terminals to that one).
 class DaemonRun final
@@ -38,7 +39,8 @@ public:
     // serves it or someone else does (the full sandboxctl then hosts an engine or says why).
     static std::optional<DaemonRun> connect(const std::string &socketPath);
 
-    // Runs `request` to its end: CMD's status, 128+signal, or 125 for sandboxctl's own errors;
+    // Runs `request` to its end: CMD's status, 128+signal, 125 for sandboxctl's own errors, or
+    // 126 when CMD could not start because a question went unanswered;
     // nullopt when the engine refused the request's policy before anything ran, for the full
     // sandboxctl to read the policy file and say where it is wrong (signal handling restored).
     std::optional<int> run(const Request &request);
@@ -67,6 +69,9 @@ private:
     bool handleProcessNotification(const std::string &method, const JsonValue &params);
     void handleInteraction(const JsonValue &params);
     void readStdin();
+    // Ctrl-C, TERM or HUP: the first is passed on to the command, a second kills it.
+    void passSignal(int number);
+    void sendSignal(int number);
     void requestKill();
     int lost(const std::string &reason);
     int fail(const std::string &message);
@@ -79,6 +84,8 @@ private:
     double m_processId = 0;
     bool m_stdinOpen = true;
     bool m_killRequested = false;
+    bool m_signalPassed = false;
+    int m_pendingSignal = 0; // passed on once the command has its id
     int m_status = 125;
     bool m_policyRefused = false;
     bool m_unanswerable = false;

@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
 
 namespace sandbox::front {
 
@@ -181,6 +182,7 @@ std::optional<int> RecordedRun::run(const PlanRecord &record, const Request &req
     std::string setupError;
     std::string statusBuffer;
     bool killRequested = false;
+    bool signalPassed = false;
     bool timedOut = false;
     long long killAt = -1;
     const long long startedAt = nowMs();
@@ -287,8 +289,17 @@ std::optional<int> RecordedRun::run(const PlanRecord &record, const Request &req
             const int fd = fds[i].fd;
             if (fd == signalPipe[0]) {
                 unsigned char signals[16];
-                while (::read(signalPipe[0], signals, sizeof signals) > 0) { }
-                requestKill();
+                ssize_t n;
+                while ((n = ::read(signalPipe[0], signals, sizeof signals)) > 0) {
+                    for (ssize_t k = 0; k < n; ++k) {
+                        // The first goes on to the command (sandbox-init passes it to the
+                        // command's process group); a second kills the sandbox.
+                        if (std::exchange(signalPassed, true))
+                            requestKill();
+                        else
+                            ::kill(pid, signals[k]);
+                    }
+                }
             } else if (fd == status[0]) {
                 readStatus();
             } else if (fd == output[0]) {

@@ -498,6 +498,7 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
         }
         HostInteractionRequest question;
         question.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        question.subject = QStringLiteral("host-execution");
         question.ref = BackendRef::builtin(kind());
         question.hasRef = true;
         question.kind = HostInteractionRequest::Kind::Confirm;

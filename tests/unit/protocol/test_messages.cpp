@@ -110,6 +110,7 @@ void TestMessages::hostInteractionRoundTrip()
 {
     HostInteractionRequest choice;
     choice.id = QStringLiteral("q-1");
+    choice.subject = QStringLiteral("region.pick-1");
     choice.ref = cloudRef;
     choice.hasRef = true;
     choice.kind = HostInteractionRequest::Kind::Choice;
@@ -335,6 +336,14 @@ void TestMessages::rejects_data()
     QTest::newRow("interaction id space")
         << "interaction" << QByteArray(R"({"id":"a b","kind":"confirm","title":"T"})") << "interaction.id"
         << "must not contain whitespace";
+    QTest::newRow("interaction subject upper case")
+        << "interaction" << QByteArray(R"({"id":"q","subject":"Host","kind":"confirm","title":"T"})")
+        << "interaction.subject"
+        << "only lower-case letters";
+    QTest::newRow("interaction subject empty")
+        << "interaction" << QByteArray(R"({"id":"q","subject":"","kind":"confirm","title":"T"})")
+        << "interaction.subject"
+        << "must have 1 to 64 characters";
     QTest::newRow("answer accepted type")
         << "answer" << QByteArray(R"({"id":"q","accepted":"yes"})") << "answer.accepted"
         << "expected a boolean, got a string";

@@ -466,6 +466,19 @@ void LinuxSandboxProcess::terminate()
     });
 }
 
+void LinuxSandboxProcess::deliverSignal(ProcessSignal signal)
+{
+    const int number = signal == ProcessSignal::Interrupt ? SIGINT : signal == ProcessSignal::Hangup ? SIGHUP : SIGTERM;
+    if (m_state == State::Pending) {
+        endBeforeStart(number);
+        return;
+    }
+    if (m_state == State::Ended || !m_process || m_process->processId() <= 0)
+        return;
+    // sandbox-init passes SIGINT, SIGTERM and SIGHUP on to the command's process group.
+    ::kill(static_cast<pid_t>(m_process->processId()), number);
+}
+
 void LinuxSandboxProcess::kill()
 {
     if (m_state == State::Pending) {

@@ -45,6 +45,7 @@ public:
     void closeStdin() override;
     void terminate() override;
     void kill() override;
+    void deliverSignal(ProcessSignal signal) override;
 
     static constexpr int kTerminateGraceMs = 3000;
     static constexpr int kKillFallbackMs = 2000;
