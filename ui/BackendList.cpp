@@ -88,12 +88,13 @@ void BackendList::setBackends(const QList<BackendInfo> &backends)
             if (info.active) {
                 state = tr("Active");
                 icon = StatusIcons::BackendState::Active;
+            } else if (!info.unenforced.isEmpty()) {
+                // The policy's refusal holds whatever the backend's availability.
+                icon = StatusIcons::BackendState::Unavailable;
+                state = tr("Not under this policy");
             } else if (!info.availability.available) {
                 icon = StatusIcons::BackendState::Unavailable;
                 state = tr("Unavailable"); // the reason is shown once, with the backend's details
-            } else if (!info.unenforced.isEmpty()) {
-                icon = StatusIcons::BackendState::Unavailable;
-                state = tr("Not under this policy");
             } else if (!info.missingSettings.isEmpty()) {
                 icon = StatusIcons::BackendState::Unavailable;
                 state = tr("Needs settings");

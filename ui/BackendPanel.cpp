@@ -253,10 +253,10 @@ void BackendPanel::showDetails(const BackendInfo &info)
                                                  : info.sourceLabel);
     if (info.active)
         m_availability->setText(tr("Active — new commands run with this backend"));
-    else if (!info.availability.available)
-        m_availability->setText(tr("Unavailable"));
     else if (!info.unenforced.isEmpty())
         m_availability->setText(tr("Cannot be activated under the current policy"));
+    else if (!info.availability.available)
+        m_availability->setText(tr("Unavailable"));
     else
         m_availability->setText(tr("Available"));
     m_platforms->setText(info.descriptor.platforms.isEmpty() ? tr("Not stated")
@@ -324,14 +324,16 @@ void BackendPanel::updateReason()
 {
     const auto selected = m_list->selectedBackend();
     QStringList lines;
+    // The policy's refusal first: it holds whatever the backend's availability.
+    if (selected && !selected->active) {
+        if (const QString refusal = BackendList::policyRefusal(*selected); !refusal.isEmpty())
+            lines << refusal;
+    }
     if (selected && !selected->active && !selected->availability.available) {
         const QString reason = BackendList::unavailableReason(*selected);
         lines << (reason.isEmpty() ? tr("This backend says it cannot run here.") : reason);
         lines << tr("It cannot be activated until that is fixed. Once the backend reports that it can run, it "
                     "shows as available here and in the tray.");
-    } else if (selected && !selected->active) {
-        if (const QString refusal = BackendList::policyRefusal(*selected); !refusal.isEmpty())
-            lines << refusal;
     }
     const bool ready = selected && m_formRef && *m_formRef == selected->ref;
     const QStringList missing = ready ? m_form->missingRequired() : QStringList();

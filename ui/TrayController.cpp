@@ -158,11 +158,12 @@ void TrayController::rebuild(const QList<BackendInfo> &backends)
         if (info.active) {
             state = tr("active");
             icon = StatusIcons::BackendState::Active;
+        } else if (!info.unenforced.isEmpty()) {
+            // The policy's refusal holds whatever the backend's availability.
+            state = tr("not under this policy");
+            icon = StatusIcons::BackendState::Unavailable;
         } else if (!info.availability.available) {
             state = tr("unavailable");
-            icon = StatusIcons::BackendState::Unavailable;
-        } else if (!info.unenforced.isEmpty()) {
-            state = tr("not under this policy");
             icon = StatusIcons::BackendState::Unavailable;
         } else if (!info.missingSettings.isEmpty()) {
             state = tr("needs settings");
@@ -175,9 +176,9 @@ void TrayController::rebuild(const QList<BackendInfo> &backends)
         action->setData(info.ref.toString());
         action->setCheckable(true);
         action->setChecked(info.active);
-        const QString reason = !info.availability.available ? BackendList::unavailableReason(info)
-            : !info.unenforced.isEmpty()                    ? BackendList::policyRefusal(info)
-                                                            : BackendList::missingSettings(info);
+        const QString reason = !info.unenforced.isEmpty() ? BackendList::policyRefusal(info)
+            : !info.availability.available                ? BackendList::unavailableReason(info)
+                                                          : BackendList::missingSettings(info);
         // A backend the engine would refuse cannot be chosen; its tooltip says why. One that
         // needs settings can: the activation failure then names them.
         const bool usable = info.active || (info.availability.available && info.unenforced.isEmpty());

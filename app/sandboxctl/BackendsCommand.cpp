@@ -23,10 +23,11 @@ int BackendsCommand::execute(EngineConnection &engine)
         list.value(), isSet(QStringLiteral("json")), { tr("REF"), tr("NAME"), tr("SOURCE"), tr("STATE") },
         [](const BackendInfo &info) {
             // What would stop an activation, before anyone tries it.
-            const QString state = info.active  ? tr("active")
-                : !info.availability.available ? tr("unavailable: %1").arg(info.availability.reason)
+            // The policy's refusal first: it holds whatever the backend's availability.
+            const QString state = info.active ? tr("active")
                 : !info.unenforced.isEmpty()
                 ? tr("not under this policy: does not enforce %1").arg(info.unenforced.join(QStringLiteral(", ")))
+                : !info.availability.available ? tr("unavailable: %1").arg(info.availability.reason)
                 : !info.missingSettings.isEmpty()
                 ? tr("needs settings: %1").arg(info.missingSettings.join(QStringLiteral(", ")))
                 : tr("available");

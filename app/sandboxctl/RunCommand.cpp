@@ -139,6 +139,11 @@ int RunCommand::execute(EngineConnection &engine)
     std::unique_ptr<RemoteProcess> process = engine.client().spawn(request);
     QEventLoop loop;
     int exitStatus = RunError;
+    // The questions of its own start are asked before the command runs; what the engine asks
+    // after that is another client's, for the presenters to answer (a prompt here would hold
+    // back the command's output, a refusal would answer for someone else).
+    QObject::connect(process.get(), &RemoteProcess::started, &engine,
+                     [&engine] { engine.responder().setEnabled(false); });
     QObject::connect(process.get(), &RemoteProcess::stdoutReady, &engine,
                      [](const QByteArray &data) { Terminal::writeAll(STDOUT_FILENO, data); });
     QObject::connect(process.get(), &RemoteProcess::stderrReady, &engine,
@@ -149,9 +154,13 @@ int RunCommand::execute(EngineConnection &engine)
         exitStatus = engine.responder().hadUnanswerable() ? RunUnanswered : RunError;
         loop.quit();
     });
+    bool engineStopping = false;
+    QObject::connect(&engine.client(), &Client::engineStopping, &engine, [&] { engineStopping = true; });
     QObject::connect(process.get(), &RemoteProcess::finished, &engine, [&](const ExitStatus &status) {
         if (status.timedOut)
             fail(tr("%1 timed out after %2 s and was killed").arg(argv.constFirst(), timeout));
+        else if (engineStopping && status.signaled)
+            fail(tr("the engine stopped (the program hosting it quit) and ended %1").arg(argv.constFirst()));
         exitStatus = status.shellStatus();
         loop.quit();
     });

@@ -283,6 +283,8 @@ public:
                 emit q->hostInteractionSettled(id.toString());
             else
                 undecodable(method, Error{ QStringLiteral("params.id"), tr("must be a non-empty string"), {} });
+        } else if (method == Notification::EngineStopping) {
+            emit q->engineStopping();
         } else if (method == Notification::BackendsChanged) {
             emit q->backendsChanged();
         } else if (method == Notification::ActiveBackendChanged) {

@@ -110,6 +110,8 @@ signals:
     // The sandbox refused something (after followRefusals()).
     void refusalReported(const sandbox::Refusal &refusal);
     void disconnected(const QString &reason);
+    // The engine is stopping (its host quits) and ends the processes it runs.
+    void engineStopping();
 
 private:
     class Private;

@@ -54,6 +54,9 @@ inline constexpr QLatin1String ProcessExited{ "process.exited" };
 inline constexpr QLatin1String ProcessesChanged{ "processes.changed" };
 // To the clients that subscribed (refusals.subscribe): the sandbox refused something.
 inline constexpr QLatin1String RefusalReported{ "refusals.reported" };
+// To every client, before the engine ends the processes it runs because it is stopping
+// (its host quits): {}. Their ends follow, as process.exited.
+inline constexpr QLatin1String EngineStopping{ "engine.stopping" };
 } // namespace Notification
 
 struct ProtocolEntry

@@ -257,6 +257,14 @@ int ProtocolServer::sessionCount() const
 
 void ProtocolServer::killAllProcesses()
 {
+    bool running = false;
+    for (const ServerSession *session : std::as_const(m_sessions)) {
+        for (auto it = session->processes().cbegin(); it != session->processes().cend(); ++it)
+            running = running || it.value()->isRunning();
+    }
+    // Their clients say why their commands end, instead of a bare kill.
+    if (running)
+        broadcast(Notification::EngineStopping, {});
     for (ServerSession *session : std::as_const(m_sessions)) {
         for (auto it = session->processes().cbegin(); it != session->processes().cend(); ++it) {
             if (it.value()->isRunning())

@@ -91,12 +91,15 @@ private slots:
     void theEngineFilesStayReadOnlyWhereAWritablePathReachesThem();
     void signalToRunFrontEndsTheCommand();
     void ctrlCGoesOnToTheCommandAndASecondKills();
+    void terminateEndsRunningProcesses_data();
     void terminateEndsRunningProcesses();
     void secretSetThroughStdinNeverLeaks();
     void simultaneousStartsMakeExactlyOneOwner();
     void terminalPromptsAndSecretsWithoutEcho();
     void staleSocketOfADeadOwnerIsReplaced();
     void hostInteractionWithoutTerminalNamesTheQuestion();
+    void runningCommandLeavesOtherClientsQuestionsAlone_data();
+    void runningCommandLeavesOtherClientsQuestionsAlone();
     void printedValuesReadBackAsTheCommandLineTakesThem();
     void policyFieldErrorsNameTheFile();
     void hotSwitchKeepsEachCommandInTheTierThatStartedIt();
@@ -110,7 +113,7 @@ private:
     void startDaemon();
     Outcome ctl(const QStringList &args, const QByteArray &input = {}, const QString &profile = QStringLiteral("d"),
                 int timeoutMs = 60000);
-    std::unique_ptr<QProcess> startCtl(const QStringList &args);
+    std::unique_ptr<QProcess> startCtl(const QStringList &args, const QString &program = QStringLiteral("sandboxctl"));
     QJsonArray processes();
     // The stored policy with `network` replaced, written to work/NAME; returns its path.
     QString policyWithNetwork(const QString &name, const QJsonObject &network);
@@ -170,12 +173,12 @@ Outcome TestDaemon::ctl(const QStringList &args, const QByteArray &input, const 
                                      m_root->filePath(QStringLiteral("work")), input, timeoutMs, environment(profile));
 }
 
-std::unique_ptr<QProcess> TestDaemon::startCtl(const QStringList &args)
+std::unique_ptr<QProcess> TestDaemon::startCtl(const QStringList &args, const QString &program)
 {
     auto process = std::make_unique<QProcess>();
     process->setProcessEnvironment(environment(QStringLiteral("d")));
     process->setWorkingDirectory(m_root->filePath(QStringLiteral("work")));
-    process->start(binary(QStringLiteral("sandboxctl")), QStringList{ QStringLiteral("--socket"), m_socket } + args);
+    process->start(binary(program), QStringList{ QStringLiteral("--socket"), m_socket } + args);
     process->waitForStarted();
     return process;
 }
@@ -569,9 +572,11 @@ void TestDaemon::daemonKilledWithSigkillTakesItsSandboxesWithIt()
     QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(work + QStringLiteral("/held.ready")), 30000);
     killHard(*m_daemon);
     QTRY_VERIFY_WITH_TIMEOUT(sandbox::test::lockIsFree(work + QStringLiteral("/held.lock")), 15000);
-    // The client says it lost its engine and ends with an error of its own.
+    // The client says why its command ended: the engine stopped.
     QTRY_VERIFY_WITH_TIMEOUT(client->state() == QProcess::NotRunning, 30000);
-    QVERIFY2(client->exitCode() != 0, client->readAllStandardError().constData());
+    const QByteArray said = client->readAllStandardError();
+    QVERIFY2(client->exitCode() != 0, said.constData());
+    QVERIFY2(said.contains("the engine stopped (the program hosting it quit) and ended sleep"), said.constData());
 }
 
 void TestDaemon::anotherUserIsRefusedAndLogged()
@@ -1110,11 +1115,19 @@ void TestDaemon::ctrlCGoesOnToTheCommandAndASecondKills()
     }
 }
 
+void TestDaemon::terminateEndsRunningProcesses_data()
+{
+    QTest::addColumn<QString>("program");
+    QTest::newRow("run front") << QStringLiteral("sandboxctl");
+    QTest::newRow("full program") << QStringLiteral("sandboxctl-full");
+}
+
 void TestDaemon::terminateEndsRunningProcesses()
 {
+    QFETCH(QString, program);
     startDaemon();
-    auto client
-        = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sleep"), QStringLiteral("300") });
+    auto client = startCtl(
+        { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sleep"), QStringLiteral("300") }, program);
     QJsonArray list;
     QTRY_VERIFY_WITH_TIMEOUT((list = processes()).size() == 1, 30000);
     const qint64 pid = list.first().toObject().value(QStringLiteral("pid")).toInteger();
@@ -1124,9 +1137,11 @@ void TestDaemon::terminateEndsRunningProcesses()
     QCOMPARE(m_daemon->exitStatus(), QProcess::NormalExit);
     QCOMPARE(m_daemon->exitCode(), 0);
     QVERIFY(!pidAlive(pid));
-    // The client says it lost its engine and ends with an error of its own.
+    // The client says why its command ended: the engine stopped.
     QTRY_VERIFY_WITH_TIMEOUT(client->state() == QProcess::NotRunning, 30000);
-    QVERIFY2(client->exitCode() != 0, client->readAllStandardError().constData());
+    const QByteArray said = client->readAllStandardError();
+    QVERIFY2(client->exitCode() != 0, said.constData());
+    QVERIFY2(said.contains("the engine stopped (the program hosting it quit) and ended sleep"), said.constData());
     QVERIFY(!QFile::exists(m_socket));
     // The selection survived the shutdown: a new owner restores it.
     QVERIFY(QDir(m_root->filePath(QStringLiteral("d/config"))).exists());
@@ -1226,6 +1241,33 @@ void TestDaemon::hostInteractionWithoutTerminalNamesTheQuestion()
     QVERIFY(answered.out.endsWith("activated atom-pack:test-secrets:asking\n"));
     const Outcome status = ctl({ QStringLiteral("status") });
     QVERIFY(status.out.contains("active backend:  atom-pack:test-secrets:asking"));
+}
+
+void TestDaemon::runningCommandLeavesOtherClientsQuestionsAlone_data()
+{
+    QTest::addColumn<QString>("program");
+    QTest::newRow("run front") << QStringLiteral("sandboxctl");
+    QTest::newRow("full program") << QStringLiteral("sandboxctl-full");
+}
+
+// A sandboxctl run whose command is running neither prompts for nor refuses a question
+// another client's work asks (here an activation that answers its own question).
+void TestDaemon::runningCommandLeavesOtherClientsQuestionsAlone()
+{
+    QFETCH(QString, program);
+    startDaemon();
+    auto running = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                              QStringLiteral("-c"), QStringLiteral("echo started; sleep 20; echo done") },
+                            program);
+    QTRY_VERIFY_WITH_TIMEOUT(running->canReadLine(), 30000);
+    QCOMPARE(running->readLine(), QByteArray("started\n"));
+    const Outcome answered = ctl({ QStringLiteral("--answer"), QStringLiteral("confirm-setup=yes"),
+                                   QStringLiteral("activate"), QStringLiteral("atom-pack:test-secrets:asking") });
+    QVERIFY2(answered.exitCode == 0, answered.err.constData());
+    const QByteArray said = running->readAllStandardError();
+    QVERIFY2(!said.contains("Set up the asking backend?"), said.constData());
+    running->kill();
+    running->waitForFinished(10000);
 }
 
 // A whole number is printed in full and reads back as the same number; a backend is named

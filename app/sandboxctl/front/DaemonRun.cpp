@@ -306,8 +306,11 @@ bool DaemonRun::handle(const JsonValue &message)
         const JsonValue *params = message.member("params");
         if (method->toString().rfind("process.", 0) == 0 && params && params->isObject())
             return handleProcessNotification(method->toString(), *params);
-        if (method->toString() == "interaction.request" && params && params->isObject())
+        // Only while its command starts: what is asked after that is another client's.
+        if (method->toString() == "interaction.request" && params && params->isObject() && m_processId == 0)
             handleInteraction(*params);
+        if (method->toString() == "engine.stopping")
+            m_engineStopping = true;
         return true; // the engine's other news is for presenters that show it
     }
     const JsonValue *id = message.member("id");
@@ -404,6 +407,9 @@ bool DaemonRun::handleProcessNotification(const std::string &method, const JsonV
         if (exit.timedOut)
             writeText(STDERR_FILENO,
                       "sandboxctl: " + m_program + " timed out after " + m_timeoutText + " s and was killed\n");
+        else if (m_engineStopping && exit.status > 128)
+            writeText(STDERR_FILENO,
+                      "sandboxctl: the engine stopped (the program hosting it quit) and ended " + m_program + "\n");
         // The command ran: its status, whether or not a question went unanswered.
         m_status = exit.status;
         return false;

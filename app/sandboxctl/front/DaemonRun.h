@@ -89,6 +89,7 @@ private:
     int m_status = 125;
     bool m_policyRefused = false;
     bool m_unanswerable = false;
+    bool m_engineStopping = false; // engine.stopping arrived: a kill that follows is its
     std::string m_timeoutText;
     std::string m_outgoing; // framed requests not yet written
     bool m_holdOutgoing = false;
