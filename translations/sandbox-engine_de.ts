@@ -21,7 +21,7 @@
     </message>
     <message>
         <source>The pack &quot;%1&quot; that provides this backend is disabled. Enable the pack first.</source>
-        <translation>Das Paket „%1“, das dieses Backend bereitstellt, ist deaktiviert. Aktivieren Sie zuerst das Paket.</translation>
+        <translation>Das Paket „%1“, das dieses Backend bereitstellt, ist ausgeschaltet. Schalten Sie zuerst das Paket ein.</translation>
     </message>
     <message>
         <source>The secret updates are not valid.</source>
@@ -358,10 +358,6 @@
         <translation>Image</translation>
     </message>
     <message>
-        <source>The image commands run in. It must be present in the runtime and provide sleep.</source>
-        <translation>Das Image, in dem Befehle laufen. Es muss in der Laufzeitumgebung vorhanden sein und sleep enthalten.</translation>
-    </message>
-    <message>
         <source>Memory limit (MB)</source>
         <translation>Speichergrenze (MB)</translation>
     </message>
@@ -457,6 +453,10 @@
         <source>The image&apos;s root filesystem, read-only, with a private /tmp. Of the host&apos;s files only the workspace and the policy&apos;s other writable folders are mounted, read-write at the same path, with the policy&apos;s read-only paths inside them mounted read-only; under the allowlist network mode also the engine&apos;s proxy bridge program and its filtering proxy socket&apos;s folder, both read-only; besides them the runtime adds only the small files it generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the workspace is covered by an empty read-only folder, and a denied file there refuses the command. Of the repository at the root of each mounted folder, the control files that already exist (config, hooks, info, commondir, gitdir, config.worktree and the object alternates of its .git and of the git directories under its modules and worktrees) are mounted read-only. Nothing else of a repository is protected: a command can create those files where they do not exist yet (a .git/hooks folder that was missing among them), create new or nested repositories and .git files, and change any repository deeper in the workspace. Use the auto backend to have every such change refused.</source>
         <translation>Das Wurzeldateisystem des Images, schreibgeschützt, mit eigenem /tmp. Von den Dateien dieses Rechners werden nur der Arbeitsbereich und die übrigen beschreibbaren Ordner der Richtlinie eingehängt, beschreibbar unter demselben Pfad, die schreibgeschützten Pfade der Richtlinie darin schreibgeschützt; im Netzwerkmodus Allowlist außerdem das Proxy-Brückenprogramm der Engine und der Ordner des Sockets ihres filternden Proxys, beide schreibgeschützt; daneben fügt die Laufzeitumgebung nur die kleinen Dateien hinzu, die sie selbst erzeugt (etwa /etc/hosts). Kein verbotener Pfad wird je eingehängt: Ein verbotener Ordner im Arbeitsbereich wird von einem leeren, schreibgeschützten Ordner verdeckt, eine verbotene Datei dort weist den Befehl ab. Vom Repository an der Wurzel jedes eingehängten Ordners werden die bereits vorhandenen Steuerdateien (config, hooks, info, commondir, gitdir, config.worktree und die Objekt-Alternates seines .git und der Git-Verzeichnisse unter modules und worktrees) schreibgeschützt eingehängt. Sonst ist nichts eines Repositorys geschützt: Ein Befehl kann diese Dateien anlegen, wo es sie noch nicht gibt (auch einen fehlenden Ordner .git/hooks), neue oder verschachtelte Repositorys und .git-Dateien anlegen und jedes tiefer im Arbeitsbereich liegende Repository ändern. Mit dem Backend auto wird jede solche Änderung abgewiesen.</translation>
     </message>
+    <message>
+        <source>The image commands run in. It must be present in the runtime, and needs only the programs the commands use.</source>
+        <translation>Das Image, in dem Befehle laufen. Es muss in der Laufzeitumgebung vorhanden sein und braucht nur die Programme, die die Befehle verwenden.</translation>
+    </message>
 </context>
 <context>
     <name>E2bApi</name>
@@ -499,6 +499,10 @@
     <message>
         <source>E2B did not kill the sandbox: %1</source>
         <translation>E2B hat die Sandbox nicht beendet: %1</translation>
+    </message>
+    <message>
+        <source>E2B did not say whether the sandbox still exists: %1</source>
+        <translation>E2B hat nicht mitgeteilt, ob die Sandbox noch existiert: %1</translation>
     </message>
 </context>
 <context>
@@ -552,16 +556,8 @@
         <translation>Sandbox-URL</translation>
     </message>
     <message>
-        <source>Empty: each sandbox at its own address under the domain (envd, port 49983). Otherwise one address for every sandbox, which names the sandbox in a header. HTTPS, or plain HTTP to a loopback address only.</source>
-        <translation>Leer: jede Sandbox unter ihrer eigenen Adresse unterhalb der Domain (envd, Port 49983). Sonst eine Adresse für alle Sandboxes, die die Sandbox in einem Header nennt. HTTPS, oder reines HTTP nur zu einer Loopback-Adresse.</translation>
-    </message>
-    <message>
         <source>Sandbox timeout (s)</source>
         <translation>Zeitgrenze der Sandbox (s)</translation>
-    </message>
-    <message>
-        <source>How long a sandbox lives after its last use; every command extends it.</source>
-        <translation>Wie lange eine Sandbox nach ihrer letzten Nutzung bestehen bleibt; jeder Befehl verlängert sie.</translation>
     </message>
     <message>
         <source>Workspace</source>
@@ -578,10 +574,6 @@
     <message>
         <source>Not uploaded: commands run in the sandbox&apos;s own home folder</source>
         <translation>Nicht hochgeladen: Befehle laufen im eigenen Home-Ordner der Sandbox</translation>
-    </message>
-    <message>
-        <source>The sandbox is a virtual machine of E2B&apos;s, shared by the activation&apos;s commands: they see each other&apos;s processes and files there. Processes a command leaves running in the background may keep running until the sandbox is killed.</source>
-        <translation>Die Sandbox ist eine virtuelle Maschine von E2B, die sich die Befehle der Aktivierung teilen: Sie sehen dort gegenseitig ihre Prozesse und Dateien. Prozesse, die ein Befehl im Hintergrund laufen lässt, können weiterlaufen, bis die Sandbox beendet wird.</translation>
     </message>
     <message>
         <source>Network none: commands run in a sandbox created without internet access. Full: in a second sandbox of the activation, created with internet access. The sandbox reaches nothing on this computer&apos;s local network.</source>
@@ -612,8 +604,47 @@
         <translation>Nur die eigenen Ablehnungen der Engine (ein Befehl, der abgelehnt wird, bevor er an die Sandbox geht). Was die entfernte Sandbox ablehnt, wird nicht beobachtet.</translation>
     </message>
     <message>
-        <source>Commands run in a remote virtual machine: no file of this computer is reachable from them. With the workspace set to sync, the workspace folder without the policy&apos;s denied paths is uploaded into the sandbox&apos;s copy of it before each command, and the command runs there; after it ends, the regular files it created or changed are written back, only where the policy lets commands write and never through a link. No control file of a repository (what makes git run code) comes back: inside a git directory that exists here only what git writes during ordinary work (objects, refs, logs, the index, HEAD and the other state files); no .git entry, nothing through a .git that is not a git directory here, no HEAD outside one and nothing in a new repository; each such file is listed on the command&apos;s error output. A file that also changed on this computer while the command ran is kept, and the sandbox&apos;s version is written beside it, its name ending in .sandbox-conflict. Files the command deleted stay on this computer, links are not brought back, and a command that is killed or times out brings nothing back. With the workspace set to none, nothing is uploaded and commands start in the sandbox&apos;s home folder.</source>
-        <translation>Befehle laufen in einer entfernten virtuellen Maschine: Keine Datei dieses Rechners ist von ihnen aus erreichbar. Ist der Arbeitsbereich auf sync gestellt, wird der Arbeitsbereichsordner ohne die verbotenen Pfade der Richtlinie vor jedem Befehl in die Kopie der Sandbox hochgeladen, und der Befehl läuft dort; nach seinem Ende werden die regulären Dateien, die er angelegt oder geändert hat, zurückgeschrieben, nur wo die Richtlinie Befehlen das Schreiben erlaubt und nie über einen Link. Keine Steuerdatei eines Repositorys (was Git Code ausführen lässt) kommt zurück: In einem Git-Verzeichnis, das hier existiert, nur was Git bei gewöhnlicher Arbeit schreibt (Objekte, Refs, Logs, der Index, HEAD und die anderen Zustandsdateien); kein .git-Eintrag, nichts durch ein .git, das hier kein Git-Verzeichnis ist, kein HEAD außerhalb eines solchen und nichts in einem neuen Repository; jede solche Datei wird in der Fehlerausgabe des Befehls aufgeführt. Eine Datei, die sich während des Befehls auch auf diesem Rechner geändert hat, bleibt erhalten, und die Version der Sandbox wird daneben geschrieben, ihr Name endet auf .sandbox-conflict. Vom Befehl gelöschte Dateien bleiben auf diesem Rechner, Links werden nicht zurückgebracht, und ein Befehl, der beendet wird oder die Zeit überschreitet, bringt nichts zurück. Ist der Arbeitsbereich auf none gestellt, wird nichts hochgeladen, und Befehle beginnen im Home-Ordner der Sandbox.</translation>
+        <source>Empty: for E2B&apos;s own domains their one address for every sandbox (sandbox. followed by the domain), for other domains each sandbox at its own address under the domain (envd, port 49983). Otherwise one address for every sandbox. The sandbox is always named in a header. HTTPS, or plain HTTP to a loopback address only.</source>
+        <translation>Leer: bei den eigenen Domains von E2B deren gemeinsame Adresse für alle Sandboxes (sandbox. gefolgt von der Domain), bei anderen Domains jede Sandbox unter ihrer eigenen Adresse unterhalb der Domain (envd, Port 49983). Sonst eine Adresse für alle Sandboxes. Die Sandbox wird immer in einem Header genannt. HTTPS, oder reines HTTP nur zu einer Loopback-Adresse.</translation>
+    </message>
+    <message>
+        <source>How long a sandbox lives after the last command that used it ended; E2B ends it then. A command that finds its sandbox ended gets a new one, and says so.</source>
+        <translation>Wie lange eine Sandbox nach dem Ende des letzten Befehls, der sie benutzt hat, bestehen bleibt; danach beendet E2B sie. Ein Befehl, der seine Sandbox beendet vorfindet, bekommt eine neue und meldet das.</translation>
+    </message>
+    <message>
+        <source>Commands run in a remote virtual machine: no file of this computer is reachable from them. With the workspace set to sync, the workspace folder without the policy&apos;s denied paths is uploaded into the sandbox&apos;s copy of it before each command, and the command runs there; after it ends, the regular files it created or changed are written back, only where the policy lets commands write and never through a link. No control file of a repository (what makes git run code) comes back: inside a git directory that exists here only what git writes during ordinary work (objects, refs, logs, the index, HEAD and the other state files); no .git entry, nothing through a .git that is not a git directory here, no HEAD outside one and nothing in a new repository; each such file is listed on the command&apos;s error output. A file that also changed on this computer while the command ran is kept, and the sandbox&apos;s version is written beside it, its name ending in .sandbox-conflict. An execute bit the command set or cleared comes back the same way. Files the command deleted stay on this computer; links are not brought back, and each link the command made or changed is listed on its error output. A command that is killed or times out brings nothing back, and so does one whose copy of the workspace does not come back whole: its result is then status 255, and its error output says why. With the workspace set to none, nothing is uploaded and commands start in the sandbox&apos;s home folder.</source>
+        <translation>Befehle laufen in einer entfernten virtuellen Maschine: Keine Datei dieses Rechners ist von ihnen aus erreichbar. Ist der Arbeitsbereich auf sync gestellt, wird der Arbeitsbereichsordner ohne die verbotenen Pfade der Richtlinie vor jedem Befehl in die Kopie der Sandbox hochgeladen, und der Befehl läuft dort; nach seinem Ende werden die regulären Dateien, die er angelegt oder geändert hat, zurückgeschrieben, nur wo die Richtlinie Befehlen das Schreiben erlaubt und nie über einen Link. Keine Steuerdatei eines Repositorys (was Git Code ausführen lässt) kommt zurück: In einem Git-Verzeichnis, das hier existiert, nur was Git bei gewöhnlicher Arbeit schreibt (Objekte, Refs, Logs, der Index, HEAD und die anderen Zustandsdateien); kein .git-Eintrag, nichts durch ein .git, das hier kein Git-Verzeichnis ist, kein HEAD außerhalb eines solchen und nichts in einem neuen Repository; jede solche Datei wird in der Fehlerausgabe des Befehls aufgeführt. Eine Datei, die sich während des Befehls auch auf diesem Rechner geändert hat, bleibt erhalten, und die Version der Sandbox wird daneben geschrieben, ihr Name endet auf .sandbox-conflict. Ein Ausführungsbit, das der Befehl gesetzt oder gelöscht hat, kommt auf dieselbe Weise zurück. Vom Befehl gelöschte Dateien bleiben auf diesem Rechner; Links werden nicht zurückgebracht, und jeder Link, den der Befehl angelegt oder geändert hat, wird in seiner Fehlerausgabe aufgeführt. Ein Befehl, der beendet wird oder die Zeit überschreitet, bringt nichts zurück, ebenso einer, dessen Kopie des Arbeitsbereichs nicht vollständig zurückkommt: Sein Ergebnis ist dann Status 255, und seine Fehlerausgabe nennt den Grund. Ist der Arbeitsbereich auf none gestellt, wird nichts hochgeladen, und Befehle beginnen im Home-Ordner der Sandbox.</translation>
+    </message>
+    <message>
+        <source>The sandbox is a virtual machine of E2B&apos;s, shared by the activation&apos;s commands: they see each other&apos;s processes and files there. Processes a command leaves running in the background may keep running until the sandbox is killed. A command the sandbox does not end within 5 seconds of its kill is no longer waited for here, and may go on running there until the sandbox ends. Every sandbox the backend created is killed when new settings replace it, when the backend is no longer used and when the engine stops (within 5 seconds); one that could not be killed is named in a warning.</source>
+        <translation>Die Sandbox ist eine virtuelle Maschine von E2B, die sich die Befehle der Aktivierung teilen: Sie sehen dort gegenseitig ihre Prozesse und Dateien. Prozesse, die ein Befehl im Hintergrund laufen lässt, können weiterlaufen, bis die Sandbox beendet wird. Ein Befehl, der abgebrochen wird und den die Sandbox nicht innerhalb von 5 Sekunden beendet, wird hier nicht mehr abgewartet und kann dort weiterlaufen, bis die Sandbox endet. Jede Sandbox, die das Backend angelegt hat, wird beendet, wenn neue Einstellungen sie ersetzen, wenn das Backend nicht mehr verwendet wird und wenn die Engine beendet wird (innerhalb von 5 Sekunden); eine, die sich nicht beenden ließ, wird in einer Warnung genannt.</translation>
+    </message>
+</context>
+<context>
+    <name>E2bSandboxPool</name>
+    <message>
+        <source>The E2B sandbox %1 had ended (its timeout passed while it was not used); a new sandbox, %2, was created: files and processes of the old one are gone.</source>
+        <translation>Die E2B-Sandbox %1 war beendet (ihre Zeitgrenze lief ab, während sie nicht benutzt wurde); eine neue Sandbox, %2, wurde angelegt: Dateien und Prozesse der alten sind verloren.</translation>
+    </message>
+    <message>
+        <source>sandbox: %1
+</source>
+        <translation>sandbox: %1
+</translation>
+    </message>
+    <message>
+        <source>The E2B sandbox %1 exists but its envd did not answer.</source>
+        <translation>Die E2B-Sandbox %1 existiert, aber ihr envd hat nicht geantwortet.</translation>
+    </message>
+    <message>
+        <source>sandbox: E2B did not extend the timeout of the sandbox %1: %2
+</source>
+        <translation>sandbox: E2B hat die Zeitgrenze der Sandbox %1 nicht verlängert: %2
+</translation>
+    </message>
+    <message>
+        <source>These E2B sandboxes could not be deleted and may run until their timeout: %1 (%2)</source>
+        <translation>Diese E2B-Sandboxes konnten nicht gelöscht werden und laufen möglicherweise bis zum Ablauf ihrer Zeitgrenze: %1 (%2)</translation>
     </message>
 </context>
 <context>
@@ -645,6 +676,18 @@
     <message>
         <source>%1 (changed on this computer too, and %2: %3)</source>
         <translation>%1 (auch auf diesem Rechner geändert, und %2: %3)</translation>
+    </message>
+    <message>
+        <source>cannot change the permissions of %1: %2</source>
+        <translation>die Berechtigungen von %1 können nicht geändert werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 (a link, to %2; links are not brought back)</source>
+        <translation>%1 (ein Link auf %2; Links werden nicht zurückgeholt)</translation>
+    </message>
+    <message>
+        <source>%1 (its execute bit changed, and the policy, the repository rules or a change on this computer keep it as it is here)</source>
+        <translation>%1 (das Ausführungsbit wurde geändert, aber die Richtlinie, die Regeln für Repositorys oder eine Änderung auf diesem Computer lassen es so, wie es hier ist)</translation>
     </message>
 </context>
 <context>
@@ -903,7 +946,7 @@
     </message>
     <message>
         <source>disable</source>
-        <translation>deaktiviert</translation>
+        <translation>ausgeschaltet</translation>
     </message>
     <message>
         <source>The pack &quot;%1&quot; stays as it was, but its state could not be saved again (%2); it may be %3 at the next start.</source>
@@ -915,7 +958,7 @@
     </message>
     <message>
         <source>disabled</source>
-        <translation>deaktiviert</translation>
+        <translation>ausgeschaltet</translation>
     </message>
     <message>
         <source>The files of the removed pack &quot;%1&quot; could not all be deleted from %2.</source>
@@ -1519,6 +1562,14 @@
         <source>The working directory %1 is not inside the workspace %2.</source>
         <translation>Das Arbeitsverzeichnis %1 liegt nicht im Arbeitsbereich %2.</translation>
     </message>
+    <message>
+        <source>must have 1 to %1 characters</source>
+        <translation>muss 1 bis %1 Zeichen haben</translation>
+    </message>
+    <message>
+        <source>may hold only lower-case letters, digits, &apos;-&apos; and &apos;.&apos;</source>
+        <translation>darf nur Kleinbuchstaben, Ziffern, „-“ und „.“ enthalten</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::ActivationEvent</name>
@@ -1893,6 +1944,10 @@
         <source>expected an object</source>
         <translation>Objekt erwartet</translation>
     </message>
+    <message>
+        <source>must be a non-empty string</source>
+        <translation>muss eine nicht leere Zeichenkette sein</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::DomainRules</name>
@@ -1989,7 +2044,7 @@
     </message>
     <message>
         <source>Its pack &quot;%1&quot; is disabled. Enable the pack to use this backend.</source>
-        <translation>Sein Paket „%1“ ist deaktiviert. Aktivieren Sie das Paket, um dieses Backend zu benutzen.</translation>
+        <translation>Sein Paket „%1“ ist ausgeschaltet. Schalten Sie das Paket ein, um dieses Backend zu benutzen.</translation>
     </message>
     <message>
         <source>No backend %1 is registered.</source>
@@ -2819,6 +2874,10 @@
         <source>the pack&apos;s path must be absolute</source>
         <translation>der Pfad des Pakets muss absolut sein</translation>
     </message>
+    <message>
+        <source>expected &quot;interrupt&quot;, &quot;terminate&quot; or &quot;hangup&quot;</source>
+        <translation>„interrupt“, „terminate“ oder „hangup“ erwartet</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::ProxyConnection</name>
@@ -3429,6 +3488,16 @@
         <translation>sandbox: der E2B-Befehl ging verloren: %1
 </translation>
     </message>
+    <message>
+        <source>The E2B sandbox did not start the command: %1 (%2)</source>
+        <translation>Die E2B-Sandbox hat den Befehl nicht gestartet: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>sandbox: the E2B sandbox did not end the command within %1 s of the kill; it is no longer waited for here, and may go on running in the sandbox until the sandbox ends
+</source>
+        <translation>sandbox: die E2B-Sandbox hat den Befehl nicht innerhalb von %1 s nach dem Abbruch beendet; er wird hier nicht mehr abgewartet und kann in der Sandbox weiterlaufen, bis die Sandbox endet
+</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::power::E2bSettings</name>
@@ -3500,12 +3569,6 @@
 </translation>
     </message>
     <message>
-        <source>sandbox: the E2B sandbox&apos;s copy of the workspace could not be read (%1); nothing was brought back
-</source>
-        <translation>sandbox: die Kopie des Arbeitsbereichs in der E2B-Sandbox konnte nicht gelesen werden (%1); nichts wurde zurückgeholt
-</translation>
-    </message>
-    <message>
         <source>sandbox: %1 changed on this computer while the command ran; the sandbox&apos;s version is %1.sandbox-conflict
 </source>
         <translation>sandbox: %1 wurde auf diesem Computer geändert, während der Befehl lief; die Version der Sandbox ist %1.sandbox-conflict
@@ -3516,6 +3579,64 @@
 </source>
         <translation>sandbox: nicht zurückgeholt: %1
 </translation>
+    </message>
+    <message>
+        <source>no temporary file for the workspace&apos;s archive: %1</source>
+        <translation>keine temporäre Datei für das Archiv des Arbeitsbereichs: %1</translation>
+    </message>
+    <message>
+        <source>the workspace&apos;s archive cannot be read: %1</source>
+        <translation>das Archiv des Arbeitsbereichs kann nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>the workspace could not be sent to the E2B sandbox: %1</source>
+        <translation>der Arbeitsbereich konnte nicht an die E2B-Sandbox gesendet werden: %1</translation>
+    </message>
+    <message>
+        <source>HTTP status %1 %2</source>
+        <translation>HTTP-Status %1 %2</translation>
+    </message>
+    <message>
+        <source>no temporary file for the archive: %1</source>
+        <translation>keine temporäre Datei für das Archiv: %1</translation>
+    </message>
+    <message>
+        <source>HTTP status %1</source>
+        <translation>HTTP-Status %1</translation>
+    </message>
+    <message>
+        <source>was ended by signal %1</source>
+        <translation>wurde durch Signal %1 beendet</translation>
+    </message>
+    <message>
+        <source>exited with status %1</source>
+        <translation>endete mit Status %1</translation>
+    </message>
+    <message>
+        <source>sandbox: the command %1, but nothing of the workspace was brought back from the E2B sandbox: %2; this computer&apos;s workspace is as it was before the command
+</source>
+        <translation>sandbox: der Befehl %1, aber nichts vom Arbeitsbereich wurde aus der E2B-Sandbox zurückgeholt: %2; der Arbeitsbereich auf diesem Computer ist so, wie er vor dem Befehl war
+</translation>
+    </message>
+    <message>
+        <source>its copy is larger than %1 MB</source>
+        <translation>seine Kopie ist größer als %1 MB</translation>
+    </message>
+    <message>
+        <source>the download did not end properly (%1)</source>
+        <translation>der Download endete nicht ordnungsgemäß (%1)</translation>
+    </message>
+    <message>
+        <source>its archive cannot be read here: %1</source>
+        <translation>sein Archiv kann hier nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>its copy could not be read (%1)</source>
+        <translation>seine Kopie konnte nicht gelesen werden (%1)</translation>
+    </message>
+    <message>
+        <source>the archive of its copy was cut off before its end</source>
+        <translation>das Archiv seiner Kopie wurde vor seinem Ende abgeschnitten</translation>
     </message>
 </context>
 <context>
@@ -3529,16 +3650,16 @@
         <translation>die Größe eines Eintrags an Position %1 ist keine Zahl</translation>
     </message>
     <message>
-        <source>the archive ends inside a member</source>
-        <translation>das Archiv endet innerhalb eines Eintrags</translation>
-    </message>
-    <message>
         <source>%1 (not a regular file)</source>
         <translation>%1 (keine reguläre Datei)</translation>
     </message>
     <message>
         <source>%1 (outside the workspace)</source>
         <translation>%1 (außerhalb des Arbeitsbereichs)</translation>
+    </message>
+    <message>
+        <source>the member at offset %1 claims %2 bytes, more than the %3 bytes left in the archive: the archive ends inside it</source>
+        <translation>der Eintrag an Position %1 gibt %2 Bytes an, mehr als die %3 Bytes, die im Archiv noch übrig sind: das Archiv endet innerhalb des Eintrags</translation>
     </message>
 </context>
 </TS>
