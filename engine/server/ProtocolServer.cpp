@@ -258,9 +258,9 @@ int ProtocolServer::sessionCount() const
 void ProtocolServer::killAllProcesses()
 {
     bool running = false;
-    for (const ServerSession *session : std::as_const(m_sessions)) {
-        for (auto it = session->processes().cbegin(); it != session->processes().cend(); ++it)
-            running = running || it.value()->isRunning();
+    for (ServerSession *session : std::as_const(m_sessions)) {
+        for (const std::shared_ptr<SandboxProcess> &process : std::as_const(session->processes()))
+            running = running || process->isRunning();
     }
     // Their clients say why their commands end, instead of a bare kill.
     if (running)
