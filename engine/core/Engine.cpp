@@ -928,7 +928,7 @@ std::optional<ProcessInfo> Engine::process(quint64 processId) const
     return d->table.info(processId);
 }
 
-Status Engine::kill(quint64 processId)
+Result<std::shared_ptr<SandboxProcess>> Engine::runningProcess(quint64 processId) const
 {
     const std::optional<ProcessInfo> info = d->table.info(processId);
     if (!info)
@@ -936,20 +936,26 @@ Status Engine::kill(quint64 processId)
     std::shared_ptr<SandboxProcess> process = d->table.process(processId);
     if (!info->running || !process)
         return Error{ QStringLiteral("process %1").arg(processId), tr("The process has already ended."), {} };
+    return process;
+}
+
+Status Engine::kill(quint64 processId)
+{
+    Result<std::shared_ptr<SandboxProcess>> process = runningProcess(processId);
+    if (!process.ok())
+        return process.error();
     // The process object lives in the thread that spawned it.
-    QMetaObject::invokeMethod(process.get(), [process] { process->kill(); });
+    QMetaObject::invokeMethod(process.value().get(), [process = process.value()] { process->kill(); });
     return {};
 }
 
 Status Engine::deliverSignal(quint64 processId, ProcessSignal signal)
 {
-    const std::optional<ProcessInfo> info = d->table.info(processId);
-    if (!info)
-        return Error{ QStringLiteral("process %1").arg(processId), tr("No such process."), {} };
-    std::shared_ptr<SandboxProcess> process = d->table.process(processId);
-    if (!info->running || !process)
-        return Error{ QStringLiteral("process %1").arg(processId), tr("The process has already ended."), {} };
-    QMetaObject::invokeMethod(process.get(), [process, signal] { process->deliverSignal(signal); });
+    Result<std::shared_ptr<SandboxProcess>> process = runningProcess(processId);
+    if (!process.ok())
+        return process.error();
+    QMetaObject::invokeMethod(process.value().get(),
+                              [process = process.value(), signal] { process->deliverSignal(signal); });
     return {};
 }
 

@@ -154,6 +154,9 @@ signals:
     void refusalReported(const sandbox::Refusal &refusal);
 
 private:
+    // The process `processId` while it runs; otherwise why it cannot be reached.
+    Result<std::shared_ptr<SandboxProcess>> runningProcess(quint64 processId) const;
+
     class Private;
     std::unique_ptr<Private> d;
 };

