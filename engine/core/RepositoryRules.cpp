@@ -62,9 +62,19 @@ bool isWorkState(const std::string &name)
         || endsWith(".lock");
 }
 
+const std::vector<std::string> &transientStateEntries()
+{
+    static const std::vector<std::string> entries = { "rebase-merge", "rebase-apply", "sequencer" };
+    return entries;
+}
+
 bool isTransientState(const std::string &name)
 {
-    return name == "rebase-merge" || name == "rebase-apply" || name == "sequencer";
+    for (const std::string &entry : transientStateEntries()) {
+        if (name == entry)
+            return true;
+    }
+    return false;
 }
 
 const std::vector<std::string> &controlEntries()

@@ -40,6 +40,9 @@ bool isWorkState(const std::string &name);
 // git directory): its todo list can hold commands the host's git would run on --continue.
 bool isTransientState(const std::string &name);
 
+// The names isTransientState accepts.
+const std::vector<std::string> &transientStateEntries();
+
 // The entries of a git directory that make git run code or point it elsewhere, by their
 // path inside it: config, hooks, info, commondir, gitdir, config.worktree and the object
 // alternates. What lies inside them is a control file too.
