@@ -2795,6 +2795,17 @@
     </message>
 </context>
 <context>
+    <name>sandbox::PolicyPaths</name>
+    <message>
+        <source>&apos;%1&apos; %2</source>
+        <translation>„%1“ %2</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; does not name an absolute path here (home &apos;%2&apos;, workspace &apos;%3&apos;)</source>
+        <translation>„%1“ bezeichnet hier keinen absoluten Pfad (Home-Verzeichnis „%2“, Arbeitsbereich „%3“)</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::PolicyStore</name>
     <message>
         <source>The sandbox policy cannot be read (%1), so no command runs until it is fixed: a command never runs under a policy other than yours. Repair the file, or replace it with &quot;sandboxctl policy set FILE&quot; or with the defaults by &quot;sandboxctl policy reset&quot; (or in Studio&apos;s policy panel). The file is left as it is until then.</source>
@@ -3133,6 +3144,21 @@
     </message>
 </context>
 <context>
+    <name>sandbox::SeatbeltProfile</name>
+    <message>
+        <source>&apos;%1&apos; is not an absolute path</source>
+        <translation>„%1“ ist kein absoluter Pfad</translation>
+    </message>
+    <message>
+        <source>allowed domains need the filtering proxy&apos;s port</source>
+        <translation>erlaubte Domains brauchen den Port des filternden Proxys</translation>
+    </message>
+    <message>
+        <source>the workspace &apos;%1&apos; lies inside the denied path &apos;%2&apos;; the sandbox does not uncover denied paths, so nothing was run</source>
+        <translation>der Arbeitsbereich „%1“ liegt im gesperrten Pfad „%2“; die Sandbox gibt gesperrte Pfade nicht frei, daher wurde nichts ausgeführt</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::SecretUpdate</name>
     <message>
         <source>not a valid field id; expected [A-Za-z][A-Za-z0-9_.-]{0,63}</source>
@@ -3443,6 +3469,29 @@
     <message>
         <source>seccomp: the policy denies %1 (seen by the guest&apos;s seccomp observer in %2)</source>
         <translation>Seccomp: die Richtlinie verweigert %1 (vom Seccomp-Beobachter des Gasts in %2 gesehen)</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::WindowsPlanBuilder</name>
+    <message>
+        <source>&apos;%1&apos; is not an absolute Windows path (C:/...)</source>
+        <translation>„%1“ ist kein absoluter Windows-Pfad (C:/...)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a drive (C:)</source>
+        <translation>„%1“ ist kein Laufwerk (C:)</translation>
+    </message>
+    <message>
+        <source>allowed domains need the filtering proxy&apos;s port</source>
+        <translation>erlaubte Domains brauchen den Port des filternden Proxys</translation>
+    </message>
+    <message>
+        <source>%1 is not a process limit from 1 to %2</source>
+        <translation>%1 ist keine Prozessgrenze von 1 bis %2</translation>
+    </message>
+    <message>
+        <source>the workspace &apos;%1&apos; lies inside the denied path &apos;%2&apos;; the sandbox does not uncover denied paths, so nothing was run</source>
+        <translation>der Arbeitsbereich „%1“ liegt im gesperrten Pfad „%2“; die Sandbox gibt gesperrte Pfade nicht frei, daher wurde nichts ausgeführt</translation>
     </message>
 </context>
 <context>
