@@ -242,8 +242,7 @@ QJsonObject TestE2b::availabilityOfE2b()
     const Outcome listed = ctl({ QStringLiteral("backends"), QStringLiteral("--json") });
     for (const QJsonValue &value : QJsonDocument::fromJson(listed.out).array()) {
         const QJsonObject backend = value.toObject();
-        if (backend.value(QStringLiteral("ref")).toObject().value(QStringLiteral("kind")).toString()
-            == QLatin1String("e2b"))
+        if (backend.value(QStringLiteral("ref")).toString() == e2bRef)
             return backend.value(QStringLiteral("availability")).toObject();
     }
     return {};
