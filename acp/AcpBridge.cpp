@@ -214,11 +214,19 @@ void AcpBridge::useEngine(Client &client)
     m_client = &client;
     m_engineGone = false;
     followEngine();
+    readPolicy({});
+}
+
+void AcpBridge::readPolicy(std::function<void(bool read)> then)
+{
     auto *watcher = new QFutureWatcher<Result<Policy>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        if (watcher->future().resultCount() > 0 && watcher->result().ok())
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, then = std::move(then)] {
+        const bool read = watcher->future().resultCount() > 0 && watcher->result().ok();
+        if (read)
             m_policy = watcher->result().value();
         watcher->deleteLater();
+        if (then)
+            then(read);
     });
     watcher->setFuture(m_client->policy());
 }
@@ -232,18 +240,13 @@ void AcpBridge::start()
 {
     // The editor is read once the policy is known: `initialize` advertises file access by
     // it, and an editor that sends it at once must not be offered what the policy denies.
-    auto *watcher = new QFutureWatcher<Result<Policy>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        if (watcher->future().resultCount() > 0 && watcher->result().ok())
-            m_policy = watcher->result().value();
-        else
+    readPolicy([this](bool read) {
+        if (!read)
             qWarning().noquote() << tr("The sandbox policy could not be read; file access is not offered to the "
                                        "agent.");
-        watcher->deleteLater();
         m_editorNotifier = std::make_unique<QSocketNotifier>(m_options.editorFd, QSocketNotifier::Read);
         connect(m_editorNotifier.get(), &QSocketNotifier::activated, this, &AcpBridge::readEditor);
     });
-    watcher->setFuture(m_client->policy());
 
     if (m_options.confineAgent)
         m_agent->startConfined(*m_client, m_options.agentArgv, m_options.workspace);

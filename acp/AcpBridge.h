@@ -105,6 +105,9 @@ private:
     };
 
     void followEngine();
+    // Reads the policy from the engine in use into m_policy (left as it was when it cannot
+    // be read), then calls `then` with whether it was read.
+    void readPolicy(std::function<void(bool read)> then);
     void engineLost(const QString &reason);
     // A call that could not reach the engine because `used` went away runs again through
     // the next engine, once; true when it will.

@@ -384,14 +384,7 @@ void TestDockerEscape::filesystemClaimSaysWhatIsNotProtected()
 {
     const Outcome described = ctl({ QStringLiteral("describe"), dockerRef, QStringLiteral("--json") });
     QVERIFY2(described.exitCode == 0, described.err.constData());
-    const QString claim = QJsonDocument::fromJson(described.out)
-                              .object()
-                              .value(QStringLiteral("descriptor"))
-                              .toObject()
-                              .value(QStringLiteral("enforcement"))
-                              .toObject()
-                              .value(QStringLiteral("filesystem"))
-                              .toString();
+    const QString claim = sandbox::test::claimOf(described.out, QStringLiteral("filesystem"));
     for (const char *said :
          { "the control files that already exist (config, hooks, info, commondir, gitdir, config.worktree and the "
            "object alternates of its .git and of the git directories under its modules and worktrees) are mounted "

@@ -93,6 +93,8 @@ private:
     QJsonObject createTerminal(const QString &cwd, const QString &script, const QStringList &args = {});
     void writeHostExecutionAskPolicy();
     QString runsWithHostChannels(const std::function<void(const QJsonObject &)> &answer);
+    // terminal/wait_for_exit, then terminal/output: the terminal's whole output, trimmed.
+    QString outputWhenEnded(const QString &terminalId);
 
     std::unique_ptr<QTemporaryDir> m_root;
     std::unique_ptr<QTemporaryDir> m_outside;
@@ -494,8 +496,13 @@ QString TestAcpBridge::runsWithHostChannels(const std::function<void(const QJson
                            .toString();
     if (id.isEmpty())
         return QStringLiteral("no terminal: ") + QString::fromUtf8(QJsonDocument(created).toJson());
-    agentCall(QStringLiteral("terminal/wait_for_exit"), { { u"terminalId"_s, id } });
-    return agentCall(QStringLiteral("terminal/output"), { { u"terminalId"_s, id } })
+    return outputWhenEnded(id);
+}
+
+QString TestAcpBridge::outputWhenEnded(const QString &terminalId)
+{
+    agentCall(QStringLiteral("terminal/wait_for_exit"), { { u"terminalId"_s, terminalId } });
+    return agentCall(QStringLiteral("terminal/output"), { { u"terminalId"_s, terminalId } })
         .value(u"result"_s)
         .toObject()
         .value(u"output"_s)
@@ -811,13 +818,7 @@ void TestAcpBridge::bridgeGoesOnWhenTheEngineItUsesGoesAway()
         const QString id = created.value(u"result"_s).toObject().value(u"terminalId"_s).toString();
         if (id.isEmpty())
             return QString::fromUtf8(QJsonDocument(created).toJson());
-        agentCall(QStringLiteral("terminal/wait_for_exit"), { { u"terminalId"_s, id } });
-        return agentCall(QStringLiteral("terminal/output"), { { u"terminalId"_s, id } })
-            .value(u"result"_s)
-            .toObject()
-            .value(u"output"_s)
-            .toString()
-            .trimmed();
+        return outputWhenEnded(id);
     };
     QCOMPARE(runs(u"one"_s), QStringLiteral("one"));
 

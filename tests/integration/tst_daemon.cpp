@@ -109,6 +109,7 @@ private slots:
     void settingsWithoutAKeychainShowAndChangeTheOtherFields();
 
 private:
+    static void programRows();
     QProcessEnvironment environment(const QString &name) const;
     void startDaemon();
     Outcome ctl(const QStringList &args, const QByteArray &input = {}, const QString &profile = QStringLiteral("d"),
@@ -1113,11 +1114,18 @@ void TestDaemon::ctrlCGoesOnToTheCommandAndASecondKills()
     }
 }
 
-void TestDaemon::terminateEndsRunningProcesses_data()
+// Rows for a test that runs a command both ways sandboxctl can: the run front and the full
+// program.
+void TestDaemon::programRows()
 {
     QTest::addColumn<QString>("program");
     QTest::newRow("run front") << QStringLiteral("sandboxctl");
     QTest::newRow("full program") << QStringLiteral("sandboxctl-full");
+}
+
+void TestDaemon::terminateEndsRunningProcesses_data()
+{
+    programRows();
 }
 
 void TestDaemon::terminateEndsRunningProcesses()
@@ -1243,9 +1251,7 @@ void TestDaemon::hostInteractionWithoutTerminalNamesTheQuestion()
 
 void TestDaemon::runningCommandLeavesOtherClientsQuestionsAlone_data()
 {
-    QTest::addColumn<QString>("program");
-    QTest::newRow("run front") << QStringLiteral("sandboxctl");
-    QTest::newRow("full program") << QStringLiteral("sandboxctl-full");
+    programRows();
 }
 
 // A sandboxctl run whose command is running neither prompts for nor refuses a question

@@ -72,6 +72,8 @@ private:
     void startDaemon();
     void stopDaemon();
     Outcome ctl(const QStringList &args, const QByteArray &input = {}, int timeoutMs = 60000);
+    // The engine's id of a running process (sandboxctl ps), 0 when none runs.
+    qint64 runningProcessId();
     std::unique_ptr<QProcess> startCtl(const QStringList &args);
     Outcome run(const QString &script, const QByteArray &input = {});
     void installAndConfigure(const QByteArray &key);
@@ -237,6 +239,17 @@ void TestE2b::control(const QJsonObject &controls)
         QCOMPARE(now.value(it.key()), it.value());
 }
 
+qint64 TestE2b::runningProcessId()
+{
+    qint64 id = 0;
+    for (const QJsonValue &value :
+         QJsonDocument::fromJson(ctl({ QStringLiteral("ps"), QStringLiteral("--json") }).out).array()) {
+        if (value.toObject().value(QStringLiteral("state")).toString() == QLatin1String("running"))
+            id = value.toObject().value(QStringLiteral("id")).toInteger();
+    }
+    return id;
+}
+
 QJsonObject TestE2b::availabilityOfE2b()
 {
     const Outcome listed = ctl({ QStringLiteral("backends"), QStringLiteral("--json") });
@@ -352,12 +365,7 @@ void TestE2b::killAndTimeoutEndTheCommand()
     auto running = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
                               QStringLiteral("-c"), QStringLiteral("echo started; sleep 30; echo never") });
     QTRY_VERIFY_WITH_TIMEOUT(running->canReadLine(), 20000);
-    const Outcome ps = ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
-    qint64 id = 0;
-    for (const QJsonValue &value : QJsonDocument::fromJson(ps.out).array()) {
-        if (value.toObject().value(QStringLiteral("state")).toString() == QLatin1String("running"))
-            id = value.toObject().value(QStringLiteral("id")).toInteger();
-    }
+    const qint64 id = runningProcessId();
     QVERIFY(id > 0);
     QCOMPARE(ctl({ QStringLiteral("kill"), QString::number(id) }).exitCode, 0);
     QVERIFY(running->waitForFinished(20000));
@@ -502,14 +510,7 @@ void TestE2b::workspaceWriteBackKeepsRepositoryControlFiles()
 
     const Outcome described = ctl({ QStringLiteral("describe"), e2bRef, QStringLiteral("--json") });
     QVERIFY2(described.exitCode == 0, described.err.constData());
-    const QString claim = QJsonDocument::fromJson(described.out)
-                              .object()
-                              .value(QStringLiteral("descriptor"))
-                              .toObject()
-                              .value(QStringLiteral("enforcement"))
-                              .toObject()
-                              .value(QStringLiteral("filesystem"))
-                              .toString();
+    const QString claim = sandbox::test::claimOf(described.out, QStringLiteral("filesystem"));
     QVERIFY2(claim.contains(QLatin1String(
                  "No control file of a repository (what makes git run code) comes back: inside a git directory that "
                  "exists here only what git writes during ordinary work")),
@@ -698,12 +699,7 @@ void TestE2b::ignoredKillEndsTheCommandWithinItsBound()
     auto running = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
                               QStringLiteral("-c"), QStringLiteral("echo started; sleep 60; echo never") });
     QTRY_VERIFY_WITH_TIMEOUT(running->canReadLine(), 20000);
-    qint64 id = 0;
-    for (const QJsonValue &value :
-         QJsonDocument::fromJson(ctl({ QStringLiteral("ps"), QStringLiteral("--json") }).out).array()) {
-        if (value.toObject().value(QStringLiteral("state")).toString() == QLatin1String("running"))
-            id = value.toObject().value(QStringLiteral("id")).toInteger();
-    }
+    const qint64 id = runningProcessId();
     QVERIFY(id > 0);
     QCOMPARE(ctl({ QStringLiteral("kill"), QString::number(id) }).exitCode, 0);
     QVERIFY(running->waitForFinished(20000));

@@ -39,6 +39,9 @@ private:
     void openSettingsOf(const QString &ref);
     void select(const QString &ref);
     QString exitStatus(const QString &file = QStringLiteral("exit-status"));
+    // The pane's command: sandboxctl [hostOption] tui on the test's engine socket, its exit
+    // status written to `statusFile` in the test's folder, then `after` (shell text).
+    QString tuiCommand(const QString &hostOption, const QString &statusFile, const QString &after = {}) const;
     QString tuiPid();
     // A second sandboxctl tui, in window 1 of the session, using the engine the first hosts;
     // its shell stays, so what it said last can still be read once it ended.
@@ -143,14 +146,7 @@ void TestTui::init()
     // away after kill-server, and a new session must never land on it.
     static int serial = 0;
     m_server = QStringLiteral("sandbox-tui-test-%1-%2").arg(QCoreApplication::applicationPid()).arg(++serial);
-    const QString command
-        = QStringLiteral(
-              "exec sh -c 'env SANDBOX_CONFIG_DIR=\"$1/config\" SANDBOX_STATE_DIR=\"$1/state\" "
-              "SANDBOX_PACK_PATH=\"$3\" "
-              "TERM=xterm \"$2\" --embedded --socket \"$1/run/engine.sock\" tui; echo $? > \"$1/exit-status\"' "
-              "sh '%1' '%2' '%3'")
-              .arg(m_root->path(), QCoreApplication::applicationDirPath() + QStringLiteral("/sandboxctl"),
-                   QStringLiteral(SANDBOX_TEST_PACK_DIR));
+    const QString command = tuiCommand(QStringLiteral("--embedded"), QStringLiteral("exit-status"));
     tmux({ QStringLiteral("new-session"), QStringLiteral("-d"), QStringLiteral("-s"), QStringLiteral("tui"),
            QStringLiteral("-x"), QStringLiteral("120"), QStringLiteral("-y"), QStringLiteral("40"),
            QStringLiteral("sleep 3600") });
@@ -343,14 +339,18 @@ void TestTui::quitsCleanlyOnTermination()
     QTRY_COMPARE_WITH_TIMEOUT(exitStatus(), QString::number(128 + 15), 30000);
 }
 
+QString TestTui::tuiCommand(const QString &hostOption, const QString &statusFile, const QString &after) const
+{
+    return QStringLiteral("exec sh -c 'env SANDBOX_CONFIG_DIR=\"$1/config\" SANDBOX_STATE_DIR=\"$1/state\" "
+                          "SANDBOX_PACK_PATH=\"$3\" TERM=xterm \"$2\" %4 --socket \"$1/run/engine.sock\" tui; "
+                          "echo $? > \"$1/%5\"%6' sh '%1' '%2' '%3'")
+        .arg(m_root->path(), QCoreApplication::applicationDirPath() + QStringLiteral("/sandboxctl"),
+             QStringLiteral(SANDBOX_TEST_PACK_DIR), hostOption, statusFile, after);
+}
+
 void TestTui::startSecondTui()
 {
-    const QString command
-        = QStringLiteral("exec sh -c 'env SANDBOX_CONFIG_DIR=\"$1/config\" SANDBOX_STATE_DIR=\"$1/state\" "
-                         "SANDBOX_PACK_PATH=\"$3\" TERM=xterm \"$2\" --socket \"$1/run/engine.sock\" tui; "
-                         "echo $? > \"$1/second-exit-status\"; exec sleep 3600' sh '%1' '%2' '%3'")
-              .arg(m_root->path(), QCoreApplication::applicationDirPath() + QStringLiteral("/sandboxctl"),
-                   QStringLiteral(SANDBOX_TEST_PACK_DIR));
+    const QString command = tuiCommand({}, QStringLiteral("second-exit-status"), QStringLiteral("; exec sleep 3600"));
     tmux(
         { QStringLiteral("new-window"), QStringLiteral("-d"), QStringLiteral("-t"), QStringLiteral("tui:1"), command });
     QTRY_VERIFY_WITH_TIMEOUT(screenOf(QStringLiteral("tui:1.0")).contains(QStringLiteral("BACKENDS")), 30000);

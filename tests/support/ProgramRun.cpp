@@ -3,6 +3,8 @@
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTest>
 
@@ -123,6 +125,18 @@ InterruptedRuns interruptRuns(const QString &program, const QStringList &args, c
         outcome = ended(process, out);
     }
     return runs;
+}
+
+QString claimOf(const QByteArray &describedJson, const QString &dimension)
+{
+    return QJsonDocument::fromJson(describedJson)
+        .object()
+        .value(QStringLiteral("descriptor"))
+        .toObject()
+        .value(QStringLiteral("enforcement"))
+        .toObject()
+        .value(dimension)
+        .toString();
 }
 
 bool lockIsFree(const QString &path)

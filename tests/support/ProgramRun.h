@@ -31,6 +31,10 @@ Outcome runProgram(const QString &program, const QStringList &args, const QStrin
                    const QByteArray &input, int timeoutMs,
                    const std::optional<QProcessEnvironment> &environment = std::nullopt);
 
+// What a backend claims for one policy dimension, read from `sandboxctl describe REF --json`
+// output; empty when it is not there.
+QString claimOf(const QByteArray &describedJson, const QString &dimension);
+
 // True when `path` exists and no process holds an flock on it (the process that took it,
 // and every process that inherited its descriptor, has ended).
 bool lockIsFree(const QString &path);

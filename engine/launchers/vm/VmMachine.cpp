@@ -160,26 +160,18 @@ void VmMachine::start()
         m_network->arm(m_process);
 #ifdef Q_OS_UNIX
     // The share directories the engine holds open (close-on-exec, so no other child of the
-    // engine ever gets them) are inherited by QEMU alone.
-    if (m_spec.openedShares && !m_spec.openedShares->descriptors().isEmpty()) {
-        const std::function<void()> before = m_process.childProcessModifier();
-        const QList<int> inherited = m_spec.openedShares->descriptors();
-        m_process.setChildProcessModifier([before, inherited] {
-            for (const int descriptor : inherited)
-                ::fcntl(descriptor, F_SETFD, 0);
-            if (before)
-                before();
-        });
-    }
-#endif
-#ifdef Q_OS_LINUX
-    // QEMU ends with the engine, even one killed with SIGKILL: this thread lives as long as
-    // the engine does.
+    // engine ever gets them) are inherited by QEMU alone; and QEMU ends with the engine, even
+    // one killed with SIGKILL (this thread lives as long as the engine does).
     const std::function<void()> before = m_process.childProcessModifier();
-    m_process.setChildProcessModifier([before] {
+    const QList<int> inherited = m_spec.openedShares ? m_spec.openedShares->descriptors() : QList<int>();
+    m_process.setChildProcessModifier([before, inherited] {
+        for (const int descriptor : inherited)
+            ::fcntl(descriptor, F_SETFD, 0);
         if (before)
             before();
+#ifdef Q_OS_LINUX
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
     });
 #endif
     m_process.start(m_command.program, m_command.arguments);
