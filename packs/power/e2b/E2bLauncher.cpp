@@ -51,6 +51,8 @@ void E2bLauncher::killSandboxes()
 
 E2bLauncher::~E2bLauncher()
 {
+    m_work.clear();
+    m_work.waitForDone();
     // The pool's end kills its sandboxes (bounded); commands still holding it keep it.
     m_quitWatch.reset();
     {
@@ -195,7 +197,7 @@ QFuture<Status> E2bLauncher::prepare()
             return QtFuture::makeReadyFuture(Status(m_settingsError));
         current = m_settings;
     }
-    return QtConcurrent::run([this, current]() -> Status {
+    return QtConcurrent::run(&m_work, [this, current]() -> Status {
         const E2bApi api(current);
         if (const Status checked = api.checkKey(); !checked)
             return checked;
@@ -229,7 +231,7 @@ QFuture<Availability> E2bLauncher::isAvailable()
             return QtFuture::makeReadyFuture(Availability{ false, E2bApi::keyRefused() });
         current = m_settings;
     }
-    return QtConcurrent::run([current]() -> Availability {
+    return QtConcurrent::run(&m_work, [current]() -> Availability {
         const Status checked = E2bApi(current).checkKey();
         return Availability{ checked.ok(), checked ? QString() : checked.error().message };
     });
@@ -275,7 +277,7 @@ QFuture<Status> E2bLauncher::disposeIdle()
     }
     if (!pool)
         return QtFuture::makeReadyFuture(Status());
-    return QtConcurrent::run([pool]() -> Status { return pool->killAll(); });
+    return QtConcurrent::run(&m_work, [pool]() -> Status { return pool->killAll(); });
 }
 
 } // namespace sandbox::power

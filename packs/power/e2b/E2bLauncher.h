@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QMutex>
 #include <QObject>
+#include <QThreadPool>
 
 #include <memory>
 
@@ -56,6 +57,10 @@ private:
     std::shared_ptr<E2bSandboxPool> m_pool;
     std::shared_ptr<KeyListener> m_keyListener;
     std::unique_ptr<QObject> m_quitWatch;
+    // The launcher's own work (prepare, probes, disposal), never the application's shared
+    // pool: what is still queued when the launcher goes is dropped, and nothing of it
+    // starts while the application is being torn down (its network calls would never end).
+    QThreadPool m_work;
 };
 
 } // namespace sandbox::power
