@@ -129,4 +129,4 @@ void TestRuntimeDirectory::aSocketPathTooLongIsRefused()
 }
 
 QTEST_GUILESS_MAIN(TestRuntimeDirectory)
-#include "test_runtimedirectory.moc"
+#include "tst_runtimedirectory.moc"

@@ -340,4 +340,4 @@ void TestPolicy::modeNames()
 }
 
 QTEST_GUILESS_MAIN(TestPolicy)
-#include "test_policy.moc"
+#include "tst_policy.moc"

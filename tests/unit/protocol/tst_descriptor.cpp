@@ -499,4 +499,4 @@ void TestDescriptor::timeoutsAreWholeSecondsPerCall()
 }
 
 QTEST_GUILESS_MAIN(TestDescriptor)
-#include "test_descriptor.moc"
+#include "tst_descriptor.moc"

@@ -523,4 +523,4 @@ void TestMessages::readerReportsPaths()
 }
 
 QTEST_GUILESS_MAIN(TestMessages)
-#include "test_messages.moc"
+#include "tst_messages.moc"

@@ -288,4 +288,4 @@ void TestMutation::valueMutations()
 }
 
 QTEST_GUILESS_MAIN(TestMutation)
-#include "test_mutation.moc"
+#include "tst_mutation.moc"

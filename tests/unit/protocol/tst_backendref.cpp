@@ -209,4 +209,4 @@ void TestBackendRef::identifierRules()
 }
 
 QTEST_GUILESS_MAIN(TestBackendRef)
-#include "test_backendref.moc"
+#include "tst_backendref.moc"

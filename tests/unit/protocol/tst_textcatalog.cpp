@@ -215,4 +215,4 @@ void TestTextCatalog::germanEngineCatalogueTranslatesARefusal()
 }
 
 QTEST_GUILESS_MAIN(TestTextCatalog)
-#include "test_textcatalog.moc"
+#include "tst_textcatalog.moc"

@@ -282,4 +282,4 @@ void TestSettings::secretUpdateRejects()
 }
 
 QTEST_GUILESS_MAIN(TestSettings)
-#include "test_settings.moc"
+#include "tst_settings.moc"

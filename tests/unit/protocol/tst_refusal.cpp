@@ -142,4 +142,4 @@ void TestRefusal::cleanText()
 }
 
 QTEST_GUILESS_MAIN(TestRefusal)
-#include "test_refusal.moc"
+#include "tst_refusal.moc"
