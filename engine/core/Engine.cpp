@@ -1030,6 +1030,11 @@ QString Engine::stateDirectory() const
     return d->options.stateDirectory;
 }
 
+int Engine::pendingDisposals() const
+{
+    return d->cleanup->pendingCount();
+}
+
 QStringList Engine::warnings() const
 {
     QStringList list;

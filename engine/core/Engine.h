@@ -122,6 +122,9 @@ public:
 
     // Warnings a status display must show (e.g. plaintext secret storage is on).
     QStringList warnings() const;
+    // Retired backends whose disposal has not succeeded yet and is still to be tried (waiting
+    // for their processes to end, or retried after a failure): none once cleanup has settled.
+    int pendingDisposals() const;
     // Where settings.json and policy.json are read from, and per-backend state and installed
     // packs kept (Options::configDirectory and stateDirectory, resolved).
     QString configDirectory() const;

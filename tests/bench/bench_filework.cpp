@@ -4,6 +4,7 @@
 // project of 1,000 files, and 2,000 bare file creations that show the cost of one round
 // trip. Prints medians side by side; measures only, never fails on a figure.
 #include "LauncherRun.h"
+#include "TestFiles.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -37,13 +38,6 @@ struct Runner
     QString name;
     std::function<bool(const QString &script, const QString &workspace)> run;
 };
-
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(content) == content.size();
-}
 
 bool host(const QString &program, const QStringList &arguments, const QString &directory)
 {

@@ -39,13 +39,7 @@ enum AllowlistExpect { Reaches, Forbidden, NoConnection, Fails, Lists };
 
 using sandbox::test::binary;
 using sandbox::test::Outcome;
-
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
-}
+using sandbox::test::writeFile;
 
 } // namespace
 

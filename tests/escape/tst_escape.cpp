@@ -6,9 +6,11 @@
 #include "LauncherRun.h"
 #include "UpstreamServer.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QLocalServer>
+#include <QNetworkDatagram>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QStandardPaths>
@@ -952,9 +954,30 @@ bool TestEscape::hostCheck(const QString &rawCheck, QString &why)
         return m_forbidden.connections() == 0;
     }
     if (check == QLatin1String("no-udp")) {
-        QTest::qWait(200);
-        why = QStringLiteral("a datagram reached the host");
-        return !m_udp.hasPendingDatagrams();
+        // The command has ended: whatever it sent left before this test's own datagram, so
+        // once that one is here, every datagram that reached the listener is here too.
+        QUdpSocket sender;
+        const QByteArray own = "escape-suite-own-datagram";
+        if (!sender.bind(QHostAddress::LocalHost, 0)
+            || sender.writeDatagram(own, QHostAddress::LocalHost, m_udp.localPort()) != own.size()) {
+            why = QStringLiteral("the test could not send its own datagram: ") + sender.errorString();
+            return false;
+        }
+        bool ownArrived = false;
+        bool otherArrived = false;
+        QDeadlineTimer deadline(30000);
+        while (!ownArrived && (m_udp.hasPendingDatagrams() || m_udp.waitForReadyRead(int(deadline.remainingTime())))) {
+            while (m_udp.hasPendingDatagrams()) {
+                const QNetworkDatagram datagram = m_udp.receiveDatagram();
+                if (datagram.data() == own && datagram.senderPort() == sender.localPort())
+                    ownArrived = true;
+                else
+                    otherArrived = true;
+            }
+        }
+        why = ownArrived ? QStringLiteral("a datagram reached the host")
+                         : QStringLiteral("the test's own datagram did not reach the listener");
+        return ownArrived && !otherArrived;
     }
     why = QStringLiteral("unknown check ") + check;
     return false;

@@ -3,6 +3,8 @@
 // and no engine is left serving the socket for the next launch to attach to. Runs
 // offscreen and once more under Xvfb with a real tray host, where closing hides the
 // window in the tray (SANDBOX_EXPECT_TRAY=1).
+#include "TestFiles.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -17,10 +19,7 @@
 
 namespace {
 
-QString binary(const QString &name)
-{
-    return QCoreApplication::applicationDirPath() + QLatin1Char('/') + name;
-}
+using sandbox::test::binary;
 
 bool engineAnswers(const QString &socketPath)
 {

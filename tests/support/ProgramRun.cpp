@@ -1,6 +1,5 @@
 #include "ProgramRun.h"
 
-#include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QFile>
 #include <QJsonDocument>
@@ -14,11 +13,6 @@
 #include <unistd.h>
 
 namespace sandbox::test {
-
-QString binary(const QString &name)
-{
-    return QCoreApplication::applicationDirPath() + QLatin1Char('/') + name;
-}
 
 Outcome runProgram(const QString &program, const QStringList &args, const QString &workingDirectory,
                    const QByteArray &input, int timeoutMs, const std::optional<QProcessEnvironment> &environment)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "TestFiles.h"
+
 #include <QByteArray>
 #include <QProcessEnvironment>
 #include <QString>
@@ -20,9 +22,6 @@ struct Outcome
     QByteArray out;
     QByteArray err;
 };
-
-// The path of a program built beside the running test binary (sandboxd, sandboxctl, ...).
-QString binary(const QString &name);
 
 // Runs `program` with `args` in `workingDirectory`, writes `input` to it and closes its
 // standard input, then waits at most `timeoutMs` for it to end; with `environment` set the

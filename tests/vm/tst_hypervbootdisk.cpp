@@ -3,6 +3,7 @@
 // sfdisk for the GPT, qemu-img for the VHDX) and, as a whole, booted by QEMU with OVMF's
 // UEFI firmware from the VHDX to the guest's exec agent reporting ready.
 #include "GuestProtocol.h"
+#include "TestFiles.h"
 #include "launchers/vm/FatImage.h"
 #include "launchers/vm/GptDisk.h"
 #include "launchers/vm/GuestImage.h"
@@ -31,20 +32,10 @@
 #include <memory>
 
 using namespace sandbox;
+using sandbox::test::readFile;
+using sandbox::test::writeFile;
 
 namespace {
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
-}
 
 struct Run
 {

@@ -34,18 +34,13 @@ namespace {
 
 using sandbox::test::binary;
 using sandbox::test::Outcome;
+using sandbox::test::readFile;
 
 constexpr int kSlowMs = 300 * 1000; // a boot under TCG on a loaded host
 
 QString sha256Of(const QByteArray &data)
 {
     return QString::fromLatin1(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex());
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 bool isQemu(qint64 pid)

@@ -1,6 +1,7 @@
 // The VM backend's parts that need no VM: which host paths a guest gets, the initramfs
 // the engine assembles (unpacked by the real cpio tool), the QEMU command line, and the
 // helper store against a real loopback HTTP server.
+#include "TestFiles.h"
 #include "launchers/vm/CpioArchive.h"
 #include "launchers/vm/GuestImage.h"
 #include "launchers/vm/GuestLayout.h"
@@ -25,20 +26,10 @@
 #include <unistd.h>
 
 using namespace sandbox;
+using sandbox::test::readFile;
+using sandbox::test::writeFile;
 
 namespace {
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-bool writeFile(const QString &path, const QByteArray &content)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(content) == content.size();
-}
 
 bool sharesInside(const GuestLayout &layout, const QString &path)
 {

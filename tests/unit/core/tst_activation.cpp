@@ -5,6 +5,7 @@
 #include "core/PlaintextSecretStore.h"
 #include "launchers/vm/VmLauncher.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QMutexLocker>
 #include <QRegularExpression>
@@ -344,7 +345,8 @@ void ActivationTest::spawnWithoutAnActiveBackendRunsNothing()
         rig.command({ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("touch ") + marker }));
     QVERIFY(!spawned.ok());
     QVERIFY(spawned.error().message.contains(QStringLiteral("No sandbox backend is active")));
-    QTest::qWait(100);
+    // No launcher was asked to start it, so nothing can run it later.
+    QCOMPARE(rig.fallbackPlan->spawnCalls + rig.faultPlan->spawnCalls, 0);
     QVERIFY(!QFile::exists(marker));
     QVERIFY(rig.engine->processes().isEmpty());
 
@@ -627,7 +629,8 @@ void ActivationTest::cleanupGivesUpAfterItsAttemptsAndSaysSo()
         QCOMPARE(warnings[i].willRetry, i + 1 < 6);
     }
     QVERIFY(rig.engine->warnings().join(QLatin1Char('\n')).contains(QStringLiteral("could not be released")));
-    QTest::qWait(500);
+    // Given up: nothing is left to try, so no seventh call can come.
+    QCOMPARE(rig.engine->pendingDisposals(), 0);
     QCOMPARE(rig.fallbackPlan->disposeCalls, 6);
     QCOMPARE(rig.engine->activeRef(), EngineRig::faultRef());
 }
@@ -655,7 +658,8 @@ void ActivationTest::singleInstanceBackendIsNeverDisposedWhileActive()
     QCOMPARE(soloPlan->configured.size(), 2);
     QVERIFY(rig.engine->kill(longId).ok());
     QTRY_COMPARE(rig.faultPlan->disposeSuccesses, 1);
-    QTest::qWait(200);
+    // Cleanup settled with nothing left to dispose: the active instance is not among it.
+    QTRY_COMPARE(rig.engine->pendingDisposals(), 0);
     QCOMPARE(soloPlan->disposeCalls, 0);
     QCOMPARE(run(rig, QStringLiteral("echo $FAULT_LAUNCHER")).out.trimmed(), QByteArray("solo#1"));
 }

@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QJsonDocument>
 #include <QTest>
+#include <QThread>
 
 #include <atomic>
 #include <fcntl.h>
@@ -20,14 +21,6 @@ namespace {
 QStringList corruptBackups(const QString &directory, const QString &name)
 {
     return QDir(directory).entryList({ name + QStringLiteral(".corrupt-*") }, QDir::Files);
-}
-
-void writeFile(const QString &path, const QByteArray &bytes)
-{
-    QDir().mkpath(QFileInfo(path).absolutePath());
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(bytes);
 }
 
 } // namespace
@@ -167,7 +160,7 @@ void SettingsStoreTest::corruptSettingsAreBackedUpAndReported()
     rig.observer.reset();
     rig.engine.reset();
     const QByteArray garbage("{ \"version\": 1, \"backends\": { \"builtin:fault\": { \"label\": \"trunc");
-    writeFile(rig.settingsPath(), garbage);
+    QVERIFY(writeFile(rig.settingsPath(), garbage));
     rig.restart();
 
     // Defaults are used, the bad file is kept byte for byte, and the user is told.
@@ -188,7 +181,7 @@ void SettingsStoreTest::corruptSettingsAreBackedUpAndReported()
     // A structurally wrong (but parseable) file is corrupt too.
     rig.observer.reset();
     rig.engine.reset();
-    writeFile(rig.settingsPath(), R"({"version":1,"active":"not a ref","backends":{}})");
+    QVERIFY(writeFile(rig.settingsPath(), R"({"version":1,"active":"not a ref","backends":{}})"));
     rig.restart();
     QVERIFY(rig.engine->settings(EngineRig::faultRef()).ok());
     QCOMPARE(corruptBackups(rig.configDir, QStringLiteral("settings.json")).size(), 2);
@@ -200,7 +193,7 @@ void SettingsStoreTest::unsupportedVersionIsKeptNotOverwritten()
     rig.observer.reset();
     rig.engine.reset();
     const QByteArray future(R"({"version":7,"backends":{}})");
-    writeFile(rig.settingsPath(), future);
+    QVERIFY(writeFile(rig.settingsPath(), future));
     rig.restart();
     QVERIFY(rig.engine->settings(EngineRig::faultRef()).ok());
     const QStringList backups = corruptBackups(rig.configDir, QStringLiteral("settings.json"));
@@ -218,7 +211,7 @@ void SettingsStoreTest::corruptPolicyIsKeptAndRefusesCommands()
     QVERIFY(rig.activate(EngineRig::fallbackRef()).ok);
     QVERIFY(QDir().mkpath(rig.command({}).cwd));
     const QString policyPath = QDir(rig.configDir).filePath(QStringLiteral("policy.json"));
-    writeFile(policyPath, "not json at all");
+    QVERIFY(writeFile(policyPath, "not json at all"));
 
     const QString marker = QDir(rig.command({}).cwd).filePath(QStringLiteral("ran"));
     const Result<std::shared_ptr<SandboxProcess>> refused = rig.engine->spawn(
@@ -384,9 +377,10 @@ void SettingsStoreTest::legacyVmBaselineSettingsNormaliseOnceWithANotice()
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("settings.json"));
-    writeFile(path,
-              R"({"version":1,"sandbox.vm.baseline":{"enabled":true,"maxInactiveArtifacts":5,"maxBytes":1000000},)"
-              R"("backends":{"builtin:vm":{"baselineMaxInactiveArtifacts":3}}})");
+    QVERIFY(
+        writeFile(path,
+                  R"({"version":1,"sandbox.vm.baseline":{"enabled":true,"maxInactiveArtifacts":5,"maxBytes":1000000},)"
+                  R"("backends":{"builtin:vm":{"baselineMaxInactiveArtifacts":3}}})"));
     {
         FileSettingsStore store(dir.path());
         const Result<SettingsDocument> document = store.load();

@@ -79,14 +79,6 @@ QByteArray EngineObserver::everythingAsJson() const
     return QJsonDocument(all).toJson();
 }
 
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
-}
-
 QJsonObject readJson(const QString &path)
 {
     return QJsonDocument::fromJson(readFile(path)).object();

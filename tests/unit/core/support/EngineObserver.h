@@ -1,16 +1,15 @@
 #pragma once
 
+#include "TestFiles.h"
 #include "core/Engine.h"
 
 #include <QByteArray>
-#include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QFile>
 #include <QFuture>
 #include <QJsonDocument>
 #include <QMutex>
 #include <QObject>
-#include <QThread>
+#include <QTest>
 
 namespace sandbox::test {
 
@@ -43,17 +42,11 @@ private:
 // spawned in this thread keep being served).
 template <typename T> T await(QFuture<T> future, int timeoutMs = 60000)
 {
-    QDeadlineTimer deadline(timeoutMs);
-    while (!future.isFinished() && !deadline.hasExpired()) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
-        QThread::msleep(1);
-    }
-    if (!future.isFinished())
+    if (!QTest::qWaitFor([&future] { return future.isFinished(); }, timeoutMs))
         qFatal("a future did not finish in time");
     return future.result();
 }
 
-QByteArray readFile(const QString &path);
 QJsonObject readJson(const QString &path);
 
 } // namespace sandbox::test

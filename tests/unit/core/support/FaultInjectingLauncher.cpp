@@ -168,6 +168,7 @@ Result<std::shared_ptr<SandboxProcess>> FaultInjectingLauncher::spawn(const Spaw
     const QString tag = m_kind + QLatin1Char('#') + QString::number(m_instance);
     {
         QMutexLocker locker(&m_plan->mutex);
+        ++m_plan->spawnCalls;
         if (m_plan->hangAt == QLatin1String("spawn"))
             return std::shared_ptr<SandboxProcess>(std::make_shared<NeverStartingProcess>());
     }

@@ -47,6 +47,7 @@ struct FaultPlan
     QList<ResolvedSettings> configured;
     QList<HostInteractionResponse> answers; // what every ask() resolved with
     int instancesMade = 0;
+    int spawnCalls = 0; // spawn() calls, whatever they returned
     int disposeCalls = 0;
     int disposeSuccesses = 0;
     QStringList disposedInstances; // "<kind>#<instance>" of every successful disposal
