@@ -77,40 +77,16 @@ int SettingsCommand::execute(EngineConnection &engine)
             return fail(tr("%1 has no setting \"%2\" (its settings: %3)")
                             .arg(ref.value().toString(), id, Listing::listOrNone(ids)));
         }
-        QJsonValue value;
-        switch (field->type) {
-        case FieldSpec::Type::Secret:
+        if (field->type == FieldSpec::Type::Secret)
             return fail(tr("%1 is a secret: set it with 'sandboxctl secret set %2 %1' (reads it from stdin)")
                             .arg(id, ref.value().toString()));
-        case FieldSpec::Type::String:
-        case FieldSpec::Type::Select:
-            value = text;
-            break;
-        case FieldSpec::Type::Number: {
-            bool ok = false;
-            const double number = text.toDouble(&ok);
-            if (!ok)
-                return fail(tr("%1.%2: expected a number, got \"%3\"").arg(ref.value().toString(), id, text));
-            value = number;
-            break;
-        }
-        case FieldSpec::Type::Boolean: {
-            const QString t = text.toLower();
-            if (t == QLatin1String("true") || t == QLatin1String("yes") || t == QLatin1String("on")
-                || t == QLatin1String("1"))
-                value = true;
-            else if (t == QLatin1String("false") || t == QLatin1String("no") || t == QLatin1String("off")
-                     || t == QLatin1String("0"))
-                value = false;
-            else
-                return fail(tr("%1.%2: expected true or false, got \"%3\"").arg(ref.value().toString(), id, text));
-            break;
-        }
-        }
-        if (const Status valid = field->validateValue(value, ref.value().toString() + QLatin1Char('.') + id);
-            !valid.ok())
+        const QString where = ref.value().toString() + QLatin1Char('.') + id;
+        const Result<QJsonValue> value = field->parseText(text, where);
+        if (!value.ok())
+            return failWith(value.error());
+        if (const Status valid = field->validateValue(value.value(), where); !valid.ok())
             return failWith(valid.error());
-        values.values.insert(id, value);
+        values.values.insert(id, value.value());
     }
     return ActivationReport::applySettings(engine, ref.value(), values, {});
 }

@@ -1,7 +1,5 @@
 #include "SettingsForm.h"
 
-#include <QRegularExpression>
-
 #include <cmath>
 #include <curses.h>
 
@@ -23,31 +21,6 @@ QString byteSize(double bytes)
             return QStringLiteral("%1 %2").arg(QString::number(bytes / size, 'g', 15), unit);
     }
     return SettingsForm::tr("%1 bytes").arg(QString::number(bytes, 'g', 15));
-}
-
-// A number as typed: plain, or for byte sizes with a KiB/MiB/GiB/TiB (or K/M/G/T) suffix.
-std::optional<double> parseNumber(const QString &text, FieldSpec::Unit unit)
-{
-    static const QRegularExpression withUnit(QStringLiteral("^\\s*([0-9.]+)\\s*([KMGT])(iB)?\\s*$"),
-                                             QRegularExpression::CaseInsensitiveOption);
-    bool ok = false;
-    const double plain = text.trimmed().toDouble(&ok);
-    if (ok)
-        return plain;
-    if (unit != FieldSpec::Unit::Bytes)
-        return std::nullopt;
-    const QRegularExpressionMatch match = withUnit.match(text);
-    if (!match.hasMatch())
-        return std::nullopt;
-    const double number = match.captured(1).toDouble(&ok);
-    if (!ok)
-        return std::nullopt;
-    const QString prefix = match.captured(2).toUpper();
-    for (const auto &[name, size] : byteUnits) {
-        if (name.startsWith(prefix))
-            return number * size;
-    }
-    return std::nullopt;
 }
 
 } // namespace
@@ -265,15 +238,10 @@ Result<SettingsValues> SettingsForm::values() const
     for (const FieldSpec &field : m_fields) {
         const QString where = m_ref.toString() + QLatin1Char('.') + field.id;
         if (m_texts.contains(field.id)) {
-            const QString text = m_texts.value(field.id);
-            if (field.type == FieldSpec::Type::Number) {
-                const std::optional<double> number = parseNumber(text, field.unit);
-                if (!number)
-                    return Error{ where, tr("expected a number, got \"%1\"").arg(text), {} };
-                values.values.insert(field.id, *number);
-            } else {
-                values.values.insert(field.id, text);
-            }
+            const Result<QJsonValue> value = field.parseText(m_texts.value(field.id), where);
+            if (!value.ok())
+                return value.error();
+            values.values.insert(field.id, value.value());
         }
         if (values.values.contains(field.id)) {
             if (const Status valid = field.validateValue(values.values.value(field.id), where); !valid.ok())

@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QJsonArray>
+#include <QRegularExpression>
 #include <QSet>
 
 #include <cmath>
@@ -30,7 +31,70 @@ QString child(const QString &path, const QString &key)
     return path + QLatin1Char('.') + key;
 }
 
+// A byte size as typed, "4GiB", "4 G" or "1.5 MiB": the number of bytes.
+std::optional<double> byteSize(const QString &text)
+{
+    static const QRegularExpression withUnit(QStringLiteral("^\\s*([0-9.]+)\\s*([KMGT])(iB)?\\s*$"),
+                                             QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpressionMatch match = withUnit.match(text);
+    if (!match.hasMatch())
+        return std::nullopt;
+    bool ok = false;
+    const double number = match.captured(1).toDouble(&ok);
+    if (!ok)
+        return std::nullopt;
+    const int power = int(QStringLiteral("KMGT").indexOf(match.captured(2).toUpper())) + 1;
+    return number * std::pow(1024.0, power);
+}
+
 } // namespace
+
+FieldSpec FieldSpec::make(const QString &id, Type type, const QString &label, const QString &description,
+                          const QJsonValue &defaultValue)
+{
+    FieldSpec spec;
+    spec.id = id;
+    spec.type = type;
+    spec.label = label;
+    spec.description = description;
+    spec.defaultValue = defaultValue;
+    return spec;
+}
+
+Result<QJsonValue> FieldSpec::parseText(const QString &text, const QString &path) const
+{
+    switch (type) {
+    case Type::String:
+    case Type::Select:
+        return QJsonValue(text);
+    case Type::Number: {
+        bool ok = false;
+        const double plain = text.toDouble(&ok);
+        if (ok)
+            return QJsonValue(plain);
+        if (unit == Unit::Bytes) {
+            if (const std::optional<double> bytes = byteSize(text))
+                return QJsonValue(*bytes);
+        }
+        return Error{ path, tr("expected a number, got \"%1\"").arg(text), {} };
+    }
+    case Type::Boolean: {
+        const QString word = text.trimmed().toLower();
+        for (const char *yes : { "true", "yes", "on", "1" }) {
+            if (word == QLatin1String(yes))
+                return QJsonValue(true);
+        }
+        for (const char *no : { "false", "no", "off", "0" }) {
+            if (word == QLatin1String(no))
+                return QJsonValue(false);
+        }
+        return Error{ path, tr("expected true or false, got \"%1\"").arg(text), {} };
+    }
+    case Type::Secret:
+        break;
+    }
+    return Error{ path, tr("is a secret field; set it as a secret, never as a plain value"), {} };
+}
 
 QString FieldSpec::typeName(Type type)
 {

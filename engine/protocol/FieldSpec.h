@@ -39,6 +39,11 @@ struct FieldSpec
     std::optional<double> max;
     Unit unit = Unit::None;
 
+    // A field as a backend's descriptor declares it; the rest (required, options, min, max,
+    // unit) is set on the result. `defaultValue` undefined: no default.
+    static FieldSpec make(const QString &id, Type type, const QString &label, const QString &description = QString(),
+                          const QJsonValue &defaultValue = QJsonValue(QJsonValue::Undefined));
+
     static QString typeName(Type type);
     static std::optional<Type> typeFromName(const QString &name);
 
@@ -51,6 +56,13 @@ struct FieldSpec
 
     // Checks one value against this field; returns an error whose `where` is `path`.
     Status validateValue(const QJsonValue &value, const QString &path) const;
+
+    // The value a person typed for this field, the one rule of every text presenter: a string
+    // or select option as typed; a number plain, or for a byte size (unit bytes) also with a
+    // KiB/MiB/GiB/TiB (or K/M/G/T) suffix, with or without a space ("4GiB", "4 GiB"); a boolean
+    // as true/yes/on/1 or false/no/off/0. A secret is never a plain value. The result is not yet
+    // checked against range and options (validateValue); errors name `path`.
+    Result<QJsonValue> parseText(const QString &text, const QString &path) const;
 
     QJsonObject toJson() const;
     static Result<FieldSpec> fromJson(const QJsonValue &value, const QString &path);

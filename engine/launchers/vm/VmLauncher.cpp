@@ -65,18 +65,6 @@ template <typename T> QFuture<T> ready(T value)
     return promise.future();
 }
 
-FieldSpec field(const QString &id, FieldSpec::Type type, const QString &label, const QJsonValue &defaultValue,
-                const QString &description = QString())
-{
-    FieldSpec spec;
-    spec.id = id;
-    spec.type = type;
-    spec.label = label;
-    spec.defaultValue = defaultValue;
-    spec.description = description;
-    return spec;
-}
-
 QByteArray spawnPayload(const SpawnRequest &request, bool proxied)
 {
     QByteArray payload;
@@ -258,39 +246,43 @@ BackendDescriptor VmLauncher::descriptor() const
     descriptor.description = tr("Runs each command in a lightweight virtual machine with its own kernel.");
     descriptor.platforms = { QStringLiteral("linux"), QStringLiteral("macos"), QStringLiteral("windows") };
 
-    FieldSpec driver
-        = field(QStringLiteral("driver"), FieldSpec::Type::Select, tr("Hypervisor"), QStringLiteral("auto"),
-                tr("Automatic picks QEMU on Linux, vfkit on macOS and Hyper-V on Windows."));
+    FieldSpec driver = FieldSpec::make(QStringLiteral("driver"), FieldSpec::Type::Select, tr("Hypervisor"),
+                                       tr("Automatic picks QEMU on Linux, vfkit on macOS and Hyper-V on Windows."),
+                                       QStringLiteral("auto"));
     driver.options = { { QStringLiteral("auto"), tr("Automatic") },
                        { QStringLiteral("qemu"), tr("QEMU") },
                        { QStringLiteral("vfkit"), tr("vfkit") },
                        { QStringLiteral("hyperv"), tr("Hyper-V") } };
-    FieldSpec memory = field(QStringLiteral("memoryMb"), FieldSpec::Type::Number, tr("Memory (MiB)"), 512);
+    FieldSpec memory
+        = FieldSpec::make(QStringLiteral("memoryMb"), FieldSpec::Type::Number, tr("Memory (MiB)"), {}, 512);
     memory.min = 128;
     memory.max = 65536;
-    FieldSpec cpus = field(QStringLiteral("cpus"), FieldSpec::Type::Number, tr("Virtual CPUs"), 1);
+    FieldSpec cpus = FieldSpec::make(QStringLiteral("cpus"), FieldSpec::Type::Number, tr("Virtual CPUs"), {}, 1);
     cpus.min = 1;
     cpus.max = 64;
-    const FieldSpec kernel = field(QStringLiteral("kernel"), FieldSpec::Type::String, tr("Guest kernel"), QString(),
-                                   tr("Empty: the newest kernel in /boot that has the 9p and virtio modules."));
-    const FieldSpec initramfs
-        = field(QStringLiteral("initramfs"), FieldSpec::Type::String, tr("Guest initramfs"), QString(),
-                tr("Empty: assembled by the engine from busybox, the kernel's modules and the verified helpers."));
-    const FieldSpec source
-        = field(QStringLiteral("helperSource"), FieldSpec::Type::String, tr("Helper download location"), QString(),
-                tr("Where the guest helpers are fetched from on first use (http, https or file URL). Empty: the "
-                   "release's own location. Each one is checked against the digest pinned in this release."));
+    const FieldSpec kernel
+        = FieldSpec::make(QStringLiteral("kernel"), FieldSpec::Type::String, tr("Guest kernel"),
+                          tr("Empty: the newest kernel in /boot that has the 9p and virtio modules."), QString());
+    const FieldSpec initramfs = FieldSpec::make(
+        QStringLiteral("initramfs"), FieldSpec::Type::String, tr("Guest initramfs"),
+        tr("Empty: assembled by the engine from busybox, the kernel's modules and the verified helpers."), QString());
+    const FieldSpec source = FieldSpec::make(
+        QStringLiteral("helperSource"), FieldSpec::Type::String, tr("Helper download location"),
+        tr("Where the guest helpers are fetched from on first use (http, https or file URL). Empty: the "
+           "release's own location. Each one is checked against the digest pinned in this release."),
+        QString());
 
     FieldSpec baseline
-        = field(QStringLiteral("baselineEnabled"), FieldSpec::Type::Boolean, tr("Cache a boot baseline"), false,
-                tr("Keep a snapshot taken after a trusted guest boot to start workloads faster."));
-    FieldSpec artifacts = field(QStringLiteral("baselineMaxInactiveArtifacts"), FieldSpec::Type::Number,
-                                tr("Inactive baselines kept"), 2);
+        = FieldSpec::make(QStringLiteral("baselineEnabled"), FieldSpec::Type::Boolean, tr("Cache a boot baseline"),
+                          tr("Keep a snapshot taken after a trusted guest boot to start workloads faster."), false);
+    FieldSpec artifacts = FieldSpec::make(QStringLiteral("baselineMaxInactiveArtifacts"), FieldSpec::Type::Number,
+                                          tr("Inactive baselines kept"), {}, 2);
     artifacts.min = 0;
     artifacts.max = 64;
-    FieldSpec bytes = field(QStringLiteral("baselineMaxBytes"), FieldSpec::Type::Number,
-                            tr("Baseline cache size limit (bytes)"), 4294967296.0);
+    FieldSpec bytes = FieldSpec::make(QStringLiteral("baselineMaxBytes"), FieldSpec::Type::Number,
+                                      tr("Baseline cache size limit (bytes)"), {}, 4294967296.0);
     bytes.min = 0;
+    bytes.unit = FieldSpec::Unit::Bytes;
 
     descriptor.fields = { driver, memory, cpus, kernel, initramfs, source, baseline, artifacts, bytes };
     descriptor.enforcement = enforcement();
@@ -392,17 +384,18 @@ QMap<QString, QString> VmLauncher::enforcement() const
 
 QFuture<Status> VmLauncher::configure(const ResolvedSettings &resolved)
 {
-    const auto &values = resolved.values.values;
+    // The descriptor's defaults for what is not given (the engine gives them all; a direct
+    // caller may not): they are written there only.
+    const QMap<QString, QJsonValue> values = resolved.values.withDefaults(descriptor()).values;
     Settings settings;
-    settings.driver = values.value(QStringLiteral("driver"), QStringLiteral("auto")).toString(QStringLiteral("auto"));
-    settings.memoryMb = values.value(QStringLiteral("memoryMb"), 512).toInt(512);
-    settings.cpus = values.value(QStringLiteral("cpus"), 1).toInt(1);
+    settings.driver = values.value(QStringLiteral("driver")).toString();
+    settings.memoryMb = values.value(QStringLiteral("memoryMb")).toInt();
+    settings.cpus = values.value(QStringLiteral("cpus")).toInt();
     settings.kernel = values.value(QStringLiteral("kernel")).toString();
     settings.initramfs = values.value(QStringLiteral("initramfs")).toString();
-    settings.baselineEnabled = values.value(QStringLiteral("baselineEnabled")).toBool(false);
-    settings.baselineMaxInactiveArtifacts = values.value(QStringLiteral("baselineMaxInactiveArtifacts")).toInt(2);
-    settings.baselineMaxBytes
-        = qint64(values.value(QStringLiteral("baselineMaxBytes")).toDouble(double(qint64(4) << 30)));
+    settings.baselineEnabled = values.value(QStringLiteral("baselineEnabled")).toBool();
+    settings.baselineMaxInactiveArtifacts = values.value(QStringLiteral("baselineMaxInactiveArtifacts")).toInt();
+    settings.baselineMaxBytes = qint64(values.value(QStringLiteral("baselineMaxBytes")).toDouble());
     const QString source = values.value(QStringLiteral("helperSource")).toString();
     settings.helperSource = QUrl(source.isEmpty() ? defaultHelperSource() : source, QUrl::StrictMode);
 

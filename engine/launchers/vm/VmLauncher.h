@@ -27,17 +27,18 @@ class VmLauncher final : public Launcher
     Q_DECLARE_TR_FUNCTIONS(VmLauncher)
 
 public:
+    // As configure() read them; their defaults are the descriptor's fields' only.
     struct Settings
     {
-        QString driver = QStringLiteral("auto");
-        int memoryMb = 512;
-        int cpus = 1;
+        QString driver;
+        int memoryMb = 0;
+        int cpus = 0;
         QString kernel;
         QString initramfs;
         QUrl helperSource;
         bool baselineEnabled = false;
-        int baselineMaxInactiveArtifacts = 2;
-        qint64 baselineMaxBytes = qint64(4) << 30;
+        int baselineMaxInactiveArtifacts = 0;
+        qint64 baselineMaxBytes = 0;
     };
 
     VmLauncher();

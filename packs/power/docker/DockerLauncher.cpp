@@ -16,16 +16,6 @@ namespace {
 
 constexpr int probeTimeoutMs = 10000;
 
-FieldSpec field(const QString &id, FieldSpec::Type type, const QString &label, const QString &description)
-{
-    FieldSpec spec;
-    spec.id = id;
-    spec.type = type;
-    spec.label = label;
-    spec.description = description;
-    return spec;
-}
-
 double versionNumber(const QString &text)
 {
     return text.toDouble();
@@ -43,25 +33,28 @@ BackendDescriptor DockerLauncher::descriptor() const
     d.name = tr("Docker");
     d.description = tr("Runs each command in a container of a Docker-compatible runtime (Docker Engine, or "
                        "Podman's Docker-compatible service), one warm container per workspace.");
-    FieldSpec endpoint = field(QStringLiteral("endpoint"), FieldSpec::Type::String, tr("Endpoint"),
-                               tr("The runtime's unix socket (unix:///path or /path). Empty: DOCKER_HOST, then "
-                                  "/var/run/docker.sock, then your Podman socket."));
+    FieldSpec endpoint
+        = FieldSpec::make(QStringLiteral("endpoint"), FieldSpec::Type::String, tr("Endpoint"),
+                          tr("The runtime's unix socket (unix:///path or /path). Empty: DOCKER_HOST, then "
+                             "/var/run/docker.sock, then your Podman socket."));
     endpoint.defaultValue = QString();
-    FieldSpec image = field(QStringLiteral("image"), FieldSpec::Type::String, tr("Image"),
-                            tr("The image commands run in. It must be present in the runtime, and needs only the "
-                               "programs the commands use."));
+    FieldSpec image
+        = FieldSpec::make(QStringLiteral("image"), FieldSpec::Type::String, tr("Image"),
+                          tr("The image commands run in. It must be present in the runtime, and needs only the "
+                             "programs the commands use."));
     image.required = true;
-    FieldSpec memory
-        = field(QStringLiteral("memoryMb"), FieldSpec::Type::Number, tr("Memory limit (MB)"), tr("0 means no limit."));
+    FieldSpec memory = FieldSpec::make(QStringLiteral("memoryMb"), FieldSpec::Type::Number, tr("Memory limit (MB)"),
+                                       tr("0 means no limit."));
     memory.defaultValue = 0;
     memory.min = 0;
     memory.max = 1048576;
-    FieldSpec cpus = field(QStringLiteral("cpus"), FieldSpec::Type::Number, tr("CPUs"), tr("0 means no limit."));
+    FieldSpec cpus
+        = FieldSpec::make(QStringLiteral("cpus"), FieldSpec::Type::Number, tr("CPUs"), tr("0 means no limit."));
     cpus.defaultValue = 0;
     cpus.min = 0;
     cpus.max = 1024;
-    FieldSpec pids = field(QStringLiteral("pidsLimit"), FieldSpec::Type::Number, tr("Process limit"),
-                           tr("The most processes a container may hold at once."));
+    FieldSpec pids = FieldSpec::make(QStringLiteral("pidsLimit"), FieldSpec::Type::Number, tr("Process limit"),
+                                     tr("The most processes a container may hold at once."));
     pids.defaultValue = 512;
     pids.min = 16;
     pids.max = 1000000;

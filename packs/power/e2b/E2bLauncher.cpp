@@ -7,20 +7,6 @@
 
 namespace sandbox::power {
 
-namespace {
-
-FieldSpec field(const QString &id, FieldSpec::Type type, const QString &label, const QString &description)
-{
-    FieldSpec spec;
-    spec.id = id;
-    spec.type = type;
-    spec.label = label;
-    spec.description = description;
-    return spec;
-}
-
-} // namespace
-
 E2bLauncher::E2bLauncher()
     : m_settingsError{ QStringLiteral("settings"), tr("The E2B backend is not configured."), {} }
     , m_keyListener(std::make_shared<KeyListener>())
@@ -92,35 +78,36 @@ BackendDescriptor E2bLauncher::descriptor() const
     d.name = tr("E2B");
     d.description = tr("Runs each command in an E2B sandbox, an isolated virtual machine in E2B's cloud, one sandbox "
                        "per activation. Needs an E2B API key and a connection to the service.");
-    FieldSpec key = field(QStringLiteral("apiKey"), FieldSpec::Type::Secret, tr("API key"),
-                          tr("Your E2B API key. It is kept in the keychain and sent only to the E2B API."));
+    FieldSpec key = FieldSpec::make(QStringLiteral("apiKey"), FieldSpec::Type::Secret, tr("API key"),
+                                    tr("Your E2B API key. It is kept in the keychain and sent only to the E2B API."));
     key.required = true;
-    FieldSpec templateId = field(QStringLiteral("template"), FieldSpec::Type::String, tr("Template"),
-                                 tr("The sandbox template commands run in."));
+    FieldSpec templateId = FieldSpec::make(QStringLiteral("template"), FieldSpec::Type::String, tr("Template"),
+                                           tr("The sandbox template commands run in."));
     templateId.defaultValue = QStringLiteral("base");
-    FieldSpec domain
-        = field(QStringLiteral("domain"), FieldSpec::Type::String, tr("Domain"),
-                tr("The E2B domain: the API is at api. followed by the domain, and sandboxes are reached under it."));
+    FieldSpec domain = FieldSpec::make(
+        QStringLiteral("domain"), FieldSpec::Type::String, tr("Domain"),
+        tr("The E2B domain: the API is at api. followed by the domain, and sandboxes are reached under it."));
     domain.defaultValue = QString::fromLatin1(E2bSettings::publicDomain);
-    FieldSpec apiUrl
-        = field(QStringLiteral("apiUrl"), FieldSpec::Type::String, tr("API URL"),
-                tr("Empty: https://api. followed by the domain. HTTPS, or plain HTTP to a loopback address only."));
+    FieldSpec apiUrl = FieldSpec::make(
+        QStringLiteral("apiUrl"), FieldSpec::Type::String, tr("API URL"),
+        tr("Empty: https://api. followed by the domain. HTTPS, or plain HTTP to a loopback address only."));
     apiUrl.defaultValue = QString();
-    FieldSpec sandboxUrl
-        = field(QStringLiteral("sandboxUrl"), FieldSpec::Type::String, tr("Sandbox URL"),
-                tr("Empty: for E2B's own domains their one address for every sandbox (sandbox. followed by the "
-                   "domain), for other domains each sandbox at its own address under the domain (envd, port 49983). "
-                   "Otherwise one address for every sandbox. The sandbox is always named in a header. HTTPS, or plain "
-                   "HTTP to a loopback address only."));
+    FieldSpec sandboxUrl = FieldSpec::make(
+        QStringLiteral("sandboxUrl"), FieldSpec::Type::String, tr("Sandbox URL"),
+        tr("Empty: for E2B's own domains their one address for every sandbox (sandbox. followed by the "
+           "domain), for other domains each sandbox at its own address under the domain (envd, port 49983). "
+           "Otherwise one address for every sandbox. The sandbox is always named in a header. HTTPS, or plain "
+           "HTTP to a loopback address only."));
     sandboxUrl.defaultValue = QString();
-    FieldSpec timeout = field(QStringLiteral("timeoutSeconds"), FieldSpec::Type::Number, tr("Sandbox timeout (s)"),
-                              tr("How long a sandbox lives after the last command that used it ended; E2B ends it "
-                                 "then. A command that finds its sandbox ended gets a new one, and says so."));
+    FieldSpec timeout
+        = FieldSpec::make(QStringLiteral("timeoutSeconds"), FieldSpec::Type::Number, tr("Sandbox timeout (s)"),
+                          tr("How long a sandbox lives after the last command that used it ended; E2B ends it "
+                             "then. A command that finds its sandbox ended gets a new one, and says so."));
     timeout.defaultValue = 300;
     timeout.min = 10;
     timeout.max = 86400;
-    FieldSpec workspace = field(QStringLiteral("workspace"), FieldSpec::Type::Select, tr("Workspace"),
-                                tr("What a command sees of your workspace."));
+    FieldSpec workspace = FieldSpec::make(QStringLiteral("workspace"), FieldSpec::Type::Select, tr("Workspace"),
+                                          tr("What a command sees of your workspace."));
     workspace.options
         = { SelectOption{ QStringLiteral("sync"),
                           tr("Uploaded before each command, its changes brought back after it") },

@@ -66,6 +66,8 @@ private slots:
     void validateChecksConstructedDescriptors();
     void validateValue_data();
     void validateValue();
+    void parseText_data();
+    void parseText();
     void fieldTypeNames();
     void sizeBounds();
     void timeoutsAreWholeSecondsPerCall();
@@ -437,6 +439,67 @@ void TestDescriptor::validateValue()
     } else {
         QVERIFY(!status.ok());
         SANDBOX_EXPECT_ERROR(status.error(), QStringLiteral("here"), message);
+    }
+}
+
+// What a person types for a field, read by the one rule every text presenter uses
+// (sandboxctl settings set, the TUI's settings form): "4GiB" and "4 GiB" alike.
+void TestDescriptor::parseText_data()
+{
+    QTest::addColumn<QByteArray>("field");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QByteArray>("value"); // JSON of the value read; empty: refused
+    QTest::addColumn<QString>("message");
+    const QByteArray number = R"({"id":"n","type":"number","label":"N"})";
+    const QByteArray bytes = R"({"id":"b","type":"number","label":"B","unit":"bytes"})";
+    const QByteArray flag = R"({"id":"f","type":"boolean","label":"F"})";
+    QTest::newRow("string as typed") << QByteArray(R"({"id":"s","type":"string","label":"S"})")
+                                     << QStringLiteral(" a b ") << QByteArray(R"(" a b ")") << QString();
+    QTest::newRow("select as typed") << QByteArray(
+        R"({"id":"s","type":"select","label":"S","options":[{"value":"x","label":"X"}]})")
+                                     << QStringLiteral("y") << QByteArray(R"("y")") << QString();
+    QTest::newRow("plain number") << number << QStringLiteral("42") << QByteArray("42") << QString();
+    QTest::newRow("fraction") << number << QStringLiteral("0.5") << QByteArray("0.5") << QString();
+    QTest::newRow("no unit without bytes")
+        << number << QStringLiteral("4GiB") << QByteArray() << QStringLiteral("expected a number, got \"4GiB\"");
+    QTest::newRow("not a number") << number << QStringLiteral("many") << QByteArray()
+                                  << QStringLiteral("expected a number, got \"many\"");
+    QTest::newRow("bytes plain") << bytes << QStringLiteral("4096") << QByteArray("4096") << QString();
+    QTest::newRow("GiB joined") << bytes << QStringLiteral("4GiB") << QByteArray("4294967296") << QString();
+    QTest::newRow("GiB spaced") << bytes << QStringLiteral("4 GiB") << QByteArray("4294967296") << QString();
+    QTest::newRow("lower case short") << bytes << QStringLiteral("2m") << QByteArray("2097152") << QString();
+    QTest::newRow("fraction of a unit") << bytes << QStringLiteral("1.5 KiB") << QByteArray("1536") << QString();
+    QTest::newRow("TiB") << bytes << QStringLiteral("1T") << QByteArray("1099511627776") << QString();
+    QTest::newRow("unknown unit") << bytes << QStringLiteral("4 PiB") << QByteArray()
+                                  << QStringLiteral("expected a number, got \"4 PiB\"");
+    QTest::newRow("unit alone") << bytes << QStringLiteral("GiB") << QByteArray()
+                                << QStringLiteral("expected a number, got \"GiB\"");
+    QTest::newRow("yes") << flag << QStringLiteral("yes") << QByteArray("true") << QString();
+    QTest::newRow("ON") << flag << QStringLiteral("ON") << QByteArray("true") << QString();
+    QTest::newRow("0") << flag << QStringLiteral("0") << QByteArray("false") << QString();
+    QTest::newRow("off") << flag << QStringLiteral("off") << QByteArray("false") << QString();
+    QTest::newRow("maybe") << flag << QStringLiteral("maybe") << QByteArray()
+                           << QStringLiteral("expected true or false, got \"maybe\"");
+    QTest::newRow("secret") << QByteArray(R"({"id":"k","type":"secret","label":"K"})") << QStringLiteral("hunter2")
+                            << QByteArray()
+                            << QStringLiteral("is a secret field; set it as a secret, never as a plain value");
+}
+
+void TestDescriptor::parseText()
+{
+    QFETCH(QByteArray, field);
+    QFETCH(QString, text);
+    QFETCH(QByteArray, value);
+    QFETCH(QString, message);
+    const Result<FieldSpec> spec = FieldSpec::fromJson(jsonValue(field), QStringLiteral("field"));
+    QVERIFY2(spec.ok(), qPrintable(spec.ok() ? QString() : spec.error().toString()));
+    const Result<QJsonValue> read = spec.value().parseText(text, QStringLiteral("here"));
+    if (value.isEmpty()) {
+        QVERIFY(!read.ok());
+        SANDBOX_EXPECT_ERROR(read.error(), QStringLiteral("here"), message);
+    } else {
+        QVERIFY2(read.ok(), qPrintable(read.ok() ? QString() : read.error().toString()));
+        QCOMPARE(read.value(), jsonValue(value));
     }
 }
 
