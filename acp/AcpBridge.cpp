@@ -4,10 +4,10 @@
 #include "AgentPeer.h"
 #include "JsonRpcLine.h"
 #include "server/Client.h"
+#include "server/WhenReady.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QJsonArray>
 #include <QSocketNotifier>
 #include <QTimer>
@@ -219,16 +219,12 @@ void AcpBridge::useEngine(Client &client)
 
 void AcpBridge::readPolicy(std::function<void(bool read)> then)
 {
-    auto *watcher = new QFutureWatcher<Result<Policy>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, then = std::move(then)] {
-        const bool read = watcher->future().resultCount() > 0 && watcher->result().ok();
-        if (read)
-            m_policy = watcher->result().value();
-        watcher->deleteLater();
+    whenReady(this, m_client->policy(), [this, then = std::move(then)](const Result<Policy> &policy) {
+        if (policy.ok())
+            m_policy = policy.value();
         if (then)
-            then(read);
+            then(policy.ok());
     });
-    watcher->setFuture(m_client->policy());
 }
 
 AcpBridge::~AcpBridge()

@@ -4,9 +4,9 @@
 #include "ActivationText.h"
 #include "AdaptiveSplitter.h"
 #include "BackendList.h"
-#include "FutureCallback.h"
 #include "SchemaForm.h"
 #include "server/Client.h"
+#include "server/WhenReady.h"
 
 #include <QFormLayout>
 #include <QGridLayout>

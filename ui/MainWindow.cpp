@@ -1,7 +1,6 @@
 #include "MainWindow.h"
 
 #include "Autostart.h"
-#include "FutureCallback.h"
 #include "HelpMenu.h"
 #include "HostInteractionPresenter.h"
 #include "NoticeBanner.h"
@@ -13,6 +12,7 @@
 #include "StatusIcons.h"
 #include "TrayController.h"
 #include "server/Client.h"
+#include "server/WhenReady.h"
 
 #include <QAction>
 #include <QApplication>

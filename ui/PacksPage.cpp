@@ -1,7 +1,7 @@
 #include "PacksPage.h"
 
-#include "FutureCallback.h"
 #include "server/Client.h"
+#include "server/WhenReady.h"
 
 #include <QDir>
 #include <QFileDialog>

@@ -1,9 +1,9 @@
 #include "PolicyPanel.h"
 
-#include "FutureCallback.h"
 #include "StringListEditor.h"
 #include "WheelGuard.h"
 #include "server/Client.h"
+#include "server/WhenReady.h"
 
 #include <QComboBox>
 #include <QDir>

@@ -1,8 +1,8 @@
 #include "ProcessesView.h"
 
-#include "FutureCallback.h"
 #include "RunningProcesses.h"
 #include "server/Client.h"
+#include "server/WhenReady.h"
 
 #include <QDateTime>
 #include <QHBoxLayout>

@@ -1,7 +1,7 @@
 #include "RunningProcesses.h"
 
-#include "FutureCallback.h"
 #include "server/Client.h"
+#include "server/WhenReady.h"
 
 #include <algorithm>
 

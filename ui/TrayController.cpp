@@ -2,10 +2,10 @@
 
 #include "ActivationText.h"
 #include "BackendList.h"
-#include "FutureCallback.h"
 #include "RunningProcesses.h"
 #include "StatusIcons.h"
 #include "server/Client.h"
+#include "server/WhenReady.h"
 
 #include <QAction>
 #include <QActionGroup>

@@ -3,8 +3,8 @@
 #include "Command.h"
 #include "common/SignalWatcher.h"
 #include "server/Client.h"
+#include "server/WhenReady.h"
 
-#include <QFutureWatcher>
 #include <QJsonDocument>
 #include <QSocketNotifier>
 #include <QTimer>
@@ -18,18 +18,6 @@
 namespace sandbox {
 
 namespace {
-
-// Calls `done` with the future's result on this thread once it has one.
-template <typename T, typename Done> void whenReady(QObject *context, const QFuture<T> &future, Done done)
-{
-    auto *watcher = new QFutureWatcher<T>(context);
-    QObject::connect(watcher, &QFutureWatcherBase::finished, context, [watcher, done] {
-        if (watcher->future().resultCount() > 0)
-            done(watcher->result());
-        watcher->deleteLater();
-    });
-    watcher->setFuture(future);
-}
 
 void line(int row, const QString &text, int attributes = A_NORMAL)
 {

@@ -11,10 +11,11 @@
 
 namespace sandbox {
 
-// Calls `callback(result)` on `context`'s thread once `future` is ready, unless `context`
-// has been destroyed by then (the watcher is its child and dies with it). Qt 6.4's
-// QFuture::then(context, ...) asserts when the context is gone, so widgets use this.
-// A future that ends without a result reports an error instead of nothing.
+// Calls `callback(result)` on `context`'s thread once `future` (a Client call's) is ready,
+// unless `context` has been destroyed by then (the watcher is its child and dies with it).
+// Qt 6.4's QFuture::then(context, ...) asserts when the context is gone, so every presenter
+// (widgets, the TUI, the ACP bridge) uses this. A future that ends without a result reports
+// an error instead of nothing.
 template <typename T, typename Callback> void whenReady(QObject *context, QFuture<T> future, Callback &&callback)
 {
     auto *watcher = new QFutureWatcher<T>(context);
