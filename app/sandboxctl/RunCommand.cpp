@@ -162,8 +162,12 @@ int RunCommand::execute(EngineConnection &engine)
         if (terminal)
             Terminal::enterRawMode();
     });
-    QObject::connect(process.get(), &RemoteProcess::stdoutReady, &engine,
-                     [](const QByteArray &data) { Terminal::writeAll(STDOUT_FILENO, data); });
+    QObject::connect(process.get(), &RemoteProcess::stdoutReady, &engine, [terminal](const QByteArray &data) {
+        // Output may come before the news that the command started: it runs already.
+        if (terminal)
+            Terminal::enterRawMode();
+        Terminal::writeAll(STDOUT_FILENO, data);
+    });
     QObject::connect(process.get(), &RemoteProcess::stderrReady, &engine,
                      [](const QByteArray &data) { Terminal::writeAll(STDERR_FILENO, data); });
     QObject::connect(process.get(), &RemoteProcess::failedToStart, &engine, [&](const Error &error) {

@@ -123,6 +123,10 @@ public:
         QCOMPARE(::ioctl(m_master, TIOCSWINSZ, &size), 0);
     }
 
+    pid_t pid() const { return m_pid; }
+    // The signal that ended the program (after finish()), 0 when it exited.
+    int endingSignal() const { return m_status >= 1000 ? m_status - 1000 : 0; }
+
     // The program's exit status once it has ended (a minute at most), everything it showed
     // read; -1 when it did not end or was killed.
     int finish()
@@ -213,6 +217,8 @@ private slots:
     void resizedWindowResizesTheCommandsTerminal();
     void ctrlCIsTypedIntoTheCommandsTerminal_data() { engineRows(); }
     void ctrlCIsTypedIntoTheCommandsTerminal();
+    void endingSignalsRestoreTheTerminal_data() { engineRows(); }
+    void endingSignalsRestoreTheTerminal();
     void withoutATerminalNothingRuns_data() { engineRows(); }
     void withoutATerminalNothingRuns();
     void escapeTerminalInjectionIsRefused_data() { engineRows(); }
@@ -343,6 +349,31 @@ void TestRunTerminal::ctrlCIsTypedIntoTheCommandsTerminal()
     terminal.type("\x03");
     QCOMPARE(terminal.finish(), 130);
     QVERIFY(sameTerminalMode(terminal.settings(), terminal.initialSettings()));
+}
+
+// sandboxctl ended by a signal while the command runs: SIGTERM is passed on (143, as the
+// command ends), a crash signal ends sandboxctl itself; the user's terminal is as before
+// either way.
+void TestRunTerminal::endingSignalsRestoreTheTerminal()
+{
+    for (const int signalNumber : { SIGTERM, SIGSEGV, SIGQUIT }) {
+        TerminalRun terminal;
+        QVERIFY(terminal.open(24, 80));
+        QVERIFY(terminal.start(
+            binary(QStringLiteral("sandboxctl")),
+            run({ QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("echo ready; exec sleep 300") }), m_work,
+            environment()));
+        QVERIFY2(terminal.waitFor("ready"), terminal.shown().constData());
+        QVERIFY(!(terminal.settings().c_lflag & ICANON));
+        QCOMPARE(::kill(terminal.pid(), signalNumber), 0);
+        const int status = terminal.finish();
+        if (signalNumber == SIGTERM)
+            QCOMPARE(status, 128 + SIGTERM);
+        else
+            QCOMPARE(terminal.endingSignal(), signalNumber);
+        QVERIFY2(sameTerminalMode(terminal.settings(), terminal.initialSettings()),
+                 qPrintable(QStringLiteral("still raw after signal %1").arg(signalNumber)));
+    }
 }
 
 // As podman refuses -t when "the input device is not a TTY": nothing runs, status 125.
