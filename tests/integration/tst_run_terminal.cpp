@@ -2,7 +2,8 @@
 // gets a terminal of its own, sized as the user's, resized with it, Ctrl-C typed there
 // reaches it through its line discipline, the user's terminal is raw while it runs and
 // restored after; without a terminal, -t is refused. Each with the engine embedded and
-// through sandboxd. The escape rows try to inject input into a terminal from inside.
+// through sandboxd, in both tiers of builtin:auto. The escape rows try to inject input into
+// a terminal from inside and to reach the user's.
 #include "ProgramRun.h"
 
 #include <QCoreApplication>
@@ -244,13 +245,18 @@ private:
 void TestRunTerminal::engineRows()
 {
     QTest::addColumn<bool>("daemon");
-    QTest::newRow("embedded") << false;
-    QTest::newRow("sandboxd") << true;
+    QTest::addColumn<QString>("tier");
+    for (const QString &tier : { QStringLiteral("strongest"), QStringLiteral("landlock-seccomp") }) {
+        QTest::newRow(qPrintable(QStringLiteral("embedded, ") + tier)) << false << tier;
+        QTest::newRow(qPrintable(QStringLiteral("sandboxd, ") + tier)) << true << tier;
+    }
 }
 
 void TestRunTerminal::init()
 {
-    m_root = std::make_unique<QTemporaryDir>();
+    // Not under /tmp: tier 2 refuses a command whose writable paths (/tmp) reach the engine's
+    // directories.
+    m_root = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/run-terminal-XXXXXX"));
     QVERIFY(m_root->isValid());
     for (const char *directory : { "run", "config", "state", "home", "work" })
         QVERIFY(QDir(m_root->path()).mkpath(QString::fromLatin1(directory)));
@@ -285,6 +291,18 @@ QProcessEnvironment TestRunTerminal::environment() const
 void TestRunTerminal::startEngineOfRow()
 {
     QFETCH(bool, daemon);
+    QFETCH(QString, tier);
+    const QString sandboxctl = binary(QStringLiteral("sandboxctl"));
+    QCOMPARE(sandbox::test::runProgram(sandboxctl,
+                                       { QStringLiteral("settings"), QStringLiteral("set"),
+                                         QStringLiteral("builtin:auto"), QStringLiteral("tier=") + tier },
+                                       m_work, {}, 60000, environment())
+                 .exitCode,
+             0);
+    QCOMPARE(sandbox::test::runProgram(sandboxctl, { QStringLiteral("activate"), QStringLiteral("builtin:auto") },
+                                       m_work, {}, 60000, environment())
+                 .exitCode,
+             0);
     if (!daemon)
         return;
     sandbox::test::startSandboxd(m_daemon, environment(),
