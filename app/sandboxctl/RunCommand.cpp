@@ -29,9 +29,12 @@
 namespace sandbox {
 
 RunCommand::RunCommand()
-    : Command(QStringLiteral("run"), QStringLiteral("run [--workspace DIR] [--policy FILE] [--timeout S] -- CMD..."),
+    : Command(QStringLiteral("run"),
+              QStringLiteral("run [-t] [--workspace DIR] [--policy FILE] [--timeout S] -- CMD..."),
               tr("Run CMD in the active backend in the current directory, streaming stdin, stdout and stderr. "
                  "Ctrl-C (SIGINT), SIGTERM and SIGHUP are passed on to CMD; a second one kills it. "
+                 "With -t, CMD gets a terminal of its own: every key goes to it (Ctrl-C and Ctrl-Z too), its "
+                 "output comes back on stdout, and a resized window resizes its terminal. "
                  "The workspace (what the policy's ${workspace} names) is the current directory, or DIR given "
                  "with --workspace, which must contain the current directory. Exits with CMD's status, or "
                  "128+signal; 125 for sandboxctl's own errors, 126 when CMD could not start because a question went "
@@ -45,6 +48,9 @@ RunCommand::RunCommand()
                                  QStringLiteral("FILE")));
     addOption(QCommandLineOption(QStringLiteral("timeout"), tr("kill CMD and its sandbox after S seconds"),
                                  QStringLiteral("S")));
+    addOption(
+        QCommandLineOption({ QStringLiteral("t"), QStringLiteral("tty") },
+                           tr("give CMD a terminal of its own, sized as this one, which must be sandboxctl's input")));
     setOptionsEndAtFirstArgument();
 }
 
@@ -98,6 +104,14 @@ int RunCommand::execute(EngineConnection &engine)
                             .arg(request.cwd, request.workspace),
                         RunError);
     }
+    const bool terminal = isSet(QStringLiteral("tty"));
+    if (terminal) {
+        request.terminal = Terminal::size(STDIN_FILENO);
+        if (!request.terminal)
+            return fail(tr("-t: the input is not a terminal, so CMD cannot be given one; nothing was run (run it "
+                           "from a terminal, or without -t)"),
+                        RunError);
+    }
     for (const char *name : { "TERM", "LANG", "LC_ALL" }) {
         if (qEnvironmentVariableIsSet(name))
             request.env.insert(QString::fromLatin1(name), qEnvironmentVariable(name));
@@ -142,13 +156,22 @@ int RunCommand::execute(EngineConnection &engine)
     // The questions of its own start are asked before the command runs; what the engine asks
     // after that is another client's, for the presenters to answer (a prompt here would hold
     // back the command's output, a refusal would answer for someone else).
-    QObject::connect(process.get(), &RemoteProcess::started, &engine,
-                     [&engine] { engine.responder().setEnabled(false); });
-    QObject::connect(process.get(), &RemoteProcess::stdoutReady, &engine,
-                     [](const QByteArray &data) { Terminal::writeAll(STDOUT_FILENO, data); });
+    QObject::connect(process.get(), &RemoteProcess::started, &engine, [&engine, terminal] {
+        engine.responder().setEnabled(false);
+        // Only now: a question about its start was answered on this terminal as it was.
+        if (terminal)
+            Terminal::enterRawMode();
+    });
+    QObject::connect(process.get(), &RemoteProcess::stdoutReady, &engine, [terminal](const QByteArray &data) {
+        // Output may come before the news that the command started: it runs already.
+        if (terminal)
+            Terminal::enterRawMode();
+        Terminal::writeAll(STDOUT_FILENO, data);
+    });
     QObject::connect(process.get(), &RemoteProcess::stderrReady, &engine,
                      [](const QByteArray &data) { Terminal::writeAll(STDERR_FILENO, data); });
     QObject::connect(process.get(), &RemoteProcess::failedToStart, &engine, [&](const Error &error) {
+        Terminal::leaveRawMode();
         failWith(Error{ error.where, tr("cannot run %1: %2").arg(argv.constFirst(), error.message), error.details },
                  RunError);
         exitStatus = engine.responder().hadUnanswerable() ? RunUnanswered : RunError;
@@ -157,6 +180,7 @@ int RunCommand::execute(EngineConnection &engine)
     bool engineStopping = false;
     QObject::connect(&engine.client(), &Client::engineStopping, &engine, [&] { engineStopping = true; });
     QObject::connect(process.get(), &RemoteProcess::finished, &engine, [&](const ExitStatus &status) {
+        Terminal::leaveRawMode();
         if (status.timedOut)
             fail(tr("%1 timed out after %2 s and was killed").arg(argv.constFirst(), timeout));
         else if (engineStopping && status.signaled)
@@ -165,6 +189,7 @@ int RunCommand::execute(EngineConnection &engine)
         loop.quit();
     });
     QObject::connect(&engine.client(), &Client::disconnected, &engine, [&](const QString &reason) {
+        Terminal::leaveRawMode();
         fail(tr("lost the engine while %1 was running: %2").arg(argv.constFirst(), reason), RunError);
         exitStatus = RunError;
         loop.quit();
@@ -188,10 +213,19 @@ int RunCommand::execute(EngineConnection &engine)
         });
     }
     // Ctrl-C, TERM or HUP to sandboxctl goes on to the command, which may handle it; a second
-    // one kills the sandbox. Either way the command's status is reported.
-    SignalWatcher signalWatcher({ SIGINT, SIGTERM, SIGHUP });
+    // one kills the sandbox. Either way the command's status is reported. With a terminal, a
+    // resized window (SIGWINCH) resizes the command's.
+    QList<int> watched{ SIGINT, SIGTERM, SIGHUP };
+    if (terminal)
+        watched.append(SIGWINCH);
+    SignalWatcher signalWatcher(watched);
     bool signalPassed = false;
     QObject::connect(&signalWatcher, &SignalWatcher::signalReceived, &engine, [&](int number) {
+        if (number == SIGWINCH) {
+            if (const std::optional<TerminalSize> size = Terminal::size(STDIN_FILENO))
+                process->resizeTerminal(*size);
+            return;
+        }
         if (std::exchange(signalPassed, true)) {
             process->kill();
             return;
@@ -202,6 +236,7 @@ int RunCommand::execute(EngineConnection &engine)
     });
 
     loop.exec();
+    Terminal::leaveRawMode();
     return exitStatus;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "protocol/SpawnRequest.h"
+
 #include <QByteArray>
 #include <QString>
 
@@ -21,6 +23,15 @@ public:
     static bool writeAll(int fd, const QByteArray &data);
     static void out(const QString &text); // stdout, UTF-8
     static void err(const QString &text); // stderr, UTF-8
+
+    // The size of the terminal on `fd`; nothing when it is not a terminal.
+    static std::optional<TerminalSize> size(int fd);
+    // Raw mode for the terminal on stdin, as a command given a terminal of its own needs it
+    // (every key, Ctrl-C and Ctrl-Z included, reaches the command as bytes). The settings
+    // before it come back with leaveRawMode(), at the program's exit, or when a signal that
+    // ends the program arrives (a crash included). False when stdin is not a terminal.
+    static bool enterRawMode();
+    static void leaveRawMode();
 };
 
 } // namespace sandbox

@@ -834,6 +834,15 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
                                   .arg(missing.join(QStringLiteral(", "))),
                               confined.error());
     }
+    if (request.terminal) {
+        if (const QString refusal = snapshot.launcher->terminalRefusal(); !refusal.isEmpty()) {
+            d->table.unpin(snapshot.launcher.get());
+            return Error{ QStringLiteral("spawn.terminal"),
+                          tr("%1 cannot give the command a terminal, so nothing was run: %2")
+                              .arg(snapshot.ref->toString(), refusal),
+                          {} };
+        }
+    }
     EngineFiles::keepReadOnly(effectivePolicy, request.effectiveWorkspace(),
                               { d->options.configDirectory, d->options.stateDirectory });
     Result<std::shared_ptr<SandboxProcess>> spawned = snapshot.launcher->spawn(request, effectivePolicy);

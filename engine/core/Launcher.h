@@ -96,6 +96,14 @@ public:
     // Release idle resources (no process of this launcher is running when called).
     virtual QFuture<Status> disposeIdle() = 0;
 
+    // Whether spawn() can give a command a terminal of its own (SpawnRequest::terminal):
+    // empty when it can, otherwise why not, in a sentence for the user. The engine refuses a
+    // request for a terminal with this reason before anything runs.
+    virtual QString terminalRefusal() const
+    {
+        return QCoreApplication::translate("sandbox::Launcher", "This backend cannot give a command a terminal.");
+    }
+
     // Part of the contract, as data: what enforces each policy dimension
     // (BackendDescriptor::enforcementDimensions()) when this launcher spawns under `policy`,
     // as this instance is now configured and prepared. A dimension missing (or empty) is

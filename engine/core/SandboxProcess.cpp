@@ -12,6 +12,8 @@ void SandboxProcess::deliverSignal(ProcessSignal)
     terminate();
 }
 
+void SandboxProcess::resizeTerminal(const TerminalSize &) { }
+
 void SandboxProcess::releaseLater(std::shared_ptr<SandboxProcess> process)
 {
     if (process)

@@ -35,6 +35,9 @@ public:
     // Passes `signal` to the command (Ctrl-C at a client's terminal), which may handle it and
     // go on. A launcher that cannot deliver signals ends the sandbox as terminate() does.
     virtual void deliverSignal(ProcessSignal signal);
+    // The command's terminal (SpawnRequest::terminal) is now `size`: its foreground process
+    // group gets SIGWINCH. Nothing for a process without a terminal.
+    virtual void resizeTerminal(const TerminalSize &size);
 
     // Drops a reference once the signal being delivered in this thread has returned. A
     // process's signals are emitted from inside a QProcess's or a network reply's own

@@ -73,6 +73,8 @@ QJsonObject SpawnRequest::toJson() const
         object.insert(QStringLiteral("timeoutMs"), timeoutMs);
     if (policy)
         object.insert(QStringLiteral("policy"), policy->toJson());
+    if (terminal)
+        object.insert(QStringLiteral("terminal"), terminal->toJson());
     return object;
 }
 
@@ -80,7 +82,8 @@ Result<SpawnRequest> SpawnRequest::fromJson(const QJsonValue &value, const QStri
 {
     JsonReader reader(value, path);
     reader.rejectUnknownKeys({ QStringLiteral("argv"), QStringLiteral("env"), QStringLiteral("cwd"),
-                               QStringLiteral("workspace"), QStringLiteral("timeoutMs"), QStringLiteral("policy") });
+                               QStringLiteral("workspace"), QStringLiteral("timeoutMs"), QStringLiteral("policy"),
+                               QStringLiteral("terminal") });
     SpawnRequest request;
     if (reader.ok() && !reader.has(QStringLiteral("argv")))
         reader.fail(QStringLiteral("argv"), tr("missing required key"));
@@ -131,7 +134,32 @@ Result<SpawnRequest> SpawnRequest::fromJson(const QJsonValue &value, const QStri
             return policy.error();
         request.policy = std::move(policy).value();
     }
+    if (reader.has(QStringLiteral("terminal"))) {
+        Result<TerminalSize> terminal = TerminalSize::fromJson(reader.value(QStringLiteral("terminal")),
+                                                               reader.childPath(QStringLiteral("terminal")));
+        if (!terminal)
+            return terminal.error();
+        request.terminal = terminal.value();
+    }
     return request;
+}
+
+QJsonObject TerminalSize::toJson() const
+{
+    return { { QStringLiteral("rows"), rows }, { QStringLiteral("columns"), columns } };
+}
+
+Result<TerminalSize> TerminalSize::fromJson(const QJsonValue &value, const QString &path)
+{
+    JsonReader reader(value, path);
+    reader.rejectUnknownKeys({ QStringLiteral("rows"), QStringLiteral("columns") });
+    TerminalSize size;
+    // What a terminal's window size holds (struct winsize: unsigned short).
+    size.rows = static_cast<int>(reader.requireInteger(QStringLiteral("rows"), 1, 65535));
+    size.columns = static_cast<int>(reader.requireInteger(QStringLiteral("columns"), 1, 65535));
+    if (!reader.ok())
+        return reader.error();
+    return size;
 }
 
 QString processSignalName(ProcessSignal signal)

@@ -13,10 +13,23 @@
 
 namespace sandbox {
 
+// JSON: { rows, columns } (1..65535 each): a terminal's size in characters.
+struct TerminalSize
+{
+    int rows = 24;
+    int columns = 80;
+
+    QJsonObject toJson() const;
+    static Result<TerminalSize> fromJson(const QJsonValue &value, const QString &path = QStringLiteral("terminal"));
+    friend bool operator==(const TerminalSize &, const TerminalSize &) = default;
+};
+
 // JSON: { argv: [..] (non-empty), env?: {K: V}, cwd (absolute; where the command starts),
 //         workspace?: absolute directory the cwd lies in (what the policy's ${workspace}
 //         names; absent: the cwd itself), timeoutMs?: int >= 0 (0 = none),
-//         policy?: Policy (overrides the stored policy) }
+//         policy?: Policy (overrides the stored policy),
+//         terminal?: TerminalSize: the command runs on a new terminal of that size, its
+//         stdin, stdout and stderr (all its output arrives as stdout) }
 struct SpawnRequest
 {
     QStringList argv;
@@ -25,6 +38,7 @@ struct SpawnRequest
     QString workspace; // empty: the cwd is the workspace
     qint64 timeoutMs = 0;
     std::optional<Policy> policy;
+    std::optional<TerminalSize> terminal;
 
     // The directory ${workspace} names for this command: `workspace`, or else the cwd.
     QString effectiveWorkspace() const { return workspace.isEmpty() ? cwd : workspace; }

@@ -33,6 +33,8 @@ public:
     virtual void kill() = 0;
     // Passes `signal` to the command, which may handle it (process.kill with a signal).
     virtual void deliverSignal(sandbox::ProcessSignal signal) = 0;
+    // The client's terminal is now `size` (process.resize; a command spawned with a terminal).
+    virtual void resizeTerminal(const sandbox::TerminalSize &size) = 0;
 
 signals:
     void started(const sandbox::ProcessInfo &info);

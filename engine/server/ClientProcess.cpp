@@ -67,6 +67,21 @@ void ClientProcess::deliverSignal(ProcessSignal signal)
             { { QStringLiteral("processId"), qint64(m_id) }, { QStringLiteral("signal"), processSignalName(signal) } });
 }
 
+void ClientProcess::resizeTerminal(const TerminalSize &size)
+{
+    if (m_done)
+        return;
+    if (m_id == 0) {
+        m_resizeRequested = size;
+        return;
+    }
+    if (m_sender)
+        m_sender(Method::ProcessResize,
+                 { { QStringLiteral("processId"), qint64(m_id) },
+                   { QStringLiteral("rows"), size.rows },
+                   { QStringLiteral("columns"), size.columns } });
+}
+
 void ClientProcess::assignId(quint64 id)
 {
     m_id = id;
@@ -77,6 +92,8 @@ void ClientProcess::assignId(quint64 id)
         writeStdin(data);
     if (closeAfter)
         closeStdin();
+    if (const std::optional<TerminalSize> size = std::exchange(m_resizeRequested, std::nullopt))
+        resizeTerminal(*size);
     if (m_signalRequested && !m_killRequested)
         deliverSignal(*m_signalRequested);
     if (m_killRequested)

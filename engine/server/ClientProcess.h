@@ -28,6 +28,7 @@ public:
     void closeStdin() override;
     void kill() override;
     void deliverSignal(ProcessSignal signal) override;
+    void resizeTerminal(const TerminalSize &size) override;
 
     // From the Client.
     void assignId(quint64 id);
@@ -44,6 +45,7 @@ private:
     bool m_stdinClosed = false;
     bool m_killRequested = false;
     std::optional<ProcessSignal> m_signalRequested;
+    std::optional<TerminalSize> m_resizeRequested;
     QByteArrayList m_queuedStdin;
 };
 

@@ -22,6 +22,8 @@ const QList<ProtocolEntry> &protocolMethods()
         { Method::ProcessWrite, QLatin1String("{processId, data (base64)} -> {}") },
         { Method::ProcessCloseStdin, QLatin1String("{processId} -> {}") },
         { Method::ProcessKill, QLatin1String("{processId} -> {}") },
+        { Method::ProcessResize,
+          QLatin1String("{processId, rows, columns} -> {} (a command spawned with a terminal)") },
         { Method::ProcessList, QLatin1String("-> {processes: [ProcessInfo]} (each with its owning backend)") },
         { Method::PacksList, QLatin1String("-> {packs: [PackInfo]}") },
         { Method::PacksInstall, QLatin1String("{path} -> {pack: PackInfo}") },

@@ -24,6 +24,7 @@ inline constexpr QLatin1String ProcessSpawn{ "process.spawn" };
 inline constexpr QLatin1String ProcessWrite{ "process.write" };
 inline constexpr QLatin1String ProcessCloseStdin{ "process.closeStdin" };
 inline constexpr QLatin1String ProcessKill{ "process.kill" };
+inline constexpr QLatin1String ProcessResize{ "process.resize" };
 inline constexpr QLatin1String ProcessList{ "process.list" };
 inline constexpr QLatin1String PacksList{ "packs.list" };
 inline constexpr QLatin1String PacksInstall{ "packs.install" };

@@ -148,6 +148,8 @@ const QList<ProtocolServer::Route> &ProtocolServer::routes()
         { Method::ProcessCloseStdin, S{ QStringLiteral("processId") }, &ProtocolServer::processCloseStdin },
         { Method::ProcessKill, S{ QStringLiteral("processId"), QStringLiteral("signal") },
           &ProtocolServer::processKill },
+        { Method::ProcessResize, S{ QStringLiteral("processId"), QStringLiteral("rows"), QStringLiteral("columns") },
+          &ProtocolServer::processResize },
         { Method::ProcessList, S{}, &ProtocolServer::processList },
         { Method::PacksList, S{}, &ProtocolServer::packsList },
         { Method::PacksInstall, S{ QStringLiteral("path") }, &ProtocolServer::packsInstall },
@@ -605,6 +607,29 @@ void ProtocolServer::processWrite(ServerSession *s, const QJsonValue &id, const 
                                tr("no running process %1 spawned by this client").arg(processId.value()),
                                {} }));
     process->writeStdin(*decoded);
+    s->respond(id, QJsonObject{});
+}
+
+void ProtocolServer::processResize(ServerSession *s, const QJsonValue &id, const QJsonObject &params)
+{
+    const Result<quint64> processId = readProcessId(params);
+    if (!processId.ok())
+        return s->respondError(id, invalidParams(processId.error()));
+    QJsonObject size = params;
+    size.remove(QStringLiteral("processId"));
+    const Result<TerminalSize> terminal = TerminalSize::fromJson(size, QStringLiteral("params"));
+    if (!terminal.ok())
+        return s->respondError(id, invalidParams(terminal.error()));
+    if (s->hasEnded(processId.value()))
+        return s->respond(id, QJsonObject{});
+    const std::shared_ptr<SandboxProcess> process = s->processes().value(processId.value());
+    if (!process) // its terminal belongs to whoever spawned the process
+        return s->respondError(
+            id,
+            engineError(Error{ param(QStringLiteral("processId")),
+                               tr("no running process %1 spawned by this client").arg(processId.value()),
+                               {} }));
+    process->resizeTerminal(terminal.value());
     s->respond(id, QJsonObject{});
 }
 

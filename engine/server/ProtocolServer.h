@@ -67,6 +67,7 @@ private:
     void policySet(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void processSpawn(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void processWrite(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
+    void processResize(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void processCloseStdin(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void processKill(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void processList(ServerSession *s, const QJsonValue &id, const QJsonObject &params);

@@ -461,7 +461,8 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
     if (!recordDirectory.isEmpty())
         input.policy.denied.append(recordDirectory);
     const std::shared_ptr<PlanRecorder> recorder = recordDirectory.isEmpty() ? nullptr : PlanRecorder::installed();
-    Result<SandboxPlan> plan = recorder && recordable(policy)
+    // A command on a terminal is the full program's (the run front relays no terminal).
+    Result<SandboxPlan> plan = recorder && recordable(policy) && !request.terminal
         ? planAndRecord(*recorder, input, policy, initPath, recordDirectory)
         : m_plans->plan(input);
     if (!plan) {
@@ -469,8 +470,13 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
             onEnded();
         return plan.error();
     }
-    const QByteArray planned = plan.value().serialize();
-    auto builder = [input, planned](bool expose) -> Result<QByteArray> {
+    // The terminal is the spawn's, not the plan's (plans are cached and recorded without it).
+    QByteArray terminalRecord;
+    if (request.terminal)
+        terminalRecord = QByteArrayLiteral("terminal") + '\0' + QByteArray::number(request.terminal->rows) + '\0'
+            + QByteArray::number(request.terminal->columns) + '\0';
+    const QByteArray planned = plan.value().serialize() + terminalRecord;
+    auto builder = [input, planned, terminalRecord](bool expose) -> Result<QByteArray> {
         if (expose == input.exposeHostExecution)
             return planned;
         SandboxPlan::Input withAnswer = input;
@@ -478,9 +484,10 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
         Result<SandboxPlan> answered = SandboxPlan::build(withAnswer);
         if (!answered)
             return answered.error();
-        return answered.value().serialize();
+        return QByteArray(answered.value().serialize() + terminalRecord);
     };
-    auto process = std::make_shared<LinuxSandboxProcess>(initPath, where, builder, onEnded);
+    auto process
+        = std::make_shared<LinuxSandboxProcess>(initPath, where, builder, onEnded, request.terminal.has_value());
     route->setProcess(process);
     switch (policy.hostExecution) {
     case Policy::HostExecution::Allow:

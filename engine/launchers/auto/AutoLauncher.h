@@ -36,6 +36,9 @@ public:
     QFuture<Availability> isAvailable() override;
     Result<std::shared_ptr<SandboxProcess>> spawn(const SpawnRequest &request, const Policy &policy) override;
     QFuture<Status> disposeIdle() override;
+    // sandbox-init gives the command a new terminal of the sandbox's own (tier 1: in its own
+    // devpts instance), whose master side only the engine holds.
+    QString terminalRefusal() const override { return {}; }
 
     Tier tier() const;
     // Where sandbox-init is looked for: $SANDBOX_INIT_PATH, next to the executable,

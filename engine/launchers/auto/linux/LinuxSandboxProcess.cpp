@@ -7,7 +7,9 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -192,12 +194,13 @@ QProcess *takeSpare(const QString &initPath, const QByteArray &config, int *stat
 } // namespace
 
 LinuxSandboxProcess::LinuxSandboxProcess(QString initPath, QString where, ConfigBuilder builder,
-                                         std::function<void()> onEnded, QObject *parent)
+                                         std::function<void()> onEnded, bool terminal, QObject *parent)
     : SandboxProcess(parent)
     , m_initPath(std::move(initPath))
     , m_where(std::move(where))
     , m_builder(std::move(builder))
     , m_onEnded(std::move(onEnded))
+    , m_terminal(terminal)
 { }
 
 LinuxSandboxProcess::~LinuxSandboxProcess()
@@ -214,6 +217,8 @@ LinuxSandboxProcess::~LinuxSandboxProcess()
     }
     if (m_statusFd >= 0)
         close(m_statusFd);
+    if (m_masterFd >= 0)
+        close(m_masterFd);
     if (m_state != State::Ended && m_onEnded)
         m_onEnded();
 }
@@ -249,7 +254,8 @@ void LinuxSandboxProcess::launch(bool exposeHostExecution)
     }
     ++t_launches;
     int spareStatus = -1;
-    if (QProcess *spare = takeSpare(m_initPath, config.value(), &spareStatus)) {
+    // A spare's status channel is a pipe, which carries no descriptor: a terminal needs a socket.
+    if (QProcess *spare = m_terminal ? nullptr : takeSpare(m_initPath, config.value(), &spareStatus)) {
         m_process = spare;
         m_process->setParent(this);
         m_statusFd = spareStatus;
@@ -259,7 +265,9 @@ void LinuxSandboxProcess::launch(bool exposeHostExecution)
     }
     const int configFd = sealedMemfd(config.value());
     int statusPipe[2] = { -1, -1 };
-    if (configFd < 0 || pipe2(statusPipe, O_CLOEXEC) != 0) {
+    const bool channelMade = m_terminal ? socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, statusPipe) == 0
+                                        : pipe2(statusPipe, O_CLOEXEC) == 0;
+    if (configFd < 0 || !channelMade) {
         if (configFd >= 0)
             close(configFd);
         endWithoutStart(
@@ -295,8 +303,8 @@ void LinuxSandboxProcess::watchProcess()
 
 void LinuxSandboxProcess::afterStart()
 {
-    if (m_state != State::Starting)
-        return; // failed to start, already reported
+    if (m_state != State::Starting || m_terminal)
+        return; // failed to start, already reported; or input waits for the terminal
     if (!m_pendingStdin.isEmpty())
         m_process->write(m_pendingStdin);
     m_pendingStdin.clear();
@@ -309,7 +317,26 @@ bool LinuxSandboxProcess::readStatus()
     if (m_statusFd < 0)
         return false;
     char buffer[1024];
-    const ssize_t n = read(m_statusFd, buffer, sizeof buffer);
+    ssize_t n;
+    if (m_terminal) {
+        iovec data = { buffer, sizeof buffer };
+        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+        msghdr message = {};
+        message.msg_iov = &data;
+        message.msg_iovlen = 1;
+        message.msg_control = control;
+        message.msg_controllen = sizeof control;
+        n = recvmsg(m_statusFd, &message, MSG_CMSG_CLOEXEC);
+        const cmsghdr *header = n > 0 ? CMSG_FIRSTHDR(&message) : nullptr;
+        if (header && header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS
+            && header->cmsg_len == CMSG_LEN(sizeof(int))) {
+            int fd = -1;
+            std::memcpy(&fd, CMSG_DATA(header), sizeof(int));
+            adoptTerminal(fd);
+        }
+    } else {
+        n = read(m_statusFd, buffer, sizeof buffer);
+    }
     if (n <= 0) {
         if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
             m_statusNotifier->setEnabled(false);
@@ -372,8 +399,10 @@ void LinuxSandboxProcess::onProcessFinished()
 {
     if (m_state == State::Ended)
         return;
-    // sandbox-init has exited, so everything it wrote is in the pipe: drain it.
+    // sandbox-init has exited, so everything it wrote is in the pipe: drain it, and what the
+    // command wrote to its terminal (every process that held the terminal is gone).
     while (readStatus()) { }
+    while (readTerminal()) { }
     emit stdoutReady(m_process->readAllStandardOutput());
     emit stderrReady(m_process->readAllStandardError());
     const bool ran = m_state == State::Running;
@@ -402,6 +431,72 @@ void LinuxSandboxProcess::onProcessFinished()
     emit finished(m_exit);
     if (t_launches >= kLaunchesBeforeSpares)
         QTimer::singleShot(0, [initPath = m_initPath] { prepareSpare(initPath); });
+}
+
+void LinuxSandboxProcess::adoptTerminal(int masterFd)
+{
+    if (!m_terminal || m_masterFd >= 0) {
+        close(masterFd);
+        return;
+    }
+    m_masterFd = masterFd;
+    fcntl(m_masterFd, F_SETFL, fcntl(m_masterFd, F_GETFL) | O_NONBLOCK);
+    m_masterReadNotifier = new QSocketNotifier(m_masterFd, QSocketNotifier::Read, this);
+    connect(m_masterReadNotifier, &QSocketNotifier::activated, this, &LinuxSandboxProcess::readTerminal);
+    m_masterWriteNotifier = new QSocketNotifier(m_masterFd, QSocketNotifier::Write, this);
+    m_masterWriteNotifier->setEnabled(false);
+    connect(m_masterWriteNotifier, &QSocketNotifier::activated, this, &LinuxSandboxProcess::flushTerminalInput);
+    if (const std::optional<TerminalSize> size = std::exchange(m_terminalSize, std::nullopt))
+        resizeTerminal(*size);
+    flushTerminalInput();
+}
+
+bool LinuxSandboxProcess::readTerminal()
+{
+    if (m_masterFd < 0 || !m_masterReadNotifier->isEnabled())
+        return false;
+    char buffer[65536];
+    const ssize_t n = read(m_masterFd, buffer, sizeof buffer);
+    if (n > 0) {
+        emit stdoutReady(QByteArray(buffer, n));
+        return true;
+    }
+    // EIO: no process holds the terminal any more; what it wrote has been read.
+    if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+        m_masterReadNotifier->setEnabled(false);
+        m_masterWriteNotifier->setEnabled(false);
+    }
+    return n < 0 && errno == EINTR;
+}
+
+void LinuxSandboxProcess::flushTerminalInput()
+{
+    if (m_masterFd < 0 || !m_masterReadNotifier->isEnabled())
+        return;
+    while (!m_terminalInput.isEmpty()) {
+        const ssize_t n = write(m_masterFd, m_terminalInput.constData(), static_cast<size_t>(m_terminalInput.size()));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        m_terminalInput.remove(0, n);
+    }
+    m_masterWriteNotifier->setEnabled(!m_terminalInput.isEmpty());
+}
+
+void LinuxSandboxProcess::resizeTerminal(const TerminalSize &size)
+{
+    if (!m_terminal || m_state == State::Ended)
+        return;
+    if (m_masterFd < 0) {
+        m_terminalSize = size;
+        return;
+    }
+    winsize window = {};
+    window.ws_row = static_cast<unsigned short>(size.rows);
+    window.ws_col = static_cast<unsigned short>(size.columns);
+    // The kernel sends SIGWINCH to the terminal's foreground process group.
+    ioctl(m_masterFd, TIOCSWINSZ, &window);
 }
 
 void LinuxSandboxProcess::endWithoutStart(const QString &message)
@@ -437,6 +532,13 @@ bool LinuxSandboxProcess::isRunning() const
 
 void LinuxSandboxProcess::writeStdin(const QByteArray &data)
 {
+    if (m_terminal) {
+        if (m_state != State::Ended) {
+            m_terminalInput += data;
+            flushTerminalInput();
+        }
+        return;
+    }
     if (m_process && m_process->state() != QProcess::NotRunning)
         m_process->write(data);
     else if (m_state == State::Pending)
@@ -445,6 +547,9 @@ void LinuxSandboxProcess::writeStdin(const QByteArray &data)
 
 void LinuxSandboxProcess::closeStdin()
 {
+    // A terminal's input has no end: Ctrl-D typed there is a byte for its line discipline.
+    if (m_terminal)
+        return;
     if (m_process)
         m_process->closeWriteChannel();
     else

@@ -11,12 +11,15 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace sandbox {
 
 // A command confined by sandbox-init. The configuration reaches sandbox-init through a
 // sealed memfd on fd 3 (never a file another process could swap); sandbox-init reports
-// "started", "error", "exit" and "signal" lines on fd 4.
+// "started", "error", "exit" and "signal" lines on fd 4. A command with a terminal gets a
+// new one from sandbox-init, which passes its master side back over fd 4 (then a unix
+// socket) and keeps no copy: the command's input, output and size go through it here.
 class LinuxSandboxProcess final : public SandboxProcess
 {
     Q_OBJECT
@@ -28,8 +31,9 @@ public:
 
     // SpawnRequest::timeoutMs is not handled here: the engine owns the timeout for every
     // launcher and ends the process through kill().
+    // `terminal`: the configuration asks sandbox-init for a terminal.
     LinuxSandboxProcess(QString initPath, QString where, ConfigBuilder builder, std::function<void()> onEnded,
-                        QObject *parent = nullptr);
+                        bool terminal = false, QObject *parent = nullptr);
     ~LinuxSandboxProcess() override;
 
     // Starts at once (from the event loop, so callers can connect first).
@@ -46,6 +50,7 @@ public:
     void terminate() override;
     void kill() override;
     void deliverSignal(ProcessSignal signal) override;
+    void resizeTerminal(const TerminalSize &size) override;
 
     static constexpr int kTerminateGraceMs = 3000;
     static constexpr int kKillFallbackMs = 2000;
@@ -64,6 +69,10 @@ private:
     void reportRefusal(const QString &kind, const QString &what);
     // As many as sandbox-init reports at most (ConnectSupervisor::kMaxReportedRefusals).
     static constexpr int kMaxReportedRefusals = 64;
+    // The terminal's master side, as sandbox-init passed it.
+    void adoptTerminal(int masterFd);
+    bool readTerminal(); // true when it read something
+    void flushTerminalInput();
     void endWithoutStart(const QString &message);
     void endBeforeStart(int signal);
 
@@ -84,6 +93,12 @@ private:
     QByteArray m_pendingStdin;
     bool m_pendingClose = false;
     QFutureWatcher<HostInteractionResponse> *m_answerWatcher = nullptr;
+    bool m_terminal = false;
+    int m_masterFd = -1; // non-blocking
+    QSocketNotifier *m_masterReadNotifier = nullptr;
+    QSocketNotifier *m_masterWriteNotifier = nullptr;
+    QByteArray m_terminalInput; // not yet written to the terminal
+    std::optional<TerminalSize> m_terminalSize; // asked for before the terminal arrived
 };
 
 } // namespace sandbox

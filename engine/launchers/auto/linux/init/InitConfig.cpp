@@ -26,11 +26,11 @@ bool toInt(const std::string &text, long long min, long long max, long long &out
 bool parseConfig(const std::string &data, InitConfig &config, std::string &error)
 {
     static const std::map<std::string, int> arity = {
-        { "version", 1 },   { "tier", 1 }, { "arg", 1 },    { "env", 1 },       { "cwd", 1 },
-        { "hostname", 1 },  { "net", 1 },  { "proxy", 1 },  { "proxyport", 1 }, { "mount", 3 },
-        { "symlink", 2 },   { "llro", 1 }, { "llrw", 1 },   { "lldir", 1 },     { "lldev", 1 },
-        { "llconnect", 1 }, { "unix", 1 }, { "rlimit", 2 }, { "hostexec", 1 },  { "guardgit", 1 },
-        { "guardro", 1 },
+        { "version", 1 },   { "tier", 1 },     { "arg", 1 },    { "env", 1 },       { "cwd", 1 },
+        { "hostname", 1 },  { "net", 1 },      { "proxy", 1 },  { "proxyport", 1 }, { "mount", 3 },
+        { "symlink", 2 },   { "llro", 1 },     { "llrw", 1 },   { "lldir", 1 },     { "lldev", 1 },
+        { "llconnect", 1 }, { "unix", 1 },     { "rlimit", 2 }, { "hostexec", 1 },  { "guardgit", 1 },
+        { "guardro", 1 },   { "terminal", 2 }, // rows, columns
     };
     std::vector<std::string> tokens;
     size_t pos = 0;
@@ -94,6 +94,14 @@ bool parseConfig(const std::string &data, InitConfig &config, std::string &error
             }
         } else if (key == "proxy") {
             config.proxySocket = a;
+        } else if (key == "terminal") {
+            long long columns = 0;
+            if (!toInt(a, 1, 65535, number) || !toInt(tokens[i + 2], 1, 65535, columns)) {
+                error = "configuration: bad terminal size '" + a + "' x '" + tokens[i + 2] + "'";
+                return false;
+            }
+            config.terminalRows = static_cast<int>(number);
+            config.terminalColumns = static_cast<int>(columns);
         } else if (key == "proxyport") {
             if (!toInt(a, 1, 65535, number)) {
                 error = "configuration: bad proxy port '" + a + "'";

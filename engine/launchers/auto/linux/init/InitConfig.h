@@ -40,6 +40,10 @@ struct InitConfig
     bool denyUnixSockets = false;
     bool superviseConnect = false; // unix sockets only to the proxy, via ConnectSupervisor
     bool exposeHostExecution = false; // host execution allowed (or asked and granted)
+    // A new terminal of this size for the command (0 rows: none): its stdin, stdout, stderr
+    // and controlling terminal.
+    int terminalRows = 0;
+    int terminalColumns = 0;
     std::vector<std::pair<std::string, long long>> rlimits;
     std::vector<std::string> guardRepositories; // WriteGate: roots whose repositories it guards
     std::vector<std::string> guardReadOnly; // WriteGate: read-only paths inside writable ones

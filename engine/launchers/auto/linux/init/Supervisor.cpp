@@ -69,11 +69,10 @@ int shellStatus(int status)
 // Forks the command. The child confines itself when `confineChild` (tier 2) and execs;
 // a CLOEXEC pipe tells the parent whether exec happened. Returns the child's pid, or -1
 // when the command never ran (setup failure already reported by the child).
-// Passes descriptor `fd` over the unix socket `channel`.
-bool sendDescriptor(int channel, int fd)
+// Passes descriptor `fd` over the unix socket `channel`, with `text` (not empty).
+bool sendDescriptor(int channel, int fd, const std::string &text = "N")
 {
-    char byte = 'N';
-    iovec data = { &byte, 1 };
+    iovec data = { const_cast<char *>(text.data()), text.size() };
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
     msghdr message = {};
     message.msg_iov = &data;
@@ -85,7 +84,7 @@ bool sendDescriptor(int channel, int fd)
     header->cmsg_type = SCM_RIGHTS;
     header->cmsg_len = CMSG_LEN(sizeof(int));
     std::memcpy(CMSG_DATA(header), &fd, sizeof(int));
-    return sendmsg(channel, &message, MSG_NOSIGNAL) == 1;
+    return sendmsg(channel, &message, MSG_NOSIGNAL) == static_cast<ssize_t>(text.size());
 }
 
 // The descriptor sent over `channel`, or -1 (the sender exited without sending one).
@@ -111,7 +110,36 @@ int receiveDescriptor(int channel)
     return fd;
 }
 
-pid_t startCommand(const InitConfig &config, bool confineChild, int *notifyFd = nullptr)
+// The command's new terminal, when the configuration asks for one (tier 1: in the
+// sandbox's own devpts instance, so no terminal of the host is even named there). Its
+// master side goes to the launcher with a "terminal" line on the status channel (a unix
+// socket then) and no copy of it stays in the sandbox. Returns the terminal's other side
+// (close-on-exec), which the command makes its controlling terminal, or -1.
+int openTerminal(const InitConfig &config)
+{
+    if (config.terminalRows == 0)
+        return -1;
+    const int master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (master < 0)
+        failSetup(errnoText("cannot open a terminal for the command (/dev/ptmx)"));
+    int locked = 0;
+    if (ioctl(master, TIOCSPTLCK, &locked) != 0)
+        failSetup(errnoText("cannot unlock the command's terminal"));
+    const int terminal = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (terminal < 0)
+        failSetup(errnoText("cannot open the command's terminal"));
+    winsize size = {};
+    size.ws_row = static_cast<unsigned short>(config.terminalRows);
+    size.ws_col = static_cast<unsigned short>(config.terminalColumns);
+    if (ioctl(terminal, TIOCSWINSZ, &size) != 0)
+        failSetup(errnoText("cannot size the command's terminal"));
+    if (!sendDescriptor(kStatusFd, master, "terminal\n"))
+        failSetup(errnoText("cannot pass the command's terminal to the launcher"));
+    close(master);
+    return terminal;
+}
+
+pid_t startCommand(const InitConfig &config, bool confineChild, int *notifyFd = nullptr, int terminal = -1)
 {
     int pipeFds[2];
     if (pipe2(pipeFds, O_CLOEXEC) != 0)
@@ -131,6 +159,14 @@ pid_t startCommand(const InitConfig &config, bool confineChild, int *notifyFd = 
             close(channel[0]);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         setsid();
+        if (terminal >= 0
+            && (ioctl(terminal, TIOCSCTTY, 0) != 0 || dup2(terminal, STDIN_FILENO) < 0
+                || dup2(terminal, STDOUT_FILENO) < 0 || dup2(terminal, STDERR_FILENO) < 0)) {
+            const std::string failure = errnoText("cannot make the terminal the command's own");
+            const char marker = 'C';
+            (void)!write(pipeFds[1], &marker, 1);
+            failSetup(failure);
+        }
         std::string error;
         int filterFd = -1;
         if (confineChild
@@ -185,6 +221,8 @@ pid_t startCommand(const InitConfig &config, bool confineChild, int *notifyFd = 
         _exit(saved == ENOENT ? 127 : 126);
     }
     close(pipeFds[1]);
+    if (terminal >= 0)
+        close(terminal);
     if (supervise) {
         close(channel[1]);
         *notifyFd = receiveDescriptor(channel[0]);
@@ -299,6 +337,8 @@ void dropEffectiveCapabilities()
         failSetup(error);
     if (sethostname(config.hostname.data(), config.hostname.size()) != 0)
         failSetup(errnoText("cannot set the host name"));
+    // In the new root, before Landlock and seccomp: the sandbox's own /dev/ptmx.
+    const int terminal = openTerminal(config);
     ProxyBridge bridge;
     if (config.network != InitConfig::Network::Full) {
         if (!bringUpLoopback(error))
@@ -315,7 +355,7 @@ void dropEffectiveCapabilities()
     if (signalFd < 0)
         failSetup(errnoText("cannot create a signalfd"));
     int notifyFd = -1;
-    const pid_t command = startCommand(config, false, &notifyFd);
+    const pid_t command = startCommand(config, false, &notifyFd, terminal);
     if (command < 0)
         _exit(kSetupFailedStatus);
     if (superviseNotifications(config) && notifyFd < 0) {
@@ -460,7 +500,7 @@ void runUnshared(const InitConfig &config)
     if (signalFd < 0)
         failSetup(errnoText("cannot create a signalfd"));
     int notifyFd = -1;
-    const pid_t command = startCommand(config, true, &notifyFd);
+    const pid_t command = startCommand(config, true, &notifyFd, openTerminal(config));
     if (command < 0) {
         killDescendants();
         _exit(kSetupFailedStatus);

@@ -1,6 +1,7 @@
 #include "WriteGate.h"
 
 #include "CallerAccess.h"
+#include "ControllingTerminal.h"
 #include "core/RepositoryRules.h"
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <thread>
 #include <unistd.h>
 
@@ -543,6 +545,10 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
             if (!mayWrite(real, false))
                 return fail(-EACCES);
             const std::string self = "/proc/self/fd/" + std::to_string(target.object);
+            // /dev/tty is the caller's controlling terminal, not sandbox-init's.
+            if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(5, 0)
+                && (fd = openControllingTerminal(pid, passFlags)) < 0)
+                return fail(-errno);
             if (S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK)) {
                 // With its other end open (a pipe the caller holds, mostly) it opens at once.
                 fd = open(self.c_str(), passFlags | O_NONBLOCK);
