@@ -134,6 +134,11 @@ WriteGate::WriteGate(const InitConfig &config)
         m_roots.push_back(canonical(root));
     for (const std::string &path : config.guardReadOnly)
         m_readOnly.push_back(canonical(path));
+    for (const std::string &path : config.guardDenied) {
+        m_denied.push_back(path);
+        if (const std::string real = canonical(path); real != path)
+            m_denied.push_back(real);
+    }
     for (const std::string &path : config.landlockWritable)
         m_writable.push_back(canonical(path));
     m_devices = config.landlockDevices;
@@ -145,7 +150,7 @@ WriteGate::~WriteGate() = default;
 
 bool WriteGate::wanted(const InitConfig &config)
 {
-    return !config.guardRepositories.empty() || !config.guardReadOnly.empty();
+    return !config.guardRepositories.empty() || !config.guardReadOnly.empty() || !config.guardDenied.empty();
 }
 
 bool WriteGate::handles(int nr)
@@ -174,6 +179,15 @@ bool WriteGate::underGuardedRoot(const std::string &path) const
     return false;
 }
 
+std::string WriteGate::deniedPathOf(const std::string &path) const
+{
+    for (const std::string &denied : m_denied) {
+        if (isUnder(path, denied))
+            return denied;
+    }
+    return {};
+}
+
 std::string WriteGate::nearestGitDirectory(const std::string &directory) const
 {
     for (std::string path = directory; underGuardedRoot(path); path = parentOf(path)) {
@@ -190,6 +204,8 @@ std::string WriteGate::judge(const std::string &directory, const std::string &na
     if (name == "." || name == "..")
         return {}; // the kernel refuses changing these itself
     const std::string full = joinPath(directory, name);
+    if (const std::string denied = deniedPathOf(full); !denied.empty())
+        return "beneath " + denied + ", which the policy denies";
     for (const std::string &path : m_readOnly) {
         if (isUnder(full, path))
             return "a read-only path of the policy";
@@ -226,7 +242,8 @@ std::string WriteGate::judge(const std::string &directory, const std::string &na
 bool WriteGate::mayWrite(const std::string &path, bool isParent) const
 {
     // Tier 1: sandbox-init is pid 1 of the sandbox, under the command's own Landlock
-    // rules and mounts: the kernel refuses it what it refuses the command.
+    // rules and mounts; in a container (tier 1's rules) it has the command's mounts, user
+    // and (no) capabilities: the kernel refuses it what it refuses the command.
     if (m_tier == 1)
         return true;
     // Tier 2: sandbox-init is not confined; it acts only where Landlock lets the command.
@@ -361,7 +378,8 @@ int WriteGate::resolve(unsigned pid, int base, const std::string &path, bool fol
     return -ENOENT;
 }
 
-bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif_resp &response, std::string &refused)
+bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif_resp &response, std::string &refused,
+                       std::string &deniedBy)
 {
     response.error = -EPERM;
     response.val = 0;
@@ -481,6 +499,9 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
     };
     auto refuse = [&](const std::string &where, const std::string &why) {
         refused = where + " (" + why + ")";
+        deniedBy = deniedPathOf(where);
+        if (!deniedBy.empty())
+            refused = where;
         response.error = -EACCES;
         cleanup();
         return false;
