@@ -308,6 +308,9 @@ int WriteGate::resolve(unsigned pid, int base, const std::string &path, bool fol
             const int saved = errno;
             if (saved == ENOENT && last)
                 return finish(name, -1);
+            // Where the walk stopped, so a refusal beneath a denied path can say so.
+            out.parentPath = objectPath(dir);
+            out.name = name;
             close(dir);
             return -saved;
         }
@@ -511,6 +514,16 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
         cleanup();
         return false;
     };
+    // A path that could not be resolved: beneath a denied path (a mask the walk cannot
+    // enter), the call is refused as a write there.
+    auto unresolved = [&](int error, const Target &at) {
+        if (!at.parentPath.empty()) {
+            const std::string where = joinPath(at.parentPath, at.name);
+            if (const std::string denied = deniedPathOf(where); !denied.empty())
+                return refuse(where, "beneath " + denied + ", which the policy denies");
+        }
+        return fail(error);
+    };
     auto done = [&](int rc) {
         response.error = rc < 0 ? -errno : 0;
         cleanup();
@@ -540,7 +553,7 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
         const bool temporary = (flags & O_TMPFILE) == O_TMPFILE;
         const bool follow = temporary || (!(flags & O_NOFOLLOW) && !(creating && (flags & O_EXCL)));
         if (const int rc = resolve(pid, base, path, follow, target); rc < 0)
-            return fail(rc);
+            return unresolved(rc, target);
         const int passFlags = (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)) | O_CLOEXEC;
         int fd = -1;
         if (temporary) {
@@ -616,7 +629,7 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
 
     if (op == Op::Truncate) {
         if (const int rc = resolve(pid, base, path, true, target); rc < 0)
-            return fail(rc);
+            return unresolved(rc, target);
         if (target.object < 0)
             return fail(-ENOENT);
         struct stat st = {};
@@ -649,13 +662,13 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
             otherBase = -1;
         } else if (const int rc = resolve(pid, otherBase, other, op == Op::Link && (flags & AT_SYMLINK_FOLLOW), source);
                    rc < 0) {
-            return fail(rc);
+            return unresolved(rc, source);
         }
         if (source.object < 0)
             return fail(-ENOENT);
     }
     if (const int rc = resolve(pid, base, path, false, target); rc < 0)
-        return fail(rc);
+        return unresolved(rc, target);
     if (target.parentPath.empty())
         return fail(-ENOENT);
     const std::string where = joinPath(target.parentPath, target.name);
