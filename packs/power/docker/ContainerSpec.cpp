@@ -221,7 +221,8 @@ QStringList ContainerSpec::proxyEnvironment() const
     return env;
 }
 
-QStringList ContainerSpec::gateArguments(const QStringList &argv, const QString &statusName) const
+QStringList ContainerSpec::gateArguments(const QStringList &argv, const QString &statusName,
+                                         const QString &statusDirectory) const
 {
     QStringList arguments{ QString::fromLatin1(helperTarget), QStringLiteral("--gate"), QStringLiteral("--status"),
                            QString::fromLatin1(statusTarget) + QLatin1Char('/') + statusName };
@@ -231,8 +232,10 @@ QStringList ContainerSpec::gateArguments(const QStringList &argv, const QString 
         arguments << QStringLiteral("--read-only") << path;
     for (const QString &path : m_denied)
         arguments << QStringLiteral("--deny") << path;
-    // No command opens another's status FIFO for writing.
+    // No command opens another's status FIFO for writing, by either path.
     arguments << QStringLiteral("--read-only") << QString::fromLatin1(statusTarget);
+    if (!statusDirectory.isEmpty())
+        arguments << QStringLiteral("--read-only") << statusDirectory;
     arguments << QStringLiteral("--");
     return arguments + argv;
 }

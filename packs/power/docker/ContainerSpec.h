@@ -63,8 +63,9 @@ public:
                            const QString &proxyDirectory = {}, const QString &proxySocket = {}) const;
     // The exec's command line for `argv`: sandbox-init's write gate guarding the writable
     // mounts and the read-only and denied paths inside them, reporting on the FIFO
-    // `statusName` of the container's status folder.
-    QStringList gateArguments(const QStringList &argv, const QString &statusName) const;
+    // `statusName` of the container's status folder, `statusDirectory` on the host (read-only
+    // to the command under that path too, should a writable mount hold it).
+    QStringList gateArguments(const QStringList &argv, const QString &statusName, const QString &statusDirectory) const;
     // The variables a proxied container's commands get last, pointing every tool at the
     // bridge (and nowhere else).
     QStringList proxyEnvironment() const;

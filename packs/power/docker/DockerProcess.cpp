@@ -272,7 +272,8 @@ void DockerProcess::run()
                                 { QStringLiteral("AttachStderr"), true },
                                 { QStringLiteral("Tty"), false },
                                 { QStringLiteral("Cmd"),
-                                  QJsonArray::fromStringList(m_spec.gateArguments(m_request.argv, statusName)) },
+                                  QJsonArray::fromStringList(m_spec.gateArguments(m_request.argv, statusName,
+                                                                                  container.value().statusDirectory)) },
                                 { QStringLiteral("Env"), env },
                                 { QStringLiteral("WorkingDir"), m_request.cwd },
                                 { QStringLiteral("User"), m_spec.user() } };
