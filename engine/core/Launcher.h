@@ -58,7 +58,10 @@ public:
     // `PROGRAM --proxy-bridge-wait PORT` returns 0 once 127.0.0.1:PORT accepts connections
     // (1 after 10 seconds); `PROGRAM --hold` does nothing until it is killed, reaping
     // orphans when it is pid 1 (a container's first process that needs nothing of the
-    // image). Empty when the engine has none.
+    // image); `PROGRAM --gate [--guard DIR]... [--read-only PATH]... [--status FIFO] --
+    // COMMAND...` runs COMMAND in the container it is in under the write gate (guarding the
+    // repositories under each DIR) and the seccomp deny list, writing its status lines and
+    // refusals to FIFO. Empty when the engine has none.
     virtual QString proxyBridgeProgram() const { return {}; }
 
     // The engine's own directories (configuration, state, runtime directory): a sandbox that

@@ -64,10 +64,11 @@ QString EscapeDriver::describe() const
     return QStringLiteral("the auto launcher driven directly (configure, prepare, spawn)");
 }
 
-EscapeDriver::Outcome EscapeDriver::run(int tier, const Policy &policy, const QStringList &argv, const QString &cwd)
+EscapeDriver::Outcome EscapeDriver::run(int tier, const Policy &policy, const QStringList &argv, const QString &cwd,
+                                        bool repeatable)
 {
     if (!m_sandboxctl.isEmpty())
-        return runCli(tier, policy, argv, cwd);
+        return runCli(tier, policy, argv, cwd, repeatable);
     const RunResult result = runIn(tier == 1 ? *m_tier1 : *m_tier2, argv, policy, cwd, QByteArray(""), 60000, 90000);
     Outcome outcome;
     outcome.ran = result.started;
@@ -245,7 +246,8 @@ bool EscapeDriver::startDaemon(int tier, QString *error)
     return QFileInfo::exists(engineSocket(tier));
 }
 
-EscapeDriver::Outcome EscapeDriver::runCli(int tier, const Policy &policy, const QStringList &argv, const QString &cwd)
+EscapeDriver::Outcome EscapeDriver::runCli(int tier, const Policy &policy, const QStringList &argv, const QString &cwd,
+                                           bool repeatable)
 {
     const QString policyPath = m_configRoot + QStringLiteral("/policy-%1.json").arg(tier);
     QFile file(policyPath);
@@ -268,7 +270,7 @@ EscapeDriver::Outcome EscapeDriver::runCli(int tier, const Policy &policy, const
     // this run, used by the next. Something on the machine changing meanwhile (a socket
     // under /run, another suite's directory in /var/tmp) makes the case the full program's:
     // it is then primed and run again, up to three times in all.
-    const bool recordable = m_recorded && policy.network != Policy::NetworkMode::Allowlist
+    const bool recordable = m_recorded && repeatable && policy.network != Policy::NetworkMode::Allowlist
         && policy.hostExecution == Policy::HostExecution::Deny;
     CliResult result;
     for (int attempt = 0; attempt < (recordable ? 3 : 1); ++attempt) {

@@ -45,7 +45,10 @@ public:
 
     bool prepare(QString *error);
     QString describe() const;
-    Outcome run(int tier, const Policy &policy, const QStringList &argv, const QString &cwd);
+    // `repeatable`: the command may run again when the recorded-plan driver finds that a
+    // run did not take the recorded plan (a command that waits for a one-time partner on the
+    // host is not).
+    Outcome run(int tier, const Policy &policy, const QStringList &argv, const QString &cwd, bool repeatable = true);
 
     // The socket the engine serving `tier` listens on (empty when driven directly).
     QString engineSocket(int tier) const;
@@ -63,7 +66,7 @@ private:
     bool prepareCli(QString *error);
     bool startDaemon(int tier, QString *error);
     QStringList connectionArguments(int tier) const;
-    Outcome runCli(int tier, const Policy &policy, const QStringList &argv, const QString &cwd);
+    Outcome runCli(int tier, const Policy &policy, const QStringList &argv, const QString &cwd, bool repeatable);
 
     QString m_sandboxctl;
     QString m_configRoot;

@@ -18,6 +18,7 @@
 #include <QNetworkDatagram>
 #include <QNetworkInterface>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
@@ -26,6 +27,7 @@
 
 #include <memory>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -34,7 +36,7 @@ namespace {
 const QString dockerRef = QStringLiteral("atom-pack:power-pack:docker");
 const QByteArray secret = "escape-suite-secret";
 
-enum Expect { Blocked, NoSecret, Refused, Empty };
+enum Expect { Blocked, NoSecret, Refused, Empty, Ran, Says };
 enum AllowlistExpect { Reaches, Forbidden, NoConnection, Fails, Lists };
 
 using sandbox::test::binary;
@@ -52,7 +54,8 @@ private slots:
     void cleanupTestCase();
     void escape_data();
     void escape();
-    void filesystemClaimSaysWhatIsNotProtected();
+    void writeGateRefusalsAreReported();
+    void filesystemClaimSaysWhatTheWriteGateRefuses();
     void containerHasItsOwnNetworkNamespace();
     void allowlist_data();
     void allowlist();
@@ -62,6 +65,8 @@ private slots:
 private:
     Outcome ctl(const QStringList &args, const QByteArray &input = {});
     QString expand(const QString &text) const;
+    int hostGit(const QString &directory, const QStringList &args, QByteArray *out = nullptr) const;
+    bool hostCheck(const QString &check, QString &why) const;
     void setNetwork(const QString &mode, const QStringList &allowedDomains);
     bool somethingGotAround(QString &why);
 
@@ -69,6 +74,8 @@ private:
     QString m_image;
     std::unique_ptr<QTemporaryDir> m_root;
     QString m_workspace;
+    QString m_marker; // a host file only the host's git running a planted command would make
+    bool m_git = false; // the host has git, and so has the test image
     QString m_abstractName;
     int m_abstractListener = -1;
     std::unique_ptr<QProcess> m_daemon;
@@ -115,6 +122,23 @@ void TestDockerEscape::initTestCase()
     QVERIFY(QDir().mkpath(m_workspace + QStringLiteral("/src")));
     QVERIFY(QFile::link(m_workspace + QStringLiteral("/home/.ssh/id_ed25519"),
                         m_workspace + QStringLiteral("/src/link-to-ssh")));
+    // A file of the host outside the workspace, hard-linked into it (a local git clone
+    // hard-links its objects so).
+    QVERIFY(writeFile(m_root->filePath(QStringLiteral("outside.txt")), "original\n"));
+    QVERIFY(::link(QFile::encodeName(m_root->filePath(QStringLiteral("outside.txt"))).constData(),
+                   QFile::encodeName(m_workspace + QStringLiteral("/linked.txt")).constData())
+            == 0);
+    m_marker = m_root->filePath(QStringLiteral("planted-code-ran"));
+    // A repository the user made deeper in the workspace, with a commit.
+    m_git = !QStandardPaths::findExecutable(QStringLiteral("git")).isEmpty();
+    if (m_git) {
+        const QString project = m_workspace + QStringLiteral("/proj");
+        QVERIFY(QDir().mkpath(project));
+        QCOMPARE(hostGit(project, { QStringLiteral("init"), QStringLiteral("-q") }), 0);
+        QVERIFY(writeFile(project + QStringLiteral("/f"), "first\n"));
+        QCOMPARE(hostGit(project, { QStringLiteral("add"), QStringLiteral("f") }), 0);
+        QCOMPARE(hostGit(project, { QStringLiteral("commit"), QStringLiteral("-qm"), QStringLiteral("first") }), 0);
+    }
     QVERIFY(QFile::copy(binary(QStringLiteral("escape-probe-static")), m_workspace + QStringLiteral("/escape-probe")));
     QVERIFY(QFile::setPermissions(m_workspace + QStringLiteral("/escape-probe"),
                                   QFile::ReadOwner | QFile::ExeOwner | QFile::ReadOther | QFile::ExeOther));
@@ -212,6 +236,8 @@ QString TestDockerEscape::expand(const QString &text) const
     result.replace(QStringLiteral("{probe}"), m_workspace + QStringLiteral("/escape-probe"));
     result.replace(QStringLiteral("{ws}"), m_workspace);
     result.replace(QStringLiteral("{home}"), m_workspace + QStringLiteral("/home"));
+    result.replace(QStringLiteral("{marker}"), m_marker);
+    result.replace(QStringLiteral("{root}"), m_root->path());
     result.replace(QStringLiteral("{runtime}"), m_socket);
     result.replace(QStringLiteral("{abstract}"), m_abstractName);
     result.replace(QStringLiteral("{port}"), QString::number(m_allowed.port()));
@@ -221,6 +247,82 @@ QString TestDockerEscape::expand(const QString &text) const
     result.replace(QStringLiteral("{host}"), m_hostAddress);
     result.replace(QStringLiteral("{host6}"), m_hostAddress6);
     return result;
+}
+
+int TestDockerEscape::hostGit(const QString &directory, const QStringList &args, QByteArray *out) const
+{
+    QProcess git;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("HOME"), m_root->path());
+    env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
+    for (const char *name : { "GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME" })
+        env.insert(QString::fromLatin1(name), QStringLiteral("Host"));
+    for (const char *name : { "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL" })
+        env.insert(QString::fromLatin1(name), QStringLiteral("host@example.org"));
+    git.setProcessEnvironment(env);
+    git.start(QStringLiteral("git"), QStringList{ QStringLiteral("-C"), directory } + args);
+    if (!git.waitForFinished(60000))
+        return -1;
+    if (out)
+        *out = git.readAllStandardOutput();
+    return git.exitStatus() == QProcess::NormalExit ? git.exitCode() : -1;
+}
+
+// What must hold on the host after a row (empty: nothing more):
+//   nofile:PATH              PATH was never made
+//   content:PATH:TEXT        PATH holds TEXT
+//   no-repository:DIR        no .git and no HEAD were made in DIR, and the host's git, run
+//                            there and in the repository proj, runs nothing planted
+//   git-runs-nothing:DIR     the host's git, run in DIR, runs nothing planted
+//   git-log:DIR:SUBJECT      the repository DIR has a commit with this subject
+bool TestDockerEscape::hostCheck(const QString &rawCheck, QString &why) const
+{
+    const QString check = expand(rawCheck);
+    if (check.isEmpty())
+        return true;
+    const QString kind = check.section(QLatin1Char(':'), 0, 0);
+    const QString path = check.section(QLatin1Char(':'), 1, 1);
+    const QString rest = check.section(QLatin1Char(':'), 2);
+    if (kind == QLatin1String("nofile")) {
+        why = path + QStringLiteral(" was made");
+        struct stat st = {};
+        return ::lstat(QFile::encodeName(path).constData(), &st) != 0;
+    }
+    if (kind == QLatin1String("content")) {
+        QFile file(path);
+        const QByteArray content = file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        why = path + QStringLiteral(" holds: ") + QString::fromUtf8(content);
+        return content == rest.toUtf8();
+    }
+    if (kind == QLatin1String("no-repository") || kind == QLatin1String("git-runs-nothing")) {
+        const bool repository = kind == QLatin1String("no-repository");
+        struct stat st = {};
+        const bool dotGit
+            = repository && ::lstat(QFile::encodeName(path + QStringLiteral("/.git")).constData(), &st) == 0;
+        const bool head
+            = repository && ::lstat(QFile::encodeName(path + QStringLiteral("/HEAD")).constData(), &st) == 0;
+        if (QFileInfo(path).isDir()) {
+            hostGit(path, { QStringLiteral("status"), QStringLiteral("--short") });
+            hostGit(path, { QStringLiteral("checkout"), QStringLiteral("-q"), QStringLiteral(".") });
+        }
+        hostGit(m_workspace + QStringLiteral("/proj"), { QStringLiteral("status"), QStringLiteral("--short") });
+        const bool ran = QFile::exists(m_marker);
+        QFile::remove(m_marker);
+        why = QStringLiteral("in %1: .git made=%2, HEAD made=%3, host git ran planted code=%4")
+                  .arg(path)
+                  .arg(dotGit)
+                  .arg(head)
+                  .arg(ran);
+        return !dotGit && !head && !ran;
+    }
+    if (kind == QLatin1String("git-log")) {
+        QByteArray log;
+        hostGit(path, { QStringLiteral("log"), QStringLiteral("--all"), QStringLiteral("--format=%s") }, &log);
+        why = QStringLiteral("the commits in %1: %2").arg(path, QString::fromUtf8(log));
+        return log.split('\n').contains(rest.toUtf8());
+    }
+    why = QStringLiteral("unknown check ") + check;
+    return false;
 }
 
 void TestDockerEscape::setNetwork(const QString &mode, const QStringList &allowedDomains)
@@ -267,7 +369,8 @@ void TestDockerEscape::escape_data()
 {
     QTest::addColumn<QStringList>("argv");
     QTest::addColumn<int>("expect");
-    QTest::addColumn<QString>("untouched"); // a host path that must not exist afterwards
+    QTest::addColumn<QString>("check"); // what must hold on the host afterwards (hostCheck)
+    QTest::addColumn<QByteArray>("needle"); // Says: what the command prints
     auto sh = [](const char *script) {
         return QStringList{ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QString::fromLatin1(script) };
     };
@@ -277,9 +380,8 @@ void TestDockerEscape::escape_data()
             argv.append(QString::fromLatin1(arg));
         return argv;
     };
-    auto row = [](const char *name, const QStringList &argv, Expect expect, const QString &untouched = {}) {
-        QTest::newRow(name) << argv << int(expect) << untouched;
-    };
+    auto row = [](const char *name, const QStringList &argv, Expect expect, const QString &check = {},
+                  const QByteArray &needle = {}) { QTest::newRow(name) << argv << int(expect) << check << needle; };
 
     // --- denied paths
     row("read ssh key", sh("cat {home}/.ssh/id_ed25519"), NoSecret);
@@ -300,24 +402,91 @@ void TestDockerEscape::escape_data()
     row("write /etc", sh("echo x > /etc/owned"), Refused);
     row("write /usr", sh("mkdir -p /usr/local/bin && echo x > /usr/local/bin/owned"), Refused);
     row("write .git/hooks", sh("echo x > {ws}/.git/hooks/pre-commit"), Refused,
-        QStringLiteral("{ws}/.git/hooks/pre-commit"));
+        QStringLiteral("nofile:{ws}/.git/hooks/pre-commit"));
     row("write .git/config", sh("echo '[core]' >> {ws}/.git/config"), Refused);
     row("replace .git/config", sh("rm -f {ws}/.git/config"), Refused);
     row("write .git/commondir", sh("echo ../elsewhere > {ws}/.git/commondir"), Refused);
     row("replace .git/commondir", sh("rm -f {ws}/.git/commondir"), Refused);
     row("write .git/info/attributes", sh("echo '* filter=owned' >> {ws}/.git/info/attributes"), Refused);
     row("add to .git/info", sh("echo x > {ws}/.git/info/sparse-checkout"), Refused,
-        QStringLiteral("{ws}/.git/info/sparse-checkout"));
+        QStringLiteral("nofile:{ws}/.git/info/sparse-checkout"));
     row("write a submodule's config", sh("echo '[core]' >> {ws}/.git/modules/x/config"), Refused);
     row("write a worktree's gitdir", sh("echo /elsewhere/.git > {ws}/.git/worktrees/w/gitdir"), Refused);
     row("write a worktree's commondir", sh("echo ../elsewhere > {ws}/.git/worktrees/w/commondir"), Refused);
 
-    // --- kernel attack surface closed by dropping every capability. Tracing another command of
-    // the same container, user namespaces and the kernel keyring are left to the runtime's
-    // seccomp profile (the confinement claim says so); Podman's default allows them.
-    for (const char *name :
-         { "mount", "setns", "chroot", "bpf", "kexec", "modules", "open_by_handle_at", "raw_socket" })
+    // --- refused at the write by sandbox-init's write gate, which every command runs under:
+    // never made, so neither the host's git nor another command ever sees it
+    row("plant hooks in a submodule's git directory that had none",
+        sh("mkdir -p {ws}/.git/modules/x/hooks && printf '#!/bin/sh\\ntouch {marker}\\n' > "
+           "{ws}/.git/modules/x/hooks/post-checkout"),
+        Refused, QStringLiteral("nofile:{ws}/.git/modules/x/hooks"));
+    row("plant a commondir in a submodule's git directory", sh("echo /elsewhere > {ws}/.git/modules/x/commondir"),
+        Refused, QStringLiteral("nofile:{ws}/.git/modules/x/commondir"));
+    row("plant a new submodule's config",
+        sh("mkdir -p {ws}/.git/modules/sub && printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > "
+           "{ws}/.git/modules/sub/config"),
+        Refused, QStringLiteral("nofile:{ws}/.git/modules/sub"));
+    row("plant config.worktree", sh("printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > {ws}/.git/config.worktree"),
+        Refused, QStringLiteral("nofile:{ws}/.git/config.worktree"));
+    row("plant commondir, looked for while the command runs",
+        sh("echo /elsewhere > {ws}/.git/modules/x/commondir; echo x > {ws}/.git/hooks/pre-push; "
+           "test ! -e {ws}/.git/modules/x/commondir && test ! -e {ws}/.git/hooks/pre-push && echo NOT-PLANTED"),
+        Says, {}, "NOT-PLANTED");
+    row("a .git file pointing elsewhere in a sub-folder",
+        sh("mkdir -p {ws}/sub2 && echo 'gitdir: {ws}/.git' > {ws}/sub2/.git"), Ran,
+        QStringLiteral("no-repository:{ws}/sub2"));
+    row("a symbolic link named .git in a sub-folder", sh("mkdir -p {ws}/sub3 && ln -s {ws}/.git {ws}/sub3/.git"), Ran,
+        QStringLiteral("no-repository:{ws}/sub3"));
+    row("a bare repository made in the workspace",
+        sh("mkdir -p {ws}/bare/objects {ws}/bare/refs && "
+           "printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > {ws}/bare/config && "
+           "echo 'ref: refs/heads/main' > {ws}/bare/HEAD"),
+        Ran, QStringLiteral("no-repository:{ws}/bare"));
+    row("a bare repository built in .git/objects and moved out",
+        sh("d={ws}/.git/objects/evil && mkdir -p $d/objects $d/refs && "
+           "printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > $d/config && "
+           "echo 'ref: refs/heads/main' > $d/HEAD; mv $d {ws}/moved"),
+        Ran, QStringLiteral("no-repository:{ws}/moved"));
+    row("write through a hard link made on the host", sh("echo changed > {ws}/linked.txt"), Refused,
+        QStringLiteral("content:{root}/outside.txt:original\n"));
+    if (m_git) {
+        row("git init a nested repository with an fsmonitor and stage it",
+            sh("mkdir -p {ws}/nested && cd {ws}/nested && git init -q; "
+               "printf '[core]\\n\\tfsmonitor = touch {marker}\\n\\tworktree = /\\n' >> .git/config; "
+               "echo x > f; git add f; git -c user.name=n -c user.email=n@n commit -qm n; "
+               "cd {ws}/proj && git add ../nested; exit 0"),
+            Ran, QStringLiteral("no-repository:{ws}/nested"));
+        row("the config and hooks of a repository deeper in the workspace",
+            sh("printf '[core]\\n\\tfsmonitor = touch {marker}\\n' >> {ws}/proj/.git/config; "
+               "mkdir -p {ws}/proj/.git/hooks && printf '#!/bin/sh\\ntouch {marker}\\n' > "
+               "{ws}/proj/.git/hooks/post-checkout && chmod +x {ws}/proj/.git/hooks/post-checkout"),
+            Refused, QStringLiteral("git-runs-nothing:{ws}/proj"));
+        row("hard-link a nested repository's config and write through the link",
+            sh("ln {ws}/proj/.git/config {ws}/cfg; printf '[core]\\n\\tfsmonitor = touch {marker}\\n' >> {ws}/cfg"),
+            Ran, QStringLiteral("git-runs-nothing:{ws}/proj"));
+        row("rename a file over a nested repository's config",
+            sh("printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > {ws}/c; mv -f {ws}/c {ws}/proj/.git/config"),
+            Refused, QStringLiteral("git-runs-nothing:{ws}/proj"));
+        row("git config core.fsmonitor in a nested repository",
+            QStringList{ QStringLiteral("git"), QStringLiteral("-C"), QStringLiteral("{ws}/proj"),
+                         QStringLiteral("config"), QStringLiteral("core.fsmonitor"), QStringLiteral("touch {marker}") },
+            Refused, QStringLiteral("git-runs-nothing:{ws}/proj"));
+        // --- ordinary work in a repository goes on
+        row("git add, commit, branch and stash work",
+            sh("export GIT_AUTHOR_NAME=c GIT_AUTHOR_EMAIL=c@c GIT_COMMITTER_NAME=c GIT_COMMITTER_EMAIL=c@c; "
+               "cd {ws}/proj && echo more >> f && git add f && git commit -qm inside && git branch inside-branch && "
+               "echo wip >> f && git stash -q && git stash list | grep -q . && git stash pop -q && "
+               "git checkout -q inside-branch && git status --short && echo WORKED"),
+            Says, QStringLiteral("git-log:{ws}/proj:inside"), "WORKED");
+    }
+
+    // --- kernel attack surface closed by dropping every capability and by sandbox-init's
+    // seccomp deny list, which Podman's default profile would allow (tracing another command,
+    // namespaces, the kernel keyring)
+    for (const char *name : { "mount", "setns", "chroot", "bpf", "kexec", "modules", "open_by_handle_at", "raw_socket",
+                              "ptrace", "process_vm", "io_uring", "keyctl", "unshare", "clone_newuser" })
         row(name, probe({ name }), Blocked);
+    row("limit sandbox-init", probe({ "wedge_parent", "1" }), Blocked);
 
     // --- network none
     row("tcp out", probe({ "connect_tcp", "1.1.1.1", "443" }), Blocked);
@@ -339,7 +508,8 @@ void TestDockerEscape::escape()
 {
     QFETCH(QStringList, argv);
     QFETCH(int, expect);
-    QFETCH(QString, untouched);
+    QFETCH(QString, check);
+    QFETCH(QByteArray, needle);
     QStringList expanded;
     for (const QString &arg : std::as_const(argv))
         expanded.append(expand(arg));
@@ -363,9 +533,14 @@ void TestDockerEscape::escape()
         else
             QVERIFY2(outcome.out.trimmed().isEmpty(), shown.constData());
         break;
+    case Ran:
+        break;
+    case Says:
+        QVERIFY2(outcome.exitCode == 0 && outcome.out.contains(needle), shown.constData());
+        break;
     }
-    if (!untouched.isEmpty())
-        QVERIFY2(!QFileInfo::exists(expand(untouched)), qPrintable(expand(untouched)));
+    QString why;
+    QVERIFY2(hostCheck(check, why), qPrintable(why + QLatin1Char('\n') + QString::fromUtf8(shown)));
     QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/config")).size(), qint64(7));
     QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/commondir")).size(), qint64(2));
     QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/info/attributes")).size(), qint64(1));
@@ -374,20 +549,60 @@ void TestDockerEscape::escape()
     QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/worktrees/w/commondir")).size(), qint64(6));
 }
 
-void TestDockerEscape::filesystemClaimSaysWhatIsNotProtected()
+void TestDockerEscape::writeGateRefusalsAreReported()
+{
+    const Outcome refused
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                expand(QStringLiteral("echo x > {ws}/.git/hooks/post-merge")) });
+    QVERIFY2(refused.exitCode != 0 && refused.err.contains("ermission denied"), refused.err.constData());
+    const Outcome events = ctl({ QStringLiteral("events"), QStringLiteral("--json") });
+    QCOMPARE(events.exitCode, 0);
+    QJsonArray all = QJsonDocument::fromJson(events.out).array();
+    if (all.isEmpty()) {
+        for (const QByteArray &line : events.out.split('\n')) {
+            if (!line.trimmed().isEmpty())
+                all.append(QJsonDocument::fromJson(line).object());
+        }
+    }
+    QJsonObject found;
+    for (const QJsonValue &value : std::as_const(all)) {
+        if (value.toObject().value(QStringLiteral("what")).toString().contains(QLatin1String("/.git/hooks/post-merge")))
+            found = value.toObject();
+    }
+    QVERIFY2(!found.isEmpty(), events.out.constData());
+    QCOMPARE(found.value(QStringLiteral("kind")).toString(), QStringLiteral("path"));
+    QVERIFY2(found.value(QStringLiteral("rule")).toString().contains(QLatin1String("write gate")),
+             qPrintable(found.value(QStringLiteral("rule")).toString()));
+    QCOMPARE(found.value(QStringLiteral("ref")).toString(), dockerRef);
+    QVERIFY(found.value(QStringLiteral("processId")).toInteger() > 0);
+    QVERIFY2(found.value(QStringLiteral("command")).toString().startsWith(QLatin1String("/bin/sh -c")),
+             qPrintable(found.value(QStringLiteral("command")).toString()));
+
+    // A write beneath a denied folder (covered by an empty read-only one) is refused by the
+    // gate too, and the refusal names the denied path.
+    const Outcome denied = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                                 QStringLiteral("-c"), expand(QStringLiteral("echo x > {home}/.ssh/planted")) });
+    QVERIFY2(denied.exitCode != 0 && denied.err.contains("ermission denied"), denied.err.constData());
+    const Outcome after = ctl({ QStringLiteral("events"), QStringLiteral("--json") });
+    QVERIFY2(after.out.contains(expand(QStringLiteral("{home}/.ssh/planted")).toUtf8()), after.out.constData());
+    QVERIFY2(after.out.contains(expand(QStringLiteral("{home}/.ssh is denied by the policy")).toUtf8()),
+             after.out.constData());
+}
+
+void TestDockerEscape::filesystemClaimSaysWhatTheWriteGateRefuses()
 {
     const Outcome described = ctl({ QStringLiteral("describe"), dockerRef, QStringLiteral("--json") });
     QVERIFY2(described.exitCode == 0, described.err.constData());
     const QString claim = sandbox::test::claimOf(described.out, QStringLiteral("filesystem"));
     for (const char *said :
-         { "the control files that already exist (config, hooks, info, commondir, gitdir, config.worktree and the "
-           "object alternates of its .git and of the git directories under its modules and worktrees) are mounted "
-           "read-only",
-           "a command can create those files where they do not exist yet (a .git/hooks folder that was missing among "
-           "them), create new or nested repositories and .git files, and change any repository deeper in the "
-           "workspace",
-           "Use the auto backend to have every such change refused" })
+         { "Every command runs under sandbox-init's write gate, as in the auto backend",
+           "no command creates or changes a file that makes the host's git run code, in any repository, existing or "
+           "new, at any depth",
+           "no file with other hard links is written, while git add, commit, branch and stash work" })
         QVERIFY2(claim.contains(QLatin1String(said)), described.out.constData());
+    QVERIFY2(!claim.contains(QLatin1String("Nothing else of a repository is protected")), described.out.constData());
+    const QString confinement = sandbox::test::claimOf(described.out, QStringLiteral("confinement"));
+    QVERIFY2(confinement.contains(QLatin1String("sandbox-init's seccomp deny list")), described.out.constData());
 }
 
 void TestDockerEscape::containerHasItsOwnNetworkNamespace()
@@ -455,7 +670,8 @@ void TestDockerEscape::allowlist_data()
     row("dns to a public resolver", sh("nslookup -timeout=2 example.com 1.1.1.1"), Fails);
     row("dns through the system resolver", sh("nslookup -timeout=2 example.com"), Fails);
     row("no interface but loopback", sh("ls /sys/class/net"), Lists, "lo");
-    row("no route", sh("ip route show; ip -6 route show"), Lists, "");
+    // Read from /proc: sandbox-init's deny list refuses raw sockets, netlink's (ip's) included.
+    row("no route", sh("tail -n +2 /proc/net/route; grep -v ' lo$' /proc/net/ipv6_route; true"), Lists, "");
 }
 
 void TestDockerEscape::allowlist()

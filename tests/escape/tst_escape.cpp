@@ -1005,7 +1005,9 @@ void TestEscape::escape()
         chosen.network = Policy::NetworkMode::Full;
     else if (policy == QLatin1String("hostexec"))
         chosen.hostExecution = Policy::HostExecution::Allow;
-    const EscapeDriver::Outcome outcome = m_driver.run(tier, chosen, expanded, m_workspace.path());
+    // A "later" command waits for the store writer, which serves one run only.
+    const EscapeDriver::Outcome outcome
+        = m_driver.run(tier, chosen, expanded, m_workspace.path(), policy != QLatin1String("later"));
     if (policy == QLatin1String("later"))
         QVERIFY(finishStoreWriter());
     const QByteArray all = outcome.out + outcome.err;

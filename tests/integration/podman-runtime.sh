@@ -2,7 +2,8 @@
 # A private Docker-compatible runtime for the Docker backend's tests and benchmark:
 # Podman's service on its own socket, storage and configuration (nothing of the machine's
 # own Podman is touched), with two small images imported from rootfs folders built here
-# (no registry is reachable): busybox with its tools, and busybox alone.
+# (no registry is reachable): busybox with its tools and the host's git (with the libraries
+# it links), and busybox alone.
 #   podman-runtime.sh start DIR   prints SANDBOX_TEST_DOCKER_SOCKET=…, SANDBOX_TEST_DOCKER_IMAGE=…
 #                                 and SANDBOX_TEST_DOCKER_BARE_IMAGE=…
 #   podman-runtime.sh stop DIR    stops the service and removes its containers and storage
@@ -36,6 +37,14 @@ CONF
     for tool in $("$busybox" --list); do
         [ "$tool" = busybox ] || ln -sf busybox "$dir/rootfs/bin/$tool"
     done
+    # git, so repositories can be worked on in the container.
+    if git=$(command -v git); then
+        cp "$git" "$dir/rootfs/bin/git"
+        for lib in $(ldd "$git" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+            mkdir -p "$dir/rootfs$(dirname "$lib")"
+            cp -L "$lib" "$dir/rootfs$lib"
+        done
+    fi
     echo "root:x:0:0:root:/:/bin/sh" >"$dir/rootfs/etc/passwd"
     echo "root:x:0:" >"$dir/rootfs/etc/group"
     tar -C "$dir/rootfs" -cf "$dir/rootfs.tar" .

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QUuid>
 
@@ -11,9 +13,10 @@
 
 namespace sandbox::power {
 
-ContainerPool::ContainerPool(DockerApi api, QString instanceLabel, ChannelOpener openChannel)
+ContainerPool::ContainerPool(DockerApi api, QString instanceLabel, QString statusRoot, ChannelOpener openChannel)
     : m_api(std::move(api))
     , m_instanceLabel(std::move(instanceLabel))
+    , m_statusRoot(std::move(statusRoot))
     , m_openChannel(std::move(openChannel))
 { }
 
@@ -22,13 +25,13 @@ ContainerPool::~ContainerPool()
     removeAll(5000);
 }
 
-Result<QString> ContainerPool::containerFor(const ContainerSpec &spec)
+Result<ContainerPool::Instance> ContainerPool::containerFor(const ContainerSpec &spec)
 {
     const QString key = spec.key();
     // One creation at a time: two first commands in one workspace share one container.
     QMutexLocker locker(&m_mutex);
     if (const auto it = m_containers.constFind(key); it != m_containers.constEnd())
-        return it.value().id;
+        return Instance{ it.value().id, it.value().statusDirectory };
 
     Container container;
     if (spec.proxied()) {
@@ -41,28 +44,44 @@ Result<QString> ContainerPool::containerFor(const ContainerSpec &spec)
     }
 
     const QString name = QStringLiteral("sandbox-studio-") + QUuid::createUuid().toString(QUuid::Id128).left(16);
+    // The commands' status FIFOs: a folder of this container's own, owner-only on the host.
+    const QFile::Permissions ownerOnly = QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner;
+    if (m_statusRoot.isEmpty() || !QDir().mkpath(m_statusRoot) || !QFile::setPermissions(m_statusRoot, ownerOnly))
+        return Error{ m_statusRoot, tr("no folder for the commands' status channels"), {} };
+    container.statusDirectory = QDir(m_statusRoot).filePath(name);
+    if (!QDir().mkdir(container.statusDirectory) || !QFile::setPermissions(container.statusDirectory, ownerOnly))
+        return Error{ container.statusDirectory, tr("cannot create this folder"), {} };
+    auto removeStatus = [&container] { QDir(container.statusDirectory).removeRecursively(); };
     const QJsonObject labels{ { QStringLiteral("dev.sandbox-studio.launcher"), m_instanceLabel },
                               { QStringLiteral("dev.sandbox-studio.engine-pid"),
                                 QString::number(QCoreApplication::applicationPid()) } };
     Result<DockerApi::Response> created = m_api.post(
         QStringLiteral("/containers/create?name=") + name,
-        container.channel ? spec.createBody(labels, container.channel->directory(), container.channel->socketName())
-                          : spec.createBody(labels),
+        container.channel ? spec.createBody(labels, container.statusDirectory, container.channel->directory(),
+                                            container.channel->socketName())
+                          : spec.createBody(labels, container.statusDirectory),
         requestTimeoutMs);
-    if (!created.ok())
+    if (!created.ok()) {
+        removeStatus();
         return created.error();
-    if (created.value().status != 201)
+    }
+    if (created.value().status != 201) {
+        removeStatus();
         return Error{ spec.workspace(),
                       tr("the runtime refused to create the container: %1").arg(created.value().message()),
                       {} };
+    }
     const QString id = created.value().json().value(QStringLiteral("Id")).toString();
-    if (id.isEmpty())
+    if (id.isEmpty()) {
+        removeStatus();
         return Error{ spec.workspace(), tr("the runtime created a container but did not name it"), {} };
+    }
     Result<DockerApi::Response> started
         = m_api.post(QStringLiteral("/containers/") + id + QStringLiteral("/start"), {}, requestTimeoutMs);
     if (!started.ok() || (started.value().status != 204 && started.value().status != 304)) {
         const QString why = started.ok() ? started.value().message() : started.error().message;
         m_api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true"), requestTimeoutMs);
+        removeStatus();
         return Error{ spec.workspace(), tr("the runtime could not start the container: %1").arg(why), {} };
     }
     if (container.channel) {
@@ -74,6 +93,7 @@ Result<QString> ContainerPool::containerFor(const ContainerSpec &spec)
                       spec.user());
         if (!ready.ok() || ready.value() != 0) {
             m_api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true"), requestTimeoutMs);
+            removeStatus();
             return Error{ spec.workspace(),
                           tr("the container's proxy bridge did not start: %1")
                               .arg(ready.ok() ? tr("exit status %1").arg(ready.value()) : ready.error().message),
@@ -82,7 +102,7 @@ Result<QString> ContainerPool::containerFor(const ContainerSpec &spec)
     }
     container.id = id;
     m_containers.insert(key, container);
-    return id;
+    return Instance{ id, container.statusDirectory };
 }
 
 Result<int> ContainerPool::execute(const QString &id, const QStringList &argv, const QString &user)
@@ -152,6 +172,7 @@ Status ContainerPool::removeAll(int timeoutMs)
             ++it;
             continue;
         }
+        QDir(it.value().statusDirectory).removeRecursively();
         it = m_containers.erase(it);
     }
     if (!failures.isEmpty())

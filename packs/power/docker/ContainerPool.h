@@ -29,13 +29,23 @@ public:
     using ChannelOpener = std::function<Result<std::shared_ptr<ProxyChannel>>(const QStringList &allowedDomains,
                                                                               const QStringList &deniedDomains)>;
 
-    ContainerPool(DockerApi api, QString instanceLabel, ChannelOpener openChannel = {});
+    // A running container: its id, and the host folder (owner-only, mounted read-only at
+    // ContainerSpec::statusTarget) where each command's status FIFO is made.
+    struct Instance
+    {
+        QString id;
+        QString statusDirectory;
+    };
+
+    // `statusRoot`: an owner-only host folder of the engine's that holds the containers'
+    // status folders.
+    ContainerPool(DockerApi api, QString instanceLabel, QString statusRoot, ChannelOpener openChannel = {});
     // What disposeIdle() did not remove (the engine ended first) is removed here.
     ~ContainerPool();
 
     const DockerApi &api() const { return m_api; }
     // The running container for `spec`, created and started if there is none yet.
-    Result<QString> containerFor(const ContainerSpec &spec);
+    Result<Instance> containerFor(const ContainerSpec &spec);
     // Removes every container of this pool (and anything still running in it); those that
     // could not be removed stay listed for the next attempt.
     Status removeAll(int timeoutMs = requestTimeoutMs);
@@ -44,6 +54,7 @@ private:
     struct Container
     {
         QString id;
+        QString statusDirectory;
         std::shared_ptr<ProxyChannel> channel; // proxied containers only
     };
 
@@ -52,6 +63,7 @@ private:
 
     DockerApi m_api;
     QString m_instanceLabel;
+    QString m_statusRoot;
     ChannelOpener m_openChannel;
     mutable QMutex m_mutex;
     QHash<QString, Container> m_containers; // by spec key

@@ -88,29 +88,25 @@ void appendControlFiles(const QString &gitDirectory, QStringList &paths, int dep
 
 Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const Policy &policy,
                                            const QString &workspace, uint uid, uint gid, const QString &emptyFolder,
-                                           const QString &bridgeProgram)
+                                           const QString &helperProgram)
 {
     ContainerSpec spec;
+    // Every command runs under the helper's write gate: without it nothing runs.
+    if (helperProgram.isEmpty() || !QFileInfo(helperProgram).isExecutable())
+        return Error{ QStringLiteral("sandbox-init"),
+                      tr("The engine's helper (sandbox-init) was not found, so no command runs under the write gate "
+                         "that keeps repositories' control files as they are. Reinstall Sandbox Studio."),
+                      {} };
+    if (!mountable(helperProgram))
+        return Error{ helperProgram,
+                      tr("The path %1 contains ':' or ',' and cannot be mounted into a container.").arg(helperProgram),
+                      {} };
+    spec.m_helperProgram = helperProgram;
     if (policy.network == Policy::NetworkMode::Allowlist) {
-        if (bridgeProgram.isEmpty() || !QFileInfo(bridgeProgram).isExecutable())
-            return Error{ QStringLiteral("policy.network"),
-                          tr("The engine's proxy bridge (sandbox-init) was not found, so nothing runs under the "
-                             "allowlist network mode. Reinstall Sandbox Studio, or choose network none or full."),
-                          {} };
-        if (!mountable(bridgeProgram))
-            return Error{
-                bridgeProgram,
-                tr("The path %1 contains ':' or ',' and cannot be mounted into a container.").arg(bridgeProgram),
-                {}
-            };
         spec.m_proxied = true;
         spec.m_allowedDomains = policy.allowedDomains;
         spec.m_deniedDomains = policy.deniedDomains;
     }
-    // The container's first process is the engine's static helper wherever it can be
-    // mounted, so the image needs no program of its own to stay up.
-    if (!bridgeProgram.isEmpty() && QFileInfo(bridgeProgram).isExecutable() && mountable(bridgeProgram))
-        spec.m_bridgeProgram = bridgeProgram;
     spec.m_image = settings.image;
     spec.m_workspace = QDir::cleanPath(workspace);
     spec.m_user = QStringLiteral("%1:%2").arg(uid).arg(gid);
@@ -159,6 +155,7 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
         }
         spec.m_binds.append(mount + QLatin1Char(':') + mount + QStringLiteral(":rw"));
     }
+    spec.m_guarded = writable;
     QStringList readOnly;
     for (const QString &path : policy.readOnly) {
         const QString expanded = expand(path, spec.m_workspace);
@@ -170,8 +167,9 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
         if (inside)
             readOnly.append(expanded);
     }
-    // The repository at the root of each writable mount keeps its existing control files:
-    // each is mounted read-only on top (what does not exist yet cannot be).
+    spec.m_readOnly = readOnly;
+    // The repository at the root of each writable mount keeps its existing control files
+    // mounted read-only on top, a second wall behind the write gate.
     for (const QString &mount : std::as_const(writable)) {
         const QString gitDirectory = mount + QStringLiteral("/.git");
         const QFileInfo info(gitDirectory);
@@ -190,6 +188,7 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
     if (!masked.isEmpty() && (!QDir(emptyFolder).isEmpty() || !mountable(emptyFolder)))
         return Error{ emptyFolder, tr("The folder %1 that covers denied folders is not empty.").arg(emptyFolder), {} };
     masked.removeDuplicates();
+    spec.m_denied = masked;
     for (const QString &folder : std::as_const(masked))
         spec.m_binds.append(emptyFolder + QLatin1Char(':') + folder + QStringLiteral(":ro"));
     return spec;
@@ -222,18 +221,35 @@ QStringList ContainerSpec::proxyEnvironment() const
     return env;
 }
 
-QJsonObject ContainerSpec::createBody(const QJsonObject &labels, const QString &proxyDirectory,
-                                      const QString &proxySocket) const
+QStringList ContainerSpec::gateArguments(const QStringList &argv, const QString &statusName,
+                                         const QString &statusDirectory) const
+{
+    QStringList arguments{ QString::fromLatin1(helperTarget), QStringLiteral("--gate"), QStringLiteral("--status"),
+                           QString::fromLatin1(statusTarget) + QLatin1Char('/') + statusName };
+    for (const QString &root : m_guarded)
+        arguments << QStringLiteral("--guard") << root;
+    for (const QString &path : m_readOnly)
+        arguments << QStringLiteral("--read-only") << path;
+    for (const QString &path : m_denied)
+        arguments << QStringLiteral("--deny") << path;
+    // No command opens another's status FIFO for writing, by either path.
+    arguments << QStringLiteral("--read-only") << QString::fromLatin1(statusTarget);
+    if (!statusDirectory.isEmpty())
+        arguments << QStringLiteral("--read-only") << statusDirectory;
+    arguments << QStringLiteral("--");
+    return arguments + argv;
+}
+
+QJsonObject ContainerSpec::createBody(const QJsonObject &labels, const QString &statusDirectory,
+                                      const QString &proxyDirectory, const QString &proxySocket) const
 {
     QStringList binds = m_binds;
-    QJsonArray entrypoint{ QStringLiteral("sleep") };
-    QJsonArray command{ QStringLiteral("2147483647") };
-    if (!m_bridgeProgram.isEmpty()) {
-        const QString bridge = QString::fromLatin1(helperTarget);
-        binds.append(m_bridgeProgram + QLatin1Char(':') + bridge + QStringLiteral(":ro"));
-        entrypoint = QJsonArray{ bridge };
-        command = QJsonArray{ QStringLiteral("--hold") };
-    }
+    const QString helper = QString::fromLatin1(helperTarget);
+    binds.append(m_helperProgram + QLatin1Char(':') + helper + QStringLiteral(":ro"));
+    const QJsonArray entrypoint{ helper };
+    QJsonArray command{ QStringLiteral("--hold") };
+    if (!statusDirectory.isEmpty())
+        binds.append(statusDirectory + QLatin1Char(':') + QString::fromLatin1(statusTarget) + QStringLiteral(":ro"));
     if (m_proxied) {
         const QString proxy = QString::fromLatin1(proxyTarget);
         if (!proxyDirectory.isEmpty())

@@ -21,6 +21,10 @@ namespace sandbox::power {
 //     denied file there, or a mounted path inside a denied one, refuses the spawn
 //   - nothing else of the host: no runtime socket, no session bus, no host execution channel
 //   - the caller's uid:gid, CapDrop ALL, no-new-privileges, the pids/memory/CPU limits
+//   - the engine's static helper (sandbox-init) as the container's first process and, read-
+//     only, as every command's parent: `--gate` runs the command under its write gate, with
+//     the writable mounts as the guarded roots (gateArguments()), reporting on a FIFO in a
+//     per-container status folder mounted read-only
 //   - network none without a network; allowlist without a network too, but with the
 //     engine's proxy bridge (read-only) as the container's pid 1, relaying 127.0.0.1:3128
 //     to a filtering proxy channel whose own directory is mounted read-only; full on the
@@ -34,15 +38,16 @@ public:
     // directory, and the port its commands reach the proxy on.
     static constexpr const char *helperTarget = "/run/sandbox-studio/sandbox-init";
     static constexpr const char *proxyTarget = "/run/sandbox-studio/proxy";
+    static constexpr const char *statusTarget = "/run/sandbox-studio/status";
     static constexpr int proxyPort = 3128;
 
     // `emptyFolder`: an empty host folder, mounted over denied folders (a tmpfs would not
-    // do: Podman copies what it covers into it). `bridgeProgram`: the engine's static helper,
-    // the container's first process (the proxy bridge under the allowlist network mode, which
-    // needs it; else it only holds the container up, and without it the image's `sleep` does).
+    // do: Podman copies what it covers into it). `helperProgram`: the engine's static helper
+    // (sandbox-init), the container's first process (the proxy bridge under the allowlist
+    // network mode, else it only holds the container up) and every command's write gate;
+    // without it nothing runs.
     static Result<ContainerSpec> build(const DockerSettings &settings, const Policy &policy, const QString &workspace,
-                                       uint uid, uint gid, const QString &emptyFolder,
-                                       const QString &bridgeProgram = {});
+                                       uint uid, uint gid, const QString &emptyFolder, const QString &helperProgram);
 
     QString workspace() const { return m_workspace; }
     QString user() const { return m_user; }
@@ -52,10 +57,15 @@ public:
     // Two specs with one key make the same container (the domain rules included).
     QString key() const;
     // The body of POST /containers/create; `labels` mark what this launcher created;
-    // `proxyDirectory` is the proxy channel's directory (proxied() specs only), holding
-    // `proxySocket`.
-    QJsonObject createBody(const QJsonObject &labels, const QString &proxyDirectory = {},
-                           const QString &proxySocket = {}) const;
+    // `statusDirectory` is the host folder of the commands' status FIFOs; `proxyDirectory`
+    // is the proxy channel's directory (proxied() specs only), holding `proxySocket`.
+    QJsonObject createBody(const QJsonObject &labels, const QString &statusDirectory = {},
+                           const QString &proxyDirectory = {}, const QString &proxySocket = {}) const;
+    // The exec's command line for `argv`: sandbox-init's write gate guarding the writable
+    // mounts and the read-only and denied paths inside them, reporting on the FIFO
+    // `statusName` of the container's status folder, `statusDirectory` on the host (read-only
+    // to the command under that path too, should a writable mount hold it).
+    QStringList gateArguments(const QStringList &argv, const QString &statusName, const QString &statusDirectory) const;
     // The variables a proxied container's commands get last, pointing every tool at the
     // bridge (and nowhere else).
     QStringList proxyEnvironment() const;
@@ -65,9 +75,12 @@ private:
     QString m_workspace;
     QString m_user;
     QStringList m_binds;
+    QStringList m_guarded; // the writable mounts, whose repositories the write gate guards
+    QStringList m_readOnly; // the policy's read-only paths inside them
+    QStringList m_denied; // the denied folders inside them (covered by an empty one)
     bool m_network = false;
     bool m_proxied = false;
-    QString m_bridgeProgram;
+    QString m_helperProgram;
     QStringList m_allowedDomains;
     QStringList m_deniedDomains;
     qint64 m_memoryBytes = 0;

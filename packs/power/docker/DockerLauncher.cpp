@@ -1,6 +1,7 @@
 #include "DockerLauncher.h"
 
 #include "DockerProcess.h"
+#include "protocol/RuntimeDirectory.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -64,23 +65,30 @@ BackendDescriptor DockerLauncher::descriptor() const
         { QStringLiteral("filesystem"),
           tr("The image's root filesystem, read-only, with a private /tmp. Of the host's files only the workspace "
              "and the policy's other writable folders are mounted, read-write at the same path, with the policy's "
-             "read-only paths inside them mounted read-only; under the allowlist network mode also the engine's proxy "
-             "bridge program and its filtering proxy socket's folder, both read-only; besides them the runtime adds "
-             "only the small files it generates (such as /etc/hosts). No denied path is ever mounted: a denied folder "
-             "inside the workspace "
-             "is covered by an empty read-only folder, and a denied file there refuses the command. Of the repository "
-             "at the root of each mounted folder, the control files that already exist (config, hooks, info, "
-             "commondir, gitdir, config.worktree and the object alternates of its .git and of the git directories "
-             "under its modules and worktrees) are mounted read-only. Nothing else of a repository is protected: a "
-             "command can create those files where they do not exist yet (a .git/hooks folder that was missing among "
-             "them), create new or nested repositories and .git files, and change any repository deeper in the "
-             "workspace. Use the auto backend to have every such change refused.") },
+             "read-only paths inside them mounted read-only; besides them the engine's helper program (sandbox-init) "
+             "and a folder of the container's own for its commands' status channels, both read-only, under the "
+             "allowlist network mode also its filtering proxy socket's folder, read-only, and the small files the "
+             "runtime generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the "
+             "workspace is covered by an empty read-only folder, and a denied file there refuses the command. Every "
+             "command runs under sandbox-init's write gate, as in the auto backend: its calls that create, write, "
+             "truncate, link, rename or remove a file are handed to sandbox-init, which judges them by the rules "
+             "every backend shares and makes them itself. So in the mounted folders no command creates or changes a "
+             "file that makes the host's git run code, in any repository, existing or new, at any depth: no entry "
+             "named .git is created, moved or removed (no git init, no .git file or link pointing elsewhere), no "
+             "control file of a git directory (config, hooks, info, commondir, gitdir, config.worktree and the object "
+             "alternates of a .git, a bare repository, or the git directories under its modules and worktrees) is "
+             "created or changed, no HEAD is made outside a git directory (no new bare repository), nothing is moved "
+             "into or out of a git directory, no read-only path is changed and no file with other hard links is "
+             "written, while git add, commit, branch and stash work. Each such write fails with \"permission "
+             "denied\" when it is made and is reported. The existing control files of the repository at the root of "
+             "each mounted folder are mounted read-only as well, a second wall.") },
         { QStringLiteral("confinement"),
           tr("Commands run in the container's own namespaces as your uid and gid, with every capability dropped, "
              "no-new-privileges and the container's process limit. Commands of one workspace share its container "
-             "and can see each other's processes. Other system calls are filtered by the runtime's default seccomp "
-             "profile, which decides whether a command may trace another command of the same container, create a "
-             "user namespace or use the kernel keyring.") },
+             "and can see each other's processes. Besides the runtime's default seccomp profile each command gets "
+             "sandbox-init's seccomp deny list, as in the auto backend: no command uses ptrace or "
+             "process_vm_readv, creates a namespace, mounts, or uses io_uring, bpf or the kernel keyring, and none "
+             "can trace, read or limit sandbox-init.") },
         { QStringLiteral("network"),
           tr("Network none: the container has no network interface but loopback. Allowlist: no network interface "
              "but loopback either; the container's first process is the engine's proxy bridge (sandbox-init, "
@@ -98,10 +106,11 @@ BackendDescriptor DockerLauncher::descriptor() const
              "host's programs is mounted into the container (the filtering proxy's socket, mounted under the "
              "allowlist network mode, only relays connections to the allowed domains).") },
     };
-    d.refusals = tr("Reported as they happen: every connection the filtering proxy refuses under the allowlist "
+    d.refusals = tr("Reported as they happen: every write sandbox-init's write gate refuses, tied to the command "
+                    "(at most 64 a command); every connection the filtering proxy refuses under the allowlist "
                     "network mode, for this backend (a container's proxy socket serves every command in it, so a "
-                    "refusal is not tied to one command), and the engine's own refusals. Not observed: what the "
-                    "container's runtime, seccomp profile or read-only root filesystem refuses inside it.");
+                    "refusal is not tied to one command); and the engine's own refusals. Not observed: what the "
+                    "container's runtime, the seccomp filters or the read-only root filesystem refuse inside it.");
     return d;
 }
 
@@ -208,7 +217,18 @@ QFuture<Status> DockerLauncher::prepare()
             opener = [launcherHost](const QStringList &allowed, const QStringList &denied) {
                 return launcherHost->openProxyChannel(allowed, denied);
             };
+        // The commands' status FIFOs live in the engine's runtime directory (owner-only).
+        QString statusRoot = launcherHost ? launcherHost->runtimeDirectory() : QString();
+        if (!statusRoot.isEmpty()) {
+            if (Status ours = RuntimeDirectory::ensure(statusRoot); !ours)
+                return ours;
+        } else if (launcherHost) {
+            statusRoot = launcherHost->stateDirectory();
+        }
+        if (statusRoot.isEmpty())
+            return Error{ kind(), tr("The engine has no folder for the commands' status channels."), {} };
         auto pool = std::make_shared<ContainerPool>(DockerApi(socket), QUuid::createUuid().toString(QUuid::Id128),
+                                                    QDir(statusRoot).filePath(QStringLiteral("docker-status")),
                                                     std::move(opener));
         QMutexLocker locker(&m_mutex);
         m_pool = std::move(pool);
@@ -244,9 +264,9 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawn(const SpawnRequest
     const QString empty = QDir(host() ? host()->stateDirectory() : QDir::tempPath()).filePath(QStringLiteral("empty"));
     if (!QDir().mkpath(empty))
         return Error{ kind(), tr("Cannot create the folder %1.").arg(empty), {} };
-    const QString bridge = host() ? host()->proxyBridgeProgram() : QString();
+    const QString helper = host() ? host()->proxyBridgeProgram() : QString();
     Result<ContainerSpec> spec
-        = ContainerSpec::build(current, policy, request.effectiveWorkspace(), ::getuid(), ::getgid(), empty, bridge);
+        = ContainerSpec::build(current, policy, request.effectiveWorkspace(), ::getuid(), ::getgid(), empty, helper);
     if (!spec.ok())
         return spec.error();
     auto process = std::make_shared<DockerProcess>(pool, spec.value(), request);

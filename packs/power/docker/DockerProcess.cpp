@@ -4,14 +4,18 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QScopeGuard>
 #include <QSet>
 #include <QUuid>
 
 #include <cerrno>
 #include <csignal>
+#include <cstring>
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace sandbox::power {
@@ -20,6 +24,8 @@ namespace {
 
 constexpr const char *tagVariable = "SANDBOX_STUDIO_EXEC";
 constexpr int terminateGraceMs = 5000;
+// As many refusals as sandbox-init reports for one command at most.
+constexpr unsigned maxReportedRefusals = 64;
 
 qint64 parentOf(const QString &pid)
 {
@@ -208,12 +214,12 @@ void DockerProcess::endAll(int signal)
 void DockerProcess::run()
 {
     const DockerApi &api = m_pool->api();
-    Result<QString> container = m_pool->containerFor(m_spec);
+    Result<ContainerPool::Instance> container = m_pool->containerFor(m_spec);
     if (!container.ok())
         return fail(container.error());
     {
         QMutexLocker locker(&m_mutex);
-        m_containerId = container.value();
+        m_containerId = container.value().id;
         if (m_signal == Signal::Kill) {
             locker.unlock();
             return finish(ExitStatus{ 0, true, SIGKILL, false });
@@ -234,16 +240,45 @@ void DockerProcess::run()
     env.append(QString(QLatin1String(tagVariable) + QLatin1Char('=') + m_tag));
     for (const QString &variable : proxyEnvironment)
         env.append(variable);
+    // The command's status FIFO, owner-only and write-only: sandbox-init opens it for writing,
+    // nothing in the container can read it, and the write gate refuses every other writer.
+    const QString statusName = m_tag;
+    const QByteArray fifo = QFile::encodeName(QDir(container.value().statusDirectory).filePath(statusName));
+    const bool made = ::mkfifo(fifo.constData(), 0600) == 0;
+    if (made)
+        m_statusFd = ::open(fifo.constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (made && (m_statusFd < 0 || ::chmod(fifo.constData(), 0200) != 0)) {
+        const int saved = errno;
+        if (m_statusFd >= 0)
+            ::close(m_statusFd);
+        m_statusFd = -1;
+        ::unlink(fifo.constData());
+        errno = saved;
+    }
+    if (m_statusFd < 0)
+        return fail(Error{
+            QFile::decodeName(fifo),
+            tr("cannot create the command's status channel: %1").arg(QString::fromLocal8Bit(std::strerror(errno))),
+            {} });
+    // Gone from the folder once the command has ended, whichever way it ends.
+    const auto removeStatus = qScopeGuard([this, fifo] {
+        ::unlink(fifo.constData());
+        readStatus();
+        ::close(m_statusFd);
+        m_statusFd = -1;
+    });
     const QJsonObject execBody{ { QStringLiteral("AttachStdin"), true },
                                 { QStringLiteral("AttachStdout"), true },
                                 { QStringLiteral("AttachStderr"), true },
                                 { QStringLiteral("Tty"), false },
-                                { QStringLiteral("Cmd"), QJsonArray::fromStringList(m_request.argv) },
+                                { QStringLiteral("Cmd"),
+                                  QJsonArray::fromStringList(m_spec.gateArguments(m_request.argv, statusName,
+                                                                                  container.value().statusDirectory)) },
                                 { QStringLiteral("Env"), env },
                                 { QStringLiteral("WorkingDir"), m_request.cwd },
                                 { QStringLiteral("User"), m_spec.user() } };
     Result<DockerApi::Response> created
-        = api.post(QStringLiteral("/containers/") + container.value() + QStringLiteral("/exec"), execBody,
+        = api.post(QStringLiteral("/containers/") + container.value().id + QStringLiteral("/exec"), execBody,
                    ContainerPool::requestTimeoutMs);
     if (!created.ok())
         return fail(created.error());
@@ -266,6 +301,8 @@ void DockerProcess::run()
 
     this->stream(stream.value().fd, stream.value().pending);
     ::close(stream.value().fd);
+    // sandbox-init has ended (its output with it): what it reported is all in the FIFO.
+    readStatus();
 
     Signal signal = Signal::None;
     {
@@ -296,9 +333,63 @@ void DockerProcess::run()
     finish(status);
 }
 
+bool DockerProcess::readStatus()
+{
+    if (m_statusFd < 0)
+        return false;
+    bool open = true;
+    for (;;) {
+        char buffer[4096];
+        const ssize_t n = ::read(m_statusFd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            break;
+        if (n <= 0) {
+            open = false; // the writer has gone
+            break;
+        }
+        m_statusBuffer.append(buffer, n);
+    }
+    qsizetype newline;
+    while ((newline = m_statusBuffer.indexOf('\n')) >= 0) {
+        const QString line = QString::fromUtf8(m_statusBuffer.left(newline));
+        m_statusBuffer.remove(0, newline + 1);
+        // Only what sandbox-init refused is taken from it; the command's start and end are the
+        // runtime's to tell. What follows the kind came from the command: data only.
+        if (line.section(QLatin1Char(' '), 0, 0) != QLatin1String("refused")
+            || m_reportedRefusals >= maxReportedRefusals)
+            continue;
+        const QString kind = line.section(QLatin1Char(' '), 1, 1);
+        const QString what = line.section(QLatin1Char(' '), 2);
+        Refusal refusal;
+        refusal.kind = Refusal::Kind::Path;
+        refusal.what = what.trimmed().isEmpty() ? tr("(unnamed)") : what;
+        if (kind == QLatin1String("repository")) {
+            refusal.rule = tr("repository protection: the files that make git run code, a new repository, a read-only "
+                              "path or a hard-linked file cannot be changed (refused at the write by sandbox-init's "
+                              "write gate)");
+        } else if (kind == QLatin1String("denied")) {
+            // The policy's denied path, a tab, then the path the command wrote.
+            const QString written = what.section(QLatin1Char('\t'), 1);
+            refusal.what = written.trimmed().isEmpty() ? tr("(unnamed)") : written;
+            refusal.rule = tr("filesystem: %1 is denied by the policy, so nothing beneath it may be written (refused "
+                              "at the write by sandbox-init's write gate)")
+                               .arg(what.section(QLatin1Char('\t'), 0, 0));
+        } else {
+            continue;
+        }
+        ++m_reportedRefusals;
+        QMetaObject::invokeMethod(
+            this, [this, refusal] { emit refused(refusal); }, Qt::QueuedConnection);
+    }
+    return open;
+}
+
 void DockerProcess::stream(int fd, QByteArray pending)
 {
     bool stdinOpen = true;
+    bool statusOpen = m_statusFd >= 0;
     bool termSent = false;
     QDeadlineTimer killAt = QDeadlineTimer::Forever;
     char chunk[65536];
@@ -369,15 +460,17 @@ void DockerProcess::stream(int fd, QByteArray pending)
             stdinOpen = false;
         }
 
-        pollfd fds[2] = { { fd, POLLIN, 0 }, { m_wakeFd, POLLIN, 0 } };
+        pollfd fds[3] = { { fd, POLLIN, 0 }, { m_wakeFd, POLLIN, 0 }, { statusOpen ? m_statusFd : -1, POLLIN, 0 } };
         const int timeout = termSent ? int(qMax<qint64>(1, killAt.remainingTime())) : -1;
-        const int n = ::poll(fds, 2, timeout);
+        const int n = ::poll(fds, 3, timeout);
         if (n < 0 && errno != EINTR)
             return;
         if (fds[1].revents & POLLIN) {
             uint64_t count = 0;
             [[maybe_unused]] const ssize_t drained = ::read(m_wakeFd, &count, sizeof count);
         }
+        if (fds[2].revents & (POLLIN | POLLHUP | POLLERR))
+            statusOpen = readStatus();
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
             const ssize_t got = ::recv(fd, chunk, sizeof chunk, 0);
             if (got < 0 && (errno == EINTR || errno == EAGAIN))

@@ -10,7 +10,8 @@
 
 namespace sandbox::power {
 
-// One command run as an exec in a warm container. A worker thread does the blocking
+// One command run as an exec in a warm container, under sandbox-init's write gate (which
+// reports what it refuses on a FIFO of the command's own, read here). A worker thread does the blocking
 // parts (container on first use, exec create/start, the multiplexed stream); signals are
 // delivered in the thread the object lives in. Every process of the command carries a tag
 // in its environment, so kill() and the command's end reach all of them, also those
@@ -38,6 +39,8 @@ private:
 
     void run();
     void stream(int fd, QByteArray pending);
+    // Takes in what sandbox-init has reported on the status FIFO so far; false at its end.
+    bool readStatus();
     void endAll(int signal);
     void wake();
     void fail(const Error &error);
@@ -49,6 +52,9 @@ private:
     QString m_tag;
     std::thread m_worker;
     int m_wakeFd = -1;
+    int m_statusFd = -1; // the read end of the command's status FIFO (worker thread only)
+    QByteArray m_statusBuffer;
+    unsigned m_reportedRefusals = 0;
 
     mutable QMutex m_mutex;
     QByteArray m_stdin;

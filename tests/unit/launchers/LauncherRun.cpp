@@ -86,6 +86,8 @@ RunResult runIn(Launcher &launcher, const QStringList &argv, const Policy &polic
                      [&](const QByteArray &data) { result.err += data; });
     QObject::connect(process.get(), &SandboxProcess::noted, &loop,
                      [&](const QString &note) { result.notes.append(note); });
+    QObject::connect(process.get(), &SandboxProcess::refused, &loop,
+                     [&](const Refusal &refusal) { result.refusals.append(refusal); });
     QObject::connect(process.get(), &SandboxProcess::failedToStart, &loop, [&](const Error &error) {
         result.failedToStart = true;
         result.error = error.toString();

@@ -3,6 +3,7 @@
 #include "core/Launcher.h"
 #include "launchers/auto/AutoLauncher.h"
 #include "protocol/Policy.h"
+#include "protocol/Refusal.h"
 #include "protocol/SpawnRequest.h"
 
 #include <QByteArray>
@@ -26,6 +27,7 @@ struct RunResult
     ExitStatus status;
     qint64 pid = 0;
     QStringList notes; // what the process said about how its sandbox started
+    QList<Refusal> refusals; // what the sandbox refused the command, as reported
 };
 
 // Answers Host Interaction questions with a fixed answer and keeps the activation notes a

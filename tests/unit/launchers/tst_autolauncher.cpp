@@ -39,6 +39,8 @@ private slots:
     void workspaceIsWritableButNothingElse();
     void deniedPathIsUnreadable_data() { tiers(); }
     void deniedPathIsUnreadable();
+    void writeBeneathADeniedPathIsRefusedAndReported_data() { tiers(); }
+    void writeBeneathADeniedPathIsRefusedAndReported();
     void narrowReadablePolicyStillRunsTools();
     void environmentStartsMinimal_data() { tiers(); }
     void environmentStartsMinimal();
@@ -264,6 +266,32 @@ void TestAutoLauncher::deniedPathIsUnreadable()
                                 defaultPolicy({ home.filePath(QStringLiteral("vault")) }), m_workspace.path());
     QVERIFY(!run.out.contains("TOP-SECRET"));
     QCOMPARE(run.out, QByteArray("public\n"));
+}
+
+void TestAutoLauncher::writeBeneathADeniedPathIsRefusedAndReported()
+{
+    QTemporaryDir home(QStringLiteral("/var/tmp/home-XXXXXX"));
+    QVERIFY(home.isValid());
+    QVERIFY(QDir(home.path()).mkpath(QStringLiteral("vault")));
+    const QString vault = QFileInfo(home.filePath(QStringLiteral("vault"))).canonicalFilePath();
+    const RunResult run = runIn(launcher(),
+                                { QStringLiteral("sh"), QStringLiteral("-c"),
+                                  QStringLiteral("echo x > '%1/planted'; mkdir '%1/made'; echo done").arg(vault) },
+                                defaultPolicy({ vault }), m_workspace.path());
+    QCOMPARE(run.out, QByteArray("done\n"));
+    QVERIFY(!QFileInfo::exists(vault + QStringLiteral("/planted")));
+    QVERIFY(!QFileInfo::exists(vault + QStringLiteral("/made")));
+    // Each write is reported as it is refused, naming the denied path that refused it.
+    QStringList reported;
+    for (const Refusal &refusal : run.refusals) {
+        if (refusal.kind != Refusal::Kind::Path)
+            continue;
+        QVERIFY2(refusal.rule.contains(vault + QStringLiteral(" is denied by the policy")), qPrintable(refusal.rule));
+        QVERIFY2(refusal.rule.contains(QLatin1String("write gate")), qPrintable(refusal.rule));
+        reported.append(refusal.what);
+    }
+    QVERIFY2(reported.contains(vault + QStringLiteral("/planted")), qPrintable(reported.join(QLatin1Char(','))));
+    QVERIFY2(reported.contains(vault + QStringLiteral("/made")), qPrintable(reported.join(QLatin1Char(','))));
 }
 
 void TestAutoLauncher::narrowReadablePolicyStillRunsTools()

@@ -195,6 +195,10 @@ void TestSandboxPlan::tier2CarvesGrantsAroundDeniedPathsAndGuardsReadOnlyOnes()
         + QByteArrayLiteral("/.git/hooks") + QByteArray(1, '\0');
     QVERIFY(serialized.contains(guardGit));
     QVERIFY(serialized.contains(guardHooks));
+    // The write gate refuses (and reports) every write beneath a denied path.
+    const QByteArray guardDenied
+        = QByteArray("guarddeny\0", 10) + QFile::encodeName(m_home) + QByteArrayLiteral("/.ssh") + QByteArray(1, '\0');
+    QVERIFY(serialized.contains(guardDenied));
     QVERIFY(plan.value().mounts().isEmpty());
 }
 

@@ -384,6 +384,15 @@ void LinuxSandboxProcess::reportRefusal(const QString &kind, const QString &what
         refusal.rule = tr("repository protection: the files that make git run code, a new repository, a read-only "
                           "path or a hard-linked file cannot be changed (refused at the write by sandbox-init's "
                           "write gate)");
+    } else if (kind == QLatin1String("denied")) {
+        // The policy's denied path, a tab, then the path the command wrote.
+        const QString denied = what.section(QLatin1Char('\t'), 0, 0);
+        const QString written = what.section(QLatin1Char('\t'), 1);
+        refusal.kind = Refusal::Kind::Path;
+        refusal.what = written.trimmed().isEmpty() ? tr("(unnamed)") : written;
+        refusal.rule = tr("filesystem: %1 is denied by the policy, so nothing beneath it may be written (refused at "
+                          "the write by sandbox-init's write gate)")
+                           .arg(denied);
     } else if (kind == QLatin1String("path")) {
         refusal.kind = Refusal::Kind::Path;
         refusal.rule = tr("filesystem: only files under the policy's writable paths may change mode or times "

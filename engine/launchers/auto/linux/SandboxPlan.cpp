@@ -750,6 +750,9 @@ QByteArray SandboxPlan::serialize() const
         record("guardgit", { root });
     for (const QString &path : m_guardReadOnly)
         record("guardro", { path });
+    // Every path-changing call beneath a denied path is refused and reported by the gate.
+    for (const QString &path : m_denied)
+        record("guarddeny", { path });
     return out;
 }
 

@@ -559,6 +559,11 @@ bool applyCommandFilter(const InitConfig &config, int *notifyFd, std::string &er
 
 bool confine(const InitConfig &config, int *notifyFd, std::string &error)
 {
+    // In a container its runtime keeps the mounts, limits and capabilities; sandbox-init is
+    // bound by them as the command is, and stays outside the command's filters to answer
+    // the write gate: the deny list and the gate's rules, as tier 1's command gets them.
+    if (config.inContainer)
+        return applySeccomp(config, nullptr, error) && applyCommandFilter(config, notifyFd, error);
     return applyRlimits(config, error) && dropPrivileges(error) && applyLandlock(config, error)
         && applySeccomp(config, notifyFd, error);
 }

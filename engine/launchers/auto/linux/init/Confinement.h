@@ -28,7 +28,8 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error);
 // descriptor (close-on-exec) for pid 1.
 bool applyCommandFilter(const InitConfig &config, int *notifyFd, std::string &error);
 
-// All of the above, in the order that keeps each step possible.
+// All of the above, in the order that keeps each step possible; in a container
+// (config.inContainer, tier 1's rules) only the seccomp deny list and the command's filter.
 bool confine(const InitConfig &config, int *notifyFd, std::string &error);
 
 } // namespace sandbox::init

@@ -87,10 +87,15 @@ void ConnectSupervisor::handleOne()
     response->error = -EACCES;
     if (m_gate && WriteGate::handles(request->data.nr)) {
         std::string refused;
-        if (!m_gate->answer(m_notifyFd, *request, *response, refused))
+        std::string deniedBy;
+        if (!m_gate->answer(m_notifyFd, *request, *response, refused, deniedBy))
             (void)seccomp_notify_respond(m_notifyFd, response);
         seccomp_notify_free(request, response);
-        if (!refused.empty())
+        // A denied path's refusal names it first (the policy's, one field), then what the
+        // command wrote.
+        if (!deniedBy.empty())
+            reportRefusal("denied", deniedBy + '\t' + refused);
+        else if (!refused.empty())
             reportRefusal("repository", refused);
         return;
     }

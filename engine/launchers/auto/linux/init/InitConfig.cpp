@@ -26,11 +26,11 @@ bool toInt(const std::string &text, long long min, long long max, long long &out
 bool parseConfig(const std::string &data, InitConfig &config, std::string &error)
 {
     static const std::map<std::string, int> arity = {
-        { "version", 1 },   { "tier", 1 },     { "arg", 1 },    { "env", 1 },       { "cwd", 1 },
-        { "hostname", 1 },  { "net", 1 },      { "proxy", 1 },  { "proxyport", 1 }, { "mount", 3 },
-        { "symlink", 2 },   { "llro", 1 },     { "llrw", 1 },   { "lldir", 1 },     { "lldev", 1 },
-        { "llconnect", 1 }, { "unix", 1 },     { "rlimit", 2 }, { "hostexec", 1 },  { "guardgit", 1 },
-        { "guardro", 1 },   { "terminal", 2 }, // rows, columns
+        { "version", 1 },   { "tier", 1 },      { "arg", 1 },      { "env", 1 },       { "cwd", 1 },
+        { "hostname", 1 },  { "net", 1 },       { "proxy", 1 },    { "proxyport", 1 }, { "mount", 3 },
+        { "symlink", 2 },   { "llro", 1 },      { "llrw", 1 },     { "lldir", 1 },     { "lldev", 1 },
+        { "llconnect", 1 }, { "unix", 1 },      { "rlimit", 2 },   { "hostexec", 1 },  { "guardgit", 1 },
+        { "guardro", 1 },   { "guarddeny", 1 }, { "terminal", 2 }, // rows, columns
     };
     std::vector<std::string> tokens;
     size_t pos = 0;
@@ -157,12 +157,15 @@ bool parseConfig(const std::string &data, InitConfig &config, std::string &error
             }
             config.denyUnixSockets = a == "deny";
             config.superviseConnect = a == "proxy";
-        } else if (key == "guardgit" || key == "guardro") {
+        } else if (key == "guardgit" || key == "guardro" || key == "guarddeny") {
             if (a.empty() || a.front() != '/') {
                 error = "configuration: guarded path '" + a + "' is not absolute";
                 return false;
             }
-            (key == "guardgit" ? config.guardRepositories : config.guardReadOnly).push_back(a);
+            (key == "guardgit"      ? config.guardRepositories
+                 : key == "guardro" ? config.guardReadOnly
+                                    : config.guardDenied)
+                .push_back(a);
         } else if (key == "hostexec") {
             if (a != "allow" && a != "deny") {
                 error = "configuration: bad host execution mode '" + a + "'";

@@ -47,6 +47,10 @@ struct InitConfig
     std::vector<std::pair<std::string, long long>> rlimits;
     std::vector<std::string> guardRepositories; // WriteGate: roots whose repositories it guards
     std::vector<std::string> guardReadOnly; // WriteGate: read-only paths inside writable ones
+    std::vector<std::string> guardDenied; // WriteGate: the policy's denied paths (no write beneath)
+    // `sandbox-init --gate`: the command runs in a container (a container backend) that already
+    // confines it; sandbox-init adds its seccomp deny list and the write gate, nothing else.
+    bool inContainer = false;
 };
 
 // Parses `data`; on failure returns false and sets `error`.

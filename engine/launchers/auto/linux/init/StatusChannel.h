@@ -11,7 +11,9 @@ namespace sandbox::init {
 //   exit <code>       the command exited
 //   signal <n>        the command was killed by signal n
 //   refused <kind> <what>  a supervisor refused the command something (kind: host-socket,
-//                     path); <what> comes from the command and is only ever data
+//                     path, repository, denied); <what> comes from the command and is only
+//                     ever data; for denied it is the policy's denied path, a tab, and
+//                     the path the command wrote
 constexpr int kConfigFd = 3;
 constexpr int kStatusFd = 4;
 constexpr int kSetupFailedStatus = 125;

@@ -12,6 +12,8 @@ namespace sandbox::init {
 
 // Tier 2: no namespaces. Becomes a child subreaper, starts the confined command in its
 // own session, relays signals, and when the command ends kills every descendant left.
+// The same for `sandbox-init --gate` in a container (config.inContainer), where confining
+// the command is the deny list and the write gate's filter only.
 [[noreturn]] void runUnshared(const InitConfig &config);
 
 // `sandbox-init --probe`: prints what this kernel lets a sandbox use.

@@ -136,6 +136,11 @@ WriteGate::WriteGate(const InitConfig &config)
         m_roots.push_back(canonical(root));
     for (const std::string &path : config.guardReadOnly)
         m_readOnly.push_back(canonical(path));
+    for (const std::string &path : config.guardDenied) {
+        m_denied.push_back(path);
+        if (const std::string real = canonical(path); real != path)
+            m_denied.push_back(real);
+    }
     for (const std::string &path : config.landlockWritable)
         m_writable.push_back(canonical(path));
     m_devices = config.landlockDevices;
@@ -147,7 +152,7 @@ WriteGate::~WriteGate() = default;
 
 bool WriteGate::wanted(const InitConfig &config)
 {
-    return !config.guardRepositories.empty() || !config.guardReadOnly.empty();
+    return !config.guardRepositories.empty() || !config.guardReadOnly.empty() || !config.guardDenied.empty();
 }
 
 bool WriteGate::handles(int nr)
@@ -176,6 +181,15 @@ bool WriteGate::underGuardedRoot(const std::string &path) const
     return false;
 }
 
+std::string WriteGate::deniedPathOf(const std::string &path) const
+{
+    for (const std::string &denied : m_denied) {
+        if (isUnder(path, denied))
+            return denied;
+    }
+    return {};
+}
+
 std::string WriteGate::nearestGitDirectory(const std::string &directory) const
 {
     for (std::string path = directory; underGuardedRoot(path); path = parentOf(path)) {
@@ -192,6 +206,8 @@ std::string WriteGate::judge(const std::string &directory, const std::string &na
     if (name == "." || name == "..")
         return {}; // the kernel refuses changing these itself
     const std::string full = joinPath(directory, name);
+    if (const std::string denied = deniedPathOf(full); !denied.empty())
+        return "beneath " + denied + ", which the policy denies";
     for (const std::string &path : m_readOnly) {
         if (isUnder(full, path))
             return "a read-only path of the policy";
@@ -228,7 +244,8 @@ std::string WriteGate::judge(const std::string &directory, const std::string &na
 bool WriteGate::mayWrite(const std::string &path, bool isParent) const
 {
     // Tier 1: sandbox-init is pid 1 of the sandbox, under the command's own Landlock
-    // rules and mounts: the kernel refuses it what it refuses the command.
+    // rules and mounts; in a container (tier 1's rules) it has the command's mounts, user
+    // and (no) capabilities: the kernel refuses it what it refuses the command.
     if (m_tier == 1)
         return true;
     // Tier 2: sandbox-init is not confined; it acts only where Landlock lets the command.
@@ -293,6 +310,9 @@ int WriteGate::resolve(unsigned pid, int base, const std::string &path, bool fol
             const int saved = errno;
             if (saved == ENOENT && last)
                 return finish(name, -1);
+            // Where the walk stopped, so a refusal beneath a denied path can say so.
+            out.parentPath = objectPath(dir);
+            out.name = name;
             close(dir);
             return -saved;
         }
@@ -363,7 +383,8 @@ int WriteGate::resolve(unsigned pid, int base, const std::string &path, bool fol
     return -ENOENT;
 }
 
-bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif_resp &response, std::string &refused)
+bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif_resp &response, std::string &refused,
+                       std::string &deniedBy)
 {
     response.error = -EPERM;
     response.val = 0;
@@ -483,6 +504,9 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
     };
     auto refuse = [&](const std::string &where, const std::string &why) {
         refused = where + " (" + why + ")";
+        deniedBy = deniedPathOf(where);
+        if (!deniedBy.empty())
+            refused = where;
         response.error = -EACCES;
         cleanup();
         return false;
@@ -491,6 +515,16 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
         response.error = error;
         cleanup();
         return false;
+    };
+    // A path that could not be resolved: beneath a denied path (a mask the walk cannot
+    // enter), the call is refused as a write there.
+    auto unresolved = [&](int error, const Target &at) {
+        if (!at.parentPath.empty()) {
+            const std::string where = joinPath(at.parentPath, at.name);
+            if (const std::string denied = deniedPathOf(where); !denied.empty())
+                return refuse(where, "beneath " + denied + ", which the policy denies");
+        }
+        return fail(error);
     };
     auto done = [&](int rc) {
         response.error = rc < 0 ? -errno : 0;
@@ -521,7 +555,7 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
         const bool temporary = (flags & O_TMPFILE) == O_TMPFILE;
         const bool follow = temporary || (!(flags & O_NOFOLLOW) && !(creating && (flags & O_EXCL)));
         if (const int rc = resolve(pid, base, path, follow, target); rc < 0)
-            return fail(rc);
+            return unresolved(rc, target);
         const int passFlags = (flags & ~(O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)) | O_CLOEXEC;
         int fd = -1;
         if (temporary) {
@@ -601,7 +635,7 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
 
     if (op == Op::Truncate) {
         if (const int rc = resolve(pid, base, path, true, target); rc < 0)
-            return fail(rc);
+            return unresolved(rc, target);
         if (target.object < 0)
             return fail(-ENOENT);
         struct stat st = {};
@@ -634,13 +668,13 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
             otherBase = -1;
         } else if (const int rc = resolve(pid, otherBase, other, op == Op::Link && (flags & AT_SYMLINK_FOLLOW), source);
                    rc < 0) {
-            return fail(rc);
+            return unresolved(rc, source);
         }
         if (source.object < 0)
             return fail(-ENOENT);
     }
     if (const int rc = resolve(pid, base, path, false, target); rc < 0)
-        return fail(rc);
+        return unresolved(rc, target);
     if (target.parentPath.empty())
         return fail(-ENOENT);
     const std::string where = joinPath(target.parentPath, target.name);

@@ -31,7 +31,9 @@ namespace sandbox::init {
 // - no HEAD is created outside a git directory (no new bare repository), and nothing is
 //   moved into or out of a git directory;
 // - the policy's read-only paths inside writable ones, and the directories holding them,
-//   are neither changed nor moved.
+//   are neither changed nor moved;
+// - nothing beneath a path the policy denies is made, changed, moved or removed (anywhere,
+//   guarded root or not), and such a refusal names the denied path.
 // Rebase and sequencer state the command created and left is removed when it ends.
 class WriteGate final
 {
@@ -49,8 +51,10 @@ public:
     // Answers `request`. Returns true when the answer is given elsewhere (a FIFO opened
     // aside answers once its other end comes); otherwise `response` holds the answer to
     // send (an opened file is already installed in the caller). `refused` receives what
-    // was refused and why, when it was.
-    bool answer(int notifyFd, const seccomp_notif &request, seccomp_notif_resp &response, std::string &refused);
+    // was refused and why, when it was, and `deniedBy` the denied path of the policy that
+    // refused it, when one did.
+    bool answer(int notifyFd, const seccomp_notif &request, seccomp_notif_resp &response, std::string &refused,
+                std::string &deniedBy);
 
     // Why changing the existing entry `fd` (any descriptor of it) is refused, judged by
     // where it is; empty when it is not.
@@ -75,6 +79,8 @@ private:
     std::string judge(const std::string &directory, const std::string &name, bool moving) const;
     std::string nearestGitDirectory(const std::string &directory) const;
     bool underGuardedRoot(const std::string &path) const;
+    // The denied path of the policy that `path` lies beneath, or empty.
+    std::string deniedPathOf(const std::string &path) const;
     // Tier 2: whether the command may change the entry at `path` (or, `isParent`, make
     // entries in the directory at `path`), as Landlock would let it.
     bool mayWrite(const std::string &path, bool isParent) const;
@@ -85,6 +91,7 @@ private:
     int m_tier = 1;
     std::vector<std::string> m_roots; // canonical guarded roots
     std::vector<std::string> m_readOnly; // canonical read-only paths inside them
+    std::vector<std::string> m_denied; // the policy's denied paths, as given and canonical
     std::vector<std::string> m_writable; // tier 2: where the command may write at all
     std::vector<std::string> m_devices; // tier 2: device nodes it may open for writing
     std::vector<std::string> m_createdState; // rebase/sequencer directories made by the command

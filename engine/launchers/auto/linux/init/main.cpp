@@ -6,11 +6,15 @@
 #include "Supervisor.h"
 
 #include <cerrno>
+#include <climits>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
+
+extern char **environ;
 
 using namespace sandbox::init;
 
@@ -41,15 +45,104 @@ std::string readConfig()
 // signal it; their orphans are reaped by the kernel.
 [[noreturn]] void hold()
 {
+    prctl(PR_SET_DUMPABLE, 0);
     signal(SIGCHLD, SIG_IGN);
     for (;;)
         pause();
+}
+
+// `sandbox-init --gate [--guard DIR]... [--read-only PATH]... [--deny PATH]... [--status
+// FIFO] -- COMMAND [ARG]...`: runs COMMAND, in the container sandbox-init was started in
+// (a container backend's exec), under the write gate with the guarded roots, read-only and
+// denied paths given, and sandbox-init's seccomp deny list; the container's runtime confines
+// both as it confines every process in it. Its environment and working directory are the
+// command's.
+// Status lines (StatusChannel.h) go to FIFO, opened for writing before anything else.
+[[noreturn]] void gate(int argc, char **argv)
+{
+    const char *usage = "usage: sandbox-init --gate [--guard DIR]... [--read-only PATH]... [--deny PATH]... "
+                        "[--status FIFO] -- COMMAND [ARG]...\n";
+    std::string records;
+    auto add = [&records](const char *key, const std::string &value) {
+        records.append(key).push_back('\0');
+        records.append(value).push_back('\0');
+    };
+    add("version", "1");
+    // Tier 1's rules: sandbox-init meets the command's mounts, user and capabilities.
+    add("tier", "1");
+    std::string status;
+    int index = 2;
+    for (; index < argc && std::strcmp(argv[index], "--") != 0; index += 2) {
+        const char *option = argv[index];
+        if (index + 1 >= argc) {
+            std::fprintf(stderr, "sandbox-init: %s needs a value\n%s", option, usage);
+            _exit(2);
+        }
+        if (std::strcmp(option, "--guard") == 0)
+            add("guardgit", argv[index + 1]);
+        else if (std::strcmp(option, "--read-only") == 0)
+            add("guardro", argv[index + 1]);
+        else if (std::strcmp(option, "--deny") == 0)
+            add("guarddeny", argv[index + 1]);
+        else if (std::strcmp(option, "--status") == 0)
+            status = argv[index + 1];
+        else {
+            std::fprintf(stderr, "sandbox-init: unknown option '%s'\n%s", option, usage);
+            _exit(2);
+        }
+    }
+    if (index >= argc || index + 1 >= argc) {
+        std::fprintf(stderr, "sandbox-init: no command after --\n%s", usage);
+        _exit(2);
+    }
+    for (++index; index < argc; ++index)
+        add("arg", argv[index]);
+    if (!status.empty()) {
+        // The engine holds the other end open already, so this does not wait.
+        const int fd = open(status.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0 || fcntl(fd, F_SETFL, 0) != 0 || (fd != kStatusFd && dup2(fd, kStatusFd) != kStatusFd)) {
+            std::fprintf(stderr, "sandbox: cannot open the status channel %s: %s (the command was not run)\n",
+                         status.c_str(), std::strerror(errno));
+            _exit(kSetupFailedStatus);
+        }
+        if (fd != kStatusFd)
+            close(fd);
+    } else if (fcntl(kStatusFd, F_GETFD) < 0) {
+        const int devnull = open("/dev/null", O_WRONLY);
+        if (devnull != kStatusFd) {
+            dup2(devnull, kStatusFd);
+            close(devnull);
+        }
+    }
+    close_range(kStatusFd + 1, ~0U, 0);
+    fcntl(kStatusFd, F_SETFD, FD_CLOEXEC);
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        failSetup(std::string("cannot read the working directory: ") + std::strerror(errno));
+    add("cwd", cwd);
+    InitConfig config;
+    std::string error;
+    if (!parseConfig(records, config, error))
+        failSetup(error);
+    config.inContainer = true;
+    for (char **entry = environ; entry && *entry; ++entry)
+        config.env.emplace_back(*entry);
+    // Nothing in the container (the command least of all) may trace or read this process.
+    prctl(PR_SET_DUMPABLE, 0);
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : { SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1 })
+        sigaddset(&set, sig);
+    sigprocmask(SIG_BLOCK, &set, nullptr);
+    runUnshared(config);
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && std::strcmp(argv[1], "--gate") == 0)
+        gate(argc, argv);
     if (argc == 2 && std::strcmp(argv[1], "--hold") == 0)
         hold();
     if (argc == 2 && std::strcmp(argv[1], "--probe") == 0)
@@ -62,7 +155,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr,
                      "usage: sandbox-init (configuration on fd 3, status on fd 4) | sandbox-init --probe\n"
                      "       sandbox-init --proxy-bridge PORT SOCKET | sandbox-init --proxy-bridge-wait PORT\n"
-                     "       sandbox-init --hold\n");
+                     "       sandbox-init --hold | sandbox-init --gate [OPTION]... -- COMMAND [ARG]...\n");
         return 2;
     }
     // Nothing of the engine's leaks into the sandbox: only stdio, config and status.
