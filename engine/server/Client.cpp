@@ -491,6 +491,24 @@ QFuture<Status> Client::setPolicy(const Policy &policy)
     return d->callStatus(Method::PolicySet, { { QStringLiteral("policy"), policy.toJson() } });
 }
 
+QFuture<Result<QList<CredentialInfo>>> Client::credentials()
+{
+    return d->call<QList<CredentialInfo>>(Method::CredentialsList, {}, [](const QJsonValue &result) {
+        return decodeList<CredentialInfo>(result, QStringLiteral("credentials"));
+    });
+}
+
+QFuture<Status> Client::setCredential(const QString &name, const QString &value)
+{
+    return d->callStatus(Method::CredentialsSet,
+                         { { QStringLiteral("name"), name }, { QStringLiteral("value"), value } });
+}
+
+QFuture<Status> Client::removeCredential(const QString &name)
+{
+    return d->callStatus(Method::CredentialsRemove, { { QStringLiteral("name"), name } });
+}
+
 std::unique_ptr<RemoteProcess> Client::spawn(const SpawnRequest &request)
 {
     Private *p = d.get();
