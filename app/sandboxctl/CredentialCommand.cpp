@@ -14,10 +14,12 @@ namespace sandbox {
 
 CredentialCommand::CredentialCommand()
     : Command(QStringLiteral("credential"),
-              QStringLiteral("credential set NAME | credential list [--json] | credential remove NAME"),
+              QStringLiteral("credential set NAME | credential list [--json] | credential remove NAME | "
+                             "credential rotate-authority"),
               tr("Store the value of the policy's credential NAME (read from stdin, without echo on a terminal) "
                  "in the engine's secret storage, list the credentials (names, hosts and whether a value is "
-                 "stored; never a value), or remove a value."))
+                 "stored; never a value), or remove a value. 'rotate-authority' replaces the engine's certificate "
+                 "authority with a new one and prints its certificate."))
 {
     addOption(QCommandLineOption(QStringLiteral("json"), tr("print the list as JSON (list)")));
 }
@@ -59,8 +61,17 @@ int CredentialCommand::execute(EngineConnection &engine)
             return usageError(tr("credential list takes no arguments"));
         return list(engine);
     }
+    if (p.value(0) == QLatin1String("rotate-authority")) {
+        if (p.size() != 1)
+            return usageError(tr("credential rotate-authority takes no arguments"));
+        const Result<QByteArray> certificate = EngineConnection::await(engine.client().rotateCertificateAuthority());
+        if (!certificate.ok())
+            return failWith(certificate.error());
+        Terminal::out(QString::fromLatin1(certificate.value()));
+        return 0;
+    }
     if (p.size() != 2 || (p[0] != QLatin1String("set") && p[0] != QLatin1String("remove")))
-        return usageError(tr("expects set NAME, list or remove NAME (the value comes from stdin)"));
+        return usageError(tr("expects set NAME, list, remove NAME or rotate-authority (the value comes from stdin)"));
     const QString name = p[1];
     if (const QString problem = PolicyCredential::nameProblem(name); !problem.isEmpty())
         return fail(tr("credential name %1: %2").arg(name, problem), Usage);

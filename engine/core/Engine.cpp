@@ -20,6 +20,7 @@
 #include "SecretUpdateBatch.h"
 #include "SettingsStore.h"
 #include "StopSignal.h"
+#include "net/CertificateAuthority.h"
 #include "protocol/JsonReader.h"
 #include "protocol/RuntimeDirectory.h"
 
@@ -783,6 +784,15 @@ Status Engine::removeCredential(const QString &name)
     return {};
 }
 
+Result<QByteArray> Engine::rotateCertificateAuthority()
+{
+    Result<std::unique_ptr<CertificateAuthority>> rotated
+        = CertificateAuthority::rotate(EngineFiles::certificateAuthorityDirectory(d->options.stateDirectory));
+    if (!rotated.ok())
+        return rotated.error();
+    return rotated.value()->certificatePem();
+}
+
 QStringList Engine::Private::missingSettings(const BackendEntry &entry, const Result<SettingsDocument> &document) const
 {
     if (!document.ok())
@@ -884,6 +894,7 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
     }
     EngineFiles::keepReadOnly(effectivePolicy, request.effectiveWorkspace(),
                               { d->options.configDirectory, d->options.stateDirectory });
+    EngineFiles::keepUnreadable(effectivePolicy, d->options.stateDirectory);
     Result<std::shared_ptr<SandboxProcess>> spawned = snapshot.launcher->spawn(request, effectivePolicy);
     if (!spawned.ok() || !spawned.value()) {
         d->table.unpin(snapshot.launcher.get());

@@ -100,6 +100,9 @@ public:
     Result<QList<CredentialInfo>> credentials() const;
     Status setCredential(const QString &name, const QString &value);
     Status removeCredential(const QString &name);
+    // Replaces the engine's certificate authority with a new one (making it when there is
+    // none); returns its certificate (PEM). Its directory is denied to every command.
+    Result<QByteArray> rotateCertificateAuthority();
 
     // --- processes. spawn() must be called from a thread with an event loop; the
     // process object lives in that thread.

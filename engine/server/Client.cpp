@@ -509,6 +509,17 @@ QFuture<Status> Client::removeCredential(const QString &name)
     return d->callStatus(Method::CredentialsRemove, { { QStringLiteral("name"), name } });
 }
 
+QFuture<Result<QByteArray>> Client::rotateCertificateAuthority()
+{
+    return d->call<QByteArray>(
+        Method::CredentialsRotateAuthority, {}, [](const QJsonValue &result) -> Result<QByteArray> {
+            const QJsonValue pem = result.toObject().value(QStringLiteral("certificate"));
+            if (!pem.isString() || !pem.toString().startsWith(QLatin1String("-----BEGIN CERTIFICATE-----")))
+                return Error{ QStringLiteral("result.certificate"), tr("expected a PEM certificate"), {} };
+            return pem.toString().toLatin1();
+        });
+}
+
 std::unique_ptr<RemoteProcess> Client::spawn(const SpawnRequest &request)
 {
     Private *p = d.get();

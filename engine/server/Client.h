@@ -81,6 +81,8 @@ public:
     QFuture<Result<QList<CredentialInfo>>> credentials();
     QFuture<Status> setCredential(const QString &name, const QString &value);
     QFuture<Status> removeCredential(const QString &name);
+    // A new engine certificate authority; its certificate (PEM).
+    QFuture<Result<QByteArray>> rotateCertificateAuthority();
     // The returned object is owned by the caller.
     std::unique_ptr<RemoteProcess> spawn(const SpawnRequest &request);
     QFuture<Result<QList<ProcessInfo>>> processes();

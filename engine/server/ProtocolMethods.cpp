@@ -21,6 +21,8 @@ const QList<ProtocolEntry> &protocolMethods()
           QLatin1String("-> {credentials: [{name, configured, inPolicy, hosts, env?}]} (never a value)") },
         { Method::CredentialsSet, QLatin1String("{name, value} -> {}") },
         { Method::CredentialsRemove, QLatin1String("{name} -> {}") },
+        { Method::CredentialsRotateAuthority,
+          QLatin1String("-> {certificate (PEM)} (a new engine certificate authority; never its key)") },
         { Method::ProcessSpawn,
           QLatin1String("{request: SpawnRequest} -> {processId}; streams process.* notifications") },
         { Method::ProcessWrite, QLatin1String("{processId, data (base64)} -> {}") },

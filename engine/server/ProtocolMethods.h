@@ -23,6 +23,7 @@ inline constexpr QLatin1String PolicySet{ "policy.set" };
 inline constexpr QLatin1String CredentialsList{ "credentials.list" };
 inline constexpr QLatin1String CredentialsSet{ "credentials.set" };
 inline constexpr QLatin1String CredentialsRemove{ "credentials.remove" };
+inline constexpr QLatin1String CredentialsRotateAuthority{ "credentials.rotateAuthority" };
 inline constexpr QLatin1String ProcessSpawn{ "process.spawn" };
 inline constexpr QLatin1String ProcessWrite{ "process.write" };
 inline constexpr QLatin1String ProcessCloseStdin{ "process.closeStdin" };

@@ -146,6 +146,7 @@ const QList<ProtocolServer::Route> &ProtocolServer::routes()
         { Method::CredentialsSet, S{ QStringLiteral("name"), QStringLiteral("value") },
           &ProtocolServer::credentialsSet },
         { Method::CredentialsRemove, S{ QStringLiteral("name") }, &ProtocolServer::credentialsRemove },
+        { Method::CredentialsRotateAuthority, S{}, &ProtocolServer::credentialsRotateAuthority },
         { Method::ProcessSpawn, S{ QStringLiteral("request") }, &ProtocolServer::processSpawn },
         { Method::ProcessWrite, S{ QStringLiteral("processId"), QStringLiteral("data") },
           &ProtocolServer::processWrite },
@@ -556,6 +557,14 @@ void ProtocolServer::credentialsRemove(ServerSession *s, const QJsonValue &id, c
     if (!status.ok())
         return s->respondError(id, engineError(status.error()));
     s->respond(id, QJsonObject{});
+}
+
+void ProtocolServer::credentialsRotateAuthority(ServerSession *s, const QJsonValue &id, const QJsonObject &)
+{
+    const Result<QByteArray> certificate = m_engine.rotateCertificateAuthority();
+    if (!certificate.ok())
+        return s->respondError(id, engineError(certificate.error()));
+    s->respond(id, QJsonObject{ { QStringLiteral("certificate"), QString::fromLatin1(certificate.value()) } });
 }
 
 void ProtocolServer::holdSpawnsUntil(const QFuture<ActivationResult> &restore)

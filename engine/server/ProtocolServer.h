@@ -68,6 +68,7 @@ private:
     void credentialsList(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void credentialsSet(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void credentialsRemove(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
+    void credentialsRotateAuthority(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void processSpawn(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void processWrite(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void processCloseStdin(ServerSession *s, const QJsonValue &id, const QJsonObject &params);

@@ -26,6 +26,8 @@ private slots:
     void badInputChangesNothing();
     void policyShowsCredentials();
     void noBackendRunsWithoutInjecting();
+    void authorityKeyIsUnreadableInside_data();
+    void authorityKeyIsUnreadableInside();
 
 private:
     Outcome ctl(const QStringList &args, const QByteArray &input = {});
@@ -110,7 +112,7 @@ void TestCredentialCli::badInputChangesNothing()
     const Outcome argv
         = ctl({ QStringLiteral("credential"), QStringLiteral("set"), QStringLiteral("gh"), QStringLiteral("token") });
     QCOMPARE(argv.exitCode, 2);
-    QVERIFY(argv.err.contains("expects set NAME, list or remove NAME"));
+    QVERIFY(argv.err.contains("expects set NAME, list, remove NAME or rotate-authority"));
     const Outcome badName = ctl({ QStringLiteral("credential"), QStringLiteral("set"), QStringLiteral("a/b") }, "v\n");
     QCOMPARE(badName.exitCode, 2);
     QVERIFY2(badName.err.contains("may only contain"), badName.err.constData());
@@ -171,6 +173,60 @@ void TestCredentialCli::noBackendRunsWithoutInjecting()
     QCOMPARE(run.exitCode, 125);
     QVERIFY2(run.err.contains("credential injection"), run.err.constData());
     QVERIFY(!QFile::exists(marker));
+}
+
+void TestCredentialCli::authorityKeyIsUnreadableInside_data()
+{
+    QTest::addColumn<QString>("tier");
+    QTest::newRow("tier 1") << QStringLiteral("strongest");
+    QTest::newRow("tier 2") << QStringLiteral("landlock-seccomp");
+}
+
+void TestCredentialCli::authorityKeyIsUnreadableInside()
+{
+    QFETCH(QString, tier);
+    const Outcome set = ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:auto"),
+                              QStringLiteral("tier=") + tier });
+    QVERIFY2(set.exitCode == 0, set.err.constData());
+    const Outcome activated = ctl({ QStringLiteral("activate"), QStringLiteral("builtin:auto") });
+    QVERIFY2(activated.exitCode == 0, activated.err.constData());
+
+    // The state directory is readable inside (the default policy reads "/"): only the
+    // engine's denial keeps the authority out of reach. This run also leaves a recorded plan
+    // made while there was no authority, which must not serve the runs after it.
+    QFile beside(m_root->filePath(QStringLiteral("state/beside.txt")));
+    QVERIFY(beside.open(QIODevice::WriteOnly));
+    beside.write("readable\n");
+    beside.close();
+    const Outcome control
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/cat"), beside.fileName() });
+    QVERIFY2(control.exitCode == 0 && control.out == "readable\n", control.err.constData());
+
+    const Outcome rotated = ctl({ QStringLiteral("credential"), QStringLiteral("rotate-authority") });
+    QVERIFY2(rotated.exitCode == 0, rotated.err.constData());
+    QVERIFY(rotated.out.startsWith("-----BEGIN CERTIFICATE-----"));
+    QVERIFY(!rotated.out.contains("PRIVATE KEY"));
+    const QString directory = m_root->filePath(QStringLiteral("state/credential-ca"));
+    QFile key(directory + QStringLiteral("/ca-key.pem"));
+    QVERIFY(key.open(QIODevice::ReadOnly));
+    QVERIFY(key.readAll().contains("PRIVATE KEY"));
+    QCOMPARE(key.permissions() & ~(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadUser | QFile::WriteUser),
+             QFile::Permissions());
+    QList<QStringList> attempts{ { QStringLiteral("/bin/cat"), key.fileName() },
+                                 { QStringLiteral("/bin/cat"), directory + QStringLiteral("/ca.pem") },
+                                 { QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                                   QStringLiteral("cat %1/../credential-ca/ca-key.pem").arg(directory) },
+                                 { QStringLiteral("/bin/cp"), key.fileName(), QStringLiteral("stolen.pem") } };
+    // Tier 1 masks the directory; tier 2 (Landlock) leaves the names in a denied directory
+    // listable, as for every denied path, but none of their contents.
+    if (tier == QLatin1String("strongest"))
+        attempts.append({ QStringLiteral("/bin/ls"), QStringLiteral("-a"), directory });
+    for (const QStringList &attempt : std::as_const(attempts)) {
+        const Outcome run = ctl(QStringList{ QStringLiteral("run"), QStringLiteral("--") } + attempt);
+        QVERIFY2(run.exitCode != 0, qPrintable(attempt.join(QLatin1Char(' '))));
+        QVERIFY2(!run.out.contains("PRIVATE KEY") && !run.out.contains("ca-key"), run.out.constData());
+    }
+    QVERIFY(!QFile::exists(m_root->filePath(QStringLiteral("work/stolen.pem"))));
 }
 
 QTEST_GUILESS_MAIN(TestCredentialCli)
