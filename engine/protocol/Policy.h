@@ -22,8 +22,8 @@ namespace sandbox {
 // Paths may start with "~/" (home) or "${workspace}" (the spawn's working directory);
 // readOnly lists paths inside writable ones that stay read-only (e.g. .git/hooks).
 // A domain entry: "example.com", "*.example.com", optionally ":port".
-// extraCaCertificates: PEM files (absolute or "~/") the engine trusts beside the system's CAs
-// for the connections it makes itself; never inside ${workspace}, which commands can write.
+// extraCaCertificates: PEM files (absolute or "~/") the engine's proxy is to trust beside the
+// system's CAs; never inside ${workspace}, which commands can write.
 struct Policy
 {
     enum class NetworkMode { None, Allowlist, Full };

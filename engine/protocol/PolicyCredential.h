@@ -12,10 +12,12 @@ namespace sandbox {
 // One credential of a policy: data only, never its value (which the engine keeps in the
 // secret storage under `name`). JSON:
 // { name, env?, hosts: [domain], headers?: [header name], excludeHosts?: [domain] }
-// `env`: the variable the command sees, holding the engine's placeholder, never the value.
-// `hosts` use the allowed-domain syntax ("example.com", "*.example.com", ":port");
-// `headers` (empty: every request header) are where the value may be put in;
-// `excludeHosts` are hosts among `hosts` whose TLS is not terminated (pinning, mTLS).
+// What the injecting proxy is to do with it (not built yet: no backend claims the
+// credentials dimension, so such a policy runs nowhere): `env` names the variable the
+// command is to see, holding the engine's placeholder, never the value; `hosts`
+// (allowed-domain syntax: "example.com", "*.example.com", ":port") are where the value is to
+// be put in, `headers` (empty: every request header) in which headers, and `excludeHosts`
+// which of those hosts stay plain tunnels (pinning, mTLS).
 struct PolicyCredential
 {
     QString name;
