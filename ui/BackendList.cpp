@@ -36,6 +36,8 @@ QString BackendList::enforcementTitle(const QString &dimension)
         return tr("Allowed domains");
     if (dimension == QLatin1String("hostExecution"))
         return tr("Host execution");
+    if (dimension == QLatin1String("credentials"))
+        return tr("Credentials");
     return dimension;
 }
 

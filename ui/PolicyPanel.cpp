@@ -287,7 +287,10 @@ void PolicyPanel::updateSummary()
     QString network = shortText(m_network);
     if (policy.network == Policy::NetworkMode::Allowlist)
         network = tr("%1 (%n domain(s))", nullptr, int(policy.allowedDomains.size())).arg(network);
-    const QStringList lines{
+    QStringList credentials;
+    for (const PolicyCredential &credential : policy.credentials)
+        credentials << tr("%1 (%2)").arg(credential.name, credential.hosts.join(QStringLiteral(", ")));
+    QStringList lines{
         tr("<b>Network:</b> %1").arg(network.toHtmlEscaped()),
         tr("<b>Host execution:</b> %1").arg(shortText(m_hostExecution).toHtmlEscaped()),
         tr("<b>Processes:</b> %1").arg(shortText(m_processes).toHtmlEscaped()),
@@ -297,6 +300,8 @@ void PolicyPanel::updateSummary()
             .arg(policy.denied.size())
             .arg(policy.readOnly.size()),
     };
+    if (!credentials.isEmpty())
+        lines << tr("<b>Credentials:</b> %1").arg(credentials.join(QStringLiteral("; ")).toHtmlEscaped());
     m_summary->setText(lines.join(QStringLiteral("<br>")));
     m_summary->setAccessibleName(tr("Policy summary"));
 }

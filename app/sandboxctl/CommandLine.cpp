@@ -4,6 +4,7 @@
 #include "BackendsCommand.h"
 #include "Command.h"
 #include "CompletionCommand.h"
+#include "CredentialCommand.h"
 #include "DescribeCommand.h"
 #include "EngineConnection.h"
 #include "EventsCommand.h"
@@ -32,6 +33,7 @@ CommandLine::CommandLine()
     m_commands.push_back(std::make_unique<SecretCommand>());
     m_commands.push_back(std::make_unique<ActivateCommand>());
     m_commands.push_back(std::make_unique<PolicyCommand>());
+    m_commands.push_back(std::make_unique<CredentialCommand>());
     m_commands.push_back(std::make_unique<RunCommand>());
     m_commands.push_back(std::make_unique<PsCommand>());
     m_commands.push_back(std::make_unique<KillCommand>());

@@ -100,7 +100,12 @@ int PolicyCommand::execute(EngineConnection &engine)
         text += tr("  allowed domains: %1\n").arg(Listing::listOrNone(pol.allowedDomains));
         text += tr("  denied domains:  %1\n").arg(Listing::listOrNone(pol.deniedDomains));
     }
+    if (!pol.extraCaCertificates.isEmpty())
+        text += tr("  extra CA certificates: %1\n").arg(Listing::listOrNone(pol.extraCaCertificates));
     text += tr("host execution: %1\n").arg(Policy::hostExecutionName(pol.hostExecution));
+    text += pol.credentials.isEmpty() ? tr("credentials:    (none)\n") : tr("credentials:\n");
+    for (const PolicyCredential &credential : pol.credentials)
+        text += tr("  %1 -> %2\n").arg(credential.name, credential.hosts.join(QStringLiteral(", ")));
     Terminal::out(text);
     return 0;
 }

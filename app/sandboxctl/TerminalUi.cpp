@@ -265,6 +265,10 @@ void TerminalUi::draw()
             line(row++, tr("  allowed domains: %1").arg(m_policy->allowedDomains.join(QStringLiteral(", "))));
             line(row++, tr("  denied domains:  %1").arg(m_policy->deniedDomains.join(QStringLiteral(", "))));
             line(row++, tr("  host execution:  %1").arg(Policy::hostExecutionName(m_policy->hostExecution)));
+            for (const PolicyCredential &credential : m_policy->credentials)
+                line(row++,
+                     tr("  credential:      %1 -> %2")
+                         .arg(credential.name, credential.hosts.join(QStringLiteral(", "))));
         }
         break;
     case View::Settings:

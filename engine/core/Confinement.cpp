@@ -45,6 +45,8 @@ QString Confinement::dimensionInWords(const QString &dimension)
         return tr("host execution");
     if (dimension == QLatin1String("confinement"))
         return tr("process confinement");
+    if (dimension == QLatin1String("credentials"))
+        return tr("credential injection");
     return dimension;
 }
 

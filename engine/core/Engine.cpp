@@ -5,6 +5,7 @@
 #include "BackendRegistry.h"
 #include "CleanupScheduler.h"
 #include "Confinement.h"
+#include "CredentialStore.h"
 #include "EngineFiles.h"
 #include "FileSettingsStore.h"
 #include "FutureWait.h"
@@ -19,6 +20,7 @@
 #include "SecretUpdateBatch.h"
 #include "SettingsStore.h"
 #include "StopSignal.h"
+#include "net/CertificateAuthority.h"
 #include "protocol/JsonReader.h"
 #include "protocol/RuntimeDirectory.h"
 
@@ -107,6 +109,7 @@ public:
     std::shared_ptr<SecretStore> secrets;
     PlaintextSecretStore *plaintextSecrets = nullptr;
     std::unique_ptr<PolicyStore> policyStore;
+    std::unique_ptr<CredentialStore> credentials;
     std::unique_ptr<BackendRegistry> registry;
     // The configuration, state and runtime directories: no sandbox may write them.
     QStringList engineDirectories;
@@ -177,6 +180,7 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
         secrets = std::make_shared<KeychainSecretStore>(options.keychainService);
     }
     policyStore = std::make_unique<PolicyStore>(options.configDirectory);
+    credentials = std::make_unique<CredentialStore>(*secrets, options.configDirectory);
     registry = std::make_unique<BackendRegistry>(
         options.stateDirectory, broker.get(), [this](const BackendRef &ref) { refreshAvailability(ref); },
         [this](const Refusal &refusal) { publishRefusal(refusal); });
@@ -735,6 +739,60 @@ Status Engine::setPolicy(const Policy &policy)
     return {};
 }
 
+Result<QList<CredentialInfo>> Engine::credentials() const
+{
+    const Policy policy = this->policy();
+    const Result<QStringList> stored = d->credentials->names();
+    if (!stored.ok())
+        return stored.error();
+    QStringList names = stored.value();
+    for (const PolicyCredential &credential : policy.credentials)
+        names.append(credential.name);
+    names.sort();
+    names.removeDuplicates();
+    QList<CredentialInfo> list;
+    for (const QString &name : std::as_const(names)) {
+        const Result<bool> configured = d->credentials->isConfigured(name);
+        if (!configured.ok())
+            return configured.error();
+        CredentialInfo info;
+        info.name = name;
+        info.configured = configured.value();
+        if (const PolicyCredential *entry = policy.credential(name)) {
+            info.inPolicy = true;
+            info.hosts = entry->hosts;
+            info.env = entry->env;
+        }
+        list.append(info);
+    }
+    return list;
+}
+
+Status Engine::setCredential(const QString &name, const QString &value)
+{
+    if (Status status = d->credentials->write(name, value); !status.ok())
+        return status;
+    emit credentialsChanged();
+    return {};
+}
+
+Status Engine::removeCredential(const QString &name)
+{
+    if (Status status = d->credentials->remove(name); !status.ok())
+        return status;
+    emit credentialsChanged();
+    return {};
+}
+
+Result<QByteArray> Engine::rotateCertificateAuthority()
+{
+    Result<std::unique_ptr<CertificateAuthority>> rotated
+        = CertificateAuthority::rotate(EngineFiles::certificateAuthorityDirectory(d->options.stateDirectory));
+    if (!rotated.ok())
+        return rotated.error();
+    return rotated.value()->certificatePem();
+}
+
 QStringList Engine::Private::missingSettings(const BackendEntry &entry, const Result<SettingsDocument> &document) const
 {
     if (!document.ok())
@@ -845,6 +903,7 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
     }
     EngineFiles::keepReadOnly(effectivePolicy, request.effectiveWorkspace(),
                               { d->options.configDirectory, d->options.stateDirectory });
+    EngineFiles::keepUnreadable(effectivePolicy, d->options.stateDirectory);
     Result<std::shared_ptr<SandboxProcess>> spawned = snapshot.launcher->spawn(request, effectivePolicy);
     if (!spawned.ok() || !spawned.value()) {
         d->table.unpin(snapshot.launcher.get());

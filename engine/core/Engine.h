@@ -5,6 +5,7 @@
 #include "LauncherBounds.h"
 #include "protocol/ActivationEvent.h"
 #include "protocol/BackendInfo.h"
+#include "protocol/CredentialInfo.h"
 #include "protocol/HostInteraction.h"
 #include "protocol/Policy.h"
 #include "protocol/Refusal.h"
@@ -94,6 +95,15 @@ public:
     Policy policy() const;
     Status setPolicy(const Policy &policy);
 
+    // --- credentials: values in the secret storage, never returned by any method.
+    // Every credential of the policy and every one with a stored value, by name.
+    Result<QList<CredentialInfo>> credentials() const;
+    Status setCredential(const QString &name, const QString &value);
+    Status removeCredential(const QString &name);
+    // Replaces the engine's certificate authority with a new one (making it when there is
+    // none); returns its certificate (PEM). Its directory is denied to every command.
+    Result<QByteArray> rotateCertificateAuthority();
+
     // --- processes. spawn() must be called from a thread with an event loop; the
     // process object lives in that thread.
     Result<std::shared_ptr<SandboxProcess>> spawn(const SpawnRequest &request, quint64 *processId = nullptr);
@@ -149,6 +159,8 @@ signals:
     void backendsChanged();
     void activeBackendChanged(const sandbox::BackendRef &ref);
     void policyChanged(const sandbox::Policy &policy);
+    // A credential's value was stored or removed (the value is never carried).
+    void credentialsChanged();
     void processStarted(const sandbox::ProcessInfo &info);
     // The process's row changed after processStarted(): it started (info.pid is known now),
     // or its launcher added a note about how it started (the last of info.notes).

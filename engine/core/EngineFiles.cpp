@@ -57,6 +57,24 @@ void EngineFiles::keepReadOnly(Policy &policy, const QString &workspace, const Q
     }
 }
 
+QString EngineFiles::certificateAuthorityDirectory(const QString &stateDirectory)
+{
+    return QDir(stateDirectory).filePath(QStringLiteral("credential-ca"));
+}
+
+void EngineFiles::keepUnreadable(Policy &policy, const QString &stateDirectory)
+{
+    if (stateDirectory.isEmpty())
+        return;
+    const QString directory = certificateAuthorityDirectory(stateDirectory);
+    if (!QFileInfo::exists(directory))
+        return;
+    for (const QString &name : namesOf(directory)) {
+        if (!policy.denied.contains(name))
+            policy.denied.append(name);
+    }
+}
+
 std::optional<EngineFiles::Reach> EngineFiles::writableReach(const Policy &policy, const QString &workspace,
                                                              const QStringList &directories)
 {

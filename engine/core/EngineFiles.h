@@ -22,6 +22,14 @@ public:
     // was given applies it too.
     static void keepReadOnly(Policy &policy, const QString &workspace, const QStringList &directories);
 
+    // Where the engine keeps its certificate authority (its private key included), inside
+    // the state directory `stateDirectory`.
+    static QString certificateAuthorityDirectory(const QString &stateDirectory);
+    // Denies in `policy` the engine's files that no sandboxed command may even read (the
+    // certificate authority), when they exist: the default policy lets commands read the
+    // state directory. The engine applies it to every spawn, as keepReadOnly().
+    static void keepUnreadable(Policy &policy, const QString &stateDirectory);
+
     // A writable path of `policy` (for a command in `workspace`, ${workspace} and ~ expanded)
     // that is at, above or below one of `directories`, and that directory.
     struct Reach

@@ -34,9 +34,9 @@ QString fieldPath(const QString &path, qsizetype index)
 
 const QStringList &BackendDescriptor::enforcementDimensions()
 {
-    static const QStringList dimensions{ QStringLiteral("filesystem"), QStringLiteral("network"),
+    static const QStringList dimensions{ QStringLiteral("filesystem"),     QStringLiteral("network"),
                                          QStringLiteral("allowedDomains"), QStringLiteral("hostExecution"),
-                                         QStringLiteral("confinement") };
+                                         QStringLiteral("confinement"),    QStringLiteral("credentials") };
     return dimensions;
 }
 

@@ -59,6 +59,33 @@ QString domainCheck(const QString &domain)
     return Policy::domainProblem(domain);
 }
 
+void checkCredentials(const QList<PolicyCredential> &credentials, const QString &path, QList<Error> &problems)
+{
+    if (credentials.size() > PolicyCredential::maxCredentials) {
+        problems.append(Error{
+            path,
+            tr("too many credentials (%1, at most %2)").arg(credentials.size()).arg(PolicyCredential::maxCredentials),
+            {} });
+        return;
+    }
+    for (qsizetype i = 0; i < credentials.size(); ++i) {
+        const PolicyCredential &credential = credentials.at(i);
+        const QString where = path + QStringLiteral("[%1]").arg(i);
+        credential.collectProblems(where, problems);
+        for (qsizetype j = 0; j < i; ++j) {
+            if (credentials.at(j).name == credential.name)
+                problems.append(Error{
+                    where + QStringLiteral(".name"),
+                    tr("credential \"%1\" is listed twice (also credentials[%2])").arg(credential.name.left(64)).arg(j),
+                    {} });
+            else if (!credential.env.isEmpty() && credentials.at(j).env == credential.env)
+                problems.append(Error{ where + QStringLiteral(".env"),
+                                       tr("variable %1 is already given to credentials[%2]").arg(credential.env).arg(j),
+                                       {} });
+        }
+    }
+}
+
 } // namespace
 
 namespace {
@@ -116,7 +143,18 @@ QStringList Policy::restrictedDimensions() const
         restricted.append(QStringLiteral("hostExecution"));
     if (processes == ProcessConfinement::Isolated)
         restricted.append(QStringLiteral("confinement"));
+    if (!credentials.isEmpty())
+        restricted.append(QStringLiteral("credentials"));
     return restricted;
+}
+
+const PolicyCredential *Policy::credential(const QString &name) const
+{
+    for (const PolicyCredential &entry : credentials) {
+        if (entry.name == name)
+            return &entry;
+    }
+    return nullptr;
 }
 
 QString Policy::networkModeName(NetworkMode mode)
@@ -278,8 +316,17 @@ Status Policy::validate(const QString &where) const
         problems.append(Error{ where + QStringLiteral(".network.mode"), tr("unknown network mode"), {} });
     checkList(allowedDomains, where + QStringLiteral(".network.allowedDomains"), domainCheck, problems);
     checkList(deniedDomains, where + QStringLiteral(".network.deniedDomains"), domainCheck, problems);
+    const QString caPath = where + QStringLiteral(".network.extraCaCertificates");
+    checkList(extraCaCertificates, caPath, pathCheck, problems);
+    for (qsizetype i = 0; i < extraCaCertificates.size() && i < maxEntries; ++i) {
+        if (extraCaCertificates.at(i).startsWith(workspaceVariable))
+            problems.append(Error{ caPath + QStringLiteral("[%1]").arg(i),
+                                   tr("must not be inside ${workspace}: commands can write there"),
+                                   {} });
+    }
     if (hostExecutionName(hostExecution).isEmpty())
         problems.append(Error{ where + QStringLiteral(".hostExecution"), tr("unknown host execution mode"), {} });
+    checkCredentials(credentials, where + QStringLiteral(".credentials"), problems);
     if (problems.isEmpty())
         return Status::success();
     Error first = problems.first();
@@ -291,7 +338,7 @@ Status Policy::validate(const QString &where) const
 
 QJsonObject Policy::toJson() const
 {
-    return {
+    QJsonObject json{
         { QStringLiteral("filesystem"),
           QJsonObject{ { QStringLiteral("readable"), QJsonArray::fromStringList(readable) },
                        { QStringLiteral("writable"), QJsonArray::fromStringList(writable) },
@@ -305,18 +352,32 @@ QJsonObject Policy::toJson() const
                        { QStringLiteral("deniedDomains"), QJsonArray::fromStringList(deniedDomains) } } },
         { QStringLiteral("hostExecution"), hostExecutionName(hostExecution) },
     };
+    // Left out when empty, so that policies without them read as they always did.
+    if (!extraCaCertificates.isEmpty()) {
+        QJsonObject net = json.value(QStringLiteral("network")).toObject();
+        net.insert(QStringLiteral("extraCaCertificates"), QJsonArray::fromStringList(extraCaCertificates));
+        json.insert(QStringLiteral("network"), net);
+    }
+    if (!credentials.isEmpty()) {
+        QJsonArray list;
+        for (const PolicyCredential &credential : credentials)
+            list.append(credential.toJson());
+        json.insert(QStringLiteral("credentials"), list);
+    }
+    return json;
 }
 
 Result<Policy> Policy::fromJson(const QJsonValue &value, const QString &path)
 {
     JsonReader reader(value, path);
     reader.rejectUnknownKeys({ QStringLiteral("filesystem"), QStringLiteral("confinement"), QStringLiteral("network"),
-                               QStringLiteral("hostExecution") });
+                               QStringLiteral("hostExecution"), QStringLiteral("credentials") });
     const QJsonObject filesystem = reader.requireObject(QStringLiteral("filesystem"));
     const bool hasConfinement = reader.has(QStringLiteral("confinement"));
     const QJsonObject confinement = reader.optionalObject(QStringLiteral("confinement"));
     const QJsonObject network = reader.requireObject(QStringLiteral("network"));
     const QString hostExecution = reader.requireString(QStringLiteral("hostExecution"));
+    const QJsonArray credentials = reader.optionalArray(QStringLiteral("credentials"));
     if (!reader.ok())
         return reader.error();
 
@@ -353,11 +414,12 @@ Result<Policy> Policy::fromJson(const QJsonValue &value, const QString &path)
     }
 
     JsonReader net(network, reader.childPath(QStringLiteral("network")));
-    net.rejectUnknownKeys(
-        { QStringLiteral("mode"), QStringLiteral("allowedDomains"), QStringLiteral("deniedDomains") });
+    net.rejectUnknownKeys({ QStringLiteral("mode"), QStringLiteral("allowedDomains"), QStringLiteral("deniedDomains"),
+                            QStringLiteral("extraCaCertificates") });
     const QString mode = net.requireString(QStringLiteral("mode"));
     policy.allowedDomains = net.optionalStringList(QStringLiteral("allowedDomains"));
     policy.deniedDomains = net.optionalStringList(QStringLiteral("deniedDomains"));
+    policy.extraCaCertificates = net.optionalStringList(QStringLiteral("extraCaCertificates"));
     if (!net.ok())
         return net.error();
     if (const auto parsed = networkModeFromName(mode))
@@ -366,6 +428,20 @@ Result<Policy> Policy::fromJson(const QJsonValue &value, const QString &path)
         return Error{ net.childPath(QStringLiteral("mode")),
                       tr("unknown network mode \"%1\"; expected none, allowlist or full").arg(mode.left(40)),
                       {} };
+
+    if (credentials.size() > PolicyCredential::maxCredentials)
+        return Error{
+            reader.childPath(QStringLiteral("credentials")),
+            tr("too many credentials (%1, at most %2)").arg(credentials.size()).arg(PolicyCredential::maxCredentials),
+            {}
+        };
+    for (qsizetype i = 0; i < credentials.size(); ++i) {
+        Result<PolicyCredential> credential = PolicyCredential::fromJson(
+            credentials.at(i), reader.childPath(QStringLiteral("credentials")) + QStringLiteral("[%1]").arg(i));
+        if (!credential.ok())
+            return credential.error();
+        policy.credentials.append(credential.value());
+    }
 
     if (const Status valid = policy.validate(path); !valid)
         return valid.error();

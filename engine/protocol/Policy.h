@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Error.h"
+#include "PolicyCredential.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -14,11 +15,15 @@ namespace sandbox {
 // JSON:
 // { filesystem: { readable: [path], writable: [path], denied: [path], readOnly: [path] },
 //   confinement: { processes: "isolated"|"shared" },
-//   network: { mode: "none"|"allowlist"|"full", allowedDomains: [..], deniedDomains: [..] },
-//   hostExecution: "deny"|"ask"|"allow" }
+//   network: { mode: "none"|"allowlist"|"full", allowedDomains: [..], deniedDomains: [..],
+//              extraCaCertificates?: [path] },
+//   hostExecution: "deny"|"ask"|"allow",
+//   credentials?: [PolicyCredential] }
 // Paths may start with "~/" (home) or "${workspace}" (the spawn's working directory);
 // readOnly lists paths inside writable ones that stay read-only (e.g. .git/hooks).
 // A domain entry: "example.com", "*.example.com", optionally ":port".
+// extraCaCertificates: PEM files (absolute or "~/") the engine's proxy is to trust beside the
+// system's CAs; never inside ${workspace}, which commands can write.
 struct Policy
 {
     enum class NetworkMode { None, Allowlist, Full };
@@ -34,6 +39,8 @@ struct Policy
     QStringList allowedDomains;
     QStringList deniedDomains;
     HostExecution hostExecution = HostExecution::Deny;
+    QStringList extraCaCertificates;
+    QList<PolicyCredential> credentials;
 
     // The careful defaults of DESIGN.md "Policy".
     static Policy defaults();
@@ -42,8 +49,10 @@ struct Policy
     // restricts, which a launcher must enforce to run anything under it: filesystem unless
     // "/" is writable with nothing denied or read-only; confinement when processes are
     // isolated; network unless it is full; allowedDomains with an allowlist; hostExecution
-    // unless it is allowed.
+    // unless it is allowed; credentials when there are any.
     QStringList restrictedDimensions() const;
+    // The credential named `name`, or nullptr.
+    const PolicyCredential *credential(const QString &name) const;
 
     static QString networkModeName(NetworkMode mode);
     static QString hostExecutionName(HostExecution mode);

@@ -491,6 +491,35 @@ QFuture<Status> Client::setPolicy(const Policy &policy)
     return d->callStatus(Method::PolicySet, { { QStringLiteral("policy"), policy.toJson() } });
 }
 
+QFuture<Result<QList<CredentialInfo>>> Client::credentials()
+{
+    return d->call<QList<CredentialInfo>>(Method::CredentialsList, {}, [](const QJsonValue &result) {
+        return decodeList<CredentialInfo>(result, QStringLiteral("credentials"));
+    });
+}
+
+QFuture<Status> Client::setCredential(const QString &name, const QString &value)
+{
+    return d->callStatus(Method::CredentialsSet,
+                         { { QStringLiteral("name"), name }, { QStringLiteral("value"), value } });
+}
+
+QFuture<Status> Client::removeCredential(const QString &name)
+{
+    return d->callStatus(Method::CredentialsRemove, { { QStringLiteral("name"), name } });
+}
+
+QFuture<Result<QByteArray>> Client::rotateCertificateAuthority()
+{
+    return d->call<QByteArray>(
+        Method::CredentialsRotateAuthority, {}, [](const QJsonValue &result) -> Result<QByteArray> {
+            const QJsonValue pem = result.toObject().value(QStringLiteral("certificate"));
+            if (!pem.isString() || !pem.toString().startsWith(QLatin1String("-----BEGIN CERTIFICATE-----")))
+                return Error{ QStringLiteral("result.certificate"), tr("expected a PEM certificate"), {} };
+            return pem.toString().toLatin1();
+        });
+}
+
 std::unique_ptr<RemoteProcess> Client::spawn(const SpawnRequest &request)
 {
     Private *p = d.get();

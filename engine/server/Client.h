@@ -2,6 +2,7 @@
 
 #include "protocol/ActivationEvent.h"
 #include "protocol/BackendInfo.h"
+#include "protocol/CredentialInfo.h"
 #include "protocol/HostInteraction.h"
 #include "protocol/Policy.h"
 #include "protocol/Refusal.h"
@@ -78,6 +79,12 @@ public:
                                                const QList<SecretUpdate> &secrets = {});
     QFuture<Result<Policy>> policy();
     QFuture<Status> setPolicy(const Policy &policy);
+    // Credentials by name (never a value); a value goes one way only, into the engine.
+    QFuture<Result<QList<CredentialInfo>>> credentials();
+    QFuture<Status> setCredential(const QString &name, const QString &value);
+    QFuture<Status> removeCredential(const QString &name);
+    // A new engine certificate authority; its certificate (PEM).
+    QFuture<Result<QByteArray>> rotateCertificateAuthority();
     // The returned object is owned by the caller.
     std::unique_ptr<RemoteProcess> spawn(const SpawnRequest &request);
     QFuture<Result<QList<ProcessInfo>>> processes();

@@ -142,6 +142,11 @@ const QList<ProtocolServer::Route> &ProtocolServer::routes()
         { Method::SecretsRemove, S{ QStringLiteral("ref"), QStringLiteral("field") }, &ProtocolServer::secretsRemove },
         { Method::PolicyGet, S{}, &ProtocolServer::policyGet },
         { Method::PolicySet, S{ QStringLiteral("policy") }, &ProtocolServer::policySet },
+        { Method::CredentialsList, S{}, &ProtocolServer::credentialsList },
+        { Method::CredentialsSet, S{ QStringLiteral("name"), QStringLiteral("value") },
+          &ProtocolServer::credentialsSet },
+        { Method::CredentialsRemove, S{ QStringLiteral("name") }, &ProtocolServer::credentialsRemove },
+        { Method::CredentialsRotateAuthority, S{}, &ProtocolServer::credentialsRotateAuthority },
         { Method::ProcessSpawn, S{ QStringLiteral("request") }, &ProtocolServer::processSpawn },
         { Method::ProcessWrite, S{ QStringLiteral("processId"), QStringLiteral("data") },
           &ProtocolServer::processWrite },
@@ -518,6 +523,50 @@ void ProtocolServer::policySet(ServerSession *s, const QJsonValue &id, const QJs
     if (!status.ok())
         return s->respondError(id, engineError(status.error()));
     s->respond(id, QJsonObject{});
+}
+
+void ProtocolServer::credentialsList(ServerSession *s, const QJsonValue &id, const QJsonObject &)
+{
+    const Result<QList<CredentialInfo>> list = m_engine.credentials();
+    if (!list.ok())
+        return s->respondError(id, engineError(list.error()));
+    QJsonArray array;
+    for (const CredentialInfo &info : list.value())
+        array.append(info.toJson());
+    s->respond(id, QJsonObject{ { QStringLiteral("credentials"), array } });
+}
+
+void ProtocolServer::credentialsSet(ServerSession *s, const QJsonValue &id, const QJsonObject &params)
+{
+    const Result<QString> name = readString(params, QStringLiteral("name"));
+    if (!name.ok())
+        return s->respondError(id, invalidParams(name.error()));
+    const Result<QString> value = readString(params, QStringLiteral("value"));
+    if (!value.ok())
+        return s->respondError(id, invalidParams(value.error()));
+    const Status status = m_engine.setCredential(name.value(), value.value());
+    if (!status.ok())
+        return s->respondError(id, engineError(status.error()));
+    s->respond(id, QJsonObject{});
+}
+
+void ProtocolServer::credentialsRemove(ServerSession *s, const QJsonValue &id, const QJsonObject &params)
+{
+    const Result<QString> name = readString(params, QStringLiteral("name"));
+    if (!name.ok())
+        return s->respondError(id, invalidParams(name.error()));
+    const Status status = m_engine.removeCredential(name.value());
+    if (!status.ok())
+        return s->respondError(id, engineError(status.error()));
+    s->respond(id, QJsonObject{});
+}
+
+void ProtocolServer::credentialsRotateAuthority(ServerSession *s, const QJsonValue &id, const QJsonObject &)
+{
+    const Result<QByteArray> certificate = m_engine.rotateCertificateAuthority();
+    if (!certificate.ok())
+        return s->respondError(id, engineError(certificate.error()));
+    s->respond(id, QJsonObject{ { QStringLiteral("certificate"), QString::fromLatin1(certificate.value()) } });
 }
 
 void ProtocolServer::holdSpawnsUntil(const QFuture<ActivationResult> &restore)

@@ -65,6 +65,10 @@ private:
     void secretsRemove(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void policyGet(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void policySet(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
+    void credentialsList(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
+    void credentialsSet(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
+    void credentialsRemove(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
+    void credentialsRotateAuthority(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void processSpawn(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void processWrite(ServerSession *s, const QJsonValue &id, const QJsonObject &params);
     void processResize(ServerSession *s, const QJsonValue &id, const QJsonObject &params);

@@ -52,6 +52,7 @@ private slots:
     void cleanupFailureShowsBannerAndKeepsActivation();
     void windowStaysResponsiveDuringSlowPrepare();
     void policyIsSavedOnApplyAndReverted();
+    void policyCredentialsAreShownAndKept();
     void writablePathInsideADeniedOneIsPointedOut();
     void policyErrorNamesTheField();
     void hostInteractionsAreNativeDialogs_data();
@@ -433,6 +434,39 @@ void TestSandboxPage::policyIsSavedOnApplyAndReverted()
     QVERIFY(saved.allowedDomains.contains(QStringLiteral("*.example.org")));
     QVERIFY(!apply->isEnabled());
     QVERIFY(!revert->isEnabled());
+}
+
+void TestSandboxPage::policyCredentialsAreShownAndKept()
+{
+    auto *panel = m_window->findChild<PolicyPanel *>(QStringLiteral("policyPanel"));
+    QTRY_VERIFY(panel->isEnabled());
+    Policy withCredential = m_harness->engine().policy();
+    PolicyCredential credential;
+    credential.name = QStringLiteral("github");
+    credential.env = QStringLiteral("GITHUB_TOKEN");
+    credential.hosts = { QStringLiteral("github.com"), QStringLiteral("*.github.com") };
+    withCredential.credentials = { credential };
+    withCredential.extraCaCertificates = { QStringLiteral("/etc/ssl/corp-root.pem") };
+    const Status set = StudioHarness::await(m_harness->client()->setPolicy(withCredential));
+    QVERIFY2(set.ok(), qPrintable(set.ok() ? QString() : set.error().toString()));
+
+    // The summary names the credential and its hosts (names only: there is no value here).
+    auto *summary = m_window->findChild<QLabel *>(QStringLiteral("policySummary"));
+    QTRY_VERIFY2(summary->text().contains(QStringLiteral("github (github.com, *.github.com)")),
+                 qPrintable(summary->text()));
+
+    // Editing another dimension and applying keeps the credentials the panel does not edit.
+    auto *input = m_window->findChild<QLineEdit *>(QStringLiteral("policyWritableInput"));
+    QTest::keyClicks(input, QStringLiteral("/srv/scratch"));
+    QTest::keyClick(input, Qt::Key_Return);
+    QTest::mouseClick(button(QStringLiteral("policyApply")), Qt::LeftButton);
+    QTRY_VERIFY(m_window->findChild<QLabel *>(QStringLiteral("policyStatus"))
+                    ->text()
+                    .startsWith(QStringLiteral("Policy saved")));
+    const Policy saved = m_harness->engine().policy();
+    QVERIFY(saved.writable.contains(QStringLiteral("/srv/scratch")));
+    QCOMPARE(saved.credentials, withCredential.credentials);
+    QCOMPARE(saved.extraCaCertificates, withCredential.extraCaCertificates);
 }
 
 void TestSandboxPage::policyErrorNamesTheField()

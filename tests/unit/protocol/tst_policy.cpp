@@ -40,6 +40,10 @@ private slots:
     void sizeBounds();
     void collectsSeveralProblems();
     void modeNames();
+    void credentialsRoundTrip();
+    void credentials_data();
+    void credentials();
+    void credentialsRestrictTheirDimension();
 };
 
 void TestPolicy::defaultsAreCareful()
@@ -337,6 +341,181 @@ void TestPolicy::modeNames()
     QCOMPARE(Policy::networkModeName(Policy::NetworkMode::Allowlist), QStringLiteral("allowlist"));
     QCOMPARE(Policy::hostExecutionName(Policy::HostExecution::Ask), QStringLiteral("ask"));
     QVERIFY(!Policy::networkModeFromName(QStringLiteral("None")).has_value());
+}
+
+namespace {
+
+QJsonObject policyWithCredentials(const QByteArray &credentials, const QByteArray &network = R"({"mode":"allowlist"})")
+{
+    return jsonValue(R"({"filesystem":{},"network":)" + network + R"(,"hostExecution":"deny","credentials":)"
+                     + credentials + "}")
+        .toObject();
+}
+
+} // namespace
+
+void TestPolicy::credentialsRoundTrip()
+{
+    Policy policy = Policy::defaults();
+    PolicyCredential github;
+    github.name = QStringLiteral("github");
+    github.env = QStringLiteral("GITHUB_TOKEN");
+    github.hosts = { QStringLiteral("github.com"), QStringLiteral("*.github.com:443") };
+    github.headers = { QStringLiteral("Authorization") };
+    github.excludeHosts = { QStringLiteral("pinned.github.com") };
+    PolicyCredential npm;
+    npm.name = QStringLiteral("npm.registry");
+    npm.hosts = { QStringLiteral("registry.npmjs.org") };
+    policy.credentials = { github, npm };
+    policy.extraCaCertificates = { QStringLiteral("/etc/corp/root.pem"), QStringLiteral("~/certs/proxy.pem") };
+    const Result<Policy> again = Policy::fromJson(policy.toJson());
+    QVERIFY2(again.ok(), qPrintable(again.ok() ? QString() : again.error().toString()));
+    QCOMPARE(again.value(), policy);
+    QVERIFY(again.value().credential(QStringLiteral("npm.registry")));
+    QVERIFY(again.value().credential(QStringLiteral("npm.registry"))->env.isNull());
+    QCOMPARE(again.value().credential(QStringLiteral("github"))->headers,
+             QStringList{ QStringLiteral("Authorization") });
+    QVERIFY(!again.value().credential(QStringLiteral("other")));
+    // A policy without them reads and writes as before: no new keys.
+    const QJsonObject plain = Policy::defaults().toJson();
+    QVERIFY(!plain.contains(QStringLiteral("credentials")));
+    QVERIFY(!plain.value(QStringLiteral("network")).toObject().contains(QStringLiteral("extraCaCertificates")));
+}
+
+void TestPolicy::credentials_data()
+{
+    QTest::addColumn<QByteArray>("credentials");
+    QTest::addColumn<QByteArray>("network");
+    QTest::addColumn<QString>("where"); // empty: accepted
+    QTest::addColumn<QString>("message");
+    const QByteArray net = R"({"mode":"allowlist"})";
+    QTest::newRow("minimal") << QByteArray(R"([{"name":"gh","hosts":["github.com"]}])") << net << QString()
+                             << QString();
+    QTest::newRow("everything") << QByteArray(
+        R"([{"name":"gh","env":"GH_TOKEN","hosts":["*.github.com:443"],"headers":["Authorization","X-Token"],)"
+        R"("excludeHosts":["uploads.github.com"]}])")
+                                << net << QString() << QString();
+    QTest::newRow("not an array") << QByteArray(R"({"name":"gh"})") << net << "policy.credentials"
+                                  << "expected an array, got an object";
+    QTest::newRow("entry not an object") << QByteArray(R"(["gh"])") << net << "policy.credentials[0]"
+                                         << "expected an object, got a string";
+    QTest::newRow("unknown key") << QByteArray(R"([{"name":"gh","hosts":["a.com"],"value":"secret"}])") << net
+                                 << "policy.credentials[0].value"
+                                 << "unknown key";
+    QTest::newRow("missing name") << QByteArray(R"([{"hosts":["a.com"]}])") << net << "policy.credentials[0].name"
+                                  << "missing required key";
+    QTest::newRow("missing hosts") << QByteArray(R"([{"name":"gh"}])") << net << "policy.credentials[0].hosts"
+                                   << "missing required key";
+    QTest::newRow("no hosts") << QByteArray(R"([{"name":"gh","hosts":[]}])") << net << "policy.credentials[0].hosts"
+                              << "at least one host";
+    QTest::newRow("host type") << QByteArray(R"([{"name":"gh","hosts":[443]}])") << net
+                               << "policy.credentials[0].hosts[0]"
+                               << "expected a string, got a number";
+    QTest::newRow("bad host") << QByteArray(R"([{"name":"gh","hosts":["a.com","https://b.com"]}])") << net
+                              << "policy.credentials[0].hosts[1]"
+                              << "not a URL";
+    QTest::newRow("lone star host") << QByteArray(R"([{"name":"gh","hosts":["*"]}])") << net
+                                    << "policy.credentials[0].hosts[0]"
+                                    << "a lone \"*\"";
+    QTest::newRow("bad exclude") << QByteArray(R"([{"name":"gh","hosts":["a.com"],"excludeHosts":["a b"]}])") << net
+                                 << "policy.credentials[0].excludeHosts[0]"
+                                 << "whitespace";
+    QTest::newRow("empty name") << QByteArray(R"([{"name":"","hosts":["a.com"]}])") << net
+                                << "policy.credentials[0].name"
+                                << "must not be empty";
+    QTest::newRow("name with slash") << QByteArray(R"([{"name":"a/b","hosts":["a.com"]}])") << net
+                                     << "policy.credentials[0].name"
+                                     << "may only contain";
+    QTest::newRow("name type") << QByteArray(R"([{"name":7,"hosts":["a.com"]}])") << net << "policy.credentials[0].name"
+                               << "expected a string, got a number";
+    QTest::newRow("duplicate name") << QByteArray(
+        R"([{"name":"gh","hosts":["a.com"]},{"name":"gh","hosts":["b.com"]}])")
+                                    << net << "policy.credentials[1].name"
+                                    << "listed twice";
+    QTest::newRow("duplicate env") << QByteArray(
+        R"([{"name":"a","env":"TOKEN","hosts":["a.com"]},{"name":"b","env":"TOKEN","hosts":["b.com"]}])")
+                                   << net << "policy.credentials[1].env"
+                                   << "already given to credentials[0]";
+    QTest::newRow("empty env") << QByteArray(R"([{"name":"gh","env":"","hosts":["a.com"]}])") << net
+                               << "policy.credentials[0].env"
+                               << "must not be empty";
+    QTest::newRow("env with equals") << QByteArray(R"([{"name":"gh","env":"A=B","hosts":["a.com"]}])") << net
+                                     << "policy.credentials[0].env"
+                                     << "is not a variable name";
+    QTest::newRow("env digit") << QByteArray(R"([{"name":"gh","env":"1A","hosts":["a.com"]}])") << net
+                               << "policy.credentials[0].env"
+                               << "must not start with a digit";
+    QTest::newRow("env PATH") << QByteArray(R"([{"name":"gh","env":"PATH","hosts":["a.com"]}])") << net
+                              << "policy.credentials[0].env"
+                              << "sets itself";
+    QTest::newRow("env loader") << QByteArray(R"([{"name":"gh","env":"LD_PRELOAD","hosts":["a.com"]}])") << net
+                                << "policy.credentials[0].env"
+                                << "sets itself";
+    QTest::newRow("env CA bundle") << QByteArray(R"([{"name":"gh","env":"SSL_CERT_FILE","hosts":["a.com"]}])") << net
+                                   << "policy.credentials[0].env"
+                                   << "sets itself";
+    QTest::newRow("env proxy") << QByteArray(R"([{"name":"gh","env":"https_proxy","hosts":["a.com"]}])") << net
+                               << "policy.credentials[0].env"
+                               << "sets itself";
+    QTest::newRow("header type") << QByteArray(R"([{"name":"gh","hosts":["a.com"],"headers":"Authorization"}])") << net
+                                 << "policy.credentials[0].headers"
+                                 << "expected an array, got a string";
+    QTest::newRow("header with colon") << QByteArray(
+        R"([{"name":"gh","hosts":["a.com"],"headers":["Authorization:"]}])")
+                                       << net << "policy.credentials[0].headers[0]"
+                                       << "not an HTTP header name";
+    QTest::newRow("host header") << QByteArray(R"([{"name":"gh","hosts":["a.com"],"headers":["HOST"]}])") << net
+                                 << "policy.credentials[0].headers[0]"
+                                 << "never rewritten";
+    QTest::newRow("ca paths") << QByteArray("[]")
+                              << QByteArray(R"({"mode":"full","extraCaCertificates":["/etc/c.pem"]})") << QString()
+                              << QString();
+    QTest::newRow("ca path type") << QByteArray("[]") << QByteArray(R"({"mode":"full","extraCaCertificates":"/c.pem"})")
+                                  << "policy.network.extraCaCertificates"
+                                  << "expected an array, got a string";
+    QTest::newRow("ca path relative") << QByteArray("[]")
+                                      << QByteArray(R"({"mode":"full","extraCaCertificates":["c.pem"]})")
+                                      << "policy.network.extraCaCertificates[0]"
+                                      << "must be absolute";
+    QTest::newRow("ca path in workspace")
+        << QByteArray("[]") << QByteArray(R"({"mode":"full","extraCaCertificates":["${workspace}/ca.pem"]})")
+        << "policy.network.extraCaCertificates[0]"
+        << "commands can write there";
+}
+
+void TestPolicy::credentials()
+{
+    QFETCH(QByteArray, credentials);
+    QFETCH(QByteArray, network);
+    QFETCH(QString, where);
+    QFETCH(QString, message);
+    const Result<Policy> decoded = Policy::fromJson(policyWithCredentials(credentials, network));
+    if (where.isEmpty()) {
+        QVERIFY2(decoded.ok(), qPrintable(decoded.ok() ? QString() : decoded.error().toString()));
+        QCOMPARE(Policy::fromJson(decoded.value().toJson()).value(), decoded.value());
+        return;
+    }
+    QVERIFY(!decoded.ok());
+    SANDBOX_EXPECT_ERROR(decoded.error(), where, message);
+}
+
+void TestPolicy::credentialsRestrictTheirDimension()
+{
+    Policy policy = Policy::defaults();
+    QVERIFY(!policy.restrictedDimensions().contains(QStringLiteral("credentials")));
+    PolicyCredential credential;
+    credential.name = QStringLiteral("gh");
+    credential.hosts = { QStringLiteral("github.com") };
+    policy.credentials = { credential };
+    QVERIFY(policy.restrictedDimensions().contains(QStringLiteral("credentials")));
+    // A credential-bearing policy with everything else open still needs a backend that injects.
+    policy.writable = { QStringLiteral("/") };
+    policy.denied.clear();
+    policy.readOnly.clear();
+    policy.network = Policy::NetworkMode::Full;
+    policy.hostExecution = Policy::HostExecution::Allow;
+    policy.processes = Policy::ProcessConfinement::Shared;
+    QCOMPARE(policy.restrictedDimensions(), QStringList{ QStringLiteral("credentials") });
 }
 
 QTEST_GUILESS_MAIN(TestPolicy)
