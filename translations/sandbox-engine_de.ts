@@ -233,6 +233,10 @@
         <source>process confinement</source>
         <translation>die Prozessbeschränkung</translation>
     </message>
+    <message>
+        <source>credential injection</source>
+        <translation>Einsetzen von Zugangsdaten</translation>
+    </message>
 </context>
 <context>
     <name>ContainerPool</name>
@@ -268,13 +272,17 @@
         <source>containers could not be removed: %1</source>
         <translation>Container konnten nicht entfernt werden: %1</translation>
     </message>
+    <message>
+        <source>no folder for the commands&apos; status channels</source>
+        <translation>kein Ordner für die Statuskanäle der Befehle</translation>
+    </message>
+    <message>
+        <source>cannot create this folder</source>
+        <translation>dieser Ordner kann nicht angelegt werden</translation>
+    </message>
 </context>
 <context>
     <name>ContainerSpec</name>
-    <message>
-        <source>The engine&apos;s proxy bridge (sandbox-init) was not found, so nothing runs under the allowlist network mode. Reinstall Sandbox Studio, or choose network none or full.</source>
-        <translation>Die Proxy-Brücke der Engine (sandbox-init) wurde nicht gefunden, daher läuft im Netzwerkmodus Allowlist nichts. Installieren Sie Sandbox Studio neu oder wählen Sie das Netzwerk „none“ oder „full“.</translation>
-    </message>
     <message>
         <source>The path %1 contains &apos;:&apos; or &apos;,&apos; and cannot be mounted into a container.</source>
         <translation>Der Pfad %1 enthält „:“ oder „,“ und kann nicht in einen Container eingehängt werden.</translation>
@@ -290,6 +298,10 @@
     <message>
         <source>The folder %1 that covers denied folders is not empty.</source>
         <translation>Der Ordner %1, der verbotene Ordner verdeckt, ist nicht leer.</translation>
+    </message>
+    <message>
+        <source>The engine&apos;s helper (sandbox-init) was not found, so no command runs under the write gate that keeps repositories&apos; control files as they are. Reinstall Sandbox Studio.</source>
+        <translation>Das Hilfsprogramm der Engine (sandbox-init) wurde nicht gefunden, daher läuft kein Befehl unter dem Schreibtor, das die Steuerdateien von Repositorys unverändert hält. Installieren Sie Sandbox Studio neu.</translation>
     </message>
 </context>
 <context>
@@ -378,10 +390,6 @@
         <translation>Die meisten Prozesse, die ein Container gleichzeitig enthalten darf.</translation>
     </message>
     <message>
-        <source>Commands run in the container&apos;s own namespaces as your uid and gid, with every capability dropped, no-new-privileges and the container&apos;s process limit. Commands of one workspace share its container and can see each other&apos;s processes. Other system calls are filtered by the runtime&apos;s default seccomp profile, which decides whether a command may trace another command of the same container, create a user namespace or use the kernel keyring.</source>
-        <translation>Befehle laufen in den eigenen Namespaces des Containers unter Ihrer UID und GID, ohne jede Capability, mit no-new-privileges und der Prozessgrenze des Containers. Befehle eines Arbeitsbereichs teilen sich dessen Container und sehen gegenseitig ihre Prozesse. Andere Systemaufrufe filtert das Standard-Seccomp-Profil der Laufzeitumgebung; es entscheidet, ob ein Befehl einen anderen Befehl desselben Containers verfolgen, einen User-Namespace anlegen oder den Kernel-Schlüsselbund benutzen darf.</translation>
-    </message>
-    <message>
         <source>Network none: the container has no network interface but loopback. Allowlist: no network interface but loopback either; the container&apos;s first process is the engine&apos;s proxy bridge (sandbox-init, mounted read-only from the host), which relays 127.0.0.1:3128 inside the container to a filtering proxy socket of that container&apos;s own, in a host folder holding nothing else that is mounted read-only. Full: the runtime&apos;s default network.</source>
         <translation>Netzwerk none: Der Container hat keine Netzwerkschnittstelle außer Loopback. Allowlist: ebenfalls keine Netzwerkschnittstelle außer Loopback; der erste Prozess des Containers ist die Proxy-Brücke der Engine (sandbox-init, schreibgeschützt vom Host eingehängt), die 127.0.0.1:3128 im Container an einen eigenen Filter-Proxy-Socket dieses Containers weiterleitet, in einem Host-Ordner, der sonst nichts enthält und schreibgeschützt eingehängt ist. Full: das Standardnetzwerk der Laufzeitumgebung.</translation>
     </message>
@@ -446,16 +454,24 @@
         <translation>Der Ordner %1 kann nicht angelegt werden.</translation>
     </message>
     <message>
-        <source>Reported as they happen: every connection the filtering proxy refuses under the allowlist network mode, for this backend (a container&apos;s proxy socket serves every command in it, so a refusal is not tied to one command), and the engine&apos;s own refusals. Not observed: what the container&apos;s runtime, seccomp profile or read-only root filesystem refuses inside it.</source>
-        <translation>Gemeldet, sobald sie geschehen: jede Verbindung, die der filternde Proxy im Netzwerkmodus Allowlist ablehnt, für dieses Backend (der Proxy-Socket eines Containers dient allen Befehlen darin, daher ist eine Ablehnung nicht einem Befehl zugeordnet), und die eigenen Ablehnungen der Engine. Nicht beobachtet: was die Laufzeitumgebung des Containers, sein Seccomp-Profil oder sein schreibgeschütztes Wurzeldateisystem darin ablehnt.</translation>
-    </message>
-    <message>
-        <source>The image&apos;s root filesystem, read-only, with a private /tmp. Of the host&apos;s files only the workspace and the policy&apos;s other writable folders are mounted, read-write at the same path, with the policy&apos;s read-only paths inside them mounted read-only; under the allowlist network mode also the engine&apos;s proxy bridge program and its filtering proxy socket&apos;s folder, both read-only; besides them the runtime adds only the small files it generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the workspace is covered by an empty read-only folder, and a denied file there refuses the command. Of the repository at the root of each mounted folder, the control files that already exist (config, hooks, info, commondir, gitdir, config.worktree and the object alternates of its .git and of the git directories under its modules and worktrees) are mounted read-only. Nothing else of a repository is protected: a command can create those files where they do not exist yet (a .git/hooks folder that was missing among them), create new or nested repositories and .git files, and change any repository deeper in the workspace. Use the auto backend to have every such change refused.</source>
-        <translation>Das Wurzeldateisystem des Images, schreibgeschützt, mit eigenem /tmp. Von den Dateien dieses Rechners werden nur der Arbeitsbereich und die übrigen beschreibbaren Ordner der Richtlinie eingehängt, beschreibbar unter demselben Pfad, die schreibgeschützten Pfade der Richtlinie darin schreibgeschützt; im Netzwerkmodus Allowlist außerdem das Proxy-Brückenprogramm der Engine und der Ordner des Sockets ihres filternden Proxys, beide schreibgeschützt; daneben fügt die Laufzeitumgebung nur die kleinen Dateien hinzu, die sie selbst erzeugt (etwa /etc/hosts). Kein verbotener Pfad wird je eingehängt: Ein verbotener Ordner im Arbeitsbereich wird von einem leeren, schreibgeschützten Ordner verdeckt, eine verbotene Datei dort weist den Befehl ab. Vom Repository an der Wurzel jedes eingehängten Ordners werden die bereits vorhandenen Steuerdateien (config, hooks, info, commondir, gitdir, config.worktree und die Objekt-Alternates seines .git und der Git-Verzeichnisse unter modules und worktrees) schreibgeschützt eingehängt. Sonst ist nichts eines Repositorys geschützt: Ein Befehl kann diese Dateien anlegen, wo es sie noch nicht gibt (auch einen fehlenden Ordner .git/hooks), neue oder verschachtelte Repositorys und .git-Dateien anlegen und jedes tiefer im Arbeitsbereich liegende Repository ändern. Mit dem Backend auto wird jede solche Änderung abgewiesen.</translation>
-    </message>
-    <message>
         <source>The image commands run in. It must be present in the runtime, and needs only the programs the commands use.</source>
         <translation>Das Image, in dem Befehle laufen. Es muss in der Laufzeitumgebung vorhanden sein und braucht nur die Programme, die die Befehle verwenden.</translation>
+    </message>
+    <message>
+        <source>The image&apos;s root filesystem, read-only, with a private /tmp. Of the host&apos;s files only the workspace and the policy&apos;s other writable folders are mounted, read-write at the same path, with the policy&apos;s read-only paths inside them mounted read-only; besides them the engine&apos;s helper program (sandbox-init) and a folder of the container&apos;s own for its commands&apos; status channels, both read-only, under the allowlist network mode also its filtering proxy socket&apos;s folder, read-only, and the small files the runtime generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the workspace is covered by an empty read-only folder, and a denied file there refuses the command. Every command runs under sandbox-init&apos;s write gate, as in the auto backend: its calls that create, write, truncate, link, rename or remove a file are handed to sandbox-init, which judges them by the rules every backend shares and makes them itself. So in the mounted folders no command creates or changes a file that makes the host&apos;s git run code, in any repository, existing or new, at any depth: no entry named .git is created, moved or removed (no git init, no .git file or link pointing elsewhere), no control file of a git directory (config, hooks, info, commondir, gitdir, config.worktree and the object alternates of a .git, a bare repository, or the git directories under its modules and worktrees) is created or changed, no HEAD is made outside a git directory (no new bare repository), nothing is moved into or out of a git directory, no read-only path is changed and no file with other hard links is written, while git add, commit, branch and stash work. Each such write fails with &quot;permission denied&quot; when it is made and is reported. The existing control files of the repository at the root of each mounted folder are mounted read-only as well, a second wall.</source>
+        <translation>Das Wurzeldateisystem des Images, schreibgeschützt, mit einem eigenen /tmp. Von den Dateien des Hosts werden nur der Arbeitsbereich und die anderen beschreibbaren Ordner der Richtlinie eingehängt, beschreibbar unter demselben Pfad, die schreibgeschützten Pfade der Richtlinie darin schreibgeschützt; außerdem das Hilfsprogramm der Engine (sandbox-init) und ein eigener Ordner des Containers für die Statuskanäle seiner Befehle, beide schreibgeschützt, im Netzwerkmodus Allowlist auch der Ordner seines Filter-Proxy-Sockets, schreibgeschützt, und die kleinen Dateien, die die Laufzeitumgebung erzeugt (etwa /etc/hosts). Kein verbotener Pfad wird je eingehängt: Ein verbotener Ordner im Arbeitsbereich wird von einem leeren schreibgeschützten Ordner verdeckt, und eine verbotene Datei dort lässt den Befehl abweisen. Jeder Befehl läuft unter dem Schreibtor von sandbox-init, wie im Backend auto: Seine Aufrufe, die eine Datei anlegen, schreiben, kürzen, verlinken, umbenennen oder entfernen, gehen an sandbox-init, das sie nach den Regeln beurteilt, die alle Backends teilen, und sie selbst ausführt. In den eingehängten Ordnern legt daher kein Befehl eine Datei an oder ändert eine, die Git des Hosts Code ausführen lässt, in keinem Repository, bestehend oder neu, in keiner Tiefe: Kein Eintrag namens .git wird angelegt, verschoben oder entfernt (kein git init, keine .git-Datei und kein .git-Link, der anderswohin zeigt), keine Steuerdatei eines Git-Verzeichnisses (config, hooks, info, commondir, gitdir, config.worktree und die Objekt-Alternates eines .git, eines Bare-Repositorys oder der Git-Verzeichnisse unter seinen modules und worktrees) wird angelegt oder geändert, kein HEAD entsteht außerhalb eines Git-Verzeichnisses (kein neues Bare-Repository), nichts wird in ein Git-Verzeichnis hinein oder aus ihm heraus verschoben, kein schreibgeschützter Pfad wird geändert und keine Datei mit weiteren harten Links wird geschrieben, während git add, commit, branch und stash funktionieren. Jeder solche Schreibzugriff schlägt im Moment des Schreibens mit „permission denied“ fehl und wird gemeldet. Die vorhandenen Steuerdateien des Repositorys an der Wurzel jedes eingehängten Ordners sind zusätzlich schreibgeschützt eingehängt, eine zweite Mauer.</translation>
+    </message>
+    <message>
+        <source>Commands run in the container&apos;s own namespaces as your uid and gid, with every capability dropped, no-new-privileges and the container&apos;s process limit. Commands of one workspace share its container and can see each other&apos;s processes. Besides the runtime&apos;s default seccomp profile each command gets sandbox-init&apos;s seccomp deny list, as in the auto backend: no command uses ptrace or process_vm_readv, creates a namespace, mounts, or uses io_uring, bpf or the kernel keyring, and none can trace, read or limit sandbox-init.</source>
+        <translation>Befehle laufen in den eigenen Namespaces des Containers mit Ihrer UID und GID, ohne jede Capability, mit no-new-privileges und der Prozessgrenze des Containers. Befehle eines Arbeitsbereichs teilen sich seinen Container und sehen die Prozesse der anderen. Neben dem Standard-Seccomp-Profil der Laufzeitumgebung erhält jeder Befehl die Seccomp-Sperrliste von sandbox-init, wie im Backend auto: Kein Befehl verwendet ptrace oder process_vm_readv, legt einen Namespace an, hängt etwas ein oder verwendet io_uring, bpf oder den Schlüsselbund des Kernels, und keiner kann sandbox-init verfolgen, auslesen oder begrenzen.</translation>
+    </message>
+    <message>
+        <source>Reported as they happen: every write sandbox-init&apos;s write gate refuses, tied to the command (at most 64 a command); every connection the filtering proxy refuses under the allowlist network mode, for this backend (a container&apos;s proxy socket serves every command in it, so a refusal is not tied to one command); and the engine&apos;s own refusals. Not observed: what the container&apos;s runtime, the seccomp filters or the read-only root filesystem refuse inside it.</source>
+        <translation>Gemeldet, sobald sie geschehen: jeder Schreibzugriff, den das Schreibtor von sandbox-init abweist, dem Befehl zugeordnet (höchstens 64 pro Befehl); jede Verbindung, die der Filter-Proxy im Netzwerkmodus Allowlist abweist, für dieses Backend (der Proxy-Socket eines Containers dient allen Befehlen darin, daher ist eine Abweisung keinem einzelnen Befehl zugeordnet); und die eigenen Abweisungen der Engine. Nicht beobachtet: was die Laufzeitumgebung des Containers, die Seccomp-Filter oder das schreibgeschützte Wurzeldateisystem darin abweisen.</translation>
+    </message>
+    <message>
+        <source>The engine has no folder for the commands&apos; status channels.</source>
+        <translation>Die Engine hat keinen Ordner für die Statuskanäle der Befehle.</translation>
     </message>
 </context>
 <context>
@@ -1570,6 +1586,18 @@
         <source>may hold only lower-case letters, digits, &apos;-&apos; and &apos;.&apos;</source>
         <translation>darf nur Kleinbuchstaben, Ziffern, „-“ und „.“ enthalten</translation>
     </message>
+    <message>
+        <source>too many credentials (%1, at most %2)</source>
+        <translation>zu viele Zugangsdaten (%1, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>credential &quot;%1&quot; is listed twice (also credentials[%2])</source>
+        <translation>Zugangsdatum „%1“ ist doppelt aufgeführt (auch credentials[%2])</translation>
+    </message>
+    <message>
+        <source>variable %1 is already given to credentials[%2]</source>
+        <translation>die Variable %1 ist bereits credentials[%2] zugewiesen</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::ActivationEvent</name>
@@ -1915,6 +1943,69 @@
     </message>
 </context>
 <context>
+    <name>sandbox::CertificateAuthority</name>
+    <message>
+        <source>cannot write: %1</source>
+        <translation>kann nicht schreiben: %1</translation>
+    </message>
+    <message>
+        <source>cannot write the file whole</source>
+        <translation>die Datei kann nicht vollständig geschrieben werden</translation>
+    </message>
+    <message>
+        <source>holds only one of %1 and %2; rotate the engine&apos;s certificate authority to make a new one</source>
+        <translation>enthält nur eine von %1 und %2; erneuern Sie die Zertifizierungsstelle der Engine, um eine neue anzulegen</translation>
+    </message>
+    <message>
+        <source>must be a file of this user&apos;s that nobody else can read (mode 0600)</source>
+        <translation>muss eine Datei dieses Benutzers sein, die niemand sonst lesen kann (Modus 0600)</translation>
+    </message>
+    <message>
+        <source>cannot read the engine&apos;s certificate authority</source>
+        <translation>die Zertifizierungsstelle der Engine kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>is not a PEM certificate</source>
+        <translation>ist kein PEM-Zertifikat</translation>
+    </message>
+    <message>
+        <source>is not a PEM private key</source>
+        <translation>ist kein privater PEM-Schlüssel</translation>
+    </message>
+    <message>
+        <source>does not belong to %1</source>
+        <translation>gehört nicht zu %1</translation>
+    </message>
+    <message>
+        <source>cannot make a key for the engine&apos;s certificate authority</source>
+        <translation>für die Zertifizierungsstelle der Engine kann kein Schlüssel erzeugt werden</translation>
+    </message>
+    <message>
+        <source>cannot sign the engine&apos;s certificate authority</source>
+        <translation>die Zertifizierungsstelle der Engine kann nicht signiert werden</translation>
+    </message>
+    <message>
+        <source>cannot encode the engine&apos;s certificate authority</source>
+        <translation>die Zertifizierungsstelle der Engine kann nicht kodiert werden</translation>
+    </message>
+    <message>
+        <source>no certificate is made for &quot;%1&quot;: not a host name</source>
+        <translation>für „%1“ wird kein Zertifikat erzeugt: kein Hostname</translation>
+    </message>
+    <message>
+        <source>cannot make a key for %1</source>
+        <translation>für %1 kann kein Schlüssel erzeugt werden</translation>
+    </message>
+    <message>
+        <source>cannot sign a certificate for %1</source>
+        <translation>ein Zertifikat für %1 kann nicht signiert werden</translation>
+    </message>
+    <message>
+        <source>cannot encode the certificate for %1</source>
+        <translation>das Zertifikat für %1 kann nicht kodiert werden</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::Client</name>
     <message>
         <source>not connected to the engine: %1</source>
@@ -1947,6 +2038,25 @@
     <message>
         <source>must be a non-empty string</source>
         <translation>muss eine nicht leere Zeichenkette sein</translation>
+    </message>
+    <message>
+        <source>expected a PEM certificate</source>
+        <translation>ein PEM-Zertifikat erwartet</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::CredentialStore</name>
+    <message>
+        <source>credential name %1</source>
+        <translation>Name des Zugangsdatums %1</translation>
+    </message>
+    <message>
+        <source>an empty value stores nothing; remove the credential instead</source>
+        <translation>ein leerer Wert speichert nichts; entfernen Sie stattdessen das Zugangsdatum</translation>
+    </message>
+    <message>
+        <source>the value contains a control character (a line break?); it cannot be sent in a header</source>
+        <translation>der Wert enthält ein Steuerzeichen (einen Zeilenumbruch?); er kann nicht in einem Header gesendet werden</translation>
     </message>
 </context>
 <context>
@@ -2085,6 +2195,10 @@
     <message>
         <source>confinement: the backend cannot enforce %1, which the policy restricts</source>
         <translation>Eingrenzung: das Backend kann %1 nicht durchsetzen, was die Richtlinie einschränkt</translation>
+    </message>
+    <message>
+        <source>%1 cannot give the command a terminal, so nothing was run: %2</source>
+        <translation>%1 kann dem Befehl kein Terminal geben, daher wurde nichts ausgeführt: %2</translation>
     </message>
 </context>
 <context>
@@ -2240,6 +2354,14 @@
     <message>
         <source>field &quot;%1&quot; has the unknown unit %2; expected bytes</source>
         <translation>Feld „%1“ hat die unbekannte Einheit %2; erwartet: bytes</translation>
+    </message>
+    <message>
+        <source>expected a number, got &quot;%1&quot;</source>
+        <translation>eine Zahl erwartet, erhalten: „%1“</translation>
+    </message>
+    <message>
+        <source>expected true or false, got &quot;%1&quot;</source>
+        <translation>true oder false erwartet, erhalten: „%1“</translation>
     </message>
 </context>
 <context>
@@ -2579,6 +2701,13 @@
     </message>
 </context>
 <context>
+    <name>sandbox::Launcher</name>
+    <message>
+        <source>This backend cannot give a command a terminal.</source>
+        <translation>Dieses Backend kann einem Befehl kein Terminal geben.</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::LauncherHost</name>
     <message>
         <source>This engine offers no filtering proxy.</source>
@@ -2629,6 +2758,10 @@
     <message>
         <source>repository protection: the files that make git run code, a new repository, a read-only path or a hard-linked file cannot be changed (refused at the write by sandbox-init&apos;s write gate)</source>
         <translation>Repository-Schutz: die Dateien, die Git Code ausführen lassen, ein neues Repository, ein schreibgeschützter Pfad oder eine hart verlinkte Datei können nicht geändert werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
+    </message>
+    <message>
+        <source>filesystem: %1 is denied by the policy, so nothing beneath it may be written (refused at the write by sandbox-init&apos;s write gate)</source>
+        <translation>Dateisystem: %1 ist durch die Richtlinie verboten, daher darf darunter nichts geschrieben werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
     </message>
 </context>
 <context>
@@ -2792,6 +2925,69 @@
     <message>
         <source>unknown network mode &quot;%1&quot;; expected none, allowlist or full</source>
         <translation>unbekannter Netzwerkmodus „%1“; erwartet: none, allowlist oder full</translation>
+    </message>
+    <message>
+        <source>must not be inside ${workspace}: commands can write there</source>
+        <translation>darf nicht in ${workspace} liegen: Befehle können dort schreiben</translation>
+    </message>
+    <message>
+        <source>too many credentials (%1, at most %2)</source>
+        <translation>zu viele Zugangsdaten (%1, höchstens %2)</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::PolicyCredential</name>
+    <message>
+        <source>must not be empty</source>
+        <translation>darf nicht leer sein</translation>
+    </message>
+    <message>
+        <source>is too long (%1 characters, at most %2)</source>
+        <translation>ist zu lang (%1 Zeichen, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>must start with a letter or a digit</source>
+        <translation>muss mit einem Buchstaben oder einer Ziffer beginnen</translation>
+    </message>
+    <message>
+        <source>may only contain letters, digits, &quot;.&quot;, &quot;_&quot; and &quot;-&quot;</source>
+        <translation>darf nur Buchstaben, Ziffern, „.“, „_“ und „-“ enthalten</translation>
+    </message>
+    <message>
+        <source>must not be empty (leave the key out for no variable)</source>
+        <translation>darf nicht leer sein (lassen Sie den Schlüssel weg, wenn keine Variable gewünscht ist)</translation>
+    </message>
+    <message>
+        <source>is too long (%1 characters, at most 128)</source>
+        <translation>ist zu lang (%1 Zeichen, höchstens 128)</translation>
+    </message>
+    <message>
+        <source>must not start with a digit</source>
+        <translation>darf nicht mit einer Ziffer beginnen</translation>
+    </message>
+    <message>
+        <source>is not a variable name (letters, digits and &quot;_&quot;)</source>
+        <translation>ist kein Variablenname (Buchstaben, Ziffern und „_“)</translation>
+    </message>
+    <message>
+        <source>is a variable the sandbox sets itself</source>
+        <translation>ist eine Variable, die die Sandbox selbst setzt</translation>
+    </message>
+    <message>
+        <source>is not an HTTP header name</source>
+        <translation>ist kein HTTP-Header-Name</translation>
+    </message>
+    <message>
+        <source>the Host header names the target and is never rewritten</source>
+        <translation>der Host-Header nennt das Ziel und wird nie umgeschrieben</translation>
+    </message>
+    <message>
+        <source>a credential needs at least one host</source>
+        <translation>ein Zugangsdatum braucht mindestens einen Host</translation>
+    </message>
+    <message>
+        <source>too many entries (%1, at most %2)</source>
+        <translation>zu viele Einträge (%1, höchstens %2)</translation>
     </message>
 </context>
 <context>
@@ -3499,6 +3695,22 @@
     <message>
         <source>the runtime refused the command: %1</source>
         <translation>die Laufzeitumgebung hat den Befehl abgewiesen: %1</translation>
+    </message>
+    <message>
+        <source>cannot create the command&apos;s status channel: %1</source>
+        <translation>der Statuskanal des Befehls kann nicht angelegt werden: %1</translation>
+    </message>
+    <message>
+        <source>(unnamed)</source>
+        <translation>(ohne Namen)</translation>
+    </message>
+    <message>
+        <source>repository protection: the files that make git run code, a new repository, a read-only path or a hard-linked file cannot be changed (refused at the write by sandbox-init&apos;s write gate)</source>
+        <translation>Repository-Schutz: die Dateien, die Git Code ausführen lassen, ein neues Repository, ein schreibgeschützter Pfad oder eine hart verlinkte Datei können nicht geändert werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
+    </message>
+    <message>
+        <source>filesystem: %1 is denied by the policy, so nothing beneath it may be written (refused at the write by sandbox-init&apos;s write gate)</source>
+        <translation>Dateisystem: %1 ist durch die Richtlinie verboten, daher darf darunter nichts geschrieben werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
     </message>
 </context>
 <context>

@@ -214,6 +214,10 @@
         <source>Needs settings</source>
         <translation>Braucht Einstellungen</translation>
     </message>
+    <message>
+        <source>Credentials</source>
+        <translation>Zugangsdaten</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::BackendPanel</name>
@@ -1035,6 +1039,14 @@
     <message>
         <source>Policy summary</source>
         <translation>Zusammenfassung der Richtlinie</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Credentials:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Zugangsdaten:&lt;/b&gt; %1</translation>
     </message>
 </context>
 <context>
