@@ -669,6 +669,26 @@ void TestEscape::addRows(int tier)
         sh("n=0; for p in /proc/[0-9]*; do [ \"$(cat $p/comm 2>/dev/null)\" = sandbox-init ] || continue; "
            "for fd in 0 3 4; do (exec 9>>$p/fd/$fd) 2>/dev/null && n=$((n+1)); done; done; echo opened-$n"),
         Succeeds, "opened-0");
+    // Another process's /proc directory reached without naming it (the working directory, a
+    // descriptor held on it): the write gate opens nothing there for the command. In tier 1
+    // pid 1 is sandbox-init, whose status channel would take a forged exit status.
+    const QString other = tier == 1 ? QStringLiteral("1") : QStringLiteral("{victim}");
+    row("write through another process's /proc directory as the working directory", def,
+        sh(qPrintable(QStringLiteral("n=0; cd /proc/%1 && for fd in 0 1 2 3 4 5; do (exec 9>>fd/$fd) 2>/dev/null "
+                                     "&& n=$((n+1)); done; echo opened-$n")
+                          .arg(other))),
+        Succeeds, "opened-0");
+    row("write through a descriptor held on another process's /proc directory", def,
+        sh(qPrintable(QStringLiteral("n=0; exec 8</proc/%1 && for fd in 0 1 2 3 4 5; do "
+                                     "(exec 9>>/proc/self/fd/8/fd/$fd) 2>/dev/null && n=$((n+1)); done; echo opened-$n")
+                          .arg(other))),
+        Succeeds, "opened-0");
+    // FIFO opens waiting for their other end each hold a thread of sandbox-init's: a flood of
+    // them is refused beyond a bound, and the write gate keeps answering.
+    row("flood the write gate with FIFO opens that wait", def,
+        sh("mkfifo flood.fifo && i=0; while [ $i -lt 100 ]; do (exec 9>flood.fifo) 2>/dev/null & i=$((i+1)); done; "
+           ": > after-flood && exec 8<>flood.fifo && wait && rm -f flood.fifo after-flood && echo gate-answers"),
+        Succeeds, "gate-answers");
     if (tier == 1) {
         row("see a host process", def, sh("test -e /proc/{victim} && echo visible"), Fails, "visible");
         row("count processes", def, sh("ls /proc | grep -c '^[0-9]' | awk '$1 < 10 {print \"few\"}'"), Succeeds, "few");

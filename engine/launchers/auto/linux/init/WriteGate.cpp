@@ -5,6 +5,7 @@
 #include "core/RepositoryRules.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <system_error>
 #include <thread>
 #include <unistd.h>
 
@@ -31,6 +33,9 @@ namespace {
 
 constexpr int kMaxLinks = 40; // as the kernel's MAXSYMLINKS
 constexpr unsigned long kProcRootInode = 1;
+// FIFO opens waiting for their other end, each on a thread of its own.
+constexpr int kMaxWaitingOpens = 64;
+std::atomic<int> waitingOpens{ 0 };
 
 int lowInt(unsigned long long value)
 {
@@ -72,6 +77,49 @@ bool isProcRoot(int fd)
 {
     struct stat st = {};
     return onProc(fd) && fstat(fd, &st) == 0 && st.st_ino == kProcRootInode;
+}
+
+// Whether the gate may walk on from `dir` for the caller `pid`: anything off /proc; on /proc
+// its root (whose numeric entries are checked by name) and what lies in the caller's own
+// /proc/PID directory, its thread's or its process's. Another process's /proc directory is
+// never entered for a caller, however it was reached (a descriptor, the working directory,
+// a /proc link): sandbox-init would open there what the caller may not (another process's
+// memory, pipes and descriptors, sandbox-init's own among them). Found by walking up to the
+// /proc root, comparing with the caller's directories; a walk that does not end there fails
+// closed.
+bool callerMayEnter(unsigned pid, int dir)
+{
+    if (!onProc(dir) || isProcRoot(dir))
+        return true;
+    std::vector<struct stat> own;
+    for (const long long id : { static_cast<long long>(pid), callerProcess(pid) }) {
+        if (id <= 0)
+            continue;
+        const int fd = open(("/proc/" + std::to_string(id)).c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+        struct stat st = {};
+        if (fd >= 0 && fstat(fd, &st) == 0)
+            own.push_back(st);
+        if (fd >= 0)
+            close(fd);
+    }
+    int current = fcntl(dir, F_DUPFD_CLOEXEC, 0);
+    for (int depth = 0; current >= 0 && depth < 16; ++depth) {
+        struct stat st = {};
+        if (fstat(current, &st) != 0 || st.st_ino == kProcRootInode)
+            break;
+        for (const struct stat &mine : own) {
+            if (st.st_dev == mine.st_dev && st.st_ino == mine.st_ino) {
+                close(current);
+                return true;
+            }
+        }
+        const int up = openat(current, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        close(current);
+        current = up;
+    }
+    if (current >= 0)
+        close(current);
+    return false;
 }
 
 void removeTree(int parent, const std::string &name)
@@ -276,6 +324,10 @@ int WriteGate::resolve(unsigned pid, int base, const std::string &path, bool fol
     int dir = path[0] == '/' ? open("/", O_PATH | O_DIRECTORY | O_CLOEXEC) : fcntl(base, F_DUPFD_CLOEXEC, 0);
     if (dir < 0)
         return base < 0 && path[0] != '/' ? -EBADF : -errno;
+    if (!callerMayEnter(pid, dir)) {
+        close(dir);
+        return -EACCES;
+    }
     std::vector<std::string> rest = components(path);
     size_t index = 0;
     int links = 0;
@@ -339,6 +391,15 @@ int WriteGate::resolve(unsigned pid, int base, const std::string &path, bool fol
                     close(dir);
                     return -saved;
                 }
+                // What it leads to on /proc is the caller's own directory or nothing: a
+                // descriptor the caller holds on another process's /proc entry (an O_PATH
+                // one needs no access to it) is never reopened for writing.
+                struct stat reached = {};
+                if (onProc(fd) && (fstat(fd, &reached) != 0 || !S_ISDIR(reached.st_mode) || !callerMayEnter(pid, fd))) {
+                    close(fd);
+                    close(dir);
+                    return -EACCES;
+                }
                 if (last)
                     return finish(name, fd);
                 close(dir);
@@ -378,6 +439,10 @@ int WriteGate::resolve(unsigned pid, int base, const std::string &path, bool fol
         close(dir);
         dir = fd;
         ++index;
+        if (!callerMayEnter(pid, dir)) {
+            close(dir);
+            return -EACCES;
+        }
     }
     close(dir);
     return -ENOENT;
@@ -595,20 +660,32 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
             if (fd < 0 && S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK) && errno == ENXIO) {
                 // Opening a FIFO waits for its other end: done aside, so the supervisor
                 // keeps answering (the other end's own calls among them).
+                // At most kMaxWaitingOpens at once, and a thread that cannot be made is the
+                // caller's EAGAIN: a flood of such opens never takes the supervisor down.
+                if (waitingOpens.fetch_add(1) >= kMaxWaitingOpens) {
+                    waitingOpens.fetch_sub(1);
+                    return fail(-EAGAIN);
+                }
                 const int object = target.object;
+                try {
+                    std::thread([notifyFd, id = request.id, object, passFlags, cloexec = (flags & O_CLOEXEC) != 0]() {
+                        const int opened = open(("/proc/self/fd/" + std::to_string(object)).c_str(), passFlags);
+                        const int saved = errno;
+                        close(object);
+                        seccomp_notif_resp reply = {};
+                        reply.id = id;
+                        if (opened >= 0)
+                            installInCaller(notifyFd, id, opened, cloexec, reply);
+                        else
+                            reply.error = -saved;
+                        (void)seccomp_notify_respond(notifyFd, &reply);
+                        waitingOpens.fetch_sub(1);
+                    }).detach();
+                } catch (const std::system_error &) {
+                    waitingOpens.fetch_sub(1);
+                    return fail(-EAGAIN);
+                }
                 target.object = -1;
-                std::thread([notifyFd, id = request.id, object, passFlags, cloexec = (flags & O_CLOEXEC) != 0]() {
-                    const int opened = open(("/proc/self/fd/" + std::to_string(object)).c_str(), passFlags);
-                    const int saved = errno;
-                    close(object);
-                    seccomp_notif_resp reply = {};
-                    reply.id = id;
-                    if (opened >= 0)
-                        installInCaller(notifyFd, id, opened, cloexec, reply);
-                    else
-                        reply.error = -saved;
-                    (void)seccomp_notify_respond(notifyFd, &reply);
-                }).detach();
                 cleanup();
                 return true;
             }

@@ -147,10 +147,16 @@ int main(int argc, char **argv)
         hold();
     if (argc == 2 && std::strcmp(argv[1], "--probe") == 0)
         return probe();
-    if (argc == 4 && std::strcmp(argv[1], "--proxy-bridge") == 0)
+    // The proxy bridge is a container's first process, beside its commands and outside
+    // their filters: nothing in the container may trace it, read or write its memory.
+    if (argc == 4 && std::strcmp(argv[1], "--proxy-bridge") == 0) {
+        prctl(PR_SET_DUMPABLE, 0);
         return serveProxyBridge(argv[2], argv[3]);
-    if (argc == 3 && std::strcmp(argv[1], "--proxy-bridge-wait") == 0)
+    }
+    if (argc == 3 && std::strcmp(argv[1], "--proxy-bridge-wait") == 0) {
+        prctl(PR_SET_DUMPABLE, 0);
         return waitForProxyBridge(argv[2]);
+    }
     if (argc != 1) {
         std::fprintf(stderr,
                      "usage: sandbox-init (configuration on fd 3, status on fd 4) | sandbox-init --probe\n"
