@@ -1,8 +1,9 @@
 // Ordinary file work in the workspace, natively, under bubblewrap and in both tiers of the
 // auto launcher (whose write gate makes every writing call a round trip to sandbox-init):
 // unpacking 5,000 small files, `git add -A && git commit` of 10,000 files, building a C
-// project of 1,000 files, and 2,000 bare file creations that show the cost of one round
-// trip. Prints medians side by side; measures only, never fails on a figure.
+// project of 1,000 files, `npm ci` of 100 vendored packages, and 2,000 bare file creations
+// that show the cost of one round trip. Prints medians side by side; measures only, never
+// fails on a figure.
 #include "LauncherRun.h"
 #include "TestFiles.h"
 
@@ -93,6 +94,46 @@ int main(int argc, char **argv)
                    "libp.a: $(OBJ)\n\t@ar rcs $@ $(OBJ)\n"))
         return 1;
 
+    // A vendored npm project: 100 packages as local tarballs and a lockfile made once on the
+    // host, so `npm ci --offline` needs no network. Left out where npm is missing.
+    const QString npm = QStandardPaths::findExecutable(QStringLiteral("npm"));
+    const QString npmProject = root.filePath(QStringLiteral("npm-project"));
+    const QString npmFlags
+        = QStringLiteral("--offline --ignore-scripts --no-audit --no-fund --no-update-notifier --loglevel=error");
+    if (!npm.isEmpty()) {
+        QByteArray dependencies;
+        QDir().mkpath(root.filePath(QStringLiteral("npm-vendor")));
+        for (int i = 0; i < 100; ++i) {
+            const QString package = sources + QStringLiteral("/npm/p%1/package").arg(i);
+            if (!writeFile(package + QStringLiteral("/package.json"),
+                           "{\"name\":\"bench-p" + QByteArray::number(i) + "\",\"version\":\"1.0.0\"}\n")
+                || !writeFile(package + QStringLiteral("/index.js"),
+                              "module.exports = " + QByteArray::number(i) + ";\n"))
+                return 1;
+            for (int j = 0; j < 8; ++j) {
+                if (!writeFile(package + QStringLiteral("/lib/f%1.js").arg(j),
+                               "exports.f = () => " + QByteArray::number(i * j) + ";\n"))
+                    return 1;
+            }
+            if (!host(QStringLiteral("tar"),
+                      { QStringLiteral("-czf"), root.filePath(QStringLiteral("npm-vendor/p%1.tgz").arg(i)),
+                        QStringLiteral("package") },
+                      QFileInfo(package).absolutePath()))
+                return 1;
+            dependencies += (i ? ",\"bench-p" : "\"bench-p") + QByteArray::number(i) + "\":\"file:../npm-vendor/p"
+                + QByteArray::number(i) + ".tgz\"";
+        }
+        if (!writeFile(npmProject + QStringLiteral("/package.json"),
+                       "{\"name\":\"bench\",\"version\":\"1.0.0\",\"private\":true,\"dependencies\":{" + dependencies
+                           + "}}\n")
+            || !host(
+                QStringLiteral("sh"),
+                { QStringLiteral("-c"),
+                  QStringLiteral("npm install %1 --package-lock-only --cache ../npm-cache >/dev/null").arg(npmFlags) },
+                npmProject))
+            return 1;
+    }
+
     std::vector<Workload> workloads;
     workloads.push_back({ QStringLiteral("tar -xf: 5,000 small files"),
                           QStringLiteral("tar -xf %1").arg(root.filePath(QStringLiteral("files.tar"))),
@@ -130,6 +171,22 @@ int main(int argc, char **argv)
                               return QDir().mkpath(ws);
                           },
                           3, 2000 });
+
+    if (!npm.isEmpty()) {
+        workloads.push_back({ QStringLiteral("npm ci: 100 vendored packages"),
+                              QStringLiteral("npm ci %1 --cache \"$PWD/.npm-cache\" >/dev/null").arg(npmFlags),
+                              [npmProject](const QString &ws) {
+                                  QDir(ws).removeRecursively();
+                                  QDir().mkpath(ws);
+                                  return QFile::copy(npmProject + QStringLiteral("/package.json"),
+                                                     ws + QStringLiteral("/package.json"))
+                                      && QFile::copy(npmProject + QStringLiteral("/package-lock.json"),
+                                                     ws + QStringLiteral("/package-lock.json"));
+                              },
+                              1, 0 });
+    } else {
+        std::printf("npm is not installed: the npm ci workload is left out\n");
+    }
 
     std::vector<Runner> runners;
     runners.push_back({ QStringLiteral("native"), native });
