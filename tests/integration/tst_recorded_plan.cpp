@@ -77,11 +77,12 @@ private:
 
 void TestRecordedPlan::init()
 {
-    // In the build tree: not the private /tmp of tier 1, so the sandbox sees the real state
-    // directory (and a workspace can hold it, the worst case: everything above it writable),
-    // and not /var/tmp, where other tests come and go (every directory above the records is
-    // listed in the plan, so an entry appearing there makes a record stale).
-    m_root = std::make_unique<QTemporaryDir>(QStringLiteral(QT_TESTCASE_BUILDDIR "/recorded-plan-XXXXXX"));
+    // Not under /tmp, wherever the checkout is: tier 1 gives the command a private /tmp, so
+    // the sandbox would not see the real state directory (and a workspace can hold it, the
+    // worst case: everything above it writable), and tier 2's default policy makes /tmp
+    // writable as a whole, so it refuses every command while the engine's directories are
+    // there. Owner-only, made and removed by the test.
+    m_root = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/recorded-plan-XXXXXX"));
     QVERIFY(m_root->isValid());
     for (const char *sub : { "run", "config", "state", "home", "workspace" })
         QVERIFY(QDir().mkpath(m_root->path() + QLatin1Char('/') + QLatin1String(sub)));
