@@ -46,6 +46,7 @@ class TestAcpBridge final : public QObject
     Q_OBJECT
 
 private slots:
+    void initTestCase();
     void init();
     void cleanup();
 
@@ -99,6 +100,7 @@ private:
     // The agent program to start (a copy of acp/fake_agent.py in m_agentDirectory).
     QString agentScript() const { return m_agentDirectory->filePath(QStringLiteral("fake_agent.py")); }
 
+    std::unique_ptr<QTemporaryDir> m_private;
     std::unique_ptr<QTemporaryDir> m_root;
     std::unique_ptr<QTemporaryDir> m_outside;
     std::unique_ptr<QTemporaryDir> m_agentDirectory;
@@ -110,17 +112,26 @@ private:
     int m_nextId = 1;
 };
 
+void TestAcpBridge::initTestCase()
+{
+    // What must be outside /tmp wherever the checkout is (a sandbox of the strongest tier has
+    // a private /tmp, where a path of the host's /tmp does not exist): one owner-only folder
+    // under /var/tmp for the whole run, each test function's folders in it, so /var/tmp
+    // itself (which recorded plans list) changes only twice.
+    m_private = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/acp-bridge-XXXXXX"));
+    QVERIFY(m_private->isValid());
+}
+
 void TestAcpBridge::init()
 {
     m_root = std::make_unique<QTemporaryDir>();
     QVERIFY(m_root->isValid());
-    // Outside the workspace and outside /tmp, wherever the checkout is: a sandbox of the
-    // strongest tier has a private /tmp, where a path of the host's /tmp does not exist.
-    m_outside = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/acp-outside-XXXXXX"));
+    // Outside the workspace and outside /tmp.
+    m_outside = std::make_unique<QTemporaryDir>(m_private->filePath(QStringLiteral("outside-XXXXXX")));
     QVERIFY(m_outside->isValid());
     // The agent as a user installs one, in a folder the policy reads: a confined agent could
-    // not start from a source tree under /tmp. Owner-only, made and removed by the test.
-    m_agentDirectory = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/acp-agent-XXXXXX"));
+    // not start from a source tree under /tmp.
+    m_agentDirectory = std::make_unique<QTemporaryDir>(m_private->filePath(QStringLiteral("agent-XXXXXX")));
     QVERIFY(m_agentDirectory->isValid());
     QVERIFY(QFile::copy(QStringLiteral(SANDBOX_ACP_TEST_DIR "/fake_agent.py"), agentScript()));
     QVERIFY(QDir(m_root->path()).mkpath(QStringLiteral("work")));
