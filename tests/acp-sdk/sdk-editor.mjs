@@ -20,15 +20,26 @@ const modules = path.resolve(modulesArg);
 const bridgeProgram = path.resolve(bridgeArg);
 const require = createRequire(path.join(modules, 'package.json'));
 const acp = await import(pathToFileURL(require.resolve('@agentclientprotocol/sdk')).href);
-const agentScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'sdk-agent.mjs');
 const sandboxctl = path.join(path.dirname(bridgeProgram), 'sandboxctl');
+// The agent and the SDK it imports as a user installs them, in a folder the policy reads: an
+// agent started with --confine-agent could not load them from a checkout or build under /tmp
+// (a sandbox of the strongest tier has a private /tmp). Owner-only, made here and removed
+// when the check ends; the folders each test writes outside its workspace are made in it too.
+const privateRoot = fs.mkdtempSync('/var/tmp/acp-sdk-');
+process.on('exit', () => fs.rmSync(privateRoot, { recursive: true, force: true }));
+const agentModules = path.join(privateRoot, 'agent');
+fs.mkdirSync(agentModules);
+fs.copyFileSync(path.join(modules, 'package.json'), path.join(agentModules, 'package.json'));
+fs.cpSync(path.join(modules, 'node_modules'), path.join(agentModules, 'node_modules'), { recursive: true });
+const agentScript = path.join(agentModules, 'sdk-agent.mjs');
+fs.copyFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'sdk-agent.mjs'), agentScript);
 
 // One sandbox-acp with its own engine (configuration, state, HOME) and workspace.
 class Bridge {
     constructor({ options = [], policy = null } = {}) {
         this.root = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-sdk-'));
         // Outside the workspace and outside /tmp (the sandbox has a private /tmp).
-        this.outside = fs.mkdtempSync(path.join(modules, 'outside-'));
+        this.outside = fs.mkdtempSync(path.join(privateRoot, 'outside-'));
         this.workspace = path.join(this.root, 'work');
         fs.mkdirSync(this.workspace);
         fs.mkdirSync(path.join(this.root, 'home/.ssh'), { recursive: true });
@@ -49,7 +60,7 @@ class Bridge {
         this.elicitationsSeen = [];
         this.child = spawn(
             bridgeProgram,
-            ['--embedded', '--socket', this.socket, ...options, '--', process.execPath, agentScript, modules],
+            ['--embedded', '--socket', this.socket, ...options, '--', process.execPath, agentScript, agentModules],
             { cwd: this.workspace, env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
         this.child.stderr.on('data', (data) => (this.stderr += data));
         this.exited = new Promise((resolve) => this.child.on('exit', (code, signal) => resolve({ code, signal })));

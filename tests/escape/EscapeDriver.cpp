@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QTemporaryDir>
 
 namespace sandbox::test {
 
@@ -160,15 +161,22 @@ CliResult sandboxctl(const QString &program, const QStringList &arguments, const
 
 bool EscapeDriver::prepareCli(QString *error)
 {
-    // Under /var/tmp, which both tiers show: the engine's socket is then in view of the
+    // Under /var/tmp, which both tiers show, wherever the checkout is (tier 1's /tmp is
+    // private, and tier 2 refuses every command while the engine's directories are in the
+    // /tmp its default policy makes writable): the engine's socket is then in view of the
     // sandbox, and only the sandbox's socket rules and the engine's refusal keep it away.
-    // Recorded plans list every directory above the records (they are denied, so Landlock
-    // leaves those listable only), and any entry appearing there makes a record stale: in
-    // that mode the engine's files live in this build's tree, which nothing else changes,
-    // not in /var/tmp, where every other test makes its directories.
-    m_configRoot = m_recorded
-        ? QStringLiteral(SANDBOX_ESCAPE_RECORDED_ROOT "/escape-recorded-%1").arg(QCoreApplication::applicationPid())
-        : QStringLiteral("/var/tmp/escape-cli-%1").arg(QCoreApplication::applicationPid());
+    // Owner-only, made here and removed with the driver. Recorded plans list every directory
+    // above the records (they are denied, so Landlock leaves those listable only), /var/tmp
+    // included: another suite's directory appearing there makes a record stale, and the case
+    // is primed again (runCli).
+    QTemporaryDir root(QStringLiteral("/var/tmp/escape-cli-XXXXXX"));
+    if (!root.isValid()) {
+        if (error)
+            *error = QStringLiteral("cannot create a folder in /var/tmp: %1").arg(root.errorString());
+        return false;
+    }
+    root.setAutoRemove(false);
+    m_configRoot = root.path();
     for (int tier : { 1, 2 }) {
         const QProcessEnvironment environment = cliEnvironment(m_configRoot, tier);
         QDir().mkpath(environment.value(QStringLiteral("SANDBOX_CONFIG_DIR")));

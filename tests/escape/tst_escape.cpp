@@ -98,6 +98,9 @@ private:
     QStringList m_hooks;
     QString m_marker;
     QTemporaryDir m_remote{ QStringLiteral("/var/tmp/escape-remote-XXXXXX") };
+    // sandboxctl as a user installs it (bin/ and lib/), for the cases that run it inside.
+    QTemporaryDir m_installed{ QStringLiteral("/var/tmp/escape-installed-XXXXXX") };
+    QString m_installedSandboxctl;
     int m_currentTier = 1;
     QProcess m_storeWriter;
     int m_shmId = -1;
@@ -252,6 +255,34 @@ void TestEscape::initTestCase()
     QString error;
     QVERIFY2(m_driver.prepare(&error), qPrintable(error));
     qInfo("escape suite driver: %s", qPrintable(m_driver.describe()));
+
+    // The cases that run sandboxctl inside the sandbox run it as a user installed it: a copy
+    // of the run front, the full program beside it and the project's libraries in lib/ next
+    // to bin/ (where the full program looks for them), in a folder the policy reads. The
+    // build's own may be under a /tmp the sandbox does not show (tier 1's is private).
+    if (!m_driver.sandboxctlPath().isEmpty()) {
+        QVERIFY(m_installed.isValid());
+        const QString bin = m_installed.filePath(QStringLiteral("bin"));
+        const QString lib = m_installed.filePath(QStringLiteral("lib"));
+        QVERIFY(QDir().mkpath(bin) && QDir().mkpath(lib));
+        const QString builtPrograms = QFileInfo(m_driver.sandboxctlPath()).absolutePath();
+        for (const char *program : { "sandboxctl", "sandboxctl-full" })
+            QVERIFY(QFile::copy(builtPrograms + QLatin1Char('/') + QLatin1String(program),
+                                bin + QLatin1Char('/') + QLatin1String(program)));
+        const QDir builtLibraries(builtPrograms + QStringLiteral("/../lib"));
+        const QStringList libraries = builtLibraries.entryList({ QStringLiteral("libsandbox-*.so.1") }, QDir::Files);
+        QVERIFY2(!libraries.isEmpty(), qPrintable(builtLibraries.path()));
+        for (const QString &library : libraries)
+            QVERIFY(QFile::copy(builtLibraries.filePath(library), lib + QLatin1Char('/') + library));
+        m_installedSandboxctl = bin + QStringLiteral("/sandboxctl");
+        // It runs outside the build tree: the full program is found beside it, its
+        // libraries relative to it.
+        QProcess check;
+        check.start(m_installedSandboxctl, { QStringLiteral("--help") });
+        QVERIFY(check.waitForFinished(30000));
+        QVERIFY2(check.exitStatus() == QProcess::NormalExit && check.exitCode() == 0,
+                 check.readAllStandardError().constData());
+    }
 }
 
 void TestEscape::cleanupTestCase()
@@ -287,7 +318,7 @@ QString TestEscape::expand(const QString &text) const
     out.replace(QStringLiteral("{varsock}"), m_varService.fullServerName());
     out.replace(QStringLiteral("{enginesock}"), m_driver.engineSocket(m_currentTier));
     out.replace(QStringLiteral("{defaultsock}"), m_driver.defaultEngineSocket(m_currentTier));
-    out.replace(QStringLiteral("{sandboxctl}"), m_driver.sandboxctlPath());
+    out.replace(QStringLiteral("{sandboxctl}"), m_installedSandboxctl);
     out.replace(QStringLiteral("{abstract}"), QLatin1Char('@') + m_abstractName);
     out.replace(QStringLiteral("{shmid}"), QString::number(m_shmId));
     out.replace(QStringLiteral("{ipckey}"), QString::number(m_ipcKey));

@@ -46,6 +46,7 @@ class TestAcpBridge final : public QObject
     Q_OBJECT
 
 private slots:
+    void initTestCase();
     void init();
     void cleanup();
 
@@ -96,8 +97,13 @@ private:
     // terminal/wait_for_exit, then terminal/output: the terminal's whole output, trimmed.
     QString outputWhenEnded(const QString &terminalId);
 
+    // The agent program to start (a copy of acp/fake_agent.py in m_agentDirectory).
+    QString agentScript() const { return m_agentDirectory->filePath(QStringLiteral("fake_agent.py")); }
+
+    std::unique_ptr<QTemporaryDir> m_private;
     std::unique_ptr<QTemporaryDir> m_root;
     std::unique_ptr<QTemporaryDir> m_outside;
+    std::unique_ptr<QTemporaryDir> m_agentDirectory;
     QString m_workspace;
     std::unique_ptr<QProcess> m_bridge;
     QByteArray m_buffer;
@@ -106,14 +112,28 @@ private:
     int m_nextId = 1;
 };
 
+void TestAcpBridge::initTestCase()
+{
+    // What must be outside /tmp wherever the checkout is (a sandbox of the strongest tier has
+    // a private /tmp, where a path of the host's /tmp does not exist): one owner-only folder
+    // under /var/tmp for the whole run, each test function's folders in it, so /var/tmp
+    // itself (which recorded plans list) changes only twice.
+    m_private = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/acp-bridge-XXXXXX"));
+    QVERIFY(m_private->isValid());
+}
+
 void TestAcpBridge::init()
 {
     m_root = std::make_unique<QTemporaryDir>();
     QVERIFY(m_root->isValid());
-    // Outside the workspace and outside /tmp (the sandbox has a private /tmp).
-    m_outside = std::make_unique<QTemporaryDir>(QCoreApplication::applicationDirPath()
-                                                + QStringLiteral("/acp-outside-XXXXXX"));
+    // Outside the workspace and outside /tmp.
+    m_outside = std::make_unique<QTemporaryDir>(m_private->filePath(QStringLiteral("outside-XXXXXX")));
     QVERIFY(m_outside->isValid());
+    // The agent as a user installs one, in a folder the policy reads: a confined agent could
+    // not start from a source tree under /tmp.
+    m_agentDirectory = std::make_unique<QTemporaryDir>(m_private->filePath(QStringLiteral("agent-XXXXXX")));
+    QVERIFY(m_agentDirectory->isValid());
+    QVERIFY(QFile::copy(QStringLiteral(SANDBOX_ACP_TEST_DIR "/fake_agent.py"), agentScript()));
     QVERIFY(QDir(m_root->path()).mkpath(QStringLiteral("work")));
     QVERIFY(QDir(m_root->path()).mkpath(QStringLiteral("home/.ssh")));
     m_workspace = m_root->filePath(QStringLiteral("work"));
@@ -135,6 +155,7 @@ void TestAcpBridge::cleanup()
         qWarning().noquote() << "sandbox-acp stderr:\n" << QString::fromUtf8(m_stderr);
     m_bridge.reset();
     m_outside.reset();
+    m_agentDirectory.reset();
     m_root.reset();
 }
 
@@ -159,7 +180,7 @@ void TestAcpBridge::start(const QStringList &options, const QStringList &agent, 
         args.prepend(QStringLiteral("--embedded"));
     args << options << QStringLiteral("--");
     if (agent.isEmpty())
-        args << QStringLiteral("python3") << QStringLiteral(SANDBOX_ACP_TEST_DIR "/fake_agent.py");
+        args << QStringLiteral("python3") << agentScript();
     else
         args << agent;
     m_bridge->start(QCoreApplication::applicationDirPath() + QStringLiteral("/sandbox-acp"), args);
@@ -807,7 +828,7 @@ void TestAcpBridge::bridgeGoesOnWhenTheEngineItUsesGoesAway()
     first.setWorkingDirectory(m_workspace);
     first.start(QCoreApplication::applicationDirPath() + QStringLiteral("/sandbox-acp"),
                 { QStringLiteral("--embedded"), QStringLiteral("--socket"), socketPath(), QStringLiteral("--"),
-                  QStringLiteral("python3"), QStringLiteral(SANDBOX_ACP_TEST_DIR "/fake_agent.py") });
+                  QStringLiteral("python3"), agentScript() });
     QVERIFY2(first.waitForStarted(10000), qPrintable(first.errorString()));
     QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(socketPath()), 30000);
 
