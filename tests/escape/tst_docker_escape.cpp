@@ -670,6 +670,14 @@ void TestDockerEscape::allowlist_data()
     row("dns to a public resolver", sh("nslookup -timeout=2 example.com 1.1.1.1"), Fails);
     row("dns through the system resolver", sh("nslookup -timeout=2 example.com"), Fails);
     row("no interface but loopback", sh("ls /sys/class/net"), Lists, "lo");
+    // The proxy bridge is the container's pid 1, outside the commands' filters: neither its
+    // memory nor its descriptors open for writing, by name, as the working directory or
+    // through a descriptor held on its /proc directory.
+    row("the proxy bridge's memory and descriptors stay closed",
+        sh("n=0; exec 8</proc/1 && for f in mem fd/0 fd/1 fd/2 fd/3; do (exec 9<>/proc/self/fd/8/$f) 2>/dev/null "
+           "&& n=$((n+1)); (exec 9<>/proc/1/$f) 2>/dev/null && n=$((n+1)); done; cd /proc/1 && (exec 9<>mem) "
+           "2>/dev/null && n=$((n+1)); echo opened-$n"),
+        Lists, "opened-0");
     // Read from /proc: sandbox-init's deny list refuses raw sockets, netlink's (ip's) included.
     row("no route", sh("tail -n +2 /proc/net/route; grep -v ' lo$' /proc/net/ipv6_route; true"), Lists, "");
 }

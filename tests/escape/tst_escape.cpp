@@ -86,6 +86,9 @@ private:
     UpstreamServer m_forbidden;
     QUdpSocket m_udp;
     QProcess m_victim;
+    // A host process of the user's with no capabilities (as root: dropped, and none gained on
+    // exec), whose /proc directory a tier 2 sandbox-init could open as it is.
+    QProcess m_caplessVictim;
     QProcess m_bus;
     QString m_busPath;
     QLocalServer m_runService;
@@ -222,6 +225,16 @@ void TestEscape::initTestCase()
     m_victim.start(QStringLiteral("sleep"), { QStringLiteral("1000") });
     QVERIFY(m_victim.waitForStarted());
     m_victimAffinity = victimStatus("Cpus_allowed_list");
+    if (geteuid() == 0) {
+        m_caplessVictim.start(QStringLiteral("setpriv"),
+                              { QStringLiteral("--securebits"), QStringLiteral("+noroot,+noroot_locked"),
+                                QStringLiteral("--inh-caps"), QStringLiteral("-all"), QStringLiteral("--ambient-caps"),
+                                QStringLiteral("-all"), QStringLiteral("--bounding-set"), QStringLiteral("-all"),
+                                QStringLiteral("sleep"), QStringLiteral("1000") });
+    } else {
+        m_caplessVictim.start(QStringLiteral("sleep"), { QStringLiteral("1000") });
+    }
+    QVERIFY(m_caplessVictim.waitForStarted());
     // Host SysV IPC objects and a POSIX message queue a tier 2 sandbox shares the kernel with.
     m_ipcKey = static_cast<key_t>(0x5e000000 + QRandomGenerator::global()->bounded(0xffffff));
     m_shmId = shmget(m_ipcKey, 4096, IPC_CREAT | IPC_EXCL | 0600);
@@ -291,6 +304,8 @@ void TestEscape::cleanupTestCase()
         qInfo("tier %d: %d escape cases", it.key(), it.value());
     m_victim.kill();
     m_victim.waitForFinished();
+    m_caplessVictim.kill();
+    m_caplessVictim.waitForFinished();
     m_bus.kill();
     m_bus.waitForFinished();
     shmctl(m_shmId, IPC_RMID, nullptr);
@@ -312,6 +327,7 @@ QString TestEscape::expand(const QString &text) const
     out.replace(QStringLiteral("{port2}"), QString::number(m_forbidden.port()));
     out.replace(QStringLiteral("{udpport}"), QString::number(m_udp.localPort()));
     out.replace(QStringLiteral("{victim}"), QString::number(m_victim.processId()));
+    out.replace(QStringLiteral("{capless}"), QString::number(m_caplessVictim.processId()));
     out.replace(QStringLiteral("{bus}"), m_busPath);
     out.replace(QStringLiteral("{runsock}"), m_runService.fullServerName());
     out.replace(QStringLiteral("{homesock}"), m_homeAgent.fullServerName());
@@ -702,8 +718,9 @@ void TestEscape::addRows(int tier)
         Succeeds, "opened-0");
     // Another process's /proc directory reached without naming it (the working directory, a
     // descriptor held on it): the write gate opens nothing there for the command. In tier 1
-    // pid 1 is sandbox-init, whose status channel would take a forged exit status.
-    const QString other = tier == 1 ? QStringLiteral("1") : QStringLiteral("{victim}");
+    // pid 1 is sandbox-init, whose status channel would take a forged exit status; in tier 2
+    // a host process's stdin pipe would take a command.
+    const QString other = tier == 1 ? QStringLiteral("1") : QStringLiteral("{capless}");
     row("write through another process's /proc directory as the working directory", def,
         sh(qPrintable(QStringLiteral("n=0; cd /proc/%1 && for fd in 0 1 2 3 4 5; do (exec 9>>fd/$fd) 2>/dev/null "
                                      "&& n=$((n+1)); done; echo opened-$n")
