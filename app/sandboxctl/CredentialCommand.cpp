@@ -5,10 +5,7 @@
 #include "Terminal.h"
 #include "server/Client.h"
 
-#include <QFile>
 #include <QJsonArray>
-
-#include <unistd.h>
 
 namespace sandbox {
 
@@ -81,19 +78,11 @@ int CredentialCommand::execute(EngineConnection &engine)
         Terminal::out(tr("credential %1 removed\n").arg(name));
         return 0;
     }
-    QString value;
-    if (::isatty(STDIN_FILENO)) {
-        value = Terminal::readSecret(tr("value of credential %1 (not shown): ").arg(name)).value_or(QString());
-    } else {
-        QFile in;
-        if (!in.open(stdin, QIODevice::ReadOnly))
-            return fail(tr("cannot read the credential's value from stdin"));
-        value = QString::fromUtf8(in.readAll());
-        if (value.endsWith(QLatin1Char('\n')))
-            value.chop(1);
-        if (value.endsWith(QLatin1Char('\r')))
-            value.chop(1);
-    }
+    const std::optional<QString> input
+        = Terminal::readSecretInput(tr("value of credential %1 (not shown): ").arg(name));
+    if (!input)
+        return fail(tr("cannot read the credential's value from stdin"));
+    const QString value = *input;
     if (value.isEmpty())
         return fail(tr("empty value: nothing changed (use 'sandboxctl credential remove' to remove it)"));
     if (const Status stored = EngineConnection::await(engine.client().setCredential(name, value)); !stored.ok())

@@ -9,10 +9,8 @@
 #include "server/Client.h"
 
 #include <QDir>
-#include <QFile>
 
 #include <csignal>
-#include <unistd.h>
 
 namespace sandbox {
 
@@ -101,21 +99,11 @@ int SecretCommand::execute(EngineConnection &engine)
     if (p[0] == QLatin1String("remove")) {
         update.action = SecretUpdate::Action::Remove;
     } else {
-        QString value;
-        if (::isatty(STDIN_FILENO)) {
-            const std::optional<QString> typed
-                = Terminal::readSecret(tr("%1 for %2 (not shown): ").arg(field->label, ref.value().toString()));
-            value = typed.value_or(QString());
-        } else {
-            QFile in;
-            if (!in.open(stdin, QIODevice::ReadOnly))
-                return fail(tr("cannot read the secret from stdin"));
-            value = QString::fromUtf8(in.readAll());
-            if (value.endsWith(QLatin1Char('\n')))
-                value.chop(1);
-            if (value.endsWith(QLatin1Char('\r')))
-                value.chop(1);
-        }
+        const std::optional<QString> input
+            = Terminal::readSecretInput(tr("%1 for %2 (not shown): ").arg(field->label, ref.value().toString()));
+        if (!input)
+            return fail(tr("cannot read the secret from stdin"));
+        const QString value = *input;
         if (value.isEmpty())
             return fail(tr("empty secret: nothing changed (use 'sandboxctl secret remove' to remove it)"));
         update.action = SecretUpdate::Action::Replace;

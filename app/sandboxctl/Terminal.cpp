@@ -1,5 +1,7 @@
 #include "Terminal.h"
 
+#include <QFile>
+
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -59,6 +61,21 @@ std::optional<QString> Terminal::readLine(const QString &prompt)
 {
     err(prompt);
     return readLineFrom(STDIN_FILENO);
+}
+
+std::optional<QString> Terminal::readSecretInput(const QString &prompt)
+{
+    if (::isatty(STDIN_FILENO))
+        return readSecret(prompt).value_or(QString());
+    QFile in;
+    if (!in.open(stdin, QIODevice::ReadOnly))
+        return std::nullopt;
+    QString value = QString::fromUtf8(in.readAll());
+    if (value.endsWith(QLatin1Char('\n')))
+        value.chop(1);
+    if (value.endsWith(QLatin1Char('\r')))
+        value.chop(1);
+    return value;
 }
 
 std::optional<QString> Terminal::readSecret(const QString &prompt)

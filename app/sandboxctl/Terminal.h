@@ -18,6 +18,10 @@ public:
     static bool isInteractive();
     static std::optional<QString> readLine(const QString &prompt);
     static std::optional<QString> readSecret(const QString &prompt);
+    // A secret value as `secret set` and `credential set` take it: typed without echo after
+    // `prompt` when stdin is a terminal, otherwise all of stdin without its final line break.
+    // Nothing when stdin cannot be read.
+    static std::optional<QString> readSecretInput(const QString &prompt);
 
     // Writes all of `data` to a file descriptor (retrying short writes).
     static bool writeAll(int fd, const QByteArray &data);
