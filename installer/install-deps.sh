@@ -15,7 +15,7 @@ build_packages=(
 )
 test_packages=(
     xvfb xauth x11-utils trayer
-    bubblewrap curl python3 iproute2 util-linux
+    bubblewrap curl openssl python3 iproute2 util-linux
     clang libclang-rt-14-dev tmux zsh fish
     podman runc busybox-static
     qemu-system-x86 linux-image-amd64 cpio slirp4netns wine64 g++-mingw-w64-x86-64-posix

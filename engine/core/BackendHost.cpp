@@ -3,6 +3,7 @@
 #include "HelperProgram.h"
 #include "HostInteractionBroker.h"
 #include "HostProxyChannel.h"
+#include "net/CredentialInjector.h"
 #include "net/DomainRules.h"
 #include "net/FilteringProxy.h"
 #include "protocol/RuntimeDirectory.h"
@@ -97,11 +98,36 @@ void BackendHost::notifyAvailabilityChanged()
 }
 
 Result<std::shared_ptr<ProxyChannel>> BackendHost::openProxyChannel(const QStringList &allowedDomains,
-                                                                    const QStringList &deniedDomains)
+                                                                    const QStringList &deniedDomains,
+                                                                    const QList<PolicyCredential> &credentials,
+                                                                    const QStringList &extraCaCertificates)
 {
     Result<DomainRules> rules = DomainRules::parse(allowedDomains, deniedDomains);
     if (!rules)
         return rules.error();
+    std::shared_ptr<const ChannelCredentials> injected;
+    if (!credentials.isEmpty()) {
+        if (!m_credentials)
+            return Error{ QStringLiteral("policy.credentials"),
+                          QCoreApplication::translate("sandbox::BackendHost",
+                                                      "This engine offers no credential injection."),
+                          {} };
+        Result<std::shared_ptr<const ChannelCredentials>> channel = m_credentials->channelFor(
+            credentials, extraCaCertificates,
+            [sink = m_refused, ref = m_ref](const QString &target, const QString &credential, const QString &message) {
+                if (!sink)
+                    return;
+                Refusal refusal;
+                refusal.kind = Refusal::Kind::Credential;
+                refusal.what = credential.isEmpty() ? target : credential + QStringLiteral(" → ") + target;
+                refusal.rule = QCoreApplication::translate("sandbox::BackendHost", "credential: %1").arg(message);
+                refusal.ref = ref;
+                sink(refusal);
+            });
+        if (!channel)
+            return channel.error();
+        injected = channel.value();
+    }
     std::shared_ptr<FilteringProxy> proxy;
     {
         QMutexLocker locker(&m_mutex);
@@ -120,10 +146,32 @@ Result<std::shared_ptr<ProxyChannel>> BackendHost::openProxyChannel(const QStrin
             sink(refusal);
         };
     }
-    Result<QString> socket = proxy->openPrivateChannel(rules.value(), std::move(listener));
+    Result<QString> socket = proxy->openPrivateChannel(rules.value(), std::move(listener), injected);
     if (!socket)
         return socket.error();
     return std::shared_ptr<ProxyChannel>(std::make_shared<HostProxyChannel>(proxy, socket.value()));
+}
+
+Result<LauncherHost::CredentialSandbox> BackendHost::credentialSandbox(const Policy &policy,
+                                                                       const QString &bundlePathInSandbox)
+{
+    if (!m_credentials)
+        return LauncherHost::credentialSandbox(policy, bundlePathInSandbox);
+    Result<CredentialInjector::SandboxView> view
+        = m_credentials->sandboxFor(policy.credentials, policy.extraCaCertificates, bundlePathInSandbox);
+    if (!view)
+        return view.error();
+    return CredentialSandbox{ view.value().environment, view.value().bundlePath };
+}
+
+std::shared_ptr<CredentialInjector> BackendHost::credentialInjector() const
+{
+    return m_credentials;
+}
+
+void BackendHost::setCredentialInjector(std::shared_ptr<CredentialInjector> injector)
+{
+    m_credentials = std::move(injector);
 }
 
 QStringList BackendHost::engineDirectories() const

@@ -37,7 +37,13 @@ public:
     // Where progress goes while an activation prepares this instance (empty: nowhere).
     void setProgressSink(std::function<void(const QString &)> sink);
     Result<std::shared_ptr<ProxyChannel>> openProxyChannel(const QStringList &allowedDomains,
-                                                           const QStringList &deniedDomains) override;
+                                                           const QStringList &deniedDomains,
+                                                           const QList<PolicyCredential> &credentials = {},
+                                                           const QStringList &extraCaCertificates = {}) override;
+    Result<CredentialSandbox> credentialSandbox(const Policy &policy, const QString &bundlePathInSandbox) override;
+    std::shared_ptr<CredentialInjector> credentialInjector() const override;
+    // Set once, before the launcher is attached.
+    void setCredentialInjector(std::shared_ptr<CredentialInjector> injector);
     QString proxyBridgeProgram() const override;
     QStringList engineDirectories() const override;
     QString runtimeDirectory() const override;
@@ -68,6 +74,7 @@ private:
     std::shared_ptr<FilteringProxy> m_proxy; // guarded by m_mutex
     QStringList m_engineDirectories;
     QString m_runtimeDirectory;
+    std::shared_ptr<CredentialInjector> m_credentials;
 };
 
 } // namespace sandbox

@@ -33,7 +33,13 @@ std::unique_ptr<BackendHost> BackendRegistry::makeHost(const BackendRef &ref) co
 {
     auto host = std::make_unique<BackendHost>(ref, stateDirectoryFor(ref), m_broker, m_availabilityChanged, m_refused);
     host->setEngineDirectories(m_engineDirectories, m_runtimeDirectory);
+    host->setCredentialInjector(m_credentials);
     return host;
+}
+
+void BackendRegistry::setCredentialInjector(std::shared_ptr<CredentialInjector> injector)
+{
+    m_credentials = std::move(injector);
 }
 
 void BackendRegistry::setEngineDirectories(QStringList directories, QString runtimeDirectory)

@@ -13,6 +13,7 @@
 
 namespace sandbox {
 
+class CredentialInjector;
 class HostInteractionBroker;
 
 using LauncherFactory = std::function<std::shared_ptr<Launcher>()>;
@@ -49,6 +50,8 @@ public:
     // What every host this registry makes offers as the engine's own directories and runtime
     // directory (LauncherHost::engineDirectories, runtimeDirectory). Set before any add().
     void setEngineDirectories(QStringList directories, QString runtimeDirectory);
+    // The engine's credential injection, offered to every launcher's host made after this.
+    void setCredentialInjector(std::shared_ptr<CredentialInjector> injector);
 
     // `catalog` answers descriptor() and availability for listing; `factory` (may be
     // empty: then `catalog` itself is used for every activation) makes activation instances.
@@ -85,6 +88,7 @@ private:
     QString m_stateRoot;
     QStringList m_engineDirectories;
     QString m_runtimeDirectory;
+    std::shared_ptr<CredentialInjector> m_credentials;
     HostInteractionBroker *m_broker;
     std::function<void(const BackendRef &)> m_availabilityChanged;
     BackendHost::RefusalSink m_refused;

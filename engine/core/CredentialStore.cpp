@@ -73,13 +73,12 @@ Status CredentialStore::recordName(const QString &name, bool present)
     Result<QStringList> current = readNames();
     if (!current.ok())
         return current.error();
+    // Written even when the list stays the same: a new file tells every engine's proxy that
+    // a value changed (CredentialVault).
     QStringList list = current.value();
-    if (present == list.contains(name))
-        return {};
+    list.removeAll(name);
     if (present)
         list.append(name);
-    else
-        list.removeAll(name);
     list.sort();
     return m_index.write(QJsonObject{ { QStringLiteral("names"), QJsonArray::fromStringList(list) } });
 }

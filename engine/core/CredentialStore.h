@@ -36,6 +36,8 @@ public:
     Status write(const QString &name, const QString &value);
     // Removing a credential that has no value succeeds.
     Status remove(const QString &name);
+    // The index of names, rewritten (a new file) by every write and remove.
+    QString indexPath() const { return m_index.path(); }
 
 private:
     Result<QStringList> readNames();

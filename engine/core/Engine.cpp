@@ -6,6 +6,7 @@
 #include "CleanupScheduler.h"
 #include "Confinement.h"
 #include "CredentialStore.h"
+#include "CredentialVault.h"
 #include "EngineFiles.h"
 #include "FileSettingsStore.h"
 #include "FutureWait.h"
@@ -21,6 +22,7 @@
 #include "SettingsStore.h"
 #include "StopSignal.h"
 #include "net/CertificateAuthority.h"
+#include "net/CredentialInjector.h"
 #include "protocol/JsonReader.h"
 #include "protocol/RuntimeDirectory.h"
 
@@ -110,6 +112,8 @@ public:
     PlaintextSecretStore *plaintextSecrets = nullptr;
     std::unique_ptr<PolicyStore> policyStore;
     std::unique_ptr<CredentialStore> credentials;
+    std::shared_ptr<CredentialVault> vault;
+    std::shared_ptr<CredentialInjector> injector;
     std::unique_ptr<BackendRegistry> registry;
     // The configuration, state and runtime directories: no sandbox may write them.
     QStringList engineDirectories;
@@ -187,6 +191,11 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
     const QString runtimeDirectory = RuntimeDirectory::directoryFor(options.stateDirectory);
     engineDirectories = { options.configDirectory, options.stateDirectory, runtimeDirectory };
     registry->setEngineDirectories(engineDirectories, runtimeDirectory);
+    vault = std::make_shared<CredentialVault>(credentials.get(), credentials->indexPath());
+    injector = std::make_shared<CredentialInjector>(EngineFiles::certificateAuthorityDirectory(options.stateDirectory),
+                                                    QDir(options.stateDirectory).filePath(QStringLiteral("ca-bundles")),
+                                                    vault);
+    registry->setCredentialInjector(injector);
     cleanup = std::make_unique<CleanupScheduler>(
         table, eventContext,
         CleanupScheduler::Backoff{ options.cleanupRetryInitialMs, options.cleanupRetryMaxMs,
@@ -221,6 +230,8 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
 Engine::Private::~Private()
 {
     stop.stop();
+    // A proxy channel may outlive the engine a moment: it reads no value any more.
+    vault->detach();
     publishingRefusals.storeRelease(0);
     alive->storeRelease(0);
     // Commands never outlive the engine that confined them.
@@ -770,6 +781,7 @@ Result<QList<CredentialInfo>> Engine::credentials() const
 
 Status Engine::setCredential(const QString &name, const QString &value)
 {
+    d->vault->forget();
     if (Status status = d->credentials->write(name, value); !status.ok())
         return status;
     emit credentialsChanged();
@@ -778,6 +790,7 @@ Status Engine::setCredential(const QString &name, const QString &value)
 
 Status Engine::removeCredential(const QString &name)
 {
+    d->vault->forget();
     if (Status status = d->credentials->remove(name); !status.ok())
         return status;
     emit credentialsChanged();
@@ -788,6 +801,7 @@ Result<QByteArray> Engine::rotateCertificateAuthority()
 {
     Result<std::unique_ptr<CertificateAuthority>> rotated
         = CertificateAuthority::rotate(EngineFiles::certificateAuthorityDirectory(d->options.stateDirectory));
+    d->injector->forgetAuthority();
     if (!rotated.ok())
         return rotated.error();
     return rotated.value()->certificatePem();
@@ -903,6 +917,13 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
     }
     EngineFiles::keepReadOnly(effectivePolicy, request.effectiveWorkspace(),
                               { d->options.configDirectory, d->options.stateDirectory });
+    // The authority exists before the command does, so that keepUnreadable() denies it.
+    if (!effectivePolicy.credentials.isEmpty()) {
+        if (Status authority = d->injector->prepareAuthority(); !authority.ok()) {
+            d->table.unpin(snapshot.launcher.get());
+            return authority.error();
+        }
+    }
     EngineFiles::keepUnreadable(effectivePolicy, d->options.stateDirectory);
     Result<std::shared_ptr<SandboxProcess>> spawned = snapshot.launcher->spawn(request, effectivePolicy);
     if (!spawned.ok() || !spawned.value()) {

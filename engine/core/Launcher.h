@@ -12,12 +12,15 @@
 
 #include <QCoreApplication>
 #include <QFuture>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
 #include <memory>
 
 namespace sandbox {
+
+class CredentialInjector;
 
 // What the engine offers a launcher: a per-backend state directory, Host Interaction,
 // a way to say availability changed, and the engine's allowed-domains filtering proxy with
@@ -42,15 +45,44 @@ public:
     // A new channel of the engine's filtering proxy enforcing `allowedDomains` and
     // `deniedDomains` (Policy's syntax; a denied entry wins). An Error names the bad entry,
     // or says the engine has no proxy to offer.
+    // With `credentials`, the channel terminates TLS toward their hosts and puts their values
+    // in (trusting the system's authorities and `extraCaCertificates` toward the real hosts),
+    // and reports every placeholder that goes elsewhere.
     virtual Result<std::shared_ptr<ProxyChannel>> openProxyChannel(const QStringList &allowedDomains,
-                                                                   const QStringList &deniedDomains)
+                                                                   const QStringList &deniedDomains,
+                                                                   const QList<PolicyCredential> &credentials = {},
+                                                                   const QStringList &extraCaCertificates = {})
     {
         Q_UNUSED(allowedDomains)
         Q_UNUSED(deniedDomains)
+        Q_UNUSED(credentials)
+        Q_UNUSED(extraCaCertificates)
         return Error{ QStringLiteral("policy.network"),
                       QCoreApplication::translate("sandbox::LauncherHost", "This engine offers no filtering proxy."),
                       {} };
     }
+    // What a sandbox whose policy has credentials is given: `environment` holds each
+    // credential's placeholder under its variable and the certificate bundle (the system's
+    // authorities, the engine's, the policy's extra ones) under the variables common clients
+    // read, naming the bundle as `bundlePathInSandbox` (empty: its path on the host);
+    // `bundlePath` is the bundle on the host, which the launcher makes readable there.
+    struct CredentialSandbox
+    {
+        QMap<QString, QString> environment;
+        QString bundlePath;
+    };
+    virtual Result<CredentialSandbox> credentialSandbox(const Policy &policy, const QString &bundlePathInSandbox)
+    {
+        Q_UNUSED(policy)
+        Q_UNUSED(bundlePathInSandbox)
+        return Error{ QStringLiteral("policy.credentials"),
+                      QCoreApplication::translate("sandbox::LauncherHost",
+                                                  "This engine offers no credential injection."),
+                      {} };
+    }
+    // The engine's credential injection, for a launcher that runs a filtering proxy of its
+    // own (the built-in ones); null when the engine has none.
+    virtual std::shared_ptr<CredentialInjector> credentialInjector() const { return nullptr; }
     // The engine's statically linked proxy bridge program (it needs no library, so it runs
     // in any Linux root filesystem). `PROGRAM --proxy-bridge PORT SOCKET` listens on
     // 127.0.0.1:PORT in its network namespace and relays every connection to the unix

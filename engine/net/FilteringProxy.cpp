@@ -63,7 +63,8 @@ Status FilteringProxy::start()
     return Status::success();
 }
 
-Result<QString> FilteringProxy::openChannel(const DomainRules &rules, ProxyRefusalListener refused)
+Result<QString> FilteringProxy::openChannel(const DomainRules &rules, ProxyRefusalListener refused,
+                                            std::shared_ptr<const ChannelCredentials> credentials)
 {
     if (Status started = start(); !started)
         return started.error();
@@ -73,13 +74,14 @@ Result<QString> FilteringProxy::openChannel(const DomainRules &rules, ProxyRefus
         return length.error();
     QString error;
     QMetaObject::invokeMethod(
-        m_server, [&] { error = m_server->listen(path, rules, refused); }, Qt::BlockingQueuedConnection);
+        m_server, [&] { error = m_server->listen(path, rules, refused, credentials); }, Qt::BlockingQueuedConnection);
     if (!error.isEmpty())
         return Error{ QStringLiteral("proxy"), error, {} };
     return path;
 }
 
-Result<QString> FilteringProxy::openPrivateChannel(const DomainRules &rules, ProxyRefusalListener refused)
+Result<QString> FilteringProxy::openPrivateChannel(const DomainRules &rules, ProxyRefusalListener refused,
+                                                   std::shared_ptr<const ChannelCredentials> credentials)
 {
     if (Status started = start(); !started)
         return started.error();
@@ -92,7 +94,7 @@ Result<QString> FilteringProxy::openPrivateChannel(const DomainRules &rules, Pro
     const QString path = directory + QStringLiteral("/proxy.sock");
     QString error;
     QMetaObject::invokeMethod(
-        m_server, [&] { error = m_server->listen(path, rules, refused); }, Qt::BlockingQueuedConnection);
+        m_server, [&] { error = m_server->listen(path, rules, refused, credentials); }, Qt::BlockingQueuedConnection);
     if (!error.isEmpty()) {
         QDir().rmdir(directory);
         return Error{ QStringLiteral("proxy"), error, {} };

@@ -14,6 +14,7 @@ class QTemporaryDir;
 
 namespace sandbox {
 
+class ChannelCredentials;
 class ProxyServer;
 
 // The allowed-domains filtering proxy. It runs on a thread of its own and serves one
@@ -35,10 +36,13 @@ public:
     Status start();
     // A new socket serving `rules`; returns its path. `refused` (may be empty) is told of
     // every connection the channel refuses by its rules.
-    Result<QString> openChannel(const DomainRules &rules, ProxyRefusalListener refused = {});
+    // `credentials` (may be null): the credentials whose hosts the channel terminates TLS for.
+    Result<QString> openChannel(const DomainRules &rules, ProxyRefusalListener refused = {},
+                                std::shared_ptr<const ChannelCredentials> credentials = {});
     // A new socket serving `rules`, alone in an owner-only directory of its own (so the
     // directory can be mounted into a sandbox whole); returns the socket's path.
-    Result<QString> openPrivateChannel(const DomainRules &rules, ProxyRefusalListener refused = {});
+    Result<QString> openPrivateChannel(const DomainRules &rules, ProxyRefusalListener refused = {},
+                                       std::shared_ptr<const ChannelCredentials> credentials = {});
     // Ends the channel's connections, removes its socket (and its own directory).
     void closeChannel(const QString &socketPath);
     int channelCount() const;

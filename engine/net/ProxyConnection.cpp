@@ -1,6 +1,9 @@
 #include "ProxyConnection.h"
 
 #include "AddressClass.h"
+#include "CertificateAuthority.h"
+#include "CredentialInjector.h"
+#include "TlsStream.h"
 
 #include <QCoreApplication>
 #include <QHostInfo>
@@ -40,11 +43,13 @@ bool isProxyOnlyHeader(const QByteArray &name)
 
 } // namespace
 
-ProxyConnection::ProxyConnection(int clientFd, const DomainRules &rules, ProxyRefusalListener refused, QObject *parent)
+ProxyConnection::ProxyConnection(int clientFd, const DomainRules &rules, ProxyRefusalListener refused,
+                                 std::shared_ptr<const ChannelCredentials> credentials, QObject *parent)
     : QObject(parent)
     , m_client(new ClientStream(clientFd, this))
     , m_rules(rules)
     , m_refused(std::move(refused))
+    , m_credentials(std::move(credentials))
 {
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, [this] {
@@ -64,15 +69,24 @@ ProxyConnection::ProxyConnection(int clientFd, const DomainRules &rules, ProxyRe
 
 ProxyConnection::~ProxyConnection()
 {
+    m_leafKey.fill('\0');
     if (m_lookupId >= 0)
         QHostInfo::abortHostLookup(m_lookupId);
 }
 
 void ProxyConnection::onClientData()
 {
+    if (m_state == State::Relaying && m_intercept) {
+        m_clientTls->receiveEncrypted(m_client->readAll());
+        pumpInterception();
+        armIdle();
+        return;
+    }
     if (m_state == State::Relaying) {
         if (m_upstream) {
-            m_upstream->write(m_client->readAll());
+            const QByteArray bytes = m_client->readAll();
+            scanOutgoing(bytes);
+            m_upstream->write(bytes);
             if (m_upstream->bytesToWrite() > kMaxPendingBytes)
                 m_client->setReading(false);
         }
@@ -108,6 +122,13 @@ void ProxyConnection::onClientInputEnded()
 {
     switch (m_state) {
     case State::Relaying:
+        if (m_intercept) {
+            // Without close_notify the client's requests may be cut short: nothing more is
+            // sent to the target, whose answer still comes back.
+            m_upstreamTls->close();
+            if (m_upstream)
+                m_upstream->write(m_upstreamTls->takeEncrypted());
+        }
         endUpstreamInput();
         return;
     case State::Resolving:
@@ -131,7 +152,12 @@ void ProxyConnection::relayToClient()
     if (m_state != State::Relaying || !m_upstream)
         return;
     if (m_client->bytesToWrite() < kMaxPendingBytes && m_upstream->bytesAvailable() > 0) {
-        m_client->write(m_upstream->read(kMaxPendingBytes));
+        if (m_intercept) {
+            m_upstreamTls->receiveEncrypted(m_upstream->read(kMaxPendingBytes));
+            pumpInterception();
+        } else {
+            m_client->write(m_upstream->read(kMaxPendingBytes));
+        }
         armIdle();
     }
 }
@@ -335,6 +361,20 @@ void ProxyConnection::startTarget(const QString &host, quint16 port)
         refuse(m_decision.reason);
         return;
     }
+    if (m_credentials) {
+        m_intercept = (m_protocol == Protocol::Socks || m_httpConnect) && m_credentials->intercepts(m_host, port);
+        if (m_intercept) {
+            Result<CertificateAuthority::Leaf> leaf = m_credentials->authority->leafFor(m_host);
+            if (!leaf) {
+                fail(502, 0x01, leaf.error().message);
+                return;
+            }
+            m_leafCertificate = leaf.value().certificatePem;
+            m_leafKey = leaf.value().keyPem;
+        } else {
+            m_scanSlots = m_credentials->allSlots();
+        }
+    }
     QHostAddress literal;
     if (literal.setAddress(m_host)) {
         const QString kind = AddressClass::internalKind(literal);
@@ -393,6 +433,17 @@ void ProxyConnection::connectTo(const QHostAddress &address)
     connect(m_upstream, &QTcpSocket::disconnected, this, [this] {
         if (m_state != State::Relaying)
             return;
+        if (m_intercept) {
+            m_upstreamTls->receiveEncrypted(m_upstream->readAll());
+            pumpInterception();
+            if (m_state != State::Relaying)
+                return;
+            m_clientTls->close();
+            m_client->write(m_clientTls->takeEncrypted());
+            m_state = State::Closing;
+            m_client->closeAfterWriting();
+            return;
+        }
         m_client->write(m_upstream->readAll());
         m_state = State::Closing;
         m_client->closeAfterWriting();
@@ -402,6 +453,10 @@ void ProxyConnection::connectTo(const QHostAddress &address)
 
 void ProxyConnection::onUpstreamConnected()
 {
+    if (m_intercept) {
+        startInterception();
+        return;
+    }
     m_state = State::Relaying;
     if (m_protocol == Protocol::Socks)
         m_client->write(socksReply(0x00));
@@ -409,6 +464,7 @@ void ProxyConnection::onUpstreamConnected()
         m_client->write("HTTP/1.1 200 Connection established\r\n\r\n");
     else
         m_upstream->write(m_forwardHead);
+    scanOutgoing(m_forwardHead + m_buffer);
     if (!m_buffer.isEmpty())
         m_upstream->write(m_buffer);
     m_buffer.clear();
@@ -473,6 +529,183 @@ void ProxyConnection::finish()
 void ProxyConnection::armIdle()
 {
     m_timer.start(kIdleTimeoutMs);
+}
+
+} // namespace sandbox
+
+namespace sandbox {
+
+namespace {
+
+QByteArray statusPhrase(int status)
+{
+    static const QMap<int, QByteArray> phrases = {
+        { 400, "Bad Request" },         { 405, "Method Not Allowed" },
+        { 421, "Misdirected Request" }, { 431, "Request Header Fields Too Large" },
+        { 501, "Not Implemented" },     { 502, "Bad Gateway" },
+    };
+    return phrases.value(status, "Error");
+}
+
+} // namespace
+
+QString ProxyConnection::target() const
+{
+    const QString host = m_host.contains(QLatin1Char(':')) ? QLatin1Char('[') + m_host + QLatin1Char(']') : m_host;
+    return host + QLatin1Char(':') + QString::number(m_port);
+}
+
+void ProxyConnection::startInterception()
+{
+    m_state = State::Relaying;
+    if (m_protocol == Protocol::Socks)
+        m_client->write(socksReply(0x00));
+    else
+        m_client->write("HTTP/1.1 200 Connection established\r\n\r\n");
+    QString error;
+    m_clientTls = TlsStream::server(m_leafCertificate, m_leafKey, error);
+    m_leafKey.fill('\0');
+    m_leafKey.clear();
+    if (m_clientTls)
+        m_upstreamTls = TlsStream::client(m_credentials->upstreamTrust.get(), m_host, error);
+    if (!m_clientTls || !m_upstreamTls) {
+        reportCredential(QString(), tr("cannot terminate TLS toward %1: %2").arg(target(), error));
+        finish();
+        return;
+    }
+    m_rewriter = std::make_unique<HttpRequestRewriter>(
+        m_host, m_port, m_credentials->slotsFor(m_host, m_port),
+        [credentials = m_credentials](const QString &name) { return credentials->value(name); });
+    if (!m_buffer.isEmpty())
+        m_clientTls->receiveEncrypted(std::exchange(m_buffer, QByteArray()));
+    m_client->setReading(true);
+    armIdle();
+    pumpInterception();
+    if (m_state == State::Relaying && m_client->bytesAvailable() > 0)
+        onClientData();
+    if (m_state == State::Relaying && m_client->hasInputEnded())
+        onClientInputEnded();
+}
+
+void ProxyConnection::pumpInterception()
+{
+    if (m_state != State::Relaying || m_answered)
+        return;
+    if (m_clientTls->isEstablished() && !m_serverNameChecked) {
+        m_serverNameChecked = true;
+        const QString asked = m_clientTls->serverName();
+        if (!asked.isEmpty() && DomainRules::normalizeHost(asked) != m_host) {
+            const QString reason
+                = tr("the TLS server name %1 is not %2, the host this connection was opened for (domain fronting)")
+                      .arg(asked.left(200), m_host);
+            reportCredential(QString(), reason);
+            answerInside(421, reason);
+            return;
+        }
+    }
+    const QByteArray plain = m_clientTls->takePlain();
+    if (!plain.isEmpty()) {
+        if (!m_upstreamTls->error().isEmpty() && !m_responded) {
+            answerInside(502, tr("cannot reach %1 over TLS: %2").arg(target(), m_upstreamTls->error()));
+            return;
+        }
+        const QByteArray out = m_rewriter->feed(plain);
+        for (const HttpRequestRewriter::Report &report : m_rewriter->takeReports())
+            reportCredential(report.credential, report.message);
+        if (!out.isEmpty())
+            m_upstreamTls->writePlain(out);
+        if (m_rewriter->hasFailed()) {
+            if (m_rewriter->failureStatus() == 421)
+                reportCredential(QString(), m_rewriter->failureReason());
+            answerInside(m_rewriter->failureStatus(), m_rewriter->failureReason());
+            return;
+        }
+    }
+    const QByteArray back = m_upstreamTls->takePlain();
+    if (!back.isEmpty()) {
+        m_clientTls->writePlain(back);
+        m_responded = true;
+    }
+    if (m_upstream && m_upstream->state() == QAbstractSocket::ConnectedState) {
+        const QByteArray up = m_upstreamTls->takeEncrypted();
+        if (!up.isEmpty())
+            m_upstream->write(up);
+    }
+    const QByteArray down = m_clientTls->takeEncrypted();
+    if (!down.isEmpty())
+        m_client->write(down);
+    if (m_clientTls->hasEnded() && !m_clientTls->error().isEmpty()) {
+        reportCredential(QString(),
+                         tr("the command's TLS connection to %1 failed (does it trust the engine's certificate "
+                            "authority? the sandbox's certificate bundle includes it): %2")
+                             .arg(target(), m_clientTls->error()));
+        finish();
+        return;
+    }
+    // A target that fails before it answered is a 502 for the client; one that fails after
+    // it answered only ends the connection (an answer of the proxy's own would follow the
+    // target's).
+    if (m_upstreamTls->hasEnded() && !m_upstreamTls->error().isEmpty() && !m_responded) {
+        if (m_clientTls->isEstablished())
+            answerInside(502, tr("cannot reach %1 over TLS: %2").arg(target(), m_upstreamTls->error()));
+        return;
+    }
+    if (m_upstreamTls->hasEnded()) {
+        // The target closed its side: so does the client's.
+        m_clientTls->close();
+        m_client->write(m_clientTls->takeEncrypted());
+        m_state = State::Closing;
+        m_client->closeAfterWriting();
+        return;
+    }
+    if (m_upstream && m_upstream->bytesToWrite() > kMaxPendingBytes)
+        m_client->setReading(false);
+}
+
+void ProxyConnection::answerInside(int status, const QString &reason)
+{
+    m_answered = true;
+    QByteArray text = reason.toUtf8();
+    text.replace('\r', ' ').replace('\n', ' ');
+    const QByteArray body = "sandbox proxy: " + text + "\n";
+    const QByteArray response = "HTTP/1.1 " + QByteArray::number(status) + ' ' + statusPhrase(status)
+        + "\r\nX-Sandbox-Refused: " + text + "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
+        + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+    if (m_clientTls->isEstablished()) {
+        m_clientTls->writePlain(response);
+        m_clientTls->close();
+        m_client->write(m_clientTls->takeEncrypted());
+    }
+    m_state = State::Closing;
+    m_timer.stop();
+    if (m_upstream)
+        m_upstream->abort();
+    m_client->closeAfterWriting();
+}
+
+void ProxyConnection::scanOutgoing(const QByteArray &bytes)
+{
+    if (m_scanSlots.isEmpty() || bytes.isEmpty())
+        return;
+    const QByteArray data = m_scanTail + bytes;
+    qsizetype longest = 0;
+    for (const CredentialSlot &slot : std::as_const(m_scanSlots)) {
+        longest = qMax(longest, slot.placeholder.size());
+        if (m_scanReported.contains(slot.name) || !data.contains(slot.placeholder))
+            continue;
+        m_scanReported.insert(slot.name);
+        reportCredential(slot.name,
+                         tr("the placeholder of credential \"%1\" was sent to %2 on a connection the proxy does not "
+                            "terminate (not one of its hosts, an excluded host, or plain HTTP); it was not replaced")
+                             .arg(slot.name, target()));
+    }
+    m_scanTail = data.right(longest - 1);
+}
+
+void ProxyConnection::reportCredential(const QString &credential, const QString &message)
+{
+    if (m_credentials && m_credentials->reported)
+        m_credentials->reported(target(), credential, message);
 }
 
 } // namespace sandbox

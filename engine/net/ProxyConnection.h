@@ -2,16 +2,23 @@
 
 #include "ClientStream.h"
 #include "DomainRules.h"
+#include "HttpRequestRewriter.h"
 
 #include <QByteArray>
 #include <QHostAddress>
 #include <QObject>
+#include <QSet>
 #include <QTimer>
+
+#include <memory>
 
 class QTcpSocket;
 class QHostInfo;
 
 namespace sandbox {
+
+class ChannelCredentials;
+class TlsStream;
 
 // One client of the filtering proxy: reads an HTTP (CONNECT, absolute-URI or origin-form
 // with Host) or SOCKS5 request, checks it against the rules, resolves the name itself,
@@ -19,6 +26,13 @@ namespace sandbox {
 // relays bytes both ways. A client that shuts down its sending side (half-close) still
 // gets the target's answer: the target's sending side is shut down in turn, and the
 // connection ends when the target closes. Deletes itself when done.
+//
+// With credentials, a tunnel (CONNECT or SOCKS5) to one of a credential's hosts is
+// terminated: the client gets a leaf of the engine's authority for the host it asked for,
+// the target is reached over TLS verified against the channel's trust, and the requests
+// between pass through an HttpRequestRewriter (Host and SNI must name the tunnel's host;
+// placeholders become values in the allowed headers). Every other tunnel stays a plain
+// relay, its bytes toward the target scanned for placeholders (reported, never replaced).
 class ProxyConnection final : public QObject
 {
     Q_OBJECT
@@ -33,7 +47,7 @@ public:
     // Takes ownership of `clientFd`, the accepted connection on the channel's socket.
     // `refused` (may be empty) is told of each refusal by the rules.
     ProxyConnection(int clientFd, const DomainRules &rules, ProxyRefusalListener refused = {},
-                    QObject *parent = nullptr);
+                    std::shared_ptr<const ChannelCredentials> credentials = {}, QObject *parent = nullptr);
     ~ProxyConnection() override;
 
 private:
@@ -55,6 +69,12 @@ private:
     void fail(int httpStatus, quint8 socksCode, const QString &reason);
     void finish();
     void armIdle();
+    void startInterception();
+    void pumpInterception();
+    void answerInside(int status, const QString &reason);
+    void scanOutgoing(const QByteArray &bytes);
+    void reportCredential(const QString &credential, const QString &message);
+    QString target() const;
 
     ClientStream *m_client;
     QTcpSocket *m_upstream = nullptr;
@@ -71,6 +91,19 @@ private:
     int m_lookupId = -1;
     bool m_upstreamInputEnding = false;
     QTimer m_timer;
+    std::shared_ptr<const ChannelCredentials> m_credentials;
+    bool m_intercept = false;
+    QByteArray m_leafCertificate;
+    QByteArray m_leafKey;
+    std::unique_ptr<TlsStream> m_clientTls;
+    std::unique_ptr<TlsStream> m_upstreamTls;
+    std::unique_ptr<HttpRequestRewriter> m_rewriter;
+    bool m_serverNameChecked = false;
+    bool m_answered = false;
+    bool m_responded = false; // the target sent something back through the terminated TLS
+    QList<CredentialSlot> m_scanSlots; // plain relays: what is looked for
+    QByteArray m_scanTail;
+    QSet<QString> m_scanReported;
 };
 
 } // namespace sandbox

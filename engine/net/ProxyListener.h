@@ -4,7 +4,11 @@
 
 #include <QLocalServer>
 
+#include <memory>
+
 namespace sandbox {
+
+class ChannelCredentials;
 
 // One proxy channel's socket: each accepted connection becomes a ProxyConnection over its
 // raw descriptor (not a QLocalSocket), so half-closed connections stay open (ClientStream).
@@ -15,7 +19,8 @@ class ProxyListener final : public QLocalServer
 
 public:
     // `refused` (may be empty) is told of every connection the rules refuse.
-    ProxyListener(const DomainRules &rules, ProxyRefusalListener refused, QObject *parent = nullptr);
+    ProxyListener(const DomainRules &rules, ProxyRefusalListener refused,
+                  std::shared_ptr<const ChannelCredentials> credentials = {}, QObject *parent = nullptr);
 
 protected:
     void incomingConnection(quintptr socketDescriptor) override;
@@ -23,6 +28,7 @@ protected:
 private:
     DomainRules m_rules;
     ProxyRefusalListener m_refused;
+    std::shared_ptr<const ChannelCredentials> m_credentials;
 };
 
 } // namespace sandbox

@@ -7,9 +7,10 @@
 
 namespace sandbox {
 
-QString ProxyServer::listen(const QString &path, const DomainRules &rules, const ProxyRefusalListener &refused)
+QString ProxyServer::listen(const QString &path, const DomainRules &rules, const ProxyRefusalListener &refused,
+                            const std::shared_ptr<const ChannelCredentials> &credentials)
 {
-    auto *server = new ProxyListener(rules, refused, this);
+    auto *server = new ProxyListener(rules, refused, credentials, this);
     server->setSocketOptions(QLocalServer::UserAccessOption);
     server->setMaxPendingConnections(128);
     if (!server->listen(path)) {

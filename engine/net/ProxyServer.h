@@ -6,9 +6,13 @@
 #include <QObject>
 #include <QString>
 
+#include <memory>
+
 class QLocalServer;
 
 namespace sandbox {
+
+class ChannelCredentials;
 
 // FilteringProxy's worker, living on the proxy thread: one QLocalServer per channel.
 class ProxyServer final : public QObject
@@ -19,7 +23,8 @@ public:
     using QObject::QObject;
 
     // Both are called on the proxy thread (FilteringProxy uses blocking queued calls).
-    QString listen(const QString &path, const DomainRules &rules, const ProxyRefusalListener &refused = {});
+    QString listen(const QString &path, const DomainRules &rules, const ProxyRefusalListener &refused = {},
+                   const std::shared_ptr<const ChannelCredentials> &credentials = {});
     void close(const QString &path);
     int count() const { return static_cast<int>(m_servers.size()); }
 

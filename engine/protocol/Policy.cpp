@@ -327,6 +327,11 @@ Status Policy::validate(const QString &where) const
     if (hostExecutionName(hostExecution).isEmpty())
         problems.append(Error{ where + QStringLiteral(".hostExecution"), tr("unknown host execution mode"), {} });
     checkCredentials(credentials, where + QStringLiteral(".credentials"), problems);
+    if (!credentials.isEmpty() && network != NetworkMode::Allowlist)
+        problems.append(Error{ where + QStringLiteral(".credentials"),
+                               tr("credentials need the network mode \"allowlist\": only then does every connection "
+                                  "go through the engine's proxy, which puts the values in"),
+                               {} });
     if (problems.isEmpty())
         return Status::success();
     Error first = problems.first();

@@ -61,6 +61,8 @@ QString Refusal::kindName(Kind kind)
         return QStringLiteral("network");
     case Kind::HostSocket:
         return QStringLiteral("host-socket");
+    case Kind::Credential:
+        return QStringLiteral("credential");
     case Kind::Engine:
         return QStringLiteral("engine");
     }
@@ -78,7 +80,7 @@ std::optional<Refusal::Kind> Refusal::kindFromName(const QString &name)
 
 QList<Refusal::Kind> Refusal::allKinds()
 {
-    return { Kind::Path, Kind::Syscall, Kind::Network, Kind::HostSocket, Kind::Engine };
+    return { Kind::Path, Kind::Syscall, Kind::Network, Kind::HostSocket, Kind::Credential, Kind::Engine };
 }
 
 QString Refusal::cleanText(const QString &text, qsizetype maxLength)

@@ -16,7 +16,7 @@ namespace sandbox {
 // rule that refused it. The engine publishes every refusal it learns of (its filtering
 // proxy, its own refusals, a backend's observer) as one of these.
 //
-// JSON: { id, timeMs, kind: "path"|"syscall"|"network"|"host-socket"|"engine", what, rule,
+// JSON: { id, timeMs, kind: "path"|"syscall"|"network"|"host-socket"|"credential"|"engine", what, rule,
 //         processId?, command?, ref?, backendName? }
 // id counts the engine's refusals from 1; timeMs is milliseconds since the epoch (UTC);
 // processId and command name the command when the refusal can be tied to one (absent when
@@ -25,7 +25,9 @@ namespace sandbox {
 // without control characters; paths and domains may hold any other character.
 struct Refusal
 {
-    enum class Kind { Path, Syscall, Network, HostSocket, Engine };
+    // Credential: a credential's placeholder sent where it is not replaced (an exfiltration
+    // attempt, or a policy that does not fit), or a credential without a value.
+    enum class Kind { Path, Syscall, Network, HostSocket, Credential, Engine };
 
     quint64 id = 0;
     qint64 timeMs = 0;

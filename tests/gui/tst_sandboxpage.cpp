@@ -446,6 +446,8 @@ void TestSandboxPage::policyCredentialsAreShownAndKept()
     credential.env = QStringLiteral("GITHUB_TOKEN");
     credential.hosts = { QStringLiteral("github.com"), QStringLiteral("*.github.com") };
     withCredential.credentials = { credential };
+    withCredential.network = Policy::NetworkMode::Allowlist;
+    withCredential.allowedDomains = { QStringLiteral("github.com") };
     withCredential.extraCaCertificates = { QStringLiteral("/etc/ssl/corp-root.pem") };
     const Status set = StudioHarness::await(m_harness->client()->setPolicy(withCredential));
     QVERIFY2(set.ok(), qPrintable(set.ok() ? QString() : set.error().toString()));

@@ -45,6 +45,16 @@ CONF
             cp -L "$lib" "$dir/rootfs$lib"
         done
     fi
+    # curl and git's HTTPS helper, for the credential injection tests.
+    for program in "$(command -v curl || true)" /usr/lib/git-core/git-remote-https; do
+        [ -x "$program" ] || continue
+        mkdir -p "$dir/rootfs$(dirname "$program")"
+        cp "$program" "$dir/rootfs$program"
+        for lib in $(ldd "$program" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+            mkdir -p "$dir/rootfs$(dirname "$lib")"
+            cp -L "$lib" "$dir/rootfs$lib"
+        done
+    done
     echo "root:x:0:0:root:/:/bin/sh" >"$dir/rootfs/etc/passwd"
     echo "root:x:0:" >"$dir/rootfs/etc/group"
     tar -C "$dir/rootfs" -cf "$dir/rootfs.tar" .

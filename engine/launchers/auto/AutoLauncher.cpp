@@ -9,6 +9,7 @@
 #include "linux/PlanRecorder.h"
 #include "linux/SandboxPlan.h"
 #include "linux/SandboxPlanCache.h"
+#include "net/CredentialInjector.h"
 #include "net/DomainRules.h"
 #include "net/FilteringProxy.h"
 #include "protocol/RuntimeDirectory.h"
@@ -186,6 +187,10 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                          "answer means deny; allow: exposed; in every mode the engine refuses protocol "
                          "connections from processes it sandboxed (they descend from sandbox-init) and logs them")
                           .arg(abi >= 6 ? tr("; abstract sockets also scoped by Landlock") : QString()));
+        claims.insert(QStringLiteral("credentials"),
+                      credentialsClaim() + QLatin1Char(' ')
+                          + tr("The bundle is also bound over the system's bundle file, so clients that read only "
+                               "that trust the engine's authority too."));
         return claims;
     case Tier::LandlockSeccomp:
         claims.insert(
@@ -252,9 +257,33 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                          "the engine refuses protocol connections from processes it sandboxed (they descend from "
                          "sandbox-init) and logs them")
                           .arg(abi >= 6 ? tr("; abstract sockets also scoped by Landlock") : QString()));
+        claims.insert(
+            QStringLiteral("credentials"),
+            credentialsClaim() + QLatin1Char(' ')
+                + tr("Without a mount namespace the system's bundle file stays the host's: only clients "
+                     "that read the variables trust the engine's authority, and only clients that speak "
+                     "SOCKS5 over the proxy's unix socket (curl; git from 2.46 on) reach the network at all."));
         return claims;
     }
     return claims;
+}
+
+QString AutoLauncher::credentialsClaim()
+{
+    return tr("Needs allowed domains. The command sees a placeholder (in the credential's variable), never the "
+              "value. The filtering proxy terminates TLS only toward a credential's hosts (a certificate of the "
+              "engine's own authority per host, made in memory; the real host verified against the system's "
+              "authorities and the policy's extra ones), replaces the placeholder with the value, read from the "
+              "secret storage when a request needs it, only in the allowed headers (inside \"Authorization: Basic\" "
+              "too) of requests whose Host header and TLS server name are the host the tunnel was opened for "
+              "(anything else is refused as domain fronting), and reports as a refusal every placeholder it sees "
+              "going elsewhere (another host, a request line, a body, a plain tunnel; split across two reads, one in "
+              "an encrypted tunnel to another host goes unseen, and is never replaced). Every other connection stays "
+              "a plain tunnel. The command trusts the authority through a certificate bundle (the system's "
+              "authorities, the engine's, the policy's extra ones) named by SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, "
+              "REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT and AWS_CA_BUNDLE; the authority's "
+              "private key is a denied path; the engine's process is not dumpable once it holds a value (no core "
+              "dump, no /proc access to its memory).");
 }
 
 QFuture<Status> AutoLauncher::configure(const ResolvedSettings &settings)
@@ -436,14 +465,43 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
                                                                : RuntimeDirectory::defaultDirectory());
             proxy = m_proxy;
         }
-        Result<QString> channel
-            = proxy->openChannel(rules.value(), [route](const QString &target, const QString &reason) {
-                  Refusal refusal;
-                  refusal.kind = Refusal::Kind::Network;
-                  refusal.what = target;
-                  refusal.rule = tr("network: %1").arg(reason);
-                  route->deliver(refusal);
-              });
+        std::shared_ptr<const ChannelCredentials> credentials;
+        if (!policy.credentials.isEmpty()) {
+            const std::shared_ptr<CredentialInjector> injector = host() ? host()->credentialInjector() : nullptr;
+            if (!injector)
+                return Error{ QStringLiteral("policy.credentials"),
+                              tr("This engine offers no credential injection; nothing was run."),
+                              {} };
+            Result<std::shared_ptr<const ChannelCredentials>> injected = injector->channelFor(
+                policy.credentials, policy.extraCaCertificates,
+                [route](const QString &target, const QString &credential, const QString &message) {
+                    Refusal refusal;
+                    refusal.kind = Refusal::Kind::Credential;
+                    refusal.what = credential.isEmpty() ? target : credential + QStringLiteral(" → ") + target;
+                    refusal.rule = tr("credential: %1").arg(message);
+                    route->deliver(refusal);
+                });
+            if (!injected)
+                return injected.error();
+            credentials = injected.value();
+            Result<CredentialInjector::SandboxView> view
+                = injector->sandboxFor(policy.credentials, policy.extraCaCertificates);
+            if (!view)
+                return view.error();
+            input.credentialEnvironment = view.value().environment;
+            input.certificateBundle = view.value().bundlePath;
+            input.systemBundle = CredentialInjector::systemBundlePath();
+        }
+        Result<QString> channel = proxy->openChannel(
+            rules.value(),
+            [route](const QString &target, const QString &reason) {
+                Refusal refusal;
+                refusal.kind = Refusal::Kind::Network;
+                refusal.what = target;
+                refusal.rule = tr("network: %1").arg(reason);
+                route->deliver(refusal);
+            },
+            credentials);
         if (!channel)
             return channel.error();
         input.proxySocket = channel.value();

@@ -72,6 +72,8 @@ private:
     Result<SandboxPlan> planAndRecord(const PlanRecorder &recorder, const SandboxPlan::Input &input,
                                       const Policy &requested, const QString &initPath, const QString &recordDirectory);
     static QMap<QString, QString> enforcementFor(Tier tier, int landlockAbi, const QString &unavailableReason);
+    // Credential injection, the same in both tiers.
+    static QString credentialsClaim();
     // sandbox-init's write gate, the same in both tiers.
     static QString writeGateClaim();
     // Which refusals this tier reports as they happen (descriptor().refusals).

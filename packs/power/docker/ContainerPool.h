@@ -26,8 +26,9 @@ class ContainerPool final
 public:
     static constexpr int requestTimeoutMs = 30000;
 
-    using ChannelOpener = std::function<Result<std::shared_ptr<ProxyChannel>>(const QStringList &allowedDomains,
-                                                                              const QStringList &deniedDomains)>;
+    using ChannelOpener = std::function<Result<std::shared_ptr<ProxyChannel>>(
+        const QStringList &allowedDomains, const QStringList &deniedDomains, const QList<PolicyCredential> &credentials,
+        const QStringList &extraCaCertificates)>;
 
     // A running container: its id, and the host folder (owner-only, mounted read-only at
     // ContainerSpec::statusTarget) where each command's status FIFO is made.

@@ -196,9 +196,15 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
 
 QString ContainerSpec::key() const
 {
+    QJsonArray credentials;
+    for (const PolicyCredential &credential : m_credentials)
+        credentials.append(credential.toJson());
     const QJsonObject keyed{ { QStringLiteral("create"), createBody({}) },
                              { QStringLiteral("allowedDomains"), QJsonArray::fromStringList(m_allowedDomains) },
-                             { QStringLiteral("deniedDomains"), QJsonArray::fromStringList(m_deniedDomains) } };
+                             { QStringLiteral("deniedDomains"), QJsonArray::fromStringList(m_deniedDomains) },
+                             { QStringLiteral("credentials"), credentials },
+                             { QStringLiteral("extraCaCertificates"),
+                               QJsonArray::fromStringList(m_extraCaCertificates) } };
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(QJsonDocument(keyed).toJson(QJsonDocument::Compact));
     return QString::fromLatin1(hash.result().toHex().left(24));
@@ -218,7 +224,23 @@ QStringList ContainerSpec::proxyEnvironment() const
     env.append(QStringLiteral("all_proxy=") + socks);
     env.append(QStringLiteral("NO_PROXY="));
     env.append(QStringLiteral("no_proxy="));
-    return env;
+    return env + m_credentialEnvironment;
+}
+
+Status ContainerSpec::setCredentials(const QList<PolicyCredential> &credentials, const QStringList &extraCaCertificates,
+                                     const QString &bundlePath, const QMap<QString, QString> &environment)
+{
+    if (!mountable(bundlePath))
+        return Error{ bundlePath,
+                      tr("The path %1 contains ':' or ',' and cannot be mounted into a container.").arg(bundlePath),
+                      {} };
+    m_credentials = credentials;
+    m_extraCaCertificates = extraCaCertificates;
+    m_bundlePath = bundlePath;
+    m_credentialEnvironment.clear();
+    for (auto it = environment.begin(); it != environment.end(); ++it)
+        m_credentialEnvironment.append(it.key() + QLatin1Char('=') + it.value());
+    return {};
 }
 
 QStringList ContainerSpec::gateArguments(const QStringList &argv, const QString &statusName,
@@ -256,6 +278,10 @@ QJsonObject ContainerSpec::createBody(const QJsonObject &labels, const QString &
             binds.append(proxyDirectory + QLatin1Char(':') + proxy + QStringLiteral(":ro"));
         command = QJsonArray{ QStringLiteral("--proxy-bridge"), QString::number(proxyPort),
                               QString(proxy + QLatin1Char('/') + proxySocket) };
+    }
+    if (!m_bundlePath.isEmpty()) {
+        binds.append(m_bundlePath + QLatin1Char(':') + QString::fromLatin1(bundleTarget) + QStringLiteral(":ro"));
+        binds.append(m_bundlePath + QLatin1Char(':') + QString::fromLatin1(systemBundleTarget) + QStringLiteral(":ro"));
     }
     // A private /tmp, unless /tmp itself is mounted (a workspace at /tmp): the runtime
     // refuses two mounts at one place.

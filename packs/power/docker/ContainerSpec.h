@@ -6,6 +6,7 @@
 
 #include <QCoreApplication>
 #include <QJsonObject>
+#include <QMap>
 #include <QStringList>
 
 namespace sandbox::power {
@@ -39,6 +40,10 @@ public:
     static constexpr const char *helperTarget = "/run/sandbox-studio/sandbox-init";
     static constexpr const char *proxyTarget = "/run/sandbox-studio/proxy";
     static constexpr const char *statusTarget = "/run/sandbox-studio/status";
+    // Where a container whose policy has credentials reads the engine's certificate bundle
+    // (also mounted over the system's bundle, systemBundleTarget).
+    static constexpr const char *bundleTarget = "/run/sandbox-studio/ca-bundle.pem";
+    static constexpr const char *systemBundleTarget = "/etc/ssl/certs/ca-certificates.crt";
     static constexpr int proxyPort = 3128;
 
     // `emptyFolder`: an empty host folder, mounted over denied folders (a tmpfs would not
@@ -54,6 +59,13 @@ public:
     bool proxied() const { return m_proxied; }
     QStringList allowedDomains() const { return m_allowedDomains; }
     QStringList deniedDomains() const { return m_deniedDomains; }
+    QList<PolicyCredential> credentials() const { return m_credentials; }
+    QStringList extraCaCertificates() const { return m_extraCaCertificates; }
+    // The policy's credentials: the bundle `bundlePath` on the host is mounted (bundleTarget,
+    // systemBundleTarget), `environment` (placeholders, bundle variables) given to every
+    // command last. Refused when the bundle's path cannot be mounted.
+    Status setCredentials(const QList<PolicyCredential> &credentials, const QStringList &extraCaCertificates,
+                          const QString &bundlePath, const QMap<QString, QString> &environment);
     // Two specs with one key make the same container (the domain rules included).
     QString key() const;
     // The body of POST /containers/create; `labels` mark what this launcher created;
@@ -83,6 +95,10 @@ private:
     QString m_helperProgram;
     QStringList m_allowedDomains;
     QStringList m_deniedDomains;
+    QList<PolicyCredential> m_credentials;
+    QStringList m_extraCaCertificates;
+    QString m_bundlePath;
+    QStringList m_credentialEnvironment;
     qint64 m_memoryBytes = 0;
     qint64 m_nanoCpus = 0;
     qint64 m_pidsLimit = 0;

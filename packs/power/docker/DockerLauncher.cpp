@@ -105,6 +105,20 @@ BackendDescriptor DockerLauncher::descriptor() const
           tr("Never granted, whatever the policy allows: no runtime socket, session bus or other channel to the "
              "host's programs is mounted into the container (the filtering proxy's socket, mounted under the "
              "allowlist network mode, only relays connections to the allowed domains).") },
+        { QStringLiteral("credentials"),
+          tr("Needs allowed domains. Commands see a placeholder (in the credential's variable), never the value. The "
+             "engine's filtering proxy, the container's only way out, terminates TLS only toward a credential's "
+             "hosts (a certificate of the engine's own authority per host; the real host verified against the "
+             "system's authorities and the policy's extra ones), replaces the placeholder with the value only in the "
+             "allowed headers (inside \"Authorization: Basic\" too) of requests whose Host header and TLS server "
+             "name are the tunnel's host (anything else is refused as domain fronting), and reports every "
+             "placeholder it sees going elsewhere, for this backend. The engine's certificate bundle (the system's "
+             "authorities, the engine's, the policy's extra ones) is mounted read-only at "
+             "/run/sandbox-studio/ca-bundle.pem and over /etc/ssl/certs/ca-certificates.crt, and named by "
+             "SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT and "
+             "AWS_CA_BUNDLE; images that keep their bundle elsewhere trust the authority only through those "
+             "variables. The authority's private key never enters the container. Each set of credentials gets a "
+             "container of its own.") },
     };
     d.refusals = tr("Reported as they happen: every write sandbox-init's write gate refuses, tied to the command "
                     "(at most 64 a command); every connection the filtering proxy refuses under the allowlist "
@@ -214,9 +228,11 @@ QFuture<Status> DockerLauncher::prepare()
         LauncherHost *launcherHost = host();
         ContainerPool::ChannelOpener opener;
         if (launcherHost)
-            opener = [launcherHost](const QStringList &allowed, const QStringList &denied) {
-                return launcherHost->openProxyChannel(allowed, denied);
-            };
+            opener
+                = [launcherHost](const QStringList &allowed, const QStringList &denied,
+                                 const QList<PolicyCredential> &credentials, const QStringList &extraCaCertificates) {
+                      return launcherHost->openProxyChannel(allowed, denied, credentials, extraCaCertificates);
+                  };
         // The commands' status FIFOs live in the engine's runtime directory (owner-only).
         QString statusRoot = launcherHost ? launcherHost->runtimeDirectory() : QString();
         if (!statusRoot.isEmpty()) {
@@ -269,7 +285,22 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawn(const SpawnRequest
         = ContainerSpec::build(current, policy, request.effectiveWorkspace(), ::getuid(), ::getgid(), empty, helper);
     if (!spec.ok())
         return spec.error();
-    auto process = std::make_shared<DockerProcess>(pool, spec.value(), request);
+    ContainerSpec built = spec.value();
+    if (!policy.credentials.isEmpty()) {
+        if (!host())
+            return Error{ QStringLiteral("policy.credentials"),
+                          tr("This engine offers no credential injection; nothing was run."),
+                          {} };
+        Result<LauncherHost::CredentialSandbox> view
+            = host()->credentialSandbox(policy, QString::fromLatin1(ContainerSpec::bundleTarget));
+        if (!view.ok())
+            return view.error();
+        if (Status set = built.setCredentials(policy.credentials, policy.extraCaCertificates, view.value().bundlePath,
+                                              view.value().environment);
+            !set.ok())
+            return set.error();
+    }
+    auto process = std::make_shared<DockerProcess>(pool, built, request);
     process->start();
     return std::shared_ptr<SandboxProcess>(process);
 }

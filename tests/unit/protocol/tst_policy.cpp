@@ -467,6 +467,9 @@ void TestPolicy::credentials_data()
     QTest::newRow("host header") << QByteArray(R"([{"name":"gh","hosts":["a.com"],"headers":["HOST"]}])") << net
                                  << "policy.credentials[0].headers[0]"
                                  << "never rewritten";
+    QTest::newRow("credentials without allowed domains") << QByteArray(R"([{"name":"gh","hosts":["github.com"]}])")
+                                                         << QByteArray(R"({"mode":"full"})") << "policy.credentials"
+                                                         << "need the network mode \"allowlist\"";
     QTest::newRow("ca paths") << QByteArray("[]")
                               << QByteArray(R"({"mode":"full","extraCaCertificates":["/etc/c.pem"]})") << QString()
                               << QString();

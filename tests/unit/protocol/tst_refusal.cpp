@@ -22,8 +22,8 @@ private slots:
 
 void TestRefusal::kinds()
 {
-    const QStringList names{ QStringLiteral("path"), QStringLiteral("syscall"), QStringLiteral("network"),
-                             QStringLiteral("host-socket"), QStringLiteral("engine") };
+    const QStringList names{ QStringLiteral("path"),        QStringLiteral("syscall"),    QStringLiteral("network"),
+                             QStringLiteral("host-socket"), QStringLiteral("credential"), QStringLiteral("engine") };
     QCOMPARE(Refusal::allKinds().size(), names.size());
     for (qsizetype i = 0; i < names.size(); ++i) {
         QCOMPARE(Refusal::kindName(Refusal::allKinds().at(i)), names.at(i));

@@ -429,6 +429,15 @@ Status SandboxPlan::resolvePaths(const Input &input, FilesystemReads *reads)
         for (const QString &alias : aliasesOf(path, mounts))
             appendUnique(m_denied, alias);
     }
+    // The certificate bundle of a policy with credentials is readable whatever the policy
+    // grants (it holds certificates only).
+    if (!input.certificateBundle.isEmpty()) {
+        bool covered = false;
+        for (const QString &root : m_readable + m_writable)
+            covered = covered || isUnder(input.certificateBundle, root);
+        if (!covered)
+            appendUnique(m_readable, input.certificateBundle);
+    }
     if (input.tier == 1 && m_writable.contains(QStringLiteral("/tmp"))) {
         m_writable.removeAll(QStringLiteral("/tmp"));
         m_privateTmp = true;
@@ -436,7 +445,7 @@ Status SandboxPlan::resolvePaths(const Input &input, FilesystemReads *reads)
     return {};
 }
 
-void SandboxPlan::planMounts(const Input &, FilesystemReads *reads)
+void SandboxPlan::planMounts(const Input &input, FilesystemReads *reads)
 {
     struct Planned
     {
@@ -481,6 +490,15 @@ void SandboxPlan::planMounts(const Input &, FilesystemReads *reads)
     });
     for (const Planned &planned : binds)
         m_mounts.append(planned.mount);
+    // Clients that read only the system's bundle trust the engine's authority too. The
+    // bundle is bound over the file the system's path resolves to (a mount cannot cover a
+    // symbolic link), once everything it lies in is in place.
+    if (!input.certificateBundle.isEmpty() && !input.systemBundle.isEmpty()) {
+        noteResolved(reads, input.systemBundle);
+        const QString resolved = QFileInfo(input.systemBundle).canonicalFilePath();
+        if (!resolved.isEmpty() && QFileInfo(resolved).isFile())
+            m_mounts.append({ QStringLiteral("ro"), input.certificateBundle, resolved });
+    }
     // Merged-/usr links (/bin, /lib, /lib64, /sbin ...) whose targets are readable but
     // which no readable root brings along themselves.
     // With "/" readable every link comes along already: no need to list it.
@@ -668,6 +686,8 @@ void SandboxPlan::planEnvironment(const Input &input)
         }
     }
     for (auto it = input.request.env.begin(); it != input.request.env.end(); ++it)
+        env.insert(it.key(), it.value());
+    for (auto it = input.credentialEnvironment.begin(); it != input.credentialEnvironment.end(); ++it)
         env.insert(it.key(), it.value());
     if (input.policy.network == Policy::NetworkMode::Allowlist) {
         // The proxy variables come last: the request cannot point tools elsewhere (and

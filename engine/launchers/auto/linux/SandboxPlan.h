@@ -6,6 +6,7 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QMap>
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
@@ -30,6 +31,13 @@ public:
         bool exposeHostExecution = false; // hostExecution allow, or ask answered yes
         QProcessEnvironment hostEnvironment = QProcessEnvironment::systemEnvironment();
         QString homePath; // default: QDir::homePath()
+        // A policy with credentials: the placeholders and certificate bundle variables
+        // (LauncherHost::credentialSandbox), set last so that the request cannot change
+        // them, and the bundle on the host, made readable (and, in tier 1, bound over the
+        // system's bundle, `systemBundle`).
+        QMap<QString, QString> credentialEnvironment;
+        QString certificateBundle;
+        QString systemBundle;
     };
 
     struct Mount

@@ -62,7 +62,8 @@ bool SandboxPlanCache::sameInputs(const SandboxPlan::Input &a, const SandboxPlan
         && a.request.effectiveWorkspace() == b.request.effectiveWorkspace() && a.tier == b.tier
         && a.landlockAbi == b.landlockAbi && a.proxySocket == b.proxySocket
         && a.exposeHostExecution == b.exposeHostExecution && a.homePath == b.homePath
-        && a.hostEnvironment == b.hostEnvironment;
+        && a.hostEnvironment == b.hostEnvironment && a.credentialEnvironment == b.credentialEnvironment
+        && a.certificateBundle == b.certificateBundle && a.systemBundle == b.systemBundle;
 }
 
 QByteArray SandboxPlanCache::stateOf(const QString &directory, const FilesystemReads::Consulted &consulted)

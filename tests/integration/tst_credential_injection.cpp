@@ -1,0 +1,375 @@
+// Credentials that never enter the sandbox, end to end: a real sandboxd with the real OS
+// keychain (tests/with-keyring.sh), the auto backend in both tiers and the Power Pack's
+// Docker backend (when test.sh's Podman runs), and a loopback HTTPS server with its own
+// certificate authority that records what it receives (tls-recorder.py, serving a bare
+// repository through git http-backend too). The server must get the value; the command
+// must see only the placeholder; a placeholder sent anywhere else must arrive unchanged and
+// be reported; a Host header or TLS server name other than the tunnel's is refused.
+#include "ProgramRun.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+
+using sandbox::test::binary;
+using sandbox::test::Outcome;
+
+namespace {
+
+const QString dockerRef = QStringLiteral("atom-pack:power-pack:docker");
+
+} // namespace
+
+class TestCredentialInjection final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void injection_data();
+    void injection();
+
+private:
+    Outcome ctl(const QStringList &args, const QByteArray &input = {}, int timeoutMs = 120000);
+    Outcome run(const QString &script);
+    void activate(const QString &backend);
+    void writePolicy();
+    QList<QJsonObject> received(const QString &path) const;
+    // A credential refusal whose target contains `what` and whose rule contains `rule`.
+    bool reported(const QString &what, const QString &rule);
+    static QString header(const QJsonObject &request, const QString &name);
+
+    std::unique_ptr<QTemporaryDir> m_root;
+    QString m_workspace;
+    QString m_caFile;
+    QString m_log;
+    QString m_bare;
+    QByteArray m_value;
+    quint16 m_https = 0;
+    quint16 m_http = 0;
+    QProcess m_recorder;
+    std::unique_ptr<QProcess> m_daemon;
+    QByteArray m_daemonLog;
+    QString m_dockerSocket;
+    QString m_dockerImage;
+    bool m_packInstalled = false;
+};
+
+void TestCredentialInjection::initTestCase()
+{
+    m_root = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/credential-injection-XXXXXX"));
+    QVERIFY(m_root->isValid());
+    m_workspace = m_root->filePath(QStringLiteral("work"));
+    QVERIFY(QDir().mkpath(m_workspace));
+    m_value = "forge_" + QByteArray::number(QRandomGenerator::global()->generate64(), 36) + "_real";
+
+    // The server's own authority and certificate (localhost and 127.0.0.1).
+    const QString certs = m_root->filePath(QStringLiteral("certs"));
+    QVERIFY(QDir().mkpath(certs));
+    m_caFile = certs + QStringLiteral("/ca.pem");
+    const QString script
+        = QStringLiteral(
+              "set -e; cd '%1'; "
+              "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca-key.pem -out ca.pem "
+              "-days 2 -subj '/CN=Recorder Test CA' -addext basicConstraints=critical,CA:TRUE "
+              "-addext keyUsage=critical,keyCertSign 2>/dev/null; "
+              "openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout server-key.pem -out server.csr "
+              "-subj '/CN=localhost' 2>/dev/null; "
+              "printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\nextendedKeyUsage=serverAuth\\n' > ext.cnf; "
+              "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out server.pem -days 2 "
+              "-extfile ext.cnf 2>/dev/null")
+              .arg(certs);
+    const Outcome made
+        = sandbox::test::runProgram(QStringLiteral("/bin/sh"), { QStringLiteral("-c"), script }, certs, {}, 60000);
+    QVERIFY2(made.exitCode == 0, made.err.constData());
+
+    // A bare repository to push to, served by git http-backend.
+    const QString repos = m_root->filePath(QStringLiteral("repos"));
+    m_bare = repos + QStringLiteral("/repo.git");
+    QVERIFY(QDir().mkpath(repos));
+    const Outcome bare = sandbox::test::runProgram(
+        QStringLiteral("git"), { QStringLiteral("init"), QStringLiteral("--bare"), m_bare }, repos, {}, 30000);
+    QVERIFY2(bare.exitCode == 0, bare.err.constData());
+    const QString tokenFile = m_root->filePath(QStringLiteral("token"));
+    QVERIFY(sandbox::test::writeFile(tokenFile, m_value));
+
+    m_log = m_root->filePath(QStringLiteral("received.jsonl"));
+    m_recorder.setProgram(QStringLiteral("/usr/bin/python3"));
+    m_recorder.setArguments({ QFINDTESTDATA("tls-recorder.py"), QStringLiteral("--cert"),
+                              certs + QStringLiteral("/server.pem"), QStringLiteral("--key"),
+                              certs + QStringLiteral("/server-key.pem"), QStringLiteral("--log"), m_log,
+                              QStringLiteral("--git-root"), repos, QStringLiteral("--token-file"), tokenFile });
+    m_recorder.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    m_recorder.start();
+    QVERIFY2(m_recorder.waitForStarted(), qPrintable(m_recorder.errorString()));
+    QTRY_VERIFY_WITH_TIMEOUT(m_recorder.canReadLine() || m_recorder.state() != QProcess::Running, 30000);
+    const QJsonObject ports = QJsonDocument::fromJson(m_recorder.readLine()).object();
+    m_https = quint16(ports.value(QStringLiteral("https")).toInt());
+    m_http = quint16(ports.value(QStringLiteral("http")).toInt());
+    QVERIFY2(m_https != 0 && m_http != 0, "the recorder did not say its ports");
+
+    m_daemon = std::make_unique<QProcess>();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
+    env.remove(QStringLiteral("SANDBOX_PACK_PATH"));
+    sandbox::test::startSandboxd(*m_daemon, env, m_root->filePath(QStringLiteral("run/engine.sock")), m_daemonLog);
+
+    m_dockerSocket = qEnvironmentVariable("SANDBOX_TEST_DOCKER_SOCKET");
+    m_dockerImage = qEnvironmentVariable("SANDBOX_TEST_DOCKER_IMAGE");
+    writePolicy();
+}
+
+void TestCredentialInjection::cleanupTestCase()
+{
+    if (m_daemon)
+        sandbox::test::stopGracefully(*m_daemon);
+    m_daemon.reset();
+    if (m_recorder.state() == QProcess::Running) {
+        m_recorder.closeWriteChannel();
+        if (!m_recorder.waitForFinished(10000))
+            m_recorder.kill();
+        m_recorder.waitForFinished(10000);
+    }
+    ctl({ QStringLiteral("credential"), QStringLiteral("remove"), QStringLiteral("forge") });
+    m_root.reset();
+}
+
+Outcome TestCredentialInjection::ctl(const QStringList &args, const QByteArray &input, int timeoutMs)
+{
+    return sandbox::test::runProgram(
+        binary(QStringLiteral("sandboxctl")),
+        QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) } + args,
+        m_workspace, input, timeoutMs);
+}
+
+Outcome TestCredentialInjection::run(const QString &script)
+{
+    return ctl(
+        { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"), script });
+}
+
+void TestCredentialInjection::writePolicy()
+{
+    const QString https = QString::number(m_https);
+    const QByteArray policy = QStringLiteral(
+                                  R"({"filesystem":{"readable":["/"],"writable":["${workspace}"]},
+                  "network":{"mode":"allowlist","allowedDomains":["localhost:%1","127.0.0.1:%1","127.0.0.1:%2"],
+                             "extraCaCertificates":["%3"]},
+                  "hostExecution":"deny",
+                  "credentials":[{"name":"forge","env":"FORGE_TOKEN","hosts":["localhost:%1"],
+                                  "headers":["Authorization"]}]})")
+                                  .arg(https, QString::number(m_http), m_caFile)
+                                  .toUtf8();
+    const QString file = m_root->filePath(QStringLiteral("policy.json"));
+    QVERIFY(sandbox::test::writeFile(file, policy));
+    const Outcome set = ctl({ QStringLiteral("policy"), QStringLiteral("set"), file });
+    QVERIFY2(set.exitCode == 0, set.err.constData());
+}
+
+void TestCredentialInjection::activate(const QString &backend)
+{
+    if (backend == QLatin1String("docker")) {
+        if (!m_packInstalled) {
+            const Outcome installed
+                = ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) });
+            QVERIFY2(installed.exitCode == 0, installed.err.constData());
+            m_packInstalled = true;
+        }
+        const Outcome set
+            = ctl({ QStringLiteral("settings"), QStringLiteral("set"), dockerRef,
+                    QStringLiteral("endpoint=unix://") + m_dockerSocket, QStringLiteral("image=") + m_dockerImage });
+        QVERIFY2(set.exitCode == 0, set.err.constData());
+        const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
+        QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
+        return;
+    }
+    const Outcome set = ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:auto"),
+                              QStringLiteral("tier=") + backend });
+    QVERIFY2(set.exitCode == 0, set.err.constData());
+    const Outcome activated = ctl({ QStringLiteral("activate"), QStringLiteral("builtin:auto") });
+    QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
+}
+
+QList<QJsonObject> TestCredentialInjection::received(const QString &path) const
+{
+    QList<QJsonObject> requests;
+    QFile file(m_log);
+    if (!file.open(QIODevice::ReadOnly))
+        return requests;
+    for (const QByteArray &line : file.readAll().split('\n')) {
+        const QJsonObject request = QJsonDocument::fromJson(line).object();
+        if (request.value(QStringLiteral("path")).toString() == path)
+            requests.append(request);
+    }
+    return requests;
+}
+
+QString TestCredentialInjection::header(const QJsonObject &request, const QString &name)
+{
+    for (const QJsonValue &pair : request.value(QStringLiteral("headers")).toArray()) {
+        if (pair.toArray().at(0).toString().compare(name, Qt::CaseInsensitive) == 0)
+            return pair.toArray().at(1).toString();
+    }
+    return QString();
+}
+
+bool TestCredentialInjection::reported(const QString &what, const QString &rule)
+{
+    const Outcome events = ctl({ QStringLiteral("events"), QStringLiteral("--json") });
+    for (const QJsonValue &value : QJsonDocument::fromJson(events.out).array()) {
+        const QJsonObject refusal = value.toObject();
+        if (refusal.value(QStringLiteral("kind")).toString() == QLatin1String("credential")
+            && refusal.value(QStringLiteral("what")).toString().contains(what)
+            && refusal.value(QStringLiteral("rule")).toString().contains(rule))
+            return true;
+    }
+    return false;
+}
+
+void TestCredentialInjection::injection_data()
+{
+    QTest::addColumn<QString>("backend");
+    QTest::newRow("tier 1") << QStringLiteral("strongest");
+    QTest::newRow("tier 2") << QStringLiteral("landlock-seccomp");
+    QTest::newRow("docker") << QStringLiteral("docker");
+}
+
+void TestCredentialInjection::injection()
+{
+    QFETCH(QString, backend);
+    const bool docker = backend == QLatin1String("docker");
+    if (docker && (m_dockerSocket.isEmpty() || m_dockerImage.isEmpty())) {
+        if (qEnvironmentVariableIntValue("SANDBOX_REQUIRE_DOCKER"))
+            QFAIL("SANDBOX_TEST_DOCKER_SOCKET and SANDBOX_TEST_DOCKER_IMAGE are not set: test.sh starts the runtime");
+        QSKIP("No Docker-compatible runtime: run through test.sh, or tests/integration/podman-runtime.sh start DIR");
+    }
+    activate(backend);
+    const QString tag = QString(backend).remove(QLatin1Char(' '));
+    const QString https = QStringLiteral("https://localhost:%1").arg(m_https);
+    const Outcome stored
+        = ctl({ QStringLiteral("credential"), QStringLiteral("set"), QStringLiteral("forge") }, m_value + '\n');
+    QVERIFY2(stored.exitCode == 0, stored.err.constData());
+
+    // The command sees a placeholder, in its environment and its /proc, never the value.
+    const Outcome seen = run(QStringLiteral("printf '%s\\n' \"$FORGE_TOKEN\"; cat /proc/self/environ"));
+    QVERIFY2(seen.exitCode == 0, seen.err.constData());
+    const QByteArray placeholder = seen.out.left(seen.out.indexOf('\n'));
+    QVERIFY2(placeholder.startsWith("sandbox-credential-forge-"), seen.out.constData());
+    QVERIFY(!seen.out.contains(m_value));
+    QVERIFY2(seen.out.contains("SSL_CERT_FILE="), seen.out.constData());
+
+    // curl with a bearer token: the server gets the value.
+    const QString bearer = QStringLiteral("/bearer-") + tag;
+    const Outcome curl
+        = run(QStringLiteral("curl -sS -H \"Authorization: Bearer $FORGE_TOKEN\" %1%2").arg(https, bearer));
+    QVERIFY2(curl.exitCode == 0 && curl.out == "ok 0\n", QByteArray(curl.out + curl.err).constData());
+    QList<QJsonObject> got = received(bearer);
+    QCOMPARE(got.size(), 1);
+    QCOMPARE(header(got.first(), QStringLiteral("Authorization")), QString::fromUtf8("Bearer " + m_value));
+
+    // A header the policy does not name, and a request to another allowed host, carry the
+    // placeholder unchanged; the one in plain sight is reported.
+    const QString other = QStringLiteral("/other-") + tag;
+    const Outcome otherHeader = run(QStringLiteral("curl -sS -H \"X-Token: $FORGE_TOKEN\" %1%2").arg(https, other));
+    QVERIFY2(otherHeader.exitCode == 0, otherHeader.err.constData());
+    got = received(other);
+    QCOMPARE(got.size(), 1);
+    QCOMPARE(header(got.first(), QStringLiteral("X-Token")).toUtf8(), placeholder);
+    const QString leak = QStringLiteral("/leak-") + tag;
+    const Outcome leaked
+        = run(QStringLiteral("curl -sS -H \"Authorization: Bearer $FORGE_TOKEN\" http://127.0.0.1:%1%2")
+                  .arg(m_http)
+                  .arg(leak));
+    QVERIFY2(leaked.exitCode == 0, leaked.err.constData());
+    got = received(leak);
+    QCOMPARE(got.size(), 1);
+    QCOMPARE(header(got.first(), QStringLiteral("Authorization")).toUtf8(), "Bearer " + placeholder);
+    QTRY_VERIFY_WITH_TIMEOUT(reported(QStringLiteral("127.0.0.1:%1").arg(m_http), QStringLiteral("\"forge\"")), 20000);
+
+    // Domain fronting: a Host header other than the tunnel's host is refused inside the tunnel.
+    const QString front = QStringLiteral("/front-") + tag;
+    const Outcome fronted = run(QStringLiteral("curl -sS -o /dev/null -w '%{http_code}' -H 'Host: 127.0.0.1:%1' "
+                                               "-H \"Authorization: Bearer $FORGE_TOKEN\" %2%3")
+                                    .arg(m_https)
+                                    .arg(https, front));
+    QCOMPARE(fronted.out, QByteArray("421"));
+    QVERIFY(received(front).isEmpty());
+
+    // git over HTTPS: Basic credentials with the placeholder as the password; the push lands.
+    // The repository is the host's (the write gate keeps a command from making one). Tier 2
+    // offers the proxy only as a unix socket, which git reaches from 2.46 on, not before.
+    Outcome pushed;
+    if (backend != QLatin1String("landlock-seccomp")) {
+        const QString repository = m_workspace + QStringLiteral("/repo-") + tag;
+        const Outcome made = sandbox::test::runProgram(
+            QStringLiteral("/bin/sh"),
+            { QStringLiteral("-c"),
+              QStringLiteral("set -e; git init -q '%1'; cd '%1'; git config user.email a@b; git config user.name a; "
+                             "echo %2 > file; git add file; git commit -qm %2")
+                  .arg(repository, tag) },
+            m_workspace, {}, 30000);
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        const QString push
+            = QStringLiteral("cd repo-%1 && git push -q "
+                             "\"https://x-access-token:$FORGE_TOKEN@localhost:%2/repo.git\" HEAD:refs/heads/%1")
+                  .arg(tag)
+                  .arg(m_https);
+        pushed = run(push);
+        QVERIFY2(pushed.exitCode == 0, QByteArray(pushed.out + pushed.err).constData());
+        const Outcome branch = sandbox::test::runProgram(QStringLiteral("git"),
+                                                         { QStringLiteral("--git-dir"), m_bare, QStringLiteral("log"),
+                                                           QStringLiteral("-1"), QStringLiteral("--format=%s"), tag },
+                                                         m_root->path(), {}, 30000);
+        QCOMPARE(branch.out, (tag + QLatin1Char('\n')).toUtf8());
+    }
+
+    // Python's urllib (an HTTP CONNECT proxy and the bundle through SSL_CERT_FILE): where a TCP
+    // proxy is offered and Python is in the sandbox.
+    if (backend == QLatin1String("strongest")) {
+        const QString python = QStringLiteral("/python-") + tag;
+        const Outcome urllib = run(
+            QStringLiteral("python3 -c \"import os, urllib.request; print(urllib.request.urlopen(urllib.request."
+                           "Request('%1%2', headers={'Authorization': 'token ' + os.environ['FORGE_TOKEN']})).read()."
+                           "decode(), end='')\"")
+                .arg(https, python));
+        QVERIFY2(urllib.exitCode == 0 && urllib.out == "ok 0\n", QByteArray(urllib.out + urllib.err).constData());
+        got = received(python);
+        QCOMPARE(got.size(), 1);
+        QCOMPARE(header(got.first(), QStringLiteral("Authorization")), QString::fromUtf8("token " + m_value));
+
+        // A TLS server name other than the tunnel's host is refused too (openssl speaks to
+        // the bridge's HTTP proxy itself).
+        const Outcome sni = run(QStringLiteral("openssl s_client -proxy 127.0.0.1:3128 -connect localhost:%1 "
+                                               "-servername elsewhere.example < /dev/null")
+                                    .arg(m_https));
+        QVERIFY2(!sni.out.contains("HTTP/1.1 200"), sni.out.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            reported(QStringLiteral("localhost:%1").arg(m_https), QStringLiteral("elsewhere.example")), 20000);
+    }
+
+    // Removed from the keychain, it stops working with the next request.
+    const Outcome removed = ctl({ QStringLiteral("credential"), QStringLiteral("remove"), QStringLiteral("forge") });
+    QVERIFY2(removed.exitCode == 0, removed.err.constData());
+    const QString revoked = QStringLiteral("/revoked-") + tag;
+    const Outcome after
+        = run(QStringLiteral("curl -sS -H \"Authorization: Bearer $FORGE_TOKEN\" %1%2").arg(https, revoked));
+    QVERIFY2(after.exitCode == 0, after.err.constData());
+    got = received(revoked);
+    QCOMPARE(got.size(), 1);
+    QCOMPARE(header(got.first(), QStringLiteral("Authorization")).toUtf8(), "Bearer " + placeholder);
+
+    // Whatever the command printed, the value never reached it.
+    for (const Outcome &outcome : { seen, curl, otherHeader, leaked, fronted, pushed, after })
+        QVERIFY(!outcome.out.contains(m_value) && !outcome.err.contains(m_value));
+}
+
+QTEST_GUILESS_MAIN(TestCredentialInjection)
+#include "tst_credential_injection.moc"
