@@ -40,6 +40,10 @@
 #include <QWaitCondition>
 #include <QtConcurrent/QtConcurrentRun>
 
+#ifdef Q_OS_LINUX
+#include <sys/prctl.h>
+#endif
+
 namespace sandbox {
 
 class Engine::Private
@@ -536,6 +540,11 @@ Engine::Engine(Options options, QObject *parent)
     : QObject(parent)
     , d(std::make_unique<Private>(this, std::move(options)))
 {
+#ifdef Q_OS_LINUX
+    // Secrets and credentials pass through this process: no core dump holds one, and no
+    // other process of the user (a sandboxed command included) reads its memory.
+    ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#endif
     qRegisterMetaType<sandbox::ActivationEvent>();
     qRegisterMetaType<sandbox::ActivationResult>();
     qRegisterMetaType<sandbox::CleanupWarning>();
@@ -924,7 +933,27 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
             return authority.error();
         }
     }
-    EngineFiles::keepUnreadable(effectivePolicy, d->options.stateDirectory);
+    EngineFiles::keepUnreadable(effectivePolicy, d->options.stateDirectory, d->options.configDirectory);
+    // Certificate authorities the proxy trusts toward the real hosts: none that this command
+    // could write, or it could make the next one trust what it likes.
+    if (!effectivePolicy.credentials.isEmpty()) {
+        QStringList authorities;
+        for (const QString &file : CredentialInjector::resolveCertificateFiles(effectivePolicy.extraCaCertificates)) {
+            authorities.append(file);
+            const QString canonical = QFileInfo(file).canonicalFilePath();
+            if (!canonical.isEmpty() && canonical != file)
+                authorities.append(canonical);
+        }
+        if (const std::optional<EngineFiles::Reach> reach
+            = EngineFiles::writableReach(effectivePolicy, request.effectiveWorkspace(), authorities)) {
+            d->table.unpin(snapshot.launcher.get());
+            return Error{ QStringLiteral("policy.network.extraCaCertificates"),
+                          tr("%1 lies in %2, which the command may write: it could make the proxy trust a "
+                             "certificate authority of its own; nothing was run")
+                              .arg(reach->directory, reach->writable),
+                          {} };
+        }
+    }
     Result<std::shared_ptr<SandboxProcess>> spawned = snapshot.launcher->spawn(request, effectivePolicy);
     if (!spawned.ok() || !spawned.value()) {
         d->table.unpin(snapshot.launcher.get());

@@ -62,8 +62,16 @@ QString EngineFiles::certificateAuthorityDirectory(const QString &stateDirectory
     return QDir(stateDirectory).filePath(QStringLiteral("credential-ca"));
 }
 
-void EngineFiles::keepUnreadable(Policy &policy, const QString &stateDirectory)
+void EngineFiles::keepUnreadable(Policy &policy, const QString &stateDirectory, const QString &configDirectory)
 {
+    // The plain secrets file (the user's opt-in instead of the keychain) holds the backends'
+    // secrets and the credentials' values: denied whether or not it exists yet.
+    if (!configDirectory.isEmpty()) {
+        for (const QString &name : namesOf(QDir(configDirectory).filePath(QStringLiteral("secrets.json")))) {
+            if (!policy.denied.contains(name))
+                policy.denied.append(name);
+        }
+    }
     if (stateDirectory.isEmpty())
         return;
     const QString directory = certificateAuthorityDirectory(stateDirectory);

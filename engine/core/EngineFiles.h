@@ -26,9 +26,10 @@ public:
     // the state directory `stateDirectory`.
     static QString certificateAuthorityDirectory(const QString &stateDirectory);
     // Denies in `policy` the engine's files that no sandboxed command may even read (the
-    // certificate authority), when they exist: the default policy lets commands read the
-    // state directory. The engine applies it to every spawn, as keepReadOnly().
-    static void keepUnreadable(Policy &policy, const QString &stateDirectory);
+    // certificate authority when it exists, the plain secrets file in `configDirectory`
+    // always): the default policy lets commands read the state and configuration
+    // directories. The engine applies it to every spawn, as keepReadOnly().
+    static void keepUnreadable(Policy &policy, const QString &stateDirectory, const QString &configDirectory);
 
     // A writable path of `policy` (for a command in `workspace`, ${workspace} and ~ expanded)
     // that is at, above or below one of `directories`, and that directory.

@@ -1,9 +1,5 @@
 #include "HttpRequestRewriter.h"
 
-#include "DomainRules.h"
-
-#include <QUrl>
-
 #include <cctype>
 
 namespace sandbox {
@@ -57,10 +53,6 @@ QByteArray HttpRequestRewriter::feed(const QByteArray &plain)
     QByteArray out;
     if (m_state == State::Failed)
         return out;
-    if (m_state == State::Raw) {
-        scan(plain, tr("data after a protocol switch"));
-        return plain;
-    }
     m_buffer += plain;
     for (;;) {
         switch (m_state) {
@@ -93,12 +85,7 @@ QByteArray HttpRequestRewriter::feed(const QByteArray &plain)
             m_remaining -= take;
             if (m_remaining > 0)
                 return out;
-            m_state = m_upgradeAfterBody ? State::Raw : State::Head;
-            if (m_state == State::Raw) {
-                scan(m_buffer, tr("data after a protocol switch"));
-                out += std::exchange(m_buffer, QByteArray());
-                return out;
-            }
+            m_state = State::Head;
             break;
         }
         case State::ChunkSize:
@@ -119,7 +106,7 @@ QByteArray HttpRequestRewriter::feed(const QByteArray &plain)
                 out += m_buffer.left(end + 2);
                 m_buffer.remove(0, end + 2);
                 if (line.isEmpty())
-                    m_state = m_upgradeAfterBody ? State::Raw : State::Head;
+                    m_state = State::Head;
                 break;
             }
             const QByteArray size = line.left(line.indexOf(';') < 0 ? line.size() : line.indexOf(';')).trimmed();
@@ -159,10 +146,6 @@ QByteArray HttpRequestRewriter::feed(const QByteArray &plain)
             m_buffer.remove(0, 2);
             m_state = State::ChunkSize;
             break;
-        case State::Raw:
-            scan(m_buffer, tr("data after a protocol switch"));
-            out += std::exchange(m_buffer, QByteArray());
-            return out;
         case State::Failed:
             return out;
         }
@@ -198,14 +181,21 @@ bool HttpRequestRewriter::parseHead(const QByteArray &head, QByteArray &out)
         return false;
     }
     scan(requestLine, tr("the request line"));
+    // TRACE sends the request back, headers and all.
+    if (parts[0] == "TRACE" || parts[0] == "TRACK") {
+        fail(405, tr("TRACE is not passed on a connection that carries credentials"));
+        return false;
+    }
     // An absolute-form target names the host too: it must be the connection's.
     if (!parts[1].startsWith('/') && parts[1] != "*") {
-        const QUrl url(QString::fromLatin1(parts[1]), QUrl::StrictMode);
-        const QString host = DomainRules::normalizeHost(url.host());
-        if (!url.isValid() || url.scheme() != QLatin1String("https") || host != m_host || url.port(443) != m_port) {
+        const QByteArray target = parts[1];
+        const bool https = target.left(8).toLower() == "https://";
+        const qsizetype slash = target.indexOf('/', 8);
+        const QByteArray authority = https ? target.mid(8, slash < 0 ? -1 : slash - 8) : QByteArray();
+        if (!https || !namesThisHost(authority)) {
             fail(421,
                  tr("the request names %1, not %2, the host this connection was opened for (domain fronting)")
-                     .arg(QString::fromLatin1(parts[1].left(200)), m_host));
+                     .arg(QString::fromLatin1(target.left(200)), m_host));
             return false;
         }
     }
@@ -242,7 +232,9 @@ bool HttpRequestRewriter::parseHead(const QByteArray &head, QByteArray &out)
             const QByteArray last = value.split(',').last().trimmed().toLower();
             chunked = last == "chunked";
         } else if (lower == "upgrade") {
-            m_upgradeAfterBody = true;
+            // After a switch the proxy could no longer check what goes to the host.
+            fail(501, tr("protocol upgrades are not passed on a connection that carries credentials"));
+            return false;
         }
         headers.append({ name, value });
     }
@@ -250,17 +242,11 @@ bool HttpRequestRewriter::parseHead(const QByteArray &head, QByteArray &out)
         fail(400, tr("a request needs exactly one Host header"));
         return false;
     }
-    {
-        const QUrl authority(QStringLiteral("https://") + QString::fromLatin1(hostValue) + QLatin1Char('/'),
-                             QUrl::StrictMode);
-        const QString host = DomainRules::normalizeHost(authority.host());
-        if (!authority.isValid() || !authority.userInfo().isEmpty() || host != m_host
-            || authority.port(443) != m_port) {
-            fail(421,
-                 tr("the Host header names %1, not %2, the host this connection was opened for (domain fronting)")
-                     .arg(QString::fromLatin1(hostValue.left(200)), m_host));
-            return false;
-        }
+    if (!namesThisHost(hostValue)) {
+        fail(421,
+             tr("the Host header names %1, not %2, the host this connection was opened for (domain fronting)")
+                 .arg(QString::fromLatin1(hostValue.left(200)), m_host));
+        return false;
     }
     if (transferEncoding && !contentLength.isEmpty()) {
         fail(400, tr("a request with both Content-Length and Transfer-Encoding"));
@@ -272,7 +258,11 @@ bool HttpRequestRewriter::parseHead(const QByteArray &head, QByteArray &out)
     }
     out = requestLine + "\r\n";
     for (const auto &[name, value] : std::as_const(headers)) {
-        out += name + ": " + substitute(name, value) + "\r\n";
+        // Answers stay uncompressed, so that a value the host sends back is recognized.
+        if (name.compare("accept-encoding", Qt::CaseInsensitive) == 0)
+            out += name + ": identity\r\n";
+        else
+            out += name + ": " + substitute(name, value) + "\r\n";
     }
     out += "\r\n";
     if (chunked) {
@@ -281,7 +271,7 @@ bool HttpRequestRewriter::parseHead(const QByteArray &head, QByteArray &out)
         m_remaining = contentLength.toLongLong();
         m_state = State::Body;
     } else {
-        m_state = m_upgradeAfterBody ? State::Raw : State::Head;
+        m_state = State::Head;
     }
     return true;
 }
@@ -301,6 +291,7 @@ QByteArray HttpRequestRewriter::substitute(const QByteArray &name, const QByteAr
             basic = decoded.decoded;
     }
     bool basicChanged = false;
+    QStringList basicNames;
     for (const CredentialSlot &slot : std::as_const(m_slots)) {
         const bool inValue = result.contains(slot.placeholder);
         const bool inBasic = !basic.isEmpty() && basic.contains(slot.placeholder);
@@ -338,16 +329,77 @@ QByteArray HttpRequestRewriter::substitute(const QByteArray &name, const QByteAr
                    QStringLiteral("unsafe"));
             continue;
         }
-        if (inValue)
+        if (inValue) {
             result.replace(slot.placeholder, *secret);
+            remember(slot.name, *secret);
+        }
         if (inBasic) {
             basic.replace(slot.placeholder, *secret);
             basicChanged = true;
+            basicNames.append(slot.name);
+            remember(slot.name, *secret);
         }
     }
-    if (isBasic && basicChanged && !value.contains(basic))
+    if (isBasic && basicChanged && !value.contains(basic)) {
         result = value.left(6) + basic.toBase64();
+        for (const QString &credential : std::as_const(basicNames))
+            remember(credential, basic.toBase64());
+    }
     return result;
+}
+
+bool HttpRequestRewriter::namesThisHost(const QByteArray &authority) const
+{
+    // Byte for byte: a name or an IP literal, then at most a port in digits. Anything a URL
+    // parser would read past (a path, a query, user info) is not this host.
+    const QByteArray lower = authority.toLower();
+    const bool bracketed = lower.startsWith('[');
+    QByteArray host = lower;
+    QByteArray port;
+    bool hasPort = false;
+    if (bracketed) {
+        const qsizetype close = lower.indexOf(']');
+        if (close < 0)
+            return false;
+        host = lower.mid(1, close - 1);
+        const QByteArray rest = lower.mid(close + 1);
+        if (!rest.isEmpty() && !rest.startsWith(':'))
+            return false;
+        hasPort = !rest.isEmpty();
+        port = rest.mid(1);
+    } else if (const qsizetype colon = lower.indexOf(':'); colon >= 0) {
+        host = lower.left(colon);
+        port = lower.mid(colon + 1);
+        hasPort = true;
+    }
+    for (char c : host) {
+        const bool allowed
+            = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || (bracketed && c == ':');
+        if (!allowed)
+            return false;
+    }
+    if (host.endsWith('.'))
+        host.chop(1);
+    if (host.isEmpty() || QString::fromLatin1(host) != m_host)
+        return false;
+    if (!hasPort)
+        return m_port == 443;
+    if (port.isEmpty() || port.size() > 5)
+        return false;
+    for (char c : port) {
+        if (c < '0' || c > '9')
+            return false;
+    }
+    return port.toUInt() == m_port;
+}
+
+void HttpRequestRewriter::remember(const QString &name, const QByteArray &sent)
+{
+    for (const Sent &known : std::as_const(m_sent)) {
+        if (known.bytes == sent)
+            return;
+    }
+    m_sent.append({ name, sent });
 }
 
 void HttpRequestRewriter::scan(const QByteArray &bytes, const QString &where)

@@ -31,7 +31,10 @@ struct CredentialSlot
 // line, a body) is left as it is and reported. Framing it cannot read with certainty
 // (both Content-Length and Transfer-Encoding, a folded header, a bad chunk) ends the
 // connection: a request the proxy reads one way and the server another could smuggle a
-// second request past the Host check.
+// second request past the Host check. So do a protocol upgrade (nothing after it could be
+// checked) and TRACE (it sends the request back). The Host header is compared byte for
+// byte. Accept-Encoding becomes "identity", so that the proxy can recognize a value in an
+// answer (ProxyConnection).
 class HttpRequestRewriter final
 {
     Q_DECLARE_TR_FUNCTIONS(sandbox::HttpRequestRewriter)
@@ -65,12 +68,22 @@ public:
     QList<Report> takeReports();
     // Requests whose head was forwarded.
     int requestCount() const { return m_requests; }
+    // What was put into requests so far (each value, and each Basic token made with one),
+    // so that an answer carrying it back can be recognized.
+    struct Sent
+    {
+        QString credential;
+        QByteArray bytes;
+    };
+    const QList<Sent> &sent() const { return m_sent; }
 
 private:
-    enum class State { Head, Body, ChunkSize, ChunkData, ChunkDataEnd, Trailers, Raw, Failed };
+    enum class State { Head, Body, ChunkSize, ChunkData, ChunkDataEnd, Trailers, Failed };
 
     bool parseHead(const QByteArray &head, QByteArray &out);
     QByteArray substitute(const QByteArray &name, const QByteArray &value);
+    bool namesThisHost(const QByteArray &authority) const;
+    void remember(const QString &name, const QByteArray &sent);
     void scan(const QByteArray &bytes, const QString &where);
     void report(const CredentialSlot &slot, const QString &message, const QString &kind);
     void fail(int status, const QString &reason);
@@ -82,12 +95,12 @@ private:
     State m_state = State::Head;
     QByteArray m_buffer;
     qint64 m_remaining = 0;
-    bool m_upgradeAfterBody = false;
     int m_status = 0;
     QString m_reason;
     QList<Report> m_reports;
     QSet<QString> m_reported;
     int m_requests = 0;
+    QList<Sent> m_sent;
 };
 
 } // namespace sandbox

@@ -623,6 +623,16 @@ void ProxyConnection::pumpInterception()
     }
     const QByteArray back = m_upstreamTls->takePlain();
     if (!back.isEmpty()) {
+        // A host that sends a value back (an echo of the request's headers, a TRACE-like
+        // endpoint, an error page quoting them) would hand it to the command.
+        if (const QString echoed = echoedCredential(back); !echoed.isEmpty()) {
+            reportCredential(echoed,
+                             tr("%1 sent the value of credential \"%2\" back in its answer; the answer was "
+                                "withheld and the connection ended")
+                                 .arg(target(), echoed));
+            finish();
+            return;
+        }
         m_clientTls->writePlain(back);
         m_responded = true;
     }
@@ -660,6 +670,19 @@ void ProxyConnection::pumpInterception()
     }
     if (m_upstream && m_upstream->bytesToWrite() > kMaxPendingBytes)
         m_client->setReading(false);
+}
+
+QString ProxyConnection::echoedCredential(const QByteArray &answer)
+{
+    const QByteArray data = m_answerTail + answer;
+    qsizetype longest = 0;
+    for (const HttpRequestRewriter::Sent &sent : m_rewriter->sent()) {
+        if (data.contains(sent.bytes))
+            return sent.credential;
+        longest = qMax(longest, sent.bytes.size());
+    }
+    m_answerTail = longest > 1 ? data.right(longest - 1) : QByteArray();
+    return QString();
 }
 
 void ProxyConnection::answerInside(int status, const QString &reason)

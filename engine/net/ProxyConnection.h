@@ -73,6 +73,9 @@ private:
     void pumpInterception();
     void answerInside(int status, const QString &reason);
     void scanOutgoing(const QByteArray &bytes);
+    // The credential whose value (as it was put into a request) `answer` carries back,
+    // counting what the previous answer bytes ended with; empty when none.
+    QString echoedCredential(const QByteArray &answer);
     void reportCredential(const QString &credential, const QString &message);
     QString target() const;
 
@@ -103,6 +106,7 @@ private:
     bool m_responded = false; // the target sent something back through the terminated TLS
     QList<CredentialSlot> m_scanSlots; // plain relays: what is looked for
     QByteArray m_scanTail;
+    QByteArray m_answerTail;
     QSet<QString> m_scanReported;
 };
 

@@ -5,9 +5,10 @@ Usage: tls-recorder.py --cert PEM --key PEM --log FILE [--git-root DIR --token-f
 
 Listens on two free loopback ports (HTTPS with the given certificate, plain HTTP) and prints
 them as one JSON line on standard output: {"https": PORT, "http": PORT}. Each request is
-appended to the log as a JSON line: port, method, path, headers and body. The answer never
-repeats what was sent (a sandboxed command must not learn a value from it): "ok N" with the
-body's length. Under /repo.git/ it serves the bare repositories of --git-root through
+appended to the log as a JSON line: port, method, path, headers and body. The answer is
+"ok N" with the body's length; under /echo the request's headers come back, as some hosts'
+answers do (the proxy must not let a value through that way); under /repo.git/ it serves
+the bare repositories of --git-root through
 `git http-backend`, once the request carries Basic credentials whose password is the
 token in --token-file (401 asking for them otherwise), as a git host over HTTPS does.
 """
@@ -68,6 +69,11 @@ class Handler(BaseHTTPRequestHandler):
         self.record(body)
         if self.path.startswith("/repo.git") and self.server.git_root:
             self.git(body)
+            return
+        if self.path.startswith("/echo"):
+            # As some hosts do (request ids, CORS origins, error pages): the request comes back.
+            echoed = "".join("%s: %s\n" % (name, value) for name, value in self.headers.items()).encode("latin-1")
+            self.answer(200, echoed, [("Content-Type", "text/plain")])
             return
         self.answer(200, b"ok %d\n" % len(body), [("Content-Type", "text/plain")])
 

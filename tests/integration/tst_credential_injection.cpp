@@ -355,6 +355,15 @@ void TestCredentialInjection::injection()
             reported(QStringLiteral("localhost:%1").arg(m_https), QStringLiteral("elsewhere.example")), 20000);
     }
 
+    // A host that sends the request's headers back would hand the value to the command: the
+    // answer is withheld, the connection ended, and it is reported.
+    const Outcome echoed
+        = run(QStringLiteral("curl -sS -H \"Authorization: Bearer $FORGE_TOKEN\" %1/echo-%2").arg(https, tag));
+    QVERIFY2(echoed.exitCode != 0, echoed.out.constData());
+    QVERIFY(!echoed.out.contains(m_value));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        reported(QStringLiteral("localhost:%1").arg(m_https), QStringLiteral("back in its answer")), 20000);
+
     // Removed from the keychain, it stops working with the next request.
     const Outcome removed = ctl({ QStringLiteral("credential"), QStringLiteral("remove"), QStringLiteral("forge") });
     QVERIFY2(removed.exitCode == 0, removed.err.constData());
@@ -367,7 +376,7 @@ void TestCredentialInjection::injection()
     QCOMPARE(header(got.first(), QStringLiteral("Authorization")).toUtf8(), "Bearer " + placeholder);
 
     // Whatever the command printed, the value never reached it.
-    for (const Outcome &outcome : { seen, curl, otherHeader, leaked, fronted, pushed, after })
+    for (const Outcome &outcome : { seen, curl, otherHeader, leaked, fronted, pushed, echoed, after })
         QVERIFY(!outcome.out.contains(m_value) && !outcome.err.contains(m_value));
 }
 

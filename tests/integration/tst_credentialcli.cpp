@@ -26,6 +26,9 @@ private slots:
     void badInputChangesNothing();
     void policyShowsCredentials();
     void credentialsNeedAllowedDomains();
+    void plainValuesAreUnreadableInside_data();
+    void plainValuesAreUnreadableInside();
+    void extraAuthorityTheCommandCanWriteIsRefused();
     void authorityKeyIsUnreadableInside_data();
     void authorityKeyIsUnreadableInside();
 
@@ -170,7 +173,64 @@ void TestCredentialCli::credentialsNeedAllowedDomains()
     const Outcome run = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), file, QStringLiteral("--"),
                               QStringLiteral("/bin/touch"), marker });
     QVERIFY(run.exitCode != 0);
-    QVERIFY2(run.err.contains("policy.credentials") && run.err.contains("allowlist"), run.err.constData());
+    QVERIFY2(run.err.contains(".credentials: credentials need the network mode \"allowlist\""), run.err.constData());
+    QVERIFY(!QFile::exists(marker));
+}
+
+void TestCredentialCli::plainValuesAreUnreadableInside_data()
+{
+    QTest::addColumn<QString>("tier");
+    QTest::newRow("tier 1") << QStringLiteral("strongest");
+    QTest::newRow("tier 2") << QStringLiteral("landlock-seccomp");
+}
+
+void TestCredentialCli::plainValuesAreUnreadableInside()
+{
+    // The user's opt-in to a plain secrets file: the file the values are in is readable by
+    // the user, and so by a command under the default policy unless the engine denies it.
+    QFETCH(QString, tier);
+    const Outcome optIn = ctl({ QStringLiteral("secret"), QStringLiteral("storage"), QStringLiteral("plaintext") });
+    QVERIFY2(optIn.exitCode == 0, optIn.err.constData());
+    const QByteArray value = "plain_" + QByteArray::number(QRandomGenerator::global()->generate64(), 36);
+    const Outcome set
+        = ctl({ QStringLiteral("credential"), QStringLiteral("set"), QStringLiteral("forge") }, value + '\n');
+    QVERIFY2(set.exitCode == 0, set.err.constData());
+    const QString file = m_root->filePath(QStringLiteral("config/secrets.json"));
+    QVERIFY2(sandbox::test::readFile(file).contains(value), "the value is not in the plain file: nothing to attack");
+    QVERIFY(ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:auto"),
+                  QStringLiteral("tier=") + tier })
+                .exitCode
+            == 0);
+    QVERIFY(ctl({ QStringLiteral("activate"), QStringLiteral("builtin:auto") }).exitCode == 0);
+    for (const QStringList &attempt :
+         { QStringList{ QStringLiteral("/bin/cat"), file },
+           QStringList{ QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                        QStringLiteral("cat %1/../config/secrets.json").arg(m_root->filePath(QStringLiteral("work"))) },
+           QStringList{ QStringLiteral("/bin/grep"), QStringLiteral("-r"), QString::fromLatin1(value),
+                        m_root->filePath(QStringLiteral("config")) } }) {
+        const Outcome run = ctl(QStringList{ QStringLiteral("run"), QStringLiteral("--") } + attempt);
+        QVERIFY2(!run.out.contains(value) && !run.err.contains(value), qPrintable(attempt.join(QLatin1Char(' '))));
+    }
+}
+
+void TestCredentialCli::extraAuthorityTheCommandCanWriteIsRefused()
+{
+    // An authority file the command could rewrite would make the proxy trust what the
+    // command likes toward the real host, for the next command: refused however it is named.
+    const QString authority = m_root->filePath(QStringLiteral("work/corp.pem"));
+    QVERIFY(sandbox::test::writeFile(authority, "-----BEGIN CERTIFICATE-----\n"));
+    const QString file = m_root->filePath(QStringLiteral("policy.json"));
+    QVERIFY(sandbox::test::writeFile(file,
+                                     QStringLiteral(R"({"filesystem":{"readable":["/"],"writable":["${workspace}"]},
+                 "network":{"mode":"allowlist","allowedDomains":["github.com"],"extraCaCertificates":["%1"]},
+                 "hostExecution":"deny","credentials":[{"name":"github","env":"GITHUB_TOKEN","hosts":["github.com"]}]})")
+                                         .arg(authority)
+                                         .toUtf8()));
+    const QString marker = m_root->filePath(QStringLiteral("work/ran"));
+    const Outcome run = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), file, QStringLiteral("--"),
+                              QStringLiteral("/bin/touch"), marker });
+    QVERIFY(run.exitCode != 0);
+    QVERIFY2(run.err.contains("extraCaCertificates") && run.err.contains("may write"), run.err.constData());
     QVERIFY(!QFile::exists(marker));
 }
 

@@ -270,13 +270,16 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
 
 QString AutoLauncher::credentialsClaim()
 {
-    return tr("Needs allowed domains. The command sees a placeholder (in the credential's variable), never the "
+    return tr("Needs allowed domains. A credential host without a port means its port 443. The command sees a "
+              "placeholder (in the credential's variable), never the "
               "value. The filtering proxy terminates TLS only toward a credential's hosts (a certificate of the "
               "engine's own authority per host, made in memory; the real host verified against the system's "
               "authorities and the policy's extra ones), replaces the placeholder with the value, read from the "
               "secret storage when a request needs it, only in the allowed headers (inside \"Authorization: Basic\" "
               "too) of requests whose Host header and TLS server name are the host the tunnel was opened for "
-              "(anything else is refused as domain fronting), and reports as a refusal every placeholder it sees "
+              "(compared byte for byte; anything else is refused as domain fronting), refuses TRACE and protocol "
+              "upgrades, withholds an answer that carries a value back (as sent: an echo of the request) and ends "
+              "the connection, and reports as a refusal every placeholder it sees "
               "going elsewhere (another host, a request line, a body, a plain tunnel; split across two reads, one in "
               "an encrypted tunnel to another host goes unseen, and is never replaced). Every other connection stays "
               "a plain tunnel. The command trusts the authority through a certificate bundle (the system's "

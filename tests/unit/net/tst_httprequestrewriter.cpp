@@ -45,6 +45,8 @@ private slots:
     void keepAliveAndBodies();
     void otherCredentialIsReportedNeverReplaced();
     void missingValueIsReported();
+    void hostFormsOfThisHostPass();
+    void answersStayUncompressedAndSentValuesAreKnown();
     void frontingIsRefused_data();
     void frontingIsRefused();
     void ambiguousFramingIsRefused_data();
@@ -120,6 +122,32 @@ void TestHttpRequestRewriter::missingValueIsReported()
     QVERIFY(reports.first().message.contains(QStringLiteral("no stored value")));
 }
 
+void TestHttpRequestRewriter::hostFormsOfThisHostPass()
+{
+    for (const QByteArray &host : { QByteArray("forge.example"), QByteArray("FORGE.Example"),
+                                   QByteArray("forge.example."), QByteArray("forge.example:443") }) {
+        HttpRequestRewriter rewriter = makeRewriter();
+        rewriter.feed("GET https://" + host + "/x HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+        QVERIFY2(!rewriter.hasFailed(), host.constData());
+    }
+}
+
+void TestHttpRequestRewriter::answersStayUncompressedAndSentValuesAreKnown()
+{
+    HttpRequestRewriter rewriter = makeRewriter();
+    const QByteArray out = rewriter.feed("GET / HTTP/1.1\r\nHost: forge.example\r\nAccept-Encoding: gzip, br\r\n"
+                                         "Authorization: Basic "
+                                         + QByteArray("u:" + home).toBase64() + "\r\nX-Key: " + home + "\r\n\r\n");
+    QVERIFY(out.contains("\r\nAccept-Encoding: identity\r\n"));
+    QList<QByteArray> sent;
+    for (const HttpRequestRewriter::Sent &entry : rewriter.sent()) {
+        QCOMPARE(entry.credential, QStringLiteral("home"));
+        sent.append(entry.bytes);
+    }
+    QVERIFY(sent.contains(QByteArray("s3cr3t")));
+    QVERIFY(sent.contains(QByteArray("u:s3cr3t").toBase64()));
+}
+
 void TestHttpRequestRewriter::frontingIsRefused_data()
 {
     QTest::addColumn<QByteArray>("head");
@@ -129,6 +157,18 @@ void TestHttpRequestRewriter::frontingIsRefused_data()
     QTest::newRow("no host") << QByteArray("GET / HTTP/1.1\r\n");
     QTest::newRow("absolute form") << QByteArray("GET https://elsewhere.example/ HTTP/1.1\r\nHost: forge.example\r\n");
     QTest::newRow("user info") << QByteArray("GET / HTTP/1.1\r\nHost: x@forge.example\r\n");
+    // What a URL parser reads past, so that a looser front end could take another name.
+    QTest::newRow("query after port") << QByteArray("GET / HTTP/1.1\r\nHost: forge.example:443?.evil.example\r\n");
+    QTest::newRow("path after port") << QByteArray("GET / HTTP/1.1\r\nHost: forge.example:443/evil.example\r\n");
+    QTest::newRow("fragment after port") << QByteArray("GET / HTTP/1.1\r\nHost: forge.example:443#@evil.example\r\n");
+    QTest::newRow("empty port") << QByteArray("GET / HTTP/1.1\r\nHost: forge.example:\r\n");
+    QTest::newRow("absolute with user info")
+        << QByteArray("GET https://evil.example:@forge.example/ HTTP/1.1\r\nHost: forge.example\r\n");
+    QTest::newRow("absolute with encoded slash")
+        << QByteArray("GET https://evil.example%2f@forge.example/ HTTP/1.1\r\nHost: forge.example\r\n");
+    QTest::newRow("absolute with fragment")
+        << QByteArray("GET https://forge.example#@evil.example/ HTTP/1.1\r\nHost: forge.example\r\n");
+    QTest::newRow("plain http") << QByteArray("GET http://forge.example/ HTTP/1.1\r\nHost: forge.example\r\n");
 }
 
 void TestHttpRequestRewriter::frontingIsRefused()
@@ -164,6 +204,10 @@ void TestHttpRequestRewriter::ambiguousFramingIsRefused_data()
         "POST / HTTP/1.1\r\nHost: forge.example\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabXY")
                                        << 400;
     QTest::newRow("nested connect") << QByteArray("CONNECT other:443 HTTP/1.1\r\nHost: forge.example\r\n\r\n") << 405;
+    QTest::newRow("trace") << QByteArray("TRACE / HTTP/1.1\r\nHost: forge.example\r\n\r\n") << 405;
+    QTest::newRow("upgrade") << QByteArray(
+        "GET / HTTP/1.1\r\nHost: forge.example\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n")
+                             << 501;
     QTest::newRow("huge head") << QByteArray("GET / HTTP/1.1\r\nX: " + QByteArray(40000, 'a')) << 431;
 }
 
