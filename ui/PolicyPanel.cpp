@@ -302,6 +302,12 @@ void PolicyPanel::updateSummary()
     };
     if (!credentials.isEmpty())
         lines << tr("<b>Credentials:</b> %1").arg(credentials.join(QStringLiteral("; ")).toHtmlEscaped());
+    if (policy.sshAgent) {
+        const QString hosts = policy.sshAgent->hosts.isEmpty() ? tr("none (signing only)")
+                                                               : policy.sshAgent->hosts.join(QStringLiteral(", "));
+        lines << tr("<b>SSH agent:</b> %n key(s), confirm %1, hosts: %2", nullptr, int(policy.sshAgent->keys.size()))
+                     .arg(PolicySshAgent::confirmName(policy.sshAgent->confirm).toHtmlEscaped(), hosts.toHtmlEscaped());
+    }
     m_summary->setText(lines.join(QStringLiteral("<br>")));
     m_summary->setAccessibleName(tr("Policy summary"));
 }
