@@ -305,8 +305,10 @@ void PolicyPanel::updateSummary()
     if (policy.sshAgent) {
         const QString hosts = policy.sshAgent->hosts.isEmpty() ? tr("none (signing only)")
                                                                : policy.sshAgent->hosts.join(QStringLiteral(", "));
-        lines << tr("<b>SSH agent:</b> %n key(s), confirm %1, hosts: %2", nullptr, int(policy.sshAgent->keys.size()))
-                     .arg(PolicySshAgent::confirmName(policy.sshAgent->confirm).toHtmlEscaped(), hosts.toHtmlEscaped());
+        lines << tr("<b>SSH agent:</b> confirm %1; keys: %2; hosts: %3")
+                     .arg(PolicySshAgent::confirmName(policy.sshAgent->confirm).toHtmlEscaped())
+                     .arg(policy.sshAgent->keys.size())
+                     .arg(hosts.toHtmlEscaped());
     }
     m_summary->setText(lines.join(QStringLiteral("<br>")));
     m_summary->setAccessibleName(tr("Policy summary"));
