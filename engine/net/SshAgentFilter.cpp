@@ -341,7 +341,17 @@ Status SshAgentFilter::listen(const QString &socketPath)
     }
     connect(server, &QLocalServer::newConnection, this, [this, server] {
         while (QLocalSocket *client = server->nextPendingConnection()) {
+            // Each connection holds one to the user's agent: a command cannot open them without end.
+            if (m_connections.size() >= kMaxConnections) {
+                client->abort();
+                client->deleteLater();
+                refuse(QString(),
+                       tr("more than %1 connections at once (the connection was closed)").arg(kMaxConnections));
+                continue;
+            }
             auto *connection = new Connection(this, client);
+            m_connections.insert(connection);
+            connect(connection, &QObject::destroyed, this, [this, connection] { m_connections.remove(connection); });
             connection->processNext();
         }
     });
@@ -361,13 +371,13 @@ void SshAgentFilter::close()
         delete m_server;
         m_server = nullptr;
     }
-    const QList<Connection *> connections = findChildren<Connection *>(Qt::FindDirectChildrenOnly);
+    const QSet<QObject *> connections = std::exchange(m_connections, {});
     qDeleteAll(connections);
 }
 
 int SshAgentFilter::connectionCount() const
 {
-    return int(findChildren<Connection *>(Qt::FindDirectChildrenOnly).size());
+    return int(m_connections.size());
 }
 
 bool SshAgentFilter::needsConfirmation(const QString &fingerprint) const

@@ -35,8 +35,8 @@ using SshAgentRefusalListener = std::function<void(const QString &fingerprint, c
 // ("first-use" is remembered per key for this filter's life); session-bind@openssh.com is the
 // one extension passed on. Everything else (adding, removing, locking, other extensions,
 // malformed or oversized messages) is refused and reported; a malformed or oversized message
-// also ends its connection. Each client connection has its own connection to the user's
-// agent, made when its first request needs it. Lives on, and must be used from, the thread
+// also ends its connection, and connections beyond kMaxConnections are closed at once. Each client connection has its
+// own connection to the user's agent, made when its first request needs it. Lives on, and must be used from, the thread
 // that owns it.
 class SshAgentFilter final : public QObject
 {
@@ -44,6 +44,8 @@ class SshAgentFilter final : public QObject
 
 public:
     static const QByteArray sessionBindExtension;
+    // Connections served at once; more are closed at once and reported.
+    static constexpr int kMaxConnections = 32;
 
     SshAgentFilter(const PolicySshAgent &policy, QString upstreamSocket, QObject *parent = nullptr);
     ~SshAgentFilter() override;
@@ -76,6 +78,7 @@ private:
     SshAgentRefusalListener m_refused;
     QSet<QString> m_confirmedKeys; // first-use: the keys the user has allowed once
     QHash<QString, QString> m_comments; // fingerprint -> the comment the user's agent gave
+    QSet<QObject *> m_connections;
 };
 
 } // namespace sandbox

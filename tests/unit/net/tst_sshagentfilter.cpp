@@ -19,7 +19,9 @@
 #include <QTest>
 #include <QtEndian>
 
+#include <memory>
 #include <sys/stat.h>
+#include <vector>
 
 using namespace sandbox;
 using sandbox::test::OpenSshRig;
@@ -106,6 +108,7 @@ private slots:
     void extensionsOtherThanSessionBindAreRefused();
     void oversizedAndMalformedMessagesEndTheConnection();
     void pipelinedRequestsAreAnsweredInOrder();
+    void connectionsAreBounded();
     void confirmAlwaysAsksForEverySignature();
     void confirmFirstUseAsksOncePerKey();
     void confirmationWithoutHandlerIsRefused();
@@ -362,6 +365,26 @@ void TestSshAgentFilter::pipelinedRequestsAreAnsweredInOrder()
     QCOMPARE(quint8(third->at(0)), quint8(sshagent::SignResponse));
     QCOMPARE(m_refusals.size(), 1);
     QCOMPARE(m_refusals.first().what, QStringLiteral("remove every key"));
+}
+
+void TestSshAgentFilter::connectionsAreBounded()
+{
+    // Each connection would hold one to the user's agent: a command cannot open them without end.
+    std::vector<std::unique_ptr<RawClient>> clients;
+    for (int i = 0; i < SshAgentFilter::kMaxConnections; ++i)
+        clients.push_back(std::make_unique<RawClient>(m_filterSocket));
+    QTRY_COMPARE(m_filter->connectionCount(), SshAgentFilter::kMaxConnections);
+    RawClient extra(m_filterSocket);
+    QCOMPARE(extra.request(QByteArray(1, char(sshagent::RequestIdentities))), std::nullopt);
+    QCOMPARE(m_refusals.size(), 1);
+    QVERIFY2(m_refusals.first().what.contains(QStringLiteral("connections at once")),
+             qPrintable(m_refusals.first().what));
+    // The ones served still are, and once they go, new ones are served again.
+    const std::optional<QByteArray> answer = clients.front()->request(QByteArray(1, char(sshagent::RequestIdentities)));
+    QVERIFY(answer && quint8(answer->at(0)) == sshagent::IdentitiesAnswer);
+    clients.clear();
+    QTRY_COMPARE(m_filter->connectionCount(), 0);
+    QCOMPARE(m_rig.fingerprintsListedAt(m_filterSocket), QStringList{ m_listedFingerprint });
 }
 
 void TestSshAgentFilter::confirmAlwaysAsksForEverySignature()
