@@ -182,12 +182,16 @@ private:
                 if (error != QLocalSocket::OperationError)
                     upstreamLost();
             });
+            connect(m_upstream, &QLocalSocket::connected, this,
+                    [this] { m_upstream->write(std::exchange(m_unsent, QByteArray())); });
+            m_unsent = frame(message);
             m_upstream->connectToServer(m_filter->m_upstream);
-            // A connection refused at once has already failed the request (upstreamLost).
-            if (!m_upstream)
-                return;
+            // Connected at once, refused at once (upstreamLost has failed the request), or
+            // still connecting (the request goes out once connected).
+            if (m_upstream && m_upstream->state() == QLocalSocket::ConnectedState && !m_unsent.isEmpty())
+                m_upstream->write(std::exchange(m_unsent, QByteArray()));
+            return;
         }
-        // Written at once, or (still connecting) when the connection is made.
         m_upstream->write(frame(message));
     }
 
@@ -262,6 +266,7 @@ private:
 
     void dropUpstream()
     {
+        m_unsent.clear();
         QLocalSocket *upstream = std::exchange(m_upstream, nullptr);
         upstream->disconnect(this);
         upstream->abort();
@@ -287,6 +292,7 @@ private:
     FrameReader m_fromClient;
     FrameReader m_fromUpstream;
     Pending m_pending = Pending::None;
+    QByteArray m_unsent; // the first request, while the connection to the user's agent is made
     QByteArray m_waiting; // the signature request waiting for its confirmation
     QString m_waitingKey;
     quint64 m_confirmations = 0;
