@@ -17,6 +17,10 @@ test_packages=(
     xvfb xauth x11-utils trayer
     bubblewrap curl openssl python3 iproute2 util-linux
     clang libclang-rt-14-dev tmux zsh fish
+    # The SSH agent tests run ssh-agent and their own sshd on loopback. On a machine with
+    # systemd the server package also enables its own service on port 22; turn it off with
+    # `systemctl disable --now ssh` where that is not wanted.
+    openssh-client openssh-server
     podman runc busybox-static
     qemu-system-x86 linux-image-amd64 cpio slirp4netns wine64 g++-mingw-w64-x86-64-posix
     ovmf systemd-boot-efi dosfstools mtools fdisk qemu-utils

@@ -38,6 +38,8 @@ QString BackendList::enforcementTitle(const QString &dimension)
         return tr("Host execution");
     if (dimension == QLatin1String("credentials"))
         return tr("Credentials");
+    if (dimension == QLatin1String("sshAgent"))
+        return tr("SSH agent");
     return dimension;
 }
 

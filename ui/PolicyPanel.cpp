@@ -302,6 +302,14 @@ void PolicyPanel::updateSummary()
     };
     if (!credentials.isEmpty())
         lines << tr("<b>Credentials:</b> %1").arg(credentials.join(QStringLiteral("; ")).toHtmlEscaped());
+    if (policy.sshAgent) {
+        const QString hosts = policy.sshAgent->hosts.isEmpty() ? tr("none (signing only)")
+                                                               : policy.sshAgent->hosts.join(QStringLiteral(", "));
+        lines << tr("<b>SSH agent:</b> confirm %1; keys: %2; hosts: %3")
+                     .arg(PolicySshAgent::confirmName(policy.sshAgent->confirm).toHtmlEscaped())
+                     .arg(policy.sshAgent->keys.size())
+                     .arg(hosts.toHtmlEscaped());
+    }
     m_summary->setText(lines.join(QStringLiteral("<br>")));
     m_summary->setAccessibleName(tr("Policy summary"));
 }

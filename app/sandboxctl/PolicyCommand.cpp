@@ -106,6 +106,13 @@ int PolicyCommand::execute(EngineConnection &engine)
     text += pol.credentials.isEmpty() ? tr("credentials:    (none)\n") : tr("credentials:\n");
     for (const PolicyCredential &credential : pol.credentials)
         text += tr("  %1 -> %2\n").arg(credential.name, credential.hosts.join(QStringLiteral(", ")));
+    if (pol.sshAgent) {
+        text += tr("ssh agent:      confirm %1\n").arg(PolicySshAgent::confirmName(pol.sshAgent->confirm));
+        text += tr("  keys:  %1\n").arg(Listing::listOrNone(pol.sshAgent->keys));
+        text += tr("  hosts: %1\n").arg(Listing::listOrNone(pol.sshAgent->hosts));
+    } else {
+        text += tr("ssh agent:      (none)\n");
+    }
     Terminal::out(text);
     return 0;
 }

@@ -269,6 +269,14 @@ void TerminalUi::draw()
                 line(row++,
                      tr("  credential:      %1 -> %2")
                          .arg(credential.name, credential.hosts.join(QStringLiteral(", "))));
+            if (m_policy->sshAgent) {
+                line(row++,
+                     tr("  ssh agent:       confirm %1, hosts: %2")
+                         .arg(PolicySshAgent::confirmName(m_policy->sshAgent->confirm),
+                              m_policy->sshAgent->hosts.join(QStringLiteral(", "))));
+                for (const QString &key : m_policy->sshAgent->keys)
+                    line(row++, tr("  ssh agent key:   %1").arg(key));
+            }
         }
         break;
     case View::Settings:

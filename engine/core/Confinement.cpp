@@ -47,6 +47,8 @@ QString Confinement::dimensionInWords(const QString &dimension)
         return tr("process confinement");
     if (dimension == QLatin1String("credentials"))
         return tr("credential injection");
+    if (dimension == QLatin1String("sshAgent"))
+        return tr("the filtering SSH agent");
     return dimension;
 }
 

@@ -36,7 +36,8 @@ const QStringList &BackendDescriptor::enforcementDimensions()
 {
     static const QStringList dimensions{ QStringLiteral("filesystem"),     QStringLiteral("network"),
                                          QStringLiteral("allowedDomains"), QStringLiteral("hostExecution"),
-                                         QStringLiteral("confinement"),    QStringLiteral("credentials") };
+                                         QStringLiteral("confinement"),    QStringLiteral("credentials"),
+                                         QStringLiteral("sshAgent") };
     return dimensions;
 }
 

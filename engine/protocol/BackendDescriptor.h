@@ -17,7 +17,8 @@ namespace sandbox {
 // JSON: { name, description, settings: { fields: [FieldSpec...] },
 //         platforms?: ["linux","macos","windows"],
 //         enforcement?: { filesystem?: text, network?: text, allowedDomains?: text,
-//                         hostExecution?: text, confinement?: text },
+//                         hostExecution?: text, confinement?: text, credentials?: text,
+//                         sshAgent?: text },
 //         timeouts?: { configure?: s, prepare?: s, probe?: s, spawn?: s, dispose?: s },
 //         refusals?: text }
 // enforcement values say, as plain text, what enforces that policy dimension

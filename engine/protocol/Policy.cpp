@@ -145,6 +145,8 @@ QStringList Policy::restrictedDimensions() const
         restricted.append(QStringLiteral("confinement"));
     if (!credentials.isEmpty())
         restricted.append(QStringLiteral("credentials"));
+    if (sshAgent)
+        restricted.append(QStringLiteral("sshAgent"));
     return restricted;
 }
 
@@ -332,6 +334,8 @@ Status Policy::validate(const QString &where) const
                                tr("credentials need the network mode \"allowlist\": only then does every connection "
                                   "go through the engine's proxy, which puts the values in"),
                                {} });
+    if (sshAgent)
+        sshAgent->collectProblems(where + QStringLiteral(".sshAgent"), problems);
     if (problems.isEmpty())
         return Status::success();
     Error first = problems.first();
@@ -369,6 +373,8 @@ QJsonObject Policy::toJson() const
             list.append(credential.toJson());
         json.insert(QStringLiteral("credentials"), list);
     }
+    if (sshAgent)
+        json.insert(QStringLiteral("sshAgent"), sshAgent->toJson());
     return json;
 }
 
@@ -376,13 +382,16 @@ Result<Policy> Policy::fromJson(const QJsonValue &value, const QString &path)
 {
     JsonReader reader(value, path);
     reader.rejectUnknownKeys({ QStringLiteral("filesystem"), QStringLiteral("confinement"), QStringLiteral("network"),
-                               QStringLiteral("hostExecution"), QStringLiteral("credentials") });
+                               QStringLiteral("hostExecution"), QStringLiteral("credentials"),
+                               QStringLiteral("sshAgent") });
     const QJsonObject filesystem = reader.requireObject(QStringLiteral("filesystem"));
     const bool hasConfinement = reader.has(QStringLiteral("confinement"));
     const QJsonObject confinement = reader.optionalObject(QStringLiteral("confinement"));
     const QJsonObject network = reader.requireObject(QStringLiteral("network"));
     const QString hostExecution = reader.requireString(QStringLiteral("hostExecution"));
     const QJsonArray credentials = reader.optionalArray(QStringLiteral("credentials"));
+    const bool hasSshAgent = reader.has(QStringLiteral("sshAgent"));
+    const QJsonObject sshAgent = reader.optionalObject(QStringLiteral("sshAgent"));
     if (!reader.ok())
         return reader.error();
 
@@ -446,6 +455,12 @@ Result<Policy> Policy::fromJson(const QJsonValue &value, const QString &path)
         if (!credential.ok())
             return credential.error();
         policy.credentials.append(credential.value());
+    }
+    if (hasSshAgent) {
+        Result<PolicySshAgent> agent = PolicySshAgent::fromJson(sshAgent, reader.childPath(QStringLiteral("sshAgent")));
+        if (!agent.ok())
+            return agent.error();
+        policy.sshAgent = agent.value();
     }
 
     if (const Status valid = policy.validate(path); !valid)

@@ -2,6 +2,7 @@
 
 #include "Error.h"
 #include "PolicyCredential.h"
+#include "PolicySshAgent.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -18,7 +19,8 @@ namespace sandbox {
 //   network: { mode: "none"|"allowlist"|"full", allowedDomains: [..], deniedDomains: [..],
 //              extraCaCertificates?: [path] },
 //   hostExecution: "deny"|"ask"|"allow",
-//   credentials?: [PolicyCredential] }
+//   credentials?: [PolicyCredential],
+//   sshAgent?: PolicySshAgent }
 // Paths may start with "~/" (home) or "${workspace}" (the spawn's working directory);
 // readOnly lists paths inside writable ones that stay read-only (e.g. .git/hooks).
 // A domain entry: "example.com", "*.example.com", optionally ":port".
@@ -41,6 +43,8 @@ struct Policy
     HostExecution hostExecution = HostExecution::Deny;
     QStringList extraCaCertificates;
     QList<PolicyCredential> credentials;
+    // Absent: the sandbox has no SSH agent.
+    std::optional<PolicySshAgent> sshAgent;
 
     // The careful defaults of DESIGN.md "Policy".
     static Policy defaults();
@@ -49,7 +53,7 @@ struct Policy
     // restricts, which a launcher must enforce to run anything under it: filesystem unless
     // "/" is writable with nothing denied or read-only; confinement when processes are
     // isolated; network unless it is full; allowedDomains with an allowlist; hostExecution
-    // unless it is allowed; credentials when there are any.
+    // unless it is allowed; credentials when there are any; sshAgent when there is one.
     QStringList restrictedDimensions() const;
     // The credential named `name`, or nullptr.
     const PolicyCredential *credential(const QString &name) const;

@@ -5,8 +5,8 @@
 using namespace sandbox;
 
 // Policies arrive from clients and from the settings file; the same bytes are also fed to
-// the string validators (paths, domains, credential names, variables, headers, refs, plain
-// text) directly.
+// the string validators (paths, domains, credential names, variables, headers, SSH key
+// fingerprints, refs, plain text) directly.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const QString text = QString::fromUtf8(reinterpret_cast<const char *>(data), qsizetype(size));
@@ -15,6 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)PolicyCredential::nameProblem(text);
     (void)PolicyCredential::envProblem(text);
     (void)PolicyCredential::headerProblem(text);
+    (void)PolicySshAgent::fingerprintProblem(text);
+    (void)PolicySshAgent::confirmFromName(text);
     (void)JsonReader::plainTextProblem(text);
     const Result<BackendRef> ref = BackendRef::parse(text);
     if (ref.ok()) {

@@ -53,6 +53,7 @@ private slots:
     void windowStaysResponsiveDuringSlowPrepare();
     void policyIsSavedOnApplyAndReverted();
     void policyCredentialsAreShownAndKept();
+    void policySshAgentIsShownAndKept();
     void writablePathInsideADeniedOneIsPointedOut();
     void policyErrorNamesTheField();
     void hostInteractionsAreNativeDialogs_data();
@@ -469,6 +470,38 @@ void TestSandboxPage::policyCredentialsAreShownAndKept()
     QVERIFY(saved.writable.contains(QStringLiteral("/srv/scratch")));
     QCOMPARE(saved.credentials, withCredential.credentials);
     QCOMPARE(saved.extraCaCertificates, withCredential.extraCaCertificates);
+}
+
+void TestSandboxPage::policySshAgentIsShownAndKept()
+{
+    auto *panel = m_window->findChild<PolicyPanel *>(QStringLiteral("policyPanel"));
+    QTRY_VERIFY(panel->isEnabled());
+    Policy withAgent = m_harness->engine().policy();
+    PolicySshAgent agent;
+    agent.keys = { QStringLiteral("SHA256:ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs"),
+                   QStringLiteral("SHA256:PiPoFgA5WUoziU9lZOGxNIu9egCI1CxKy3PurtWcAJ0") };
+    agent.hosts = { QStringLiteral("github.com") };
+    agent.confirm = PolicySshAgent::Confirm::FirstUse;
+    withAgent.sshAgent = agent;
+    const Status set = StudioHarness::await(m_harness->client()->setPolicy(withAgent));
+    QVERIFY2(set.ok(), qPrintable(set.ok() ? QString() : set.error().toString()));
+
+    auto *summary = m_window->findChild<QLabel *>(QStringLiteral("policySummary"));
+    QTRY_VERIFY2(
+        summary->text().contains(QStringLiteral("SSH agent:</b> confirm first-use; keys: 2; hosts: github.com")),
+        qPrintable(summary->text()));
+
+    // Editing another dimension and applying keeps the agent the panel does not edit.
+    auto *input = m_window->findChild<QLineEdit *>(QStringLiteral("policyWritableInput"));
+    QTest::keyClicks(input, QStringLiteral("/srv/agent-scratch"));
+    QTest::keyClick(input, Qt::Key_Return);
+    QTest::mouseClick(button(QStringLiteral("policyApply")), Qt::LeftButton);
+    QTRY_VERIFY(m_window->findChild<QLabel *>(QStringLiteral("policyStatus"))
+                    ->text()
+                    .startsWith(QStringLiteral("Policy saved")));
+    const Policy saved = m_harness->engine().policy();
+    QVERIFY(saved.writable.contains(QStringLiteral("/srv/agent-scratch")));
+    QCOMPARE(saved.sshAgent, withAgent.sshAgent);
 }
 
 void TestSandboxPage::policyErrorNamesTheField()

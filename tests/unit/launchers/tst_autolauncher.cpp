@@ -128,8 +128,14 @@ void TestAutoLauncher::claimsNameWhatEnforcesEachDimension()
     QFETCH(QString, filesystem);
     QFETCH(QString, confinement);
     const BackendDescriptor descriptor = launcher().descriptor();
-    for (const QString &dimension : BackendDescriptor::enforcementDimensions())
-        QVERIFY2(!descriptor.enforcement.value(dimension).isEmpty(), qPrintable(dimension));
+    // Every dimension but sshAgent: no tier places the filtering SSH agent yet, so a policy
+    // with one is refused.
+    for (const QString &dimension : BackendDescriptor::enforcementDimensions()) {
+        if (dimension == QLatin1String("sshAgent"))
+            QVERIFY(!descriptor.enforcement.contains(dimension));
+        else
+            QVERIFY2(!descriptor.enforcement.value(dimension).isEmpty(), qPrintable(dimension));
+    }
     QVERIFY(descriptor.enforcement.value(QStringLiteral("credentials")).contains(QStringLiteral("placeholder")));
     QVERIFY2(descriptor.enforcement.value(QStringLiteral("filesystem")).contains(filesystem),
              qPrintable(descriptor.enforcement.value(QStringLiteral("filesystem"))));

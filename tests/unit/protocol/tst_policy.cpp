@@ -1,4 +1,5 @@
 #include "ProtocolTestSupport.h"
+#include "protocol/BackendDescriptor.h"
 #include "protocol/Policy.h"
 
 #include <QJsonArray>
@@ -44,6 +45,10 @@ private slots:
     void credentials_data();
     void credentials();
     void credentialsRestrictTheirDimension();
+    void sshAgentRoundTrip();
+    void sshAgent_data();
+    void sshAgent();
+    void sshAgentRestrictsItsDimension();
 };
 
 void TestPolicy::defaultsAreCareful()
@@ -519,6 +524,159 @@ void TestPolicy::credentialsRestrictTheirDimension()
     policy.hostExecution = Policy::HostExecution::Allow;
     policy.processes = Policy::ProcessConfinement::Shared;
     QCOMPARE(policy.restrictedDimensions(), QStringList{ QStringLiteral("credentials") });
+}
+
+namespace {
+
+const QString keyA = QStringLiteral("SHA256:ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs");
+const QString keyB = QStringLiteral("SHA256:PiPoFgA5WUoziU9lZOGxNIu9egCI1CxKy3PurtWcAJ0");
+
+QJsonObject policyWithSshAgent(const QByteArray &agent)
+{
+    return jsonValue(R"({"filesystem":{},"network":{"mode":"none"},"hostExecution":"deny","sshAgent":)" + agent + "}")
+        .toObject();
+}
+
+} // namespace
+
+void TestPolicy::sshAgentRoundTrip()
+{
+    Policy policy = Policy::defaults();
+    PolicySshAgent agent;
+    agent.keys = { keyA, keyB };
+    agent.hosts = { QStringLiteral("github.com"), QStringLiteral("git.example.org:2222") };
+    agent.confirm = PolicySshAgent::Confirm::FirstUse;
+    policy.sshAgent = agent;
+    const Result<Policy> again = Policy::fromJson(policy.toJson());
+    QVERIFY2(again.ok(), qPrintable(again.ok() ? QString() : again.error().toString()));
+    QCOMPARE(again.value(), policy);
+    QCOMPARE(policy.toJson().value(QStringLiteral("sshAgent")).toObject().value(QStringLiteral("confirm")).toString(),
+             QStringLiteral("first-use"));
+    // Absent: no agent, and a policy without one reads and writes as before.
+    QVERIFY(!Policy::defaults().sshAgent.has_value());
+    QVERIFY(!Policy::defaults().toJson().contains(QStringLiteral("sshAgent")));
+    QVERIFY(!Policy::fromJson(Policy::defaults().toJson()).value().sshAgent.has_value());
+    // Left out, confirm asks every time; hosts left out means signing only.
+    const Result<Policy> minimal = Policy::fromJson(policyWithSshAgent(R"({"keys":[")" + keyA.toUtf8() + R"("]})"));
+    QVERIFY(minimal.ok());
+    QCOMPARE(minimal.value().sshAgent->confirm, PolicySshAgent::Confirm::Always);
+    QVERIFY(minimal.value().sshAgent->hosts.isEmpty());
+}
+
+void TestPolicy::sshAgent_data()
+{
+    QTest::addColumn<QByteArray>("agent");
+    QTest::addColumn<QString>("where"); // empty: accepted
+    QTest::addColumn<QString>("message");
+    const QByteArray a = keyA.toUtf8();
+    const QByteArray b = keyB.toUtf8();
+    QTest::newRow("everything") << QByteArray(R"({"keys":[")" + a + R"(",")" + b
+                                              + R"("],"hosts":["github.com","*.example.org:2222"],"confirm":"never"})")
+                                << QString() << QString();
+    QTest::newRow("first-use") << QByteArray(R"({"keys":[")" + a + R"("],"confirm":"first-use"})") << QString()
+                               << QString();
+    QTest::newRow("not an object") << QByteArray(R"([")" + a + R"("])") << "policy.sshAgent"
+                                   << "expected an object, got an array";
+    QTest::newRow("null") << QByteArray("null") << "policy.sshAgent"
+                          << "expected an object, got null";
+    QTest::newRow("unknown key") << QByteArray(R"({"keys":[")" + a + R"("],"forward":true})")
+                                 << "policy.sshAgent.forward"
+                                 << "unknown key";
+    QTest::newRow("missing keys") << QByteArray(R"({"hosts":["github.com"]})") << "policy.sshAgent.keys"
+                                  << "missing required key";
+    QTest::newRow("no keys") << QByteArray(R"({"keys":[]})") << "policy.sshAgent.keys"
+                             << "at least one key";
+    QTest::newRow("keys not an array") << QByteArray(R"({"keys":")" + a + R"("})") << "policy.sshAgent.keys"
+                                       << "expected an array, got a string";
+    QTest::newRow("key type") << QByteArray(R"({"keys":[")" + a + R"(",7]})") << "policy.sshAgent.keys[1]"
+                              << "expected a string, got a number";
+    QTest::newRow("md5 key") << QByteArray(R"({"keys":[")" + a
+                                           + R"(","MD5:16:27:ac:a5:76:28:2d:36:63:1b:56:4d:eb:df:a6:48"]})")
+                             << "policy.sshAgent.keys[1]"
+                             << "is an MD5 fingerprint";
+    QTest::newRow("no prefix") << QByteArray(R"({"keys":["ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs"]})")
+                               << "policy.sshAgent.keys[0]"
+                               << "does not start with \"SHA256:\"";
+    QTest::newRow("lower-case prefix") << QByteArray(
+        R"({"keys":["sha256:ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs"]})")
+                                       << "policy.sshAgent.keys[0]"
+                                       << "does not start with \"SHA256:\"";
+    QTest::newRow("padded") << QByteArray(R"({"keys":["SHA256:ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs="]})")
+                            << "policy.sshAgent.keys[0]"
+                            << "44 characters after";
+    QTest::newRow("short") << QByteArray(R"({"keys":["SHA256:ypeBEsobvcr6wjGzmiPcTaeG7"]})")
+                           << "policy.sshAgent.keys[0]"
+                           << "25 characters after";
+    QTest::newRow("url-safe digits") << QByteArray(R"({"keys":["SHA256:ypeBEsobvcr6wjGzmiPcTaeG7_gUfE5yuYB3ha_uSLs"]})")
+                                     << "policy.sshAgent.keys[0]"
+                                     << "not base64";
+    QTest::newRow("stray low bits") << QByteArray(R"({"keys":["SHA256:ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLt"]})")
+                                    << "policy.sshAgent.keys[0]"
+                                    << "not the base64 of a SHA-256 hash";
+    QTest::newRow("duplicate key") << QByteArray(R"({"keys":[")" + a + R"(",")" + b + R"(",")" + a + R"("]})")
+                                   << "policy.sshAgent.keys[2]"
+                                   << "listed twice (also keys[0])";
+    QTest::newRow("bad host") << QByteArray(R"({"keys":[")" + a + R"("],"hosts":["github.com","ssh://x.org"]})")
+                              << "policy.sshAgent.hosts[1]"
+                              << "not a URL";
+    QTest::newRow("lone star host") << QByteArray(R"({"keys":[")" + a + R"("],"hosts":["*"]})")
+                                    << "policy.sshAgent.hosts[0]"
+                                    << "a lone \"*\"";
+    QTest::newRow("bad port") << QByteArray(R"({"keys":[")" + a + R"("],"hosts":["github.com:0"]})")
+                              << "policy.sshAgent.hosts[0]"
+                              << "invalid port";
+    QTest::newRow("hosts type") << QByteArray(R"({"keys":[")" + a + R"("],"hosts":"github.com"})")
+                                << "policy.sshAgent.hosts"
+                                << "expected an array, got a string";
+    QTest::newRow("unknown confirm") << QByteArray(R"({"keys":[")" + a + R"("],"confirm":"sometimes"})")
+                                     << "policy.sshAgent.confirm"
+                                     << "expected never, first-use or always";
+    QTest::newRow("confirm type") << QByteArray(R"({"keys":[")" + a + R"("],"confirm":true})")
+                                  << "policy.sshAgent.confirm"
+                                  << "expected a string, got a boolean";
+}
+
+void TestPolicy::sshAgent()
+{
+    QFETCH(QByteArray, agent);
+    QFETCH(QString, where);
+    QFETCH(QString, message);
+    const Result<Policy> decoded = Policy::fromJson(policyWithSshAgent(agent));
+    if (where.isEmpty()) {
+        QVERIFY2(decoded.ok(), qPrintable(decoded.ok() ? QString() : decoded.error().toString()));
+        QVERIFY(decoded.value().sshAgent.has_value());
+        QCOMPARE(Policy::fromJson(decoded.value().toJson()).value(), decoded.value());
+        return;
+    }
+    QVERIFY(!decoded.ok());
+    SANDBOX_EXPECT_ERROR(decoded.error(), where, message);
+}
+
+void TestPolicy::sshAgentRestrictsItsDimension()
+{
+    Policy policy = Policy::defaults();
+    QVERIFY(!policy.restrictedDimensions().contains(QStringLiteral("sshAgent")));
+    PolicySshAgent agent;
+    agent.keys = { keyA };
+    policy.sshAgent = agent;
+    QVERIFY(policy.restrictedDimensions().contains(QStringLiteral("sshAgent")));
+    QVERIFY(BackendDescriptor::enforcementDimensions().contains(QStringLiteral("sshAgent")));
+    // An agent with everything else open still needs a backend that places the filtering agent.
+    policy.writable = { QStringLiteral("/") };
+    policy.denied.clear();
+    policy.readOnly.clear();
+    policy.network = Policy::NetworkMode::Full;
+    policy.hostExecution = Policy::HostExecution::Allow;
+    policy.processes = Policy::ProcessConfinement::Shared;
+    QCOMPARE(policy.restrictedDimensions(), QStringList{ QStringLiteral("sshAgent") });
+    // Validation names every bad entry by its path; a policy built in code is checked the same way.
+    policy.sshAgent->keys = { keyA, QStringLiteral("SHA256:nope") };
+    policy.sshAgent->hosts = { QStringLiteral("a b") };
+    const Status status = policy.validate();
+    QVERIFY(!status.ok());
+    SANDBOX_EXPECT_ERROR(status.error(), QStringLiteral("policy.sshAgent.keys[1]"), QStringLiteral("SHA256"));
+    QCOMPARE(status.error().details.size(), 2);
+    QCOMPARE(status.error().details.at(1).where, QStringLiteral("policy.sshAgent.hosts[0]"));
 }
 
 QTEST_GUILESS_MAIN(TestPolicy)

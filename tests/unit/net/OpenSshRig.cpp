@@ -1,0 +1,140 @@
+#include "OpenSshRig.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+
+namespace sandbox::test {
+
+OpenSshRig::OpenSshRig()
+    : m_dir(QStringLiteral("/tmp/sshrig-XXXXXX"))
+{ }
+
+OpenSshRig::~OpenSshRig()
+{
+    if (m_agent.state() != QProcess::NotRunning) {
+        m_agent.terminate();
+        m_agent.waitForFinished(10000);
+    }
+}
+
+QString OpenSshRig::start()
+{
+    for (const char *tool : { "ssh-agent", "ssh-add", "ssh-keygen" }) {
+        if (QStandardPaths::findExecutable(QString::fromLatin1(tool)).isEmpty())
+            return QStringLiteral("%1 is missing: run installer/install-deps.sh test (openssh-client)")
+                .arg(QLatin1String(tool));
+    }
+    if (!m_dir.isValid())
+        return QStringLiteral("cannot make a temporary folder: %1").arg(m_dir.errorString());
+    m_agentSocket = path(QStringLiteral("user-agent.sock"));
+    // In the foreground, a child of this test; it prints its socket once it listens.
+    m_agent.start(QStringLiteral("ssh-agent"), { QStringLiteral("-D"), QStringLiteral("-a"), m_agentSocket });
+    if (!m_agent.waitForStarted(10000))
+        return QStringLiteral("ssh-agent did not start: %1").arg(m_agent.errorString());
+    QByteArray said;
+    while (!said.contains("SSH_AUTH_SOCK") && m_agent.waitForReadyRead(10000))
+        said += m_agent.readAllStandardOutput();
+    if (!said.contains("SSH_AUTH_SOCK"))
+        return QStringLiteral("ssh-agent did not say where it listens: %1").arg(QString::fromLocal8Bit(said));
+
+    for (const QString &name : { QStringLiteral("listed"), QStringLiteral("unlisted") }) {
+        const QString key = path(name);
+        if (const QString problem = generateKey(key, name + QStringLiteral("@test")); !problem.isEmpty())
+            return problem;
+        const Run added = run(QStringLiteral("ssh-add"), { key }, m_agentSocket);
+        if (added.exitCode != 0)
+            return QStringLiteral("ssh-add %1 failed: %2").arg(key, QString::fromLocal8Bit(added.err));
+        if (!QFile::remove(key))
+            return QStringLiteral("cannot remove %1").arg(key);
+    }
+    m_listedFingerprint = fingerprintOf(listedKey());
+    m_unlistedFingerprint = fingerprintOf(unlistedKey());
+    if (!m_listedFingerprint.startsWith(QStringLiteral("SHA256:")) || m_listedFingerprint == m_unlistedFingerprint)
+        return QStringLiteral("unexpected fingerprints: %1 and %2").arg(m_listedFingerprint, m_unlistedFingerprint);
+    if (fingerprintsListedAt(m_agentSocket).size() != 2)
+        return QStringLiteral("the agent does not list both keys");
+    return QString();
+}
+
+OpenSshRig::Run OpenSshRig::run(const QString &program, const QStringList &args, const QString &authSocket,
+                                const QMap<QString, QString> &extraEnvironment, const QString &workingDirectory) const
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.insert(QStringLiteral("SSH_AUTH_SOCK"), authSocket);
+    for (auto it = extraEnvironment.cbegin(); it != extraEnvironment.cend(); ++it)
+        env.insert(it.key(), it.value());
+    process.setProcessEnvironment(env);
+    process.setWorkingDirectory(workingDirectory.isEmpty() ? m_dir.path() : workingDirectory);
+    process.setStandardInputFile(QProcess::nullDevice());
+    QSignalSpy finished(&process, &QProcess::finished);
+    process.start(program, args);
+    Run result;
+    if (!finished.wait(60000)) {
+        process.kill();
+        finished.wait(5000);
+        result.err = "timed out";
+        return result;
+    }
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+QString OpenSshRig::generateKey(const QString &keyPath, const QString &comment) const
+{
+    QProcess keygen;
+    keygen.start(QStringLiteral("ssh-keygen"),
+                 { QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"), QStringLiteral("-N"),
+                   QString(), QStringLiteral("-C"), comment, QStringLiteral("-f"), keyPath });
+    if (!keygen.waitForFinished(30000) || keygen.exitStatus() != QProcess::NormalExit || keygen.exitCode() != 0)
+        return QStringLiteral("ssh-keygen could not make %1: %2")
+            .arg(keyPath, QString::fromLocal8Bit(keygen.readAllStandardError()));
+    return QString();
+}
+
+QString OpenSshRig::fingerprintOf(const QString &publicKey) const
+{
+    QProcess process;
+    process.start(QStringLiteral("ssh-keygen"), { QStringLiteral("-l"), QStringLiteral("-f"), publicKey });
+    if (!process.waitForFinished(30000))
+        return QString();
+    return QString::fromLatin1(process.readAllStandardOutput().split(' ').value(1));
+}
+
+QByteArray OpenSshRig::keyBlobOf(const QString &publicKey) const
+{
+    return QByteArray::fromBase64(readAll(publicKey).split(' ').value(1));
+}
+
+QStringList OpenSshRig::fingerprintsListedAt(const QString &authSocket) const
+{
+    const Run listed = run(QStringLiteral("ssh-add"), { QStringLiteral("-l") }, authSocket);
+    QStringList fingerprints;
+    for (const QByteArray &line : listed.out.split('\n')) {
+        const QList<QByteArray> fields = line.split(' ');
+        if (fields.size() > 1 && fields.at(1).startsWith("SHA256:"))
+            fingerprints.append(QString::fromLatin1(fields.at(1)));
+    }
+    return fingerprints;
+}
+
+QByteArray OpenSshRig::readAll(const QString &filePath)
+{
+    QFile file(filePath);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool OpenSshRig::writeFile(const QString &filePath, const QByteArray &data, QFile::Permissions permissions)
+{
+    QFile file(filePath);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(data) != data.size())
+        return false;
+    file.close();
+    return permissions == QFile::Permissions() || file.setPermissions(permissions);
+}
+
+} // namespace sandbox::test

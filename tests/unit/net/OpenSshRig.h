@@ -1,0 +1,64 @@
+#pragma once
+
+#include <QFile>
+#include <QMap>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+
+namespace sandbox::test {
+
+// The user's side of the SSH agent tests, made of Debian's OpenSSH tools: a folder of its
+// own (short, so sockets fit), an ssh-agent child in the foreground holding two ed25519
+// keys, "listed" and "unlisted", whose private key files are deleted once added, so only the
+// agent can sign with them.
+class OpenSshRig final
+{
+public:
+    struct Run
+    {
+        int exitCode = -1; // -1: crashed or timed out
+        QByteArray out;
+        QByteArray err;
+    };
+
+    OpenSshRig();
+    ~OpenSshRig();
+    OpenSshRig(const OpenSshRig &) = delete;
+    OpenSshRig &operator=(const OpenSshRig &) = delete;
+
+    // Starts the agent and adds both keys; empty on success, else what failed.
+    QString start();
+
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+    QString agentSocket() const { return m_agentSocket; }
+    QString listedKey() const { return path(QStringLiteral("listed.pub")); }
+    QString unlistedKey() const { return path(QStringLiteral("unlisted.pub")); }
+    QString listedFingerprint() const { return m_listedFingerprint; }
+    QString unlistedFingerprint() const { return m_unlistedFingerprint; }
+
+    // Runs `program` with SSH_AUTH_SOCK=`authSocket` (DISPLAY unset), in the rig's folder,
+    // waiting with the event loop running so that a filter on this thread can answer it.
+    Run run(const QString &program, const QStringList &args, const QString &authSocket,
+            const QMap<QString, QString> &extraEnvironment = {}, const QString &workingDirectory = {}) const;
+    // A new key pair without a passphrase at `path` (and `path`.pub); empty on success.
+    QString generateKey(const QString &path, const QString &comment) const;
+    // "SHA256:…" as ssh-keygen -l prints it for `publicKey`.
+    QString fingerprintOf(const QString &publicKey) const;
+    QByteArray keyBlobOf(const QString &publicKey) const;
+    // The fingerprints `ssh-add -l` lists at `authSocket`.
+    QStringList fingerprintsListedAt(const QString &authSocket) const;
+
+    static QByteArray readAll(const QString &path);
+    static bool writeFile(const QString &path, const QByteArray &data, QFile::Permissions permissions = {});
+
+private:
+    QTemporaryDir m_dir;
+    QProcess m_agent;
+    QString m_agentSocket;
+    QString m_listedFingerprint;
+    QString m_unlistedFingerprint;
+};
+
+} // namespace sandbox::test
