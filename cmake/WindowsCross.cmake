@@ -1,8 +1,14 @@
 # sandbox_add_windows_project(NAME SOURCE_DIR PROGRAM...): a plain C++ Win32 project (no Qt) built with
 # the mingw-w64 cross compiler as part of this build, its programs in <build>/windows. Sets
-# SANDBOX_MINGW_CXX (empty when no cross compiler is installed: then nothing is added, and
-# the tests that need these programs skip, saying why).
-find_program(SANDBOX_MINGW_CXX NAMES x86_64-w64-mingw32-g++-posix x86_64-w64-mingw32-g++)
+# SANDBOX_MINGW_CXX (empty when no cross compiler is installed, or SANDBOX_CROSS_WINDOWS is
+# off: then nothing is added, and the tests that need these programs skip, saying why).
+option(SANDBOX_CROSS_WINDOWS "Cross-compile the Windows helpers with mingw-w64 where it is installed" ON)
+if(SANDBOX_CROSS_WINDOWS)
+    find_program(SANDBOX_MINGW_CXX NAMES x86_64-w64-mingw32-g++-posix x86_64-w64-mingw32-g++)
+else()
+    unset(SANDBOX_MINGW_CXX)
+    unset(SANDBOX_MINGW_CXX CACHE)
+endif()
 set(SANDBOX_WINDOWS_BIN_DIR ${CMAKE_BINARY_DIR}/windows)
 include(ExternalProject)
 
