@@ -187,8 +187,8 @@ Result<std::shared_ptr<SandboxProcess>> WindowsLauncher::spawn(const SpawnReques
         [folder, init, planFile, statusFile, where](const ExitStatus &status) -> std::optional<Error> {
             QFile read(statusFile);
             const QByteArray lines = read.open(QIODevice::ReadOnly) ? read.readAll() : QByteArray();
-            // Killed before it could undo its changes: undone now, from the plan.
-            if (!lines.contains("\nundone\n") && !lines.startsWith("undone\n")) {
+            // Killed after changing something and before undoing it: undone now, from the plan.
+            if (lines.startsWith("changing\n") && !lines.contains("\nundone\n")) {
                 QProcess undo;
                 undo.start(init, { QStringLiteral("--undo"), QDir::toNativeSeparators(planFile) });
                 undo.waitForFinished(60000);

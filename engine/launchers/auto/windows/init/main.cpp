@@ -21,8 +21,9 @@
 // restricted token, stdio, exit status and timeout. It confines nothing on the filesystem or
 // the network; it exists to exercise the rest where AppContainers do not exist (Wine).
 //
-// Status lines (--status FILE, written as they happen): "started <pid>", "exit <code>",
-// "timeout <ms>", "parent-ended", "error <message>", "undone", "undo-failed <message>".
+// Status lines (--status FILE, written as they happen): "changing" (before the first change
+// to the system: what follows it must be undone), "started <pid>", "exit <code>", "timeout
+// <ms>", "parent-ended", "error <message>", "undone", "undo-failed <message>".
 
 #include "Firewall.h"
 #include "Identity.h"
@@ -313,6 +314,7 @@ int run(const Options &options, const Plan &plan)
     };
     std::string error;
     if (!options.jobOnly) {
+        status("changing");
         if (!identity.establish(plan, error))
             fail(error);
         changed = true;
