@@ -30,6 +30,7 @@ status=0
 podman_dir=$(mktemp -d "${TMPDIR:-/tmp}/sandbox-podman.XXXXXX")
 trap 'tests/integration/podman-runtime.sh stop "$podman_dir" || true' EXIT
 export SANDBOX_REQUIRE_DOCKER=1 # the Docker tests fail rather than skip without it
+export SANDBOX_REQUIRE_WINE=1 # so do sandbox-init.exe's tests without mingw-w64 or Wine
 if runtime=$(tests/integration/podman-runtime.sh start "$podman_dir"); then
     export $runtime
 else

@@ -5,6 +5,8 @@
 #ifdef SANDBOX_HAVE_AUTO_LAUNCHER
 #include "auto/AutoLauncher.h"
 #endif
+#include "auto/macos/SeatbeltLauncher.h"
+#include "auto/windows/WindowsLauncher.h"
 
 #ifdef SANDBOX_HAVE_VM_LAUNCHER
 #include "launchers/vm/VmLauncher.h"
@@ -33,6 +35,10 @@ void registerBuiltinLaunchers(Engine &engine)
 #ifdef SANDBOX_HAVE_AUTO_LAUNCHER
     // A fresh instance per activation: a candidate never reconfigures the one serving.
     registerOrWarn(engine, QStringLiteral("auto"), [] { return std::make_shared<AutoLauncher>(); });
+#elif defined(Q_OS_MACOS)
+    registerOrWarn(engine, QStringLiteral("auto"), [] { return std::make_shared<SeatbeltLauncher>(); });
+#elif defined(Q_OS_WIN)
+    registerOrWarn(engine, QStringLiteral("auto"), [] { return std::make_shared<WindowsLauncher>(); });
 #endif
 #ifdef SANDBOX_HAVE_VM_LAUNCHER
     registerOrWarn(engine, QStringLiteral("vm"), [] { return createVmLauncher(); });
