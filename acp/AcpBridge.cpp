@@ -4,6 +4,7 @@
 #include "AcpTerminal.h"
 #include "AgentPeer.h"
 #include "JsonRpcLine.h"
+#include "fdio/FdIo.h"
 #include "server/Client.h"
 #include "server/WhenReady.h"
 
@@ -28,19 +29,6 @@ QString resolvedPath(const QString &path)
 {
     const QString canonical = QFileInfo(path).canonicalFilePath();
     return canonical.isEmpty() ? QDir::cleanPath(path) : canonical;
-}
-
-void writeAll(int fd, const QByteArray &data)
-{
-    qsizetype written = 0;
-    while (written < data.size()) {
-        const ssize_t n = ::write(fd, data.constData() + written, size_t(data.size() - written));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return;
-        written += n;
-    }
 }
 
 } // namespace
@@ -489,7 +477,7 @@ void AcpBridge::toEditor(const QJsonObject &message)
 void AcpBridge::toEditorLine(const QByteArray &line)
 {
     if (m_editorOpen)
-        writeAll(m_options.outputFd, line);
+        fdio::writeAll(m_options.outputFd, line.constData(), std::size_t(line.size()));
 }
 
 void AcpBridge::toAgent(const QJsonObject &message)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The layering DESIGN.md states, checked on every test run:
-#  - engine/ links and includes no QtWidgets;
+#  - engine/ links and includes no QtWidgets; engine/fdio/ no Qt at all;
 #  - nothing outside packs/ names a contributed backend's provider (the specification
 #    forbids provider-specific branches in core, protocol, daemon settings and Studio);
 #  - ui/, tui/ and acp/ reach the engine only through the client API and protocol objects.
@@ -11,6 +11,9 @@ report() { echo "layering: $*" >&2; fail=1; }
 
 if grep -rnE '#include <(QtWidgets/)?Q(Widget|Application|MainWindow|Dialog|PushButton)\b|Qt6::Widgets' engine; then
     report "engine/ must not use QtWidgets (lines above)"
+fi
+if grep -rnE '#include <Q|Qt6::' engine/fdio; then
+    report "engine/fdio/ is plain C++ (the static guest helpers link it): no Qt (lines above)"
 fi
 if grep -rniE 'docker|podman|e2b' engine ui tui app acp; then
     report "only packs/ may name a contributed backend's provider (lines above)"
