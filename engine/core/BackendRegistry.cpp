@@ -1,6 +1,6 @@
 #include "BackendRegistry.h"
 
-#include "Confinement.h"
+#include "ConfinementCheck.h"
 #include "protocol/JsonReader.h"
 
 #include <QDir>
@@ -235,9 +235,9 @@ QList<BackendInfo> BackendRegistry::list(const ActiveBackend::Snapshot &active, 
         info.sourceLabel = entry.sourceLabel;
         // What would stop an activation now, said before anyone tries: claims that leave a
         // restricted dimension unenforced, and required settings that are not set.
-        info.unenforced = Confinement::unenforced(info.active && active.launcher ? active.launcher->confinement(policy)
-                                                                                 : info.descriptor.enforcement,
-                                                  policy);
+        info.unenforced = ConfinementCheck::unenforced(
+            info.active && active.launcher ? active.launcher->confinement(policy) : info.descriptor.enforcement,
+            policy);
         info.missingSettings = missingSettings(entry);
         if (!entry.enabled) {
             // Listed so the user sees it, but it cannot be activated until its pack is enabled.

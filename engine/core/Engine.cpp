@@ -4,7 +4,7 @@
 #include "ActiveBackend.h"
 #include "BackendRegistry.h"
 #include "CleanupScheduler.h"
-#include "Confinement.h"
+#include "ConfinementCheck.h"
 #include "CredentialStore.h"
 #include "EngineFiles.h"
 #include "FileSettingsStore.h"
@@ -848,10 +848,10 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
     }
     // Whatever transition is under way, the launcher that serves this spawn confines it or
     // nothing runs.
-    if (Status confined = Confinement::check(*snapshot.launcher, effectivePolicy, snapshot.ref->toString());
+    if (Status confined = ConfinementCheck::check(*snapshot.launcher, effectivePolicy, snapshot.ref->toString());
         !confined.ok()) {
         d->table.unpin(snapshot.launcher.get());
-        const QStringList missing = Confinement::unenforced(*snapshot.launcher, effectivePolicy);
+        const QStringList missing = ConfinementCheck::unenforced(*snapshot.launcher, effectivePolicy);
         return d->refuseSpawn(request, snapshot.ref,
                               tr("confinement: the backend cannot enforce %1, which the policy restricts")
                                   .arg(missing.join(QStringLiteral(", "))),
