@@ -1,8 +1,10 @@
 #include "AcpBridge.h"
 
+#include "AcpParams.h"
 #include "AcpTerminal.h"
 #include "AgentPeer.h"
 #include "JsonRpcLine.h"
+#include "fdio/FdIo.h"
 #include "server/Client.h"
 #include "server/WhenReady.h"
 
@@ -17,50 +19,9 @@
 
 namespace sandbox {
 
+using namespace acpparams;
+
 namespace {
-
-const QString ourIdPrefix = QStringLiteral("sandbox-acp/");
-
-// Reads one optional member of `params`; an error message naming it when it has the wrong type.
-struct ParamReader
-{
-    const QJsonObject &params;
-    QString method;
-    QString problem;
-
-    QString string(const QString &key, bool required)
-    {
-        const QJsonValue value = params.value(key);
-        if (value.isUndefined() || value.isNull()) {
-            if (required && problem.isEmpty())
-                problem = AcpBridge::tr("%1: params.%2 is required").arg(method, key);
-            return {};
-        }
-        if (!value.isString() && problem.isEmpty())
-            problem = AcpBridge::tr("%1: params.%2 must be a string").arg(method, key);
-        return value.toString();
-    }
-    std::optional<qint64> integer(const QString &key)
-    {
-        const QJsonValue value = params.value(key);
-        if (value.isUndefined() || value.isNull())
-            return std::nullopt;
-        const double number = value.toDouble(-1);
-        if (!value.isDouble() || number < 0 || number != qint64(number) || number > 1e15) {
-            if (problem.isEmpty())
-                problem = AcpBridge::tr("%1: params.%2 must be a non-negative integer").arg(method, key);
-            return std::nullopt;
-        }
-        return qint64(number);
-    }
-    QString absolutePath(const QString &key, bool required)
-    {
-        const QString path = string(key, required);
-        if (!path.isEmpty() && !QDir::isAbsolutePath(path) && problem.isEmpty())
-            problem = AcpBridge::tr("%1: params.%2 must be an absolute path").arg(method, key);
-        return path;
-    }
-};
 
 // Where `path` really is: symbolic links resolved, or, for a path that does not exist,
 // the path cleaned of "." and ".." (the engine refuses a working directory that does not exist).
@@ -68,66 +29,6 @@ QString resolvedPath(const QString &path)
 {
     const QString canonical = QFileInfo(path).canonicalFilePath();
     return canonical.isEmpty() ? QDir::cleanPath(path) : canonical;
-}
-
-void writeAll(int fd, const QByteArray &data)
-{
-    qsizetype written = 0;
-    while (written < data.size()) {
-        const ssize_t n = ::write(fd, data.constData() + written, size_t(data.size() - written));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return;
-        written += n;
-    }
-}
-
-// Runs `argv` through the engine with `input` on its stdin and hands stdout, stderr and the
-// exit status to `done`; the file methods use it so the backend enforces the policy.
-void runThroughEngine(
-    Client &client, QObject *context, const SpawnRequest &request, const QByteArray &input,
-    std::function<void(const QByteArray &, const QByteArray &, std::optional<ExitStatus>, const QString &)> done)
-{
-    struct Run
-    {
-        std::unique_ptr<RemoteProcess> process;
-        QByteArray out;
-        QByteArray err;
-        bool ended = false;
-    };
-    auto run = std::make_shared<Run>();
-    run->process = client.spawn(request);
-    RemoteProcess *process = run->process.get();
-    auto finish = [run, done](std::optional<ExitStatus> status, const QString &reason) {
-        if (run->ended)
-            return;
-        run->ended = true;
-        done(run->out, run->err, status, reason);
-        run->process.release()->deleteLater();
-    };
-    QObject::connect(process, &RemoteProcess::stdoutReady, context, [run](const QByteArray &d) { run->out += d; });
-    QObject::connect(process, &RemoteProcess::stderrReady, context, [run](const QByteArray &d) { run->err += d; });
-    QObject::connect(process, &RemoteProcess::failedToStart, context,
-                     [finish](const Error &error) { finish(std::nullopt, error.toString()); });
-    QObject::connect(process, &RemoteProcess::finished, context,
-                     [finish](const ExitStatus &status) { finish(status, QString()); });
-    QObject::connect(&client, &Client::disconnected, context,
-                     [finish](const QString &reason) { finish(std::nullopt, reason); });
-    if (!input.isEmpty())
-        process->writeStdin(input);
-    process->closeStdin();
-}
-
-QString processProblem(const QByteArray &err, const std::optional<ExitStatus> &status, const QString &reason)
-{
-    if (!status)
-        return reason;
-    QString text = QString::fromUtf8(err).trimmed();
-    if (text.isEmpty())
-        text = status->signaled ? AcpBridge::tr("killed by signal %1").arg(status->signal)
-                                : AcpBridge::tr("exit status %1").arg(status->exitCode);
-    return text;
 }
 
 } // namespace
@@ -568,246 +469,6 @@ void AcpBridge::terminalCall(const QJsonValue &id, const QString &method, const 
     }
 }
 
-void AcpBridge::readTextFile(const QJsonValue &id, const QJsonObject &params, bool retried)
-{
-    const QString method = QStringLiteral("fs/read_text_file");
-    ParamReader read{ params, method, {} };
-    const QString session = read.string(QStringLiteral("sessionId"), true);
-    const QString path = read.absolutePath(QStringLiteral("path"), true);
-    const std::optional<qint64> line = read.integer(QStringLiteral("line"));
-    const std::optional<qint64> limit = read.integer(QStringLiteral("limit"));
-    if (!read.problem.isEmpty()) {
-        refuseToAgent(id, JsonRpcLine::InvalidParams, read.problem);
-        return;
-    }
-    if (m_policy && m_policy->readable.isEmpty()) {
-        refuseToAgent(id, JsonRpcLine::Refused, tr("%1: the sandbox policy makes no path readable").arg(method));
-        return;
-    }
-    SpawnRequest request;
-    request.argv = QStringList{ QStringLiteral("/bin/cat"), QStringLiteral("--"), path };
-    request.cwd = workspaceFor(session);
-    request.workspace = request.cwd;
-    const Client *used = m_client;
-    runThroughEngine(
-        *m_client, this, request, {},
-        [this, id, method, path, line, limit, used, params, retried](
-            const QByteArray &out, const QByteArray &err, std::optional<ExitStatus> status, const QString &reason) {
-            if (!status && retryOnNextEngine(used, HeldCall{ id, method, params }, retried))
-                return;
-            if (!status || status->signaled || status->exitCode != 0) {
-                refuseToAgent(
-                    id, JsonRpcLine::Refused,
-                    tr("%1: cannot read %2 in the sandbox: %3").arg(method, path, processProblem(err, status, reason)));
-                return;
-            }
-            QString content = QString::fromUtf8(out);
-            if (line || limit) {
-                QStringList lines = content.split(QLatin1Char('\n'));
-                const qsizetype first = qBound<qsizetype>(0, line.value_or(1) - 1, lines.size());
-                lines = lines.mid(first, limit ? qsizetype(*limit) : -1);
-                content = lines.join(QLatin1Char('\n'));
-            }
-            toAgent(JsonRpcLine::response(id, QJsonObject{ { QStringLiteral("content"), content } }));
-        });
-}
-
-void AcpBridge::writeTextFile(const QJsonValue &id, const QJsonObject &params, bool retried)
-{
-    const QString method = QStringLiteral("fs/write_text_file");
-    ParamReader read{ params, method, {} };
-    const QString session = read.string(QStringLiteral("sessionId"), true);
-    const QString path = read.absolutePath(QStringLiteral("path"), true);
-    const QString content = read.string(QStringLiteral("content"), true);
-    if (!read.problem.isEmpty()) {
-        refuseToAgent(id, JsonRpcLine::InvalidParams, read.problem);
-        return;
-    }
-    if (m_policy && m_policy->writable.isEmpty()) {
-        refuseToAgent(id, JsonRpcLine::Refused, tr("%1: the sandbox policy makes no path writable").arg(method));
-        return;
-    }
-    SpawnRequest request;
-    // The sandbox writes the file, so only what the policy makes writable can be written.
-    request.argv = QStringList{ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("cat > \"$1\""),
-                                QStringLiteral("sh"), path };
-    request.cwd = workspaceFor(session);
-    request.workspace = request.cwd;
-    const Client *used = m_client;
-    runThroughEngine(*m_client, this, request, content.toUtf8(),
-                     [this, id, method, path, used, params, retried](const QByteArray &, const QByteArray &err,
-                                                                     std::optional<ExitStatus> status,
-                                                                     const QString &reason) {
-                         if (!status && retryOnNextEngine(used, HeldCall{ id, method, params }, retried))
-                             return;
-                         if (!status || status->signaled || status->exitCode != 0) {
-                             refuseToAgent(id, JsonRpcLine::Refused,
-                                           tr("%1: cannot write %2 in the sandbox: %3")
-                                               .arg(method, path, processProblem(err, status, reason)));
-                             return;
-                         }
-                         toAgent(JsonRpcLine::response(id, QJsonObject()));
-                     });
-}
-
-void AcpBridge::ask(const HostInteractionRequest &request)
-{
-    if (!m_editorOpen || m_done) {
-        m_client->answerInteraction(HostInteractionResponse{ request.id, false, QString() });
-        return;
-    }
-    QJsonArray options;
-    switch (request.kind) {
-    case HostInteractionRequest::Kind::Confirm:
-        options.append(QJsonObject{ { QStringLiteral("optionId"), QStringLiteral("allow") },
-                                    { QStringLiteral("name"), tr("Allow") },
-                                    { QStringLiteral("kind"), QStringLiteral("allow_once") } });
-        break;
-    case HostInteractionRequest::Kind::Choice:
-        for (const SelectOption &option : request.options)
-            options.append(
-                QJsonObject{ { QStringLiteral("optionId"), QString(QStringLiteral("choice:") + option.value) },
-                             { QStringLiteral("name"), option.label },
-                             { QStringLiteral("kind"), QStringLiteral("allow_once") } });
-        break;
-    case HostInteractionRequest::Kind::Text:
-        if (m_editorTakesForms && !m_lastSessionId.isEmpty()) {
-            askWithForm(request);
-            return;
-        }
-        // A permission request has no text field: refused, and said so.
-        if (m_editorTakesForms)
-            qWarning().noquote()
-                << tr("refused the question \"%1\": no session is open yet to ask the editor in").arg(request.title);
-        else
-            qWarning().noquote() << tr("refused the question \"%1\": the editor offers no form elicitation, "
-                                       "and a permission request cannot carry a typed answer")
-                                        .arg(request.title);
-        m_client->answerInteraction(HostInteractionResponse{ request.id, false, QString() });
-        return;
-    case HostInteractionRequest::Kind::Secret:
-        // An elicitation form shows what is typed in clear and passes it through the editor:
-        // secrets are entered in Studio, the terminal UI or sandboxctl, never here.
-        qWarning().noquote() << tr("refused the question \"%1\": secrets are not asked through the editor; "
-                                   "answer it in Sandbox Studio, sandboxctl tui or sandboxctl")
-                                    .arg(request.title);
-        m_client->answerInteraction(HostInteractionResponse{ request.id, false, QString() });
-        return;
-    }
-    options.append(QJsonObject{ { QStringLiteral("optionId"), QStringLiteral("reject") },
-                                { QStringLiteral("name"), tr("Deny") },
-                                { QStringLiteral("kind"), QStringLiteral("reject_once") } });
-    const QString text
-        = request.message.isEmpty() ? request.title : QString(request.title + QStringLiteral("\n\n") + request.message);
-    const QJsonObject toolCall{ { QStringLiteral("toolCallId"), QString(QStringLiteral("sandbox-") + request.id) },
-                                { QStringLiteral("title"), request.title },
-                                { QStringLiteral("kind"), QStringLiteral("execute") },
-                                { QStringLiteral("status"), QStringLiteral("pending") },
-                                { QStringLiteral("content"),
-                                  QJsonArray{
-                                      QJsonObject{ { QStringLiteral("type"), QStringLiteral("content") },
-                                                   { QStringLiteral("content"),
-                                                     QJsonObject{ { QStringLiteral("type"), QStringLiteral("text") },
-                                                                  { QStringLiteral("text"), text } } } } } } };
-    const QString requestId = openQuestion(request, false);
-    toEditor(JsonRpcLine::request(requestId, QStringLiteral("session/request_permission"),
-                                  QJsonObject{ { QStringLiteral("sessionId"), m_lastSessionId },
-                                               { QStringLiteral("toolCall"), toolCall },
-                                               { QStringLiteral("options"), options } }));
-}
-
-QString AcpBridge::openQuestion(const HostInteractionRequest &request, bool form)
-{
-    const QString requestId = ourIdPrefix + QString::number(m_nextRequest++);
-    const QString key = JsonRpcLine::idKey(requestId);
-    Question question{ request, new QTimer(this), form };
-    question.timer->setSingleShot(true);
-    connect(question.timer, &QTimer::timeout, this, [this, key] { answerQuestion(key, false, QString()); });
-    question.timer->start(m_options.answerTimeoutMs);
-    m_questions.insert(key, question);
-    return requestId;
-}
-
-// A question answered with text, as a form of one required text field.
-void AcpBridge::askWithForm(const HostInteractionRequest &request)
-{
-    QJsonObject field{ { QStringLiteral("type"), QStringLiteral("string") },
-                       { QStringLiteral("title"), request.title } };
-    if (!request.message.isEmpty())
-        field.insert(QStringLiteral("description"), request.message);
-    if (!request.defaultValue.isEmpty())
-        field.insert(QStringLiteral("default"), request.defaultValue);
-    const QJsonObject schema{ { QStringLiteral("type"), QStringLiteral("object") },
-                              { QStringLiteral("title"), request.title },
-                              { QStringLiteral("properties"), QJsonObject{ { QStringLiteral("value"), field } } },
-                              { QStringLiteral("required"), QJsonArray{ QStringLiteral("value") } } };
-    const QString text
-        = request.message.isEmpty() ? request.title : QString(request.title + QStringLiteral("\n\n") + request.message);
-    const QString requestId = openQuestion(request, true);
-    toEditor(JsonRpcLine::request(requestId, QStringLiteral("elicitation/create"),
-                                  QJsonObject{ { QStringLiteral("sessionId"), m_lastSessionId },
-                                               { QStringLiteral("mode"), QStringLiteral("form") },
-                                               { QStringLiteral("message"), text },
-                                               { QStringLiteral("requestedSchema"), schema } }));
-}
-
-void AcpBridge::handleQuestionResponse(const QString &key, const QJsonObject &response)
-{
-    if (!m_questions.contains(key))
-        return; // answered already (timed out): the late answer changes nothing
-    if (m_questions.value(key).form)
-        handleFormOutcome(key, response);
-    else
-        handlePermissionOutcome(key, response);
-}
-
-// Only "accept" with a text value answers; decline, cancel, an error or anything else denies.
-void AcpBridge::handleFormOutcome(const QString &key, const QJsonObject &response)
-{
-    const QJsonObject result = response.value(QLatin1String("result")).toObject();
-    const QJsonValue value = result.value(QLatin1String("content")).toObject().value(QLatin1String("value"));
-    if (result.value(QLatin1String("action")).toString() != QLatin1String("accept") || !value.isString()) {
-        answerQuestion(key, false, QString());
-        return;
-    }
-    answerQuestion(key, true, value.toString());
-}
-
-void AcpBridge::handlePermissionOutcome(const QString &key, const QJsonObject &response)
-{
-    const HostInteractionRequest &request = m_questions.value(key).request;
-    const QJsonObject outcome
-        = response.value(QLatin1String("result")).toObject().value(QLatin1String("outcome")).toObject();
-    if (outcome.value(QLatin1String("outcome")).toString() != QLatin1String("selected")) {
-        answerQuestion(key, false, QString());
-        return;
-    }
-    const QString option = outcome.value(QLatin1String("optionId")).toString();
-    if (request.kind == HostInteractionRequest::Kind::Confirm && option == QLatin1String("allow")) {
-        answerQuestion(key, true, QString());
-        return;
-    }
-    if (request.kind == HostInteractionRequest::Kind::Choice && option.startsWith(QLatin1String("choice:"))) {
-        const QString value = option.mid(7);
-        for (const SelectOption &candidate : request.options) {
-            if (candidate.value == value) {
-                answerQuestion(key, true, value);
-                return;
-            }
-        }
-    }
-    answerQuestion(key, false, QString());
-}
-
-void AcpBridge::answerQuestion(const QString &key, bool accepted, const QString &value)
-{
-    if (!m_questions.contains(key))
-        return;
-    const Question question = m_questions.take(key);
-    question.timer->deleteLater();
-    m_client->answerInteraction(HostInteractionResponse{ question.request.id, accepted, value });
-}
-
 void AcpBridge::toEditor(const QJsonObject &message)
 {
     toEditorLine(JsonRpcLine::serialize(message));
@@ -816,7 +477,7 @@ void AcpBridge::toEditor(const QJsonObject &message)
 void AcpBridge::toEditorLine(const QByteArray &line)
 {
     if (m_editorOpen)
-        writeAll(m_options.outputFd, line);
+        fdio::writeAll(m_options.outputFd, line.constData(), std::size_t(line.size()));
 }
 
 void AcpBridge::toAgent(const QJsonObject &message)

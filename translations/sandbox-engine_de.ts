@@ -237,6 +237,10 @@
         <source>credential injection</source>
         <translation>Einsetzen von Zugangsdaten</translation>
     </message>
+    <message>
+        <source>the filtering SSH agent</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ContainerPool</name>
@@ -472,6 +476,14 @@
     <message>
         <source>The engine has no folder for the commands&apos; status channels.</source>
         <translation>Die Engine hat keinen Ordner für die Statuskanäle der Befehle.</translation>
+    </message>
+    <message>
+        <source>Needs allowed domains. Commands see a placeholder (in the credential&apos;s variable), never the value. The engine&apos;s filtering proxy, the container&apos;s only way out, terminates TLS only toward a credential&apos;s hosts (a certificate of the engine&apos;s own authority per host; the real host verified against the system&apos;s authorities and the policy&apos;s extra ones), replaces the placeholder with the value only in the allowed headers (inside &quot;Authorization: Basic&quot; too) of requests whose Host header and TLS server name are the tunnel&apos;s host (compared byte for byte; anything else is refused as domain fronting), refuses TRACE and protocol upgrades, withholds an answer that carries a value back (an echo) and ends the connection, and reports every placeholder it sees going elsewhere, for this backend. The engine&apos;s certificate bundle (the system&apos;s authorities, the engine&apos;s, the policy&apos;s extra ones) is mounted read-only at /run/sandbox-studio/ca-bundle.pem and over /etc/ssl/certs/ca-certificates.crt, and named by SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT and AWS_CA_BUNDLE; images that keep their bundle elsewhere trust the authority only through those variables. The authority&apos;s private key never enters the container. Each set of credentials gets a container of its own.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This engine offers no credential injection; nothing was run.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1795,6 +1807,26 @@
         <source>chmod and utimes (every call that changes a file&apos;s mode or times) are made by sandbox-init on the command&apos;s behalf (seccomp user notification, the path and times read from the command once) only when the file, resolved as the command asked (symbolic links followed unless it asked otherwise), lies under a writable path and belongs to the command&apos;s user; they are refused elsewhere, read-only and denied paths included; a symbolic link&apos;s own times are set on the link sandbox-init holds; on a kernel without seccomp user notification (before Linux 5.0) chmod and utimes are refused everywhere; ownership never changes: chown and its kin succeed, changing nothing, only when they ask for the owner and group a file under a writable path already has (as tar and cp -a do as root), and are refused otherwise</source>
         <translation>chmod und utimes (jeder Aufruf, der die Rechte oder Zeiten einer Datei ändert) führt sandbox-init für den Befehl aus (seccomp-Benutzerbenachrichtigung, Pfad und Zeiten einmal aus dem Befehl gelesen), nur wenn die Datei, aufgelöst wie vom Befehl verlangt (symbolische Links verfolgt, außer er verlangt anderes), unter einem beschreibbaren Pfad liegt und dem Benutzer des Befehls gehört; anderswo werden sie abgewiesen, schreibgeschützte und verbotene Pfade eingeschlossen; die eigenen Zeiten eines symbolischen Links werden an dem Link gesetzt, den sandbox-init hält; auf einem Kernel ohne seccomp-Benutzerbenachrichtigung (vor Linux 5.0) werden chmod und utimes überall abgewiesen; der Besitz ändert sich nie: chown und verwandte Aufrufe gelingen, ohne etwas zu ändern, nur wenn sie den Besitzer und die Gruppe verlangen, die eine Datei unter einem beschreibbaren Pfad schon hat (wie tar und cp -a als root), und werden sonst abgewiesen</translation>
     </message>
+    <message>
+        <source>The bundle is also bound over the system&apos;s bundle file, so clients that read only that trust the engine&apos;s authority too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Without a mount namespace the system&apos;s bundle file stays the host&apos;s: only clients that read the variables trust the engine&apos;s authority, and only clients that speak SOCKS5 over the proxy&apos;s unix socket (curl; git from 2.46 on) reach the network at all.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Needs allowed domains. A credential host without a port means its port 443. The command sees a placeholder (in the credential&apos;s variable), never the value. The filtering proxy terminates TLS only toward a credential&apos;s hosts (a certificate of the engine&apos;s own authority per host, made in memory; the real host verified against the system&apos;s authorities and the policy&apos;s extra ones), replaces the placeholder with the value, read from the secret storage when a request needs it, only in the allowed headers (inside &quot;Authorization: Basic&quot; too) of requests whose Host header and TLS server name are the host the tunnel was opened for (compared byte for byte; anything else is refused as domain fronting), refuses TRACE and protocol upgrades, withholds an answer that carries a value back (as sent: an echo of the request) and ends the connection, and reports as a refusal every placeholder it sees going elsewhere (another host, a request line, a body, a plain tunnel; split across two reads, one in an encrypted tunnel to another host goes unseen, and is never replaced). Every other connection stays a plain tunnel. The command trusts the authority through a certificate bundle (the system&apos;s authorities, the engine&apos;s, the policy&apos;s extra ones) named by SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT and AWS_CA_BUNDLE; the authority&apos;s private key is a denied path; the engine&apos;s process is not dumpable once it holds a value (no core dump, no /proc access to its memory).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This engine offers no credential injection; nothing was run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>credential: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sandbox::BackendDescriptor</name>
@@ -1852,6 +1884,14 @@
     <message>
         <source>network: %1</source>
         <translation>Netzwerk: %1</translation>
+    </message>
+    <message>
+        <source>This engine offers no credential injection.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>credential: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2045,6 +2085,25 @@
     </message>
 </context>
 <context>
+    <name>sandbox::CredentialInjector</name>
+    <message>
+        <source>cannot read the system&apos;s certificates in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation type="unfinished">%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 holds no PEM certificate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write the certificate bundle %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sandbox::CredentialStore</name>
     <message>
         <source>credential name %1</source>
@@ -2199,6 +2258,10 @@
     <message>
         <source>%1 cannot give the command a terminal, so nothing was run: %2</source>
         <translation>%1 kann dem Befehl kein Terminal geben, daher wurde nichts ausgeführt: %2</translation>
+    </message>
+    <message>
+        <source>%1 lies in %2, which the command may write: it could make the proxy trust a certificate authority of its own; nothing was run</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2566,6 +2629,117 @@
     </message>
 </context>
 <context>
+    <name>sandbox::HttpRequestRewriter</name>
+    <message>
+        <source>request header larger than %1 bytes</source>
+        <translation type="unfinished">Anfrage-Header größer als %1 Bytes</translation>
+    </message>
+    <message>
+        <source>a request body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>chunk line longer than %1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a trailer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>malformed chunk size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>chunk data not followed by a line end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a line of the request head ends without a carriage return</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a control character in the request head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>malformed request line</source>
+        <translation type="unfinished">fehlerhafte Anfragezeile</translation>
+    </message>
+    <message>
+        <source>CONNECT inside a tunnel is not supported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the request line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TRACE is not passed on a connection that carries credentials</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the request names %1, not %2, the host this connection was opened for (domain fronting)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>folded header lines are not accepted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>malformed header line</source>
+        <translation type="unfinished">fehlerhafte Header-Zeile</translation>
+    </message>
+    <message>
+        <source>bad Content-Length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>protocol upgrades are not passed on a connection that carries credentials</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a request needs exactly one Host header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the Host header names %1, not %2, the host this connection was opened for (domain fronting)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a request with both Content-Length and Transfer-Encoding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a transfer coding other than chunked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the header %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the placeholder of credential &quot;%1&quot; was sent to %2, which is not one of its hosts, in %3; it was not replaced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the placeholder of credential &quot;%1&quot; was sent to %2 in %3, where the policy does not let it be replaced; it was not replaced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>credential &quot;%1&quot; has no stored value; its placeholder went to %2 unchanged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the value of credential &quot;%1&quot; contains a line break or NUL and cannot go into a header; it was not replaced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the placeholder of credential &quot;%1&quot; was sent to %2 in %3, where it is never replaced</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sandbox::HyperVBootDisk</name>
     <message>
         <source>EFI stub (package systemd-boot-efi)</source>
@@ -2713,6 +2887,10 @@
         <source>This engine offers no filtering proxy.</source>
         <translation>Diese Engine bietet keinen Filter-Proxy.</translation>
     </message>
+    <message>
+        <source>This engine offers no credential injection.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sandbox::LayoutBuilder</name>
@@ -2800,6 +2978,13 @@
     <message>
         <source>cannot read the credentials of the process serving %1</source>
         <translation>die Berechtigungsnachweise des Prozesses, der %1 bedient, können nicht gelesen werden</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::LoopbackBridge</name>
+    <message>
+        <source>cannot listen on 127.0.0.1 for the filtering proxy: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2934,6 +3119,10 @@
         <source>too many credentials (%1, at most %2)</source>
         <translation>zu viele Zugangsdaten (%1, höchstens %2)</translation>
     </message>
+    <message>
+        <source>credentials need the network mode &quot;allowlist&quot;: only then does every connection go through the engine&apos;s proxy, which puts the values in</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sandbox::PolicyCredential</name>
@@ -3002,6 +3191,61 @@
     </message>
 </context>
 <context>
+    <name>sandbox::PolicySshAgent</name>
+    <message>
+        <source>expected an OpenSSH fingerprint such as &quot;SHA256:&quot; and 43 base64 characters, as ssh-keygen -lf KEY.pub prints it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>must not be empty; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is an MD5 fingerprint; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>does not start with &quot;SHA256:&quot;; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has %1 characters after &quot;SHA256:&quot;, not %2; %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has a character that is not base64 after &quot;SHA256:&quot;; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not the base64 of a SHA-256 hash; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an SSH agent needs at least one key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>too many keys (%1, at most %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is listed twice (also keys[%1])</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>too many entries (%1, at most %2)</source>
+        <translation type="unfinished">zu viele Einträge (%1, höchstens %2)</translation>
+    </message>
+    <message>
+        <source>unknown confirmation mode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown confirmation &quot;%1&quot;; expected never, first-use or always</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sandbox::PolicyStore</name>
     <message>
         <source>The sandbox policy cannot be read (%1), so no command runs until it is fixed: a command never runs under a policy other than yours. Repair the file, or replace it with &quot;sandboxctl policy set FILE&quot; or with the defaults by &quot;sandboxctl policy reset&quot; (or in Studio&apos;s policy panel). The file is left as it is until then.</source>
@@ -3029,6 +3273,13 @@
     <message>
         <source>an exited process must report its exit status</source>
         <translation>ein beendeter Prozess muss seinen Exit-Status melden</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::ProgramProcess</name>
+    <message>
+        <source>cannot start %1: %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3159,6 +3410,30 @@
     <message>
         <source>cannot connect to %1:%2: %3</source>
         <translation>Verbindung zu %1:%2 nicht möglich: %3</translation>
+    </message>
+    <message>
+        <source>cannot terminate TLS toward %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the TLS server name %1 is not %2, the host this connection was opened for (domain fronting)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot reach %1 over TLS: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 sent the value of credential &quot;%2&quot; back in its answer; the answer was withheld and the connection ended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the command&apos;s TLS connection to %1 failed (does it trust the engine&apos;s certificate authority? the sandbox&apos;s certificate bundle includes it): %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the placeholder of credential &quot;%1&quot; was sent to %2 on a connection the proxy does not terminate (not one of its hosts, an excluded host, or plain HTTP); it was not replaced</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3340,6 +3615,65 @@
     </message>
 </context>
 <context>
+    <name>sandbox::SeatbeltLauncher</name>
+    <message>
+        <source>the Seatbelt sandbox exists on macOS only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is missing, so commands cannot be confined</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Automatic (OS sandbox)</source>
+        <translation type="unfinished">Automatisch (Betriebssystem-Sandbox)</translation>
+    </message>
+    <message>
+        <source>Confines each command with the macOS sandbox (Seatbelt): a profile compiled from its policy, applied by sandbox-exec.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not verified by this project&apos;s own test runs (they run on Linux; the profile&apos;s text is unit-tested there)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not enforced: %1, nothing is run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seatbelt profile (sandbox-exec -p), default deny: reads only under the readable paths and the system&apos;s runtime locations, denied paths carved out in any letter case; writes only under the writable paths, read-only paths and the repositories&apos; control files (.git/hooks, .git/config and the rest RepositoryRules names) denied there; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: every connection denied by the profile; allowlist: only the engine&apos;s filtering proxy, on one loopback port; full: allowed; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the engine&apos;s filtering proxy, bridged from a loopback port the profile allows alone; proxy variables set; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deny and ask (ask is not asked on macOS: it is denied): Mach services limited to a base set (user lookups, logging, notifications, certificate trust, the temporary directory), unix socket connections, Apple events and opening applications refused by the profile; allow: all of them allowed; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>isolated: signals and process information only for processes in the same sandbox (profile); shared: for any process the user may reach; every child inherits the sandbox; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine&apos;s own refusals, and every connection the filtering proxy refuses (allowed domains). Not observed: what the Seatbelt profile refuses.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no command to run</source>
+        <translation type="unfinished">kein auszuführender Befehl</translation>
+    </message>
+    <message>
+        <source>allowed domains need the engine&apos;s filtering proxy</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sandbox::SeatbeltProfile</name>
     <message>
         <source>&apos;%1&apos; is not an absolute path</source>
@@ -3466,6 +3800,104 @@
     <message>
         <source>%1 is not inside the workspace %2</source>
         <translation>%1 liegt nicht im Arbeitsbereich %2</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::SshAgentFilter</name>
+    <message>
+        <source>%1 (the connection was closed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>use the extension &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a malformed extension request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a malformed signature request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sign with a key the policy does not list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sign: the policy asks for a confirmation and nobody can give it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sign: the user refused the signature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this SSH agent filter already listens at %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the SSH agent filter&apos;s socket path must be absolute</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is the user&apos;s own SSH agent socket; the filter needs a socket of its own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot listen for SSH agent clients: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>more than %1 connections at once (the connection was closed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::TlsStream</name>
+    <message>
+        <source>cannot make a TLS context: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot load the host&apos;s certificate: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot start TLS: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot load the system&apos;s certificate authorities: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot load the certificate authorities in %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no TLS context</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot check the certificate of %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS input not consumed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the certificate is not trusted: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS handshake failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TLS failed: %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3665,6 +4097,69 @@
     <message>
         <source>seccomp: the policy denies %1 (seen by the guest&apos;s seccomp observer in %2)</source>
         <translation>Seccomp: die Richtlinie verweigert %1 (vom Seccomp-Beobachter des Gasts in %2 gesehen)</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::WindowsLauncher</name>
+    <message>
+        <source>sandbox-init.exe confines commands on Windows only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the helper sandbox-init.exe was not found next to %1 (set SANDBOX_INIT_PATH or reinstall)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Automatic (OS sandbox)</source>
+        <translation type="unfinished">Automatisch (Betriebssystem-Sandbox)</translation>
+    </message>
+    <message>
+        <source>Confines each command on Windows with an AppContainer of its own, access rules on its paths, firewall rules, a restricted token and a job object (sandbox-init.exe).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not verified by this project&apos;s own test runs (they run on Linux: the plan is unit-tested there, and sandbox-init.exe&apos;s job object, stdio, exit status and timeout are tested under Wine, which has no AppContainers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not enforced: %1, nothing is run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an AppContainer of the command&apos;s own reaches only what its access rules grant: read on the readable paths, write on the writable ones, deny rules on denied and read-only paths and on the repositories&apos; control files (the .git entry itself cannot be removed or renamed), added when the command starts and removed when it ends; rules are set on paths that exist when it starts, so a denied or read-only path created later inside a writable one is not covered; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none: an AppContainer without network capabilities, and a firewall rule blocking everything for it; allowlist: not offered on Windows yet (the filtering proxy serves unix sockets only), nothing is run; full: the internetClient and privateNetworkClientServer capabilities; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>deny and ask (ask is not asked on Windows: it is denied): the job object&apos;s UI restrictions (no other windows, clipboard, global atoms or system settings), an AppContainer reaching no named pipe or service that does not admit AppContainers; allow: no UI restrictions; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a restricted token (every privilege but traversal removed, Administrators deny-only, low integrity), a job object that allows no breakaway, ends every process of the command when sandbox-init.exe ends or is killed, and limits their number; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine&apos;s own refusals. Not observed: what the AppContainer, the access rules and the firewall refuse.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no command to run</source>
+        <translation type="unfinished">kein auszuführender Befehl</translation>
+    </message>
+    <message>
+        <source>allowed domains are not offered on Windows yet (the filtering proxy serves unix sockets only); nothing was run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot make a folder for the command&apos;s plan in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write the command&apos;s plan to %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3921,6 +4416,64 @@
     <message>
         <source>the member at offset %1 claims %2 bytes, more than the %3 bytes left in the archive: the archive ends inside it</source>
         <translation>der Eintrag an Position %1 gibt %2 Bytes an, mehr als die %3 Bytes, die im Archiv noch übrig sind: das Archiv endet innerhalb des Eintrags</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::sshagent</name>
+    <message>
+        <source>list the keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sign</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add a key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>remove a key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>remove every key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>add a smartcard&apos;s keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>remove a smartcard&apos;s keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lock the agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unlock the agent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>use an extension</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>message type %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::sshagent::FrameReader</name>
+    <message>
+        <source>an empty message (no message type)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a message of %1 bytes, more than the %2 an SSH agent message may have</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

@@ -218,6 +218,10 @@
         <source>Credentials</source>
         <translation>Zugangsdaten</translation>
     </message>
+    <message>
+        <source>SSH agent</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>sandbox::BackendPanel</name>
@@ -1047,6 +1051,14 @@
     <message>
         <source>&lt;b&gt;Credentials:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;Zugangsdaten:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>none (signing only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;SSH agent:&lt;/b&gt; confirm %1; keys: %2; hosts: %3</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,7 @@
 #include "Terminal.h"
 
+#include "fdio/FdIo.h"
+
 #include <QFile>
 
 #include <cerrno>
@@ -99,16 +101,7 @@ std::optional<QString> Terminal::readSecret(const QString &prompt)
 
 bool Terminal::writeAll(int fd, const QByteArray &data)
 {
-    qsizetype done = 0;
-    while (done < data.size()) {
-        const ssize_t n = ::write(fd, data.constData() + done, size_t(data.size() - done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        done += n;
-    }
-    return true;
+    return fdio::writeAll(fd, data.constData(), std::size_t(data.size()));
 }
 
 std::optional<TerminalSize> Terminal::size(int fd)

@@ -19,8 +19,9 @@ int TuiCommand::execute(EngineConnection &engine)
         return usageError(tr("unexpected argument"));
     if (!::isatty(STDIN_FILENO) || !::isatty(STDOUT_FILENO))
         return fail(tr("tui needs a terminal on stdin and stdout"));
-    TerminalUi ui(engine.client());
-    return ui.run();
+    TerminalUi ui(engine.client(), Failure);
+    const Result<int> ended = ui.run();
+    return ended.ok() ? ended.value() : fail(ended.error().message);
 }
 
 } // namespace sandbox

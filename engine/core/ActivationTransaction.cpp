@@ -1,7 +1,7 @@
 #include "ActivationTransaction.h"
 
 #include "CleanupScheduler.h"
-#include "Confinement.h"
+#include "ConfinementCheck.h"
 #include "FutureWait.h"
 #include "SecretStore.h"
 #include "SecretUpdateBatch.h"
@@ -245,7 +245,7 @@ Status ActivationTransaction::probe()
     const Result<Policy> policy = m_context.policy();
     if (!policy.ok())
         return policy.error();
-    return Confinement::check(*m_candidate.launcher, policy.value(), where());
+    return ConfinementCheck::check(*m_candidate.launcher, policy.value(), where());
 }
 
 Status ActivationTransaction::swap()

@@ -1,5 +1,6 @@
 #include "BackendRegistry.h"
 
+#include "ConfinementCheck.h"
 #include "protocol/JsonReader.h"
 
 #include <QDir>
@@ -201,6 +202,60 @@ Result<BackendRegistry::Instance> BackendRegistry::instantiate(const BackendRef 
     holder->launcher = std::move(launcher);
     holder->launcher->attach(holder->host.get());
     return Instance{ std::shared_ptr<Launcher>(holder, holder->launcher.get()), holder->host.get() };
+}
+
+QList<BackendInfo> BackendRegistry::list(const ActiveBackend::Snapshot &active, const Policy &policy,
+                                         const std::function<QStringList(const BackendEntry &)> &missingSettings) const
+{
+    const std::optional<BackendRef> activeRef = active.ref;
+    QList<BackendInfo> list;
+    for (const BackendEntry &entry : entries()) {
+        BackendInfo info;
+        info.ref = entry.ref;
+        info.descriptor = entry.descriptor;
+        if (activeRef && *activeRef == entry.ref && active.launcher) {
+            // The serving instance knows what it enforces after preparing (e.g. which
+            // sandbox tier it chose); the schema stays the registered one.
+            // What it says now enters the engine here: a claim clients would refuse (markup,
+            // control characters) is withheld, never replaced by another tier's claim.
+            const BackendDescriptor serving = active.launcher->descriptor();
+            if (serving.fields == entry.descriptor.fields) {
+                info.descriptor.enforcement.clear();
+                for (auto it = serving.enforcement.cbegin(); it != serving.enforcement.cend(); ++it) {
+                    if (!BackendDescriptor::enforcementDimensions().contains(it.key()))
+                        continue;
+                    const bool plain
+                        = !it.value().trimmed().isEmpty() && JsonReader::plainTextProblem(it.value()).isEmpty();
+                    info.descriptor.enforcement.insert(
+                        it.key(),
+                        plain ? it.value()
+                              : QCoreApplication::translate("sandbox::Engine",
+                                                            "(not shown: the backend's claim is not plain text)"));
+                }
+                if (JsonReader::plainTextProblem(serving.refusals).isEmpty())
+                    info.descriptor.refusals = serving.refusals;
+            }
+        }
+        info.availability = entry.availability;
+        info.active = activeRef && *activeRef == entry.ref;
+        info.sourceLabel = entry.sourceLabel;
+        // What would stop an activation now, said before anyone tries: claims that leave a
+        // restricted dimension unenforced, and required settings that are not set.
+        info.unenforced = ConfinementCheck::unenforced(
+            info.active && active.launcher ? active.launcher->confinement(policy) : info.descriptor.enforcement,
+            policy);
+        info.missingSettings = missingSettings(entry);
+        if (!entry.enabled) {
+            // Listed so the user sees it, but it cannot be activated until its pack is enabled.
+            info.availability = Availability{ false,
+                                              QCoreApplication::translate(
+                                                  "sandbox::Engine",
+                                                  "Its pack \"%1\" is disabled. Enable the pack to use this backend.")
+                                                  .arg(entry.sourceLabel) };
+        }
+        list.append(info);
+    }
+    return list;
 }
 
 } // namespace sandbox

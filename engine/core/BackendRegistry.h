@@ -1,7 +1,10 @@
 #pragma once
 
+#include "ActiveBackend.h"
 #include "BackendHost.h"
 #include "Launcher.h"
+#include "protocol/BackendInfo.h"
+#include "protocol/Policy.h"
 
 #include <QCoreApplication>
 #include <QList>
@@ -62,6 +65,12 @@ public:
 
     std::optional<BackendEntry> entry(const BackendRef &ref) const;
     QList<BackendEntry> entries() const;
+    // Every backend as clients list it, in registration order: the `active` one with what its
+    // serving instance claims now, each with what would stop its activation under `policy`
+    // (dimensions left unenforced, the required settings `missingSettings` finds unset), a
+    // backend of a disabled pack listed as unavailable.
+    QList<BackendInfo> list(const ActiveBackend::Snapshot &active, const Policy &policy,
+                            const std::function<QStringList(const BackendEntry &)> &missingSettings) const;
     std::shared_ptr<Launcher> catalog(const BackendRef &ref) const;
     // True when the backend's catalog instance serves its activations too (registered
     // without a factory): configuring it is then an activation's business alone.

@@ -4,7 +4,7 @@
 #include "ActiveBackend.h"
 #include "BackendRegistry.h"
 #include "CleanupScheduler.h"
-#include "Confinement.h"
+#include "ConfinementCheck.h"
 #include "CredentialStore.h"
 #include "CredentialVault.h"
 #include "EngineFiles.h"
@@ -16,6 +16,7 @@
 #include "PlaintextSecretStore.h"
 #include "PolicyStore.h"
 #include "ProcessTable.h"
+#include "ProcessWatch.h"
 #include "RefusalLog.h"
 #include "SecretStore.h"
 #include "SecretUpdateBatch.h"
@@ -122,6 +123,7 @@ public:
     // The configuration, state and runtime directories: no sandbox may write them.
     QStringList engineDirectories;
     ProcessTable table;
+    std::unique_ptr<ProcessWatch> watch;
     ActiveBackend active;
     std::unique_ptr<CleanupScheduler> cleanup;
     std::unique_ptr<PackManager> packs;
@@ -132,15 +134,12 @@ public:
 
     mutable QMutex warningsMutex;
     QStringList warnings;
-    QSet<quint64> timedOut;
     QSet<BackendRef> refreshing;
     QSet<BackendRef> refreshAgain; // settings changed while a probe of them was in flight
     QWaitCondition probesSettled; // with warningsMutex: a probe ended
     // Configures and probes catalog instances (not the serving ones), off the event thread:
     // reading secrets and configuring may take a while.
     QThreadPool probePool;
-    // Cleared first thing on destruction: process signals arriving later are ignored.
-    std::shared_ptr<QAtomicInt> alive = std::make_shared<QAtomicInt>(1);
 };
 
 namespace {
@@ -216,6 +215,19 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
         },
         [this](const BackendRef &ref) { return boundsFor(ref).disposeMs; }, &stop);
     table.setIdleCallback([this](const Launcher *launcher) { cleanup->launcherIdle(launcher); });
+    ProcessWatch::Reports reports;
+    reports.started = [this](quint64 id, qint64 pid) {
+        // Listed at spawn before it had a pid: every client learns the pid now.
+        if (const std::optional<ProcessInfo> info = table.setPid(id, pid))
+            emit q->processNoted(*info);
+    };
+    reports.noted = [this](quint64 id, const QString &note) {
+        if (const std::optional<ProcessInfo> info = table.addNote(id, note))
+            emit q->processNoted(*info);
+    };
+    reports.refused = [this](Refusal refusal) { publishRefusal(std::move(refusal)); };
+    reports.ended = [this](quint64 id, ExitStatus status) { processEnded(id, status); };
+    watch = std::make_unique<ProcessWatch>(std::move(reports));
 
     // One worker: activations and pack operations run strictly one after another.
     activationPool.setMaxThreadCount(1);
@@ -237,7 +249,8 @@ Engine::Private::~Private()
     // A proxy channel may outlive the engine a moment: it reads no value any more.
     vault->detach();
     publishingRefusals.storeRelease(0);
-    alive->storeRelease(0);
+    // Process signals arriving from now on are ignored.
+    watch->stop();
     // Commands never outlive the engine that confined them.
     for (const std::shared_ptr<SandboxProcess> &process : table.takeRunning()) {
         if (process->thread() == QThread::currentThread()) {
@@ -519,11 +532,6 @@ Status Engine::Private::fallBackFrom(const QString &packId, const QString &actio
 
 void Engine::Private::processEnded(quint64 id, ExitStatus status)
 {
-    {
-        QMutexLocker locker(&warningsMutex);
-        if (timedOut.remove(id))
-            status.timedOut = true;
-    }
     std::shared_ptr<SandboxProcess> process = table.process(id);
     if (!table.finish(id, status))
         return;
@@ -588,52 +596,10 @@ Status Engine::registerBuiltin(const QString &kind, std::function<std::shared_pt
 QList<BackendInfo> Engine::backends() const
 {
     const ActiveBackend::Snapshot active = d->active.current();
-    const std::optional<BackendRef> activeRef = active.ref;
     const Policy policy = this->policy();
     const Result<SettingsDocument> document = d->settings->load();
-    QList<BackendInfo> list;
-    for (const BackendEntry &entry : d->registry->entries()) {
-        BackendInfo info;
-        info.ref = entry.ref;
-        info.descriptor = entry.descriptor;
-        if (activeRef && *activeRef == entry.ref && active.launcher) {
-            // The serving instance knows what it enforces after preparing (e.g. which
-            // sandbox tier it chose); the schema stays the registered one.
-            // What it says now enters the engine here: a claim clients would refuse (markup,
-            // control characters) is withheld, never replaced by another tier's claim.
-            const BackendDescriptor serving = active.launcher->descriptor();
-            if (serving.fields == entry.descriptor.fields) {
-                info.descriptor.enforcement.clear();
-                for (auto it = serving.enforcement.cbegin(); it != serving.enforcement.cend(); ++it) {
-                    if (!BackendDescriptor::enforcementDimensions().contains(it.key()))
-                        continue;
-                    const bool plain
-                        = !it.value().trimmed().isEmpty() && JsonReader::plainTextProblem(it.value()).isEmpty();
-                    info.descriptor.enforcement.insert(
-                        it.key(), plain ? it.value() : tr("(not shown: the backend's claim is not plain text)"));
-                }
-                if (JsonReader::plainTextProblem(serving.refusals).isEmpty())
-                    info.descriptor.refusals = serving.refusals;
-            }
-        }
-        info.availability = entry.availability;
-        info.active = activeRef && *activeRef == entry.ref;
-        info.sourceLabel = entry.sourceLabel;
-        // What would stop an activation now, said before anyone tries: claims that leave a
-        // restricted dimension unenforced, and required settings that are not set.
-        info.unenforced = Confinement::unenforced(info.active && active.launcher ? active.launcher->confinement(policy)
-                                                                                 : info.descriptor.enforcement,
-                                                  policy);
-        info.missingSettings = d->missingSettings(entry, document);
-        if (!entry.enabled) {
-            // Listed so the user sees it, but it cannot be activated until its pack is enabled.
-            info.availability = Availability{
-                false, tr("Its pack \"%1\" is disabled. Enable the pack to use this backend.").arg(entry.sourceLabel)
-            };
-        }
-        list.append(info);
-    }
-    return list;
+    return d->registry->list(
+        active, policy, [this, &document](const BackendEntry &entry) { return d->missingSettings(entry, document); });
 }
 
 Result<BackendInfo> Engine::backend(const BackendRef &ref) const
@@ -906,10 +872,10 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
     }
     // Whatever transition is under way, the launcher that serves this spawn confines it or
     // nothing runs.
-    if (Status confined = Confinement::check(*snapshot.launcher, effectivePolicy, snapshot.ref->toString());
+    if (Status confined = ConfinementCheck::check(*snapshot.launcher, effectivePolicy, snapshot.ref->toString());
         !confined.ok()) {
         d->table.unpin(snapshot.launcher.get());
-        const QStringList missing = Confinement::unenforced(*snapshot.launcher, effectivePolicy);
+        const QStringList missing = ConfinementCheck::unenforced(*snapshot.launcher, effectivePolicy);
         return d->refuseSpawn(request, snapshot.ref,
                               tr("confinement: the backend cannot enforce %1, which the policy restricts")
                                   .arg(missing.join(QStringLiteral(", "))),
@@ -967,70 +933,7 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
     if (processId)
         *processId = id;
 
-    // The process may outlive the engine: every handler checks that the engine still is.
-    Private *priv = d.get();
-    std::shared_ptr<QAtomicInt> alive = d->alive;
-    SandboxProcess *object = process.get();
-    auto settled = std::make_shared<QAtomicInt>(0); // started, failed to start, or finished
-    connect(object, &SandboxProcess::started, object, [this, alive, id, object, settled] {
-        settled->storeRelease(1);
-        if (!alive->loadAcquire())
-            return;
-        // Listed at spawn before it had a pid: every client learns the pid now.
-        if (const std::optional<ProcessInfo> info = d->table.setPid(id, object->pid()))
-            emit processNoted(*info);
-    });
-    connect(object, &SandboxProcess::finished, object, [priv, alive, id, settled](const ExitStatus &status) {
-        settled->storeRelease(1);
-        if (alive->loadAcquire())
-            priv->processEnded(id, status);
-    });
-    connect(object, &SandboxProcess::refused, object,
-            [priv, alive, id, command = Refusal::shortCommand(request.argv), ref = *snapshot.ref](const Refusal &seen) {
-                if (!alive->loadAcquire())
-                    return;
-                Refusal refusal = seen;
-                refusal.processId = id;
-                refusal.command = command;
-                refusal.ref = ref;
-                priv->publishRefusal(std::move(refusal));
-            });
-    connect(object, &SandboxProcess::noted, object, [this, alive, id](const QString &note) {
-        if (!alive->loadAcquire())
-            return;
-        if (const std::optional<ProcessInfo> info = d->table.addNote(id, note))
-            emit processNoted(*info);
-    });
-    connect(object, &SandboxProcess::failedToStart, object, [priv, alive, id, settled](const Error &) {
-        settled->storeRelease(1);
-        if (alive->loadAcquire())
-            priv->processEnded(id, ExitStatus{ 127, false, 0, false });
-    });
-    // Starting is a launcher call too: a sandbox that has not started within its bound is
-    // killed, and its end is reported as timed out.
-    QTimer::singleShot(d->boundsFor(*snapshot.ref).spawnMs, object, [priv, alive, id, object, settled] {
-        if (!alive->loadAcquire() || settled->loadAcquire())
-            return;
-        {
-            QMutexLocker locker(&priv->warningsMutex);
-            priv->timedOut.insert(id);
-        }
-        object->kill();
-    });
-    // The engine is the one owner of the timeout, for every launcher: launchers run no
-    // timer of their own, and kill() ends the whole sandbox in whatever state it is (a
-    // sandbox still being set up reports the kill as its end, not as a failure to start).
-    if (request.timeoutMs > 0) {
-        QTimer::singleShot(request.timeoutMs, object, [priv, alive, id, object] {
-            if (!alive->loadAcquire() || !object->isRunning())
-                return;
-            {
-                QMutexLocker locker(&priv->warningsMutex);
-                priv->timedOut.insert(id);
-            }
-            object->kill();
-        });
-    }
+    d->watch->watch(id, process.get(), request, *snapshot.ref, d->boundsFor(*snapshot.ref).spawnMs);
     if (const std::optional<ProcessInfo> info = d->table.info(id))
         emit processStarted(*info);
     return process;

@@ -1,5 +1,7 @@
 #include "QmpClient.h"
 
+#include "fdio/FdIo.h"
+
 #include <QJsonDocument>
 #include <QThread>
 
@@ -82,16 +84,9 @@ Status QmpClient::sendLine(const QByteArray &line, int passFd, const QElapsedTim
         msghdr message{};
         message.msg_iov = &chunk;
         message.msg_iovlen = 1;
-        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-        if (passFd >= 0 && sent == 0) {
-            message.msg_control = control;
-            message.msg_controllen = sizeof control;
-            cmsghdr *header = CMSG_FIRSTHDR(&message);
-            header->cmsg_level = SOL_SOCKET;
-            header->cmsg_type = SCM_RIGHTS;
-            header->cmsg_len = CMSG_LEN(sizeof(int));
-            std::memcpy(CMSG_DATA(header), &passFd, sizeof(int));
-        }
+        fdio::DescriptorControl control;
+        if (passFd >= 0 && sent == 0)
+            fdio::attachDescriptor(message, control, passFd);
         const ssize_t written = ::sendmsg(m_fd, &message, MSG_NOSIGNAL);
         if (written < 0) {
             if (errno == EINTR || errno == EAGAIN)

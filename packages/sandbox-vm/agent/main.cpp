@@ -6,6 +6,7 @@
 #include "GuestNetwork.h"
 #include "GuestProtocol.h"
 #include "WireU32.h"
+#include "fdio/FdIo.h"
 
 #include <cerrno>
 #include <csignal>
@@ -33,19 +34,6 @@ constexpr const char *kVersion = "sandbox-vm-agent 1";
 
 int g_channel = -1;
 
-void writeAll(int fd, const char *data, size_t size)
-{
-    while (size > 0) {
-        const ssize_t n = write(fd, data, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            _exit(3); // the engine is gone: nothing left to serve
-        data += n;
-        size -= size_t(n);
-    }
-}
-
 using sandbox::wire::getU32;
 using sandbox::wire::putU32;
 
@@ -59,7 +47,8 @@ void sendFrame(FrameType type, uint32_t id, const char *data, size_t size)
         frame.push_back(char(type));
         putU32(frame, id);
         frame.append(data, piece);
-        writeAll(g_channel, frame.data(), frame.size());
+        if (!sandbox::fdio::writeAll(g_channel, frame.data(), frame.size()))
+            _exit(3); // the engine is gone: nothing left to serve
         data += piece;
         size -= piece;
     } while (size > 0);

@@ -4,6 +4,8 @@
 // engine). The filter hands each denied call to this observer (SECCOMP_RET_USER_NOTIF),
 // which answers EPERM, so the command sees a plain refusal and nothing is executed.
 // Exits like the command did (same code, or the same signal).
+#include "fdio/FdIo.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -90,44 +92,6 @@ std::vector<sock_filter> buildFilter()
     return program;
 }
 
-void sendFd(int socket, int fd)
-{
-    char data = 0;
-    iovec iov{ &data, 1 };
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    msghdr message{};
-    message.msg_iov = &iov;
-    message.msg_iovlen = 1;
-    message.msg_control = control;
-    message.msg_controllen = sizeof control;
-    cmsghdr *header = CMSG_FIRSTHDR(&message);
-    header->cmsg_level = SOL_SOCKET;
-    header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(header), &fd, sizeof fd);
-    while (sendmsg(socket, &message, 0) < 0 && errno == EINTR) { }
-}
-
-int receiveFd(int socket)
-{
-    char data = 0;
-    iovec iov{ &data, 1 };
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    msghdr message{};
-    message.msg_iov = &iov;
-    message.msg_iovlen = 1;
-    message.msg_control = control;
-    message.msg_controllen = sizeof control;
-    ssize_t n;
-    while ((n = recvmsg(socket, &message, 0)) < 0 && errno == EINTR) { }
-    cmsghdr *header = CMSG_FIRSTHDR(&message);
-    if (n <= 0 || !header || header->cmsg_type != SCM_RIGHTS)
-        return -1;
-    int fd = -1;
-    std::memcpy(&fd, CMSG_DATA(header), sizeof fd);
-    return fd;
-}
-
 std::string commandName(pid_t pid)
 {
     const std::string path = "/proc/" + std::to_string(pid) + "/comm";
@@ -188,7 +152,7 @@ int main(int argc, char **argv)
             perror("sandbox-vm-seccomp-observer: seccomp");
             _exit(125);
         }
-        sendFd(channel[1], listener);
+        sandbox::fdio::sendDescriptor(channel[1], listener, std::string_view("", 1));
         close(listener);
         close(channel[1]);
         execvp(argv[3], argv + 3);
@@ -201,7 +165,7 @@ int main(int argc, char **argv)
     // them so it can report how the command ended.
     for (int s : { SIGINT, SIGTERM, SIGHUP, SIGQUIT })
         signal(s, SIG_IGN);
-    const int listener = receiveFd(channel[0]);
+    const int listener = sandbox::fdio::receiveDescriptor(channel[0]);
     close(channel[0]);
     int status = 0;
     if (listener < 0) {

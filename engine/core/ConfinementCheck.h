@@ -12,8 +12,9 @@ namespace sandbox {
 // "Never unconfined" as code: whether a launcher enforces every policy dimension a policy
 // restricts. The engine asks before it makes a backend active (activation, swap-back,
 // restore, a pack's fallback) and before every spawn.
-class Confinement final
+class ConfinementCheck final
 {
+    // Its texts keep the translation context the engine catalogue has them in.
     Q_DECLARE_TR_FUNCTIONS(Confinement)
 
 public:

@@ -1,13 +1,13 @@
-#include "Confinement.h"
+#include "ConfinementCheck.h"
 
 namespace sandbox {
 
-QStringList Confinement::unenforced(const Launcher &launcher, const Policy &policy)
+QStringList ConfinementCheck::unenforced(const Launcher &launcher, const Policy &policy)
 {
     return unenforced(launcher.confinement(policy), policy);
 }
 
-QStringList Confinement::unenforced(const QMap<QString, QString> &enforcedBy, const Policy &policy)
+QStringList ConfinementCheck::unenforced(const QMap<QString, QString> &enforcedBy, const Policy &policy)
 {
     QStringList missing;
     for (const QString &dimension : policy.restrictedDimensions()) {
@@ -17,7 +17,7 @@ QStringList Confinement::unenforced(const QMap<QString, QString> &enforcedBy, co
     return missing;
 }
 
-Status Confinement::check(const Launcher &launcher, const Policy &policy, const QString &where)
+Status ConfinementCheck::check(const Launcher &launcher, const Policy &policy, const QString &where)
 {
     const QStringList missing = unenforced(launcher, policy);
     if (missing.isEmpty())
@@ -33,7 +33,7 @@ Status Confinement::check(const Launcher &launcher, const Policy &policy, const 
                   {} };
 }
 
-QString Confinement::dimensionInWords(const QString &dimension)
+QString ConfinementCheck::dimensionInWords(const QString &dimension)
 {
     if (dimension == QLatin1String("filesystem"))
         return tr("the filesystem rules");

@@ -1,6 +1,5 @@
 #include "TerminalUi.h"
 
-#include "Command.h"
 #include "common/SignalWatcher.h"
 #include "server/Client.h"
 #include "server/WhenReady.h"
@@ -65,9 +64,10 @@ QString stateText(const BackendInfo &info)
 
 } // namespace
 
-TerminalUi::TerminalUi(Client &client, QObject *parent)
+TerminalUi::TerminalUi(Client &client, int engineGoneStatus, QObject *parent)
     : QObject(parent)
     , m_client(client)
+    , m_engineGoneStatus(engineGoneStatus)
 {
     connect(&m_client, &Client::backendsChanged, this, &TerminalUi::reload);
     connect(&m_client, &Client::activeBackendChanged, this, &TerminalUi::reload);
@@ -102,7 +102,7 @@ TerminalUi::TerminalUi(Client &client, QObject *parent)
         m_farewell = tr("sandboxctl tui: the engine went away (%1). Start it again (sandboxd, or Studio), then run "
                         "sandboxctl tui.")
                          .arg(reason);
-        quit(Command::Failure);
+        quit(m_engineGoneStatus);
     });
 }
 
@@ -112,11 +112,11 @@ TerminalUi::~TerminalUi()
         endwin();
 }
 
-int TerminalUi::run()
+Result<int> TerminalUi::run()
 {
     std::setlocale(LC_ALL, "");
     if (!initscr())
-        return Command::fail(tr("cannot start the terminal screen"));
+        return Error{ QStringLiteral("tui"), tr("cannot start the terminal screen"), {} };
     m_screenOpen = true;
     cbreak();
     noecho();

@@ -3,6 +3,7 @@
 #include "SettingsForm.h"
 #include "protocol/ActivationEvent.h"
 #include "protocol/BackendInfo.h"
+#include "protocol/Error.h"
 #include "protocol/HostInteraction.h"
 #include "protocol/Policy.h"
 #include "protocol/SpawnRequest.h"
@@ -32,11 +33,13 @@ class TerminalUi final : public QObject
     Q_OBJECT
 
 public:
-    explicit TerminalUi(Client &client, QObject *parent = nullptr);
+    // `engineGoneStatus`: the exit status when the engine goes away.
+    TerminalUi(Client &client, int engineGoneStatus, QObject *parent = nullptr);
     ~TerminalUi() override;
 
-    // Runs until the user quits or the engine goes away; the exit status.
-    int run();
+    // Runs until the user quits or the engine goes away; the exit status, or an error when
+    // the terminal screen cannot start.
+    Result<int> run();
 
 private:
     enum class View { Backends, Policy, Processes, Settings };
@@ -55,6 +58,7 @@ private:
     void quit(int status);
 
     Client &m_client;
+    const int m_engineGoneStatus;
     QEventLoop m_loop;
     std::unique_ptr<QSocketNotifier> m_keys;
     std::unique_ptr<QTimer> m_poll;

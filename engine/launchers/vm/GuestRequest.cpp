@@ -1,0 +1,89 @@
+#include "GuestRequest.h"
+
+#include "ForwarderProtocol.h"
+
+#include <QDateTime>
+#include <QMap>
+#include <QRandomGenerator>
+
+namespace sandbox {
+
+QByteArray GuestRequest::spawnPayload(const SpawnRequest &request, bool proxied)
+{
+    QByteArray payload;
+    auto put = [&](const QString &text) {
+        payload += text.toUtf8();
+        payload += '\0';
+    };
+    put(request.cwd);
+    put(QStringLiteral("observe"));
+    put(QString::number(request.argv.size()));
+    for (const QString &arg : request.argv)
+        put(arg);
+    QMap<QString, QString> env = request.env;
+    if (!env.contains(QStringLiteral("PATH")))
+        env.insert(QStringLiteral("PATH"),
+                   QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/.sandbox/bin"));
+    if (proxied) {
+        // Set after the request's own: a command cannot point tools elsewhere (and there is
+        // nowhere else to go).
+        const QString http = QStringLiteral("http://127.0.0.1:%1").arg(forwarder::kListenPort);
+        const QString socks = QStringLiteral("socks5h://127.0.0.1:%1").arg(forwarder::kListenPort);
+        for (const char *name : { "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "npm_config_proxy",
+                                  "npm_config_https_proxy", "PIP_PROXY", "SANDBOX_PROXY" })
+            env.insert(QString::fromLatin1(name), http);
+        env.insert(QStringLiteral("ALL_PROXY"), socks);
+        env.insert(QStringLiteral("all_proxy"), socks);
+        env.insert(QStringLiteral("NO_PROXY"), QString());
+        env.insert(QStringLiteral("no_proxy"), QString());
+    }
+    put(QString::number(env.size()));
+    for (auto it = env.cbegin(); it != env.cend(); ++it)
+        put(it.key() + QLatin1Char('=') + it.value());
+    return payload;
+}
+
+QByteArray GuestRequest::handshakePayload()
+{
+    QByteArray payload;
+    auto put = [&](const QString &text) {
+        payload += text.toUtf8();
+        payload += '\0';
+    };
+    const QStringList argv{
+        QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+        QStringLiteral("date -u -s @%1 >/dev/null && cat >/dev/urandom").arg(QDateTime::currentSecsSinceEpoch())
+    };
+    put(QStringLiteral("/"));
+    put(QString());
+    put(QString::number(argv.size()));
+    for (const QString &arg : argv)
+        put(arg);
+    put(QStringLiteral("1"));
+    put(QStringLiteral("PATH=/.sandbox/bin:/bin"));
+    return payload;
+}
+
+QByteArray GuestRequest::freshSeed()
+{
+    QByteArray seed(64, Qt::Uninitialized);
+    QRandomGenerator::system()->generate(reinterpret_cast<quint32 *>(seed.data()),
+                                         reinterpret_cast<quint32 *>(seed.data() + seed.size()));
+    return seed;
+}
+
+bool GuestRequest::hasNul(const SpawnRequest &request)
+{
+    auto bad = [](const QString &text) { return text.contains(QChar(0)); };
+    if (bad(request.cwd) || bad(request.workspace))
+        return true;
+    for (const QString &arg : request.argv)
+        if (bad(arg))
+            return true;
+    for (auto it = request.env.cbegin(); it != request.env.cend(); ++it)
+        if (bad(it.key()) || bad(it.value()) || it.key().contains(QLatin1Char('=')))
+            return true;
+    return false;
+}
+
+} // namespace sandbox

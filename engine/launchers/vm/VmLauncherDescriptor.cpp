@@ -1,0 +1,152 @@
+#include "UserNetworkProtocol.h"
+#include "VmLauncher.h"
+
+#include <QHostAddress>
+#include <QMutexLocker>
+
+namespace sandbox {
+
+BackendDescriptor VmLauncher::descriptor() const
+{
+    BackendDescriptor descriptor;
+    descriptor.name = tr("Virtual machine");
+    descriptor.description = tr("Runs each command in a lightweight virtual machine with its own kernel.");
+    descriptor.platforms = { QStringLiteral("linux"), QStringLiteral("macos"), QStringLiteral("windows") };
+
+    FieldSpec driver = FieldSpec::make(QStringLiteral("driver"), FieldSpec::Type::Select, tr("Hypervisor"),
+                                       tr("Automatic picks QEMU on Linux, vfkit on macOS and Hyper-V on Windows."),
+                                       QStringLiteral("auto"));
+    driver.options = { { QStringLiteral("auto"), tr("Automatic") },
+                       { QStringLiteral("qemu"), tr("QEMU") },
+                       { QStringLiteral("vfkit"), tr("vfkit") },
+                       { QStringLiteral("hyperv"), tr("Hyper-V") } };
+    FieldSpec memory
+        = FieldSpec::make(QStringLiteral("memoryMb"), FieldSpec::Type::Number, tr("Memory (MiB)"), {}, 512);
+    memory.min = 128;
+    memory.max = 65536;
+    FieldSpec cpus = FieldSpec::make(QStringLiteral("cpus"), FieldSpec::Type::Number, tr("Virtual CPUs"), {}, 1);
+    cpus.min = 1;
+    cpus.max = 64;
+    const FieldSpec kernel
+        = FieldSpec::make(QStringLiteral("kernel"), FieldSpec::Type::String, tr("Guest kernel"),
+                          tr("Empty: the newest kernel in /boot that has the 9p and virtio modules."), QString());
+    const FieldSpec initramfs = FieldSpec::make(
+        QStringLiteral("initramfs"), FieldSpec::Type::String, tr("Guest initramfs"),
+        tr("Empty: assembled by the engine from busybox, the kernel's modules and the verified helpers."), QString());
+    const FieldSpec source = FieldSpec::make(
+        QStringLiteral("helperSource"), FieldSpec::Type::String, tr("Helper download location"),
+        tr("Where the guest helpers are fetched from on first use (http, https or file URL). Empty: the "
+           "release's own location. Each one is checked against the digest pinned in this release."),
+        QString());
+
+    FieldSpec baseline
+        = FieldSpec::make(QStringLiteral("baselineEnabled"), FieldSpec::Type::Boolean, tr("Cache a boot baseline"),
+                          tr("Keep a snapshot taken after a trusted guest boot to start workloads faster."), false);
+    FieldSpec artifacts = FieldSpec::make(QStringLiteral("baselineMaxInactiveArtifacts"), FieldSpec::Type::Number,
+                                          tr("Inactive baselines kept"), {}, 2);
+    artifacts.min = 0;
+    artifacts.max = 64;
+    FieldSpec bytes = FieldSpec::make(QStringLiteral("baselineMaxBytes"), FieldSpec::Type::Number,
+                                      tr("Baseline cache size limit (bytes)"), {}, 4294967296.0);
+    bytes.min = 0;
+    bytes.unit = FieldSpec::Unit::Bytes;
+
+    descriptor.fields = { driver, memory, cpus, kernel, initramfs, source, baseline, artifacts, bytes };
+    descriptor.enforcement = enforcement();
+    descriptor.refusals = tr("Reported as they happen: every system call the guest's seccomp observer refuses, tied "
+                             "to the command (and still written on the command's stderr); under the allowlist "
+                             "network mode every connection the filtering proxy refuses, for this backend (one "
+                             "VM's forwarder serves every command in it, so such a refusal is not tied to one "
+                             "command); and the engine's own refusals. Not observed: what the guest's kernel "
+                             "refuses on files (a write to a read-only share; a denied path is simply absent from "
+                             "the guest).");
+    return descriptor;
+}
+
+QMap<QString, QString> VmLauncher::enforcement() const
+{
+    QMutexLocker lock(&m_mutex);
+    QString engine;
+    if (!m_prepared) {
+        engine = tr("a VM (QEMU on Linux; KVM when a KVM boot works, else TCG software emulation: decided at "
+                    "activation)");
+    } else if (m_acceleration == VmDriver::Acceleration::Hardware) {
+        engine = tr("a VM (QEMU with KVM hardware virtualization)");
+    } else {
+        engine = tr("a VM (QEMU with TCG software emulation%1)").arg(m_accelerationNote);
+    }
+    QMap<QString, QString> claims;
+    claims.insert(QStringLiteral("filesystem"),
+                  tr("%1 with its own kernel; the workspace shared read-write over 9p; readable paths shared "
+                     "read-only (read-only in QEMU itself); denied paths never shared: a directory holding a "
+                     "denied path is not shared, its other subdirectories are (those present when the VM "
+                     "booted; read-only ones whose names hold a tab or line break are left out), its files are "
+                     "not; read-only paths inside the workspace shared read-only on top (a read-only file makes "
+                     "its whole directory read-only); /tmp, /proc, /sys, /dev and /run are the guest's own, "
+                     "private to the VM; a VM never serves another workspace or a stricter policy; repository "
+                     "files that make git run code are protected only where they are read-only paths of the "
+                     "policy: a new repository, commondir, modules/*/config, info/ and the control files of "
+                     "nested repositories can be written from the guest (the auto backend refuses them at the "
+                     "write)")
+                      .arg(engine));
+    if (m_settings.baselineEnabled && !(m_prepared && m_acceleration == VmDriver::Acceleration::Hardware)) {
+        // Under TCG a baseline's VM carries its share slots (KVM's microvm has none).
+        claims[QStringLiteral("filesystem")]
+            += tr("; with baselines (QEMU under TCG) the VM a baseline is saved from and the VMs restored from it "
+                  "carry %1 share devices from boot, each one no share of the VM fills backed by an empty "
+                  "directory of the engine's, read-only in QEMU itself")
+                   .arg(kBaselineShareSlots);
+    }
+    claims.insert(QStringLiteral("confinement"),
+                  tr("host processes invisible and unreachable (a separate kernel); commands of one VM share it; "
+                     "each command runs under a seccomp filter in the guest (mount, ptrace, namespaces, bpf, "
+                     "io_uring, keyrings, modules, kexec, reboot, perf refused with EPERM and reported on the "
+                     "command's stderr; foreign architectures killed); QEMU itself runs under its seccomp sandbox "
+                     "(no spawning, no privilege changes)"));
+    const Availability full = m_driver ? m_driver->userNetworkSupport() : Availability{ true, QString() };
+    const QString fullNetwork = !full.available
+        ? tr("Full is unavailable here (%1): a command under it is refused and nothing is run").arg(full.reason)
+        : tr("Full (QEMU on Linux with slirp4netns and user namespaces; elsewhere a command under it is refused "
+             "and nothing is run): the VM's one NIC is on QEMU's user-mode network (IPv4 only, nothing forwarded "
+             "into the guest); QEMU runs in a user and network namespace of its own whose only way out is "
+             "slirp4netns, its mapping to the host's loopback disabled; that namespace's routing table, set "
+             "before QEMU starts (QEMU holds no capability there, so it cannot change it), prohibits every loopback, "
+             "private, carrier-grade NAT, link-local, multicast, "
+             "reserved and unspecified IPv4 range and the host's own IPv4 addresses (those it had when the VM "
+             "booted), so the host and internal networks are unreachable and public addresses are reachable; "
+             "the guest's gateway %1 is that namespace's own loopback, where nothing listens. An internal IPv4 "
+             "address or one of the host's, listed without a port in the policy's allowed domains, is "
+             "reachable on every port; an IPv4 address in its denied domains is not (deny wins); names in "
+             "either list change nothing. A policy naming a loopback address, an internal address with a port "
+             "or one in the VM's own networks (%2/%3, %4/%5) is refused and nothing is run. Name lookups go to "
+             "slirp4netns's DNS forwarder %6, which asks the host's resolver: besides a host address the policy "
+             "names, the one service of the host the guest reaches")
+              .arg(QHostAddress(usernet::kGuestGateway).toString(), QHostAddress(usernet::kGuestNetwork).toString())
+              .arg(usernet::kGuestPrefix)
+              .arg(QHostAddress(usernet::kOuterNetwork).toString())
+              .arg(usernet::kOuterPrefix)
+              .arg(QHostAddress(usernet::kOuterDns).toString());
+    claims.insert(QStringLiteral("network"),
+                  tr("none: the VM has no network device. Allowlist: no network device either; the guest's only "
+                     "way out is its network forwarder (sandbox-vm-gvforwarder, a verified helper) on the guest's "
+                     "127.0.0.1:3128, whose connections travel over a virtio-serial port of their own to the "
+                     "engine, which connects each one to its filtering proxy and to nothing else (QEMU only). %1")
+                      .arg(fullNetwork));
+    claims.insert(QStringLiteral("allowedDomains"),
+                  tr("under network allowlist the engine's filtering proxy is the VM's only way out: commands get "
+                     "HTTP_PROXY, HTTPS_PROXY and ALL_PROXY (and their lower-case forms) pointing at the "
+                     "forwarder (HTTP, HTTPS through CONNECT, SOCKS5), set after the request's own environment; "
+                     "the proxy connects only to the policy's allowed domains and addresses, a denied entry "
+                     "winning. Nothing else leaves the VM, name lookups included (the proxy resolves names). Each "
+                     "set of domain rules gets a VM of its own. Under network full only IPv4 addresses in the "
+                     "lists count (see network), and each set of lists gets a VM of its own too"));
+    claims.insert(QStringLiteral("hostExecution"),
+                  tr("nothing of the host is reachable from the guest whatever the policy says (deny, ask and "
+                     "allow alike): host sockets are not reachable through 9p; the only channels are the exec "
+                     "agent's and, under network allowlist, the forwarder's, which the engine connects only to its "
+                     "filtering proxy; under network full the NIC reaches neither the host's loopback nor its own "
+                     "addresses, except its name resolver and an address of the host the policy names"));
+    return claims;
+}
+
+} // namespace sandbox
