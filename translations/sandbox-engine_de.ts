@@ -239,7 +239,7 @@
     </message>
     <message>
         <source>the filtering SSH agent</source>
-        <translation type="unfinished"></translation>
+        <translation>der filternde SSH-Agent</translation>
     </message>
 </context>
 <context>
@@ -479,11 +479,11 @@
     </message>
     <message>
         <source>Needs allowed domains. Commands see a placeholder (in the credential&apos;s variable), never the value. The engine&apos;s filtering proxy, the container&apos;s only way out, terminates TLS only toward a credential&apos;s hosts (a certificate of the engine&apos;s own authority per host; the real host verified against the system&apos;s authorities and the policy&apos;s extra ones), replaces the placeholder with the value only in the allowed headers (inside &quot;Authorization: Basic&quot; too) of requests whose Host header and TLS server name are the tunnel&apos;s host (compared byte for byte; anything else is refused as domain fronting), refuses TRACE and protocol upgrades, withholds an answer that carries a value back (an echo) and ends the connection, and reports every placeholder it sees going elsewhere, for this backend. The engine&apos;s certificate bundle (the system&apos;s authorities, the engine&apos;s, the policy&apos;s extra ones) is mounted read-only at /run/sandbox-studio/ca-bundle.pem and over /etc/ssl/certs/ca-certificates.crt, and named by SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT and AWS_CA_BUNDLE; images that keep their bundle elsewhere trust the authority only through those variables. The authority&apos;s private key never enters the container. Each set of credentials gets a container of its own.</source>
-        <translation type="unfinished"></translation>
+        <translation>Benötigt erlaubte Domains. Befehle sehen einen Platzhalter (in der Variable des Zugangsdatums), nie den Wert. Der Filter-Proxy der Engine, der einzige Weg des Containers nach draußen, terminiert TLS nur zu den Hosts eines Zugangsdatums (ein Zertifikat der eigenen Zertifizierungsstelle der Engine pro Host; der echte Host wird gegen die Zertifizierungsstellen des Systems und die zusätzlichen der Richtlinie geprüft), ersetzt den Platzhalter durch den Wert nur in den erlaubten Headern (auch innerhalb von &quot;Authorization: Basic&quot;) von Anfragen, deren Host-Header und TLS-Servername der Host des Tunnels sind (Byte für Byte verglichen; alles andere wird als Domain Fronting abgewiesen), weist TRACE und Protokoll-Upgrades ab, hält eine Antwort zurück, die einen Wert zurückbringt (ein Echo), und beendet die Verbindung, und meldet jeden Platzhalter, den er anderswohin gehen sieht, für dieses Backend. Das Zertifikatsbündel der Engine (die Zertifizierungsstellen des Systems, die der Engine, die zusätzlichen der Richtlinie) ist schreibgeschützt unter /run/sandbox-studio/ca-bundle.pem und über /etc/ssl/certs/ca-certificates.crt eingehängt und wird von SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT und AWS_CA_BUNDLE genannt; Images, die ihr Bündel anderswo aufbewahren, vertrauen der Zertifizierungsstelle nur über diese Variablen. Der private Schlüssel der Zertifizierungsstelle gelangt nie in den Container. Jeder Satz von Zugangsdaten erhält einen eigenen Container.</translation>
     </message>
     <message>
         <source>This engine offers no credential injection; nothing was run.</source>
-        <translation type="unfinished"></translation>
+        <translation>Diese Engine bietet kein Einsetzen von Zugangsdaten; nichts wurde ausgeführt.</translation>
     </message>
 </context>
 <context>
@@ -1809,23 +1809,23 @@
     </message>
     <message>
         <source>The bundle is also bound over the system&apos;s bundle file, so clients that read only that trust the engine&apos;s authority too.</source>
-        <translation type="unfinished"></translation>
+        <translation>Das Bündel wird außerdem über die Bündeldatei des Systems eingehängt, sodass auch Clients, die nur diese lesen, der Zertifizierungsstelle der Engine vertrauen.</translation>
     </message>
     <message>
         <source>Without a mount namespace the system&apos;s bundle file stays the host&apos;s: only clients that read the variables trust the engine&apos;s authority, and only clients that speak SOCKS5 over the proxy&apos;s unix socket (curl; git from 2.46 on) reach the network at all.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ohne Mount-Namespace bleibt die Bündeldatei des Systems die des Hosts: Nur Clients, die die Variablen lesen, vertrauen der Zertifizierungsstelle der Engine, und nur Clients, die SOCKS5 über den Unix-Socket des Proxys sprechen (curl; git ab 2.46), erreichen überhaupt das Netzwerk.</translation>
     </message>
     <message>
         <source>Needs allowed domains. A credential host without a port means its port 443. The command sees a placeholder (in the credential&apos;s variable), never the value. The filtering proxy terminates TLS only toward a credential&apos;s hosts (a certificate of the engine&apos;s own authority per host, made in memory; the real host verified against the system&apos;s authorities and the policy&apos;s extra ones), replaces the placeholder with the value, read from the secret storage when a request needs it, only in the allowed headers (inside &quot;Authorization: Basic&quot; too) of requests whose Host header and TLS server name are the host the tunnel was opened for (compared byte for byte; anything else is refused as domain fronting), refuses TRACE and protocol upgrades, withholds an answer that carries a value back (as sent: an echo of the request) and ends the connection, and reports as a refusal every placeholder it sees going elsewhere (another host, a request line, a body, a plain tunnel; split across two reads, one in an encrypted tunnel to another host goes unseen, and is never replaced). Every other connection stays a plain tunnel. The command trusts the authority through a certificate bundle (the system&apos;s authorities, the engine&apos;s, the policy&apos;s extra ones) named by SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT and AWS_CA_BUNDLE; the authority&apos;s private key is a denied path; the engine&apos;s process is not dumpable once it holds a value (no core dump, no /proc access to its memory).</source>
-        <translation type="unfinished"></translation>
+        <translation>Benötigt erlaubte Domains. Ein Host eines Zugangsdatums ohne Port bedeutet dessen Port 443. Der Befehl sieht einen Platzhalter (in der Variable des Zugangsdatums), nie den Wert. Der Filter-Proxy terminiert TLS nur zu den Hosts eines Zugangsdatums (ein Zertifikat der eigenen Zertifizierungsstelle der Engine pro Host, im Speicher erzeugt; der echte Host wird gegen die Zertifizierungsstellen des Systems und die zusätzlichen der Richtlinie geprüft), ersetzt den Platzhalter durch den Wert, der aus dem Speicher für Geheimnisse gelesen wird, wenn eine Anfrage ihn braucht, nur in den erlaubten Headern (auch innerhalb von &quot;Authorization: Basic&quot;) von Anfragen, deren Host-Header und TLS-Servername der Host sind, für den der Tunnel geöffnet wurde (Byte für Byte verglichen; alles andere wird als Domain Fronting abgewiesen), weist TRACE und Protokoll-Upgrades ab, hält eine Antwort zurück, die einen Wert zurückbringt (so wie gesendet: ein Echo der Anfrage), und beendet die Verbindung, und meldet jeden Platzhalter, den er anderswohin gehen sieht, als Abweisung (ein anderer Host, eine Anfragezeile, ein Body, ein einfacher Tunnel; einer, der in einem verschlüsselten Tunnel zu einem anderen Host auf zwei Lesevorgänge verteilt ist, bleibt ungesehen und wird nie ersetzt). Jede andere Verbindung bleibt ein einfacher Tunnel. Der Befehl vertraut der Zertifizierungsstelle über ein Zertifikatsbündel (die Zertifizierungsstellen des Systems, die der Engine, die zusätzlichen der Richtlinie), das von SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT und AWS_CA_BUNDLE genannt wird; der private Schlüssel der Zertifizierungsstelle ist ein verbotener Pfad; der Prozess der Engine ist nicht dumpbar, sobald er einen Wert hält (kein Core-Dump, kein /proc-Zugriff auf seinen Speicher).</translation>
     </message>
     <message>
         <source>This engine offers no credential injection; nothing was run.</source>
-        <translation type="unfinished"></translation>
+        <translation>Diese Engine bietet kein Einsetzen von Zugangsdaten; nichts wurde ausgeführt.</translation>
     </message>
     <message>
         <source>credential: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Zugangsdatum: %1</translation>
     </message>
 </context>
 <context>
@@ -1887,11 +1887,11 @@
     </message>
     <message>
         <source>This engine offers no credential injection.</source>
-        <translation type="unfinished"></translation>
+        <translation>Diese Engine bietet kein Einsetzen von Zugangsdaten.</translation>
     </message>
     <message>
         <source>credential: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Zugangsdatum: %1</translation>
     </message>
 </context>
 <context>
@@ -2088,19 +2088,19 @@
     <name>sandbox::CredentialInjector</name>
     <message>
         <source>cannot read the system&apos;s certificates in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>die Zertifikate des Systems in %1 können nicht gelesen werden</translation>
     </message>
     <message>
         <source>cannot read %1: %2</source>
-        <translation type="unfinished">%1 kann nicht gelesen werden: %2</translation>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
     </message>
     <message>
         <source>%1 holds no PEM certificate</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 enthält kein PEM-Zertifikat</translation>
     </message>
     <message>
         <source>cannot write the certificate bundle %1</source>
-        <translation type="unfinished"></translation>
+        <translation>das Zertifikatsbündel %1 kann nicht geschrieben werden</translation>
     </message>
 </context>
 <context>
@@ -2261,7 +2261,7 @@
     </message>
     <message>
         <source>%1 lies in %2, which the command may write: it could make the proxy trust a certificate authority of its own; nothing was run</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 liegt in %2, wo der Befehl schreiben darf: Er könnte den Proxy einer eigenen Zertifizierungsstelle vertrauen lassen; nichts wurde ausgeführt</translation>
     </message>
 </context>
 <context>
@@ -2632,111 +2632,111 @@
     <name>sandbox::HttpRequestRewriter</name>
     <message>
         <source>request header larger than %1 bytes</source>
-        <translation type="unfinished">Anfrage-Header größer als %1 Bytes</translation>
+        <translation>Anfrage-Header größer als %1 Bytes</translation>
     </message>
     <message>
         <source>a request body</source>
-        <translation type="unfinished"></translation>
+        <translation>einem Anfrage-Body</translation>
     </message>
     <message>
         <source>chunk line longer than %1 bytes</source>
-        <translation type="unfinished"></translation>
+        <translation>Chunk-Zeile länger als %1 Bytes</translation>
     </message>
     <message>
         <source>a trailer</source>
-        <translation type="unfinished"></translation>
+        <translation>einem Trailer</translation>
     </message>
     <message>
         <source>malformed chunk size</source>
-        <translation type="unfinished"></translation>
+        <translation>fehlerhafte Chunk-Größe</translation>
     </message>
     <message>
         <source>chunk data not followed by a line end</source>
-        <translation type="unfinished"></translation>
+        <translation>auf die Chunk-Daten folgt kein Zeilenende</translation>
     </message>
     <message>
         <source>a line of the request head ends without a carriage return</source>
-        <translation type="unfinished"></translation>
+        <translation>eine Zeile des Anfragekopfs endet ohne Wagenrücklauf</translation>
     </message>
     <message>
         <source>a control character in the request head</source>
-        <translation type="unfinished"></translation>
+        <translation>ein Steuerzeichen im Anfragekopf</translation>
     </message>
     <message>
         <source>malformed request line</source>
-        <translation type="unfinished">fehlerhafte Anfragezeile</translation>
+        <translation>fehlerhafte Anfragezeile</translation>
     </message>
     <message>
         <source>CONNECT inside a tunnel is not supported</source>
-        <translation type="unfinished"></translation>
+        <translation>CONNECT innerhalb eines Tunnels wird nicht unterstützt</translation>
     </message>
     <message>
         <source>the request line</source>
-        <translation type="unfinished"></translation>
+        <translation>der Anfragezeile</translation>
     </message>
     <message>
         <source>TRACE is not passed on a connection that carries credentials</source>
-        <translation type="unfinished"></translation>
+        <translation>TRACE wird auf einer Verbindung, die Zugangsdaten trägt, nicht weitergegeben</translation>
     </message>
     <message>
         <source>the request names %1, not %2, the host this connection was opened for (domain fronting)</source>
-        <translation type="unfinished"></translation>
+        <translation>die Anfrage nennt %1, nicht %2, den Host, für den diese Verbindung geöffnet wurde (Domain Fronting)</translation>
     </message>
     <message>
         <source>folded header lines are not accepted</source>
-        <translation type="unfinished"></translation>
+        <translation>gefaltete Header-Zeilen werden nicht akzeptiert</translation>
     </message>
     <message>
         <source>malformed header line</source>
-        <translation type="unfinished">fehlerhafte Header-Zeile</translation>
+        <translation>fehlerhafte Header-Zeile</translation>
     </message>
     <message>
         <source>bad Content-Length</source>
-        <translation type="unfinished"></translation>
+        <translation>ungültige Content-Length</translation>
     </message>
     <message>
         <source>protocol upgrades are not passed on a connection that carries credentials</source>
-        <translation type="unfinished"></translation>
+        <translation>Protokoll-Upgrades werden auf einer Verbindung, die Zugangsdaten trägt, nicht weitergegeben</translation>
     </message>
     <message>
         <source>a request needs exactly one Host header</source>
-        <translation type="unfinished"></translation>
+        <translation>eine Anfrage braucht genau einen Host-Header</translation>
     </message>
     <message>
         <source>the Host header names %1, not %2, the host this connection was opened for (domain fronting)</source>
-        <translation type="unfinished"></translation>
+        <translation>der Host-Header nennt %1, nicht %2, den Host, für den diese Verbindung geöffnet wurde (Domain Fronting)</translation>
     </message>
     <message>
         <source>a request with both Content-Length and Transfer-Encoding</source>
-        <translation type="unfinished"></translation>
+        <translation>eine Anfrage mit sowohl Content-Length als auch Transfer-Encoding</translation>
     </message>
     <message>
         <source>a transfer coding other than chunked</source>
-        <translation type="unfinished"></translation>
+        <translation>eine andere Transfer-Codierung als chunked</translation>
     </message>
     <message>
         <source>the header %1</source>
-        <translation type="unfinished"></translation>
+        <translation>dem Header %1</translation>
     </message>
     <message>
         <source>the placeholder of credential &quot;%1&quot; was sent to %2, which is not one of its hosts, in %3; it was not replaced</source>
-        <translation type="unfinished"></translation>
+        <translation>der Platzhalter des Zugangsdatums „%1“ wurde an %2 gesendet, der keiner seiner Hosts ist, und zwar in %3; er wurde nicht ersetzt</translation>
     </message>
     <message>
         <source>the placeholder of credential &quot;%1&quot; was sent to %2 in %3, where the policy does not let it be replaced; it was not replaced</source>
-        <translation type="unfinished"></translation>
+        <translation>der Platzhalter des Zugangsdatums „%1“ wurde an %2 gesendet, in %3, wo die Richtlinie ihn nicht ersetzen lässt; er wurde nicht ersetzt</translation>
     </message>
     <message>
         <source>credential &quot;%1&quot; has no stored value; its placeholder went to %2 unchanged</source>
-        <translation type="unfinished"></translation>
+        <translation>Zugangsdatum „%1“ hat keinen gespeicherten Wert; sein Platzhalter ging unverändert an %2</translation>
     </message>
     <message>
         <source>the value of credential &quot;%1&quot; contains a line break or NUL and cannot go into a header; it was not replaced</source>
-        <translation type="unfinished"></translation>
+        <translation>der Wert des Zugangsdatums „%1“ enthält einen Zeilenumbruch oder NUL und kann nicht in einen Header eingesetzt werden; er wurde nicht ersetzt</translation>
     </message>
     <message>
         <source>the placeholder of credential &quot;%1&quot; was sent to %2 in %3, where it is never replaced</source>
-        <translation type="unfinished"></translation>
+        <translation>der Platzhalter des Zugangsdatums „%1“ wurde an %2 gesendet, in %3, wo er nie ersetzt wird</translation>
     </message>
 </context>
 <context>
@@ -2889,7 +2889,7 @@
     </message>
     <message>
         <source>This engine offers no credential injection.</source>
-        <translation type="unfinished"></translation>
+        <translation>Diese Engine bietet kein Einsetzen von Zugangsdaten.</translation>
     </message>
 </context>
 <context>
@@ -2984,7 +2984,7 @@
     <name>sandbox::LoopbackBridge</name>
     <message>
         <source>cannot listen on 127.0.0.1 for the filtering proxy: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>für den Filter-Proxy kann nicht auf 127.0.0.1 gelauscht werden: %1</translation>
     </message>
 </context>
 <context>
@@ -3121,7 +3121,7 @@
     </message>
     <message>
         <source>credentials need the network mode &quot;allowlist&quot;: only then does every connection go through the engine&apos;s proxy, which puts the values in</source>
-        <translation type="unfinished"></translation>
+        <translation>Zugangsdaten brauchen den Netzwerkmodus &quot;allowlist&quot;: Nur dann geht jede Verbindung über den Proxy der Engine, der die Werte einsetzt</translation>
     </message>
 </context>
 <context>
@@ -3194,55 +3194,55 @@
     <name>sandbox::PolicySshAgent</name>
     <message>
         <source>expected an OpenSSH fingerprint such as &quot;SHA256:&quot; and 43 base64 characters, as ssh-keygen -lf KEY.pub prints it</source>
-        <translation type="unfinished"></translation>
+        <translation>erwartet wurde ein OpenSSH-Fingerabdruck wie &quot;SHA256:&quot; und 43 Base64-Zeichen, wie ssh-keygen -lf KEY.pub ihn ausgibt</translation>
     </message>
     <message>
         <source>must not be empty; %1</source>
-        <translation type="unfinished"></translation>
+        <translation>darf nicht leer sein; %1</translation>
     </message>
     <message>
         <source>is an MD5 fingerprint; %1</source>
-        <translation type="unfinished"></translation>
+        <translation>ist ein MD5-Fingerabdruck; %1</translation>
     </message>
     <message>
         <source>does not start with &quot;SHA256:&quot;; %1</source>
-        <translation type="unfinished"></translation>
+        <translation>beginnt nicht mit &quot;SHA256:&quot;; %1</translation>
     </message>
     <message>
         <source>has %1 characters after &quot;SHA256:&quot;, not %2; %3</source>
-        <translation type="unfinished"></translation>
+        <translation>hat %1 Zeichen nach &quot;SHA256:&quot;, nicht %2; %3</translation>
     </message>
     <message>
         <source>has a character that is not base64 after &quot;SHA256:&quot;; %1</source>
-        <translation type="unfinished"></translation>
+        <translation>hat nach &quot;SHA256:&quot; ein Zeichen, das kein Base64 ist; %1</translation>
     </message>
     <message>
         <source>is not the base64 of a SHA-256 hash; %1</source>
-        <translation type="unfinished"></translation>
+        <translation>ist nicht das Base64 eines SHA-256-Hashes; %1</translation>
     </message>
     <message>
         <source>an SSH agent needs at least one key</source>
-        <translation type="unfinished"></translation>
+        <translation>ein SSH-Agent braucht mindestens einen Schlüssel</translation>
     </message>
     <message>
         <source>too many keys (%1, at most %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>zu viele Schlüssel (%1, höchstens %2)</translation>
     </message>
     <message>
         <source>is listed twice (also keys[%1])</source>
-        <translation type="unfinished"></translation>
+        <translation>ist doppelt aufgeführt (auch keys[%1])</translation>
     </message>
     <message>
         <source>too many entries (%1, at most %2)</source>
-        <translation type="unfinished">zu viele Einträge (%1, höchstens %2)</translation>
+        <translation>zu viele Einträge (%1, höchstens %2)</translation>
     </message>
     <message>
         <source>unknown confirmation mode</source>
-        <translation type="unfinished"></translation>
+        <translation>unbekannter Bestätigungsmodus</translation>
     </message>
     <message>
         <source>unknown confirmation &quot;%1&quot;; expected never, first-use or always</source>
-        <translation type="unfinished"></translation>
+        <translation>unbekannte Bestätigung „%1“; erwartet: never, first-use oder always</translation>
     </message>
 </context>
 <context>
@@ -3279,7 +3279,7 @@
     <name>sandbox::ProgramProcess</name>
     <message>
         <source>cannot start %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 kann nicht gestartet werden: %2</translation>
     </message>
 </context>
 <context>
@@ -3413,27 +3413,27 @@
     </message>
     <message>
         <source>cannot terminate TLS toward %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS zu %1 kann nicht terminiert werden: %2</translation>
     </message>
     <message>
         <source>the TLS server name %1 is not %2, the host this connection was opened for (domain fronting)</source>
-        <translation type="unfinished"></translation>
+        <translation>der TLS-Servername %1 ist nicht %2, der Host, für den diese Verbindung geöffnet wurde (Domain Fronting)</translation>
     </message>
     <message>
         <source>cannot reach %1 over TLS: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ist über TLS nicht erreichbar: %2</translation>
     </message>
     <message>
         <source>%1 sent the value of credential &quot;%2&quot; back in its answer; the answer was withheld and the connection ended</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 hat den Wert des Zugangsdatums „%2“ in seiner Antwort zurückgesendet; die Antwort wurde zurückgehalten und die Verbindung beendet</translation>
     </message>
     <message>
         <source>the command&apos;s TLS connection to %1 failed (does it trust the engine&apos;s certificate authority? the sandbox&apos;s certificate bundle includes it): %2</source>
-        <translation type="unfinished"></translation>
+        <translation>die TLS-Verbindung des Befehls zu %1 ist fehlgeschlagen (vertraut er der Zertifizierungsstelle der Engine? Das Zertifikatsbündel der Sandbox enthält sie): %2</translation>
     </message>
     <message>
         <source>the placeholder of credential &quot;%1&quot; was sent to %2 on a connection the proxy does not terminate (not one of its hosts, an excluded host, or plain HTTP); it was not replaced</source>
-        <translation type="unfinished"></translation>
+        <translation>der Platzhalter des Zugangsdatums „%1“ wurde an %2 gesendet, über eine Verbindung, die der Proxy nicht terminiert (keiner seiner Hosts, ein ausgenommener Host oder einfaches HTTP); er wurde nicht ersetzt</translation>
     </message>
 </context>
 <context>
@@ -3618,59 +3618,59 @@
     <name>sandbox::SeatbeltLauncher</name>
     <message>
         <source>the Seatbelt sandbox exists on macOS only</source>
-        <translation type="unfinished"></translation>
+        <translation>die Seatbelt-Sandbox gibt es nur unter macOS</translation>
     </message>
     <message>
         <source>%1 is missing, so commands cannot be confined</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 fehlt, daher können Befehle nicht beschränkt werden</translation>
     </message>
     <message>
         <source>Automatic (OS sandbox)</source>
-        <translation type="unfinished">Automatisch (Betriebssystem-Sandbox)</translation>
+        <translation>Automatisch (Betriebssystem-Sandbox)</translation>
     </message>
     <message>
         <source>Confines each command with the macOS sandbox (Seatbelt): a profile compiled from its policy, applied by sandbox-exec.</source>
-        <translation type="unfinished"></translation>
+        <translation>Beschränkt jeden Befehl mit der macOS-Sandbox (Seatbelt): ein aus seiner Richtlinie kompiliertes Profil, angewendet von sandbox-exec.</translation>
     </message>
     <message>
         <source>not verified by this project&apos;s own test runs (they run on Linux; the profile&apos;s text is unit-tested there)</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht durch die eigenen Testläufe dieses Projekts geprüft (sie laufen unter Linux; der Text des Profils wird dort per Unit-Test geprüft)</translation>
     </message>
     <message>
         <source>not enforced: %1, nothing is run</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht durchgesetzt: %1, nichts wird ausgeführt</translation>
     </message>
     <message>
         <source>Seatbelt profile (sandbox-exec -p), default deny: reads only under the readable paths and the system&apos;s runtime locations, denied paths carved out in any letter case; writes only under the writable paths, read-only paths and the repositories&apos; control files (.git/hooks, .git/config and the rest RepositoryRules names) denied there; %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Seatbelt-Profil (sandbox-exec -p), standardmäßig alles verboten: Lesen nur unter den lesbaren Pfaden und den Laufzeitorten des Systems, verbotene Pfade in jeder Groß-/Kleinschreibung ausgenommen; Schreiben nur unter den beschreibbaren Pfaden, wobei schreibgeschützte Pfade und die Steuerdateien der Repositorys (.git/hooks, .git/config und die übrigen, die RepositoryRules nennt) dort verboten sind; %1</translation>
     </message>
     <message>
         <source>none: every connection denied by the profile; allowlist: only the engine&apos;s filtering proxy, on one loopback port; full: allowed; %1</source>
-        <translation type="unfinished"></translation>
+        <translation>none: jede Verbindung durch das Profil verboten; allowlist: nur der Filter-Proxy der Engine, auf einem Loopback-Port; full: erlaubt; %1</translation>
     </message>
     <message>
         <source>the engine&apos;s filtering proxy, bridged from a loopback port the profile allows alone; proxy variables set; %1</source>
-        <translation type="unfinished"></translation>
+        <translation>der Filter-Proxy der Engine, überbrückt von einem Loopback-Port, den das Profil als einzigen erlaubt; Proxy-Variablen gesetzt; %1</translation>
     </message>
     <message>
         <source>deny and ask (ask is not asked on macOS: it is denied): Mach services limited to a base set (user lookups, logging, notifications, certificate trust, the temporary directory), unix socket connections, Apple events and opening applications refused by the profile; allow: all of them allowed; %1</source>
-        <translation type="unfinished"></translation>
+        <translation>deny und ask (ask fragt unter macOS nicht nach: Es wird verweigert): Mach-Dienste auf eine Grundmenge beschränkt (Benutzerabfragen, Protokollierung, Benachrichtigungen, Zertifikatsvertrauen, das temporäre Verzeichnis), Unix-Socket-Verbindungen, Apple Events und das Öffnen von Anwendungen durch das Profil abgewiesen; allow: alle davon erlaubt; %1</translation>
     </message>
     <message>
         <source>isolated: signals and process information only for processes in the same sandbox (profile); shared: for any process the user may reach; every child inherits the sandbox; %1</source>
-        <translation type="unfinished"></translation>
+        <translation>isolated: Signale und Prozessinformationen nur für Prozesse in derselben Sandbox (Profil); shared: für jeden Prozess, den der Benutzer erreichen kann; jeder Kindprozess erbt die Sandbox; %1</translation>
     </message>
     <message>
         <source>The engine&apos;s own refusals, and every connection the filtering proxy refuses (allowed domains). Not observed: what the Seatbelt profile refuses.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die eigenen Abweisungen der Engine und jede Verbindung, die der Filter-Proxy abweist (erlaubte Domains). Nicht beobachtet: was das Seatbelt-Profil abweist.</translation>
     </message>
     <message>
         <source>no command to run</source>
-        <translation type="unfinished">kein auszuführender Befehl</translation>
+        <translation>kein auszuführender Befehl</translation>
     </message>
     <message>
         <source>allowed domains need the engine&apos;s filtering proxy</source>
-        <translation type="unfinished"></translation>
+        <translation>erlaubte Domains brauchen den Filter-Proxy der Engine</translation>
     </message>
 </context>
 <context>
@@ -3806,98 +3806,98 @@
     <name>sandbox::SshAgentFilter</name>
     <message>
         <source>%1 (the connection was closed)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (die Verbindung wurde geschlossen)</translation>
     </message>
     <message>
         <source>use the extension &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>die Erweiterung &quot;%1&quot; verwenden</translation>
     </message>
     <message>
         <source>a malformed extension request</source>
-        <translation type="unfinished"></translation>
+        <translation>eine fehlerhafte Erweiterungsanfrage</translation>
     </message>
     <message>
         <source>a malformed signature request</source>
-        <translation type="unfinished"></translation>
+        <translation>eine fehlerhafte Signaturanfrage</translation>
     </message>
     <message>
         <source>sign with a key the policy does not list</source>
-        <translation type="unfinished"></translation>
+        <translation>mit einem Schlüssel signieren, den die Richtlinie nicht aufführt</translation>
     </message>
     <message>
         <source>sign: the policy asks for a confirmation and nobody can give it</source>
-        <translation type="unfinished"></translation>
+        <translation>signieren: Die Richtlinie verlangt eine Bestätigung, und niemand kann sie geben</translation>
     </message>
     <message>
         <source>sign: the user refused the signature</source>
-        <translation type="unfinished"></translation>
+        <translation>signieren: Der Benutzer hat die Signatur abgewiesen</translation>
     </message>
     <message>
         <source>this SSH agent filter already listens at %1</source>
-        <translation type="unfinished"></translation>
+        <translation>dieser SSH-Agent-Filter lauscht bereits an %1</translation>
     </message>
     <message>
         <source>the SSH agent filter&apos;s socket path must be absolute</source>
-        <translation type="unfinished"></translation>
+        <translation>der Socket-Pfad des SSH-Agent-Filters muss absolut sein</translation>
     </message>
     <message>
         <source>is the user&apos;s own SSH agent socket; the filter needs a socket of its own</source>
-        <translation type="unfinished"></translation>
+        <translation>ist der Socket des eigenen SSH-Agenten des Benutzers; der Filter braucht einen eigenen Socket</translation>
     </message>
     <message>
         <source>cannot listen for SSH agent clients: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>für SSH-Agent-Clients kann nicht gelauscht werden: %1</translation>
     </message>
     <message>
         <source>more than %1 connections at once (the connection was closed)</source>
-        <translation type="unfinished"></translation>
+        <translation>mehr als %1 Verbindungen gleichzeitig (die Verbindung wurde geschlossen)</translation>
     </message>
 </context>
 <context>
     <name>sandbox::TlsStream</name>
     <message>
         <source>cannot make a TLS context: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>ein TLS-Kontext kann nicht angelegt werden: %1</translation>
     </message>
     <message>
         <source>cannot load the host&apos;s certificate: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>das Zertifikat des Hosts kann nicht geladen werden: %1</translation>
     </message>
     <message>
         <source>cannot start TLS: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS kann nicht gestartet werden: %1</translation>
     </message>
     <message>
         <source>cannot load the system&apos;s certificate authorities: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>die Zertifizierungsstellen des Systems können nicht geladen werden: %1</translation>
     </message>
     <message>
         <source>cannot load the certificate authorities in %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>die Zertifizierungsstellen in %1 können nicht geladen werden: %2</translation>
     </message>
     <message>
         <source>no TLS context</source>
-        <translation type="unfinished"></translation>
+        <translation>kein TLS-Kontext</translation>
     </message>
     <message>
         <source>cannot check the certificate of %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>das Zertifikat von %1 kann nicht geprüft werden: %2</translation>
     </message>
     <message>
         <source>TLS input not consumed</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS-Eingabe nicht verbraucht</translation>
     </message>
     <message>
         <source>the certificate is not trusted: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>dem Zertifikat wird nicht vertraut: %1</translation>
     </message>
     <message>
         <source>TLS handshake failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS-Handshake fehlgeschlagen: %1</translation>
     </message>
     <message>
         <source>TLS failed: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>TLS fehlgeschlagen: %1</translation>
     </message>
 </context>
 <context>
@@ -4103,63 +4103,63 @@
     <name>sandbox::WindowsLauncher</name>
     <message>
         <source>sandbox-init.exe confines commands on Windows only</source>
-        <translation type="unfinished"></translation>
+        <translation>sandbox-init.exe beschränkt Befehle nur unter Windows</translation>
     </message>
     <message>
         <source>the helper sandbox-init.exe was not found next to %1 (set SANDBOX_INIT_PATH or reinstall)</source>
-        <translation type="unfinished"></translation>
+        <translation>das Hilfsprogramm sandbox-init.exe wurde nicht neben %1 gefunden (setzen Sie SANDBOX_INIT_PATH oder installieren Sie neu)</translation>
     </message>
     <message>
         <source>Automatic (OS sandbox)</source>
-        <translation type="unfinished">Automatisch (Betriebssystem-Sandbox)</translation>
+        <translation>Automatisch (Betriebssystem-Sandbox)</translation>
     </message>
     <message>
         <source>Confines each command on Windows with an AppContainer of its own, access rules on its paths, firewall rules, a restricted token and a job object (sandbox-init.exe).</source>
-        <translation type="unfinished"></translation>
+        <translation>Beschränkt jeden Befehl unter Windows mit einem eigenen AppContainer, Zugriffsregeln auf seinen Pfaden, Firewall-Regeln, einem eingeschränkten Token und einem Job-Objekt (sandbox-init.exe).</translation>
     </message>
     <message>
         <source>not verified by this project&apos;s own test runs (they run on Linux: the plan is unit-tested there, and sandbox-init.exe&apos;s job object, stdio, exit status and timeout are tested under Wine, which has no AppContainers)</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht durch die eigenen Testläufe dieses Projekts geprüft (sie laufen unter Linux: Der Plan wird dort per Unit-Test geprüft, und Job-Objekt, Standard-E/A, Exit-Status und Zeitlimit von sandbox-init.exe werden unter Wine getestet, das keine AppContainer hat)</translation>
     </message>
     <message>
         <source>not enforced: %1, nothing is run</source>
-        <translation type="unfinished"></translation>
+        <translation>nicht durchgesetzt: %1, nichts wird ausgeführt</translation>
     </message>
     <message>
         <source>an AppContainer of the command&apos;s own reaches only what its access rules grant: read on the readable paths, write on the writable ones, deny rules on denied and read-only paths and on the repositories&apos; control files (the .git entry itself cannot be removed or renamed), added when the command starts and removed when it ends; rules are set on paths that exist when it starts, so a denied or read-only path created later inside a writable one is not covered; %1</source>
-        <translation type="unfinished"></translation>
+        <translation>ein eigener AppContainer des Befehls erreicht nur, was seine Zugriffsregeln gewähren: Lesen auf den lesbaren Pfaden, Schreiben auf den beschreibbaren, Verbotsregeln auf verbotenen und schreibgeschützten Pfaden und auf den Steuerdateien der Repositorys (der .git-Eintrag selbst kann nicht entfernt oder umbenannt werden), hinzugefügt beim Start des Befehls und entfernt an seinem Ende; Regeln werden auf Pfade gesetzt, die beim Start existieren, daher ist ein verbotener oder schreibgeschützter Pfad, der später in einem beschreibbaren angelegt wird, nicht abgedeckt; %1</translation>
     </message>
     <message>
         <source>none: an AppContainer without network capabilities, and a firewall rule blocking everything for it; allowlist: not offered on Windows yet (the filtering proxy serves unix sockets only), nothing is run; full: the internetClient and privateNetworkClientServer capabilities; %1</source>
-        <translation type="unfinished"></translation>
+        <translation>none: ein AppContainer ohne Netzwerk-Capabilities und eine Firewall-Regel, die für ihn alles blockiert; allowlist: unter Windows noch nicht angeboten (der Filter-Proxy bedient nur Unix-Sockets), nichts wird ausgeführt; full: die Capabilities internetClient und privateNetworkClientServer; %1</translation>
     </message>
     <message>
         <source>deny and ask (ask is not asked on Windows: it is denied): the job object&apos;s UI restrictions (no other windows, clipboard, global atoms or system settings), an AppContainer reaching no named pipe or service that does not admit AppContainers; allow: no UI restrictions; %1</source>
-        <translation type="unfinished"></translation>
+        <translation>deny und ask (ask fragt unter Windows nicht nach: Es wird verweigert): die UI-Einschränkungen des Job-Objekts (keine anderen Fenster, keine Zwischenablage, keine globalen Atome oder Systemeinstellungen), ein AppContainer, der keine Named Pipe und keinen Dienst erreicht, die keine AppContainer zulassen; allow: keine UI-Einschränkungen; %1</translation>
     </message>
     <message>
         <source>a restricted token (every privilege but traversal removed, Administrators deny-only, low integrity), a job object that allows no breakaway, ends every process of the command when sandbox-init.exe ends or is killed, and limits their number; %1</source>
-        <translation type="unfinished"></translation>
+        <translation>ein eingeschränktes Token (alle Privilegien außer dem Traversieren entfernt, Administrators nur zum Verweigern (deny-only), niedrige Integrität), ein Job-Objekt, das kein Herauslösen (Breakaway) erlaubt, jeden Prozess des Befehls beendet, wenn sandbox-init.exe endet oder zwangsweise beendet wird, und ihre Anzahl begrenzt; %1</translation>
     </message>
     <message>
         <source>The engine&apos;s own refusals. Not observed: what the AppContainer, the access rules and the firewall refuse.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die eigenen Abweisungen der Engine. Nicht beobachtet: was der AppContainer, die Zugriffsregeln und die Firewall abweisen.</translation>
     </message>
     <message>
         <source>no command to run</source>
-        <translation type="unfinished">kein auszuführender Befehl</translation>
+        <translation>kein auszuführender Befehl</translation>
     </message>
     <message>
         <source>allowed domains are not offered on Windows yet (the filtering proxy serves unix sockets only); nothing was run</source>
-        <translation type="unfinished"></translation>
+        <translation>erlaubte Domains werden unter Windows noch nicht angeboten (der Filter-Proxy bedient nur Unix-Sockets); nichts wurde ausgeführt</translation>
     </message>
     <message>
         <source>cannot make a folder for the command&apos;s plan in %1</source>
-        <translation type="unfinished"></translation>
+        <translation>in %1 kann kein Ordner für den Plan des Befehls angelegt werden</translation>
     </message>
     <message>
         <source>cannot write the command&apos;s plan to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>der Plan des Befehls kann nicht nach %1 geschrieben werden</translation>
     </message>
 </context>
 <context>
@@ -4422,58 +4422,58 @@
     <name>sandbox::sshagent</name>
     <message>
         <source>list the keys</source>
-        <translation type="unfinished"></translation>
+        <translation>die Schlüssel auflisten</translation>
     </message>
     <message>
         <source>sign</source>
-        <translation type="unfinished"></translation>
+        <translation>signieren</translation>
     </message>
     <message>
         <source>add a key</source>
-        <translation type="unfinished"></translation>
+        <translation>einen Schlüssel hinzufügen</translation>
     </message>
     <message>
         <source>remove a key</source>
-        <translation type="unfinished"></translation>
+        <translation>einen Schlüssel entfernen</translation>
     </message>
     <message>
         <source>remove every key</source>
-        <translation type="unfinished"></translation>
+        <translation>alle Schlüssel entfernen</translation>
     </message>
     <message>
         <source>add a smartcard&apos;s keys</source>
-        <translation type="unfinished"></translation>
+        <translation>die Schlüssel einer Smartcard hinzufügen</translation>
     </message>
     <message>
         <source>remove a smartcard&apos;s keys</source>
-        <translation type="unfinished"></translation>
+        <translation>die Schlüssel einer Smartcard entfernen</translation>
     </message>
     <message>
         <source>lock the agent</source>
-        <translation type="unfinished"></translation>
+        <translation>den Agenten sperren</translation>
     </message>
     <message>
         <source>unlock the agent</source>
-        <translation type="unfinished"></translation>
+        <translation>den Agenten entsperren</translation>
     </message>
     <message>
         <source>use an extension</source>
-        <translation type="unfinished"></translation>
+        <translation>eine Erweiterung verwenden</translation>
     </message>
     <message>
         <source>message type %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Nachrichtentyp %1</translation>
     </message>
 </context>
 <context>
     <name>sandbox::sshagent::FrameReader</name>
     <message>
         <source>an empty message (no message type)</source>
-        <translation type="unfinished"></translation>
+        <translation>eine leere Nachricht (kein Nachrichtentyp)</translation>
     </message>
     <message>
         <source>a message of %1 bytes, more than the %2 an SSH agent message may have</source>
-        <translation type="unfinished"></translation>
+        <translation>eine Nachricht von %1 Bytes, mehr als die %2, die eine SSH-Agent-Nachricht haben darf</translation>
     </message>
 </context>
 </TS>

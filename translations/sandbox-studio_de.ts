@@ -220,7 +220,7 @@
     </message>
     <message>
         <source>SSH agent</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH-Agent</translation>
     </message>
 </context>
 <context>
@@ -1054,11 +1054,11 @@
     </message>
     <message>
         <source>none (signing only)</source>
-        <translation type="unfinished"></translation>
+        <translation>keine (nur Signieren)</translation>
     </message>
     <message>
         <source>&lt;b&gt;SSH agent:&lt;/b&gt; confirm %1; keys: %2; hosts: %3</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;SSH-Agent:&lt;/b&gt; Bestätigung %1; Schlüssel: %2; Hosts: %3</translation>
     </message>
 </context>
 <context>
