@@ -6,17 +6,6 @@ namespace sandbox {
 
 namespace {
 
-bool isToken(const QByteArray &text)
-{
-    if (text.isEmpty())
-        return false;
-    for (char c : text) {
-        if (c <= 32 || c >= 127 || QByteArray("()<>@,;:\\\"/[]?={}").contains(c))
-            return false;
-    }
-    return true;
-}
-
 bool isDigits(const QByteArray &text)
 {
     if (text.isEmpty() || text.size() > 18)
@@ -39,6 +28,17 @@ bool isHeaderSafe(const QByteArray &value)
 }
 
 } // namespace
+
+bool isHttpToken(const QByteArray &text)
+{
+    if (text.isEmpty())
+        return false;
+    for (char c : text) {
+        if (c <= 32 || c >= 127 || QByteArray("()<>@,;:\\\"/[]?={}").contains(c))
+            return false;
+    }
+    return true;
+}
 
 HttpRequestRewriter::HttpRequestRewriter(QString host, quint16 port, QList<CredentialSlot> credentials,
                                          ValueLookup lookup)
@@ -76,18 +76,11 @@ QByteArray HttpRequestRewriter::feed(const QByteArray &plain)
             ++m_requests;
             break;
         }
-        case State::Body: {
-            const qsizetype take = qsizetype(qMin<qint64>(m_remaining, m_buffer.size()));
-            const QByteArray part = m_buffer.left(take);
-            scan(part, tr("a request body"));
-            out += part;
-            m_buffer.remove(0, take);
-            m_remaining -= take;
-            if (m_remaining > 0)
+        case State::Body:
+            if (!passBody(out))
                 return out;
             m_state = State::Head;
             break;
-        }
         case State::ChunkSize:
         case State::Trailers: {
             const qsizetype end = m_buffer.indexOf("\r\n");
@@ -123,18 +116,11 @@ QByteArray HttpRequestRewriter::feed(const QByteArray &plain)
             m_state = m_remaining == 0 ? State::Trailers : State::ChunkData;
             break;
         }
-        case State::ChunkData: {
-            const qsizetype take = qsizetype(qMin<qint64>(m_remaining, m_buffer.size()));
-            const QByteArray part = m_buffer.left(take);
-            scan(part, tr("a request body"));
-            out += part;
-            m_buffer.remove(0, take);
-            m_remaining -= take;
-            if (m_remaining > 0)
+        case State::ChunkData:
+            if (!passBody(out))
                 return out;
             m_state = State::ChunkDataEnd;
             break;
-        }
         case State::ChunkDataEnd:
             if (m_buffer.size() < 2)
                 return out;
@@ -150,6 +136,17 @@ QByteArray HttpRequestRewriter::feed(const QByteArray &plain)
             return out;
         }
     }
+}
+
+bool HttpRequestRewriter::passBody(QByteArray &out)
+{
+    const qsizetype take = qsizetype(qMin<qint64>(m_remaining, m_buffer.size()));
+    const QByteArray part = m_buffer.left(take);
+    scan(part, tr("a request body"));
+    out += part;
+    m_buffer.remove(0, take);
+    m_remaining -= take;
+    return m_remaining == 0;
 }
 
 bool HttpRequestRewriter::parseHead(const QByteArray &head, QByteArray &out)
@@ -171,7 +168,7 @@ bool HttpRequestRewriter::parseHead(const QByteArray &head, QByteArray &out)
     }
     const QByteArray requestLine = lines.takeFirst();
     const QList<QByteArray> parts = requestLine.split(' ');
-    if (parts.size() != 3 || !isToken(parts[0]) || parts[1].isEmpty()
+    if (parts.size() != 3 || !isHttpToken(parts[0]) || parts[1].isEmpty()
         || (parts[2] != "HTTP/1.1" && parts[2] != "HTTP/1.0")) {
         fail(400, tr("malformed request line"));
         return false;
@@ -211,7 +208,7 @@ bool HttpRequestRewriter::parseHead(const QByteArray &head, QByteArray &out)
             return false;
         }
         const qsizetype colon = line.indexOf(':');
-        if (colon <= 0 || !isToken(line.left(colon))) {
+        if (colon <= 0 || !isHttpToken(line.left(colon))) {
             fail(400, tr("malformed header line"));
             return false;
         }

@@ -11,6 +11,9 @@
 
 namespace sandbox {
 
+// An HTTP token (RFC 9110): a method or a header name.
+bool isHttpToken(const QByteArray &text);
+
 // One credential as one terminated connection sees it.
 struct CredentialSlot
 {
@@ -81,6 +84,8 @@ private:
     enum class State { Head, Body, ChunkSize, ChunkData, ChunkDataEnd, Trailers, Failed };
 
     bool parseHead(const QByteArray &head, QByteArray &out);
+    // Passes what of a body (or chunk) of m_remaining bytes has arrived; true once it is whole.
+    bool passBody(QByteArray &out);
     QByteArray substitute(const QByteArray &name, const QByteArray &value);
     bool namesThisHost(const QByteArray &authority) const;
     void remember(const QString &name, const QByteArray &sent);

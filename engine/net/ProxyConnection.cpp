@@ -22,17 +22,6 @@ QByteArray socksReply(quint8 code)
     return QByteArray("\x05", 1) + char(code) + QByteArray("\x00\x01\x00\x00\x00\x00\x00\x00", 8);
 }
 
-bool isToken(const QByteArray &text)
-{
-    if (text.isEmpty())
-        return false;
-    for (char c : text) {
-        if (c <= 32 || c >= 127 || QByteArray("()<>@,;:\\\"/[]?={}").contains(c))
-            return false;
-    }
-    return true;
-}
-
 // Hop-by-hop and proxy-only headers never go upstream.
 bool isProxyOnlyHeader(const QByteArray &name)
 {
@@ -263,7 +252,7 @@ void ProxyConnection::parseHttpHead()
             line.chop(1);
     }
     const QList<QByteArray> requestLine = lines.takeFirst().split(' ');
-    if (requestLine.size() != 3 || !isToken(requestLine[0]) || !requestLine[2].startsWith("HTTP/1.")) {
+    if (requestLine.size() != 3 || !isHttpToken(requestLine[0]) || !requestLine[2].startsWith("HTTP/1.")) {
         fail(400, 0, tr("malformed request line"));
         return;
     }
@@ -273,7 +262,7 @@ void ProxyConnection::parseHttpHead()
     QByteArray hostHeader;
     for (const QByteArray &line : lines) {
         const qsizetype colon = line.indexOf(':');
-        if (colon <= 0 || !isToken(line.left(colon))) {
+        if (colon <= 0 || !isHttpToken(line.left(colon))) {
             fail(400, 0, tr("malformed header line"));
             return;
         }

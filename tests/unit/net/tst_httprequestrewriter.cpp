@@ -125,7 +125,7 @@ void TestHttpRequestRewriter::missingValueIsReported()
 void TestHttpRequestRewriter::hostFormsOfThisHostPass()
 {
     for (const QByteArray &host : { QByteArray("forge.example"), QByteArray("FORGE.Example"),
-                                   QByteArray("forge.example."), QByteArray("forge.example:443") }) {
+                                    QByteArray("forge.example."), QByteArray("forge.example:443") }) {
         HttpRequestRewriter rewriter = makeRewriter();
         rewriter.feed("GET https://" + host + "/x HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
         QVERIFY2(!rewriter.hasFailed(), host.constData());

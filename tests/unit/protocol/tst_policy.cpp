@@ -371,6 +371,8 @@ void TestPolicy::credentialsRoundTrip()
     PolicyCredential npm;
     npm.name = QStringLiteral("npm.registry");
     npm.hosts = { QStringLiteral("registry.npmjs.org") };
+    policy.network = Policy::NetworkMode::Allowlist;
+    policy.allowedDomains = { QStringLiteral("github.com") };
     policy.credentials = { github, npm };
     policy.extraCaCertificates = { QStringLiteral("/etc/corp/root.pem"), QStringLiteral("~/certs/proxy.pem") };
     const Result<Policy> again = Policy::fromJson(policy.toJson());
