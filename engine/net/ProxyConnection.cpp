@@ -405,6 +405,10 @@ void ProxyConnection::connectTo(const QHostAddress &address)
     m_state = State::Connecting;
     m_upstream = new QTcpSocket(this);
     m_upstream->setReadBufferSize(kMaxPendingBytes);
+    // What arrives is relayed at once: small writes (a TLS flight, a request head the proxy
+    // rewrote) must not wait for the peer's delayed acknowledgement.
+    connect(m_upstream, &QTcpSocket::connected, this,
+            [this] { m_upstream->setSocketOption(QAbstractSocket::LowDelayOption, 1); });
     connect(m_upstream, &QTcpSocket::connected, this, &ProxyConnection::onUpstreamConnected);
     connect(m_upstream, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
         if (m_state == State::Connecting) {
