@@ -393,15 +393,20 @@ void TestAutoLauncher::killEndsEveryProcessInside()
 {
     const QByteArray marker = uniqueSleep();
     SpawnRequest request;
-    request.argv = { QStringLiteral("sh"), QStringLiteral("-c"),
-                     QStringLiteral("setsid sleep %1 & (sleep %1 &) ; sleep %1").arg(QString::fromLatin1(marker)) };
+    request.argv = {
+        QStringLiteral("sh"), QStringLiteral("-c"),
+        QStringLiteral("setsid sleep %1 & (sleep %1 &) ; sleep %1 & echo ready; wait").arg(QString::fromLatin1(marker))
+    };
     request.cwd = m_workspace.path();
     auto spawned = launcher().spawn(request, Policy::defaults());
     QVERIFY(spawned);
     std::shared_ptr<SandboxProcess> process = spawned.value();
-    QSignalSpy started(process.get(), &SandboxProcess::started);
+    QByteArray out;
+    connect(process.get(), &SandboxProcess::stdoutReady, this, [&](const QByteArray &data) { out += data; });
     QSignalSpy finished(process.get(), &SandboxProcess::finished);
-    QVERIFY(started.wait(10000));
+    // Once "ready" is printed every process has been forked and the short-lived subshell has
+    // exited, so the count no longer passes through 4 on its way up.
+    QTRY_VERIFY_WITH_TIMEOUT(out.contains("ready"), 10000);
     // The shell (its command line names the marker too) and three sleeps.
     QTRY_COMPARE_WITH_TIMEOUT(processesWith(marker), 4, 10000);
     process->kill();
