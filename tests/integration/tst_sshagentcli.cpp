@@ -1,7 +1,9 @@
-// `sandboxctl policy` with an SSH agent, through the real sandboxctl and an engine it hosts:
-// the policy shows the agent's keys, hosts and confirmation; a bad key is refused with its
-// place; and until a backend places the filtering agent in the sandbox, a policy with one
-// runs nothing under the real auto backend and says why.
+// `sandboxctl policy` and `run` with an SSH agent, through the real sandboxctl and an engine
+// it hosts: the policy shows the agent's keys, hosts and confirmation; a bad key is refused
+// with its place; a command sees only the listed key of the user's agent (Debian's
+// ssh-agent); and without a user's agent, or with hosts (not offered yet), nothing runs and
+// the refusal says why.
+#include "OpenSshRig.h"
 #include "ProgramRun.h"
 
 #include <QFile>
@@ -19,10 +21,11 @@ private slots:
     void init();
     void cleanup();
     void policyShowsTheAgent();
-    void noBackendRunsWithoutTheFilter();
+    void commandSeesOnlyTheListedKey();
+    void nothingRunsWithoutTheUsersAgentOrWithHosts();
 
 private:
-    Outcome ctl(const QStringList &args);
+    Outcome ctl(const QStringList &args, const QString &agentSocket = {});
     QString writePolicy(const QByteArray &text);
 
     std::unique_ptr<QTemporaryDir> m_root;
@@ -46,9 +49,12 @@ void TestSshAgentCli::cleanup()
     m_root.reset();
 }
 
-Outcome TestSshAgentCli::ctl(const QStringList &args)
+Outcome TestSshAgentCli::ctl(const QStringList &args, const QString &agentSocket)
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+    if (!agentSocket.isEmpty())
+        env.insert(QStringLiteral("SSH_AUTH_SOCK"), agentSocket);
     env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
     env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
     return sandbox::test::runProgram(
@@ -92,18 +98,46 @@ void TestSshAgentCli::policyShowsTheAgent()
     QVERIFY(ctl({ QStringLiteral("policy"), QStringLiteral("show") }).out.contains("confirm first-use"));
 }
 
-void TestSshAgentCli::noBackendRunsWithoutTheFilter()
+void TestSshAgentCli::commandSeesOnlyTheListedKey()
 {
-    // No backend places the filtering agent yet: a policy with one runs nothing under the real
-    // auto backend (either tier) and says why, rather than run without the agent it promised.
+    sandbox::test::OpenSshRig rig;
+    const QString started = rig.start();
+    QVERIFY2(started.isEmpty(), qPrintable(started));
+    const QString file = writePolicy(R"({"filesystem":{"readable":["/"],"writable":["${workspace}"]},
+        "network":{"mode":"none"},"hostExecution":"deny","sshAgent":{"keys":[")"
+                                     + rig.listedFingerprint().toLatin1() + R"("],"confirm":"never"}})");
+    const Outcome run = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), file, QStringLiteral("--"),
+                              QStringLiteral("ssh-add"), QStringLiteral("-l") },
+                            rig.agentSocket());
+    QVERIFY2(run.exitCode == 0, run.err.constData());
+    QVERIFY2(run.out.contains(rig.listedFingerprint().toLatin1()), run.out.constData());
+    QVERIFY2(!run.out.contains(rig.unlistedFingerprint().toLatin1()), run.out.constData());
+}
+
+void TestSshAgentCli::nothingRunsWithoutTheUsersAgentOrWithHosts()
+{
+    // Rather than run without the agent it promised, the real auto backend runs nothing and
+    // says why.
+    const QString marker = m_root->filePath(QStringLiteral("work/ran"));
     const QString file = writePolicy(R"({"filesystem":{"readable":["/"],"writable":["${workspace}"]},
         "network":{"mode":"full"},"hostExecution":"deny","sshAgent":{"keys":[")"
                                      + key + R"("]}})");
-    const QString marker = m_root->filePath(QStringLiteral("work/ran"));
-    const Outcome run = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), file, QStringLiteral("--"),
-                              QStringLiteral("/bin/touch"), marker });
-    QCOMPARE(run.exitCode, 125);
-    QVERIFY2(run.err.contains("the filtering SSH agent"), run.err.constData());
+    const Outcome noAgent = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), file, QStringLiteral("--"),
+                                  QStringLiteral("/bin/touch"), marker });
+    QCOMPARE(noAgent.exitCode, 125);
+    QVERIFY2(noAgent.err.contains("SSH_AUTH_SOCK"), noAgent.err.constData());
+
+    sandbox::test::OpenSshRig rig;
+    const QString started = rig.start();
+    QVERIFY2(started.isEmpty(), qPrintable(started));
+    writePolicy(R"({"filesystem":{"readable":["/"],"writable":["${workspace}"]},
+        "network":{"mode":"full"},"hostExecution":"deny","sshAgent":{"keys":[")"
+                + key + R"("],"hosts":["git.example.org"]}})");
+    const Outcome withHosts = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), file, QStringLiteral("--"),
+                                    QStringLiteral("/bin/touch"), marker },
+                                  rig.agentSocket());
+    QCOMPARE(withHosts.exitCode, 125);
+    QVERIFY2(withHosts.err.contains("policy.sshAgent.hosts"), withHosts.err.constData());
     QVERIFY(!QFile::exists(marker));
 }
 

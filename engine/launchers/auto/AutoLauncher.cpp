@@ -1,5 +1,6 @@
 #include "AutoLauncher.h"
 
+#include "SshClientSetup.h"
 #include "core/EngineFiles.h"
 #include "core/HelperProgram.h"
 #include "core/LauncherBounds.h"
@@ -12,6 +13,7 @@
 #include "net/CredentialInjector.h"
 #include "net/DomainRules.h"
 #include "net/FilteringProxy.h"
+#include "net/SshAgentService.h"
 #include "protocol/RuntimeDirectory.h"
 
 #include <QCoreApplication>
@@ -181,8 +183,10 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                          "the network namespace"));
         claims.insert(QStringLiteral("hostExecution"),
                       tr("deny: the command cannot create unix sockets at all (seccomp; socketpair still "
-                         "works), so no host socket is connectable whatever its path, abstract ones included; "
-                         "besides, the session and system bus, $XDG_RUNTIME_DIR, every unix socket under /run and "
+                         "works), so no host socket is connectable whatever its path, abstract ones included (with "
+                         "an SSH agent in the policy: stream unix sockets only, every connect() answered by "
+                         "sandbox-init, which reaches the agent's socket and nothing else); besides, the session and "
+                         "system bus, $XDG_RUNTIME_DIR, every unix socket under /run and "
                          "agent sockets are masked; vsock refused (seccomp)%1; ask: asked before each spawn, no "
                          "answer means deny; allow: exposed; in every mode the engine refuses protocol "
                          "connections from processes it sandboxed (they descend from sandbox-init) and logs them")
@@ -191,6 +195,7 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                       credentialsClaim() + QLatin1Char(' ')
                           + tr("The bundle is also bound over the system's bundle file, so clients that read only "
                                "that trust the engine's authority too."));
+        claims.insert(QStringLiteral("sshAgent"), sshAgentClaim());
         return claims;
     case Tier::LandlockSeccomp:
         claims.insert(
@@ -248,10 +253,11 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                       tr("filtering proxy on a unix socket only (ALL_PROXY=socks5h://localhost/ followed by the socket "
                          "path, understood by curl); tools that need a TCP proxy cannot reach the network"));
         claims.insert(QStringLiteral("hostExecution"),
-                      tr("deny: with network none or full the command cannot create unix sockets at all "
-                         "(seccomp; socketpair still works); with allowed domains only stream unix sockets, and "
-                         "sandbox-init answers every connect() (seccomp user notification, Linux >= 5.14): it "
-                         "connects to the filtering proxy itself and refuses any other address, so no host socket "
+                      tr("deny: with network none or full and no SSH agent the command cannot create unix "
+                         "sockets at all (seccomp; socketpair still works); with allowed domains or an SSH agent only "
+                         "stream unix sockets, and sandbox-init answers every connect() (seccomp user notification, "
+                         "Linux >= 5.14): it connects to the filtering proxy or the agent itself and refuses any other "
+                         "address, so no host socket "
                          "is connectable whatever its path, abstract ones included%1; vsock refused (seccomp); "
                          "$XDG_RUNTIME_DIR unreadable; ask: asked before each spawn; allow: exposed; in every mode "
                          "the engine refuses protocol connections from processes it sandboxed (they descend from "
@@ -263,9 +269,27 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                 + tr("Without a mount namespace the system's bundle file stays the host's: only clients "
                      "that read the variables trust the engine's authority, and only clients that speak "
                      "SOCKS5 over the proxy's unix socket (curl; git from 2.46 on) reach the network at all."));
+        claims.insert(QStringLiteral("sshAgent"), sshAgentClaim());
         return claims;
     }
     return claims;
+}
+
+QString AutoLauncher::sshAgentClaim()
+{
+    return tr("Each command gets a filtering agent of the engine's own, named by SSH_AUTH_SOCK (the user's agent "
+              "socket stays hidden): it lists and signs with the policy's keys only, asks the user before a "
+              "signature as the policy's confirm says, passes no extension but session-bind@openssh.com, refuses "
+              "adding, removing, locking and unlocking keys, and reports every refusal. That socket is the one unix "
+              "socket the command may connect to besides the proxy's: seccomp hands every connect() to sandbox-init, "
+              "which makes that connection itself, through a descriptor opened before the command ran, and refuses "
+              "every other address; datagram unix sockets are refused. The agent ends with the command. SSH "
+              "connections (the policy's hosts, port 22 unless one is given; they need the network mode allowlist) "
+              "go only through the filtering proxy, which allows those hosts beside the allowed domains: git uses "
+              "an SSH configuration of the engine's (GIT_SSH_COMMAND; others: ssh -F \"$SANDBOX_SSH_CONFIG\") whose "
+              "ProxyCommand is sandbox-init's tunnel through the proxy, whose host keys are a read-only copy of the "
+              "user's known hosts, checked strictly, and which reads none of the user's SSH options; an ssh that "
+              "ignores that configuration reaches nothing, as the sandbox has no other way out.");
 }
 
 QString AutoLauncher::credentialsClaim()
@@ -455,8 +479,19 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
     std::function<void()> onEnded;
     // The channel is this command's alone: what it refuses is this command's refusal.
     auto route = std::make_shared<RefusalRoute>();
+    // SSH goes only through the proxy, to the agent's hosts: without allowed domains it would
+    // go straight anywhere (full) or nowhere (none).
+    if (policy.sshAgent && !policy.sshAgent->hosts.isEmpty() && policy.network != Policy::NetworkMode::Allowlist)
+        return Error{ QStringLiteral("policy.sshAgent.hosts"),
+                      tr("SSH connections to the agent's hosts go through the filtering proxy, which serves the "
+                         "network mode \"allowlist\" only; set that mode (with or without allowed domains). Nothing "
+                         "was run."),
+                      {} };
     if (policy.network == Policy::NetworkMode::Allowlist) {
-        Result<DomainRules> rules = DomainRules::parse(policy.allowedDomains, policy.deniedDomains);
+        Result<DomainRules> rules = DomainRules::parse(
+            policy.allowedDomains
+                + (policy.sshAgent ? SshClientSetup::proxyRules(policy.sshAgent->hosts) : QStringList()),
+            policy.deniedDomains);
         if (!rules)
             return rules.error();
         std::shared_ptr<FilteringProxy> proxy;
@@ -510,6 +545,35 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
         input.proxySocket = channel.value();
         const QString socketPath = channel.value();
         onEnded = [proxy, socketPath] { proxy->closeChannel(socketPath); };
+    }
+    if (policy.sshAgent) {
+        Result<QString> agent = openSshAgent(*policy.sshAgent, request, route);
+        if (!agent) {
+            if (onEnded)
+                onEnded();
+            return agent.error();
+        }
+        input.agentSocket = agent.value();
+        if (!policy.sshAgent->hosts.isEmpty()) {
+            Result<SshClientSetup> ssh
+                = SshClientSetup::write(host()->stateDirectory() + QStringLiteral("/ssh"), initPath,
+                                        QDir::homePath() + QStringLiteral("/.ssh/known_hosts"));
+            if (!ssh) {
+                m_agents->close(agent.value());
+                if (onEnded)
+                    onEnded();
+                return ssh.error();
+            }
+            input.sshEnvironment = ssh.value().environment;
+            input.sshFiles = ssh.value().files;
+        }
+        const std::shared_ptr<SshAgentService> agents = m_agents;
+        const QString agentSocket = agent.value();
+        onEnded = [agents, agentSocket, previous = std::move(onEnded)] {
+            agents->close(agentSocket);
+            if (previous)
+                previous();
+        };
     }
     // The plan is built now, so a bad request or policy fails before any process exists;
     // only an "ask" answer can change it later (host execution channels exposed or not).
@@ -579,6 +643,54 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
     return std::shared_ptr<SandboxProcess>(process);
 }
 
+Result<QString> AutoLauncher::openSshAgent(const PolicySshAgent &policy, const SpawnRequest &request,
+                                           const std::shared_ptr<RefusalRoute> &route)
+{
+    const QString where = QStringLiteral("policy.sshAgent");
+    if (!host())
+        return Error{ where, tr("This engine offers no SSH agent; nothing was run."), {} };
+    const QString upstream = qEnvironmentVariable("SSH_AUTH_SOCK");
+    if (upstream.isEmpty())
+        return Error{ where,
+                      tr("The engine has no SSH agent to filter: SSH_AUTH_SOCK is not set where it runs. Start "
+                         "the engine from a session with an SSH agent. Nothing was run."),
+                      {} };
+    std::shared_ptr<SshAgentService> agents;
+    {
+        QMutexLocker lock(&m_mutex);
+        if (!m_agents)
+            m_agents = std::make_shared<SshAgentService>(!host()->runtimeDirectory().isEmpty()
+                                                             ? host()->runtimeDirectory()
+                                                             : RuntimeDirectory::defaultDirectory());
+        agents = m_agents;
+    }
+    LauncherHost *launcherHost = host();
+    const QString command = request.argv.join(QLatin1Char(' ')).left(200);
+    const BackendRef ref = BackendRef::builtin(kind());
+    auto ask = [launcherHost, command, ref](const SshAgentConfirmation &signature) {
+        HostInteractionRequest question;
+        question.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        question.subject = QStringLiteral("ssh-signature");
+        question.ref = ref;
+        question.hasRef = true;
+        question.kind = HostInteractionRequest::Kind::Confirm;
+        question.title = tr("Allow an SSH signature?");
+        question.message = tr("The command '%1' asks your SSH agent to sign with the key %2 (%3%4). Allow this "
+                              "signature?")
+                               .arg(command, signature.fingerprint, signature.keyType,
+                                    signature.comment.isEmpty() ? QString() : QStringLiteral(", ") + signature.comment);
+        return launcherHost->ask(question).then(
+            [](const HostInteractionResponse &response) { return response.accepted; });
+    };
+    return agents->open(policy, upstream, ask, [route](const QString &fingerprint, const QString &what) {
+        Refusal refusal;
+        refusal.kind = Refusal::Kind::Credential;
+        refusal.what = fingerprint.isEmpty() ? tr("SSH agent") : tr("SSH agent, key %1").arg(fingerprint);
+        refusal.rule = tr("ssh agent: %1").arg(what);
+        route->deliver(refusal);
+    });
+}
+
 QString AutoLauncher::planRecordDirectory() const
 {
     const QString directory = host()->stateDirectory() + QStringLiteral("/run-plans");
@@ -598,7 +710,9 @@ bool AutoLauncher::recordable(const Policy &policy)
     // then reach the engine's socket, which the embedding engine serves while it runs (and
     // refuses, saying why) and the run front does not; denied, it cannot create a unix
     // socket at all, so whether anything serves there is beyond its notice.
-    return policy.network != Policy::NetworkMode::Allowlist && policy.hostExecution == Policy::HostExecution::Deny;
+    // A filtering SSH agent is the full program's too: it serves the agent while the command runs.
+    return policy.network != Policy::NetworkMode::Allowlist && policy.hostExecution == Policy::HostExecution::Deny
+        && !policy.sshAgent;
 }
 
 Result<SandboxPlan> AutoLauncher::planAndRecord(const PlanRecorder &recorder, const SandboxPlan::Input &input,

@@ -12,6 +12,8 @@
 namespace sandbox {
 
 class FilteringProxy;
+class SshAgentService;
+class RefusalRoute;
 struct KernelProbe;
 class PlanRecorder;
 class SandboxPlanCache;
@@ -67,6 +69,10 @@ private:
     Status adopt(const Choice &choice);
     // <state>/run-plans, created owner-only.
     QString planRecordDirectory() const;
+    // Starts this command's filtering SSH agent (policy.sshAgent); its socket's path. Its
+    // refusals go through `route`, its confirmations through Host Interaction.
+    Result<QString> openSshAgent(const PolicySshAgent &policy, const SpawnRequest &request,
+                                 const std::shared_ptr<RefusalRoute> &route);
     static bool recordable(const Policy &policy);
     // Builds the plan for `input` and hands it to `recorder` with what it was built from.
     Result<SandboxPlan> planAndRecord(const PlanRecorder &recorder, const SandboxPlan::Input &input,
@@ -74,6 +80,8 @@ private:
     static QMap<QString, QString> enforcementFor(Tier tier, int landlockAbi, const QString &unavailableReason);
     // Credential injection, the same in both tiers.
     static QString credentialsClaim();
+    // The filtering SSH agent, the same in both tiers.
+    static QString sshAgentClaim();
     // sandbox-init's write gate, the same in both tiers.
     static QString writeGateClaim();
     // Which refusals this tier reports as they happen (descriptor().refusals).
@@ -87,6 +95,7 @@ private:
     QString m_unavailableReason;
     QString m_initPath;
     std::shared_ptr<FilteringProxy> m_proxy;
+    std::shared_ptr<SshAgentService> m_agents; // started by the first policy with an SSH agent
     mutable std::optional<Choice> m_preview; // descriptor() before prepare()
     // Plans reused while nothing they were built from changed (has a mutex of its own).
     std::unique_ptr<SandboxPlanCache> m_plans;

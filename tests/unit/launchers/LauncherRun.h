@@ -11,6 +11,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <memory>
 
 namespace sandbox::test {
@@ -43,14 +44,14 @@ public:
     QFuture<HostInteractionResponse> ask(const HostInteractionRequest &request) override;
     void notifyAvailabilityChanged() override { }
     void reportActivationNote(const QString &note) override;
-    int questions() const { return m_questions; }
+    int questions() const { return m_questions.load(); }
     // The notes reported since the last call, in order.
     QStringList takeNotes();
 
 private:
     bool m_accept;
     QString m_stateDirectory;
-    int m_questions = 0;
+    std::atomic<int> m_questions = 0; // asked from any thread (the SSH agent's, say)
     QMutex m_mutex; // notes may be reported from any thread
     QStringList m_notes;
 };

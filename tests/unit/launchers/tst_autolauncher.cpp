@@ -128,14 +128,10 @@ void TestAutoLauncher::claimsNameWhatEnforcesEachDimension()
     QFETCH(QString, filesystem);
     QFETCH(QString, confinement);
     const BackendDescriptor descriptor = launcher().descriptor();
-    // Every dimension but sshAgent: no tier places the filtering SSH agent yet, so a policy
-    // with one is refused.
-    for (const QString &dimension : BackendDescriptor::enforcementDimensions()) {
-        if (dimension == QLatin1String("sshAgent"))
-            QVERIFY(!descriptor.enforcement.contains(dimension));
-        else
-            QVERIFY2(!descriptor.enforcement.value(dimension).isEmpty(), qPrintable(dimension));
-    }
+    for (const QString &dimension : BackendDescriptor::enforcementDimensions())
+        QVERIFY2(!descriptor.enforcement.value(dimension).isEmpty(), qPrintable(dimension));
+    // SSH connections go through the proxy, by the engine's own configuration.
+    QVERIFY(descriptor.enforcement.value(QStringLiteral("sshAgent")).contains(QStringLiteral("ProxyCommand")));
     QVERIFY(descriptor.enforcement.value(QStringLiteral("credentials")).contains(QStringLiteral("placeholder")));
     QVERIFY2(descriptor.enforcement.value(QStringLiteral("filesystem")).contains(filesystem),
              qPrintable(descriptor.enforcement.value(QStringLiteral("filesystem"))));

@@ -1,8 +1,15 @@
 #include "OpenSshRig.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTcpServer>
+
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace sandbox::test {
 
@@ -12,6 +19,10 @@ OpenSshRig::OpenSshRig()
 
 OpenSshRig::~OpenSshRig()
 {
+    if (m_server.state() != QProcess::NotRunning) {
+        m_server.terminate();
+        m_server.waitForFinished(10000);
+    }
     if (m_agent.state() != QProcess::NotRunning) {
         m_agent.terminate();
         m_agent.waitForFinished(10000);
@@ -54,6 +65,69 @@ QString OpenSshRig::start()
         return QStringLiteral("unexpected fingerprints: %1 and %2").arg(m_listedFingerprint, m_unlistedFingerprint);
     if (fingerprintsListedAt(m_agentSocket).size() != 2)
         return QStringLiteral("the agent does not list both keys");
+    return QString();
+}
+
+QString OpenSshRig::startServer()
+{
+    const QString sshd = QStandardPaths::findExecutable(QStringLiteral("sshd"),
+                                                        { QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin") });
+    if (sshd.isEmpty())
+        return QStringLiteral("sshd is missing: run installer/install-deps.sh test (openssh-server)");
+    const passwd *account = ::getpwuid(::geteuid());
+    if (!account)
+        return QStringLiteral("this user has no account entry");
+    m_user = QString::fromLocal8Bit(account->pw_name);
+    // The server accepts both keys: only the filter decides which one the client can use.
+    if (const QString problem = generateKey(path(QStringLiteral("host_key")), QStringLiteral("host"));
+        !problem.isEmpty())
+        return problem;
+    if (!writeFile(path(QStringLiteral("authorized_keys")), readAll(listedKey()) + readAll(unlistedKey())))
+        return QStringLiteral("cannot write authorized_keys");
+    {
+        QTcpServer probe;
+        if (!probe.listen(QHostAddress::LocalHost, 0))
+            return QStringLiteral("no free loopback port");
+        m_port = probe.serverPort();
+    }
+    if (!writeFile(path(QStringLiteral("known_hosts")),
+                   QStringLiteral("[127.0.0.1]:%1 ").arg(m_port).toUtf8()
+                       + readAll(path(QStringLiteral("host_key.pub")))))
+        return QStringLiteral("cannot write known_hosts");
+    const QByteArray config
+        = QStringLiteral("ListenAddress 127.0.0.1:%1\n"
+                         "HostKey %2\n"
+                         "PidFile none\n"
+                         "AuthorizedKeysFile %3\n"
+                         "AuthenticationMethods publickey\n"
+                         "PasswordAuthentication no\n"
+                         "KbdInteractiveAuthentication no\n"
+                         "UsePAM no\n"
+                         "StrictModes no\n"
+                         "PermitRootLogin prohibit-password\n"
+                         "AllowUsers %4\n"
+                         "LogLevel VERBOSE\n")
+              .arg(m_port)
+              .arg(path(QStringLiteral("host_key")), path(QStringLiteral("authorized_keys")), m_user)
+              .toUtf8();
+    if (!writeFile(path(QStringLiteral("sshd_config")), config))
+        return QStringLiteral("cannot write sshd_config");
+    // As root, sshd confines its unprivileged half to this directory, which its packaged
+    // service would make at boot.
+    if (::geteuid() == 0 && !QFileInfo::exists(QStringLiteral("/run/sshd")) && ::mkdir("/run/sshd", 0755) != 0)
+        return QStringLiteral("cannot make /run/sshd");
+    m_server.setProcessChannelMode(QProcess::MergedChannels);
+    m_server.start(
+        sshd,
+        { QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), path(QStringLiteral("sshd_config")) });
+    if (!m_server.waitForStarted(10000))
+        return QStringLiteral("sshd did not start: %1").arg(m_server.errorString());
+    while (!m_serverLog.contains("Server listening") && m_server.waitForReadyRead(10000))
+        m_serverLog += m_server.readAll();
+    if (!m_serverLog.contains("Server listening"))
+        return QStringLiteral("sshd did not listen: %1").arg(QString::fromLocal8Bit(m_serverLog));
+    // Its log is read as it comes, so that a full pipe never stops the server.
+    QObject::connect(&m_server, &QProcess::readyRead, &m_server, [this] { m_serverLog += m_server.readAll(); });
     return QString();
 }
 

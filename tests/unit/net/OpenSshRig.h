@@ -30,6 +30,14 @@ public:
 
     // Starts the agent and adds both keys; empty on success, else what failed.
     QString start();
+    // Starts Debian's sshd in the foreground on a free loopback port, accepting both keys
+    // for this user only, and writes path("known_hosts") with its host key; empty on
+    // success, else what failed. It stops with the rig.
+    QString startServer();
+    quint16 serverPort() const { return m_port; }
+    QString userName() const { return m_user; }
+    // What sshd has said so far (for a failed test's report).
+    QByteArray serverLog() const { return m_serverLog; }
 
     QString path(const QString &name) const { return m_dir.filePath(name); }
     QString agentSocket() const { return m_agentSocket; }
@@ -56,6 +64,10 @@ public:
 private:
     QTemporaryDir m_dir;
     QProcess m_agent;
+    QProcess m_server;
+    QByteArray m_serverLog;
+    quint16 m_port = 0;
+    QString m_user;
     QString m_agentSocket;
     QString m_listedFingerprint;
     QString m_unlistedFingerprint;

@@ -9,13 +9,7 @@
 
 #include <QDir>
 #include <QSignalSpy>
-#include <QStandardPaths>
-#include <QTcpServer>
 #include <QTest>
-
-#include <pwd.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 using namespace sandbox;
 using sandbox::test::OpenSshRig;
@@ -27,7 +21,6 @@ class TestSshAgentGit final : public QObject
 
 private slots:
     void initTestCase();
-    void cleanupTestCase();
     void init();
     void cleanup();
     void pushesWithTheListedKey();
@@ -42,8 +35,6 @@ private:
     std::unique_ptr<SshAgentFilter> makeFilter(PolicySshAgent::Confirm confirm);
 
     OpenSshRig m_rig;
-    QProcess m_sshd;
-    QByteArray m_sshdLog;
     quint16 m_port = 0;
     QString m_user;
     QString m_remote;
@@ -109,62 +100,13 @@ std::unique_ptr<SshAgentFilter> TestSshAgentGit::makeFilter(PolicySshAgent::Conf
 
 void TestSshAgentGit::initTestCase()
 {
-    const QString sshd = QStandardPaths::findExecutable(QStringLiteral("sshd"),
-                                                        { QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin") });
-    if (sshd.isEmpty())
-        QFAIL("sshd is missing: run installer/install-deps.sh test (openssh-server)");
     const QString problem = m_rig.start();
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    const passwd *account = ::getpwuid(::geteuid());
-    QVERIFY(account);
-    m_user = QString::fromLocal8Bit(account->pw_name);
+    const QString server = m_rig.startServer();
+    QVERIFY2(server.isEmpty(), qPrintable(server));
+    m_port = m_rig.serverPort();
+    m_user = m_rig.userName();
     QVERIFY(QDir().mkpath(m_rig.path(QStringLiteral("home"))));
-
-    // The server accepts both keys: only the filter decides which one the client can use.
-    QCOMPARE(m_rig.generateKey(m_rig.path(QStringLiteral("host_key")), QStringLiteral("host")), QString());
-    QVERIFY(OpenSshRig::writeFile(m_rig.path(QStringLiteral("authorized_keys")),
-                                  OpenSshRig::readAll(m_rig.listedKey()) + OpenSshRig::readAll(m_rig.unlistedKey())));
-    {
-        QTcpServer probe;
-        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-        m_port = probe.serverPort();
-    }
-    QVERIFY(OpenSshRig::writeFile(m_rig.path(QStringLiteral("known_hosts")),
-                                  QStringLiteral("[127.0.0.1]:%1 ").arg(m_port).toUtf8()
-                                      + OpenSshRig::readAll(m_rig.path(QStringLiteral("host_key.pub")))));
-    const QByteArray config
-        = QStringLiteral("ListenAddress 127.0.0.1:%1\n"
-                         "HostKey %2\n"
-                         "PidFile none\n"
-                         "AuthorizedKeysFile %3\n"
-                         "AuthenticationMethods publickey\n"
-                         "PasswordAuthentication no\n"
-                         "KbdInteractiveAuthentication no\n"
-                         "UsePAM no\n"
-                         "StrictModes no\n"
-                         "PermitRootLogin prohibit-password\n"
-                         "AllowUsers %4\n"
-                         "LogLevel VERBOSE\n")
-              .arg(m_port)
-              .arg(m_rig.path(QStringLiteral("host_key")), m_rig.path(QStringLiteral("authorized_keys")), m_user)
-              .toUtf8();
-    QVERIFY(OpenSshRig::writeFile(m_rig.path(QStringLiteral("sshd_config")), config));
-    // As root, sshd confines its unprivileged half to this directory, which its packaged
-    // service would make at boot.
-    if (::geteuid() == 0 && !QFileInfo::exists(QStringLiteral("/run/sshd")))
-        QVERIFY(::mkdir("/run/sshd", 0755) == 0);
-
-    m_sshd.setProcessChannelMode(QProcess::MergedChannels);
-    m_sshd.start(sshd,
-                 { QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
-                   m_rig.path(QStringLiteral("sshd_config")) });
-    QVERIFY(m_sshd.waitForStarted(10000));
-    QByteArray said;
-    while (!said.contains("Server listening") && m_sshd.waitForReadyRead(10000))
-        said += m_sshd.readAll();
-    QVERIFY2(said.contains("Server listening"), said.constData());
-    // Its log is read as it comes, so that a full pipe never stops the server.
-    connect(&m_sshd, &QProcess::readyRead, this, [this] { m_sshdLog += m_sshd.readAll(); });
 
     m_remote = m_rig.path(QStringLiteral("remote.git"));
     m_work = m_rig.path(QStringLiteral("work"));
@@ -184,12 +126,6 @@ void TestSshAgentGit::initTestCase()
     m_filterSocket = m_rig.path(QStringLiteral("filter/agent.sock"));
 }
 
-void TestSshAgentGit::cleanupTestCase()
-{
-    m_sshd.terminate();
-    m_sshd.waitForFinished(10000);
-}
-
 void TestSshAgentGit::init()
 {
     m_refusals.clear();
@@ -201,7 +137,7 @@ void TestSshAgentGit::cleanup()
 {
     m_filter.reset();
     if (QTest::currentTestFailed())
-        qInfo("sshd said:\n%s", m_sshdLog.constData());
+        qInfo("sshd said:\n%s", m_rig.serverLog().constData());
 }
 
 void TestSshAgentGit::pushesWithTheListedKey()

@@ -377,8 +377,8 @@ void LinuxSandboxProcess::reportRefusal(const QString &kind, const QString &what
     refusal.what = what.trimmed().isEmpty() ? tr("(unnamed)") : what;
     if (kind == QLatin1String("host-socket")) {
         refusal.kind = Refusal::Kind::HostSocket;
-        refusal.rule = tr("host sockets: in this tier a command may connect only to the filtering proxy's socket "
-                          "(refused by sandbox-init's connect supervisor)");
+        refusal.rule = tr("host sockets: a command may connect only to the filtering proxy's socket and its own SSH "
+                          "agent's (refused by sandbox-init's connect supervisor)");
     } else if (kind == QLatin1String("repository")) {
         refusal.kind = Refusal::Kind::Path;
         refusal.rule = tr("repository protection: the files that make git run code, a new repository, a read-only "

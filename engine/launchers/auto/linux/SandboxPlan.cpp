@@ -344,9 +344,13 @@ Result<SandboxPlan> SandboxPlan::build(const Input &input, FilesystemReads *read
     // scan finds: without host execution no unix socket is created at all (socketpair
     // still works). Tier 2 with allowed domains needs one to reach the proxy: there
     // sandbox-init supervises every connect() and makes only that one itself.
+    // A filtering SSH agent is the one other socket, in either tier: sandbox-init answers
+    // every connect() and makes only those.
     plan.m_exposeHostExecution = input.exposeHostExecution;
-    plan.m_superviseConnect
-        = input.tier == 2 && !input.exposeHostExecution && input.policy.network == Policy::NetworkMode::Allowlist;
+    plan.m_agentSocket = input.agentSocket;
+    plan.m_superviseConnect = !input.exposeHostExecution
+        && ((input.tier == 2 && input.policy.network == Policy::NetworkMode::Allowlist)
+            || !input.agentSocket.isEmpty());
     plan.m_denyUnixSockets = !input.exposeHostExecution && !plan.m_superviseConnect;
     if (input.tier == 1)
         plan.planMounts(input, reads);
@@ -430,13 +434,16 @@ Status SandboxPlan::resolvePaths(const Input &input, FilesystemReads *reads)
             appendUnique(m_denied, alias);
     }
     // The certificate bundle of a policy with credentials is readable whatever the policy
-    // grants (it holds certificates only).
-    if (!input.certificateBundle.isEmpty()) {
+    // grants (it holds certificates only); so are the SSH configuration's files (host keys,
+    // options and the static sandbox-init that is its ProxyCommand).
+    for (const QString &file : QStringList{ input.certificateBundle } + input.sshFiles) {
+        if (file.isEmpty())
+            continue;
         bool covered = false;
         for (const QString &root : m_readable + m_writable)
-            covered = covered || isUnder(input.certificateBundle, root);
+            covered = covered || isUnder(file, root);
         if (!covered)
-            appendUnique(m_readable, input.certificateBundle);
+            appendUnique(m_readable, file);
     }
     if (input.tier == 1 && m_writable.contains(QStringLiteral("/tmp"))) {
         m_writable.removeAll(QStringLiteral("/tmp"));
@@ -689,6 +696,13 @@ void SandboxPlan::planEnvironment(const Input &input)
         env.insert(it.key(), it.value());
     for (auto it = input.credentialEnvironment.begin(); it != input.credentialEnvironment.end(); ++it)
         env.insert(it.key(), it.value());
+    // The command's own filtering agent, never the user's (nor one the request names).
+    if (!m_agentSocket.isEmpty()) {
+        env.remove(QStringLiteral("SSH_AGENT_PID"));
+        env.insert(QStringLiteral("SSH_AUTH_SOCK"), m_agentSocket);
+    }
+    for (auto it = input.sshEnvironment.begin(); it != input.sshEnvironment.end(); ++it)
+        env.insert(it.key(), it.value());
     if (input.policy.network == Policy::NetworkMode::Allowlist) {
         // The proxy variables come last: the request cannot point tools elsewhere (and
         // there is nowhere else to go).
@@ -760,6 +774,8 @@ QByteArray SandboxPlan::serialize() const
         record("llrw", { path });
     for (const QString &path : m_landlockDevices)
         record("lldev", { path });
+    if (!m_agentSocket.isEmpty())
+        record("agent", { m_agentSocket });
     record("unix",
            { m_denyUnixSockets        ? QStringLiteral("deny")
                  : m_superviseConnect ? QStringLiteral("proxy")

@@ -28,6 +28,14 @@ public:
         int tier = 1;
         int landlockAbi = 0;
         QString proxySocket; // allowlist mode only
+        // policy.sshAgent: this command's filtering agent socket (host path), the one unix
+        // socket it may connect to besides the proxy's, named by SSH_AUTH_SOCK.
+        QString agentSocket;
+        // policy.sshAgent.hosts: the SSH configuration's variables (GIT_SSH_COMMAND …), set
+        // last, and the files it names (the configuration, the known hosts copy, the
+        // ProxyCommand program), readable whatever the policy grants.
+        QMap<QString, QString> sshEnvironment;
+        QStringList sshFiles;
         bool exposeHostExecution = false; // hostExecution allow, or ask answered yes
         QProcessEnvironment hostEnvironment = QProcessEnvironment::systemEnvironment();
         QString homePath; // default: QDir::homePath()
@@ -91,6 +99,7 @@ private:
     QString m_workspace; // what ${workspace} names; the cwd lies inside it
     QString m_network;
     QString m_proxySocket;
+    QString m_agentSocket;
     QStringList m_readable;
     QStringList m_writable;
     QStringList m_readOnly;

@@ -60,7 +60,8 @@ bool SandboxPlanCache::sameInputs(const SandboxPlan::Input &a, const SandboxPlan
 {
     return a.policy == b.policy && a.request.cwd == b.request.cwd
         && a.request.effectiveWorkspace() == b.request.effectiveWorkspace() && a.tier == b.tier
-        && a.landlockAbi == b.landlockAbi && a.proxySocket == b.proxySocket
+        && a.landlockAbi == b.landlockAbi && a.proxySocket == b.proxySocket && a.agentSocket == b.agentSocket
+        && a.sshEnvironment == b.sshEnvironment && a.sshFiles == b.sshFiles
         && a.exposeHostExecution == b.exposeHostExecution && a.homePath == b.homePath
         && a.hostEnvironment == b.hostEnvironment && a.credentialEnvironment == b.credentialEnvironment
         && a.certificateBundle == b.certificateBundle && a.systemBundle == b.systemBundle;

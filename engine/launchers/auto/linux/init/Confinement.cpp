@@ -278,6 +278,19 @@ static const char *const kNoWriteGate
     = "this kernel cannot hand calls to sandbox-init (seccomp user notification, Linux 5.9 or later), so the "
       "repository files that make git run code cannot be protected";
 
+// Stream unix sockets only (a datagram could be sent to any socket path without a
+// connect()), and every connect() answered by sandbox-init (ConnectSupervisor).
+static int addConnectSupervisionRules(scmp_filter_ctx ctx, uint32_t refused)
+{
+    int rc = 0;
+    for (scmp_datum_t type : { SOCK_DGRAM, SOCK_SEQPACKET })
+        rc = rc ? rc
+                : seccomp_rule_add(ctx, refused, SCMP_SYS(socket), 2,
+                                   SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_UNIX),
+                                   SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xfULL, type));
+    return rc ? rc : seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0);
+}
+
 static bool notificationsAvailable()
 {
     // API level 5: the kernel has seccomp user notification (Linux 5.0) and libseccomp
@@ -376,8 +389,14 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
         SCMP_SYS(fanotify_init),
         SCMP_SYS(pidfd_getfd),
     };
-    for (int call : deniedCalls)
+    for (int call : deniedCalls) {
+        // Tier 1's pid 1 loads this filter for itself: when it answers the command's
+        // connect()s it takes the command's sockets with pidfd_getfd (the command gets the
+        // call refused in a filter of its own, applyCommandFilter).
+        if (call == SCMP_SYS(pidfd_getfd) && config.tier == 1 && config.superviseConnect)
+            continue;
         rc = rc ? rc : seccomp_rule_add(ctx, deny, call, 0);
+    }
 
     // How every argument rule is written. The kernel reads int-sized arguments (socket
     // families, pids, ioctl numbers) from the low 32 bits of the register, while a
@@ -482,16 +501,10 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
         }
         rc = rc ? rc : addWriteGateRules(ctx);
     }
-    if (config.superviseConnect) {
-        // Stream sockets only (a datagram could be sent to any socket path without a
-        // connect()), and every connect() answered by sandbox-init.
-        for (scmp_datum_t type : { SOCK_DGRAM, SOCK_SEQPACKET })
-            rc = rc
-                ? rc
-                : seccomp_rule_add(ctx, refused, SCMP_SYS(socket), 2, SCMP_A0_64(SCMP_CMP_MASKED_EQ, kLow32, AF_UNIX),
-                                   SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xfULL, type));
-        rc = rc ? rc : seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0);
-    }
+    // Tier 1's pid 1 loads this filter itself: there the command gets the rule in a filter
+    // of its own (applyCommandFilter).
+    if (config.superviseConnect && config.tier == 2)
+        rc = rc ? rc : addConnectSupervisionRules(ctx, refused);
     if (rc != 0) {
         error = std::string("seccomp: cannot build the filter: ") + std::strerror(-rc);
         seccomp_release(ctx);
@@ -521,10 +534,13 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
 bool applyCommandFilter(const InitConfig &config, int *notifyFd, std::string &error)
 {
     const bool gate = WriteGate::wanted(config);
-    if (config.tier != 1 || (!config.denyUnixSockets && !gate))
+    const bool supervise = config.superviseConnect;
+    if (config.tier != 1 || (!config.denyUnixSockets && !gate && !supervise))
         return true;
-    if (gate && !notificationsAvailable()) {
-        error = kNoWriteGate;
+    if ((gate || supervise) && !notificationsAvailable()) {
+        error = gate ? kNoWriteGate
+                     : "this kernel cannot hand connect() to sandbox-init (seccomp user notification), so the SSH "
+                       "agent's socket cannot be offered alone";
         return false;
     }
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -539,9 +555,13 @@ bool applyCommandFilter(const InitConfig &config, int *notifyFd, std::string &er
                                    SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_UNIX));
     if (gate)
         rc = rc ? rc : addWriteGateRules(ctx);
+    if (supervise) {
+        rc = rc ? rc : addConnectSupervisionRules(ctx, SCMP_ACT_ERRNO(EACCES));
+        rc = rc ? rc : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(pidfd_getfd), 0);
+    }
     rc = rc ? rc : seccomp_load(ctx);
     int listener = -1;
-    if (rc == 0 && gate) {
+    if (rc == 0 && (gate || supervise)) {
         listener = seccomp_notify_fd(ctx);
         *notifyFd = listener >= 0 ? fcntl(listener, F_DUPFD_CLOEXEC, 0) : -1;
         if (*notifyFd < 0)

@@ -12,6 +12,8 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <system_error>
+#include <thread>
 #include <unistd.h>
 
 namespace sandbox::init {
@@ -37,10 +39,10 @@ long descriptorFlags(unsigned pid, int fd)
 
 } // namespace
 
-ConnectSupervisor::ConnectSupervisor(int notifyFd, std::string proxySocket,
+ConnectSupervisor::ConnectSupervisor(int notifyFd, std::vector<UnixTarget> targets,
                                      const std::vector<std::string> &writablePaths, WriteGate *gate)
     : m_notifyFd(notifyFd)
-    , m_proxySocket(std::move(proxySocket))
+    , m_targets(std::move(targets))
     , m_metadata(writablePaths, gate)
     , m_gate(gate)
 { }
@@ -51,17 +53,17 @@ ConnectSupervisor::~ConnectSupervisor()
         close(m_notifyFd);
 }
 
-int ConnectSupervisor::connectToProxy(unsigned pid, int targetFd) const
+int ConnectSupervisor::connectTo(const UnixTarget &target, unsigned pid, int targetFd) const
 {
     const long flags = descriptorFlags(pid, targetFd);
-    if (flags < 0)
+    sockaddr_un address = {};
+    if (flags < 0 || target.connectPath.size() >= sizeof address.sun_path)
         return -1;
     const int own = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (own < 0)
         return -1;
-    sockaddr_un address = {};
     address.sun_family = AF_UNIX;
-    std::memcpy(address.sun_path, m_proxySocket.data(), m_proxySocket.size());
+    std::memcpy(address.sun_path, target.connectPath.data(), target.connectPath.size());
     if (connect(own, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0
         || ((flags & O_NONBLOCK) && fcntl(own, F_SETFL, O_NONBLOCK) != 0)) {
         close(own);
@@ -110,11 +112,15 @@ void ConnectSupervisor::handleOne()
     }
     const int targetFd = static_cast<int>(request->data.args[0]);
     const unsigned long long length = request->data.args[2];
+    if (request->data.nr == SCMP_SYS(connect) && connectOnItsSocket(*request, *response)) {
+        seccomp_notify_free(request, response);
+        return;
+    }
     sockaddr_un address = {};
-    bool toProxy = false;
+    const UnixTarget *allowed = nullptr;
     std::string target; // what the command asked to connect to, for the report
     if (request->data.nr == SCMP_SYS(connect) && length > offsetof(sockaddr_un, sun_path) && length <= sizeof address
-        && !m_proxySocket.empty() && m_proxySocket.size() < sizeof address.sun_path) {
+        && !m_targets.empty()) {
         const std::string memory = "/proc/" + std::to_string(request->pid) + "/mem";
         const int mem = open(memory.c_str(), O_RDONLY | O_CLOEXEC);
         if (mem >= 0) {
@@ -126,13 +132,16 @@ void ConnectSupervisor::handleOne()
                 && address.sun_family == AF_UNIX) {
                 const size_t pathLength = length - offsetof(sockaddr_un, sun_path);
                 const std::string path(address.sun_path, strnlen(address.sun_path, pathLength));
-                toProxy = address.sun_path[0] != '\0' && path == m_proxySocket;
+                for (const UnixTarget &candidate : m_targets) {
+                    if (address.sun_path[0] != '\0' && !candidate.name.empty() && path == candidate.name)
+                        allowed = &candidate;
+                }
                 target = address.sun_path[0] != '\0' ? path : std::string("an abstract unix socket");
             }
         }
     }
-    if (toProxy) {
-        const int own = connectToProxy(request->pid, targetFd);
+    if (allowed) {
+        const int own = connectTo(*allowed, request->pid, targetFd);
         if (own >= 0) {
             seccomp_notif_addfd addfd = {};
             addfd.id = request->id;
@@ -147,12 +156,82 @@ void ConnectSupervisor::handleOne()
             response->error = -ECONNREFUSED;
         }
     }
-    const bool refused = !toProxy && request->data.nr == SCMP_SYS(connect);
+    const bool refused = !allowed && request->data.nr == SCMP_SYS(connect);
     // A caller killed meanwhile makes this fail; there is nobody left to answer.
     (void)seccomp_notify_respond(m_notifyFd, response);
     seccomp_notify_free(request, response);
     if (refused)
         reportRefusal("host-socket", target.empty() ? std::string("a socket address") : target);
+}
+
+bool ConnectSupervisor::connectOnItsSocket(const seccomp_notif &request, seccomp_notif_resp &response)
+{
+    const unsigned long long length = request.data.args[2];
+    sockaddr_storage address = {};
+    if (length < sizeof(sa_family_t) || length > sizeof address)
+        return false;
+    const std::string memory = "/proc/" + std::to_string(request.pid) + "/mem";
+    const int mem = open(memory.c_str(), O_RDONLY | O_CLOEXEC);
+    if (mem < 0)
+        return false;
+    const ssize_t n = pread(mem, &address, length, static_cast<off_t>(request.data.args[1]));
+    close(mem);
+    if (n != static_cast<ssize_t>(length)
+        || (address.ss_family != AF_INET && address.ss_family != AF_INET6 && address.ss_family != AF_UNSPEC))
+        return false;
+    // The caller's own socket, held here: whatever the command does to its descriptors or
+    // memory from now on, this connection is the one checked, to the address copied above.
+    // The pidfd is taken before the id check, so it is the caller's (not a reused pid's).
+    const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, request.pid, 0));
+    int socketFd = -1;
+    if (pidfd >= 0 && seccomp_notify_id_valid(m_notifyFd, request.id) == 0)
+        socketFd = static_cast<int>(syscall(SYS_pidfd_getfd, pidfd, static_cast<int>(request.data.args[0]), 0));
+    const int grabError = errno;
+    if (pidfd >= 0)
+        close(pidfd);
+    if (socketFd < 0) {
+        response.error = -(grabError == EBADF ? EBADF : EACCES);
+        (void)seccomp_notify_respond(m_notifyFd, &response);
+        return true;
+    }
+    const int flags = fcntl(socketFd, F_GETFL);
+    if (flags >= 0 && (flags & O_NONBLOCK)) {
+        response.error = connect(socketFd, reinterpret_cast<sockaddr *>(&address), static_cast<socklen_t>(length)) == 0
+            ? 0
+            : -errno;
+        close(socketFd);
+        (void)seccomp_notify_respond(m_notifyFd, &response);
+        return true;
+    }
+    // A blocking connect() waits on a thread of its own, so the other calls of the sandbox
+    // are answered meanwhile; at most kMaxWaitingConnects at once.
+    const int notifyCopy = m_waitingConnects->load() < kMaxWaitingConnects ? fcntl(m_notifyFd, F_DUPFD_CLOEXEC, 0) : -1;
+    if (notifyCopy < 0) {
+        close(socketFd);
+        response.error = -EAGAIN;
+        (void)seccomp_notify_respond(m_notifyFd, &response);
+        return true;
+    }
+    ++*m_waitingConnects;
+    try {
+        std::thread([waiting = m_waitingConnects, notifyCopy, socketFd, address, length, response]() mutable {
+            response.error
+                = connect(socketFd, reinterpret_cast<sockaddr *>(&address), static_cast<socklen_t>(length)) == 0
+                ? 0
+                : -errno;
+            (void)seccomp_notify_respond(notifyCopy, &response);
+            close(socketFd);
+            close(notifyCopy);
+            --*waiting;
+        }).detach();
+    } catch (const std::system_error &) {
+        --*m_waitingConnects;
+        close(socketFd);
+        close(notifyCopy);
+        response.error = -EAGAIN;
+        (void)seccomp_notify_respond(m_notifyFd, &response);
+    }
+    return true;
 }
 
 void ConnectSupervisor::reportRefusal(const char *kind, const std::string &what)

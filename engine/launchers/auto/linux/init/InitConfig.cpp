@@ -31,6 +31,7 @@ bool parseConfig(const std::string &data, InitConfig &config, std::string &error
         { "symlink", 2 },   { "llro", 1 },      { "llrw", 1 },     { "lldir", 1 },     { "lldev", 1 },
         { "llconnect", 1 }, { "unix", 1 },      { "rlimit", 2 },   { "hostexec", 1 },  { "guardgit", 1 },
         { "guardro", 1 },   { "guarddeny", 1 }, { "terminal", 2 }, // rows, columns
+        { "agent", 1 },
     };
     std::vector<std::string> tokens;
     size_t pos = 0;
@@ -102,6 +103,12 @@ bool parseConfig(const std::string &data, InitConfig &config, std::string &error
             }
             config.terminalRows = static_cast<int>(number);
             config.terminalColumns = static_cast<int>(columns);
+        } else if (key == "agent") {
+            if (a.empty() || a.front() != '/') {
+                error = "configuration: SSH agent socket '" + a + "' is not absolute";
+                return false;
+            }
+            config.agentSocket = a;
         } else if (key == "proxyport") {
             if (!toInt(a, 1, 65535, number)) {
                 error = "configuration: bad proxy port '" + a + "'";
@@ -197,8 +204,12 @@ bool parseConfig(const std::string &data, InitConfig &config, std::string &error
         error = "configuration: working directory missing or not absolute";
         return false;
     }
-    if (config.superviseConnect && (config.tier != 2 || config.proxySocket.empty())) {
-        error = "configuration: supervised unix connections need tier 2 and a proxy socket";
+    if (config.superviseConnect && config.proxySocket.empty() && config.agentSocket.empty()) {
+        error = "configuration: supervised unix connections need a proxy or an SSH agent socket";
+        return false;
+    }
+    if (config.superviseConnect && config.tier == 1 && config.agentSocket.empty()) {
+        error = "configuration: tier 1 supervises unix connections only for an SSH agent socket";
         return false;
     }
     if (config.network == InitConfig::Network::Allowlist && config.proxySocket.empty()) {

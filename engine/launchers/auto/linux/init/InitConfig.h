@@ -38,7 +38,10 @@ struct InitConfig
     std::vector<std::string> landlockDevices; // read + write + ioctl (device nodes, /dev dirs)
     std::vector<int> landlockConnectPorts;
     bool denyUnixSockets = false;
-    bool superviseConnect = false; // unix sockets only to the proxy, via ConnectSupervisor
+    bool superviseConnect = false; // unix sockets only to the proxy and the agent, via ConnectSupervisor
+    // Host path of this command's filtering SSH agent socket (policy.sshAgent): the one other
+    // unix socket a supervised connect() may reach, under the same name inside (SSH_AUTH_SOCK).
+    std::string agentSocket;
     bool exposeHostExecution = false; // host execution allowed (or asked and granted)
     // A new terminal of this size for the command (0 rows: none): its stdin, stdout, stderr
     // and controlling terminal.

@@ -324,6 +324,29 @@ void dropEffectiveCapabilities()
         failSetup(errnoText("cannot drop the effective capabilities"));
 }
 
+// A descriptor on the SSH agent's socket (policy.sshAgent), -1 when there is none.
+int openAgentSocket(const InitConfig &config)
+{
+    if (config.agentSocket.empty())
+        return -1;
+    const int fd = open(config.agentSocket.c_str(), O_PATH | O_CLOEXEC);
+    if (fd < 0)
+        failSetup(errnoText("cannot open the SSH agent socket " + config.agentSocket));
+    return fd;
+}
+
+// The unix sockets a supervised connect() may reach: the proxy's (tier 2 reaches it by
+// path; tier 1 bridges it over TCP instead) and the agent's (through `agentFd`).
+std::vector<UnixTarget> unixTargets(const InitConfig &config, int agentFd)
+{
+    std::vector<UnixTarget> targets;
+    if (config.tier == 2 && !config.proxySocket.empty())
+        targets.push_back({ config.proxySocket, config.proxySocket });
+    if (agentFd >= 0)
+        targets.push_back({ config.agentSocket, "/proc/self/fd/" + std::to_string(agentFd) });
+    return targets;
+}
+
 // pid 1 of the sandbox (tier 1). `endFd` carries the command's wait status to the
 // host-side process once nothing else of the sandbox is left.
 [[noreturn]] void runInit(const InitConfig &config, uid_t uid, gid_t gid, int endFd)
@@ -332,6 +355,9 @@ void dropEffectiveCapabilities()
     std::string error;
     if (!mapIds(uid, gid, error))
         failSetup(error);
+    // The agent's socket, opened while the host's tree is still in view: the supervisor
+    // connects through this descriptor, whatever the command's root holds at that path.
+    const int agentFd = openAgentSocket(config);
     int proxyFd = -1;
     if (!buildRoot(config, proxyFd, error))
         failSetup(error);
@@ -367,7 +393,7 @@ void dropEffectiveCapabilities()
         gate.emplace(config);
     std::optional<ConnectSupervisor> calls;
     if (notifyFd >= 0)
-        calls.emplace(notifyFd, std::string(), std::vector<std::string>(), gate ? &*gate : nullptr);
+        calls.emplace(notifyFd, unixTargets(config, agentFd), std::vector<std::string>(), gate ? &*gate : nullptr);
 
     int commandStatus = -1;
     std::vector<pollfd> fds;
@@ -499,6 +525,7 @@ void runUnshared(const InitConfig &config)
     const int signalFd = signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
     if (signalFd < 0)
         failSetup(errnoText("cannot create a signalfd"));
+    const int agentFd = openAgentSocket(config);
     int notifyFd = -1;
     const pid_t command = startCommand(config, true, &notifyFd, openTerminal(config));
     if (command < 0) {
@@ -517,7 +544,7 @@ void runUnshared(const InitConfig &config)
         gate.emplace(config);
     std::optional<ConnectSupervisor> connections;
     if (notifyFd >= 0)
-        connections.emplace(notifyFd, config.proxySocket, config.landlockWritable, gate ? &*gate : nullptr);
+        connections.emplace(notifyFd, unixTargets(config, agentFd), config.landlockWritable, gate ? &*gate : nullptr);
     for (;;) {
         pollfd fds[2] = { { signalFd, POLLIN, 0 }, { connections ? connections->fd() : -1, POLLIN, 0 } };
         if (poll(fds, 2, -1) < 0)

@@ -2,6 +2,7 @@
 // without Qt so it stays small, starts fast and is safe to fork from.
 #include "InitConfig.h"
 #include "ProxyBridge.h"
+#include "SshProxyCommand.h"
 #include "StatusChannel.h"
 #include "Supervisor.h"
 
@@ -153,6 +154,10 @@ int main(int argc, char **argv)
         prctl(PR_SET_DUMPABLE, 0);
         return serveProxyBridge(argv[2], argv[3]);
     }
+    // An SSH ProxyCommand inside the sandbox, run by the command's own ssh: nothing more than
+    // a tunnel through the proxy the sandbox already has.
+    if (argc == 4 && std::strcmp(argv[1], "--ssh-proxy") == 0)
+        return runSshProxy(argv[2], argv[3]);
     if (argc == 3 && std::strcmp(argv[1], "--proxy-bridge-wait") == 0) {
         prctl(PR_SET_DUMPABLE, 0);
         return waitForProxyBridge(argv[2]);
@@ -161,7 +166,8 @@ int main(int argc, char **argv)
         std::fprintf(stderr,
                      "usage: sandbox-init (configuration on fd 3, status on fd 4) | sandbox-init --probe\n"
                      "       sandbox-init --proxy-bridge PORT SOCKET | sandbox-init --proxy-bridge-wait PORT\n"
-                     "       sandbox-init --hold | sandbox-init --gate [OPTION]... -- COMMAND [ARG]...\n");
+                     "       sandbox-init --hold | sandbox-init --gate [OPTION]... -- COMMAND [ARG]...\n"
+                     "       sandbox-init --ssh-proxy HOST PORT\n");
         return 2;
     }
     // Nothing of the engine's leaks into the sandbox: only stdio, config and status.

@@ -1,0 +1,113 @@
+#include "SshClientSetup.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+namespace sandbox {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("sandbox::SshClientSetup", text);
+}
+
+// A path ssh reads back intact inside double quotes, where % starts a token.
+bool quotable(const QString &path)
+{
+    return !path.contains(QLatin1Char('"')) && !path.contains(QLatin1Char('%')) && !path.contains(QLatin1Char('\n'))
+        && !path.contains(QLatin1Char('\''));
+}
+
+// Writes `data` as `directory`/`prefix`-<its hash>, owner-only, unless that file is there.
+Result<QString> writeAddressed(const QString &directory, const QString &prefix, const QByteArray &data)
+{
+    const QString path = directory + QLatin1Char('/') + prefix + QLatin1Char('-')
+        + QString::fromLatin1(QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex().left(24));
+    QFile existing(path);
+    if (existing.open(QIODevice::ReadOnly) && existing.readAll() == data)
+        return path;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size()
+        || !file.setPermissions(QFile::ReadOwner | QFile::WriteOwner) || !file.commit())
+        return Error{ path, tr("cannot write the sandbox's SSH configuration: %1").arg(file.errorString()), {} };
+    return path;
+}
+
+} // namespace
+
+Result<SshClientSetup> SshClientSetup::write(const QString &directory, const QString &proxyProgram,
+                                             const QString &knownHosts)
+{
+    const QString where = QStringLiteral("policy.sshAgent.hosts");
+    for (const QString &path : { directory, proxyProgram }) {
+        if (!quotable(path))
+            return Error{ where,
+                          tr("the path '%1' holds a quote or a percent sign, which an SSH configuration cannot "
+                             "name; nothing was run")
+                              .arg(path),
+                          {} };
+    }
+    if (!QDir().mkpath(directory)
+        || !QFile::setPermissions(directory, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
+        return Error{ directory, tr("cannot create the folder of the sandbox's SSH configuration"), {} };
+    QByteArray hosts;
+    QFile source(knownHosts);
+    if (source.exists()) {
+        if (!source.open(QIODevice::ReadOnly))
+            return Error{ knownHosts,
+                          tr("cannot read your known SSH hosts (%1); the sandbox checks host keys against a copy "
+                             "of them")
+                              .arg(source.errorString()),
+                          {} };
+        hosts = source.read(16 * 1024 * 1024);
+    }
+    Result<QString> hostsCopy = writeAddressed(directory, QStringLiteral("known_hosts"), hosts);
+    if (!hostsCopy)
+        return hostsCopy.error();
+    const QByteArray config = QStringLiteral("# Written by the engine for its sandboxes; options from no other file.\n"
+                                             "Host *\n"
+                                             "  ProxyCommand \"%1\" --ssh-proxy %h %p\n"
+                                             "  UserKnownHostsFile \"%2\"\n"
+                                             "  GlobalKnownHostsFile /dev/null\n"
+                                             "  StrictHostKeyChecking yes\n"
+                                             "  UpdateHostKeys no\n"
+                                             "  BatchMode yes\n"
+                                             "  ForwardAgent no\n"
+                                             "  ForwardX11 no\n"
+                                             "  PermitLocalCommand no\n")
+                                  .arg(proxyProgram, hostsCopy.value())
+                                  .toUtf8();
+    Result<QString> configFile = writeAddressed(directory, QStringLiteral("config"), config);
+    if (!configFile)
+        return configFile.error();
+    SshClientSetup setup;
+    setup.files = { configFile.value(), hostsCopy.value(), proxyProgram };
+    setup.environment.insert(QStringLiteral("SANDBOX_SSH_CONFIG"), configFile.value());
+    setup.environment.insert(QStringLiteral("GIT_SSH_COMMAND"), QStringLiteral("ssh -F '%1'").arg(configFile.value()));
+    setup.environment.insert(QStringLiteral("GIT_SSH_VARIANT"), QStringLiteral("ssh"));
+    return setup;
+}
+
+QStringList SshClientSetup::proxyRules(const QStringList &hosts)
+{
+    QStringList rules;
+    for (const QString &host : hosts) {
+        // "name:port" and "[v6]:port" carry a port; a bare IPv6 address has colons but none.
+        const int colon = host.lastIndexOf(QLatin1Char(':'));
+        bool numeric = false;
+        if (colon > 0)
+            host.mid(colon + 1).toInt(&numeric);
+        const bool hasPort = numeric && (host.count(QLatin1Char(':')) == 1 || host.startsWith(QLatin1Char('[')));
+        const bool bareV6 = !hasPort && host.count(QLatin1Char(':')) > 1 && !host.startsWith(QLatin1Char('['));
+        rules.append(hasPort ? host
+                             : (bareV6 ? QLatin1Char('[') + host + QLatin1Char(']') : host) + QStringLiteral(":22"));
+    }
+    return rules;
+}
+
+} // namespace sandbox

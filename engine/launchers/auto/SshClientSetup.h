@@ -1,0 +1,31 @@
+#pragma once
+
+#include "protocol/Error.h"
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace sandbox {
+
+// What a sandboxed `ssh` needs to reach the policy's SSH hosts (policy.sshAgent.hosts) and
+// nowhere else: a configuration whose ProxyCommand is sandbox-init's tunnel through the
+// engine's filtering proxy (`sandbox-init --ssh-proxy %h %p`), whose host keys are a
+// read-only copy of the user's known hosts (checked strictly, never updated), and which
+// takes no option from the user's own files. git uses it through GIT_SSH_COMMAND; other
+// programs find it in SANDBOX_SSH_CONFIG (`ssh -F "$SANDBOX_SSH_CONFIG" …`).
+struct SshClientSetup
+{
+    QMap<QString, QString> environment;
+    QStringList files; // the configuration, the known hosts copy and the program it runs
+
+    // Writes the configuration and the known hosts copy (content-addressed, owner-only) into
+    // `directory` (made 0700 when missing). `knownHosts` is the user's file; a missing one
+    // gives an empty copy (every host then fails the strict check, saying so).
+    static Result<SshClientSetup> write(const QString &directory, const QString &proxyProgram,
+                                        const QString &knownHosts);
+    // The proxy rules that let SSH reach `hosts`: each as given, port 22 when it has none.
+    static QStringList proxyRules(const QStringList &hosts);
+};
+
+} // namespace sandbox
