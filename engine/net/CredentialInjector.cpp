@@ -13,27 +13,26 @@
 #include <QRandomGenerator>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <openssl/ssl.h>
 
 namespace sandbox {
 
+bool ChannelCredentials::Entry::covers(const QString &host, quint16 port) const
+{
+    return hosts.check(host, port).allowed && !(excluded && excluded->check(host, port).allowed);
+}
+
 bool ChannelCredentials::intercepts(const QString &host, quint16 port) const
 {
-    for (const Entry &entry : entries) {
-        if (entry.hosts.check(host, port).allowed && !(entry.excluded && entry.excluded->check(host, port).allowed))
-            return true;
-    }
-    return false;
+    return std::any_of(entries.cbegin(), entries.cend(), [&](const Entry &entry) { return entry.covers(host, port); });
 }
 
 QList<CredentialSlot> ChannelCredentials::slotsFor(const QString &host, quint16 port) const
 {
     QList<CredentialSlot> list;
-    for (const Entry &entry : entries) {
-        const bool belongs
-            = entry.hosts.check(host, port).allowed && !(entry.excluded && entry.excluded->check(host, port).allowed);
-        list.append({ entry.name, entry.placeholder, belongs, entry.headers });
-    }
+    for (const Entry &entry : entries)
+        list.append({ entry.name, entry.placeholder, entry.covers(host, port), entry.headers });
     return list;
 }
 

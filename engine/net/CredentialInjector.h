@@ -43,6 +43,9 @@ public:
         DomainRules hosts;
         std::optional<DomainRules> excluded;
         QList<QByteArray> headers; // lower case; empty: every header
+
+        // True when `host:port` is one of its hosts and not one of its excluded hosts.
+        bool covers(const QString &host, quint16 port) const;
     };
 
     // True when `host:port` is one of a credential's hosts (and not excluded): the proxy
