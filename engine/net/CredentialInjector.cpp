@@ -121,13 +121,7 @@ CredentialInjector::channelFor(const QList<PolicyCredential> &credentials, const
         entry.placeholder = placeholder(credential.name);
         // A host without a port is its HTTPS port only: other ports (SSH to a forge, say)
         // stay plain tunnels.
-        QStringList hostsWithPort;
-        for (const QString &host : credential.hosts) {
-            const bool hasPort = host.startsWith(QLatin1Char('[')) ? host.contains(QStringLiteral("]:"))
-                                                                   : host.contains(QLatin1Char(':'));
-            hostsWithPort.append(hasPort ? host : host + QStringLiteral(":443"));
-        }
-        Result<DomainRules> hosts = DomainRules::parse(hostsWithPort, {}, where + QStringLiteral(".hosts"));
+        Result<DomainRules> hosts = DomainRules::parse(credential.hosts, {}, where + QStringLiteral(".hosts"), 443);
         if (!hosts)
             return hosts.error();
         entry.hosts = hosts.value();
