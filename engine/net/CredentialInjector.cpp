@@ -15,8 +15,29 @@
 
 #include <algorithm>
 #include <openssl/ssl.h>
+#include <sys/stat.h>
 
 namespace sandbox {
+
+namespace {
+
+// A file as it is now, without reading it: its path, device, inode, size and times. A file
+// rewritten or replaced since has another identity.
+QByteArray fileIdentity(const QString &path)
+{
+    const QByteArray name = QFile::encodeName(path);
+    struct stat status = {};
+    if (name.isEmpty() || ::stat(name.constData(), &status) != 0)
+        return name + QByteArrayLiteral("\nabsent\n");
+    return name + '\n' + QByteArray::number(qulonglong(status.st_dev)) + ':'
+        + QByteArray::number(qulonglong(status.st_ino)) + ':' + QByteArray::number(qlonglong(status.st_size)) + ':'
+        + QByteArray::number(qlonglong(status.st_mtim.tv_sec)) + '.'
+        + QByteArray::number(qlonglong(status.st_mtim.tv_nsec)) + ':'
+        + QByteArray::number(qlonglong(status.st_ctim.tv_sec)) + '.'
+        + QByteArray::number(qlonglong(status.st_ctim.tv_nsec)) + '\n';
+}
+
+} // namespace
 
 bool ChannelCredentials::Entry::covers(const QString &host, quint16 port) const
 {
@@ -163,8 +184,22 @@ Result<QString> CredentialInjector::writeBundle(const QStringList &extraFiles)
     Result<std::shared_ptr<CertificateAuthority>> opened = authority();
     if (!opened)
         return opened.error();
+    // Taken before anything is read: a file that changes while it is read has another
+    // identity by the next spawn, which makes the bundle again.
+    const QString system = systemBundlePath();
+    QByteArray inputs = opened.value()->certificatePem() + '\n' + fileIdentity(system);
+    for (const QString &path : extraFiles)
+        inputs += fileIdentity(path);
+    QMutexLocker lock(&m_bundleMutex);
+    if (inputs == m_bundleInputs) {
+        // The directory is checked on every spawn, as it is when a bundle is written.
+        if (Status directory = RuntimeDirectory::ensure(m_bundleDirectory); !directory)
+            return directory.error();
+        if (QFileInfo(m_bundlePath).size() == m_bundleSize)
+            return m_bundlePath;
+    }
     QByteArray bundle;
-    if (const QString system = systemBundlePath(); !system.isEmpty()) {
+    if (!system.isEmpty()) {
         QFile file(system);
         if (!file.open(QIODevice::ReadOnly))
             return Error{ QStringLiteral("proxy"), tr("cannot read the system's certificates in %1").arg(system), {} };
@@ -195,13 +230,16 @@ Result<QString> CredentialInjector::writeBundle(const QStringList &extraFiles)
         = QString::fromLatin1(QCryptographicHash::hash(bundle, QCryptographicHash::Sha256).toHex().left(24))
         + QStringLiteral(".pem");
     const QString path = QDir(m_bundleDirectory).filePath(name);
-    if (QFileInfo(path).size() == bundle.size())
-        return path;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bundle) != bundle.size()
-        || !file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther)
-        || !file.commit())
-        return Error{ QStringLiteral("proxy"), tr("cannot write the certificate bundle %1").arg(path), {} };
+    if (QFileInfo(path).size() != bundle.size()) {
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(bundle) != bundle.size()
+            || !file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther)
+            || !file.commit())
+            return Error{ QStringLiteral("proxy"), tr("cannot write the certificate bundle %1").arg(path), {} };
+    }
+    m_bundleInputs = inputs;
+    m_bundlePath = path;
+    m_bundleSize = bundle.size();
     return path;
 }
 

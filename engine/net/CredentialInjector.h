@@ -114,6 +114,8 @@ public:
 
 private:
     Result<std::shared_ptr<CertificateAuthority>> authority();
+    // The bundle of the system's authorities, the engine's and `extraFiles`; made again only
+    // when one of them changed since the last bundle.
     Result<QString> writeBundle(const QStringList &extraFiles);
 
     const QString m_authorityDirectory;
@@ -122,6 +124,10 @@ private:
     QByteArray m_key;
     QMutex m_mutex;
     std::shared_ptr<CertificateAuthority> m_authority;
+    QMutex m_bundleMutex;
+    QByteArray m_bundleInputs; // the identity of what the last bundle was made of
+    QString m_bundlePath;
+    qint64 m_bundleSize = -1;
 };
 
 } // namespace sandbox
