@@ -6,9 +6,6 @@
 #include <QMutexLocker>
 
 #include <sys/stat.h>
-#ifdef Q_OS_LINUX
-#include <sys/prctl.h>
-#endif
 
 namespace sandbox {
 
@@ -42,9 +39,6 @@ std::optional<QByteArray> CredentialVault::value(const QString &name)
     }
     if (const auto it = m_values.constFind(name); it != m_values.constEnd())
         return it.value();
-#ifdef Q_OS_LINUX
-    ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-#endif
     const Result<std::optional<QString>> read = m_store->read(name);
     if (!read.ok() || !read.value())
         return std::nullopt;

@@ -13,9 +13,10 @@ class CredentialStore;
 
 // The proxy's way to the credentials' values: read from the secret storage when a request
 // first needs one, then kept in memory while the store's index (credentials.json, rewritten
-// by every set and remove, from any engine) stays the same file. The engine's process is
-// made non-dumpable before the first value enters its memory: no core dump holds one, and
-// no process of the same user (a tier 2 command included) can read it through /proc.
+// by every set and remove, from any engine) stays the same file. Only an Engine makes one,
+// and its constructor has already made the process non-dumpable before any value can be
+// read: no core dump holds one, and no process of the same user (a tier 2 command
+// included) can read it through /proc.
 class CredentialVault final : public CredentialSource
 {
 public:

@@ -13,27 +13,47 @@
 #include <QRandomGenerator>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <openssl/ssl.h>
+#include <sys/stat.h>
 
 namespace sandbox {
 
+namespace {
+
+// A file as it is now, without reading it: its path, device, inode, size and times. A file
+// rewritten or replaced since has another identity.
+QByteArray fileIdentity(const QString &path)
+{
+    const QByteArray name = QFile::encodeName(path);
+    struct stat status = {};
+    if (name.isEmpty() || ::stat(name.constData(), &status) != 0)
+        return name + QByteArrayLiteral("\nabsent\n");
+    return name + '\n' + QByteArray::number(qulonglong(status.st_dev)) + ':'
+        + QByteArray::number(qulonglong(status.st_ino)) + ':' + QByteArray::number(qlonglong(status.st_size)) + ':'
+        + QByteArray::number(qlonglong(status.st_mtim.tv_sec)) + '.'
+        + QByteArray::number(qlonglong(status.st_mtim.tv_nsec)) + ':'
+        + QByteArray::number(qlonglong(status.st_ctim.tv_sec)) + '.'
+        + QByteArray::number(qlonglong(status.st_ctim.tv_nsec)) + '\n';
+}
+
+} // namespace
+
+bool ChannelCredentials::Entry::covers(const QString &host, quint16 port) const
+{
+    return hosts.check(host, port).allowed && !(excluded && excluded->check(host, port).allowed);
+}
+
 bool ChannelCredentials::intercepts(const QString &host, quint16 port) const
 {
-    for (const Entry &entry : entries) {
-        if (entry.hosts.check(host, port).allowed && !(entry.excluded && entry.excluded->check(host, port).allowed))
-            return true;
-    }
-    return false;
+    return std::any_of(entries.cbegin(), entries.cend(), [&](const Entry &entry) { return entry.covers(host, port); });
 }
 
 QList<CredentialSlot> ChannelCredentials::slotsFor(const QString &host, quint16 port) const
 {
     QList<CredentialSlot> list;
-    for (const Entry &entry : entries) {
-        const bool belongs
-            = entry.hosts.check(host, port).allowed && !(entry.excluded && entry.excluded->check(host, port).allowed);
-        list.append({ entry.name, entry.placeholder, belongs, entry.headers });
-    }
+    for (const Entry &entry : entries)
+        list.append({ entry.name, entry.placeholder, entry.covers(host, port), entry.headers });
     return list;
 }
 
@@ -122,13 +142,7 @@ CredentialInjector::channelFor(const QList<PolicyCredential> &credentials, const
         entry.placeholder = placeholder(credential.name);
         // A host without a port is its HTTPS port only: other ports (SSH to a forge, say)
         // stay plain tunnels.
-        QStringList hostsWithPort;
-        for (const QString &host : credential.hosts) {
-            const bool hasPort = host.startsWith(QLatin1Char('[')) ? host.contains(QStringLiteral("]:"))
-                                                                   : host.contains(QLatin1Char(':'));
-            hostsWithPort.append(hasPort ? host : host + QStringLiteral(":443"));
-        }
-        Result<DomainRules> hosts = DomainRules::parse(hostsWithPort, {}, where + QStringLiteral(".hosts"));
+        Result<DomainRules> hosts = DomainRules::parse(credential.hosts, {}, where + QStringLiteral(".hosts"), 443);
         if (!hosts)
             return hosts.error();
         entry.hosts = hosts.value();
@@ -170,8 +184,22 @@ Result<QString> CredentialInjector::writeBundle(const QStringList &extraFiles)
     Result<std::shared_ptr<CertificateAuthority>> opened = authority();
     if (!opened)
         return opened.error();
+    // Taken before anything is read: a file that changes while it is read has another
+    // identity by the next spawn, which makes the bundle again.
+    const QString system = systemBundlePath();
+    QByteArray inputs = opened.value()->certificatePem() + '\n' + fileIdentity(system);
+    for (const QString &path : extraFiles)
+        inputs += fileIdentity(path);
+    QMutexLocker lock(&m_bundleMutex);
+    if (inputs == m_bundleInputs) {
+        // The directory is checked on every spawn, as it is when a bundle is written.
+        if (Status directory = RuntimeDirectory::ensure(m_bundleDirectory); !directory)
+            return directory.error();
+        if (QFileInfo(m_bundlePath).size() == m_bundleSize)
+            return m_bundlePath;
+    }
     QByteArray bundle;
-    if (const QString system = systemBundlePath(); !system.isEmpty()) {
+    if (!system.isEmpty()) {
         QFile file(system);
         if (!file.open(QIODevice::ReadOnly))
             return Error{ QStringLiteral("proxy"), tr("cannot read the system's certificates in %1").arg(system), {} };
@@ -202,13 +230,16 @@ Result<QString> CredentialInjector::writeBundle(const QStringList &extraFiles)
         = QString::fromLatin1(QCryptographicHash::hash(bundle, QCryptographicHash::Sha256).toHex().left(24))
         + QStringLiteral(".pem");
     const QString path = QDir(m_bundleDirectory).filePath(name);
-    if (QFileInfo(path).size() == bundle.size())
-        return path;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bundle) != bundle.size()
-        || !file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther)
-        || !file.commit())
-        return Error{ QStringLiteral("proxy"), tr("cannot write the certificate bundle %1").arg(path), {} };
+    if (QFileInfo(path).size() != bundle.size()) {
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(bundle) != bundle.size()
+            || !file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther)
+            || !file.commit())
+            return Error{ QStringLiteral("proxy"), tr("cannot write the certificate bundle %1").arg(path), {} };
+    }
+    m_bundleInputs = inputs;
+    m_bundlePath = path;
+    m_bundleSize = bundle.size();
     return path;
 }
 

@@ -43,6 +43,9 @@ public:
         DomainRules hosts;
         std::optional<DomainRules> excluded;
         QList<QByteArray> headers; // lower case; empty: every header
+
+        // True when `host:port` is one of its hosts and not one of its excluded hosts.
+        bool covers(const QString &host, quint16 port) const;
     };
 
     // True when `host:port` is one of a credential's hosts (and not excluded): the proxy
@@ -111,6 +114,8 @@ public:
 
 private:
     Result<std::shared_ptr<CertificateAuthority>> authority();
+    // The bundle of the system's authorities, the engine's and `extraFiles`; made again only
+    // when one of them changed since the last bundle.
     Result<QString> writeBundle(const QStringList &extraFiles);
 
     const QString m_authorityDirectory;
@@ -119,6 +124,10 @@ private:
     QByteArray m_key;
     QMutex m_mutex;
     std::shared_ptr<CertificateAuthority> m_authority;
+    QMutex m_bundleMutex;
+    QByteArray m_bundleInputs; // the identity of what the last bundle was made of
+    QString m_bundlePath;
+    qint64 m_bundleSize = -1;
 };
 
 } // namespace sandbox

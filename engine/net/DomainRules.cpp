@@ -43,10 +43,11 @@ QString DomainRules::normalizeHost(const QString &host)
     return isValidName(text) ? text : QString();
 }
 
-Result<DomainRules::Entry> DomainRules::parseEntry(const QString &text, const QString &where)
+Result<DomainRules::Entry> DomainRules::parseEntry(const QString &text, const QString &where, quint16 defaultPort)
 {
     Entry entry;
     entry.text = text;
+    entry.port = defaultPort;
     QString hostPart = text.trimmed();
     QString portPart;
     if (hostPart.startsWith(QLatin1Char('['))) {
@@ -96,19 +97,20 @@ Result<DomainRules::Entry> DomainRules::parseEntry(const QString &text, const QS
     return entry;
 }
 
-Result<DomainRules> DomainRules::parse(const QStringList &allowed, const QStringList &denied, const QString &where)
+Result<DomainRules> DomainRules::parse(const QStringList &allowed, const QStringList &denied, const QString &where,
+                                       quint16 defaultPort)
 {
     DomainRules rules;
     Error errors{ where, tr("invalid domain entries"), {} };
     for (qsizetype i = 0; i < allowed.size(); ++i) {
-        auto entry = parseEntry(allowed[i], where + QStringLiteral(".allowedDomains[%1]").arg(i));
+        auto entry = parseEntry(allowed[i], where + QStringLiteral(".allowedDomains[%1]").arg(i), defaultPort);
         if (entry)
             rules.m_allowed.append(entry.value());
         else
             errors.details.append(entry.error());
     }
     for (qsizetype i = 0; i < denied.size(); ++i) {
-        auto entry = parseEntry(denied[i], where + QStringLiteral(".deniedDomains[%1]").arg(i));
+        auto entry = parseEntry(denied[i], where + QStringLiteral(".deniedDomains[%1]").arg(i), defaultPort);
         if (entry)
             rules.m_denied.append(entry.value());
         else

@@ -30,6 +30,26 @@ bool isProxyOnlyHeader(const QByteArray &name)
         || lower == "keep-alive" || lower == "te" || lower == "upgrade" || lower == "trailer";
 }
 
+// The proxy's own answer: the reason in the body, and in X-Sandbox-Refused when
+// `refusalHeader`; the connection ends after it.
+QByteArray refusalResponse(int status, const QString &reason, bool refusalHeader)
+{
+    static const QMap<int, QByteArray> phrases = {
+        { 400, "Bad Request" },     { 403, "Forbidden" },           { 405, "Method Not Allowed" },
+        { 408, "Request Timeout" }, { 421, "Misdirected Request" }, { 431, "Request Header Fields Too Large" },
+        { 501, "Not Implemented" }, { 502, "Bad Gateway" },
+    };
+    QByteArray text = reason.toUtf8();
+    text.replace('\r', ' ').replace('\n', ' ');
+    const QByteArray body = "sandbox proxy: " + text + "\n";
+    QByteArray response = "HTTP/1.1 " + QByteArray::number(status) + ' ' + phrases.value(status, "Error") + "\r\n";
+    if (refusalHeader)
+        response += "X-Sandbox-Refused: " + text + "\r\n";
+    response += "Content-Type: text/plain; charset=utf-8\r\nContent-Length: " + QByteArray::number(body.size())
+        + "\r\nConnection: close\r\n\r\n" + body;
+    return response;
+}
+
 } // namespace
 
 ProxyConnection::ProxyConnection(int clientFd, const DomainRules &rules, ProxyRefusalListener refused,
@@ -487,21 +507,7 @@ void ProxyConnection::fail(int httpStatus, quint8 socksCode, const QString &reas
     if (m_protocol == Protocol::Socks && socksCode != 0) {
         m_client->write(socksReply(socksCode));
     } else if (m_protocol == Protocol::Http && httpStatus != 0) {
-        static const QMap<int, QByteArray> phrases = {
-            { 400, "Bad Request" },     { 403, "Forbidden" },
-            { 408, "Request Timeout" }, { 431, "Request Header Fields Too Large" },
-            { 502, "Bad Gateway" },
-        };
-        QByteArray text = reason.toUtf8();
-        text.replace('\r', ' ').replace('\n', ' ');
-        const QByteArray body = "sandbox proxy: " + text + "\n";
-        QByteArray response
-            = "HTTP/1.1 " + QByteArray::number(httpStatus) + ' ' + phrases.value(httpStatus, "Error") + "\r\n";
-        if (httpStatus == 403)
-            response += "X-Sandbox-Refused: " + text + "\r\n";
-        response += "Content-Type: text/plain; charset=utf-8\r\nContent-Length: " + QByteArray::number(body.size())
-            + "\r\nConnection: close\r\n\r\n" + body;
-        m_client->write(response);
+        m_client->write(refusalResponse(httpStatus, reason, httpStatus == 403));
     }
     if (m_upstream)
         m_upstream->abort();
@@ -523,24 +529,6 @@ void ProxyConnection::armIdle()
 {
     m_timer.start(kIdleTimeoutMs);
 }
-
-} // namespace sandbox
-
-namespace sandbox {
-
-namespace {
-
-QByteArray statusPhrase(int status)
-{
-    static const QMap<int, QByteArray> phrases = {
-        { 400, "Bad Request" },         { 405, "Method Not Allowed" },
-        { 421, "Misdirected Request" }, { 431, "Request Header Fields Too Large" },
-        { 501, "Not Implemented" },     { 502, "Bad Gateway" },
-    };
-    return phrases.value(status, "Error");
-}
-
-} // namespace
 
 QString ProxyConnection::target() const
 {
@@ -681,14 +669,8 @@ QString ProxyConnection::echoedCredential(const QByteArray &answer)
 void ProxyConnection::answerInside(int status, const QString &reason)
 {
     m_answered = true;
-    QByteArray text = reason.toUtf8();
-    text.replace('\r', ' ').replace('\n', ' ');
-    const QByteArray body = "sandbox proxy: " + text + "\n";
-    const QByteArray response = "HTTP/1.1 " + QByteArray::number(status) + ' ' + statusPhrase(status)
-        + "\r\nX-Sandbox-Refused: " + text + "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
-        + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
     if (m_clientTls->isEstablished()) {
-        m_clientTls->writePlain(response);
+        m_clientTls->writePlain(refusalResponse(status, reason, true));
         m_clientTls->close();
         m_client->write(m_clientTls->takeEncrypted());
     }

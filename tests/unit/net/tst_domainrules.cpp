@@ -18,6 +18,7 @@ private slots:
     void matches();
     void denyWinsAndSaysWhy();
     void exactOnlyForNamedHosts();
+    void aDefaultPortOnlyWhereNoneIsGiven();
     void classifiesAddresses_data();
     void classifiesAddresses();
 };
@@ -124,6 +125,35 @@ void TestDomainRules::exactOnlyForNamedHosts()
     QVERIFY(rules);
     QVERIFY(!rules.value().check(QStringLiteral("web.corp.test"), 80).exact);
     QVERIFY(rules.value().check(QStringLiteral("db.corp.test"), 80).exact);
+}
+
+void TestDomainRules::aDefaultPortOnlyWhereNoneIsGiven()
+{
+    const Result<DomainRules> rules = DomainRules::parse(
+        { QStringLiteral("forge.example"), QStringLiteral("*.forge.example"), QStringLiteral("git.example:8443"),
+          QStringLiteral("192.0.2.7"), QStringLiteral("[2001:db8::1]"), QStringLiteral("[2001:db8::2]:22") },
+        {}, QStringLiteral("policy.credentials[0].hosts"), 443);
+    QVERIFY2(rules, rules ? "" : qPrintable(rules.error().toString()));
+    const DomainRules &hosts = rules.value();
+    QVERIFY(hosts.check(QStringLiteral("forge.example"), 443).allowed);
+    QVERIFY(!hosts.check(QStringLiteral("forge.example"), 22).allowed);
+    QVERIFY(hosts.check(QStringLiteral("api.forge.example"), 443).allowed);
+    QVERIFY(!hosts.check(QStringLiteral("api.forge.example"), 80).allowed);
+    QVERIFY(hosts.check(QStringLiteral("git.example"), 8443).allowed);
+    QVERIFY(!hosts.check(QStringLiteral("git.example"), 443).allowed);
+    QVERIFY(hosts.check(QStringLiteral("192.0.2.7"), 443).allowed);
+    QVERIFY(!hosts.check(QStringLiteral("192.0.2.7"), 80).allowed);
+    QVERIFY(hosts.check(QStringLiteral("2001:db8::1"), 443).allowed);
+    QVERIFY(!hosts.check(QStringLiteral("2001:db8::1"), 80).allowed);
+    QVERIFY(hosts.check(QStringLiteral("2001:db8::2"), 22).allowed);
+    QVERIFY(!hosts.check(QStringLiteral("2001:db8::2"), 443).allowed);
+
+    // The error names the entry as written, and where it is.
+    const Result<DomainRules> bad = DomainRules::parse({ QStringLiteral("bad..example") }, {},
+                                                       QStringLiteral("policy.credentials[0].hosts"), 443);
+    QVERIFY(!bad);
+    QCOMPARE(bad.error().where, QStringLiteral("policy.credentials[0].hosts.allowedDomains[0]"));
+    QVERIFY2(bad.error().message.contains(QStringLiteral("'bad..example' ")), qPrintable(bad.error().message));
 }
 
 void TestDomainRules::classifiesAddresses_data()

@@ -281,6 +281,19 @@ void TestFilteringProxy::refusalsCarryAReason()
     QVERIFY2(reply.startsWith("HTTP/1.1 403 Forbidden"), reply.constData());
     QVERIFY(reply.contains("X-Sandbox-Refused: 127.0.0.1:"));
     QVERIFY(reply.contains("not in the policy's allowed domains"));
+    // The whole answer, byte for byte: a refusal by the rules names its reason in a header.
+    const QByteArray reason = m_target + " is not in the policy's allowed domains";
+    QCOMPARE(reply,
+             "HTTP/1.1 403 Forbidden\r\nX-Sandbox-Refused: " + reason
+                 + "\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
+                 + QByteArray::number(reason.size() + 16) + "\r\nConnection: close\r\n\r\nsandbox proxy: " + reason
+                 + '\n');
+    // Any other answer of the proxy's own has no such header.
+    const QByteArray malformed = "request without an absolute URI or a valid Host header";
+    QCOMPARE(exchange(path, "GET /direct HTTP/1.1\r\n\r\n"),
+             "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
+                 + QByteArray::number(malformed.size() + 16)
+                 + "\r\nConnection: close\r\n\r\nsandbox proxy: " + malformed + '\n');
     reply = exchange(path, "GET http://" + m_target + "/ HTTP/1.1\r\n\r\n");
     QVERIFY(reply.startsWith("HTTP/1.1 403"));
     reply = exchange(path, socksConnect("127.0.0.1", m_upstream.port(), false));
