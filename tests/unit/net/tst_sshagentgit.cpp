@@ -124,44 +124,53 @@ void TestSshAgentGit::initTestCase()
     QCOMPARE(m_rig.generateKey(m_rig.path(QStringLiteral("host_key")), QStringLiteral("host")), QString());
     QVERIFY(OpenSshRig::writeFile(m_rig.path(QStringLiteral("authorized_keys")),
                                   OpenSshRig::readAll(m_rig.listedKey()) + OpenSshRig::readAll(m_rig.unlistedKey())));
-    {
-        QTcpServer probe;
-        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-        m_port = probe.serverPort();
-    }
-    QVERIFY(OpenSshRig::writeFile(m_rig.path(QStringLiteral("known_hosts")),
-                                  QStringLiteral("[127.0.0.1]:%1 ").arg(m_port).toUtf8()
-                                      + OpenSshRig::readAll(m_rig.path(QStringLiteral("host_key.pub")))));
-    const QByteArray config
-        = QStringLiteral("ListenAddress 127.0.0.1:%1\n"
-                         "HostKey %2\n"
-                         "PidFile none\n"
-                         "AuthorizedKeysFile %3\n"
-                         "AuthenticationMethods publickey\n"
-                         "PasswordAuthentication no\n"
-                         "KbdInteractiveAuthentication no\n"
-                         "UsePAM no\n"
-                         "StrictModes no\n"
-                         "PermitRootLogin prohibit-password\n"
-                         "AllowUsers %4\n"
-                         "LogLevel VERBOSE\n")
-              .arg(m_port)
-              .arg(m_rig.path(QStringLiteral("host_key")), m_rig.path(QStringLiteral("authorized_keys")), m_user)
-              .toUtf8();
-    QVERIFY(OpenSshRig::writeFile(m_rig.path(QStringLiteral("sshd_config")), config));
     // As root, sshd confines its unprivileged half to this directory, which its packaged
     // service would make at boot.
     if (::geteuid() == 0 && !QFileInfo::exists(QStringLiteral("/run/sshd")))
         QVERIFY(::mkdir("/run/sshd", 0755) == 0);
 
+    // sshd binds its port itself, so it gets one found free a moment before; a test running
+    // beside this one can take that port meanwhile, and then sshd is given another.
     m_sshd.setProcessChannelMode(QProcess::MergedChannels);
-    m_sshd.start(sshd,
-                 { QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
-                   m_rig.path(QStringLiteral("sshd_config")) });
-    QVERIFY(m_sshd.waitForStarted(10000));
     QByteArray said;
-    while (!said.contains("Server listening") && m_sshd.waitForReadyRead(10000))
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        {
+            QTcpServer probe;
+            QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+            m_port = probe.serverPort();
+        }
+        QVERIFY(OpenSshRig::writeFile(m_rig.path(QStringLiteral("known_hosts")),
+                                      QStringLiteral("[127.0.0.1]:%1 ").arg(m_port).toUtf8()
+                                          + OpenSshRig::readAll(m_rig.path(QStringLiteral("host_key.pub")))));
+        const QByteArray config
+            = QStringLiteral("ListenAddress 127.0.0.1:%1\n"
+                             "HostKey %2\n"
+                             "PidFile none\n"
+                             "AuthorizedKeysFile %3\n"
+                             "AuthenticationMethods publickey\n"
+                             "PasswordAuthentication no\n"
+                             "KbdInteractiveAuthentication no\n"
+                             "UsePAM no\n"
+                             "StrictModes no\n"
+                             "PermitRootLogin prohibit-password\n"
+                             "AllowUsers %4\n"
+                             "LogLevel VERBOSE\n")
+                  .arg(m_port)
+                  .arg(m_rig.path(QStringLiteral("host_key")), m_rig.path(QStringLiteral("authorized_keys")), m_user)
+                  .toUtf8();
+        QVERIFY(OpenSshRig::writeFile(m_rig.path(QStringLiteral("sshd_config")), config));
+        m_sshd.start(sshd,
+                     { QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
+                       m_rig.path(QStringLiteral("sshd_config")) });
+        QVERIFY(m_sshd.waitForStarted(10000));
+        said.clear();
+        while (!said.contains("Server listening") && m_sshd.waitForReadyRead(10000))
+            said += m_sshd.readAll();
         said += m_sshd.readAll();
+        if (said.contains("Server listening") || !said.contains("Address already in use"))
+            break;
+        m_sshd.waitForFinished(10000);
+    }
     QVERIFY2(said.contains("Server listening"), said.constData());
     // Its log is read as it comes, so that a full pipe never stops the server.
     connect(&m_sshd, &QProcess::readyRead, this, [this] { m_sshdLog += m_sshd.readAll(); });
