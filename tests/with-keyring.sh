@@ -19,14 +19,18 @@ dbus-run-session -- bash -c '
     mkdir -p "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"; chmod 700 "$XDG_RUNTIME_DIR"
     eval "$(printf "test-keyring-password" | gnome-keyring-daemon --unlock --components=secrets)"
     # The daemon registers on the bus asynchronously: a client that asks before then makes
-    # D-Bus activate a second, locked keyring. Wait until the unlocked one answers.
-    for _ in $(seq 1 100); do
-        if dbus-send --session --print-reply --dest=org.freedesktop.DBus / \
-               org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q "boolean true" &&
-           dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \
-               org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Service string:Collections \
-               2>/dev/null | grep -q "collection/login"; then
-            break
+    # D-Bus activate a second, locked keyring. Wait until the unlocked one answers; on a
+    # loaded machine that can take seconds, and running on without it fails later and
+    # obscurely, so a keyring that never answers ends the run here.
+    deadline=$((SECONDS + 60))
+    until dbus-send --session --print-reply --dest=org.freedesktop.DBus / \
+              org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q "boolean true" &&
+          dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \
+              org.freedesktop.DBus.Properties.Get string:org.freedesktop.Secret.Service string:Collections \
+              2>/dev/null | grep -q "collection/login"; do
+        if [ "$SECONDS" -ge "$deadline" ]; then
+            echo "with-keyring.sh: the unlocked gnome-keyring did not answer on the session bus within 60 s" >&2
+            exit 1
         fi
         sleep 0.05
     done

@@ -252,7 +252,7 @@ void TestEscape::initTestCase()
                     { QStringLiteral("--session"), QStringLiteral("--nofork"),
                       QStringLiteral("--address=unix:path=") + m_busPath });
         QVERIFY(m_bus.waitForStarted());
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(m_busPath), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(m_busPath), 30000);
         qputenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=" + QFile::encodeName(m_busPath));
     }
     const QString runSocket

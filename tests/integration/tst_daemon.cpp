@@ -51,6 +51,13 @@ bool pidAlive(qint64 pid)
     return pid > 0 && ::kill(pid_t(pid), 0) == 0;
 }
 
+// The engine lists a command as soon as it is spawned, with pid 0 until it has started.
+bool everyPidKnown(const QJsonArray &list)
+{
+    return std::all_of(list.begin(), list.end(),
+                       [](const QJsonValue &p) { return p.toObject().value(QStringLiteral("pid")).toInteger() > 0; });
+}
+
 // The engine's pid as `sandboxctl status --json` reports it.
 qint64 serverPid(const Outcome &status)
 {
@@ -498,7 +505,7 @@ void TestDaemon::clientKilledMidSpawnTakesItsProcessesWithIt()
     auto survivor = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
                                QStringLiteral("read x; echo survived $x") });
     QJsonArray list;
-    QTRY_VERIFY_WITH_TIMEOUT((list = processes()).size() == 2, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT((list = processes()).size() == 2 && everyPidKnown(list), 30000);
     qint64 sleepPid = 0;
     for (const QJsonValue &p : std::as_const(list)) {
         if (p.toObject().value(QStringLiteral("argv")).toArray().first().toString() == QLatin1String("sleep"))
@@ -1069,7 +1076,7 @@ void TestDaemon::signalToRunFrontEndsTheCommand()
                        QStringLiteral("sleep"), QStringLiteral("300") });
         QVERIFY(client.waitForStarted());
         QJsonArray list;
-        QTRY_VERIFY_WITH_TIMEOUT((list = running()).size() == 1, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT((list = running()).size() == 1 && everyPidKnown(list), 30000);
         const qint64 pid = list.first().toObject().value(QStringLiteral("pid")).toInteger();
         QVERIFY(pidAlive(pid));
         ::kill(pid_t(client.processId()), SIGINT);
@@ -1135,7 +1142,7 @@ void TestDaemon::terminateEndsRunningProcesses()
     auto client = startCtl(
         { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sleep"), QStringLiteral("300") }, program);
     QJsonArray list;
-    QTRY_VERIFY_WITH_TIMEOUT((list = processes()).size() == 1, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT((list = processes()).size() == 1 && everyPidKnown(list), 30000);
     const qint64 pid = list.first().toObject().value(QStringLiteral("pid")).toInteger();
     QVERIFY(pidAlive(pid));
     m_daemon->terminate();

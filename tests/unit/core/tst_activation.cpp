@@ -269,7 +269,7 @@ void ActivationTest::processesStayWithTheLauncherThatCreatedThem()
         rig.command({ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("exec sleep 60") }), &longId);
     QVERIFY(longRunning.ok());
     QCOMPARE(started.size(), 1);
-    QTRY_VERIFY(longRunning.value()->pid() > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(longRunning.value()->pid() > 0, 30000);
 
     const ActivationResult switched = rig.activate(EngineRig::faultRef());
     QVERIFY2(switched.ok, qPrintable(switched.error.toString()));
@@ -291,9 +291,10 @@ void ActivationTest::processesStayWithTheLauncherThatCreatedThem()
 
     // kill() reaches a process of the previous launcher; its end releases that launcher.
     QVERIFY(rig.engine->kill(longId).ok());
-    QTRY_COMPARE(rig.fallbackPlan->disposeSuccesses, 1);
-    QTRY_VERIFY(std::any_of(finished.cbegin(), finished.cend(),
-                            [&](const QList<QVariant> &args) { return args[0].toULongLong() == longId; }));
+    QTRY_COMPARE_WITH_TIMEOUT(rig.fallbackPlan->disposeSuccesses, 1, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(std::any_of(finished.cbegin(), finished.cend(),
+                                         [&](const QList<QVariant> &args) { return args[0].toULongLong() == longId; }),
+                             30000);
     for (const ProcessInfo &info : rig.engine->processes()) {
         if (info.id == longId) {
             QVERIFY(!info.running);
@@ -316,7 +317,7 @@ void ActivationTest::reactivationUsesAFreshInstance()
     QVERIFY(longRunning.ok());
     QByteArray longOut;
     connect(longRunning.value().get(), &SandboxProcess::stdoutReady, this, [&](const QByteArray &d) { longOut += d; });
-    QTRY_COMPARE(longOut.trimmed(), QByteArray("fault#2"));
+    QTRY_COMPARE_WITH_TIMEOUT(longOut.trimmed(), QByteArray("fault#2"), 30000);
 
     const ActivationResult again
         = rig.activate(EngineRig::faultRef(), values({ { QStringLiteral("label"), QStringLiteral("two") } }));
@@ -326,7 +327,7 @@ void ActivationTest::reactivationUsesAFreshInstance()
     QCOMPARE(run(rig, QStringLiteral("echo $FAULT_LAUNCHER")).out.trimmed(), QByteArray("fault#3"));
     QCOMPARE(rig.faultPlan->disposeCalls, 0);
     QVERIFY(rig.engine->kill(longId).ok());
-    QTRY_COMPARE(rig.faultPlan->disposedInstances, QStringList{ QStringLiteral("fault#2") });
+    QTRY_COMPARE_WITH_TIMEOUT(rig.faultPlan->disposedInstances, QStringList{ QStringLiteral("fault#2") }, 30000);
     QCOMPARE(rig.settingsFile()
                  .value(QStringLiteral("backends"))
                  .toObject()
@@ -609,7 +610,7 @@ void ActivationTest::spawnTimeoutKillsTheProcess()
     quint64 id = 0;
     QSignalSpy finished(rig.engine.get(), &Engine::processFinished);
     QVERIFY(rig.engine->spawn(request, &id).ok());
-    QTRY_COMPARE(finished.size(), 1);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 30000);
     const ExitStatus status = finished.first().at(1).value<ExitStatus>();
     QVERIFY(status.timedOut);
     QVERIFY(status.signaled);

@@ -234,7 +234,7 @@ void SettingsStoreTest::corruptPolicyIsKeptAndRefusesCommands()
     const Result<std::shared_ptr<SandboxProcess>> ran = rig.engine->spawn(
         rig.command({ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral(": > ") + marker }));
     QVERIFY2(ran.ok(), ran.ok() ? "" : qPrintable(ran.error().toString()));
-    QTRY_VERIFY(QFile::exists(marker));
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(marker), 30000);
     QVERIFY(!rig.engine->warnings().join(QLatin1Char('\n')).contains(policyPath));
 }
 

@@ -2,11 +2,11 @@
 
 #include <QDir>
 #include <QFile>
-#include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTcpServer>
 
+#include <cerrno>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -84,46 +84,56 @@ QString OpenSshRig::startServer()
         return problem;
     if (!writeFile(path(QStringLiteral("authorized_keys")), readAll(listedKey()) + readAll(unlistedKey())))
         return QStringLiteral("cannot write authorized_keys");
-    {
-        QTcpServer probe;
-        if (!probe.listen(QHostAddress::LocalHost, 0))
-            return QStringLiteral("no free loopback port");
-        m_port = probe.serverPort();
-    }
-    if (!writeFile(path(QStringLiteral("known_hosts")),
-                   QStringLiteral("[127.0.0.1]:%1 ").arg(m_port).toUtf8()
-                       + readAll(path(QStringLiteral("host_key.pub")))))
-        return QStringLiteral("cannot write known_hosts");
-    const QByteArray config
-        = QStringLiteral("ListenAddress 127.0.0.1:%1\n"
-                         "HostKey %2\n"
-                         "PidFile none\n"
-                         "AuthorizedKeysFile %3\n"
-                         "AuthenticationMethods publickey\n"
-                         "PasswordAuthentication no\n"
-                         "KbdInteractiveAuthentication no\n"
-                         "UsePAM no\n"
-                         "StrictModes no\n"
-                         "PermitRootLogin prohibit-password\n"
-                         "AllowUsers %4\n"
-                         "LogLevel VERBOSE\n")
-              .arg(m_port)
-              .arg(path(QStringLiteral("host_key")), path(QStringLiteral("authorized_keys")), m_user)
-              .toUtf8();
-    if (!writeFile(path(QStringLiteral("sshd_config")), config))
-        return QStringLiteral("cannot write sshd_config");
     // As root, sshd confines its unprivileged half to this directory, which its packaged
     // service would make at boot.
-    if (::geteuid() == 0 && !QFileInfo::exists(QStringLiteral("/run/sshd")) && ::mkdir("/run/sshd", 0755) != 0)
+    // Another test may make it at the same moment.
+    if (::geteuid() == 0 && ::mkdir("/run/sshd", 0755) != 0 && errno != EEXIST)
         return QStringLiteral("cannot make /run/sshd");
+    // sshd binds its port itself, so it gets one found free a moment before; a test running
+    // beside this one can take that port meanwhile, and then sshd is given another.
     m_server.setProcessChannelMode(QProcess::MergedChannels);
-    m_server.start(
-        sshd,
-        { QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), path(QStringLiteral("sshd_config")) });
-    if (!m_server.waitForStarted(10000))
-        return QStringLiteral("sshd did not start: %1").arg(m_server.errorString());
-    while (!m_serverLog.contains("Server listening") && m_server.waitForReadyRead(10000))
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        {
+            QTcpServer probe;
+            if (!probe.listen(QHostAddress::LocalHost, 0))
+                return QStringLiteral("no free loopback port");
+            m_port = probe.serverPort();
+        }
+        if (!writeFile(path(QStringLiteral("known_hosts")),
+                       QStringLiteral("[127.0.0.1]:%1 ").arg(m_port).toUtf8()
+                           + readAll(path(QStringLiteral("host_key.pub")))))
+            return QStringLiteral("cannot write known_hosts");
+        const QByteArray config
+            = QStringLiteral("ListenAddress 127.0.0.1:%1\n"
+                             "HostKey %2\n"
+                             "PidFile none\n"
+                             "AuthorizedKeysFile %3\n"
+                             "AuthenticationMethods publickey\n"
+                             "PasswordAuthentication no\n"
+                             "KbdInteractiveAuthentication no\n"
+                             "UsePAM no\n"
+                             "StrictModes no\n"
+                             "PermitRootLogin prohibit-password\n"
+                             "AllowUsers %4\n"
+                             "LogLevel VERBOSE\n")
+                  .arg(m_port)
+                  .arg(path(QStringLiteral("host_key")), path(QStringLiteral("authorized_keys")), m_user)
+                  .toUtf8();
+        if (!writeFile(path(QStringLiteral("sshd_config")), config))
+            return QStringLiteral("cannot write sshd_config");
+        m_server.start(
+            sshd,
+            { QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"), path(QStringLiteral("sshd_config")) });
+        if (!m_server.waitForStarted(10000))
+            return QStringLiteral("sshd did not start: %1").arg(m_server.errorString());
+        m_serverLog.clear();
+        while (!m_serverLog.contains("Server listening") && m_server.waitForReadyRead(10000))
+            m_serverLog += m_server.readAll();
         m_serverLog += m_server.readAll();
+        if (m_serverLog.contains("Server listening") || !m_serverLog.contains("Address already in use"))
+            break;
+        m_server.waitForFinished(10000);
+    }
     if (!m_serverLog.contains("Server listening"))
         return QStringLiteral("sshd did not listen: %1").arg(QString::fromLocal8Bit(m_serverLog));
     // Its log is read as it comes, so that a full pipe never stops the server.
