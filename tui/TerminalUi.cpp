@@ -395,7 +395,12 @@ void TerminalUi::draw()
             line(row++, tr("  (none)"));
         break;
     }
-    line(LINES - 1, m_status, A_REVERSE);
+    // A long outcome (a refusal with what to do) wraps upwards over a few rows instead of
+    // being cut at the width.
+    const QStringList status = wrapped(m_status, COLS);
+    const int statusRows = qBound(1, int(status.size()), 4);
+    for (int i = 0; i < statusRows; ++i)
+        line(LINES - statusRows + i, status.value(i), A_REVERSE);
     ::refresh();
 }
 

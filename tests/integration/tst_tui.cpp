@@ -469,6 +469,31 @@ void TestTui::setsAndRemovesCredentialValuesAndFollowsOthers()
     QVERIFY2(listed.contains(QStringLiteral("stored")), qPrintable(listed));
     QTRY_VERIFY_WITH_TIMEOUT(stored.match(screen()).hasMatch(), 30000);
 
+    // A locked keychain refuses the value: the status line says so and what to do, nothing
+    // is stored; unlocked, the same keys store it.
+    const QString keyring = QStringLiteral(SANDBOX_SOURCE_DIR "/tests/keyring-lock.py");
+    QVERIFY(sandboxctl({ QStringLiteral("credential"), QStringLiteral("remove"), name })
+                .contains(QStringLiteral("removed")));
+    QTRY_VERIFY_WITH_TIMEOUT(unset.match(screen()).hasMatch(), 30000);
+    QCOMPARE(QProcess::execute(keyring, { QStringLiteral("lock") }), 0);
+    keys({ QStringLiteral("v") });
+    type(value);
+    keys({ QStringLiteral("Enter") });
+    const bool refused = QTest::qWaitFor(
+        [this, &name] { return screen().contains(QStringLiteral("the value of %1 was not stored").arg(name)); }, 30000);
+    const QString said = screen();
+    QCOMPARE(QProcess::execute(keyring, { QStringLiteral("unlock") }), 0);
+    QVERIFY2(refused, qPrintable(said));
+    QVERIFY2(said.simplified().contains(QStringLiteral("Unlock it and try again")), qPrintable(said));
+    QVERIFY(!said.contains(value));
+    QVERIFY(unset.match(said).hasMatch());
+    QVERIFY(sandboxctl({ QStringLiteral("credential"), QStringLiteral("list") })
+                .contains(QStringLiteral("%1  no value stored").arg(name)));
+    keys({ QStringLiteral("v") });
+    type(value);
+    keys({ QStringLiteral("Enter") });
+    QTRY_VERIFY_WITH_TIMEOUT(stored.match(screen()).hasMatch(), 30000);
+
     // 'x' asks first; 'n' keeps the value, 'y' removes it.
     keys({ QStringLiteral("x") });
     QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("remove the stored value of %1?").arg(name)), 30000);
