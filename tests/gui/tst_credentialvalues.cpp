@@ -206,6 +206,21 @@ void TestCredentialValues::removingAValue()
     QTRY_COMPARE(status(QStringLiteral("npm")), QStringLiteral("Not set"));
     QCOMPARE(child<QLabel>(QStringLiteral("credential_npm_outcome"))->text(), QStringLiteral("Value removed."));
     QVERIFY(!child<QPushButton>(QStringLiteral("credential_npm_remove"))->isEnabled());
+
+    // A value stored for a name the policy does not know is listed, said to be unused, and
+    // once removed its row goes.
+    const Status orphan = StudioHarness::await(m_harness->client()->setCredential(QStringLiteral("old-ci"), m_token));
+    QVERIFY2(orphan.ok(), qPrintable(orphan.ok() ? QString() : orphan.error().toString()));
+    QTRY_COMPARE(status(QStringLiteral("old-ci")), QStringLiteral("Configured"));
+    QVERIFY(child<QLabel>(QStringLiteral("credential_old-ci_where"))
+                ->text()
+                .startsWith(QStringLiteral("Not in the policy: this stored value is not used.")));
+    QTest::mouseClick(child<QPushButton>(QStringLiteral("credential_old-ci_remove")), Qt::LeftButton);
+    QTest::mouseClick(child<QPushButton>(QStringLiteral("credential_old-ci_save")), Qt::LeftButton);
+    QTRY_VERIFY(!child<QWidget>(QStringLiteral("credential_old-ci_row")));
+    const Result<QList<CredentialInfo>> left = m_harness->engine().credentials();
+    QVERIFY(left.ok());
+    QCOMPARE(left.value().size(), 2);
 }
 
 // A token copied with its line break (as a terminal's selection often has it) cannot go
