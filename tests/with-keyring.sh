@@ -12,12 +12,14 @@ fi
 home=$(mktemp -d /var/tmp/sandbox-keyring.XXXXXX)
 trap 'rm -rf "$home"' EXIT
 export SANDBOX_KEYRING_HOME="$home"
+# A throwaway keyring's password; tests/keyring-lock.py unlocks it again with this.
+export SANDBOX_KEYRING_PASSWORD="test-keyring-password"
 dbus-run-session -- bash -c '
     set -euo pipefail
     export HOME="$SANDBOX_KEYRING_HOME" XDG_DATA_HOME="$SANDBOX_KEYRING_HOME/data" \
            XDG_RUNTIME_DIR="$SANDBOX_KEYRING_HOME/run"
     mkdir -p "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR"; chmod 700 "$XDG_RUNTIME_DIR"
-    eval "$(printf "test-keyring-password" | gnome-keyring-daemon --unlock --components=secrets)"
+    eval "$(printf "%s" "$SANDBOX_KEYRING_PASSWORD" | gnome-keyring-daemon --unlock --components=secrets)"
     # The daemon registers on the bus asynchronously: a client that asks before then makes
     # D-Bus activate a second, locked keyring. Wait until the unlocked one answers; on a
     # loaded machine that can take seconds, and running on without it fails later and

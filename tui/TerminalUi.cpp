@@ -62,6 +62,27 @@ QString stateText(const BackendInfo &info)
     return TerminalUi::tr("available");
 }
 
+// Backspace takes the last character (all its UTF-8 bytes); a printable key adds its byte.
+void editTyped(QByteArray &typed, int key)
+{
+    if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+        while (!typed.isEmpty()) {
+            const char last = typed.back();
+            typed.chop(1);
+            if ((last & 0xC0) != 0x80)
+                break;
+        }
+    } else if (key >= 32 && key < 256) {
+        typed.append(char(key));
+    }
+}
+
+void wipe(QByteArray &typed)
+{
+    typed.fill('\0');
+    typed.clear();
+}
+
 } // namespace
 
 TerminalUi::TerminalUi(Client &client, int engineGoneStatus, QObject *parent)
@@ -73,8 +94,11 @@ TerminalUi::TerminalUi(Client &client, int engineGoneStatus, QObject *parent)
     connect(&m_client, &Client::activeBackendChanged, this, &TerminalUi::reload);
     connect(&m_client, &Client::policyChanged, this, [this](const Policy &policy) {
         m_policy = policy;
+        reloadCredentials();
         draw();
     });
+    // Another presenter (Studio, sandboxctl credential) stored or removed a value.
+    connect(&m_client, &Client::credentialsChanged, this, &TerminalUi::reloadCredentials);
     connect(&m_client, &Client::activationEvent, this, [this](const ActivationEvent &event) {
         m_progress.append(tr("%1  %2  %3")
                               .arg(activationStepName(event.step), -16)
@@ -153,6 +177,7 @@ Result<int> TerminalUi::run()
     for (const HostInteractionRequest &request : std::as_const(m_questions))
         m_client.answerInteraction(HostInteractionResponse{ request.id, false, QString() });
     m_questions.clear();
+    wipe(m_credentialTyped);
     endwin();
     m_screenOpen = false;
     // Said once the screen is gone, where it stays readable.
@@ -186,6 +211,25 @@ void TerminalUi::reload()
     whenReady(this, m_client.processes(), [this](const Result<QList<ProcessInfo>> &result) {
         if (result.ok())
             m_processes = result.value();
+        draw();
+    });
+    reloadCredentials();
+}
+
+void TerminalUi::reloadCredentials()
+{
+    whenReady(this, m_client.credentials(), [this](const Result<QList<CredentialInfo>> &result) {
+        if (result.ok()) {
+            m_credentials = result.value();
+            m_credentialsProblem.clear();
+        } else {
+            // The policy still names them; whether each has a value is shown as unknown.
+            m_credentialsProblem = result.error().toString();
+            m_credentials.clear();
+            for (const PolicyCredential &credential : m_policy ? m_policy->credentials : QList<PolicyCredential>())
+                m_credentials.append(CredentialInfo{ credential.name, false, true, credential.hosts, credential.env });
+        }
+        m_credentialSelected = qBound<qsizetype>(0, m_credentialSelected, qMax<qsizetype>(0, m_credentials.size() - 1));
         draw();
     });
 }
@@ -265,10 +309,6 @@ void TerminalUi::draw()
             line(row++, tr("  allowed domains: %1").arg(m_policy->allowedDomains.join(QStringLiteral(", "))));
             line(row++, tr("  denied domains:  %1").arg(m_policy->deniedDomains.join(QStringLiteral(", "))));
             line(row++, tr("  host execution:  %1").arg(Policy::hostExecutionName(m_policy->hostExecution)));
-            for (const PolicyCredential &credential : m_policy->credentials)
-                line(row++,
-                     tr("  credential:      %1 -> %2")
-                         .arg(credential.name, credential.hosts.join(QStringLiteral(", "))));
             if (m_policy->sshAgent) {
                 line(row++,
                      tr("  ssh agent:       confirm %1, hosts: %2")
@@ -276,6 +316,43 @@ void TerminalUi::draw()
                               m_policy->sshAgent->hosts.join(QStringLiteral(", "))));
                 for (const QString &key : m_policy->sshAgent->keys)
                     line(row++, tr("  ssh agent key:   %1").arg(key));
+            }
+        }
+        ++row;
+        line(row++,
+             m_credentialSaving ? tr("CREDENTIALS  (saving)")
+                                : tr("CREDENTIALS  Up/Down select, v set a value, x remove it"),
+             A_BOLD);
+        if (!m_credentialsProblem.isEmpty()) {
+            for (const QString &text :
+                 wrapped(tr("whether they have values could not be read: %1").arg(m_credentialsProblem), COLS - 4))
+                line(row++, QStringLiteral("  ") + text);
+        }
+        for (qsizetype i = 0; i < m_credentials.size(); ++i) {
+            const CredentialInfo &info = m_credentials.at(i);
+            QString where = info.inPolicy ? info.hosts.join(QStringLiteral(", ")) : tr("(not in the policy)");
+            if (!info.env.isEmpty())
+                where = tr("%1  (commands see %2)").arg(where, info.env);
+            line(row++,
+                 QStringLiteral("  %1  %2  %3")
+                     .arg(info.name, -20)
+                     .arg(!m_credentialsProblem.isEmpty() ? tr("unknown")
+                              : info.configured           ? tr("value stored")
+                                                          : tr("no value"),
+                          -14)
+                     .arg(where),
+                 i == m_credentialSelected ? A_REVERSE : A_NORMAL);
+        }
+        if (m_credentials.isEmpty() && m_credentialsProblem.isEmpty())
+            line(row++, tr("  (the policy names none)"));
+        if (m_credentialInput != CredentialInput::None) {
+            const QString &name = m_credentialTarget;
+            if (m_credentialInput == CredentialInput::Value) {
+                // Typed text is never drawn, not even as one mark per character.
+                line(row++, tr("  new value of %1 (typing is not shown): ").arg(name), A_BOLD);
+                line(row++, tr("  [Enter] save   [Esc] cancel"), A_BOLD);
+            } else {
+                line(row++, tr("  remove the stored value of %1?  [y] remove   [n] keep").arg(name), A_BOLD);
             }
         }
         break;
@@ -318,7 +395,12 @@ void TerminalUi::draw()
             line(row++, tr("  (none)"));
         break;
     }
-    line(LINES - 1, m_status, A_REVERSE);
+    // A long outcome (a refusal with what to do) wraps upwards over a few rows instead of
+    // being cut at the width.
+    const QStringList status = wrapped(m_status, COLS);
+    const int statusRows = qBound(1, int(status.size()), 4);
+    for (int i = 0; i < statusRows; ++i)
+        line(LINES - statusRows + i, status.value(i), A_REVERSE);
     ::refresh();
 }
 
@@ -351,6 +433,8 @@ void TerminalUi::handleKey(int key)
         }
         return;
     }
+    if (m_view == View::Policy && handlePolicyKey(key))
+        return;
     if (m_view == View::Settings && !m_form) {
         if (key == 'b' || key == 27)
             m_view = View::Backends;
@@ -518,16 +602,94 @@ void TerminalUi::answerTyped(int key)
             value = m_questions.constFirst().defaultValue;
         if (!value.isEmpty())
             answer(true, value);
-    } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-        while (!m_answerTyped.isEmpty()) {
-            const char last = m_answerTyped.back();
-            m_answerTyped.chop(1);
-            if ((last & 0xC0) != 0x80)
-                break;
-        }
-    } else if (key >= 32 && key < 256) {
-        m_answerTyped.append(char(key));
+    } else {
+        editTyped(m_answerTyped, key);
     }
+}
+
+bool TerminalUi::handlePolicyKey(int key)
+{
+    const bool selected = m_credentialSelected < m_credentials.size();
+    if (m_credentialInput == CredentialInput::Value) {
+        // Every printable key is text here ('q' and 'x' too); Esc cancels.
+        if (key == 27) {
+            wipe(m_credentialTyped);
+            m_credentialInput = CredentialInput::None;
+            m_status = tr("nothing changed");
+        } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+            // An empty value changes nothing (removing is its own action).
+            if (m_credentialTyped.isEmpty()) {
+                m_credentialInput = CredentialInput::None;
+                m_status = tr("empty value: nothing changed (x removes a value)");
+            } else {
+                saveCredential(m_credentialTarget, false);
+            }
+        } else {
+            editTyped(m_credentialTyped, key);
+        }
+        return true;
+    }
+    if (m_credentialInput == CredentialInput::ConfirmRemove) {
+        m_credentialInput = CredentialInput::None;
+        if (key == 'y')
+            saveCredential(m_credentialTarget, true);
+        else
+            m_status = tr("nothing changed");
+        return true;
+    }
+    switch (key) {
+    case KEY_UP:
+    case 'k':
+        m_credentialSelected = qMax<qsizetype>(0, m_credentialSelected - 1);
+        return true;
+    case KEY_DOWN:
+    case 'j':
+        m_credentialSelected = qMin<qsizetype>(qMax<qsizetype>(0, m_credentials.size() - 1), m_credentialSelected + 1);
+        return true;
+    case 'v':
+    case '\n':
+    case '\r':
+    case KEY_ENTER:
+        if (selected && !m_credentialSaving) {
+            m_credentialTarget = m_credentials.at(m_credentialSelected).name;
+            m_credentialInput = CredentialInput::Value;
+            m_status = tr("type the value of %1, then Enter").arg(m_credentialTarget);
+        }
+        return true;
+    case 'x':
+        if (selected && !m_credentialSaving) {
+            const CredentialInfo &info = m_credentials.at(m_credentialSelected);
+            m_credentialTarget = info.name;
+            if (info.configured || !m_credentialsProblem.isEmpty())
+                m_credentialInput = CredentialInput::ConfirmRemove;
+            else
+                m_status = tr("%1 has no stored value").arg(info.name);
+        }
+        return true;
+    default:
+        return false;
+    }
+}
+
+void TerminalUi::saveCredential(const QString &name, bool remove)
+{
+    m_credentialSaving = true;
+    m_credentialInput = CredentialInput::None;
+    const QString value = QString::fromUtf8(m_credentialTyped);
+    wipe(m_credentialTyped);
+    m_status = remove ? tr("removing the value of %1 ...").arg(name) : tr("storing the value of %1 ...").arg(name);
+    const QFuture<Status> done = remove ? m_client.removeCredential(name) : m_client.setCredential(name, value);
+    whenReady(this, done, [this, name, remove](const Status &status) {
+        m_credentialSaving = false;
+        if (!status.ok())
+            m_status = remove ? tr("the value of %1 was not removed: %2").arg(name, status.error().toString())
+                              : tr("the value of %1 was not stored: %2").arg(name, status.error().toString());
+        else
+            m_status
+                = remove ? tr("the value of %1 was removed").arg(name) : tr("the value of %1 was stored").arg(name);
+        reloadCredentials();
+        draw();
+    });
 }
 
 void TerminalUi::answer(bool accepted, const QString &value)

@@ -3,6 +3,7 @@
 #include "SettingsForm.h"
 #include "protocol/ActivationEvent.h"
 #include "protocol/BackendInfo.h"
+#include "protocol/CredentialInfo.h"
 #include "protocol/Error.h"
 #include "protocol/HostInteraction.h"
 #include "protocol/Policy.h"
@@ -25,9 +26,10 @@ class Client;
 class SignalWatcher;
 
 // The ncurses presenter: draws what the Client reports (backends with their state, the
-// policy, processes, activation steps, a backend's settings as a form) and turns keys into
-// Client calls. Questions the engine asks are shown at once and answered with keys;
-// quitting while one is open refuses it. The terminal is restored on quit and on SIGINT/SIGTERM/SIGHUP.
+// policy with whether each credential has a value, processes, activation steps, a backend's
+// settings as a form) and turns keys into Client calls. Questions the engine asks are shown
+// at once and answered with keys; quitting while one is open refuses it. The terminal is
+// restored on quit and on SIGINT/SIGTERM/SIGHUP.
 class TerminalUi final : public QObject
 {
     Q_OBJECT
@@ -53,6 +55,11 @@ private:
                   const QList<SecretUpdate> &secrets);
     void openSettings();
     void saveSettings();
+    void reloadCredentials();
+    // Keys of the policy view: credentials selected, a value typed (hidden) and saved, or
+    // removed after a confirmation. False when the key is not the view's own.
+    bool handlePolicyKey(int key);
+    void saveCredential(const QString &name, bool remove);
     void answerTyped(int key);
     void answer(bool accepted, const QString &value);
     void quit(int status);
@@ -67,6 +74,14 @@ private:
     QList<BackendInfo> m_backends;
     std::optional<Policy> m_policy;
     QList<ProcessInfo> m_processes;
+    QList<CredentialInfo> m_credentials;
+    QString m_credentialsProblem; // why whether they have values could not be read
+    qsizetype m_credentialSelected = 0;
+    enum class CredentialInput { None, Value, ConfirmRemove };
+    CredentialInput m_credentialInput = CredentialInput::None;
+    QString m_credentialTarget; // the credential the input is for (the list may change meanwhile)
+    QByteArray m_credentialTyped; // the value being typed (UTF-8), never drawn
+    bool m_credentialSaving = false;
     qsizetype m_selected = 0;
     QStringList m_progress; // the current or last activation, one line per step event
     QString m_status;

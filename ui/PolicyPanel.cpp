@@ -1,5 +1,6 @@
 #include "PolicyPanel.h"
 
+#include "CredentialValues.h"
 #include "StringListEditor.h"
 #include "WheelGuard.h"
 #include "server/Client.h"
@@ -20,6 +21,7 @@ namespace sandbox {
 PolicyPanel::PolicyPanel(Client *client, QWidget *parent)
     : QWidget(parent)
     , m_client(client)
+    , m_credentials(new CredentialValues(client, this))
     , m_domainsHint(new QLabel(this))
     , m_summary(new QLabel(this))
     , m_conflicts(new QLabel(this))
@@ -143,6 +145,7 @@ PolicyPanel::PolicyPanel(Client *client, QWidget *parent)
     layout->addWidget(m_summary);
     layout->addWidget(host);
     layout->addWidget(network);
+    layout->addWidget(m_credentials);
     layout->addWidget(processes);
     layout->addWidget(filesystem);
     layout->addStretch(1);

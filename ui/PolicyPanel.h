@@ -12,6 +12,7 @@ class QPushButton;
 namespace sandbox {
 
 class Client;
+class CredentialValues;
 class StringListEditor;
 
 // Every dimension of the sandbox policy, editable with native widgets, under a summary. Changes are
@@ -59,6 +60,7 @@ private:
     QComboBox *m_processes = nullptr;
     QComboBox *m_network = nullptr;
     QComboBox *m_hostExecution = nullptr;
+    CredentialValues *m_credentials = nullptr; // values saved on their own, not on Apply
     QLabel *m_domainsHint = nullptr;
     QLabel *m_summary = nullptr; // network and host execution first, then the rest in numbers
     QLabel *m_conflicts = nullptr; // writable paths inside denied ones

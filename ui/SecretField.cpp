@@ -20,18 +20,11 @@ SecretField::SecretField(const QString &fieldId, const QString &label, QWidget *
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_input(new QLineEdit(this))
 {
-    const QString base = QStringLiteral("field_") + fieldId;
-    setObjectName(base);
     setAccessibleName(label);
-    m_status->setObjectName(base + QStringLiteral("_status"));
-    m_replace->setObjectName(base + QStringLiteral("_replace"));
     m_replace->setAccessibleName(tr("Replace %1").arg(label));
-    m_remove->setObjectName(base + QStringLiteral("_remove"));
     m_remove->setAccessibleName(tr("Remove %1").arg(label));
-    m_cancel->setObjectName(base + QStringLiteral("_cancel"));
     m_cancel->setAccessibleName(tr("Keep the current %1").arg(label));
 
-    m_input->setObjectName(base + QStringLiteral("_input"));
     m_input->setAccessibleName(tr("New value for %1").arg(label));
     m_input->setEchoMode(QLineEdit::Password);
     m_input->setPlaceholderText(tr("Type the new value; leave empty to keep the current one"));
@@ -41,9 +34,9 @@ SecretField::SecretField(const QString &fieldId, const QString &label, QWidget *
     m_input->setContextMenuPolicy(Qt::NoContextMenu);
 
     m_reveal = m_input->addAction(StatusIcons::reveal(false), QLineEdit::TrailingPosition);
-    m_reveal->setObjectName(base + QStringLiteral("_reveal"));
     m_reveal->setCheckable(true);
     m_reveal->setToolTip(tr("Show the typed value"));
+    setNameBase(QStringLiteral("field_") + fieldId);
     connect(m_reveal, &QAction::toggled, this, [this](bool shown) {
         m_input->setEchoMode(shown ? QLineEdit::Normal : QLineEdit::Password);
         m_reveal->setIcon(StatusIcons::reveal(shown));
@@ -68,11 +61,23 @@ SecretField::SecretField(const QString &fieldId, const QString &label, QWidget *
     });
     connect(m_remove, &QPushButton::clicked, this, [this] { setPending(Pending::Remove); });
     connect(m_cancel, &QPushButton::clicked, this, [this] { setPending(Pending::None); });
+    connect(m_input, &QLineEdit::returnPressed, this, &SecretField::submitted);
     connect(m_input, &QLineEdit::textChanged, this, [this] {
         refresh();
         emit changed();
     });
     refresh();
+}
+
+void SecretField::setNameBase(const QString &base)
+{
+    setObjectName(base);
+    m_status->setObjectName(base + QStringLiteral("_status"));
+    m_replace->setObjectName(base + QStringLiteral("_replace"));
+    m_remove->setObjectName(base + QStringLiteral("_remove"));
+    m_cancel->setObjectName(base + QStringLiteral("_cancel"));
+    m_input->setObjectName(base + QStringLiteral("_input"));
+    m_reveal->setObjectName(base + QStringLiteral("_reveal"));
 }
 
 void SecretField::setConfigured(bool configured)

@@ -22,6 +22,10 @@ class SecretField final : public QWidget
 public:
     SecretField(const QString &fieldId, const QString &label, QWidget *parent = nullptr);
 
+    // Names this field `base` and its parts `base_status`, `base_input` … (by default
+    // "field_" + the field id, as the schema form's rows are named).
+    void setNameBase(const QString &base);
+
     void setConfigured(bool configured);
     bool isConfigured() const { return m_configured; }
     // Keep (nothing typed / nothing chosen), Replace with the typed value, or Remove.
@@ -31,6 +35,8 @@ public:
 
 signals:
     void changed();
+    // Enter in the value field: a form that saves each field on its own saves this one.
+    void submitted();
 
 private:
     enum class Pending { None, Replace, Remove };

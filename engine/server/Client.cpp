@@ -297,6 +297,8 @@ public:
                 emit q->policyChanged(p.value());
             else
                 undecodable(method, p.error());
+        } else if (method == Notification::CredentialsChanged) {
+            emit q->credentialsChanged();
         } else if (method == Notification::RefusalReported) {
             if (auto r = Refusal::fromJson(params.value(QStringLiteral("refusal")), QStringLiteral("params.refusal"))) {
                 // Ids only grow: one already seen (in the subscription's answer) is not news.

@@ -114,6 +114,8 @@ signals:
     void backendsChanged();
     void activeBackendChanged(const sandbox::BackendRef &ref);
     void policyChanged(const sandbox::Policy &policy);
+    // A credential's value was stored or removed (by any client): credentials() tells which.
+    void credentialsChanged();
     // A process in the engine's table started (running) or ended, whoever spawned it.
     void processChanged(const sandbox::ProcessInfo &process);
     // The sandbox refused something (after followRefusals()).

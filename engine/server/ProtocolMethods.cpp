@@ -56,6 +56,8 @@ const QList<ProtocolEntry> &protocolNotifications()
         { Notification::BackendsChanged, QLatin1String("{} (registry or availability changed)") },
         { Notification::ActiveBackendChanged, QLatin1String("{ref}") },
         { Notification::PolicyChanged, QLatin1String("{policy}") },
+        { Notification::CredentialsChanged,
+          QLatin1String("{} (a credential's value was stored or removed; read credentials.list)") },
         { Notification::ProcessStarted, QLatin1String("{processId, info: ProcessInfo}") },
         { Notification::ProcessFailedToStart, QLatin1String("{processId, error}") },
         { Notification::ProcessOutput, QLatin1String("{processId, stream: stdout|stderr, data (base64)}") },

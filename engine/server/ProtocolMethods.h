@@ -51,6 +51,9 @@ inline constexpr QLatin1String InteractionSettled{ "interaction.settled" };
 inline constexpr QLatin1String BackendsChanged{ "backends.changed" };
 inline constexpr QLatin1String ActiveBackendChanged{ "backends.activeChanged" };
 inline constexpr QLatin1String PolicyChanged{ "policy.changed" };
+// To every client: a credential's value was stored or removed, by whichever client; {} (no
+// name, never a value): presenters read credentials.list again.
+inline constexpr QLatin1String CredentialsChanged{ "credentials.changed" };
 inline constexpr QLatin1String ProcessStarted{ "process.started" };
 inline constexpr QLatin1String ProcessFailedToStart{ "process.failedToStart" };
 inline constexpr QLatin1String ProcessOutput{ "process.output" };

@@ -94,6 +94,7 @@ ProtocolServer::ProtocolServer(Engine &engine, QObject *parent)
     connect(&m_engine, &Engine::policyChanged, this, [this](const Policy &policy) {
         broadcast(Notification::PolicyChanged, { { QStringLiteral("policy"), policy.toJson() } });
     });
+    connect(&m_engine, &Engine::credentialsChanged, this, [this] { broadcast(Notification::CredentialsChanged, {}); });
     // The table's news reaches every client after what this turn of the event loop owes the
     // process's own client: the spawn's answer, the sandbox's start, process.exited.
     connect(&m_engine, &Engine::processStarted, this, [this](const ProcessInfo &info) {

@@ -22,6 +22,7 @@
 #include <QTest>
 #include <QtEndian>
 
+#include <algorithm>
 #include <memory>
 
 using namespace sandbox;
@@ -244,6 +245,7 @@ private slots:
     void oversizedMessageClosesOnlyThatConnection();
     void truncatedFrameThenHangUpLeavesServerHealthy();
     void clientSeesSameResultsInProcessAndOverSocket();
+    void credentialChangesArePushedWithoutTheValue();
     void clientFailsPendingCallsWhenEngineGoesAway();
     void clientRefusesAQuestionItCannotDecode();
     void clientReportsNotificationsItCannotDecode();
@@ -570,6 +572,44 @@ void TestProtocolWire::clientSeesSameResultsInProcessAndOverSocket()
     QVERIFY(waitFor(embedded.setPolicy(changed)).ok());
     QTRY_COMPARE(pushed.count(), 1);
     QCOMPARE(pushed.at(0).at(0).value<Policy>().network, Policy::NetworkMode::Full);
+}
+
+// A credential's value stored or removed by one client reaches every client as
+// credentials.changed, which carries nothing but the news (no name, never the value).
+void TestProtocolWire::credentialChangesArePushedWithoutTheValue()
+{
+    auto [clientEnd, serverEnd] = InProcessTransport::createPair();
+    m_server->addConnection(std::move(serverEnd));
+    Client setter(std::move(clientEnd));
+    QString error;
+    auto transport = LocalSocketTransport::connectTo(m_socketPath, 5000, &error);
+    QVERIFY2(transport, qPrintable(error));
+    Client watcher(std::move(transport));
+    RawClient raw(m_socketPath);
+    raw.hello();
+    QVERIFY(waitFor(watcher.policy()).ok());
+
+    const QString name = QStringLiteral("wire%1").arg(QCoreApplication::applicationPid());
+    const QString value = QStringLiteral("wire-token-%1").arg(QCoreApplication::applicationPid());
+    QSignalSpy changed(&watcher, &Client::credentialsChanged);
+    const Status set = waitFor(setter.setCredential(name, value));
+    QVERIFY2(set.ok(), qPrintable(set.ok() ? QString() : set.error().toString()));
+    QTRY_COMPARE(changed.count(), 1);
+    const QJsonObject pushed = raw.nextNotification(Notification::CredentialsChanged);
+    QCOMPARE(pushed.value(QStringLiteral("params")).toObject(), QJsonObject());
+    const Result<QList<CredentialInfo>> listed = waitFor(watcher.credentials());
+    QVERIFY(listed.ok());
+    QVERIFY(std::any_of(listed.value().cbegin(), listed.value().cend(),
+                        [&name](const CredentialInfo &info) { return info.name == name && info.configured; }));
+
+    QVERIFY(waitFor(setter.removeCredential(name)).ok());
+    QTRY_COMPARE(changed.count(), 2);
+    QVERIFY(!raw.nextNotification(Notification::CredentialsChanged).isEmpty());
+
+    // A refused value changes nothing, and nobody is told otherwise.
+    QVERIFY(!waitFor(setter.setCredential(name, QStringLiteral("line\nbreak"))).ok());
+    QVERIFY(waitFor(watcher.policy()).ok());
+    QCOMPARE(changed.count(), 2);
 }
 
 void TestProtocolWire::clientFailsPendingCallsWhenEngineGoesAway()

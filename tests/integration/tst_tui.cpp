@@ -3,7 +3,11 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -26,6 +30,7 @@ private slots:
     void questionAnsweredInOneTerminalLeavesTheOther();
     void engineGoingAwayIsSaid();
     void narrowTerminalShowsTheSelectedBackendsWholeState();
+    void setsAndRemovesCredentialValuesAndFollowsOthers();
 
 private:
     QString tmux(const QStringList &args);
@@ -35,7 +40,7 @@ private:
     }
     void keys(const QStringList &keys);
     void type(const QString &text);
-    QString sandboxctl(const QStringList &args);
+    QString sandboxctl(const QStringList &args, const QByteArray &input = {});
     void openSettingsOf(const QString &ref);
     void select(const QString &ref);
     QString exitStatus(const QString &file = QStringLiteral("exit-status"));
@@ -77,12 +82,14 @@ void TestTui::type(const QString &text)
 }
 
 // Another sandboxctl, on the engine the terminal UI hosts; its output, or its error.
-QString TestTui::sandboxctl(const QStringList &args)
+QString TestTui::sandboxctl(const QStringList &args, const QByteArray &input)
 {
     QProcess process;
     process.start(QCoreApplication::applicationDirPath() + QStringLiteral("/sandboxctl"),
                   QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) }
                       + args);
+    process.write(input);
+    process.closeWriteChannel();
     if (!process.waitForFinished(30000))
         return QStringLiteral("sandboxctl did not finish");
     return QString::fromUtf8(process.readAllStandardOutput() + process.readAllStandardError());
@@ -394,6 +401,114 @@ void TestTui::narrowTerminalShowsTheSelectedBackendsWholeState()
     const QStringList rows = screen().split(QLatin1Char('\n'));
     for (const QString &row : rows)
         QVERIFY2(row.size() <= 80, qPrintable(row));
+}
+
+// The policy view lists the policy's credentials with whether each has a value; 'v' takes a
+// value typed without echo, 'x' removes one after asking; what another client changes shows.
+void TestTui::setsAndRemovesCredentialValuesAndFollowsOthers()
+{
+    const QString name = QStringLiteral("tuitoken%1").arg(QCoreApplication::applicationPid());
+    const QString value = QStringLiteral("tui-secret-%1").arg(QCoreApplication::applicationPid());
+    // The keychain outlives this test's configuration: a value another run stored goes first.
+    sandboxctl({ QStringLiteral("credential"), QStringLiteral("remove"), name });
+    QJsonObject policy
+        = QJsonDocument::fromJson(
+              sandboxctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") }).toUtf8())
+              .object();
+    QVERIFY(!policy.isEmpty());
+    policy.insert(
+        QStringLiteral("credentials"),
+        QJsonArray{ QJsonObject{ { QStringLiteral("name"), name },
+                                 { QStringLiteral("env"), QStringLiteral("TUI_TOKEN") },
+                                 { QStringLiteral("hosts"), QJsonArray{ QStringLiteral("git.example.com") } } } });
+    QJsonObject network = policy.value(QStringLiteral("network")).toObject();
+    network.insert(QStringLiteral("mode"), QStringLiteral("allowlist"));
+    network.insert(QStringLiteral("allowedDomains"), QJsonArray{ QStringLiteral("git.example.com") });
+    policy.insert(QStringLiteral("network"), network);
+    QFile file(m_root->filePath(QStringLiteral("policy.json")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QJsonDocument(policy).toJson());
+    file.close();
+    const QString set = sandboxctl({ QStringLiteral("policy"), QStringLiteral("set"), file.fileName() });
+    QVERIFY2(set.contains(QStringLiteral("policy updated")), qPrintable(set));
+
+    keys({ QStringLiteral("p") });
+    const QRegularExpression unset(
+        QStringLiteral("%1 +no value +git\\.example\\.com  \\(commands see TUI_TOKEN\\)").arg(name));
+    const QRegularExpression stored(QStringLiteral("%1 +value stored +git\\.example\\.com").arg(name));
+    QTRY_VERIFY_WITH_TIMEOUT(unset.match(screen()).hasMatch(), 30000);
+
+    // A value typed after 'v' is never drawn, not even as marks; Enter stores it.
+    keys({ QStringLiteral("v") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("new value of %1 (typing is not shown)").arg(name)),
+                             30000);
+    type(value);
+    QVERIFY(!screen().contains(value));
+    QVERIFY(!screen().contains(QStringLiteral("****")));
+    keys({ QStringLiteral("Enter") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("the value of %1 was stored").arg(name)), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(stored.match(screen()).hasMatch(), 30000);
+    QVERIFY(!screen().contains(value));
+    QString listed = sandboxctl({ QStringLiteral("credential"), QStringLiteral("list") });
+    QVERIFY2(listed.contains(QStringLiteral("%1  value stored").arg(name)), qPrintable(listed));
+    const QString grep = QStringLiteral("grep -rq -- '%1' '%2'").arg(value, m_root->path());
+    QCOMPARE(QProcess::execute(QStringLiteral("sh"), { QStringLiteral("-c"), grep }), 1);
+
+    // Esc after 'v' changes nothing.
+    keys({ QStringLiteral("v") });
+    type(QStringLiteral("abandoned"));
+    keys({ QStringLiteral("Escape") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("nothing changed")), 30000);
+    QVERIFY(stored.match(screen()).hasMatch());
+
+    // Another client removes the value, then stores one: the view follows.
+    listed = sandboxctl({ QStringLiteral("credential"), QStringLiteral("remove"), name });
+    QVERIFY2(listed.contains(QStringLiteral("removed")), qPrintable(listed));
+    QTRY_VERIFY_WITH_TIMEOUT(unset.match(screen()).hasMatch(), 30000);
+    listed = sandboxctl({ QStringLiteral("credential"), QStringLiteral("set"), name }, value.toUtf8());
+    QVERIFY2(listed.contains(QStringLiteral("stored")), qPrintable(listed));
+    QTRY_VERIFY_WITH_TIMEOUT(stored.match(screen()).hasMatch(), 30000);
+
+    // A locked keychain refuses the value: the status line says so and what to do, nothing
+    // is stored; unlocked, the same keys store it.
+    const QString keyring = QStringLiteral(SANDBOX_SOURCE_DIR "/tests/keyring-lock.py");
+    QVERIFY(sandboxctl({ QStringLiteral("credential"), QStringLiteral("remove"), name })
+                .contains(QStringLiteral("removed")));
+    QTRY_VERIFY_WITH_TIMEOUT(unset.match(screen()).hasMatch(), 30000);
+    QCOMPARE(QProcess::execute(keyring, { QStringLiteral("lock") }), 0);
+    keys({ QStringLiteral("v") });
+    type(value);
+    keys({ QStringLiteral("Enter") });
+    const bool refused = QTest::qWaitFor(
+        [this, &name] { return screen().contains(QStringLiteral("the value of %1 was not stored").arg(name)); }, 30000);
+    const QString said = screen();
+    QCOMPARE(QProcess::execute(keyring, { QStringLiteral("unlock") }), 0);
+    QVERIFY2(refused, qPrintable(said));
+    QVERIFY2(said.simplified().contains(QStringLiteral("Unlock it and try again")), qPrintable(said));
+    QVERIFY(!said.contains(value));
+    QVERIFY(unset.match(said).hasMatch());
+    QVERIFY(sandboxctl({ QStringLiteral("credential"), QStringLiteral("list") })
+                .contains(QStringLiteral("%1  no value stored").arg(name)));
+    keys({ QStringLiteral("v") });
+    type(value);
+    keys({ QStringLiteral("Enter") });
+    QTRY_VERIFY_WITH_TIMEOUT(stored.match(screen()).hasMatch(), 30000);
+
+    // 'x' asks first; 'n' keeps the value, 'y' removes it.
+    keys({ QStringLiteral("x") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("remove the stored value of %1?").arg(name)), 30000);
+    keys({ QStringLiteral("n") });
+    QTRY_VERIFY_WITH_TIMEOUT(!screen().contains(QStringLiteral("remove the stored value")), 30000);
+    QVERIFY(stored.match(screen()).hasMatch());
+    QVERIFY(sandboxctl({ QStringLiteral("credential"), QStringLiteral("list") })
+                .contains(QStringLiteral("%1  value stored").arg(name)));
+    keys({ QStringLiteral("x") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("remove the stored value of %1?").arg(name)), 30000);
+    keys({ QStringLiteral("y") });
+    QTRY_VERIFY_WITH_TIMEOUT(screen().contains(QStringLiteral("the value of %1 was removed").arg(name)), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(unset.match(screen()).hasMatch(), 30000);
+    listed = sandboxctl({ QStringLiteral("credential"), QStringLiteral("list") });
+    QVERIFY2(listed.contains(QStringLiteral("%1  no value stored").arg(name)), qPrintable(listed));
 }
 
 QTEST_GUILESS_MAIN(TestTui)
