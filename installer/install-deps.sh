@@ -16,6 +16,8 @@ build_packages=(
 test_packages=(
     xvfb xauth x11-utils trayer
     bubblewrap curl openssl python3 iproute2 util-linux
+    # tests/keyring-lock.py locks and unlocks the test session's keyring over D-Bus.
+    python3-dbus
     clang libclang-rt-14-dev tmux zsh fish
     # The SSH agent tests run ssh-agent and their own sshd on loopback. On a machine with
     # systemd the server package also enables its own service on port 22; turn it off with
