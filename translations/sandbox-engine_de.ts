@@ -1688,10 +1688,6 @@
         <translation>Filter-Proxy (HTTP CONNECT, HTTP, SOCKS5), der Namen selbst auflöst und private und Loopback-Ziele abweist, sofern sie nicht genau genannt sind; Proxy-Variablen gesetzt; kein anderer Weg aus dem Netzwerk-Namespace</translation>
     </message>
     <message>
-        <source>deny: the command cannot create unix sockets at all (seccomp; socketpair still works), so no host socket is connectable whatever its path, abstract ones included; besides, the session and system bus, $XDG_RUNTIME_DIR, every unix socket under /run and agent sockets are masked; vsock refused (seccomp)%1; ask: asked before each spawn, no answer means deny; allow: exposed; in every mode the engine refuses protocol connections from processes it sandboxed (they descend from sandbox-init) and logs them</source>
-        <translation>deny: Der Befehl kann überhaupt keine Unix-Sockets anlegen (Seccomp; socketpair funktioniert weiterhin), daher ist kein Host-Socket verbindbar, welcher Pfad auch immer, abstrakte eingeschlossen; außerdem sind Sitzungs- und Systembus, $XDG_RUNTIME_DIR, jeder Unix-Socket unter /run und Agenten-Sockets verdeckt; vsock abgewiesen (Seccomp)%1; ask: vor jedem Start gefragt, keine Antwort heißt Ablehnung; allow: freigegeben; in jedem Modus weist die Engine Protokollverbindungen von Prozessen ab, die sie in die Sandbox gesetzt hat (sie stammen von sandbox-init ab), und protokolliert sie</translation>
-    </message>
-    <message>
         <source>; abstract sockets also scoped by Landlock</source>
         <translation>; abstrakte Sockets zusätzlich durch Landlock eingegrenzt</translation>
     </message>
@@ -1718,10 +1714,6 @@
     <message>
         <source>filtering proxy on a unix socket only (ALL_PROXY=socks5h://localhost/ followed by the socket path, understood by curl); tools that need a TCP proxy cannot reach the network</source>
         <translation>Filter-Proxy nur über einen Unix-Socket (ALL_PROXY=socks5h://localhost/ gefolgt vom Socket-Pfad, von curl verstanden); Werkzeuge, die einen TCP-Proxy brauchen, erreichen das Netzwerk nicht</translation>
-    </message>
-    <message>
-        <source>deny: with network none or full the command cannot create unix sockets at all (seccomp; socketpair still works); with allowed domains only stream unix sockets, and sandbox-init answers every connect() (seccomp user notification, Linux &gt;= 5.14): it connects to the filtering proxy itself and refuses any other address, so no host socket is connectable whatever its path, abstract ones included%1; vsock refused (seccomp); $XDG_RUNTIME_DIR unreadable; ask: asked before each spawn; allow: exposed; in every mode the engine refuses protocol connections from processes it sandboxed (they descend from sandbox-init) and logs them</source>
-        <translation>deny: Mit Netzwerk none oder full kann der Befehl überhaupt keine Unix-Sockets anlegen (Seccomp; socketpair funktioniert weiterhin); mit erlaubten Domains nur Stream-Unix-Sockets, und sandbox-init beantwortet jedes connect() (Seccomp-User-Notification, Linux &gt;= 5.14): Es verbindet selbst zum Filter-Proxy und weist jede andere Adresse ab, daher ist kein Host-Socket verbindbar, welcher Pfad auch immer, abstrakte eingeschlossen%1; vsock abgewiesen (Seccomp); $XDG_RUNTIME_DIR unlesbar; ask: vor jedem Start gefragt; allow: freigegeben; in jedem Modus weist die Engine Protokollverbindungen von Prozessen ab, die sie in die Sandbox gesetzt hat (sie stammen von sandbox-init ab), und protokolliert sie</translation>
     </message>
     <message>
         <source>unknown tier &apos;%1&apos; (expected %2 or %3)</source>
@@ -1826,6 +1818,50 @@
     <message>
         <source>credential: %1</source>
         <translation>Zugangsdatum: %1</translation>
+    </message>
+    <message>
+        <source>deny: the command cannot create unix sockets at all (seccomp; socketpair still works), so no host socket is connectable whatever its path, abstract ones included (with an SSH agent in the policy: stream unix sockets only, every connect() answered by sandbox-init, which reaches the agent&apos;s socket and nothing else); besides, the session and system bus, $XDG_RUNTIME_DIR, every unix socket under /run and agent sockets are masked; vsock refused (seccomp)%1; ask: asked before each spawn, no answer means deny; allow: exposed; in every mode the engine refuses protocol connections from processes it sandboxed (they descend from sandbox-init) and logs them</source>
+        <translation>deny: Der Befehl kann überhaupt keine Unix-Sockets anlegen (Seccomp; socketpair funktioniert weiterhin), daher ist kein Host-Socket verbindbar, welcher Pfad auch immer, abstrakte eingeschlossen (mit einem SSH-Agenten in der Richtlinie: nur Stream-Unix-Sockets, jedes connect() beantwortet sandbox-init, das den Socket des Agenten erreicht und sonst nichts); außerdem sind Sitzungs- und Systembus, $XDG_RUNTIME_DIR, jeder Unix-Socket unter /run und Agenten-Sockets verdeckt; vsock abgewiesen (Seccomp)%1; ask: vor jedem Start gefragt, keine Antwort heißt Ablehnung; allow: freigegeben; in jedem Modus weist die Engine Protokollverbindungen von Prozessen ab, die sie in die Sandbox gesetzt hat (sie stammen von sandbox-init ab), und protokolliert sie</translation>
+    </message>
+    <message>
+        <source>deny: with network none or full and no SSH agent the command cannot create unix sockets at all (seccomp; socketpair still works); with allowed domains or an SSH agent only stream unix sockets, and sandbox-init answers every connect() (seccomp user notification, Linux &gt;= 5.14): it connects to the filtering proxy or the agent itself and refuses any other address, so no host socket is connectable whatever its path, abstract ones included%1; vsock refused (seccomp); $XDG_RUNTIME_DIR unreadable; ask: asked before each spawn; allow: exposed; in every mode the engine refuses protocol connections from processes it sandboxed (they descend from sandbox-init) and logs them</source>
+        <translation>deny: Mit Netzwerk none oder full und ohne SSH-Agenten kann der Befehl überhaupt keine Unix-Sockets anlegen (Seccomp; socketpair funktioniert weiterhin); mit erlaubten Domains oder einem SSH-Agenten nur Stream-Unix-Sockets, und sandbox-init beantwortet jedes connect() (Seccomp-User-Notification, Linux &gt;= 5.14): Es verbindet selbst zum Filter-Proxy oder zum Agenten und weist jede andere Adresse ab, daher ist kein Host-Socket verbindbar, welcher Pfad auch immer, abstrakte eingeschlossen%1; vsock abgewiesen (Seccomp); $XDG_RUNTIME_DIR unlesbar; ask: vor jedem Start gefragt; allow: freigegeben; in jedem Modus weist die Engine Protokollverbindungen von Prozessen ab, die sie in die Sandbox gesetzt hat (sie stammen von sandbox-init ab), und protokolliert sie</translation>
+    </message>
+    <message>
+        <source>Each command gets a filtering agent of the engine&apos;s own, named by SSH_AUTH_SOCK (the user&apos;s agent socket stays hidden): it lists and signs with the policy&apos;s keys only, asks the user before a signature as the policy&apos;s confirm says, passes no extension but session-bind@openssh.com, refuses adding, removing, locking and unlocking keys, and reports every refusal. That socket is the one unix socket the command may connect to besides the proxy&apos;s: seccomp hands every connect() to sandbox-init, which makes that connection itself, through a descriptor opened before the command ran, and refuses every other address; datagram unix sockets are refused. The agent ends with the command. SSH connections (the policy&apos;s hosts, port 22 unless one is given; they need the network mode allowlist) go only through the filtering proxy, which allows those hosts beside the allowed domains: git uses an SSH configuration of the engine&apos;s (GIT_SSH_COMMAND; others: ssh -F &quot;$SANDBOX_SSH_CONFIG&quot;) whose ProxyCommand is sandbox-init&apos;s tunnel through the proxy, whose host keys are a read-only copy of the user&apos;s known hosts, checked strictly, and which reads none of the user&apos;s SSH options; an ssh that ignores that configuration reaches nothing, as the sandbox has no other way out.</source>
+        <translation>Jeder Befehl erhält einen filternden Agenten der Engine, benannt durch SSH_AUTH_SOCK (der Agenten-Socket des Benutzers bleibt verborgen): Er listet nur die Schlüssel der Richtlinie und signiert nur mit ihnen, fragt den Benutzer vor einer Signatur, wie es confirm der Richtlinie sagt, reicht keine Erweiterung außer session-bind@openssh.com weiter, weist das Hinzufügen, Entfernen, Sperren und Entsperren von Schlüsseln ab und meldet jede Abweisung. Dieser Socket ist neben dem des Proxys der einzige Unix-Socket, mit dem der Befehl verbinden darf: Seccomp übergibt jedes connect() an sandbox-init, das diese Verbindung selbst herstellt, über einen Deskriptor, der vor dem Start des Befehls geöffnet wurde, und jede andere Adresse abweist; Datagramm-Unix-Sockets werden abgewiesen. Der Agent endet mit dem Befehl. SSH-Verbindungen (die Hosts der Richtlinie, Port 22, sofern keiner angegeben ist; sie brauchen den Netzwerkmodus allowlist) laufen nur über den Filter-Proxy, der diese Hosts neben den erlaubten Domains zulässt: git nutzt eine SSH-Konfiguration der Engine (GIT_SSH_COMMAND; andere: ssh -F &quot;$SANDBOX_SSH_CONFIG&quot;), deren ProxyCommand der Tunnel von sandbox-init durch den Proxy ist, deren Host-Schlüssel eine schreibgeschützte Kopie der bekannten Hosts des Benutzers sind, streng geprüft, und die keine SSH-Optionen des Benutzers liest; ein ssh, das diese Konfiguration übergeht, erreicht nichts, da die Sandbox keinen anderen Weg nach draußen hat.</translation>
+    </message>
+    <message>
+        <source>SSH connections to the agent&apos;s hosts go through the filtering proxy, which serves the network mode &quot;allowlist&quot; only; set that mode (with or without allowed domains). Nothing was run.</source>
+        <translation>SSH-Verbindungen zu den Hosts des Agenten laufen über den Filter-Proxy, der nur den Netzwerkmodus &quot;allowlist&quot; bedient; stellen Sie diesen Modus ein (mit oder ohne erlaubte Domains). Es wurde nichts ausgeführt.</translation>
+    </message>
+    <message>
+        <source>This engine offers no SSH agent; nothing was run.</source>
+        <translation>Diese Engine bietet keinen SSH-Agenten; es wurde nichts ausgeführt.</translation>
+    </message>
+    <message>
+        <source>The engine has no SSH agent to filter: SSH_AUTH_SOCK is not set where it runs. Start the engine from a session with an SSH agent. Nothing was run.</source>
+        <translation>Die Engine hat keinen SSH-Agenten zum Filtern: SSH_AUTH_SOCK ist dort, wo sie läuft, nicht gesetzt. Starten Sie die Engine aus einer Sitzung mit SSH-Agenten. Es wurde nichts ausgeführt.</translation>
+    </message>
+    <message>
+        <source>Allow an SSH signature?</source>
+        <translation>Eine SSH-Signatur erlauben?</translation>
+    </message>
+    <message>
+        <source>The command &apos;%1&apos; asks your SSH agent to sign with the key %2 (%3%4). Allow this signature?</source>
+        <translation>Der Befehl &apos;%1&apos; bittet Ihren SSH-Agenten, mit dem Schlüssel %2 (%3%4) zu signieren. Diese Signatur erlauben?</translation>
+    </message>
+    <message>
+        <source>SSH agent</source>
+        <translation>SSH-Agent</translation>
+    </message>
+    <message>
+        <source>SSH agent, key %1</source>
+        <translation>SSH-Agent, Schlüssel %1</translation>
+    </message>
+    <message>
+        <source>ssh agent: %1</source>
+        <translation>SSH-Agent: %1</translation>
     </message>
 </context>
 <context>
@@ -2926,10 +2962,6 @@
         <translation>(ohne Namen)</translation>
     </message>
     <message>
-        <source>host sockets: in this tier a command may connect only to the filtering proxy&apos;s socket (refused by sandbox-init&apos;s connect supervisor)</source>
-        <translation>Host-Sockets: in dieser Stufe darf ein Befehl nur mit dem Socket des filternden Proxys verbinden (abgelehnt vom Connect-Supervisor von sandbox-init)</translation>
-    </message>
-    <message>
         <source>filesystem: only files under the policy&apos;s writable paths may change mode or times (refused by sandbox-init&apos;s metadata supervisor)</source>
         <translation>Dateisystem: nur Dateien unter den beschreibbaren Pfaden der Richtlinie dürfen Modus oder Zeitstempel ändern (abgelehnt vom Metadaten-Supervisor von sandbox-init)</translation>
     </message>
@@ -2940,6 +2972,10 @@
     <message>
         <source>filesystem: %1 is denied by the policy, so nothing beneath it may be written (refused at the write by sandbox-init&apos;s write gate)</source>
         <translation>Dateisystem: %1 ist durch die Richtlinie verboten, daher darf darunter nichts geschrieben werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
+    </message>
+    <message>
+        <source>host sockets: a command may connect only to the filtering proxy&apos;s socket and its own SSH agent&apos;s (refused by sandbox-init&apos;s connect supervisor)</source>
+        <translation>Host-Sockets: Ein Befehl darf nur mit dem Socket des filternden Proxys und dem seines eigenen SSH-Agenten verbinden (abgelehnt vom Connect-Supervisor von sandbox-init)</translation>
     </message>
 </context>
 <context>
@@ -3851,6 +3887,32 @@
     <message>
         <source>more than %1 connections at once (the connection was closed)</source>
         <translation>mehr als %1 Verbindungen gleichzeitig (die Verbindung wurde geschlossen)</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::SshAgentService</name>
+    <message>
+        <source>cannot use the engine&apos;s runtime directory for the SSH agent: %1</source>
+        <translation>das Laufzeitverzeichnis der Engine kann für den SSH-Agenten nicht verwendet werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::SshClientSetup</name>
+    <message>
+        <source>cannot write the sandbox&apos;s SSH configuration: %1</source>
+        <translation>die SSH-Konfiguration der Sandbox kann nicht geschrieben werden: %1</translation>
+    </message>
+    <message>
+        <source>the path &apos;%1&apos; holds a quote or a percent sign, which an SSH configuration cannot name; nothing was run</source>
+        <translation>der Pfad &apos;%1&apos; enthält ein Anführungszeichen oder ein Prozentzeichen, das eine SSH-Konfiguration nicht nennen kann; es wurde nichts ausgeführt</translation>
+    </message>
+    <message>
+        <source>cannot create the folder of the sandbox&apos;s SSH configuration</source>
+        <translation>der Ordner der SSH-Konfiguration der Sandbox kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>cannot read your known SSH hosts (%1); the sandbox checks host keys against a copy of them</source>
+        <translation>Ihre bekannten SSH-Hosts können nicht gelesen werden (%1); die Sandbox prüft Host-Schlüssel gegen eine Kopie davon</translation>
     </message>
 </context>
 <context>

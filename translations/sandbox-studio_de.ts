@@ -394,6 +394,77 @@
     </message>
 </context>
 <context>
+    <name>sandbox::CredentialValues</name>
+    <message>
+        <source>Credentials</source>
+        <translation>Zugangsdaten</translation>
+    </message>
+    <message>
+        <source>Commands see a placeholder; the engine&apos;s proxy puts the value in, only toward the credential&apos;s hosts. A value is saved at once, where the backends&apos; secrets are kept, and never shown again.</source>
+        <translation>Befehle sehen einen Platzhalter; der Proxy der Engine setzt den Wert ein, nur gegenüber den Hosts des Zugangsdatums. Ein Wert wird sofort gespeichert, dort, wo die Geheimnisse der Backends liegen, und nie wieder angezeigt.</translation>
+    </message>
+    <message>
+        <source>Reading the credentials…</source>
+        <translation>Zugangsdaten werden gelesen …</translation>
+    </message>
+    <message>
+        <source>Whether the credentials have values could not be read: %1</source>
+        <translation>Ob die Zugangsdaten Werte haben, konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>The policy names no credentials. Add them to its &quot;credentials&quot; (sandboxctl policy set), then set their values here.</source>
+        <translation>Die Richtlinie nennt keine Zugangsdaten. Fügen Sie sie ihren &quot;credentials&quot; hinzu (sandboxctl policy set) und setzen Sie dann hier ihre Werte.</translation>
+    </message>
+    <message>
+        <source>value of credential %1</source>
+        <translation>Wert des Zugangsdatums %1</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Speichern</translation>
+    </message>
+    <message>
+        <source>Save the value of credential %1</source>
+        <translation>Den Wert des Zugangsdatums %1 speichern</translation>
+    </message>
+    <message>
+        <source>Not in the policy: this stored value is not used. Remove it, or add the credential to the policy.</source>
+        <translation>Nicht in der Richtlinie: Dieser gespeicherte Wert wird nicht verwendet. Entfernen Sie ihn oder fügen Sie das Zugangsdatum der Richtlinie hinzu.</translation>
+    </message>
+    <message>
+        <source>Put in only toward %1.</source>
+        <translation>Nur gegenüber %1 eingesetzt.</translation>
+    </message>
+    <message>
+        <source>Put in only toward %1; commands see a placeholder in %2.</source>
+        <translation>Nur gegenüber %1 eingesetzt; Befehle sehen einen Platzhalter in %2.</translation>
+    </message>
+    <message>
+        <source>Removing the value…</source>
+        <translation>Wert wird entfernt …</translation>
+    </message>
+    <message>
+        <source>Saving the value…</source>
+        <translation>Wert wird gespeichert …</translation>
+    </message>
+    <message>
+        <source>The value of %1 was not removed: %2</source>
+        <translation>Der Wert von %1 wurde nicht entfernt: %2</translation>
+    </message>
+    <message>
+        <source>The value of %1 was not saved: %2</source>
+        <translation>Der Wert von %1 wurde nicht gespeichert: %2</translation>
+    </message>
+    <message>
+        <source>Value removed.</source>
+        <translation>Wert entfernt.</translation>
+    </message>
+    <message>
+        <source>Value saved.</source>
+        <translation>Wert gespeichert.</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::HelpMenu</name>
     <message>
         <source>Close %1</source>

@@ -1,6 +1,5 @@
 #include "SshClientSetup.h"
 
-#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -10,11 +9,6 @@
 namespace sandbox {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("sandbox::SshClientSetup", text);
-}
 
 // A path ssh reads back intact inside double quotes, where % starts a token.
 bool quotable(const QString &path)
@@ -34,7 +28,9 @@ Result<QString> writeAddressed(const QString &directory, const QString &prefix, 
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size()
         || !file.setPermissions(QFile::ReadOwner | QFile::WriteOwner) || !file.commit())
-        return Error{ path, tr("cannot write the sandbox's SSH configuration: %1").arg(file.errorString()), {} };
+        return Error{ path,
+                      SshClientSetup::tr("cannot write the sandbox's SSH configuration: %1").arg(file.errorString()),
+                      {} };
     return path;
 }
 

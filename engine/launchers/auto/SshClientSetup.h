@@ -2,6 +2,7 @@
 
 #include "protocol/Error.h"
 
+#include <QCoreApplication>
 #include <QMap>
 #include <QString>
 #include <QStringList>
@@ -16,6 +17,9 @@ namespace sandbox {
 // programs find it in SANDBOX_SSH_CONFIG (`ssh -F "$SANDBOX_SSH_CONFIG" …`).
 struct SshClientSetup
 {
+    Q_DECLARE_TR_FUNCTIONS(sandbox::SshClientSetup)
+
+public:
     QMap<QString, QString> environment;
     QStringList files; // the configuration, the known hosts copy and the program it runs
 
