@@ -182,8 +182,9 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                          "and loopback targets unless named exactly; proxy variables set; no other route out of "
                          "the network namespace"));
         claims.insert(QStringLiteral("hostExecution"),
-                      tr("deny: the command cannot create unix sockets at all (seccomp; socketpair still "
-                         "works), so no host socket is connectable whatever its path, abstract ones included (with "
+                      tr("deny: the command cannot create unix sockets at all (seccomp; stream socket pairs "
+                         "still work, datagram ones are refused too), so no host socket is connectable whatever its "
+                         "path, abstract ones included (with "
                          "an SSH agent in the policy: stream unix sockets only, every connect() answered by "
                          "sandbox-init, which reaches the agent's socket and nothing else); besides, the session and "
                          "system bus, $XDG_RUNTIME_DIR, every unix socket under /run and "
@@ -252,17 +253,19 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
         claims.insert(QStringLiteral("allowedDomains"),
                       tr("filtering proxy on a unix socket only (ALL_PROXY=socks5h://localhost/ followed by the socket "
                          "path, understood by curl); tools that need a TCP proxy cannot reach the network"));
-        claims.insert(QStringLiteral("hostExecution"),
-                      tr("deny: with network none or full and no SSH agent the command cannot create unix "
-                         "sockets at all (seccomp; socketpair still works); with allowed domains or an SSH agent only "
-                         "stream unix sockets, and sandbox-init answers every connect() (seccomp user notification, "
-                         "Linux >= 5.14): it connects to the filtering proxy or the agent itself and refuses any other "
-                         "address, so no host socket "
-                         "is connectable whatever its path, abstract ones included%1; vsock refused (seccomp); "
-                         "$XDG_RUNTIME_DIR unreadable; ask: asked before each spawn; allow: exposed; in every mode "
-                         "the engine refuses protocol connections from processes it sandboxed (they descend from "
-                         "sandbox-init) and logs them")
-                          .arg(abi >= 6 ? tr("; abstract sockets also scoped by Landlock") : QString()));
+        claims.insert(
+            QStringLiteral("hostExecution"),
+            tr("deny: with network none or full and no SSH agent the command cannot create unix "
+               "sockets at all (seccomp; stream socket pairs still work, datagram ones are refused too); with "
+               "allowed domains or an SSH agent only stream unix sockets and stream socket pairs, and sandbox-init "
+               "answers every connect() (seccomp user notification, "
+               "Linux >= 5.14): it connects to the filtering proxy or the agent itself and refuses any other "
+               "address, so no host socket "
+               "is connectable whatever its path, abstract ones included%1; vsock refused (seccomp); "
+               "$XDG_RUNTIME_DIR unreadable; ask: asked before each spawn; allow: exposed; in every mode "
+               "the engine refuses protocol connections from processes it sandboxed (they descend from "
+               "sandbox-init) and logs them")
+                .arg(abi >= 6 ? tr("; abstract sockets also scoped by Landlock") : QString()));
         claims.insert(
             QStringLiteral("credentials"),
             credentialsClaim() + QLatin1Char(' ')
@@ -557,7 +560,7 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
         if (!policy.sshAgent->hosts.isEmpty()) {
             Result<SshClientSetup> ssh
                 = SshClientSetup::write(host()->stateDirectory() + QStringLiteral("/ssh"), initPath,
-                                        QDir::homePath() + QStringLiteral("/.ssh/known_hosts"));
+                                        QDir::homePath() + QStringLiteral("/.ssh/known_hosts"), policy.sshAgent->hosts);
             if (!ssh) {
                 m_agents->close(agent.value());
                 if (onEnded)

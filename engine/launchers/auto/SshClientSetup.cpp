@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
 #include <QSaveFile>
 
 namespace sandbox {
@@ -34,10 +35,34 @@ Result<QString> writeAddressed(const QString &directory, const QString &prefix, 
     return path;
 }
 
+// The lines of `knownHosts` that ssh would use for `host` (a proxy rule, "name:port"), as
+// ssh-keygen -F finds them (markers and hashed names included), without its comments.
+QByteArray knownHostsFor(const QString &knownHosts, const QString &host)
+{
+    const int colon = host.lastIndexOf(QLatin1Char(':'));
+    QString name = host.left(colon);
+    const QString port = host.mid(colon + 1);
+    if (name.contains(QLatin1Char('*')) || name.contains(QLatin1Char('?')))
+        return {};
+    if (name.startsWith(QLatin1Char('[')) && name.endsWith(QLatin1Char(']')))
+        name = name.mid(1, name.size() - 2);
+    const QString key = port == QLatin1String("22") ? name : QStringLiteral("[%1]:%2").arg(name, port);
+    QProcess lookup;
+    lookup.start(QStringLiteral("ssh-keygen"), { QStringLiteral("-F"), key, QStringLiteral("-f"), knownHosts });
+    if (!lookup.waitForFinished(10000))
+        return {};
+    QByteArray lines;
+    for (const QByteArray &line : lookup.readAllStandardOutput().split('\n')) {
+        if (!line.trimmed().isEmpty() && !line.startsWith('#'))
+            lines += line + '\n';
+    }
+    return lines;
+}
+
 } // namespace
 
 Result<SshClientSetup> SshClientSetup::write(const QString &directory, const QString &proxyProgram,
-                                             const QString &knownHosts)
+                                             const QString &knownHosts, const QStringList &hosts)
 {
     const QString where = QStringLiteral("policy.sshAgent.hosts");
     for (const QString &path : { directory, proxyProgram }) {
@@ -51,7 +76,7 @@ Result<SshClientSetup> SshClientSetup::write(const QString &directory, const QSt
     if (!QDir().mkpath(directory)
         || !QFile::setPermissions(directory, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner))
         return Error{ directory, tr("cannot create the folder of the sandbox's SSH configuration"), {} };
-    QByteArray hosts;
+    QByteArray entries;
     QFile source(knownHosts);
     if (source.exists()) {
         if (!source.open(QIODevice::ReadOnly))
@@ -60,9 +85,10 @@ Result<SshClientSetup> SshClientSetup::write(const QString &directory, const QSt
                              "of them")
                               .arg(source.errorString()),
                           {} };
-        hosts = source.read(16 * 1024 * 1024);
+        for (const QString &host : proxyRules(hosts))
+            entries += knownHostsFor(knownHosts, host);
     }
-    Result<QString> hostsCopy = writeAddressed(directory, QStringLiteral("known_hosts"), hosts);
+    Result<QString> hostsCopy = writeAddressed(directory, QStringLiteral("known_hosts"), entries);
     if (!hostsCopy)
         return hostsCopy.error();
     const QByteArray config = QStringLiteral("# Written by the engine for its sandboxes; options from no other file.\n"

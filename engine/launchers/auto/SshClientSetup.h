@@ -24,10 +24,12 @@ public:
     QStringList files; // the configuration, the known hosts copy and the program it runs
 
     // Writes the configuration and the known hosts copy (content-addressed, owner-only) into
-    // `directory` (made 0700 when missing). `knownHosts` is the user's file; a missing one
-    // gives an empty copy (every host then fails the strict check, saying so).
+    // `directory` (made 0700 when missing). `knownHosts` is the user's file; the copy holds
+    // only its entries for `hosts` (as ssh-keygen -F finds them, hashed entries included), so
+    // the command learns nothing of where else the user connects. A missing file, or a host
+    // with no entry (a wildcard, say), fails the strict check, saying so.
     static Result<SshClientSetup> write(const QString &directory, const QString &proxyProgram,
-                                        const QString &knownHosts);
+                                        const QString &knownHosts, const QStringList &hosts);
     // The proxy rules that let SSH reach `hosts`: each as given, port 22 when it has none.
     static QStringList proxyRules(const QStringList &hosts);
 };

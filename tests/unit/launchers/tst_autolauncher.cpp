@@ -11,6 +11,10 @@
 #include <QTest>
 
 #include <csignal>
+#include <cstring>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 using namespace sandbox;
 using namespace sandbox::test;
@@ -52,6 +56,8 @@ private slots:
     void killEndsEveryProcessInside();
     void terminateIsForwardedToTheCommand_data() { tiers(); }
     void terminateIsForwardedToTheCommand();
+    void datagramsReachNoHostSocket_data() { tiers(); }
+    void datagramsReachNoHostSocket();
     void hostExecutionAskIsAskedAndRefusalDenies_data() { tiers(); }
     void hostExecutionAskIsAskedAndRefusalDenies();
     void badRequestsAreRefusedBeforeAnythingRuns();
@@ -431,6 +437,41 @@ void TestAutoLauncher::terminateIsForwardedToTheCommand()
     QVERIFY(finished.wait(10000));
     QVERIFY2(out.contains("got-term"), out.constData());
     QCOMPARE(finished.first().first().value<ExitStatus>(), (ExitStatus{ 0, false, 0, false }));
+}
+
+void TestAutoLauncher::datagramsReachNoHostSocket()
+{
+    // A host service's datagram socket (as journald's or a notify socket) outside what the
+    // masks cover: a datagram names its target in sendto(), with no connect() to refuse, so
+    // no unix datagram socket may be made at all, nor a datagram socket pair.
+    const QByteArray path = QStringLiteral("/var/tmp/sandbox-dgram-%1.sock")
+                                .arg(QRandomGenerator::global()->bounded(1000000))
+                                .toLocal8Bit();
+    const int service = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    QVERIFY(service >= 0);
+    sockaddr_un address = {};
+    address.sun_family = AF_UNIX;
+    std::memcpy(address.sun_path, path.constData(), path.size());
+    QVERIFY(::bind(service, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0);
+    const QString probe
+        = QStringLiteral("import socket,sys\n"
+                         "for kind in ('pair','socket'):\n"
+                         " try:\n"
+                         "  s=socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)[0] if kind=='pair' else "
+                         "socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)\n"
+                         "  s.sendto(b'escaped', sys.argv[1]); print('sent', kind)\n"
+                         " except OSError as e:\n"
+                         "  print('refused', kind, e.errno)\n");
+    const RunResult run
+        = runIn(launcher(), { QStringLiteral("python3"), QStringLiteral("-c"), probe, QString::fromLocal8Bit(path) },
+                Policy::defaults(), m_workspace.path());
+    char buffer[64];
+    const ssize_t received = ::recv(service, buffer, sizeof buffer, MSG_DONTWAIT);
+    ::close(service);
+    ::unlink(path.constData());
+    QVERIFY2(run.out.contains("refused pair") && run.out.contains("refused socket"),
+             QByteArray(run.error.toLocal8Bit() + run.out + run.err).constData());
+    QCOMPARE(received, ssize_t(-1));
 }
 
 void TestAutoLauncher::hostExecutionAskIsAskedAndRefusalDenies()

@@ -41,6 +41,8 @@ private slots:
     void noOtherUnixSocketIsReachable();
     void tcpConnectionsStillWork_data() { tiers(); }
     void tcpConnectionsStillWork();
+    void aConnectThatNeverEndsHoldsNothingElse_data() { tiers(); }
+    void aConnectThatNeverEndsHoldsNothingElse();
     void racingAConnectReachesNoOtherUnixSocket_data() { tiers(); }
     void racingAConnectReachesNoOtherUnixSocket();
     void theAgentEndsWithTheCommand_data() { tiers(); }
@@ -74,7 +76,10 @@ void TestSshAgentSandbox::initTestCase()
     // state: the default policy denies paths in it).
     const QString home = m_state.filePath(QStringLiteral("home"));
     QVERIFY(QDir().mkpath(home + QStringLiteral("/.ssh")));
-    QVERIFY(QFile::copy(m_rig.path(QStringLiteral("known_hosts")), home + QStringLiteral("/.ssh/known_hosts")));
+    QVERIFY(OpenSshRig::writeFile(home + QStringLiteral("/.ssh/known_hosts"),
+                                  OpenSshRig::readAll(m_rig.path(QStringLiteral("known_hosts")))
+                                      + "elsewhere.example.org "
+                                      + OpenSshRig::readAll(m_rig.path(QStringLiteral("host_key.pub")))));
     m_savedHome = qgetenv("HOME");
     qputenv("HOME", QFile::encodeName(home));
     // The engine filters the agent of its own environment, as a user's session gives it.
@@ -260,13 +265,16 @@ void TestSshAgentSandbox::noOtherUnixSocketIsReachable()
     const RunResult run = runShell(
         QStringLiteral("python3 probe.py %1 %2; SSH_AUTH_SOCK=%2 ssh-add -l; echo user=$?; "
                        "python3 -c 'import socket; socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)' 2>/dev/null; "
-                       "echo datagram=$?")
+                       "echo datagram=$?; "
+                       "python3 -c 'import socket; socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)' 2>/dev/null; "
+                       "echo datagram-pair=$?")
             .arg(path, m_rig.agentSocket()),
         agentPolicy(PolicySshAgent::Confirm::Never), &host);
     QVERIFY2(run.started, qPrintable(run.error));
     QVERIFY2(!run.out.contains("reached"), run.out.constData());
     QVERIFY2(run.out.contains(QByteArray(QByteArray("refused ") + path.toLatin1())), run.out.constData());
-    QVERIFY2(!run.out.contains("user=0") && run.out.contains("datagram=1"), run.out.constData());
+    QVERIFY2(!run.out.contains("user=0") && run.out.contains("datagram=1") && run.out.contains("datagram-pair=1"),
+             run.out.constData());
     QVERIFY(!server.hasPendingConnections());
 }
 
@@ -284,7 +292,10 @@ void TestSshAgentSandbox::tcpConnectionsStillWork()
         "try:\n n.connect(('127.0.0.1',port))\nexcept BlockingIOError:\n select.select([],[n],[],10)\n"
         "print('nonblocking', n.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR))\n"
         "try:\n c=socket.socket(); c.connect(('127.0.0.1',1)); print('closed port connected')\n"
-        "except OSError as e:\n print('closed port', e.errno)\n"));
+        "except OSError as e:\n print('closed port', e.errno)\n"
+        "import threading\n"
+        "def worker():\n t=socket.socket(); t.connect(('127.0.0.1',port)); print('thread connected')\n"
+        "w=threading.Thread(target=worker); w.start(); w.join()\n"));
     Policy policy = agentPolicy(PolicySshAgent::Confirm::Never);
     policy.network = Policy::NetworkMode::Full;
     FixedAnswerHost host(true, m_state.path());
@@ -292,7 +303,40 @@ void TestSshAgentSandbox::tcpConnectionsStillWork()
     QVERIFY2(run.out.contains("blocking connected\nnonblocking 0\n"),
              QByteArray(run.error.toLocal8Bit() + run.out + run.err).constData());
     QVERIFY2(run.out.contains("closed port 111"), run.out.constData()); // ECONNREFUSED, as the kernel says it
+    // A thread that is not the process's first connects as well.
+    QVERIFY2(run.out.contains("thread connected"), QByteArray(run.out + run.err).constData());
     QTRY_VERIFY(server.hasPendingConnections());
+}
+
+void TestSshAgentSandbox::aConnectThatNeverEndsHoldsNothingElse()
+{
+    // A thread's connect() that waits without end (its listener's queue is full, so every SYN
+    // is dropped) while the main thread creates a file, which the write gate answers: the
+    // gate still answers, and the command ends as usual.
+    QVERIFY(
+        OpenSshRig::writeFile(m_workspace->filePath(QStringLiteral("stall.py")),
+                              "import os,socket,threading\n"
+                              "srv=socket.socket(); srv.bind(('127.0.0.1',0)); srv.listen(0); addr=srv.getsockname()\n"
+                              "held=[]\n"
+                              "for i in range(3):\n"
+                              " c=socket.socket(); c.setblocking(False)\n"
+                              " try:\n  c.connect(addr)\n except BlockingIOError:\n  pass\n"
+                              " held.append(c)\n"
+                              "tid=[0]\n"
+                              "def stall():\n tid[0]=threading.get_native_id(); s=socket.socket(); s.connect(addr)\n"
+                              "threading.Thread(target=stall, daemon=True).start()\n"
+                              "while not tid[0]:\n pass\n"
+                              "while not open('/proc/self/task/%d/syscall' % tid[0]).read().startswith('42 '):\n pass\n"
+                              "open('made-meanwhile','w').write('x')\n"
+                              "print('answered', flush=True)\n"
+                              "os._exit(0)\n"));
+    Policy policy = agentPolicy(PolicySshAgent::Confirm::Never);
+    policy.network = Policy::NetworkMode::Full;
+    FixedAnswerHost host(true, m_state.path());
+    const RunResult run = runShell(QStringLiteral("python3 stall.py"), policy, &host);
+    QVERIFY2(run.out.contains("answered"), QByteArray(run.error.toLocal8Bit() + run.out + run.err).constData());
+    QVERIFY(QFile::exists(m_workspace->filePath(QStringLiteral("made-meanwhile"))));
+    QCOMPARE(run.status.exitCode, 0);
 }
 
 void TestSshAgentSandbox::racingAConnectReachesNoOtherUnixSocket()
@@ -379,7 +423,9 @@ void TestSshAgentSandbox::pushReachesOnlyThePolicysHosts()
         QStringLiteral("git push -q origin main && echo pushed; "
                        "ssh -F \"$SANDBOX_SSH_CONFIG\" -p %1 %2@127.0.0.1 true; echo other=$?; "
                        "ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no -p %3 %2@127.0.0.1 true; "
-                       "echo direct=$?")
+                       "echo direct=$?; "
+                       "copy=$(sed -n 's/.*UserKnownHostsFile \"\\(.*\\)\"/\\1/p' \"$SANDBOX_SSH_CONFIG\"); "
+                       "grep -q 127.0.0.1 \"$copy\" && echo kept; grep -q elsewhere \"$copy\" && echo leaked")
             .arg(other)
             .arg(m_rig.userName())
             .arg(m_rig.serverPort()),
@@ -398,6 +444,8 @@ void TestSshAgentSandbox::pushReachesOnlyThePolicysHosts()
         refused = refused
             || (refusal.kind == Refusal::Kind::Network && refusal.what.contains(QStringLiteral(":%1").arg(other)));
     QVERIFY2(refused, said.constData());
+    // The copy of the user's known hosts holds the policy's hosts only.
+    QVERIFY2(run.out.contains("kept") && !run.out.contains("leaked"), said.constData());
     // Straight to the allowed server, past the proxy: there is no such way out.
     QVERIFY2(run.out.contains("direct=") && !run.out.contains("direct=0"), said.constData());
 }

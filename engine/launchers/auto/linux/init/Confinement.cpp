@@ -278,16 +278,25 @@ static const char *const kNoWriteGate
     = "this kernel cannot hand calls to sandbox-init (seccomp user notification, Linux 5.9 or later), so the "
       "repository files that make git run code cannot be protected";
 
-// Stream unix sockets only (a datagram could be sent to any socket path without a
-// connect()), and every connect() answered by sandbox-init (ConnectSupervisor).
-static int addConnectSupervisionRules(scmp_filter_ctx ctx, uint32_t refused)
+// No unix datagram or sequenced-packet socket, from socket() or socketpair(): a datagram
+// goes to any socket path named in sendto() or sendmsg(), with no connect() to answer.
+// Stream socket pairs stay (a pair reaches nothing but itself).
+static int addUnixDatagramRules(scmp_filter_ctx ctx, uint32_t refused)
 {
     int rc = 0;
-    for (scmp_datum_t type : { SOCK_DGRAM, SOCK_SEQPACKET })
-        rc = rc ? rc
-                : seccomp_rule_add(ctx, refused, SCMP_SYS(socket), 2,
-                                   SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_UNIX),
-                                   SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xfULL, type));
+    for (int call : { SCMP_SYS(socket), SCMP_SYS(socketpair) }) {
+        for (scmp_datum_t type : { SOCK_DGRAM, SOCK_SEQPACKET })
+            rc = rc ? rc
+                    : seccomp_rule_add(ctx, refused, call, 2, SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_UNIX),
+                                       SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xfULL, type));
+    }
+    return rc;
+}
+
+// Stream unix sockets only, and every connect() answered by sandbox-init (ConnectSupervisor).
+static int addConnectSupervisionRules(scmp_filter_ctx ctx, uint32_t refused)
+{
+    const int rc = addUnixDatagramRules(ctx, refused);
     return rc ? rc : seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect), 0);
 }
 
@@ -491,8 +500,10 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
         rc = rc ? rc : denyWhenArg(SCMP_SYS(socket), 0, AF_VSOCK, ctx, refused);
     // Tier 1's pid 1 bridges the proxy over a unix socket: there the command gets this
     // rule in a filter of its own (applyCommandFilter).
-    if (config.denyUnixSockets && config.tier == 2)
+    if (config.denyUnixSockets && config.tier == 2) {
         rc = rc ? rc : denyWhenArg(SCMP_SYS(socket), 0, AF_UNIX, ctx, refused);
+        rc = rc ? rc : addUnixDatagramRules(ctx, refused);
+    }
     if (config.tier == 2 && WriteGate::wanted(config)) {
         if (!notificationsAvailable()) {
             error = kNoWriteGate;
@@ -549,10 +560,12 @@ bool applyCommandFilter(const InitConfig &config, int *notifyFd, std::string &er
         return false;
     }
     int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
-    if (config.denyUnixSockets)
+    if (config.denyUnixSockets) {
         rc = rc ? rc
                 : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
                                    SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_UNIX));
+        rc = rc ? rc : addUnixDatagramRules(ctx, SCMP_ACT_ERRNO(EACCES));
+    }
     if (gate)
         rc = rc ? rc : addWriteGateRules(ctx);
     if (supervise) {

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <linux/seccomp.h>
@@ -35,6 +36,23 @@ long descriptorFlags(unsigned pid, int fd)
         return -1;
     const char *flags = std::strstr(buffer, "flags:");
     return flags ? std::strtol(flags + 6, nullptr, 8) : -1;
+}
+
+// The process (thread group) of thread `tid`, from /proc; -1 when it cannot be read.
+pid_t threadGroupOf(unsigned tid)
+{
+    const std::string path = "/proc/" + std::to_string(tid) + "/status";
+    const int status = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (status < 0)
+        return -1;
+    char buffer[4096] = {};
+    const ssize_t n = read(status, buffer, sizeof buffer - 1);
+    close(status);
+    const char *line = n > 0 ? std::strstr(buffer, "\nTgid:") : nullptr;
+    if (!line)
+        return -1;
+    const long value = std::strtol(line + 6, nullptr, 10);
+    return value > 0 ? static_cast<pid_t>(value) : -1;
 }
 
 } // namespace
@@ -181,8 +199,11 @@ bool ConnectSupervisor::connectOnItsSocket(const seccomp_notif &request, seccomp
         return false;
     // The caller's own socket, held here: whatever the command does to its descriptors or
     // memory from now on, this connection is the one checked, to the address copied above.
-    // The pidfd is taken before the id check, so it is the caller's (not a reused pid's).
-    const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, request.pid, 0));
+    // The notification names a thread; its descriptors are its process's (pidfd_open takes
+    // a process). The pidfd is taken before the id check: while the thread still waits, its
+    // process lives, so the pidfd is the caller's, not a reused pid's.
+    const pid_t process = threadGroupOf(request.pid);
+    const int pidfd = process > 0 ? static_cast<int>(syscall(SYS_pidfd_open, process, 0)) : -1;
     int socketFd = -1;
     if (pidfd >= 0 && seccomp_notify_id_valid(m_notifyFd, request.id) == 0)
         socketFd = static_cast<int>(syscall(SYS_pidfd_getfd, pidfd, static_cast<int>(request.data.args[0]), 0));
@@ -194,17 +215,10 @@ bool ConnectSupervisor::connectOnItsSocket(const seccomp_notif &request, seccomp
         (void)seccomp_notify_respond(m_notifyFd, &response);
         return true;
     }
-    const int flags = fcntl(socketFd, F_GETFL);
-    if (flags >= 0 && (flags & O_NONBLOCK)) {
-        response.error = connect(socketFd, reinterpret_cast<sockaddr *>(&address), static_cast<socklen_t>(length)) == 0
-            ? 0
-            : -errno;
-        close(socketFd);
-        (void)seccomp_notify_respond(m_notifyFd, &response);
-        return true;
-    }
-    // A blocking connect() waits on a thread of its own, so the other calls of the sandbox
-    // are answered meanwhile; at most kMaxWaitingConnects at once.
+    // Every such connect() is made on a thread of its own, blocking or not: the socket's
+    // O_NONBLOCK is the command's to change at any moment, so this loop never connects, and
+    // the other calls of the sandbox are answered meanwhile; at most kMaxWaitingConnects at
+    // once.
     const int notifyCopy = m_waitingConnects->load() < kMaxWaitingConnects ? fcntl(m_notifyFd, F_DUPFD_CLOEXEC, 0) : -1;
     if (notifyCopy < 0) {
         close(socketFd);
