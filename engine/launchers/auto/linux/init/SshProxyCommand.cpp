@@ -1,5 +1,7 @@
 #include "SshProxyCommand.h"
 
+#include "fdio/FdIo.h"
+
 #include <arpa/inet.h>
 #include <cerrno>
 #include <csignal>
@@ -42,6 +44,18 @@ int parsePort(const char *text)
     return static_cast<int>(value);
 }
 
+// A stream socket of `family` connected to `address`, or -1 with a message on stderr.
+int connectedSocket(int family, const sockaddr *address, socklen_t length)
+{
+    const int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && connect(fd, address, length) == 0)
+        return fd;
+    std::fprintf(stderr, "sandbox-init: ssh proxy: cannot reach the filtering proxy: %s\n", std::strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return -1;
+}
+
 // A connection to the proxy this sandbox has, or -1 with a message on stderr.
 int connectToProxy()
 {
@@ -54,13 +68,7 @@ int connectToProxy()
         }
         address.sun_family = AF_UNIX;
         std::strcpy(address.sun_path, unixPath);
-        const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (fd >= 0 && connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0)
-            return fd;
-        std::fprintf(stderr, "sandbox-init: ssh proxy: cannot reach the filtering proxy: %s\n", std::strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        return -1;
+        return connectedSocket(AF_UNIX, reinterpret_cast<sockaddr *>(&address), sizeof address);
     }
     // Tier 1: SANDBOX_PROXY is http://127.0.0.1:PORT, the bridge inside the sandbox.
     const char *url = std::getenv("SANDBOX_PROXY");
@@ -80,27 +88,7 @@ int connectToProxy()
     address.sin_family = AF_INET;
     address.sin_port = htons(static_cast<uint16_t>(port));
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd >= 0 && connect(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0)
-        return fd;
-    std::fprintf(stderr, "sandbox-init: ssh proxy: cannot reach the filtering proxy: %s\n", std::strerror(errno));
-    if (fd >= 0)
-        close(fd);
-    return -1;
-}
-
-bool writeAll(int fd, const char *data, size_t size)
-{
-    while (size > 0) {
-        const ssize_t n = write(fd, data, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n;
-        size -= static_cast<size_t>(n);
-    }
-    return true;
+    return connectedSocket(AF_INET, reinterpret_cast<sockaddr *>(&address), sizeof address);
 }
 
 // Reads the proxy's answer head byte by byte (nothing of the tunnel is read past it) and
@@ -135,7 +123,7 @@ int relay(int tunnel)
         if (inputOpen && (fds[0].revents & (POLLIN | POLLHUP | POLLERR))) {
             const ssize_t n = read(STDIN_FILENO, buffer, sizeof buffer);
             if (n > 0) {
-                if (!writeAll(tunnel, buffer, static_cast<size_t>(n)))
+                if (!fdio::writeAll(tunnel, buffer, static_cast<size_t>(n)))
                     return 1;
             } else if (n == 0 || errno != EINTR) {
                 inputOpen = false;
@@ -145,7 +133,7 @@ int relay(int tunnel)
         if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
             const ssize_t n = read(tunnel, buffer, sizeof buffer);
             if (n > 0) {
-                if (!writeAll(STDOUT_FILENO, buffer, static_cast<size_t>(n)))
+                if (!fdio::writeAll(STDOUT_FILENO, buffer, static_cast<size_t>(n)))
                     return 1;
             } else if (n == 0 || errno != EINTR) {
                 tunnelOpen = false;
@@ -175,7 +163,7 @@ int runSshProxy(const char *hostText, const char *portText)
         = (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
     const std::string request = "CONNECT " + authority + " HTTP/1.1\r\nHost: " + authority + "\r\n\r\n";
     std::string head;
-    if (!writeAll(tunnel, request.data(), request.size()) || !readAnswer(tunnel, head)) {
+    if (!fdio::writeAll(tunnel, request.data(), request.size()) || !readAnswer(tunnel, head)) {
         const std::string line = head.substr(0, head.find("\r\n"));
         std::fprintf(stderr, "sandbox-init: ssh proxy: %s refused by the filtering proxy%s%s\n", authority.c_str(),
                      line.empty() ? "" : ": ", line.c_str());
