@@ -443,7 +443,8 @@ void TestAutoLauncher::datagramsReachNoHostSocket()
 {
     // A host service's datagram socket (as journald's or a notify socket) outside what the
     // masks cover: a datagram names its target in sendto(), with no connect() to refuse, so
-    // no unix datagram socket may be made at all, nor a datagram socket pair.
+    // no unix datagram socket may be made at all, nor a datagram socket pair (SOCK_RAW
+    // included, which the kernel makes a datagram one of).
     const QByteArray path = QStringLiteral("/var/tmp/sandbox-dgram-%1.sock")
                                 .arg(QRandomGenerator::global()->bounded(1000000))
                                 .toLocal8Bit();
@@ -455,9 +456,10 @@ void TestAutoLauncher::datagramsReachNoHostSocket()
     QVERIFY(::bind(service, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0);
     const QString probe
         = QStringLiteral("import socket,sys\n"
-                         "for kind in ('pair','socket'):\n"
+                         "for kind in ('pair','socket','raw pair'):\n"
                          " try:\n"
                          "  s=socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)[0] if kind=='pair' else "
+                         "socket.socketpair(socket.AF_UNIX, socket.SOCK_RAW)[0] if kind=='raw pair' else "
                          "socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)\n"
                          "  s.sendto(b'escaped', sys.argv[1]); print('sent', kind)\n"
                          " except OSError as e:\n"
@@ -469,7 +471,8 @@ void TestAutoLauncher::datagramsReachNoHostSocket()
     const ssize_t received = ::recv(service, buffer, sizeof buffer, MSG_DONTWAIT);
     ::close(service);
     ::unlink(path.constData());
-    QVERIFY2(run.out.contains("refused pair") && run.out.contains("refused socket"),
+    QVERIFY2(run.out.contains("refused pair") && run.out.contains("refused socket")
+                 && run.out.contains("refused raw pair"),
              QByteArray(run.error.toLocal8Bit() + run.out + run.err).constData());
     QCOMPARE(received, ssize_t(-1));
 }

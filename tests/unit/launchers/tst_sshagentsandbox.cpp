@@ -267,13 +267,16 @@ void TestSshAgentSandbox::noOtherUnixSocketIsReachable()
                        "python3 -c 'import socket; socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)' 2>/dev/null; "
                        "echo datagram=$?; "
                        "python3 -c 'import socket; socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)' 2>/dev/null; "
-                       "echo datagram-pair=$?")
+                       "echo datagram-pair=$?; "
+                       "python3 -c 'import socket; socket.socketpair(socket.AF_UNIX, socket.SOCK_RAW)' 2>/dev/null; "
+                       "echo raw-pair=$?")
             .arg(path, m_rig.agentSocket()),
         agentPolicy(PolicySshAgent::Confirm::Never), &host);
     QVERIFY2(run.started, qPrintable(run.error));
     QVERIFY2(!run.out.contains("reached"), run.out.constData());
     QVERIFY2(run.out.contains(QByteArray(QByteArray("refused ") + path.toLatin1())), run.out.constData());
-    QVERIFY2(!run.out.contains("user=0") && run.out.contains("datagram=1") && run.out.contains("datagram-pair=1"),
+    QVERIFY2(!run.out.contains("user=0") && run.out.contains("datagram=1") && run.out.contains("datagram-pair=1")
+                 && run.out.contains("raw-pair=1"),
              run.out.constData());
     QVERIFY(!server.hasPendingConnections());
 }
@@ -295,7 +298,13 @@ void TestSshAgentSandbox::tcpConnectionsStillWork()
         "except OSError as e:\n print('closed port', e.errno)\n"
         "import threading\n"
         "def worker():\n t=socket.socket(); t.connect(('127.0.0.1',port)); print('thread connected')\n"
-        "w=threading.Thread(target=worker); w.start(); w.join()\n"));
+        "w=threading.Thread(target=worker); w.start(); w.join()\n"
+        "errors=[]\n"
+        "def refused():\n"
+        " try:\n  socket.socket().connect(('127.0.0.1',1))\n except OSError as e:\n  errors.append(e.errno)\n"
+        "many=[threading.Thread(target=refused) for i in range(300)]\n"
+        "[t.start() for t in many]; [t.join() for t in many]\n"
+        "print('many', len(errors), set(errors))\n"));
     Policy policy = agentPolicy(PolicySshAgent::Confirm::Never);
     policy.network = Policy::NetworkMode::Full;
     FixedAnswerHost host(true, m_state.path());
@@ -305,6 +314,34 @@ void TestSshAgentSandbox::tcpConnectionsStillWork()
     QVERIFY2(run.out.contains("closed port 111"), run.out.constData()); // ECONNREFUSED, as the kernel says it
     // A thread that is not the process's first connects as well.
     QVERIFY2(run.out.contains("thread connected"), QByteArray(run.out + run.err).constData());
+    // More connects at once than sandbox-init has workers: each gets the kernel's answer.
+    QVERIFY2(run.out.contains("many 300 {111}"), QByteArray(run.out + run.err).constData());
+    // A process whose first thread has ended still connects (its descriptors are reached
+    // through the calling thread).
+    const QString source = m_workspace->filePath(QStringLiteral("orphan.c"));
+    QVERIFY(OpenSshRig::writeFile(
+        source,
+        "#include <arpa/inet.h>\n#include <pthread.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+        "#include <sys/socket.h>\n#include <unistd.h>\n"
+        "static int port;\n"
+        "static void *work(void *unused) {\n"
+        "  (void)unused; struct sockaddr_in a = {0}; a.sin_family = AF_INET; a.sin_port = htons(port);\n"
+        "  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK); int s = socket(AF_INET, SOCK_STREAM, 0);\n"
+        "  int r = connect(s, (struct sockaddr *)&a, sizeof a);\n"
+        "  printf(\"orphan thread %s\\n\", r == 0 ? \"connected\" : \"refused\"); fflush(stdout); exit(0);\n"
+        "}\n"
+        "int main(int argc, char **argv) {\n"
+        "  (void)argc; port = atoi(argv[1]); pthread_t t; pthread_create(&t, 0, work, 0); pthread_exit(0);\n"
+        "}\n"));
+    QProcess compile;
+    compile.start(
+        QStringLiteral("cc"),
+        { QStringLiteral("-pthread"), QStringLiteral("-o"), m_workspace->filePath(QStringLiteral("orphan")), source });
+    QVERIFY(compile.waitForFinished(60000));
+    QVERIFY2(compile.exitCode() == 0, compile.readAllStandardError().constData());
+    const RunResult orphan = runShell(QStringLiteral("./orphan %1").arg(server.serverPort()), policy, &host);
+    QVERIFY2(orphan.out.contains("orphan thread connected"),
+             QByteArray(orphan.error.toLocal8Bit() + orphan.out + orphan.err).constData());
     QTRY_VERIFY(server.hasPendingConnections());
 }
 

@@ -279,13 +279,14 @@ static const char *const kNoWriteGate
       "repository files that make git run code cannot be protected";
 
 // No unix datagram or sequenced-packet socket, from socket() or socketpair(): a datagram
-// goes to any socket path named in sendto() or sendmsg(), with no connect() to answer.
-// Stream socket pairs stay (a pair reaches nothing but itself).
+// goes to any socket path named in sendto() or sendmsg(), with no connect() to answer
+// (SOCK_RAW is one too: the kernel makes a unix datagram socket of it). Stream socket pairs
+// stay (a pair reaches nothing but itself).
 static int addUnixDatagramRules(scmp_filter_ctx ctx, uint32_t refused)
 {
     int rc = 0;
     for (int call : { SCMP_SYS(socket), SCMP_SYS(socketpair) }) {
-        for (scmp_datum_t type : { SOCK_DGRAM, SOCK_SEQPACKET })
+        for (scmp_datum_t type : { SOCK_DGRAM, SOCK_RAW, SOCK_SEQPACKET })
             rc = rc ? rc
                     : seccomp_rule_add(ctx, refused, call, 2, SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_UNIX),
                                        SCMP_A1_64(SCMP_CMP_MASKED_EQ, 0xfULL, type));

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <linux/seccomp.h>
+#include <mutex>
 #include <seccomp.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -38,6 +39,23 @@ long descriptorFlags(unsigned pid, int fd)
     return flags ? std::strtol(flags + 6, nullptr, 8) : -1;
 }
 
+pid_t threadGroupOf(unsigned tid);
+
+// A pidfd for the process whose thread `tid` made a call: a pidfd of the thread itself
+// where the kernel has them (Linux 6.9; its process's descriptors are reached through it
+// even when the first thread has gone), else one of its process, found in /proc.
+int callerPidfd(unsigned tid)
+{
+#ifndef PIDFD_THREAD
+    constexpr unsigned PIDFD_THREAD = O_EXCL;
+#endif
+    const int own = static_cast<int>(syscall(SYS_pidfd_open, tid, PIDFD_THREAD));
+    if (own >= 0 || errno != EINVAL)
+        return own;
+    const pid_t process = threadGroupOf(tid);
+    return process > 0 ? static_cast<int>(syscall(SYS_pidfd_open, process, 0)) : -1;
+}
+
 // The process (thread group) of thread `tid`, from /proc; -1 when it cannot be read.
 pid_t threadGroupOf(unsigned tid)
 {
@@ -63,7 +81,10 @@ ConnectSupervisor::ConnectSupervisor(int notifyFd, std::vector<UnixTarget> targe
     , m_targets(std::move(targets))
     , m_metadata(writablePaths, gate)
     , m_gate(gate)
-{ }
+{
+    // The workers answer on a listener of their own, which goes with the last of them.
+    m_connects->notifyFd = fcntl(notifyFd, F_DUPFD_CLOEXEC, 0);
+}
 
 ConnectSupervisor::~ConnectSupervisor()
 {
@@ -199,11 +220,9 @@ bool ConnectSupervisor::connectOnItsSocket(const seccomp_notif &request, seccomp
         return false;
     // The caller's own socket, held here: whatever the command does to its descriptors or
     // memory from now on, this connection is the one checked, to the address copied above.
-    // The notification names a thread; its descriptors are its process's (pidfd_open takes
-    // a process). The pidfd is taken before the id check: while the thread still waits, its
-    // process lives, so the pidfd is the caller's, not a reused pid's.
-    const pid_t process = threadGroupOf(request.pid);
-    const int pidfd = process > 0 ? static_cast<int>(syscall(SYS_pidfd_open, process, 0)) : -1;
+    // The pidfd is taken before the id check: while the thread still waits, it lives, so the
+    // pidfd is the caller's, not a reused id's.
+    const int pidfd = callerPidfd(request.pid);
     int socketFd = -1;
     if (pidfd >= 0 && seccomp_notify_id_valid(m_notifyFd, request.id) == 0)
         socketFd = static_cast<int>(syscall(SYS_pidfd_getfd, pidfd, static_cast<int>(request.data.args[0]), 0));
@@ -215,37 +234,55 @@ bool ConnectSupervisor::connectOnItsSocket(const seccomp_notif &request, seccomp
         (void)seccomp_notify_respond(m_notifyFd, &response);
         return true;
     }
-    // Every such connect() is made on a thread of its own, blocking or not: the socket's
+    // Every such connect() is made on a worker thread, blocking or not: the socket's
     // O_NONBLOCK is the command's to change at any moment, so this loop never connects, and
-    // the other calls of the sandbox are answered meanwhile; at most kMaxWaitingConnects at
-    // once.
-    const int notifyCopy = m_waitingConnects->load() < kMaxWaitingConnects ? fcntl(m_notifyFd, F_DUPFD_CLOEXEC, 0) : -1;
-    if (notifyCopy < 0) {
-        close(socketFd);
-        response.error = -EAGAIN;
-        (void)seccomp_notify_respond(m_notifyFd, &response);
+    // the other calls of the sandbox are answered meanwhile. Beyond kMaxConnectThreads the
+    // calls wait their turn (each caller is blocked in the kernel meanwhile).
+    ConnectQueue::Job job{ socketFd, address, static_cast<socklen_t>(length), response };
+    std::unique_lock lock(m_connects->mutex);
+    if (m_connects->running >= kMaxConnectThreads) {
+        m_connects->waiting.push_back(job);
         return true;
     }
-    ++*m_waitingConnects;
+    ++m_connects->running;
+    lock.unlock();
     try {
-        std::thread([waiting = m_waitingConnects, notifyCopy, socketFd, address, length, response]() mutable {
-            response.error
-                = connect(socketFd, reinterpret_cast<sockaddr *>(&address), static_cast<socklen_t>(length)) == 0
-                ? 0
-                : -errno;
-            (void)seccomp_notify_respond(notifyCopy, &response);
-            close(socketFd);
-            close(notifyCopy);
-            --*waiting;
-        }).detach();
+        std::thread(&ConnectQueue::run, m_connects, job).detach();
     } catch (const std::system_error &) {
-        --*m_waitingConnects;
+        lock.lock();
+        --m_connects->running;
+        lock.unlock();
         close(socketFd);
-        close(notifyCopy);
         response.error = -EAGAIN;
         (void)seccomp_notify_respond(m_notifyFd, &response);
     }
     return true;
+}
+
+void ConnectQueue::run(std::shared_ptr<ConnectQueue> queue, Job job)
+{
+    for (;;) {
+        job.response.error
+            = connect(job.socketFd, reinterpret_cast<sockaddr *>(&job.address), job.length) == 0 ? 0 : -errno;
+        // A caller that went away meanwhile makes this fail; there is nobody left to answer.
+        (void)seccomp_notify_respond(queue->notifyFd, &job.response);
+        close(job.socketFd);
+        std::lock_guard lock(queue->mutex);
+        if (queue->waiting.empty()) {
+            --queue->running;
+            return;
+        }
+        job = queue->waiting.front();
+        queue->waiting.pop_front();
+    }
+}
+
+ConnectQueue::~ConnectQueue()
+{
+    for (const Job &job : waiting)
+        close(job.socketFd);
+    if (notifyFd >= 0)
+        close(notifyFd);
 }
 
 void ConnectSupervisor::reportRefusal(const char *kind, const std::string &what)

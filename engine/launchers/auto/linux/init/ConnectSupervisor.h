@@ -3,10 +3,12 @@
 #include "MetadataSupervisor.h"
 #include "WriteGate.h"
 
-#include <atomic>
+#include <deque>
 #include <linux/seccomp.h>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <sys/socket.h>
 #include <vector>
 
 namespace sandbox::init {
@@ -18,6 +20,29 @@ struct UnixTarget
 {
     std::string name;
     std::string connectPath;
+};
+
+// The IPv4 and IPv6 connect()s sandbox-init makes for a command, each on the command's own
+// socket: at most ConnectSupervisor::kMaxConnectThreads worker threads make them, the rest
+// wait their turn. Shared with the workers, which may outlive the supervisor.
+struct ConnectQueue
+{
+    struct Job
+    {
+        int socketFd = -1; // sandbox-init's copy of the command's socket
+        sockaddr_storage address = {};
+        socklen_t length = 0;
+        seccomp_notif_resp response = {};
+    };
+
+    std::mutex mutex;
+    std::deque<Job> waiting; // guarded by mutex
+    int running = 0; // worker threads; guarded by mutex
+    int notifyFd = -1; // a copy of the listener the workers answer on
+
+    ~ConnectQueue();
+    // A worker: makes `job`'s connection, answers it, then the waiting ones, until none is left.
+    static void run(std::shared_ptr<ConnectQueue> queue, Job job);
 };
 
 // Tier 2 with allowed domains: the command needs unix sockets to reach the filtering proxy,
@@ -52,14 +77,14 @@ private:
     // calls cannot flood the engine (the calls stay refused).
     static constexpr unsigned kMaxReportedRefusals = 64;
 
-    // At most this many blocking connect()s of other families wait at once.
-    static constexpr int kMaxWaitingConnects = 64;
+    // Worker threads making IPv4 and IPv6 connect()s at once.
+    static constexpr int kMaxConnectThreads = 256;
 
     int connectTo(const UnixTarget &target, unsigned pid, int targetFd) const;
     // An IPv4, IPv6 or AF_UNSPEC connect() (the network policy, not this supervisor, decides
     // where those go): made by sandbox-init on the caller's own socket, taken with
-    // pidfd_getfd, with the address copied once; answered at once, or from a thread when the
-    // socket blocks. False when the call is not one of those (left to the unix rules).
+    // pidfd_getfd, with the address copied once, on a worker thread (ConnectQueue). False
+    // when the call is not one of those (left to the unix rules).
     bool connectOnItsSocket(const seccomp_notif &request, seccomp_notif_resp &response);
     void reportRefusal(const char *kind, const std::string &what);
 
@@ -68,8 +93,7 @@ private:
     MetadataSupervisor m_metadata;
     WriteGate *m_gate = nullptr;
     unsigned m_reportedRefusals = 0;
-    // Shared with the waiting threads, which may outlive the supervisor.
-    std::shared_ptr<std::atomic<int>> m_waitingConnects = std::make_shared<std::atomic<int>>(0);
+    std::shared_ptr<ConnectQueue> m_connects = std::make_shared<ConnectQueue>();
 };
 
 } // namespace sandbox::init
