@@ -6,6 +6,8 @@
 #include "net/CredentialInjector.h"
 #include "net/DomainRules.h"
 #include "net/FilteringProxy.h"
+#include "net/SshAgentService.h"
+#include "net/SshClientSetup.h"
 #include "protocol/RuntimeDirectory.h"
 
 #include <QCoreApplication>
@@ -162,6 +164,48 @@ Result<LauncherHost::CredentialSandbox> BackendHost::credentialSandbox(const Pol
     if (!view)
         return view.error();
     return CredentialSandbox{ view.value().environment, view.value().bundlePath };
+}
+
+Result<LauncherHost::SshAgentSandbox> BackendHost::openSshAgent(const PolicySshAgent &policy, const QString &command,
+                                                                const QString &directory,
+                                                                const QString &sandboxDirectory,
+                                                                const QString &proxyProgram,
+                                                                std::function<void(const Refusal &)> refused)
+{
+    std::shared_ptr<SshAgentService> agents;
+    {
+        QMutexLocker locker(&m_mutex);
+        if (!m_agents)
+            m_agents = std::make_shared<SshAgentService>(runtimeDirectory());
+        agents = m_agents;
+    }
+    // Short, so the socket's path stays within a unix address however deep `directory` is.
+    const QString socketName = QStringLiteral("agent-") + QUuid::createUuid().toString(QUuid::Id128).left(8);
+    Result<QString> opened = agents->openForCommand(
+        policy, command, m_ref, [this](const HostInteractionRequest &question) { return ask(question); },
+        [ref = m_ref, refused = std::move(refused)](const Refusal &refusal) {
+            Refusal tagged = refusal;
+            tagged.ref = ref;
+            if (refused)
+                refused(tagged);
+        },
+        QDir(directory).filePath(socketName));
+    if (!opened)
+        return opened.error();
+    SshAgentSandbox sandbox;
+    sandbox.socketName = socketName;
+    sandbox.lease
+        = std::shared_ptr<const void>(nullptr, [agents, path = opened.value()](const void *) { agents->close(path); });
+    sandbox.environment.insert(QStringLiteral("SSH_AUTH_SOCK"), sandboxDirectory + QLatin1Char('/') + socketName);
+    if (!policy.hosts.isEmpty()) {
+        Result<SshClientSetup> ssh
+            = SshClientSetup::write(directory, sandboxDirectory, proxyProgram,
+                                    QDir::homePath() + QStringLiteral("/.ssh/known_hosts"), policy.proxyRules());
+        if (!ssh)
+            return ssh.error(); // the lease goes with `sandbox`, and the agent with it
+        sandbox.environment.insert(ssh.value().environment);
+    }
+    return sandbox;
 }
 
 std::shared_ptr<CredentialInjector> BackendHost::credentialInjector() const

@@ -12,6 +12,7 @@
 namespace sandbox {
 
 class FilteringProxy;
+class SshAgentService;
 class HostInteractionBroker;
 
 // The LauncherHost of one launcher instance: its backend's state directory, Host
@@ -41,6 +42,9 @@ public:
                                                            const QList<PolicyCredential> &credentials = {},
                                                            const QStringList &extraCaCertificates = {}) override;
     Result<CredentialSandbox> credentialSandbox(const Policy &policy, const QString &bundlePathInSandbox) override;
+    Result<SshAgentSandbox> openSshAgent(const PolicySshAgent &policy, const QString &command, const QString &directory,
+                                         const QString &sandboxDirectory, const QString &proxyProgram,
+                                         std::function<void(const Refusal &)> refused) override;
     std::shared_ptr<CredentialInjector> credentialInjector() const override;
     // Set once, before the launcher is attached.
     void setCredentialInjector(std::shared_ptr<CredentialInjector> injector);
@@ -72,6 +76,7 @@ private:
     QMutex m_progressMutex;
     std::function<void(const QString &)> m_progressSink; // guarded by m_progressMutex
     std::shared_ptr<FilteringProxy> m_proxy; // guarded by m_mutex
+    std::shared_ptr<SshAgentService> m_agents; // guarded by m_mutex
     QStringList m_engineDirectories;
     QString m_runtimeDirectory;
     std::shared_ptr<CredentialInjector> m_credentials;

@@ -7,6 +7,7 @@
 #include "protocol/Error.h"
 #include "protocol/HostInteraction.h"
 #include "protocol/Policy.h"
+#include "protocol/Refusal.h"
 #include "protocol/SettingsValues.h"
 #include "protocol/SpawnRequest.h"
 
@@ -16,6 +17,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 
 namespace sandbox {
@@ -78,6 +80,36 @@ public:
         return Error{ QStringLiteral("policy.credentials"),
                       QCoreApplication::translate("sandbox::LauncherHost",
                                                   "This engine offers no credential injection."),
+                      {} };
+    }
+    // A filtering SSH agent (policy.sshAgent) for one command, `command`, placed in a folder
+    // the launcher hands to its sandbox: `directory` on the host (owner-only, the launcher's;
+    // it stays), seen there as `sandboxDirectory`. The agent listens in it, and with the
+    // policy's hosts the SSH client's configuration is written there as well, its ProxyCommand
+    // being `proxyProgram` (this engine's proxy bridge program as the sandbox sees it; the
+    // policy's hosts must be among the sandbox's allowed domains, PolicySshAgent::proxyRules()).
+    // Confirmations are asked through ask(); `refused` is told of each of the agent's refusals,
+    // on any thread. An Error says why no agent can be offered (no SSH_AUTH_SOCK where the
+    // engine runs, say).
+    struct SshAgentSandbox
+    {
+        QString socketName; // the agent's socket, in `directory`
+        QMap<QString, QString> environment; // SSH_AUTH_SOCK and the SSH client's variables
+        std::shared_ptr<const void> lease; // the agent serves while a copy of this lives
+    };
+    virtual Result<SshAgentSandbox> openSshAgent(const PolicySshAgent &policy, const QString &command,
+                                                 const QString &directory, const QString &sandboxDirectory,
+                                                 const QString &proxyProgram,
+                                                 std::function<void(const Refusal &)> refused)
+    {
+        Q_UNUSED(policy)
+        Q_UNUSED(command)
+        Q_UNUSED(directory)
+        Q_UNUSED(sandboxDirectory)
+        Q_UNUSED(proxyProgram)
+        Q_UNUSED(refused)
+        return Error{ QStringLiteral("policy.sshAgent"),
+                      QCoreApplication::translate("sandbox::LauncherHost", "This engine offers no SSH agent."),
                       {} };
     }
     // The engine's credential injection, for a launcher that runs a filtering proxy of its

@@ -140,4 +140,21 @@ Result<PolicySshAgent> PolicySshAgent::fromJson(const QJsonValue &value, const Q
     return agent;
 }
 
+QStringList PolicySshAgent::proxyRules() const
+{
+    QStringList rules;
+    for (const QString &host : hosts) {
+        // "name:port" and "[v6]:port" carry a port; a bare IPv6 address has colons but none.
+        const int colon = host.lastIndexOf(QLatin1Char(':'));
+        bool numeric = false;
+        if (colon > 0)
+            host.mid(colon + 1).toInt(&numeric);
+        const bool hasPort = numeric && (host.count(QLatin1Char(':')) == 1 || host.startsWith(QLatin1Char('[')));
+        const bool bareV6 = !hasPort && host.count(QLatin1Char(':')) > 1 && !host.startsWith(QLatin1Char('['));
+        rules.append(hasPort ? host
+                             : (bareV6 ? QLatin1Char('[') + host + QLatin1Char(']') : host) + QStringLiteral(":22"));
+    }
+    return rules;
+}
+
 } // namespace sandbox

@@ -34,6 +34,10 @@ struct PolicySshAgent
     // Empty when `fingerprint` is an OpenSSH SHA256 fingerprint; otherwise what is wrong.
     static QString fingerprintProblem(const QString &fingerprint);
 
+    // The filtering proxy's rules that let SSH reach `hosts`: each as given, port 22 when it
+    // has none.
+    QStringList proxyRules() const;
+
     // Appends every problem (paths below `where`, e.g. "policy.sshAgent").
     void collectProblems(const QString &where, QList<Error> &problems) const;
     QJsonObject toJson() const;

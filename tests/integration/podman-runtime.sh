@@ -45,8 +45,10 @@ CONF
             cp -L "$lib" "$dir/rootfs$lib"
         done
     fi
-    # curl and git's HTTPS helper, for the credential injection tests.
-    for program in "$(command -v curl || true)" /usr/lib/git-core/git-remote-https; do
+    # curl and git's HTTPS helper, for the credential injection tests; OpenSSH's client
+    # programs, for the SSH agent's.
+    for program in "$(command -v curl || true)" /usr/lib/git-core/git-remote-https \
+        "$(command -v ssh || true)" "$(command -v ssh-add || true)" "$(command -v ssh-keygen || true)"; do
         [ -x "$program" ] || continue
         mkdir -p "$dir/rootfs$(dirname "$program")"
         cp "$program" "$dir/rootfs$program"

@@ -1,6 +1,5 @@
 #include "AutoLauncher.h"
 
-#include "SshClientSetup.h"
 #include "core/EngineFiles.h"
 #include "core/HelperProgram.h"
 #include "core/LauncherBounds.h"
@@ -14,6 +13,7 @@
 #include "net/DomainRules.h"
 #include "net/FilteringProxy.h"
 #include "net/SshAgentService.h"
+#include "net/SshClientSetup.h"
 #include "protocol/RuntimeDirectory.h"
 
 #include <QCoreApplication>
@@ -492,8 +492,7 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
                       {} };
     if (policy.network == Policy::NetworkMode::Allowlist) {
         Result<DomainRules> rules = DomainRules::parse(
-            policy.allowedDomains
-                + (policy.sshAgent ? SshClientSetup::proxyRules(policy.sshAgent->hosts) : QStringList()),
+            policy.allowedDomains + (policy.sshAgent ? policy.sshAgent->proxyRules() : QStringList()),
             policy.deniedDomains);
         if (!rules)
             return rules.error();
@@ -558,9 +557,9 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
         }
         input.agentSocket = agent.value();
         if (!policy.sshAgent->hosts.isEmpty()) {
-            Result<SshClientSetup> ssh
-                = SshClientSetup::write(host()->stateDirectory() + QStringLiteral("/ssh"), initPath,
-                                        QDir::homePath() + QStringLiteral("/.ssh/known_hosts"), policy.sshAgent->hosts);
+            Result<SshClientSetup> ssh = SshClientSetup::write(
+                host()->stateDirectory() + QStringLiteral("/ssh"), {}, initPath,
+                QDir::homePath() + QStringLiteral("/.ssh/known_hosts"), policy.sshAgent->proxyRules());
             if (!ssh) {
                 m_agents->close(agent.value());
                 if (onEnded)
@@ -649,15 +648,8 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
 Result<QString> AutoLauncher::openSshAgent(const PolicySshAgent &policy, const SpawnRequest &request,
                                            const std::shared_ptr<RefusalRoute> &route)
 {
-    const QString where = QStringLiteral("policy.sshAgent");
     if (!host())
-        return Error{ where, tr("This engine offers no SSH agent; nothing was run."), {} };
-    const QString upstream = qEnvironmentVariable("SSH_AUTH_SOCK");
-    if (upstream.isEmpty())
-        return Error{ where,
-                      tr("The engine has no SSH agent to filter: SSH_AUTH_SOCK is not set where it runs. Start "
-                         "the engine from a session with an SSH agent. Nothing was run."),
-                      {} };
+        return Error{ QStringLiteral("policy.sshAgent"), tr("This engine offers no SSH agent; nothing was run."), {} };
     std::shared_ptr<SshAgentService> agents;
     {
         QMutexLocker lock(&m_mutex);
@@ -668,30 +660,10 @@ Result<QString> AutoLauncher::openSshAgent(const PolicySshAgent &policy, const S
         agents = m_agents;
     }
     LauncherHost *launcherHost = host();
-    const QString command = request.argv.join(QLatin1Char(' ')).left(200);
-    const BackendRef ref = BackendRef::builtin(kind());
-    auto ask = [launcherHost, command, ref](const SshAgentConfirmation &signature) {
-        HostInteractionRequest question;
-        question.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
-        question.subject = QStringLiteral("ssh-signature");
-        question.ref = ref;
-        question.hasRef = true;
-        question.kind = HostInteractionRequest::Kind::Confirm;
-        question.title = tr("Allow an SSH signature?");
-        question.message = tr("The command '%1' asks your SSH agent to sign with the key %2 (%3%4). Allow this "
-                              "signature?")
-                               .arg(command, signature.fingerprint, signature.keyType,
-                                    signature.comment.isEmpty() ? QString() : QStringLiteral(", ") + signature.comment);
-        return launcherHost->ask(question).then(
-            [](const HostInteractionResponse &response) { return response.accepted; });
-    };
-    return agents->open(policy, upstream, ask, [route](const QString &fingerprint, const QString &what) {
-        Refusal refusal;
-        refusal.kind = Refusal::Kind::Credential;
-        refusal.what = fingerprint.isEmpty() ? tr("SSH agent") : tr("SSH agent, key %1").arg(fingerprint);
-        refusal.rule = tr("ssh agent: %1").arg(what);
-        route->deliver(refusal);
-    });
+    return agents->openForCommand(
+        policy, request.argv.join(QLatin1Char(' ')), BackendRef::builtin(kind()),
+        [launcherHost](const HostInteractionRequest &question) { return launcherHost->ask(question); },
+        [route](const Refusal &refusal) { route->deliver(refusal); });
 }
 
 QString AutoLauncher::planRecordDirectory() const

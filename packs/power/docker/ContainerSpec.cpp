@@ -102,9 +102,19 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
                       tr("The path %1 contains ':' or ',' and cannot be mounted into a container.").arg(helperProgram),
                       {} };
     spec.m_helperProgram = helperProgram;
+    // SSH goes only through the proxy, to the agent's hosts: without allowed domains it would
+    // go straight anywhere (full) or nowhere (none).
+    if (policy.sshAgent && !policy.sshAgent->hosts.isEmpty() && policy.network != Policy::NetworkMode::Allowlist)
+        return Error{ QStringLiteral("policy.sshAgent.hosts"),
+                      tr("SSH connections to the agent's hosts go through the filtering proxy, which serves the "
+                         "network mode \"allowlist\" only; set that mode (with or without allowed domains). Nothing "
+                         "was run."),
+                      {} };
+    spec.m_sshAgent = policy.sshAgent.has_value();
     if (policy.network == Policy::NetworkMode::Allowlist) {
         spec.m_proxied = true;
-        spec.m_allowedDomains = policy.allowedDomains;
+        spec.m_allowedDomains
+            = policy.allowedDomains + (policy.sshAgent ? policy.sshAgent->proxyRules() : QStringList());
         spec.m_deniedDomains = policy.deniedDomains;
     }
     spec.m_image = settings.image;
@@ -204,7 +214,8 @@ QString ContainerSpec::key() const
                              { QStringLiteral("deniedDomains"), QJsonArray::fromStringList(m_deniedDomains) },
                              { QStringLiteral("credentials"), credentials },
                              { QStringLiteral("extraCaCertificates"),
-                               QJsonArray::fromStringList(m_extraCaCertificates) } };
+                               QJsonArray::fromStringList(m_extraCaCertificates) },
+                             { QStringLiteral("sshAgent"), m_sshAgent } };
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(QJsonDocument(keyed).toJson(QJsonDocument::Compact));
     return QString::fromLatin1(hash.result().toHex().left(24));
@@ -244,10 +255,12 @@ Status ContainerSpec::setCredentials(const QList<PolicyCredential> &credentials,
 }
 
 QStringList ContainerSpec::gateArguments(const QStringList &argv, const QString &statusName,
-                                         const QString &statusDirectory) const
+                                         const QString &statusDirectory, const QString &agentName) const
 {
     QStringList arguments{ QString::fromLatin1(helperTarget), QStringLiteral("--gate"), QStringLiteral("--status"),
                            QString::fromLatin1(statusTarget) + QLatin1Char('/') + statusName };
+    if (!agentName.isEmpty())
+        arguments << QStringLiteral("--agent") << QString::fromLatin1(statusTarget) + QLatin1Char('/') + agentName;
     for (const QString &root : m_guarded)
         arguments << QStringLiteral("--guard") << root;
     for (const QString &path : m_readOnly)

@@ -76,8 +76,15 @@ public:
     // The exec's command line for `argv`: sandbox-init's write gate guarding the writable
     // mounts and the read-only and denied paths inside them, reporting on the FIFO
     // `statusName` of the container's status folder, `statusDirectory` on the host (read-only
-    // to the command under that path too, should a writable mount hold it).
-    QStringList gateArguments(const QStringList &argv, const QString &statusName, const QString &statusDirectory) const;
+    // to the command under that path too, should a writable mount hold it). With `agentName`
+    // (the command's SSH agent socket in that folder) sandbox-init makes every connect() of
+    // the command, and that socket is the one unix socket it reaches.
+    QStringList gateArguments(const QStringList &argv, const QString &statusName, const QString &statusDirectory,
+                              const QString &agentName = {}) const;
+    // The policy offers a filtering SSH agent: each command gets its own socket in the
+    // container's status folder, and every command of such a container runs with connect()
+    // supervised (so no command reaches another's agent).
+    bool sshAgent() const { return m_sshAgent; }
     // The variables a proxied container's commands get last, pointing every tool at the
     // bridge (and nowhere else).
     QStringList proxyEnvironment() const;
@@ -92,6 +99,7 @@ private:
     QStringList m_denied; // the denied folders inside them (covered by an empty one)
     bool m_network = false;
     bool m_proxied = false;
+    bool m_sshAgent = false;
     QString m_helperProgram;
     QStringList m_allowedDomains;
     QStringList m_deniedDomains;

@@ -66,7 +66,8 @@ BackendDescriptor DockerLauncher::descriptor() const
           tr("The image's root filesystem, read-only, with a private /tmp. Of the host's files only the workspace "
              "and the policy's other writable folders are mounted, read-write at the same path, with the policy's "
              "read-only paths inside them mounted read-only; besides them the engine's helper program (sandbox-init) "
-             "and a folder of the container's own for its commands' status channels, both read-only, under the "
+             "and a folder of the container's own for its commands' status channels (and SSH agents), both "
+             "read-only, under the "
              "allowlist network mode also its filtering proxy socket's folder, read-only, and the small files the "
              "runtime generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the "
              "workspace is covered by an empty read-only folder, and a denied file there refuses the command. Every "
@@ -121,6 +122,24 @@ BackendDescriptor DockerLauncher::descriptor() const
              "AWS_CA_BUNDLE; images that keep their bundle elsewhere trust the authority only through those "
              "variables. The authority's private key never enters the container. Each set of credentials gets a "
              "container of its own.") },
+        { QStringLiteral("sshAgent"),
+          tr("Each command gets a filtering agent of the engine's own, named by SSH_AUTH_SOCK inside the container "
+             "(the user's agent socket is never mounted): it lists and signs with the policy's keys only, asks the "
+             "user before a signature as the policy's confirm says, passes no extension but "
+             "session-bind@openssh.com, refuses adding, removing, locking and unlocking keys, and reports every "
+             "refusal. Its socket is in the container's status folder (mounted read-only), beside the agents of the "
+             "container's other commands, so every command of a container whose policy has an agent runs with its "
+             "connect() calls handed to sandbox-init, which makes them itself (the agent's through a descriptor "
+             "opened before the command ran) and refuses every other unix socket, another command's agent "
+             "included; datagram unix sockets are refused. Policies with and without an agent never share a "
+             "container. The agent ends with the command. SSH connections (the policy's hosts, port 22 unless one "
+             "is given; they need the network mode allowlist) go only through the filtering proxy, which allows "
+             "those hosts beside the allowed domains: git uses an SSH configuration of the engine's, in the same "
+             "folder (GIT_SSH_COMMAND; others: ssh -F \"$SANDBOX_SSH_CONFIG\"), whose ProxyCommand is "
+             "sandbox-init's tunnel through the container's proxy bridge, whose host keys are a read-only copy of "
+             "the user's known hosts, checked strictly, and which reads none of the user's SSH options; an ssh that "
+             "ignores that configuration reaches nothing, as the container has no other way out. The image must "
+             "hold the SSH client.") },
     };
     d.refusals = tr("Reported as they happen: every write sandbox-init's write gate refuses, tied to the command "
                     "(at most 64 a command); every connection the filtering proxy refuses under the allowlist "
@@ -302,7 +321,21 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawn(const SpawnRequest
             !set.ok())
             return set.error();
     }
-    auto process = std::make_shared<DockerProcess>(pool, built, request);
+    DockerProcess::AgentOpener openAgent;
+    if (policy.sshAgent) {
+        if (!host())
+            return Error{ QStringLiteral("policy.sshAgent"),
+                          tr("This engine offers no SSH agent; nothing was run."),
+                          {} };
+        LauncherHost *launcherHost = host();
+        openAgent = [launcherHost, agent = *policy.sshAgent, command = request.argv.join(QLatin1Char(' '))](
+                        const QString &directory, const QString &sandboxDirectory,
+                        std::function<void(const Refusal &)> refused) {
+            return launcherHost->openSshAgent(agent, command, directory, sandboxDirectory,
+                                              QString::fromLatin1(ContainerSpec::helperTarget), std::move(refused));
+        };
+    }
+    auto process = std::make_shared<DockerProcess>(pool, built, request, std::move(openAgent));
     process->start();
     return std::shared_ptr<SandboxProcess>(process);
 }

@@ -47,10 +47,12 @@ bool carriesTag(const QString &pid, const QByteArray &entry)
 
 } // namespace
 
-DockerProcess::DockerProcess(std::shared_ptr<ContainerPool> pool, ContainerSpec spec, SpawnRequest request)
+DockerProcess::DockerProcess(std::shared_ptr<ContainerPool> pool, ContainerSpec spec, SpawnRequest request,
+                             AgentOpener openAgent)
     : m_pool(std::move(pool))
     , m_spec(std::move(spec))
     , m_request(std::move(request))
+    , m_openAgent(std::move(openAgent))
     , m_tag(QUuid::createUuid().toString(QUuid::Id128))
     , m_wakeFd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK))
 { }
@@ -226,9 +228,27 @@ void DockerProcess::run()
         }
     }
 
-    // The proxy variables replace the request's: it cannot point tools elsewhere (and
-    // there is nowhere else to go).
-    const QStringList proxyEnvironment = m_spec.proxyEnvironment();
+    // The command's own SSH agent, in the container's status folder (the command reaches no
+    // other unix socket); it serves until this function returns, after the command has ended.
+    LauncherHost::SshAgentSandbox agent;
+    if (m_spec.sshAgent()) {
+        if (!m_openAgent)
+            return fail(Error{ QStringLiteral("policy.sshAgent"), tr("This engine offers no SSH agent."), {} });
+        Result<LauncherHost::SshAgentSandbox> opened
+            = m_openAgent(container.value().statusDirectory, QString::fromLatin1(ContainerSpec::statusTarget),
+                          [this](const Refusal &refusal) {
+                              QMetaObject::invokeMethod(
+                                  this, [this, refusal] { emit refused(refusal); }, Qt::QueuedConnection);
+                          });
+        if (!opened.ok())
+            return fail(opened.error());
+        agent = opened.value();
+    }
+    // The proxy and agent variables replace the request's: it cannot point tools elsewhere
+    // (and there is nowhere else to go).
+    QStringList proxyEnvironment = m_spec.proxyEnvironment();
+    for (auto it = agent.environment.cbegin(); it != agent.environment.cend(); ++it)
+        proxyEnvironment.append(it.key() + QLatin1Char('=') + it.value());
     QSet<QString> reserved{ QString::fromLatin1(tagVariable) };
     for (const QString &variable : proxyEnvironment)
         reserved.insert(variable.section(QLatin1Char('='), 0, 0));
@@ -273,7 +293,8 @@ void DockerProcess::run()
                                 { QStringLiteral("Tty"), false },
                                 { QStringLiteral("Cmd"),
                                   QJsonArray::fromStringList(m_spec.gateArguments(m_request.argv, statusName,
-                                                                                  container.value().statusDirectory)) },
+                                                                                  container.value().statusDirectory,
+                                                                                  agent.socketName)) },
                                 { QStringLiteral("Env"), env },
                                 { QStringLiteral("WorkingDir"), m_request.cwd },
                                 { QStringLiteral("User"), m_spec.user() } };
@@ -369,6 +390,10 @@ bool DockerProcess::readStatus()
             refusal.rule = tr("repository protection: the files that make git run code, a new repository, a read-only "
                               "path or a hard-linked file cannot be changed (refused at the write by sandbox-init's "
                               "write gate)");
+        } else if (kind == QLatin1String("host-socket")) {
+            refusal.kind = Refusal::Kind::HostSocket;
+            refusal.rule = tr("unix sockets: a command with an SSH agent may connect only to its own agent's socket "
+                              "(refused by sandbox-init's connect supervisor)");
         } else if (kind == QLatin1String("denied")) {
             // The policy's denied path, a tab, then the path the command wrote.
             const QString written = what.section(QLatin1Char('\t'), 1);

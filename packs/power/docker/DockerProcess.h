@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ContainerPool.h"
+#include "core/Launcher.h"
 #include "core/SandboxProcess.h"
 
 #include <QMutex>
@@ -21,7 +22,14 @@ class DockerProcess final : public SandboxProcess
     Q_OBJECT
 
 public:
-    DockerProcess(std::shared_ptr<ContainerPool> pool, ContainerSpec spec, SpawnRequest request);
+    // Opens the command's SSH agent in the container's status folder (`directory` on the host,
+    // `sandboxDirectory` inside), telling `refused` of what it refuses (LauncherHost::openSshAgent).
+    using AgentOpener = std::function<Result<LauncherHost::SshAgentSandbox>(
+        const QString &directory, const QString &sandboxDirectory, std::function<void(const Refusal &)> refused)>;
+
+    // `openAgent` is used when the spec has an SSH agent (ContainerSpec::sshAgent()).
+    DockerProcess(std::shared_ptr<ContainerPool> pool, ContainerSpec spec, SpawnRequest request,
+                  AgentOpener openAgent = {});
     ~DockerProcess() override;
 
     void start();
@@ -49,6 +57,7 @@ private:
     std::shared_ptr<ContainerPool> m_pool;
     ContainerSpec m_spec;
     SpawnRequest m_request;
+    AgentOpener m_openAgent;
     QString m_tag;
     std::thread m_worker;
     int m_wakeFd = -1;

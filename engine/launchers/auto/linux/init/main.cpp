@@ -53,16 +53,18 @@ std::string readConfig()
 }
 
 // `sandbox-init --gate [--guard DIR]... [--read-only PATH]... [--deny PATH]... [--status
-// FIFO] -- COMMAND [ARG]...`: runs COMMAND, in the container sandbox-init was started in
-// (a container backend's exec), under the write gate with the guarded roots, read-only and
-// denied paths given, and sandbox-init's seccomp deny list; the container's runtime confines
-// both as it confines every process in it. Its environment and working directory are the
-// command's.
+// FIFO] [--agent SOCKET] -- COMMAND [ARG]...`: runs COMMAND, in the container sandbox-init
+// was started in (a container backend's exec), under the write gate with the guarded roots,
+// read-only and denied paths given, and sandbox-init's seccomp deny list; the container's
+// runtime confines both as it confines every process in it. With SOCKET (the command's own
+// filtering SSH agent), every connect() of the command is sandbox-init's to make: SOCKET is
+// the one unix socket it reaches, so no other command's agent in the same container is.
+// Its environment and working directory are the command's.
 // Status lines (StatusChannel.h) go to FIFO, opened for writing before anything else.
 [[noreturn]] void gate(int argc, char **argv)
 {
     const char *usage = "usage: sandbox-init --gate [--guard DIR]... [--read-only PATH]... [--deny PATH]... "
-                        "[--status FIFO] -- COMMAND [ARG]...\n";
+                        "[--status FIFO] [--agent SOCKET] -- COMMAND [ARG]...\n";
     std::string records;
     auto add = [&records](const char *key, const std::string &value) {
         records.append(key).push_back('\0');
@@ -87,7 +89,10 @@ std::string readConfig()
             add("guarddeny", argv[index + 1]);
         else if (std::strcmp(option, "--status") == 0)
             status = argv[index + 1];
-        else {
+        else if (std::strcmp(option, "--agent") == 0) {
+            add("agent", argv[index + 1]);
+            add("unix", "proxy");
+        } else {
             std::fprintf(stderr, "sandbox-init: unknown option '%s'\n%s", option, usage);
             _exit(2);
         }

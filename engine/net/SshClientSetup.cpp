@@ -61,11 +61,13 @@ QByteArray knownHostsFor(const QString &knownHosts, const QString &host)
 
 } // namespace
 
-Result<SshClientSetup> SshClientSetup::write(const QString &directory, const QString &proxyProgram,
-                                             const QString &knownHosts, const QStringList &hosts)
+Result<SshClientSetup> SshClientSetup::write(const QString &directory, const QString &sandboxDirectory,
+                                             const QString &proxyProgram, const QString &knownHosts,
+                                             const QStringList &proxyRules)
 {
     const QString where = QStringLiteral("policy.sshAgent.hosts");
-    for (const QString &path : { directory, proxyProgram }) {
+    const QString seenAs = sandboxDirectory.isEmpty() ? directory : sandboxDirectory;
+    for (const QString &path : { seenAs, proxyProgram }) {
         if (!quotable(path))
             return Error{ where,
                           tr("the path '%1' holds a quote or a percent sign, which an SSH configuration cannot "
@@ -85,10 +87,11 @@ Result<SshClientSetup> SshClientSetup::write(const QString &directory, const QSt
                              "of them")
                               .arg(source.errorString()),
                           {} };
-        for (const QString &host : proxyRules(hosts))
+        for (const QString &host : proxyRules)
             entries += knownHostsFor(knownHosts, host);
     }
     Result<QString> hostsCopy = writeAddressed(directory, QStringLiteral("known_hosts"), entries);
+    auto inSandbox = [&](const QString &path) { return seenAs + path.mid(directory.size()); };
     if (!hostsCopy)
         return hostsCopy.error();
     const QByteArray config = QStringLiteral("# Written by the engine for its sandboxes; options from no other file.\n"
@@ -102,34 +105,18 @@ Result<SshClientSetup> SshClientSetup::write(const QString &directory, const QSt
                                              "  ForwardAgent no\n"
                                              "  ForwardX11 no\n"
                                              "  PermitLocalCommand no\n")
-                                  .arg(proxyProgram, hostsCopy.value())
+                                  .arg(proxyProgram, inSandbox(hostsCopy.value()))
                                   .toUtf8();
     Result<QString> configFile = writeAddressed(directory, QStringLiteral("config"), config);
     if (!configFile)
         return configFile.error();
     SshClientSetup setup;
     setup.files = { configFile.value(), hostsCopy.value(), proxyProgram };
-    setup.environment.insert(QStringLiteral("SANDBOX_SSH_CONFIG"), configFile.value());
-    setup.environment.insert(QStringLiteral("GIT_SSH_COMMAND"), QStringLiteral("ssh -F '%1'").arg(configFile.value()));
+    const QString seenConfig = inSandbox(configFile.value());
+    setup.environment.insert(QStringLiteral("SANDBOX_SSH_CONFIG"), seenConfig);
+    setup.environment.insert(QStringLiteral("GIT_SSH_COMMAND"), QStringLiteral("ssh -F '%1'").arg(seenConfig));
     setup.environment.insert(QStringLiteral("GIT_SSH_VARIANT"), QStringLiteral("ssh"));
     return setup;
-}
-
-QStringList SshClientSetup::proxyRules(const QStringList &hosts)
-{
-    QStringList rules;
-    for (const QString &host : hosts) {
-        // "name:port" and "[v6]:port" carry a port; a bare IPv6 address has colons but none.
-        const int colon = host.lastIndexOf(QLatin1Char(':'));
-        bool numeric = false;
-        if (colon > 0)
-            host.mid(colon + 1).toInt(&numeric);
-        const bool hasPort = numeric && (host.count(QLatin1Char(':')) == 1 || host.startsWith(QLatin1Char('[')));
-        const bool bareV6 = !hasPort && host.count(QLatin1Char(':')) > 1 && !host.startsWith(QLatin1Char('['));
-        rules.append(hasPort ? host
-                             : (bareV6 ? QLatin1Char('[') + host + QLatin1Char(']') : host) + QStringLiteral(":22"));
-    }
-    return rules;
 }
 
 } // namespace sandbox

@@ -20,18 +20,19 @@ struct SshClientSetup
     Q_DECLARE_TR_FUNCTIONS(sandbox::SshClientSetup)
 
 public:
-    QMap<QString, QString> environment;
-    QStringList files; // the configuration, the known hosts copy and the program it runs
+    QMap<QString, QString> environment; // naming the files as the sandbox sees them
+    QStringList files; // the configuration, the known hosts copy (on the host) and the program it runs
 
     // Writes the configuration and the known hosts copy (content-addressed, owner-only) into
-    // `directory` (made 0700 when missing). `knownHosts` is the user's file; the copy holds
-    // only its entries for `hosts` (as ssh-keygen -F finds them, hashed entries included), so
+    // `directory` (made 0700 when missing), which the sandbox sees as `sandboxDirectory`
+    // (empty: the same path); `proxyProgram` is sandbox-init as the sandbox sees it.
+    // `knownHosts` is the user's file; the copy holds only its entries for `proxyRules`
+    // (PolicySshAgent::proxyRules(); as ssh-keygen -F finds them, hashed entries included), so
     // the command learns nothing of where else the user connects. A missing file, or a host
     // with no entry (a wildcard, say), fails the strict check, saying so.
-    static Result<SshClientSetup> write(const QString &directory, const QString &proxyProgram,
-                                        const QString &knownHosts, const QStringList &hosts);
-    // The proxy rules that let SSH reach `hosts`: each as given, port 22 when it has none.
-    static QStringList proxyRules(const QStringList &hosts);
+    static Result<SshClientSetup> write(const QString &directory, const QString &sandboxDirectory,
+                                        const QString &proxyProgram, const QString &knownHosts,
+                                        const QStringList &proxyRules);
 };
 
 } // namespace sandbox

@@ -1,0 +1,431 @@
+// The filtering SSH agent in the Power Pack's Docker backend, through `sandboxctl run`
+// against a sandboxd with that backend active on a real Docker-compatible runtime (Podman's
+// service, started by test.sh or tests/integration/podman-runtime.sh), with Debian's
+// ssh-agent holding two keys (one listed in the policy, one not) as the engine's user agent
+// and Debian's sshd on a loopback port. Inside the container SSH_AUTH_SOCK is the command's
+// own filter: the listed key is the only one seen and the only one that signs (a signed
+// commit verifies on the host), the user's keys cannot be changed, a confirmation is asked
+// per signature and a denial fails it, another command's agent in the same container is not
+// reachable, and the agent goes with the command. With the policy's SSH hosts, `git push`
+// over SSH reaches the sshd through the filtering proxy and nothing else does.
+#include "OpenSshRig.h"
+#include "ProgramRun.h"
+#include "TestFiles.h"
+#include "server/Client.h"
+#include "server/LocalSocketTransport.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using sandbox::test::binary;
+using sandbox::test::OpenSshRig;
+using sandbox::test::Outcome;
+
+namespace {
+
+const QString dockerRef = QStringLiteral("atom-pack:power-pack:docker");
+
+} // namespace
+
+class TestDockerSshAgent final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void onlyTheListedKeyIsSeenAndSigns();
+    void signedCommitVerifiesOnTheHost();
+    void theUsersKeysCannotBeChanged();
+    void confirmationIsAskedForEverySignature();
+    void anotherCommandsAgentIsUnreachable();
+    void pushReachesOnlyThePolicysHosts();
+    void hostsWithoutTheAllowlistAreRefused();
+
+private:
+    Outcome ctl(const QStringList &args, const QByteArray &input = {});
+    // Runs `script` (sh) in the container under a policy with the listed key, `confirm`, and
+    // the SSH hosts `hosts` (the allowlist network mode with them, else none).
+    Outcome run(const QString &script, const QString &confirm = QStringLiteral("never"), const QStringList &hosts = {});
+    QString writePolicy(const QString &confirm, const QStringList &hosts, const QString &network = {});
+    QByteArray events();
+    int hostGit(const QStringList &args, QByteArray *out = nullptr) const;
+
+    OpenSshRig m_rig;
+    std::unique_ptr<QTemporaryDir> m_root;
+    QString m_workspace;
+    std::unique_ptr<QProcess> m_daemon;
+    QByteArray m_daemonLog;
+};
+
+void TestDockerSshAgent::initTestCase()
+{
+    const QString socket = qEnvironmentVariable("SANDBOX_TEST_DOCKER_SOCKET");
+    const QString image = qEnvironmentVariable("SANDBOX_TEST_DOCKER_IMAGE");
+    if (socket.isEmpty() || image.isEmpty()) {
+        if (qEnvironmentVariableIntValue("SANDBOX_REQUIRE_DOCKER"))
+            QFAIL("SANDBOX_TEST_DOCKER_SOCKET and SANDBOX_TEST_DOCKER_IMAGE are not set: test.sh starts the runtime");
+        QSKIP("No Docker-compatible runtime: run through test.sh, or tests/integration/podman-runtime.sh start DIR");
+    }
+    const QString started = m_rig.start();
+    QVERIFY2(started.isEmpty(), qPrintable(started));
+    const QString server = m_rig.startServer();
+    QVERIFY2(server.isEmpty(), qPrintable(server));
+    // Outside /tmp, like the other Docker tests' state: the container's /tmp is its own.
+    m_root = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/docker-agent-XXXXXX"));
+    QVERIFY(m_root->isValid());
+    m_workspace = m_root->filePath(QStringLiteral("work"));
+    QVERIFY(QDir().mkpath(m_workspace));
+    // The user's home, whose known hosts the container gets a copy of.
+    const QString home = m_root->filePath(QStringLiteral("home"));
+    QVERIFY(QDir().mkpath(home + QStringLiteral("/.ssh")));
+    QVERIFY(OpenSshRig::writeFile(home + QStringLiteral("/.ssh/known_hosts"),
+                                  OpenSshRig::readAll(m_rig.path(QStringLiteral("known_hosts")))
+                                      + "elsewhere.example.org "
+                                      + OpenSshRig::readAll(m_rig.path(QStringLiteral("host_key.pub")))));
+    // The public halves the commands name (the private ones exist only in the user's agent).
+    QVERIFY(QFile::copy(m_rig.listedKey(), m_workspace + QStringLiteral("/listed.pub")));
+    QVERIFY(QFile::copy(m_rig.unlistedKey(), m_workspace + QStringLiteral("/unlisted.pub")));
+    QVERIFY(OpenSshRig::writeFile(m_workspace + QStringLiteral("/data"), "to be signed\n"));
+
+    m_daemon = std::make_unique<QProcess>();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    // The engine filters the agent of its own environment, as a user's session gives it.
+    env.insert(QStringLiteral("SSH_AUTH_SOCK"), m_rig.agentSocket());
+    env.insert(QStringLiteral("HOME"), home);
+    env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
+    env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
+    env.remove(QStringLiteral("SANDBOX_PACK_PATH"));
+    sandbox::test::startSandboxd(*m_daemon, env, m_root->filePath(QStringLiteral("run/engine.sock")), m_daemonLog);
+    if (QTest::currentTestFailed())
+        return;
+    const Outcome installed
+        = ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) });
+    QVERIFY2(installed.exitCode == 0, installed.err.constData());
+    const Outcome set = ctl({ QStringLiteral("settings"), QStringLiteral("set"), dockerRef,
+                              QStringLiteral("endpoint=unix://") + socket, QStringLiteral("image=") + image });
+    QVERIFY2(set.exitCode == 0, set.err.constData());
+    const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
+    QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
+}
+
+void TestDockerSshAgent::cleanupTestCase()
+{
+    if (m_daemon && m_daemon->state() != QProcess::NotRunning)
+        sandbox::test::stopGracefully(*m_daemon);
+    m_daemon.reset();
+    m_root.reset();
+}
+
+Outcome TestDockerSshAgent::ctl(const QStringList &args, const QByteArray &input)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+    return sandbox::test::runProgram(
+        binary(QStringLiteral("sandboxctl")),
+        QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) } + args,
+        m_workspace, input, 120000, env);
+}
+
+QString TestDockerSshAgent::writePolicy(const QString &confirm, const QStringList &hosts, const QString &network)
+{
+    QJsonObject agent{ { QStringLiteral("keys"), QJsonArray{ m_rig.listedFingerprint() } },
+                       { QStringLiteral("confirm"), confirm } };
+    if (!hosts.isEmpty())
+        agent.insert(QStringLiteral("hosts"), QJsonArray::fromStringList(hosts));
+    const QString mode
+        = !network.isEmpty() ? network : (hosts.isEmpty() ? QStringLiteral("none") : QStringLiteral("allowlist"));
+    const QJsonObject policy{
+        { QStringLiteral("filesystem"),
+          QJsonObject{ { QStringLiteral("readable"), QJsonArray{ QStringLiteral("/") } },
+                       { QStringLiteral("writable"), QJsonArray{ QStringLiteral("${workspace}") } } } },
+        { QStringLiteral("network"), QJsonObject{ { QStringLiteral("mode"), mode } } },
+        { QStringLiteral("hostExecution"), QStringLiteral("deny") },
+        { QStringLiteral("sshAgent"), agent },
+    };
+    const QString file = m_root->filePath(QStringLiteral("policy.json"));
+    return OpenSshRig::writeFile(file, QJsonDocument(policy).toJson()) ? file : QString();
+}
+
+Outcome TestDockerSshAgent::run(const QString &script, const QString &confirm, const QStringList &hosts)
+{
+    QStringList args{ QStringLiteral("run"), QStringLiteral("--policy"), writePolicy(confirm, hosts) };
+    // The image's shell, and a home of the container's own.
+    args << QStringLiteral("--") << QStringLiteral("/bin/sh") << QStringLiteral("-c")
+         << QStringLiteral("export SHELL=/bin/sh HOME=/tmp GIT_CONFIG_NOSYSTEM=1; ") + script;
+    return ctl(args);
+}
+
+QByteArray TestDockerSshAgent::events()
+{
+    return ctl({ QStringLiteral("events") }).out;
+}
+
+int TestDockerSshAgent::hostGit(const QStringList &args, QByteArray *out) const
+{
+    QProcess git;
+    git.setWorkingDirectory(m_workspace);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+    env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
+    git.setProcessEnvironment(env);
+    git.start(QStringLiteral("git"),
+              QStringList{ QStringLiteral("-c"), QStringLiteral("user.name=Tester"), QStringLiteral("-c"),
+                           QStringLiteral("user.email=tester@example.org") }
+                  + args);
+    if (!git.waitForFinished(60000))
+        return -1;
+    if (out)
+        *out = git.readAllStandardOutput() + git.readAllStandardError();
+    return git.exitCode();
+}
+
+void TestDockerSshAgent::onlyTheListedKeyIsSeenAndSigns()
+{
+    const Outcome ran = run(QStringLiteral(
+        "ssh-add -l; echo listed=$?; rm -f data.sig; ssh-keygen -q -Y sign -f listed.pub -n file data; "
+        "echo signed=$?; ssh-keygen -q -Y sign -f unlisted.pub -n file data 2>/dev/null; echo unlisted=$?; "
+        "echo \"socket=$SSH_AUTH_SOCK\""));
+    const QByteArray said = ran.out + ran.err;
+    QVERIFY2(ran.out.contains(m_rig.listedFingerprint().toLatin1()), said.constData());
+    QVERIFY2(!ran.out.contains(m_rig.unlistedFingerprint().toLatin1()), said.constData());
+    QVERIFY2(ran.out.contains("listed=0\n") && ran.out.contains("signed=0\n"), said.constData());
+    QVERIFY2(!ran.out.contains("unlisted=0\n"), said.constData());
+    // The command's own socket, not the user's agent, in the container's status folder.
+    QVERIFY2(ran.out.contains("socket=/run/sandbox-studio/status/agent-"), said.constData());
+    QVERIFY(!ran.out.contains(m_rig.agentSocket().toLatin1()));
+
+    // The signature verifies on the host against the listed key alone.
+    const QString signers = m_root->filePath(QStringLiteral("signers"));
+    QVERIFY(OpenSshRig::writeFile(signers, "tester@example.org " + OpenSshRig::readAll(m_rig.listedKey())));
+    QProcess verify;
+    verify.setStandardInputFile(m_workspace + QStringLiteral("/data"));
+    verify.start(QStringLiteral("ssh-keygen"),
+                 { QStringLiteral("-Y"), QStringLiteral("verify"), QStringLiteral("-f"), signers, QStringLiteral("-I"),
+                   QStringLiteral("tester@example.org"), QStringLiteral("-n"), QStringLiteral("file"),
+                   QStringLiteral("-s"), m_workspace + QStringLiteral("/data.sig") });
+    QVERIFY(verify.waitForFinished(30000));
+    QVERIFY2(verify.exitCode() == 0, verify.readAllStandardError().constData());
+
+    // The agent went with the command: no socket of it is left in any status folder.
+    const QString name
+        = QString::fromLatin1(ran.out.mid(ran.out.indexOf("socket=") + 7).split('\n').value(0).split('/').last());
+    QVERIFY(name.startsWith(QStringLiteral("agent-")));
+    QDirIterator left(m_root->filePath(QStringLiteral("state")), { name }, QDir::System | QDir::Files,
+                      QDirIterator::Subdirectories);
+    QVERIFY2(!left.hasNext(), qPrintable(left.hasNext() ? left.next() : QString()));
+}
+
+void TestDockerSshAgent::signedCommitVerifiesOnTheHost()
+{
+    const QString project = m_workspace + QStringLiteral("/signed");
+    QVERIFY(QDir().mkpath(project));
+    QProcess init;
+    init.start(QStringLiteral("git"), { QStringLiteral("init"), QStringLiteral("-q"), project });
+    QVERIFY(init.waitForFinished(30000) && init.exitCode() == 0);
+    QVERIFY(OpenSshRig::writeFile(project + QStringLiteral("/file"), "signed content\n"));
+    const QString signers = m_root->filePath(QStringLiteral("signers"));
+    QVERIFY(OpenSshRig::writeFile(signers, "tester@example.org " + OpenSshRig::readAll(m_rig.listedKey())));
+    const QString config = QStringLiteral("-c user.name=Tester -c user.email=tester@example.org -c gpg.format=ssh "
+                                          "-c gpg.ssh.allowedSignersFile=%1")
+                               .arg(signers);
+    const Outcome ran = run(QStringLiteral("cd %1 && git add file && git %2 -c user.signingkey=%3/listed.pub "
+                                           "commit -q -S -m signed && echo committed")
+                                .arg(project, config, m_workspace));
+    QVERIFY2(ran.out.contains("committed"), QByteArray(ran.out + ran.err).constData());
+
+    QProcess verified;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+    env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
+    verified.setProcessEnvironment(env);
+    verified.setWorkingDirectory(project);
+    verified.start(QStringLiteral("git"),
+                   config.split(QLatin1Char(' '))
+                       + QStringList{ QStringLiteral("verify-commit"), QStringLiteral("HEAD") });
+    QVERIFY(verified.waitForFinished(30000));
+    const QByteArray said = verified.readAllStandardError();
+    QVERIFY2(verified.exitCode() == 0 && said.contains("Good \"git\" signature for tester@example.org"),
+             said.constData());
+}
+
+void TestDockerSshAgent::theUsersKeysCannotBeChanged()
+{
+    const Outcome ran = run(QStringLiteral(
+        "ssh-add -D; echo removeall=$?; ssh-add -d listed.pub; echo remove=$?; rm -f /tmp/planted*; "
+        "ssh-keygen -q -t ed25519 -N '' -C planted -f /tmp/planted && ssh-add /tmp/planted; echo add=$?"));
+    const QByteArray said = ran.out + ran.err;
+    QVERIFY2(ran.out.contains("removeall=") && ran.out.contains("add="), said.constData());
+    QVERIFY2(!ran.out.contains("removeall=0") && !ran.out.contains("remove=0") && !ran.out.contains("add=0"),
+             said.constData());
+    // The user's agent holds its two keys, and nothing else.
+    const QStringList held = m_rig.fingerprintsListedAt(m_rig.agentSocket());
+    QCOMPARE(held.size(), 2);
+    QVERIFY(held.contains(m_rig.listedFingerprint()) && held.contains(m_rig.unlistedFingerprint()));
+    // Each attempt is the agent's refusal, reported as the command's.
+    const QByteArray reported = events();
+    QVERIFY2(reported.count("ssh agent: ") >= 3, reported.constData());
+}
+
+void TestDockerSshAgent::confirmationIsAskedForEverySignature()
+{
+    // A presenter of the engine's (as Studio or the TUI is) answers each signature question:
+    // `sandboxctl run` answers only the questions of its command's start.
+    QString error;
+    auto transport
+        = sandbox::LocalSocketTransport::connectTo(m_root->filePath(QStringLiteral("run/engine.sock")), 10000, &error);
+    QVERIFY2(transport, qPrintable(error));
+    sandbox::Client presenter(std::move(transport));
+    bool accept = false;
+    int asked = 0;
+    connect(&presenter, &sandbox::Client::hostInteractionRequested, this,
+            [&](const sandbox::HostInteractionRequest &request) {
+                if (request.subject != QStringLiteral("ssh-signature"))
+                    return;
+                ++asked;
+                sandbox::HostInteractionResponse response;
+                response.id = request.id;
+                response.accepted = accept;
+                presenter.answerInteraction(response);
+            });
+    for (const bool answer : { false, true }) {
+        accept = answer;
+        asked = 0;
+        QProcess command;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+        command.setProcessEnvironment(env);
+        command.setWorkingDirectory(m_workspace);
+        command.start(binary(QStringLiteral("sandboxctl")),
+                      { QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")),
+                        QStringLiteral("run"), QStringLiteral("--policy"), writePolicy(QStringLiteral("always"), {}),
+                        QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                        QStringLiteral("for n in 1 2; do ssh-keygen -q -Y sign -f listed.pub -n file data "
+                                       "2>/dev/null && rm data.sig && echo signed; done; echo done") });
+        command.closeWriteChannel();
+        QTRY_VERIFY_WITH_TIMEOUT(command.state() == QProcess::NotRunning, 120000);
+        const QByteArray out = command.readAllStandardOutput();
+        QVERIFY2(out.contains("done"), QByteArray(out + command.readAllStandardError()).constData());
+        QCOMPARE(out.count("signed"), answer ? 2 : 0);
+        QCOMPARE(asked, 2);
+    }
+}
+
+void TestDockerSshAgent::anotherCommandsAgentIsUnreachable()
+{
+    // Command A holds its agent (and its container, which B shares: same policy) while B, with
+    // an agent of its own, tries A's socket by its path.
+    const QString written = m_workspace + QStringLiteral("/a-socket");
+    QFile::remove(written);
+    QProcess first;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+    first.setProcessEnvironment(env);
+    first.setWorkingDirectory(m_workspace);
+    first.start(binary(QStringLiteral("sandboxctl")),
+                { QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")),
+                  QStringLiteral("run"), QStringLiteral("--policy"), writePolicy(QStringLiteral("never"), {}),
+                  QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                  QStringLiteral("echo \"$SSH_AUTH_SOCK\" > a-socket.new && mv a-socket.new a-socket; read line; "
+                                 "ssh-add -l >/dev/null; echo first=$?") });
+    QVERIFY(first.waitForStarted(30000));
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(written).size() > 0, 120000);
+    const QByteArray path = OpenSshRig::readAll(written).trimmed();
+    QVERIFY2(path.startsWith("/run/sandbox-studio/status/agent-"), path.constData());
+
+    const Outcome second = run(QStringLiteral("SSH_AUTH_SOCK=%1 ssh-add -l; echo other=$?; ssh-add -l >/dev/null; "
+                                              "echo own=$?; for s in /run/sandbox-studio/status/agent-*; do "
+                                              "SSH_AUTH_SOCK=$s ssh-add -l >/dev/null 2>&1 && echo reached $s; done")
+                                   .arg(QString::fromLatin1(path)));
+    const QByteArray said = second.out + second.err;
+    QVERIFY2(second.out.contains("other=") && !second.out.contains("other=0"), said.constData());
+    QVERIFY2(second.out.contains("own=0"), said.constData());
+    // Only its own socket answers.
+    QCOMPARE(second.out.count("reached "), 1);
+    QVERIFY2(!second.out.contains(QByteArray("reached " + path)), said.constData());
+
+    // A's agent still serves A.
+    first.write("go\n");
+    first.closeWriteChannel();
+    QVERIFY(first.waitForFinished(120000));
+    const QByteArray firstSaid = first.readAllStandardOutput();
+    QVERIFY2(firstSaid.contains("first=0"), QByteArray(firstSaid + first.readAllStandardError()).constData());
+    // B's attempt on A's socket is reported as a refused unix socket.
+    const QByteArray reported = events();
+    QVERIFY2(reported.contains(path), reported.constData());
+}
+
+void TestDockerSshAgent::pushReachesOnlyThePolicysHosts()
+{
+    const QString project = m_workspace + QStringLiteral("/pushed");
+    QVERIFY(QDir().mkpath(project));
+    const QString remote = m_rig.path(QStringLiteral("remote-docker.git"));
+    QCOMPARE(hostGit({ QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("--bare"), remote }), 0);
+    QCOMPARE(hostGit({ QStringLiteral("-C"), project, QStringLiteral("init"), QStringLiteral("-q"),
+                       QStringLiteral("-b"), QStringLiteral("main") }),
+             0);
+    QVERIFY(OpenSshRig::writeFile(project + QStringLiteral("/f"), "pushed\n"));
+    QCOMPARE(hostGit({ QStringLiteral("-C"), project, QStringLiteral("add"), QStringLiteral("f") }), 0);
+    QCOMPARE(hostGit({ QStringLiteral("-C"), project, QStringLiteral("commit"), QStringLiteral("-qm"),
+                       QStringLiteral("first") }),
+             0);
+    QCOMPARE(
+        hostGit(
+            { QStringLiteral("-C"), project, QStringLiteral("remote"), QStringLiteral("add"), QStringLiteral("origin"),
+              QStringLiteral("ssh://%1@127.0.0.1:%2%3").arg(m_rig.userName()).arg(m_rig.serverPort()).arg(remote) }),
+        0);
+    QByteArray head;
+    QCOMPARE(hostGit({ QStringLiteral("-C"), project, QStringLiteral("rev-parse"), QStringLiteral("HEAD") }, &head), 0);
+
+    const quint16 other = m_rig.serverPort() == 65535 ? 65534 : m_rig.serverPort() + 1;
+    const Outcome ran
+        = run(QStringLiteral("cd %4 && git push -q origin main && echo pushed; "
+                             "ssh -F \"$SANDBOX_SSH_CONFIG\" -p %1 %2@127.0.0.1 true; echo other=$?; "
+                             "ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no -p %3 %2@127.0.0.1 true; "
+                             "echo direct=$?; "
+                             "copy=$(sed -n 's/.*UserKnownHostsFile \"\\(.*\\)\"/\\1/p' \"$SANDBOX_SSH_CONFIG\"); "
+                             "grep -q 127.0.0.1 \"$copy\" && echo kept; grep -q elsewhere \"$copy\" && echo leaked")
+                  .arg(other)
+                  .arg(m_rig.userName())
+                  .arg(m_rig.serverPort())
+                  .arg(project),
+              QStringLiteral("never"), { QStringLiteral("127.0.0.1:%1").arg(m_rig.serverPort()) });
+    const QByteArray said = ran.out + ran.err + "\nsshd:\n" + m_rig.serverLog();
+    QVERIFY2(ran.out.contains("pushed"), said.constData());
+    QProcess remoteHead;
+    remoteHead.start(QStringLiteral("git"),
+                     { QStringLiteral("--git-dir=") + remote, QStringLiteral("rev-parse"), QStringLiteral("main") });
+    QVERIFY(remoteHead.waitForFinished(30000));
+    QCOMPARE(remoteHead.readAllStandardOutput().trimmed(), head.trimmed());
+    // Another port of the same host: the proxy refuses it, and says so.
+    QVERIFY2(ran.out.contains("other=") && !ran.out.contains("other=0"), said.constData());
+    const QByteArray reported = events();
+    QVERIFY2(reported.contains(QByteArray(QByteArray(":") + QByteArray::number(other))), reported.constData());
+    // The copy of the user's known hosts holds the policy's hosts only.
+    QVERIFY2(ran.out.contains("kept") && !ran.out.contains("leaked"), said.constData());
+    // Straight to the allowed server, past the proxy: the container has no such way out.
+    QVERIFY2(ran.out.contains("direct=") && !ran.out.contains("direct=0"), said.constData());
+}
+
+void TestDockerSshAgent::hostsWithoutTheAllowlistAreRefused()
+{
+    const QString marker = m_workspace + QStringLiteral("/ran");
+    const QString file
+        = writePolicy(QStringLiteral("never"), { QStringLiteral("git.example.org") }, QStringLiteral("none"));
+    const Outcome ran = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), file, QStringLiteral("--"),
+                              QStringLiteral("/bin/touch"), marker });
+    QCOMPARE(ran.exitCode, 125);
+    QVERIFY2(ran.err.contains("policy.sshAgent.hosts") && ran.err.contains("allowlist"), ran.err.constData());
+    QVERIFY(!QFile::exists(marker));
+}
+
+QTEST_GUILESS_MAIN(TestDockerSshAgent)
+#include "tst_docker_sshagent.moc"
