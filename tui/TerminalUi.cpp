@@ -308,6 +308,12 @@ void TerminalUi::draw()
             line(row++, tr("  network:         %1").arg(Policy::networkModeName(m_policy->network)));
             line(row++, tr("  allowed domains: %1").arg(m_policy->allowedDomains.join(QStringLiteral(", "))));
             line(row++, tr("  denied domains:  %1").arg(m_policy->deniedDomains.join(QStringLiteral(", "))));
+            if (m_policy->upstreamProxy)
+                line(row++,
+                     m_policy->upstreamProxy->credential.isEmpty()
+                         ? tr("  upstream proxy:  %1").arg(m_policy->upstreamProxy->url)
+                         : tr("  upstream proxy:  %1 (credential %2)")
+                               .arg(m_policy->upstreamProxy->url, m_policy->upstreamProxy->credential));
             line(row++, tr("  host execution:  %1").arg(Policy::hostExecutionName(m_policy->hostExecution)));
             if (m_policy->sshAgent) {
                 line(row++,

@@ -40,6 +40,8 @@ QString BackendList::enforcementTitle(const QString &dimension)
         return tr("Credentials");
     if (dimension == QLatin1String("sshAgent"))
         return tr("SSH agent");
+    if (dimension == QLatin1String("upstreamProxy"))
+        return tr("Upstream proxy");
     return dimension;
 }
 

@@ -305,6 +305,8 @@ void PolicyPanel::updateSummary()
     };
     if (!credentials.isEmpty())
         lines << tr("<b>Credentials:</b> %1").arg(credentials.join(QStringLiteral("; ")).toHtmlEscaped());
+    if (policy.upstreamProxy)
+        lines << tr("<b>Upstream proxy:</b> %1").arg(policy.upstreamProxy->url.toHtmlEscaped());
     if (policy.sshAgent) {
         const QString hosts = policy.sshAgent->hosts.isEmpty() ? tr("none (signing only)")
                                                                : policy.sshAgent->hosts.join(QStringLiteral(", "));

@@ -102,6 +102,10 @@ int PolicyCommand::execute(EngineConnection &engine)
     }
     if (!pol.extraCaCertificates.isEmpty())
         text += tr("  extra CA certificates: %1\n").arg(Listing::listOrNone(pol.extraCaCertificates));
+    if (pol.upstreamProxy)
+        text += pol.upstreamProxy->credential.isEmpty()
+            ? tr("  upstream proxy: %1\n").arg(pol.upstreamProxy->url)
+            : tr("  upstream proxy: %1 (credential %2)\n").arg(pol.upstreamProxy->url, pol.upstreamProxy->credential);
     text += tr("host execution: %1\n").arg(Policy::hostExecutionName(pol.hostExecution));
     text += pol.credentials.isEmpty() ? tr("credentials:    (none)\n") : tr("credentials:\n");
     for (const PolicyCredential &credential : pol.credentials)

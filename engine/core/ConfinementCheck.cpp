@@ -49,6 +49,8 @@ QString ConfinementCheck::dimensionInWords(const QString &dimension)
         return tr("credential injection");
     if (dimension == QLatin1String("sshAgent"))
         return tr("the filtering SSH agent");
+    if (dimension == QLatin1String("upstreamProxy"))
+        return tr("the upstream proxy");
     return dimension;
 }
 

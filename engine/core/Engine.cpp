@@ -734,6 +734,8 @@ Result<QList<CredentialInfo>> Engine::credentials() const
     QStringList names = stored.value();
     for (const PolicyCredential &credential : policy.credentials)
         names.append(credential.name);
+    if (policy.upstreamProxy && !policy.upstreamProxy->credential.isEmpty())
+        names.append(policy.upstreamProxy->credential);
     names.sort();
     names.removeDuplicates();
     QList<CredentialInfo> list;
@@ -748,6 +750,10 @@ Result<QList<CredentialInfo>> Engine::credentials() const
             info.inPolicy = true;
             info.hosts = entry->hosts;
             info.env = entry->env;
+        } else if (policy.upstreamProxy && policy.upstreamProxy->credential == name) {
+            // Sent to the upstream proxy alone: its host is where the value goes.
+            info.inPolicy = true;
+            info.hosts = { policy.upstreamProxy->authority() };
         }
         list.append(info);
     }
@@ -901,8 +907,10 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
     }
     EngineFiles::keepUnreadable(effectivePolicy, d->options.stateDirectory, d->options.configDirectory);
     // Certificate authorities the proxy trusts toward the real hosts: none that this command
-    // could write, or it could make the next one trust what it likes.
-    if (!effectivePolicy.credentials.isEmpty()) {
+    // could write, or it could make the next one trust what it likes (toward an https
+    // upstream proxy too).
+    if (!effectivePolicy.credentials.isEmpty()
+        || (effectivePolicy.upstreamProxy && effectivePolicy.upstreamProxy->usesTls())) {
         QStringList authorities;
         for (const QString &file : CredentialInjector::resolveCertificateFiles(effectivePolicy.extraCaCertificates)) {
             authorities.append(file);

@@ -2,6 +2,7 @@
 
 #include "CertificateAuthority.h"
 #include "TlsStream.h"
+#include "UpstreamProxy.h"
 #include "protocol/RuntimeDirectory.h"
 
 #include <QCryptographicHash>
@@ -167,6 +168,12 @@ CredentialInjector::channelFor(const QList<PolicyCredential> &credentials, const
     channel->authority = opened.value();
     channel->source = m_source;
     return std::shared_ptr<const ChannelCredentials>(std::move(channel));
+}
+
+Result<std::shared_ptr<const UpstreamProxy>>
+CredentialInjector::upstreamFor(const PolicyUpstreamProxy &proxy, const QStringList &extraCaCertificates) const
+{
+    return UpstreamProxy::make(proxy, extraCaCertificates, m_source);
 }
 
 QString CredentialInjector::systemBundlePath()

@@ -21,6 +21,8 @@ struct ssl_ctx_st;
 namespace sandbox {
 
 class CertificateAuthority;
+class UpstreamProxy;
+struct PolicyUpstreamProxy;
 
 // Where the proxy reads a credential's value, at the moment a request needs it (so a value
 // removed or replaced applies to the next request). Thread-safe; never logs a value.
@@ -90,6 +92,10 @@ public:
     Result<std::shared_ptr<const ChannelCredentials>> channelFor(const QList<PolicyCredential> &credentials,
                                                                  const QStringList &extraCaCertificates,
                                                                  ChannelCredentials::Listener reported);
+
+    // The channel's upstream proxy, its credential read from this injector's source.
+    Result<std::shared_ptr<const UpstreamProxy>> upstreamFor(const PolicyUpstreamProxy &proxy,
+                                                             const QStringList &extraCaCertificates) const;
 
     // What a sandbox with credentials is given: each credential's placeholder under its
     // variable, the certificate bundle (the system's authorities, the engine's, the policy's

@@ -64,7 +64,8 @@ Status FilteringProxy::start()
 }
 
 Result<QString> FilteringProxy::openChannel(const DomainRules &rules, ProxyRefusalListener refused,
-                                            std::shared_ptr<const ChannelCredentials> credentials)
+                                            std::shared_ptr<const ChannelCredentials> credentials,
+                                            std::shared_ptr<const UpstreamProxy> upstream)
 {
     if (Status started = start(); !started)
         return started.error();
@@ -74,14 +75,16 @@ Result<QString> FilteringProxy::openChannel(const DomainRules &rules, ProxyRefus
         return length.error();
     QString error;
     QMetaObject::invokeMethod(
-        m_server, [&] { error = m_server->listen(path, rules, refused, credentials); }, Qt::BlockingQueuedConnection);
+        m_server, [&] { error = m_server->listen(path, rules, refused, credentials, upstream); },
+        Qt::BlockingQueuedConnection);
     if (!error.isEmpty())
         return Error{ QStringLiteral("proxy"), error, {} };
     return path;
 }
 
 Result<QString> FilteringProxy::openPrivateChannel(const DomainRules &rules, ProxyRefusalListener refused,
-                                                   std::shared_ptr<const ChannelCredentials> credentials)
+                                                   std::shared_ptr<const ChannelCredentials> credentials,
+                                                   std::shared_ptr<const UpstreamProxy> upstream)
 {
     if (Status started = start(); !started)
         return started.error();
@@ -94,7 +97,8 @@ Result<QString> FilteringProxy::openPrivateChannel(const DomainRules &rules, Pro
     const QString path = directory + QStringLiteral("/proxy.sock");
     QString error;
     QMetaObject::invokeMethod(
-        m_server, [&] { error = m_server->listen(path, rules, refused, credentials); }, Qt::BlockingQueuedConnection);
+        m_server, [&] { error = m_server->listen(path, rules, refused, credentials, upstream); },
+        Qt::BlockingQueuedConnection);
     if (!error.isEmpty()) {
         QDir().rmdir(directory);
         return Error{ QStringLiteral("proxy"), error, {} };

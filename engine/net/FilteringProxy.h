@@ -16,6 +16,7 @@ namespace sandbox {
 
 class ChannelCredentials;
 class ProxyServer;
+class UpstreamProxy;
 
 // The allowed-domains filtering proxy. It runs on a thread of its own and serves one
 // unix socket ("channel") per sandbox, each with that sandbox's rules, in an owner-only
@@ -37,12 +38,15 @@ public:
     // A new socket serving `rules`; returns its path. `refused` (may be empty) is told of
     // every connection the channel refuses by its rules.
     // `credentials` (may be null): the credentials whose hosts the channel terminates TLS for.
+    // `upstream` (may be null): the proxy every connection of the channel goes through.
     Result<QString> openChannel(const DomainRules &rules, ProxyRefusalListener refused = {},
-                                std::shared_ptr<const ChannelCredentials> credentials = {});
+                                std::shared_ptr<const ChannelCredentials> credentials = {},
+                                std::shared_ptr<const UpstreamProxy> upstream = {});
     // A new socket serving `rules`, alone in an owner-only directory of its own (so the
     // directory can be mounted into a sandbox whole); returns the socket's path.
     Result<QString> openPrivateChannel(const DomainRules &rules, ProxyRefusalListener refused = {},
-                                       std::shared_ptr<const ChannelCredentials> credentials = {});
+                                       std::shared_ptr<const ChannelCredentials> credentials = {},
+                                       std::shared_ptr<const UpstreamProxy> upstream = {});
     // Ends the channel's connections, removes its socket (and its own directory).
     void closeChannel(const QString &socketPath);
     int channelCount() const;

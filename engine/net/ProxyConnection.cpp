@@ -4,6 +4,7 @@
 #include "CertificateAuthority.h"
 #include "CredentialInjector.h"
 #include "TlsStream.h"
+#include "UpstreamProxy.h"
 
 #include <QCoreApplication>
 #include <QHostInfo>
@@ -37,7 +38,7 @@ QByteArray refusalResponse(int status, const QString &reason, bool refusalHeader
     static const QMap<int, QByteArray> phrases = {
         { 400, "Bad Request" },     { 403, "Forbidden" },           { 405, "Method Not Allowed" },
         { 408, "Request Timeout" }, { 421, "Misdirected Request" }, { 431, "Request Header Fields Too Large" },
-        { 501, "Not Implemented" }, { 502, "Bad Gateway" },
+        { 501, "Not Implemented" }, { 502, "Bad Gateway" },         { 504, "Gateway Timeout" },
     };
     QByteArray text = reason.toUtf8();
     text.replace('\r', ' ').replace('\n', ' ');
@@ -53,17 +54,24 @@ QByteArray refusalResponse(int status, const QString &reason, bool refusalHeader
 } // namespace
 
 ProxyConnection::ProxyConnection(int clientFd, const DomainRules &rules, ProxyRefusalListener refused,
-                                 std::shared_ptr<const ChannelCredentials> credentials, QObject *parent)
+                                 std::shared_ptr<const ChannelCredentials> credentials,
+                                 std::shared_ptr<const UpstreamProxy> upstream, QObject *parent)
     : QObject(parent)
     , m_client(new ClientStream(clientFd, this))
     , m_rules(rules)
     , m_refused(std::move(refused))
     , m_credentials(std::move(credentials))
+    , m_via(std::move(upstream))
 {
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, [this] {
         if (m_state == State::Relaying)
             finish();
+        else if (m_via && (m_state == State::Connecting || m_state == State::Tunneling))
+            fail(504, 0x06,
+                 tr("the upstream proxy %1 did not open the tunnel to %2 within %3 seconds")
+                     .arg(m_via->authority(), target())
+                     .arg(kHandshakeTimeoutMs / 1000));
         else
             fail(408, 0x06, tr("timed out"));
     });
@@ -95,7 +103,7 @@ void ProxyConnection::onClientData()
         if (m_upstream) {
             const QByteArray bytes = m_client->readAll();
             scanOutgoing(bytes);
-            m_upstream->write(bytes);
+            writeUpstream(bytes);
             if (m_upstream->bytesToWrite() > kMaxPendingBytes)
                 m_client->setReading(false);
         }
@@ -105,7 +113,7 @@ void ProxyConnection::onClientData()
     if (m_state == State::Closing)
         return;
     m_buffer += m_client->readAll();
-    if (m_state == State::Resolving || m_state == State::Connecting) {
+    if (m_state == State::Resolving || m_state == State::Connecting || m_state == State::Tunneling) {
         // What follows the request waits for the target; no more than a slow side's share.
         if (m_buffer.size() > kMaxPendingBytes)
             m_client->setReading(false);
@@ -136,12 +144,13 @@ void ProxyConnection::onClientInputEnded()
             // sent to the target, whose answer still comes back.
             m_upstreamTls->close();
             if (m_upstream)
-                m_upstream->write(m_upstreamTls->takeEncrypted());
+                writeUpstream(m_upstreamTls->takeEncrypted());
         }
         endUpstreamInput();
         return;
     case State::Resolving:
     case State::Connecting:
+    case State::Tunneling:
         // The whole request is in; what follows it is sent once connected, then the
         // target learns that nothing more comes.
         return;
@@ -158,14 +167,18 @@ void ProxyConnection::onClientInputEnded()
 
 void ProxyConnection::relayToClient()
 {
+    if (m_state == State::Tunneling) {
+        readTunnelAnswer();
+        return;
+    }
     if (m_state != State::Relaying || !m_upstream)
         return;
-    if (m_client->bytesToWrite() < kMaxPendingBytes && m_upstream->bytesAvailable() > 0) {
+    if (m_client->bytesToWrite() < kMaxPendingBytes && (m_upstream->bytesAvailable() > 0 || !m_viaPending.isEmpty())) {
         if (m_intercept) {
-            m_upstreamTls->receiveEncrypted(m_upstream->read(kMaxPendingBytes));
+            m_upstreamTls->receiveEncrypted(readUpstream(kMaxPendingBytes));
             pumpInterception();
         } else {
-            m_client->write(m_upstream->read(kMaxPendingBytes));
+            m_client->write(readUpstream(kMaxPendingBytes));
         }
         armIdle();
     }
@@ -177,6 +190,10 @@ void ProxyConnection::endUpstreamInput()
     if (!m_upstream || m_upstream->state() != QAbstractSocket::ConnectedState || m_upstream->bytesToWrite() > 0)
         return; // again once connected, or once what is pending is written
     m_upstreamInputEnding = false;
+    // A TLS connection to the upstream proxy cannot be half-closed (close_notify would end
+    // reading too): the target's answer still comes, and the connection ends when it closes.
+    if (m_viaTls)
+        return;
     ::shutdown(int(m_upstream->socketDescriptor()), SHUT_WR);
 }
 
@@ -391,7 +408,14 @@ void ProxyConnection::startTarget(const QString &host, quint16 port)
             refuse(tr("%1 is a %2 address").arg(m_host, kind));
             return;
         }
-        connectTo(literal);
+        if (m_via)
+            connectVia();
+        else
+            connectTo(literal);
+        return;
+    }
+    if (m_via) {
+        connectVia();
         return;
     }
     m_state = State::Resolving;
@@ -422,6 +446,18 @@ void ProxyConnection::onResolved(const QHostInfo &info)
 
 void ProxyConnection::connectTo(const QHostAddress &address)
 {
+    openUpstreamSocket();
+    m_upstream->connectToHost(address, m_port);
+}
+
+void ProxyConnection::connectVia()
+{
+    openUpstreamSocket();
+    m_upstream->connectToHost(m_via->host, m_via->port);
+}
+
+void ProxyConnection::openUpstreamSocket()
+{
     m_state = State::Connecting;
     m_upstream = new QTcpSocket(this);
     m_upstream->setReadBufferSize(kMaxPendingBytes);
@@ -431,10 +467,17 @@ void ProxyConnection::connectTo(const QHostAddress &address)
             [this] { m_upstream->setSocketOption(QAbstractSocket::LowDelayOption, 1); });
     connect(m_upstream, &QTcpSocket::connected, this, &ProxyConnection::onUpstreamConnected);
     connect(m_upstream, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
-        if (m_state == State::Connecting) {
-            const quint8 code = error == QAbstractSocket::ConnectionRefusedError ? 0x05 : 0x04;
+        const quint8 code = error == QAbstractSocket::ConnectionRefusedError ? 0x05 : 0x04;
+        if (m_state == State::Connecting && m_via)
+            fail(502, code,
+                 tr("cannot connect to the upstream proxy %1 (for %2): %3")
+                     .arg(m_via->authority(), target(), m_upstream->errorString()));
+        else if (m_state == State::Connecting)
             fail(502, code, tr("cannot connect to %1:%2: %3").arg(m_host).arg(m_port).arg(m_upstream->errorString()));
-        }
+        else if (m_state == State::Tunneling)
+            fail(502, 0x01,
+                 tr("the upstream proxy %1 ended the connection before it opened the tunnel to %2: %3")
+                     .arg(m_via->authority(), target(), m_upstream->errorString()));
     });
     connect(m_upstream, &QTcpSocket::readyRead, this, &ProxyConnection::relayToClient);
     connect(m_upstream, &QTcpSocket::bytesWritten, this, [this] {
@@ -447,7 +490,7 @@ void ProxyConnection::connectTo(const QHostAddress &address)
         if (m_state != State::Relaying)
             return;
         if (m_intercept) {
-            m_upstreamTls->receiveEncrypted(m_upstream->readAll());
+            m_upstreamTls->receiveEncrypted(readUpstream(-1));
             pumpInterception();
             if (m_state != State::Relaying)
                 return;
@@ -457,14 +500,120 @@ void ProxyConnection::connectTo(const QHostAddress &address)
             m_client->closeAfterWriting();
             return;
         }
-        m_client->write(m_upstream->readAll());
+        m_client->write(readUpstream(-1));
         m_state = State::Closing;
         m_client->closeAfterWriting();
     });
-    m_upstream->connectToHost(address, m_port);
 }
 
 void ProxyConnection::onUpstreamConnected()
+{
+    if (m_via && m_state == State::Connecting) {
+        startTunnel();
+        return;
+    }
+    onTargetReached();
+}
+
+void ProxyConnection::startTunnel()
+{
+    m_state = State::Tunneling;
+    if (m_via->tls) {
+        QString error;
+        m_viaTls = TlsStream::client(m_via->trust.get(), m_via->host, error);
+        if (!m_viaTls) {
+            fail(502, 0x01, tr("cannot open TLS to the upstream proxy %1: %2").arg(m_via->authority(), error));
+            return;
+        }
+    }
+    Result<QByteArray> request = m_via->connectRequest(target());
+    if (!request) {
+        refuse(request.error().message);
+        return;
+    }
+    QByteArray bytes = std::move(request).value();
+    writeUpstream(bytes);
+    bytes.fill('\0');
+}
+
+void ProxyConnection::readTunnelAnswer()
+{
+    m_viaAnswer += readUpstream(-1);
+    if (m_viaTls && m_viaTls->hasEnded() && !m_viaTls->error().isEmpty()) {
+        fail(502, 0x01,
+             tr("the TLS connection to the upstream proxy %1 failed (is its authority among the system's or in "
+                "network.extraCaCertificates?): %2")
+                 .arg(m_via->authority(), m_viaTls->error()));
+        return;
+    }
+    const qsizetype end = m_viaAnswer.indexOf("\r\n\r\n");
+    if (end < 0) {
+        if (m_viaAnswer.size() > kMaxHeadBytes)
+            fail(502, 0x01,
+                 tr("the upstream proxy %1 answered with a header larger than %2 bytes")
+                     .arg(m_via->authority())
+                     .arg(kMaxHeadBytes));
+        return;
+    }
+    QByteArray statusLine = m_viaAnswer.left(m_viaAnswer.indexOf("\r\n"));
+    m_viaPending = m_viaAnswer.mid(end + 4);
+    m_viaAnswer.clear();
+    const QList<QByteArray> words = statusLine.split(' ');
+    const int status = words.size() >= 2 && statusLine.startsWith("HTTP/1.") ? words.at(1).toInt() : 0;
+    // The answer is the upstream proxy's, not the target's: only its status line is told,
+    // printable and short.
+    for (char &c : statusLine) {
+        if (c < 0x20 || c > 0x7e)
+            c = '?';
+    }
+    const QString answer = QString::fromLatin1(statusLine.left(120));
+    if (status >= 200 && status < 300) {
+        onTargetReached();
+        if (m_state == State::Relaying && !m_viaPending.isEmpty())
+            relayToClient();
+        return;
+    }
+    m_viaPending.clear();
+    if (status == 407) {
+        refuse(tr("the upstream proxy %1 wants credentials it was not given or did not accept (%2); name them in "
+                  "network.upstreamProxy.credential and store \"user:password\" with sandboxctl credential set NAME")
+                   .arg(m_via->authority(), answer));
+    } else if (status == 403) {
+        refuse(tr("the upstream proxy %1 refused the tunnel to %2 (%3)").arg(m_via->authority(), target(), answer));
+    } else {
+        fail(502, 0x04,
+             tr("the upstream proxy %1 could not open a tunnel to %2 (%3)").arg(m_via->authority(), target(), answer));
+    }
+}
+
+void ProxyConnection::writeUpstream(const QByteArray &bytes)
+{
+    if (!m_viaTls) {
+        if (!bytes.isEmpty())
+            m_upstream->write(bytes);
+        return;
+    }
+    if (!bytes.isEmpty())
+        m_viaTls->writePlain(bytes);
+    if (const QByteArray out = m_viaTls->takeEncrypted(); !out.isEmpty())
+        m_upstream->write(out);
+}
+
+QByteArray ProxyConnection::readUpstream(qint64 max)
+{
+    QByteArray plain = std::exchange(m_viaPending, QByteArray());
+    const QByteArray raw = max < 0 ? m_upstream->readAll() : m_upstream->read(max);
+    if (!m_viaTls)
+        return plain + raw;
+    m_viaTls->receiveEncrypted(raw);
+    // The handshake and key updates answer what arrives.
+    if (const QByteArray out = m_viaTls->takeEncrypted();
+        !out.isEmpty() && m_upstream->state() == QAbstractSocket::ConnectedState)
+        m_upstream->write(out);
+    return plain + m_viaTls->takePlain();
+}
+
+void ProxyConnection::onTargetReached()
 {
     if (m_intercept) {
         startInterception();
@@ -476,10 +625,10 @@ void ProxyConnection::onUpstreamConnected()
     else if (m_httpConnect)
         m_client->write("HTTP/1.1 200 Connection established\r\n\r\n");
     else
-        m_upstream->write(m_forwardHead);
+        writeUpstream(m_forwardHead);
     scanOutgoing(m_forwardHead + m_buffer);
     if (!m_buffer.isEmpty())
-        m_upstream->write(m_buffer);
+        writeUpstream(m_buffer);
     m_buffer.clear();
     m_client->setReading(m_upstream->bytesToWrite() <= kMaxPendingBytes);
     armIdle();
@@ -620,7 +769,7 @@ void ProxyConnection::pumpInterception()
     if (m_upstream && m_upstream->state() == QAbstractSocket::ConnectedState) {
         const QByteArray up = m_upstreamTls->takeEncrypted();
         if (!up.isEmpty())
-            m_upstream->write(up);
+            writeUpstream(up);
     }
     const QByteArray down = m_clientTls->takeEncrypted();
     if (!down.isEmpty())

@@ -19,6 +19,7 @@ namespace sandbox {
 
 class ChannelCredentials;
 class TlsStream;
+class UpstreamProxy;
 
 // One client of the filtering proxy: reads an HTTP (CONNECT, absolute-URI or origin-form
 // with Host) or SOCKS5 request, checks it against the rules, resolves the name itself,
@@ -33,6 +34,11 @@ class TlsStream;
 // between pass through an HttpRequestRewriter (Host and SNI must name the tunnel's host;
 // placeholders become values in the allowed headers). Every other tunnel stays a plain
 // relay, its bytes toward the target scanned for placeholders (reported, never replaced).
+//
+// With an upstream proxy, every target the rules allow is reached through it: a CONNECT
+// to the target (over TLS to the proxy when it is https), then the same relay or
+// termination as without one. The name is resolved by the upstream proxy (a corporate
+// network often resolves outside names nowhere else); an IP literal is still checked here.
 class ProxyConnection final : public QObject
 {
     Q_OBJECT
@@ -47,12 +53,14 @@ public:
     // Takes ownership of `clientFd`, the accepted connection on the channel's socket.
     // `refused` (may be empty) is told of each refusal by the rules.
     ProxyConnection(int clientFd, const DomainRules &rules, ProxyRefusalListener refused = {},
-                    std::shared_ptr<const ChannelCredentials> credentials = {}, QObject *parent = nullptr);
+                    std::shared_ptr<const ChannelCredentials> credentials = {},
+                    std::shared_ptr<const UpstreamProxy> upstream = {}, QObject *parent = nullptr);
     ~ProxyConnection() override;
 
 private:
     enum class Protocol { Unknown, Http, Socks };
-    enum class State { Greeting, SocksRequest, HttpHead, Resolving, Connecting, Relaying, Closing };
+    // Tunneling: connected to the upstream proxy, waiting for its answer to CONNECT.
+    enum class State { Greeting, SocksRequest, HttpHead, Resolving, Connecting, Tunneling, Relaying, Closing };
 
     void onClientData();
     void onClientInputEnded();
@@ -64,7 +72,16 @@ private:
     void startTarget(const QString &host, quint16 port);
     void onResolved(const QHostInfo &info);
     void connectTo(const QHostAddress &address);
+    void connectVia();
+    void openUpstreamSocket();
     void onUpstreamConnected();
+    void onTargetReached();
+    void startTunnel();
+    void readTunnelAnswer();
+    // The bytes toward and from the target, through the TLS to the upstream proxy when
+    // there is one. `max` < 0: everything there is.
+    void writeUpstream(const QByteArray &bytes);
+    QByteArray readUpstream(qint64 max);
     void refuse(const QString &reason);
     void fail(int httpStatus, quint8 socksCode, const QString &reason);
     void finish();
@@ -108,6 +125,10 @@ private:
     QByteArray m_scanTail;
     QByteArray m_answerTail;
     QSet<QString> m_scanReported;
+    std::shared_ptr<const UpstreamProxy> m_via;
+    std::unique_ptr<TlsStream> m_viaTls;
+    QByteArray m_viaAnswer;
+    QByteArray m_viaPending; // tunnel bytes that came with the upstream proxy's answer
 };
 
 } // namespace sandbox

@@ -9,6 +9,7 @@
 namespace sandbox {
 
 class ChannelCredentials;
+class UpstreamProxy;
 
 // One proxy channel's socket: each accepted connection becomes a ProxyConnection over its
 // raw descriptor (not a QLocalSocket), so half-closed connections stay open (ClientStream).
@@ -20,7 +21,8 @@ class ProxyListener final : public QLocalServer
 public:
     // `refused` (may be empty) is told of every connection the rules refuse.
     ProxyListener(const DomainRules &rules, ProxyRefusalListener refused,
-                  std::shared_ptr<const ChannelCredentials> credentials = {}, QObject *parent = nullptr);
+                  std::shared_ptr<const ChannelCredentials> credentials = {},
+                  std::shared_ptr<const UpstreamProxy> upstream = {}, QObject *parent = nullptr);
 
 protected:
     void incomingConnection(quintptr socketDescriptor) override;
@@ -29,6 +31,7 @@ private:
     DomainRules m_rules;
     ProxyRefusalListener m_refused;
     std::shared_ptr<const ChannelCredentials> m_credentials;
+    std::shared_ptr<const UpstreamProxy> m_upstream;
 };
 
 } // namespace sandbox

@@ -8,9 +8,10 @@
 namespace sandbox {
 
 QString ProxyServer::listen(const QString &path, const DomainRules &rules, const ProxyRefusalListener &refused,
-                            const std::shared_ptr<const ChannelCredentials> &credentials)
+                            const std::shared_ptr<const ChannelCredentials> &credentials,
+                            const std::shared_ptr<const UpstreamProxy> &upstream)
 {
-    auto *server = new ProxyListener(rules, refused, credentials, this);
+    auto *server = new ProxyListener(rules, refused, credentials, upstream, this);
     server->setSocketOptions(QLocalServer::UserAccessOption);
     server->setMaxPendingConnections(128);
     if (!server->listen(path)) {

@@ -37,7 +37,7 @@ const QStringList &BackendDescriptor::enforcementDimensions()
     static const QStringList dimensions{ QStringLiteral("filesystem"),     QStringLiteral("network"),
                                          QStringLiteral("allowedDomains"), QStringLiteral("hostExecution"),
                                          QStringLiteral("confinement"),    QStringLiteral("credentials"),
-                                         QStringLiteral("sshAgent") };
+                                         QStringLiteral("sshAgent"),       QStringLiteral("upstreamProxy") };
     return dimensions;
 }
 

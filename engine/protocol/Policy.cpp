@@ -147,6 +147,8 @@ QStringList Policy::restrictedDimensions() const
         restricted.append(QStringLiteral("credentials"));
     if (sshAgent)
         restricted.append(QStringLiteral("sshAgent"));
+    if (upstreamProxy)
+        restricted.append(QStringLiteral("upstreamProxy"));
     return restricted;
 }
 
@@ -336,6 +338,23 @@ Status Policy::validate(const QString &where) const
                                {} });
     if (sshAgent)
         sshAgent->collectProblems(where + QStringLiteral(".sshAgent"), problems);
+    if (upstreamProxy) {
+        const QString proxyPath = where + QStringLiteral(".network.upstreamProxy");
+        upstreamProxy->collectProblems(proxyPath, problems);
+        if (network != NetworkMode::Allowlist)
+            problems.append(
+                Error{ proxyPath,
+                       tr("an upstream proxy needs the network mode \"allowlist\": only then do connections "
+                          "go through the engine's proxy, which chains to it"),
+                       {} });
+        if (!upstreamProxy->credential.isEmpty() && credential(upstreamProxy->credential))
+            problems.append(Error{ proxyPath + QStringLiteral(".credential"),
+                                   tr("\"%1\" is also one of the policy's credentials, which the proxy puts into "
+                                      "requests toward their hosts; the upstream proxy's credential must be a value "
+                                      "of its own")
+                                       .arg(upstreamProxy->credential),
+                                   {} });
+    }
     if (problems.isEmpty())
         return Status::success();
     Error first = problems.first();
@@ -365,6 +384,11 @@ QJsonObject Policy::toJson() const
     if (!extraCaCertificates.isEmpty()) {
         QJsonObject net = json.value(QStringLiteral("network")).toObject();
         net.insert(QStringLiteral("extraCaCertificates"), QJsonArray::fromStringList(extraCaCertificates));
+        json.insert(QStringLiteral("network"), net);
+    }
+    if (upstreamProxy) {
+        QJsonObject net = json.value(QStringLiteral("network")).toObject();
+        net.insert(QStringLiteral("upstreamProxy"), upstreamProxy->toJson());
         json.insert(QStringLiteral("network"), net);
     }
     if (!credentials.isEmpty()) {
@@ -429,13 +453,22 @@ Result<Policy> Policy::fromJson(const QJsonValue &value, const QString &path)
 
     JsonReader net(network, reader.childPath(QStringLiteral("network")));
     net.rejectUnknownKeys({ QStringLiteral("mode"), QStringLiteral("allowedDomains"), QStringLiteral("deniedDomains"),
-                            QStringLiteral("extraCaCertificates") });
+                            QStringLiteral("extraCaCertificates"), QStringLiteral("upstreamProxy") });
     const QString mode = net.requireString(QStringLiteral("mode"));
     policy.allowedDomains = net.optionalStringList(QStringLiteral("allowedDomains"));
     policy.deniedDomains = net.optionalStringList(QStringLiteral("deniedDomains"));
     policy.extraCaCertificates = net.optionalStringList(QStringLiteral("extraCaCertificates"));
+    const bool hasUpstreamProxy = net.has(QStringLiteral("upstreamProxy"));
+    const QJsonObject upstreamProxy = net.optionalObject(QStringLiteral("upstreamProxy"));
     if (!net.ok())
         return net.error();
+    if (hasUpstreamProxy) {
+        Result<PolicyUpstreamProxy> proxy
+            = PolicyUpstreamProxy::fromJson(upstreamProxy, net.childPath(QStringLiteral("upstreamProxy")));
+        if (!proxy.ok())
+            return proxy.error();
+        policy.upstreamProxy = proxy.value();
+    }
     if (const auto parsed = networkModeFromName(mode))
         policy.network = *parsed;
     else

@@ -3,6 +3,7 @@
 #include "Error.h"
 #include "PolicyCredential.h"
 #include "PolicySshAgent.h"
+#include "PolicyUpstreamProxy.h"
 
 #include <QJsonObject>
 #include <QString>
@@ -17,7 +18,7 @@ namespace sandbox {
 // { filesystem: { readable: [path], writable: [path], denied: [path], readOnly: [path] },
 //   confinement: { processes: "isolated"|"shared" },
 //   network: { mode: "none"|"allowlist"|"full", allowedDomains: [..], deniedDomains: [..],
-//              extraCaCertificates?: [path] },
+//              extraCaCertificates?: [path], upstreamProxy?: PolicyUpstreamProxy },
 //   hostExecution: "deny"|"ask"|"allow",
 //   credentials?: [PolicyCredential],
 //   sshAgent?: PolicySshAgent }
@@ -42,6 +43,8 @@ struct Policy
     QStringList deniedDomains;
     HostExecution hostExecution = HostExecution::Deny;
     QStringList extraCaCertificates;
+    // Absent: the engine's proxy connects to the allowed hosts itself. Only with an allowlist.
+    std::optional<PolicyUpstreamProxy> upstreamProxy;
     QList<PolicyCredential> credentials;
     // Absent: the sandbox has no SSH agent.
     std::optional<PolicySshAgent> sshAgent;
@@ -53,7 +56,8 @@ struct Policy
     // restricts, which a launcher must enforce to run anything under it: filesystem unless
     // "/" is writable with nothing denied or read-only; confinement when processes are
     // isolated; network unless it is full; allowedDomains with an allowlist; hostExecution
-    // unless it is allowed; credentials when there are any; sshAgent when there is one.
+    // unless it is allowed; credentials when there are any; sshAgent when there is one;
+    // upstreamProxy when there is one.
     QStringList restrictedDimensions() const;
     // The credential named `name`, or nullptr.
     const PolicyCredential *credential(const QString &name) const;

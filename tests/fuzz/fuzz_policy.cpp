@@ -6,7 +6,7 @@ using namespace sandbox;
 
 // Policies arrive from clients and from the settings file; the same bytes are also fed to
 // the string validators (paths, domains, credential names, variables, headers, SSH key
-// fingerprints, refs, plain text) directly.
+// fingerprints, upstream proxy URLs, refs, plain text) directly.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const QString text = QString::fromUtf8(reinterpret_cast<const char *>(data), qsizetype(size));
@@ -17,6 +17,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)PolicyCredential::headerProblem(text);
     (void)PolicySshAgent::fingerprintProblem(text);
     (void)PolicySshAgent::confirmFromName(text);
+    if (PolicyUpstreamProxy::urlProblem(text).isEmpty()) {
+        const PolicyUpstreamProxy proxy{ text, QString() };
+        if (proxy.host().isEmpty() || proxy.port() == 0)
+            fuzz::contractBroken("an accepted upstream proxy URL has no host or port", text);
+    }
     (void)JsonReader::plainTextProblem(text);
     const Result<BackendRef> ref = BackendRef::parse(text);
     if (ref.ok()) {

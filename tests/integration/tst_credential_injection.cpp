@@ -5,6 +5,8 @@
 // repository through git http-backend too). The server must get the value; the command
 // must see only the placeholder; a placeholder sent anywhere else must arrive unchanged and
 // be reported; a Host header or TLS server name other than the tunnel's is refused.
+// With network.upstreamProxy, every connection goes through a loopback CONNECT proxy that
+// asks for a credential and records what it is asked for (connect-proxy.py).
 #include "ProgramRun.h"
 
 #include <QDir>
@@ -14,6 +16,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -35,15 +38,20 @@ private slots:
     void cleanupTestCase();
     void injection_data();
     void injection();
+    void upstreamProxy_data();
+    void upstreamProxy();
 
 private:
     Outcome ctl(const QStringList &args, const QByteArray &input = {}, int timeoutMs = 120000);
     Outcome run(const QString &script);
     void activate(const QString &backend);
-    void writePolicy();
+    // `upstreamUrl` (may be empty): the policy's upstream proxy, with the credential "corp-proxy".
+    void writePolicy(const QString &upstreamUrl = {});
     QList<QJsonObject> received(const QString &path) const;
     // A credential refusal whose target contains `what` and whose rule contains `rule`.
-    bool reported(const QString &what, const QString &rule);
+    bool reported(const QString &what, const QString &rule, const QString &kind = QStringLiteral("credential"));
+    // The requests the upstream proxy got (connect-proxy.py's log).
+    QList<QJsonObject> proxied() const;
     static QString header(const QJsonObject &request, const QString &name);
 
     std::unique_ptr<QTemporaryDir> m_root;
@@ -55,6 +63,11 @@ private:
     quint16 m_https = 0;
     quint16 m_http = 0;
     QProcess m_recorder;
+    QProcess m_upstream;
+    QString m_upstreamLog;
+    QString m_upstreamCredential;
+    quint16 m_upstreamHttp = 0;
+    quint16 m_upstreamHttps = 0;
     std::unique_ptr<QProcess> m_daemon;
     QByteArray m_daemonLog;
     QString m_dockerSocket;
@@ -115,6 +128,24 @@ void TestCredentialInjection::initTestCase()
     m_http = quint16(ports.value(QStringLiteral("http")).toInt());
     QVERIFY2(m_https != 0 && m_http != 0, "the recorder did not say its ports");
 
+    // The corporate proxy: plain and TLS (the recorder's certificate, so the same authority).
+    m_upstreamLog = m_root->filePath(QStringLiteral("proxied.jsonl"));
+    m_upstreamCredential = m_root->filePath(QStringLiteral("proxy-credential"));
+    QVERIFY(sandbox::test::writeFile(m_upstreamCredential, "alice:corp-" + m_value.right(8)));
+    m_upstream.setProgram(QStringLiteral("/usr/bin/python3"));
+    m_upstream.setArguments({ QFINDTESTDATA("connect-proxy.py"), QStringLiteral("--credential-file"),
+                              m_upstreamCredential, QStringLiteral("--log"), m_upstreamLog, QStringLiteral("--cert"),
+                              certs + QStringLiteral("/server.pem"), QStringLiteral("--key"),
+                              certs + QStringLiteral("/server-key.pem") });
+    m_upstream.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    m_upstream.start();
+    QVERIFY2(m_upstream.waitForStarted(), qPrintable(m_upstream.errorString()));
+    QTRY_VERIFY_WITH_TIMEOUT(m_upstream.canReadLine() || m_upstream.state() != QProcess::Running, 30000);
+    const QJsonObject upstreamPorts = QJsonDocument::fromJson(m_upstream.readLine()).object();
+    m_upstreamHttp = quint16(upstreamPorts.value(QStringLiteral("http")).toInt());
+    m_upstreamHttps = quint16(upstreamPorts.value(QStringLiteral("https")).toInt());
+    QVERIFY2(m_upstreamHttp != 0 && m_upstreamHttps != 0, "the upstream proxy did not say its ports");
+
     m_daemon = std::make_unique<QProcess>();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
@@ -132,13 +163,16 @@ void TestCredentialInjection::cleanupTestCase()
     if (m_daemon)
         sandbox::test::stopGracefully(*m_daemon);
     m_daemon.reset();
-    if (m_recorder.state() == QProcess::Running) {
-        m_recorder.closeWriteChannel();
-        if (!m_recorder.waitForFinished(10000))
-            m_recorder.kill();
-        m_recorder.waitForFinished(10000);
+    for (QProcess *helper : { &m_recorder, &m_upstream }) {
+        if (helper->state() == QProcess::Running) {
+            helper->closeWriteChannel();
+            if (!helper->waitForFinished(10000))
+                helper->kill();
+            helper->waitForFinished(10000);
+        }
     }
     ctl({ QStringLiteral("credential"), QStringLiteral("remove"), QStringLiteral("forge") });
+    ctl({ QStringLiteral("credential"), QStringLiteral("remove"), QStringLiteral("corp-proxy") });
     m_root.reset();
 }
 
@@ -156,17 +190,20 @@ Outcome TestCredentialInjection::run(const QString &script)
         { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"), script });
 }
 
-void TestCredentialInjection::writePolicy()
+void TestCredentialInjection::writePolicy(const QString &upstreamUrl)
 {
     const QString https = QString::number(m_https);
+    const QString upstream = upstreamUrl.isEmpty()
+        ? QString()
+        : QStringLiteral(R"(,"upstreamProxy":{"url":"%1","credential":"corp-proxy"})").arg(upstreamUrl);
     const QByteArray policy = QStringLiteral(
                                   R"({"filesystem":{"readable":["/"],"writable":["${workspace}"]},
                   "network":{"mode":"allowlist","allowedDomains":["localhost:%1","127.0.0.1:%1","127.0.0.1:%2"],
-                             "extraCaCertificates":["%3"]},
+                             "extraCaCertificates":["%3"]%4},
                   "hostExecution":"deny",
                   "credentials":[{"name":"forge","env":"FORGE_TOKEN","hosts":["localhost:%1"],
                                   "headers":["Authorization"]}]})")
-                                  .arg(https, QString::number(m_http), m_caFile)
+                                  .arg(https, QString::number(m_http), m_caFile, upstream)
                                   .toUtf8();
     const QString file = m_root->filePath(QStringLiteral("policy.json"));
     QVERIFY(sandbox::test::writeFile(file, policy));
@@ -221,12 +258,25 @@ QString TestCredentialInjection::header(const QJsonObject &request, const QStrin
     return QString();
 }
 
-bool TestCredentialInjection::reported(const QString &what, const QString &rule)
+QList<QJsonObject> TestCredentialInjection::proxied() const
+{
+    QList<QJsonObject> requests;
+    QFile file(m_upstreamLog);
+    if (!file.open(QIODevice::ReadOnly))
+        return requests;
+    for (const QByteArray &line : file.readAll().split('\n')) {
+        if (!line.isEmpty())
+            requests.append(QJsonDocument::fromJson(line).object());
+    }
+    return requests;
+}
+
+bool TestCredentialInjection::reported(const QString &what, const QString &rule, const QString &kind)
 {
     const Outcome events = ctl({ QStringLiteral("events"), QStringLiteral("--json") });
     for (const QJsonValue &value : QJsonDocument::fromJson(events.out).array()) {
         const QJsonObject refusal = value.toObject();
-        if (refusal.value(QStringLiteral("kind")).toString() == QLatin1String("credential")
+        if (refusal.value(QStringLiteral("kind")).toString() == kind
             && refusal.value(QStringLiteral("what")).toString().contains(what)
             && refusal.value(QStringLiteral("rule")).toString().contains(rule))
             return true;
@@ -378,6 +428,154 @@ void TestCredentialInjection::injection()
     // Whatever the command printed, the value never reached it.
     for (const Outcome &outcome : { seen, curl, otherHeader, leaked, fronted, pushed, echoed, after })
         QVERIFY(!outcome.out.contains(m_value) && !outcome.err.contains(m_value));
+}
+
+void TestCredentialInjection::upstreamProxy_data()
+{
+    QTest::addColumn<QString>("backend");
+    QTest::addColumn<bool>("tls");
+    QTest::newRow("tier 1, http proxy") << QStringLiteral("strongest") << false;
+    QTest::newRow("tier 1, https proxy") << QStringLiteral("strongest") << true;
+    QTest::newRow("tier 2, http proxy") << QStringLiteral("landlock-seccomp") << false;
+    QTest::newRow("docker, http proxy") << QStringLiteral("docker") << false;
+}
+
+void TestCredentialInjection::upstreamProxy()
+{
+    QFETCH(QString, backend);
+    QFETCH(bool, tls);
+    if (backend == QLatin1String("docker")) {
+        if (m_dockerSocket.isEmpty() || m_dockerImage.isEmpty()) {
+            if (qEnvironmentVariableIntValue("SANDBOX_REQUIRE_DOCKER"))
+                QFAIL("SANDBOX_TEST_DOCKER_SOCKET and SANDBOX_TEST_DOCKER_IMAGE are not set: test.sh starts it");
+            QSKIP(
+                "No Docker-compatible runtime: run through test.sh, or tests/integration/podman-runtime.sh start DIR");
+        }
+        // Docker does not claim the upstream proxy yet: such a policy runs nothing there, saying why.
+        activate(backend);
+        writePolicy(QStringLiteral("http://127.0.0.1:%1").arg(m_upstreamHttp));
+        const qsizetype before = proxied().size();
+        const Outcome refused = run(QStringLiteral("curl -sS http://127.0.0.1:%1/docker-upstream").arg(m_http));
+        writePolicy();
+        QVERIFY2(refused.exitCode != 0 && refused.err.contains("upstream"), refused.err.constData());
+        QVERIFY(received(QStringLiteral("/docker-upstream")).isEmpty());
+        QCOMPARE(proxied().size(), before);
+        return;
+    }
+    activate(backend);
+    const QString tag
+        = QStringLiteral("upstream-%1-%2").arg(backend, tls ? QStringLiteral("tls") : QStringLiteral("plain"));
+    const QString proxyUrl = tls ? QStringLiteral("https://localhost:%1").arg(m_upstreamHttps)
+                                 : QStringLiteral("http://127.0.0.1:%1").arg(m_upstreamHttp);
+    writePolicy(proxyUrl);
+    const QByteArray proxyValue = sandbox::test::readFile(m_upstreamCredential).trimmed();
+    QVERIFY(!proxyValue.isEmpty());
+    QVERIFY2(
+        ctl({ QStringLiteral("credential"), QStringLiteral("set"), QStringLiteral("forge") }, m_value + '\n').exitCode
+            == 0,
+        "cannot store the forge credential");
+    const Outcome stored
+        = ctl({ QStringLiteral("credential"), QStringLiteral("set"), QStringLiteral("corp-proxy") }, proxyValue + '\n');
+    QVERIFY2(stored.exitCode == 0, stored.err.constData());
+    auto connects = [this](const QString &target) {
+        int count = 0;
+        for (const QJsonObject &request : proxied()) {
+            if (request.value(QStringLiteral("method")).toString() == QLatin1String("CONNECT")
+                && request.value(QStringLiteral("target")).toString() == target
+                && request.value(QStringLiteral("authorized")).toBool())
+                ++count;
+        }
+        return count;
+    };
+    const QString httpsTarget = QStringLiteral("localhost:%1").arg(m_https);
+    const QString httpTarget = QStringLiteral("127.0.0.1:%1").arg(m_http);
+    const int httpsBefore = connects(httpsTarget);
+    const int httpBefore = connects(httpTarget);
+    const qsizetype first = proxied().size();
+
+    // The injecting path: TLS terminated by the engine's proxy, the real host reached (and
+    // its certificate verified) through the upstream proxy's tunnel; the value goes in.
+    const QString bearer = QStringLiteral("/bearer-") + tag;
+    const Outcome injected
+        = run(QStringLiteral("curl -sS -H \"Authorization: Bearer $FORGE_TOKEN\" https://localhost:%1%2")
+                  .arg(m_https)
+                  .arg(bearer));
+    QVERIFY2(injected.exitCode == 0 && injected.out == "ok 0\n", QByteArray(injected.out + injected.err).constData());
+    QList<QJsonObject> got = received(bearer);
+    QCOMPARE(got.size(), 1);
+    QCOMPARE(header(got.first(), QStringLiteral("Authorization")), QString::fromUtf8("Bearer " + m_value));
+    QCOMPARE(connects(httpsTarget), httpsBefore + 1);
+
+    // Plain HTTP goes through a tunnel of the upstream proxy too, never directly.
+    const QString plain = QStringLiteral("/plain-") + tag;
+    const Outcome direct = run(QStringLiteral("curl -sS http://127.0.0.1:%1%2").arg(m_http).arg(plain));
+    QVERIFY2(direct.exitCode == 0 && direct.out == "ok 0\n", QByteArray(direct.out + direct.err).constData());
+    QCOMPARE(received(plain).size(), 1);
+    QCOMPARE(connects(httpTarget), httpBefore + 1);
+    // Through the listener the policy names: TLS to the proxy itself for https.
+    const QList<QJsonObject> asked = proxied().mid(first);
+    QCOMPARE(asked.size(), 2);
+    for (const QJsonObject &request : asked)
+        QCOMPARE(request.value(QStringLiteral("tls")).toBool(), tls);
+
+    // A domain the policy does not allow never reaches the upstream proxy, which would
+    // open a tunnel to it: the engine's proxy decides first.
+    const qsizetype before = proxied().size();
+    const Outcome denied = run(QStringLiteral("curl -sS http://127.0.0.2:%1/denied-%2").arg(m_http).arg(tag));
+    QVERIFY2(denied.exitCode != 0 || denied.out.contains("sandbox proxy"), denied.out.constData());
+    QVERIFY(received(QStringLiteral("/denied-") + tag).isEmpty());
+    QCOMPARE(proxied().size(), before);
+
+    // The upstream proxy's credential never enters the sandbox.
+    const Outcome environment = run(QStringLiteral("cat /proc/self/environ; env"));
+    QVERIFY2(environment.exitCode == 0, environment.err.constData());
+    QVERIFY(!environment.out.contains(proxyValue) && !environment.out.contains(proxyValue.toBase64()));
+
+    if (backend == QLatin1String("strongest") && !tls) {
+        // A credential the upstream proxy does not accept: a refusal saying so, in the
+        // answer (curl prints the body of a plain HTTP answer) and among the events.
+        QVERIFY(
+            ctl({ QStringLiteral("credential"), QStringLiteral("set"), QStringLiteral("corp-proxy") }, "alice:wrong\n")
+                .exitCode
+            == 0);
+        const QString wrong = QStringLiteral("/wrong-") + tag;
+        const Outcome refused = run(QStringLiteral("curl -sS http://127.0.0.1:%1%2").arg(m_http).arg(wrong));
+        QVERIFY2(refused.out.contains("wants credentials it was not given or did not accept"),
+                 QByteArray(refused.out + refused.err).constData());
+        QVERIFY(received(wrong).isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(reported(httpTarget, QStringLiteral("407"), QStringLiteral("network")), 20000);
+
+        // No value at all: refused before the upstream proxy is asked, naming what to do.
+        QVERIFY(ctl({ QStringLiteral("credential"), QStringLiteral("remove"), QStringLiteral("corp-proxy") }).exitCode
+                == 0);
+        const qsizetype beforeMissing = proxied().size();
+        const Outcome missing = run(QStringLiteral("curl -sS http://127.0.0.1:%1/missing-%2").arg(m_http).arg(tag));
+        QVERIFY2(missing.out.contains("sandboxctl credential set corp-proxy"),
+                 QByteArray(missing.out + missing.err).constData());
+        QCOMPARE(proxied().size(), beforeMissing);
+
+        // An upstream proxy nobody listens on: the connection's answer says which and why.
+        QTcpServer closed;
+        QVERIFY(closed.listen(QHostAddress::LocalHost));
+        const quint16 nowhere = closed.serverPort();
+        closed.close();
+        writePolicy(QStringLiteral("http://127.0.0.1:%1").arg(nowhere));
+        QVERIFY(ctl({ QStringLiteral("credential"), QStringLiteral("set"), QStringLiteral("corp-proxy") },
+                    proxyValue + '\n')
+                    .exitCode
+                == 0);
+        const Outcome unreachable
+            = run(QStringLiteral("curl -sS http://127.0.0.1:%1/unreachable-%2").arg(m_http).arg(tag));
+        QVERIFY2(unreachable.out.contains(
+                     QStringLiteral("cannot connect to the upstream proxy 127.0.0.1:%1").arg(nowhere).toUtf8()),
+                 QByteArray(unreachable.out + unreachable.err).constData());
+    }
+
+    // Whatever the command printed, neither value reached it.
+    for (const Outcome &outcome : { injected, direct, denied, environment })
+        QVERIFY(!outcome.out.contains(m_value) && !outcome.err.contains(proxyValue));
+    writePolicy();
+    ctl({ QStringLiteral("credential"), QStringLiteral("remove"), QStringLiteral("corp-proxy") });
 }
 
 QTEST_GUILESS_MAIN(TestCredentialInjection)

@@ -14,6 +14,7 @@
 #include "net/FilteringProxy.h"
 #include "net/SshAgentService.h"
 #include "net/SshClientSetup.h"
+#include "net/UpstreamProxy.h"
 #include "protocol/RuntimeDirectory.h"
 
 #include <QCoreApplication>
@@ -197,6 +198,7 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                           + tr("The bundle is also bound over the system's bundle file, so clients that read only "
                                "that trust the engine's authority too."));
         claims.insert(QStringLiteral("sshAgent"), sshAgentClaim());
+        claims.insert(QStringLiteral("upstreamProxy"), upstreamProxyClaim());
         return claims;
     case Tier::LandlockSeccomp:
         claims.insert(
@@ -273,6 +275,7 @@ QMap<QString, QString> AutoLauncher::enforcementFor(Tier tier, int abi, const QS
                      "that read the variables trust the engine's authority, and only clients that speak "
                      "SOCKS5 over the proxy's unix socket (curl; git from 2.46 on) reach the network at all."));
         claims.insert(QStringLiteral("sshAgent"), sshAgentClaim());
+        claims.insert(QStringLiteral("upstreamProxy"), upstreamProxyClaim());
         return claims;
     }
     return claims;
@@ -293,6 +296,19 @@ QString AutoLauncher::sshAgentClaim()
               "ProxyCommand is sandbox-init's tunnel through the proxy, whose host keys are a read-only copy of the "
               "user's known hosts, checked strictly, and which reads none of the user's SSH options; an ssh that "
               "ignores that configuration reaches nothing, as the sandbox has no other way out.");
+}
+
+QString AutoLauncher::upstreamProxyClaim()
+{
+    return tr("Needs allowed domains. The filtering proxy checks every target against the allowed and denied domains "
+              "first, then reaches it only through the upstream proxy (CONNECT host:port, over TLS to the proxy when "
+              "its URL is https, verified against the system's authorities and the policy's extra ones; plain HTTP "
+              "requests too), never directly; the upstream proxy resolves the names (IP literals are still checked "
+              "against internal addresses here). Its credential is read from the secret storage when a connection "
+              "needs it and sent to the upstream proxy alone (Proxy-Authorization: Basic), never into the sandbox. "
+              "Its refusals (407, 403) are reported as network refusals; its other failures, and an unreachable "
+              "proxy, answer the command's connection with the reason. Toward a credential's hosts the real host's "
+              "certificate is still verified through the tunnel.");
 }
 
 QString AutoLauncher::credentialsClaim()
@@ -532,6 +548,16 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
             input.certificateBundle = view.value().bundlePath;
             input.systemBundle = CredentialInjector::systemBundlePath();
         }
+        std::shared_ptr<const UpstreamProxy> upstream;
+        if (policy.upstreamProxy) {
+            const std::shared_ptr<CredentialInjector> injector = host() ? host()->credentialInjector() : nullptr;
+            Result<std::shared_ptr<const UpstreamProxy>> made = injector
+                ? injector->upstreamFor(*policy.upstreamProxy, policy.extraCaCertificates)
+                : UpstreamProxy::make(*policy.upstreamProxy, policy.extraCaCertificates, nullptr);
+            if (!made)
+                return made.error();
+            upstream = made.value();
+        }
         Result<QString> channel = proxy->openChannel(
             rules.value(),
             [route](const QString &target, const QString &reason) {
@@ -541,7 +567,7 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
                 refusal.rule = tr("network: %1").arg(reason);
                 route->deliver(refusal);
             },
-            credentials);
+            credentials, upstream);
         if (!channel)
             return channel.error();
         input.proxySocket = channel.value();

@@ -82,6 +82,7 @@ private:
     static QString credentialsClaim();
     // The filtering SSH agent, the same in both tiers.
     static QString sshAgentClaim();
+    static QString upstreamProxyClaim();
     // sandbox-init's write gate, the same in both tiers.
     static QString writeGateClaim();
     // Which refusals this tier reports as they happen (descriptor().refusals).

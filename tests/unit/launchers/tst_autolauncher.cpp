@@ -139,6 +139,8 @@ void TestAutoLauncher::claimsNameWhatEnforcesEachDimension()
     // SSH connections go through the proxy, by the engine's own configuration.
     QVERIFY(descriptor.enforcement.value(QStringLiteral("sshAgent")).contains(QStringLiteral("ProxyCommand")));
     QVERIFY(descriptor.enforcement.value(QStringLiteral("credentials")).contains(QStringLiteral("placeholder")));
+    QVERIFY(
+        descriptor.enforcement.value(QStringLiteral("upstreamProxy")).contains(QStringLiteral("CONNECT host:port")));
     QVERIFY2(descriptor.enforcement.value(QStringLiteral("filesystem")).contains(filesystem),
              qPrintable(descriptor.enforcement.value(QStringLiteral("filesystem"))));
     QVERIFY2(descriptor.enforcement.value(QStringLiteral("confinement")).contains(confinement),

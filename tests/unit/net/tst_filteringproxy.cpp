@@ -1,13 +1,21 @@
 // The filtering proxy over its unix socket, against a real local HTTP server: each
-// protocol, allowed and refused targets, deny-wins, ports, internal addresses, garbage.
+// protocol, allowed and refused targets, deny-wins, ports, internal addresses, garbage;
+// and chained to an upstream CONNECT proxy (tests/integration/connect-proxy.py, plain and
+// TLS), with each way that can fail.
 #include "UpstreamServer.h"
+#include "net/CredentialInjector.h"
 #include "net/FilteringProxy.h"
+#include "net/UpstreamProxy.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLocalSocket>
 #include <QMutex>
+#include <QProcess>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -103,6 +111,38 @@ QByteArray socksConnect(const QByteArray &host, quint16 port, bool byName)
     return request;
 }
 
+// The values a channel's upstream proxy reads, held in memory (the engine's CredentialVault
+// reads the keychain; tst_credential_injection runs through it).
+class HeldValues final : public CredentialSource
+{
+public:
+    std::optional<QByteArray> value(const QString &name) override
+    {
+        QMutexLocker lock(&m_mutex);
+        if (!m_values.contains(name))
+            return std::nullopt;
+        return m_values.value(name);
+    }
+    void set(const QString &name, const QByteArray &value)
+    {
+        QMutexLocker lock(&m_mutex);
+        m_values.insert(name, value);
+    }
+
+private:
+    QMutex m_mutex;
+    QHash<QString, QByteArray> m_values;
+};
+
+quint16 closedPort()
+{
+    QTcpServer server;
+    server.listen(QHostAddress::LocalHost);
+    const quint16 port = server.serverPort();
+    server.close();
+    return port;
+}
+
 } // namespace
 
 class TestFilteringProxy final : public QObject
@@ -133,9 +173,19 @@ private slots:
     void channelsLiveInTheEnginesRuntimeDirectory();
     void aRuntimeDirectoryNotOursAloneIsRefused_data();
     void aRuntimeDirectoryNotOursAloneIsRefused();
+    void tunnelsGoThroughTheUpstreamProxy_data();
+    void tunnelsGoThroughTheUpstreamProxy();
+    void upstreamFailuresAreTold_data();
+    void upstreamFailuresAreTold();
+    void cleanupTestCase();
 
 private:
     QString channel(const QStringList &allowed, const QStringList &denied = {});
+    // Starts connect-proxy.py (once) with an authority of its own; false when it cannot.
+    bool startUpstreamProxy();
+    QString upstreamChannel(const PolicyUpstreamProxy &policy, const QStringList &extraCaCertificates,
+                            QStringList *refusals = nullptr);
+    QList<QJsonObject> proxied() const;
 
     UpstreamServer m_upstream;
     QTemporaryDir m_runtimeRoot;
@@ -143,6 +193,12 @@ private:
     QByteArray m_target;
     bool m_ownHosts = false;
     QTemporaryDir m_hostsDir;
+    QTemporaryDir m_proxyDir;
+    QProcess m_connectProxy;
+    quint16 m_proxyHttp = 0;
+    quint16 m_proxyHttps = 0;
+    std::shared_ptr<HeldValues> m_values = std::make_shared<HeldValues>();
+    QMutex m_refusalsMutex;
 };
 
 void TestFilteringProxy::initTestCase()
@@ -503,6 +559,194 @@ void TestFilteringProxy::aRuntimeDirectoryNotOursAloneIsRefused()
     QVERIFY2(message.contains(base) && message.contains(said), qPrintable(message));
     QCOMPARE(QDir(base).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System),
              QStringList());
+}
+
+bool TestFilteringProxy::startUpstreamProxy()
+{
+    if (m_connectProxy.state() == QProcess::Running)
+        return true;
+    const QString dir = m_proxyDir.path();
+    const QString script
+        = QStringLiteral(
+              "set -e; cd '%1'; "
+              "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca-key.pem -out ca.pem "
+              "-days 2 -subj '/CN=Upstream Proxy Test CA' -addext basicConstraints=critical,CA:TRUE "
+              "-addext keyUsage=critical,keyCertSign 2>/dev/null; "
+              "openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout proxy-key.pem -out proxy.csr "
+              "-subj '/CN=localhost' 2>/dev/null; "
+              "printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\\nextendedKeyUsage=serverAuth\\n' > ext.cnf; "
+              "openssl x509 -req -in proxy.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -out proxy.pem -days 2 "
+              "-extfile ext.cnf 2>/dev/null; printf 'alice:corp-secret' > credential")
+              .arg(dir);
+    if (QProcess::execute(QStringLiteral("/bin/sh"), { QStringLiteral("-c"), script }) != 0)
+        return false;
+    m_connectProxy.setProgram(QStringLiteral("/usr/bin/python3"));
+    m_connectProxy.setArguments({ QFINDTESTDATA("../../integration/connect-proxy.py"),
+                                  QStringLiteral("--credential-file"), dir + QStringLiteral("/credential"),
+                                  QStringLiteral("--log"), dir + QStringLiteral("/proxied.jsonl"),
+                                  QStringLiteral("--cert"), dir + QStringLiteral("/proxy.pem"), QStringLiteral("--key"),
+                                  dir + QStringLiteral("/proxy-key.pem") });
+    m_connectProxy.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    m_connectProxy.start();
+    if (!m_connectProxy.waitForStarted() || !m_connectProxy.waitForReadyRead(30000))
+        return false;
+    const QJsonObject ports = QJsonDocument::fromJson(m_connectProxy.readLine()).object();
+    m_proxyHttp = quint16(ports.value(QStringLiteral("http")).toInt());
+    m_proxyHttps = quint16(ports.value(QStringLiteral("https")).toInt());
+    return m_proxyHttp != 0 && m_proxyHttps != 0;
+}
+
+void TestFilteringProxy::cleanupTestCase()
+{
+    if (m_connectProxy.state() == QProcess::Running) {
+        m_connectProxy.closeWriteChannel();
+        if (!m_connectProxy.waitForFinished(10000))
+            m_connectProxy.kill();
+        m_connectProxy.waitForFinished(10000);
+    }
+}
+
+QString TestFilteringProxy::upstreamChannel(const PolicyUpstreamProxy &policy, const QStringList &extraCaCertificates,
+                                            QStringList *refusals)
+{
+    const Result<DomainRules> rules
+        = DomainRules::parse({ QStringLiteral("127.0.0.1"), QStringLiteral("localhost") }, {});
+    const Result<std::shared_ptr<const UpstreamProxy>> upstream
+        = UpstreamProxy::make(policy, extraCaCertificates, m_values);
+    if (!rules || !upstream)
+        return {};
+    ProxyRefusalListener listener;
+    if (refusals) {
+        listener = [this, refusals](const QString &target, const QString &reason) {
+            QMutexLocker lock(&m_refusalsMutex);
+            refusals->append(target + QStringLiteral(": ") + reason);
+        };
+    }
+    const Result<QString> path = m_proxy.openChannel(rules.value(), listener, {}, upstream.value());
+    return path ? path.value() : QString();
+}
+
+QList<QJsonObject> TestFilteringProxy::proxied() const
+{
+    QList<QJsonObject> requests;
+    QFile file(m_proxyDir.filePath(QStringLiteral("proxied.jsonl")));
+    if (!file.open(QIODevice::ReadOnly))
+        return requests;
+    for (const QByteArray &line : file.readAll().split('\n')) {
+        if (!line.isEmpty())
+            requests.append(QJsonDocument::fromJson(line).object());
+    }
+    return requests;
+}
+
+void TestFilteringProxy::tunnelsGoThroughTheUpstreamProxy_data()
+{
+    QTest::addColumn<bool>("tls");
+    QTest::addColumn<bool>("socks");
+    QTest::newRow("http proxy, CONNECT") << false << false;
+    QTest::newRow("http proxy, SOCKS5 by name") << false << true;
+    QTest::newRow("https proxy, CONNECT") << true << false;
+    QTest::newRow("https proxy, SOCKS5 by name") << true << true;
+}
+
+void TestFilteringProxy::tunnelsGoThroughTheUpstreamProxy()
+{
+    QFETCH(bool, tls);
+    QFETCH(bool, socks);
+    QVERIFY(startUpstreamProxy());
+    m_values->set(QStringLiteral("corp"), "alice:corp-secret");
+    const PolicyUpstreamProxy policy{ tls ? QStringLiteral("https://localhost:%1").arg(m_proxyHttps)
+                                          : QStringLiteral("http://127.0.0.1:%1").arg(m_proxyHttp),
+                                      QStringLiteral("corp") };
+    const QString path = upstreamChannel(policy, { m_proxyDir.filePath(QStringLiteral("ca.pem")) });
+    QVERIFY(!path.isEmpty());
+    const qsizetype before = proxied().size();
+    const QByteArray port = QByteArray::number(m_upstream.port());
+    QByteArray reply;
+    if (socks) {
+        reply = exchange(path,
+                         socksConnect("localhost", m_upstream.port(), true) + "GET /via HTTP/1.1\r\nHost: x\r\n\r\n",
+                         "upstream-ok\nGET /via");
+        QVERIFY2(reply.startsWith(QByteArray("\x05\x00\x05\x00\x00\x01", 6)), reply.toHex().constData());
+    } else {
+        reply = exchange(path,
+                         "CONNECT " + m_target + " HTTP/1.1\r\nHost: " + m_target
+                             + "\r\n\r\nGET /via HTTP/1.1\r\nHost: x\r\n\r\n",
+                         "upstream-ok\nGET /via");
+        QVERIFY2(reply.startsWith("HTTP/1.1 200 Connection established\r\n\r\nHTTP/1.1 200 OK"), reply.constData());
+    }
+    QVERIFY2(reply.contains("upstream-ok\nGET /via"), reply.constData());
+    // One authorized tunnel, to the name the client asked for (the upstream proxy resolves it).
+    const QList<QJsonObject> asked = proxied().mid(before);
+    QCOMPARE(asked.size(), 1);
+    QCOMPARE(asked.first().value(QStringLiteral("target")).toString(),
+             QString::fromLatin1(socks ? "localhost:" + port : m_target));
+    QVERIFY(asked.first().value(QStringLiteral("authorized")).toBool());
+    QCOMPARE(asked.first().value(QStringLiteral("tls")).toBool(), tls);
+    m_proxy.closeChannel(path);
+}
+
+void TestFilteringProxy::upstreamFailuresAreTold_data()
+{
+    QTest::addColumn<QString>("url"); // %1: the plain listener, %2: the TLS one, %3: a closed port
+    QTest::addColumn<QByteArray>("value"); // empty: none stored for the credential
+    QTest::addColumn<bool>("trusted");
+    QTest::addColumn<bool>("targetClosed");
+    QTest::addColumn<QByteArray>("status");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<bool>("refusal");
+    QTest::newRow("wrong credential") << QStringLiteral("http://127.0.0.1:%1") << QByteArray("alice:wrong") << true
+                                      << false << QByteArray("HTTP/1.1 403")
+                                      << QStringLiteral("wants credentials it was not given or did not accept") << true;
+    QTest::newRow("no value") << QStringLiteral("http://127.0.0.1:%1") << QByteArray() << true << false
+                              << QByteArray("HTTP/1.1 403")
+                              << QStringLiteral("has no value; store it (\"user:password\") with sandboxctl "
+                                                "credential set corp-absent")
+                              << true;
+    QTest::newRow("target unreachable") << QStringLiteral("http://127.0.0.1:%1") << QByteArray("alice:corp-secret")
+                                        << true << true << QByteArray("HTTP/1.1 502")
+                                        << QStringLiteral("could not open a tunnel") << false;
+    QTest::newRow("proxy unreachable") << QStringLiteral("http://127.0.0.1:%3") << QByteArray("alice:corp-secret")
+                                       << true << false << QByteArray("HTTP/1.1 502")
+                                       << QStringLiteral("cannot connect to the upstream proxy 127.0.0.1:") << false;
+    QTest::newRow("proxy certificate not trusted")
+        << QStringLiteral("https://localhost:%2") << QByteArray("alice:corp-secret") << false << false
+        << QByteArray("HTTP/1.1 502") << QStringLiteral("TLS connection to the upstream proxy localhost:") << false;
+}
+
+void TestFilteringProxy::upstreamFailuresAreTold()
+{
+    QFETCH(QString, url);
+    QFETCH(QByteArray, value);
+    QFETCH(bool, trusted);
+    QFETCH(bool, targetClosed);
+    QFETCH(QByteArray, status);
+    QFETCH(QString, reason);
+    QFETCH(bool, refusal);
+    QVERIFY(startUpstreamProxy());
+    if (!value.isEmpty())
+        m_values->set(QStringLiteral("corp"), value);
+    url.replace(QStringLiteral("%1"), QString::number(m_proxyHttp))
+        .replace(QStringLiteral("%2"), QString::number(m_proxyHttps))
+        .replace(QStringLiteral("%3"), QString::number(closedPort()));
+    const PolicyUpstreamProxy policy{ url, value.isEmpty() ? QStringLiteral("corp-absent") : QStringLiteral("corp") };
+    QStringList refusals;
+    const QString path = upstreamChannel(
+        policy, trusted ? QStringList{ m_proxyDir.filePath(QStringLiteral("ca.pem")) } : QStringList(), &refusals);
+    QVERIFY(!path.isEmpty());
+    const QByteArray target = targetClosed ? "127.0.0.1:" + QByteArray::number(closedPort()) : m_target;
+    const QByteArray reply
+        = exchange(path, "GET http://" + target + "/failing HTTP/1.1\r\nHost: " + target + "\r\n\r\n");
+    QVERIFY2(reply.startsWith(status), reply.constData());
+    QVERIFY2(reply.contains(reason.toUtf8()), reply.constData());
+    // Neither the value nor its Basic token is ever told.
+    QVERIFY(!reply.contains("corp-secret") && !reply.contains(QByteArray("alice:corp-secret").toBase64()));
+    // The listener is told before the answer is written.
+    m_proxy.closeChannel(path);
+    QMutexLocker lock(&m_refusalsMutex);
+    QCOMPARE(refusals.size(), refusal ? 1 : 0);
+    if (refusal)
+        QVERIFY2(refusals.first().contains(reason), qPrintable(refusals.first()));
 }
 
 QTEST_GUILESS_MAIN(TestFilteringProxy)

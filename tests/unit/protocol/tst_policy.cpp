@@ -49,6 +49,10 @@ private slots:
     void sshAgent_data();
     void sshAgent();
     void sshAgentRestrictsItsDimension();
+    void upstreamProxyRoundTrip();
+    void upstreamProxy_data();
+    void upstreamProxy();
+    void upstreamProxyRestrictsItsDimension();
 };
 
 void TestPolicy::defaultsAreCareful()
@@ -679,6 +683,120 @@ void TestPolicy::sshAgentRestrictsItsDimension()
     SANDBOX_EXPECT_ERROR(status.error(), QStringLiteral("policy.sshAgent.keys[1]"), QStringLiteral("SHA256"));
     QCOMPARE(status.error().details.size(), 2);
     QCOMPARE(status.error().details.at(1).where, QStringLiteral("policy.sshAgent.hosts[0]"));
+}
+
+void TestPolicy::upstreamProxyRoundTrip()
+{
+    Policy policy = Policy::defaults();
+    policy.network = Policy::NetworkMode::Allowlist;
+    policy.allowedDomains = { QStringLiteral("github.com") };
+    PolicyUpstreamProxy proxy;
+    proxy.url = QStringLiteral("https://proxy.corp.example:3128");
+    proxy.credential = QStringLiteral("corp-proxy");
+    policy.upstreamProxy = proxy;
+    const Result<Policy> again = Policy::fromJson(policy.toJson());
+    QVERIFY2(again.ok(), qPrintable(again.ok() ? QString() : again.error().toString()));
+    QCOMPARE(again.value(), policy);
+    QCOMPARE(again.value().upstreamProxy->host(), QStringLiteral("proxy.corp.example"));
+    QCOMPARE(again.value().upstreamProxy->port(), quint16(3128));
+    QVERIFY(again.value().upstreamProxy->usesTls());
+    const QJsonObject written
+        = policy.toJson().value(QStringLiteral("network")).toObject().value(QStringLiteral("upstreamProxy")).toObject();
+    QCOMPARE(written.value(QStringLiteral("credential")).toString(), QStringLiteral("corp-proxy"));
+    // Without a credential none is written; an IPv6 proxy keeps its brackets in messages.
+    proxy.url = QStringLiteral("http://[::1]:8080/");
+    proxy.credential.clear();
+    QVERIFY(!proxy.toJson().contains(QStringLiteral("credential")));
+    QCOMPARE(proxy.host(), QStringLiteral("::1"));
+    QCOMPARE(proxy.authority(), QStringLiteral("[::1]:8080"));
+    QVERIFY(!proxy.usesTls());
+    // Absent: a policy without one reads and writes as before.
+    QVERIFY(!Policy::defaults()
+                 .toJson()
+                 .value(QStringLiteral("network"))
+                 .toObject()
+                 .contains(QStringLiteral("upstreamProxy")));
+    QVERIFY(!Policy::fromJson(Policy::defaults().toJson()).value().upstreamProxy.has_value());
+}
+
+void TestPolicy::upstreamProxy_data()
+{
+    QTest::addColumn<QByteArray>("network");
+    QTest::addColumn<QByteArray>("credentials");
+    QTest::addColumn<QString>("where"); // empty: accepted
+    QTest::addColumn<QString>("message");
+    const QByteArray none = "[]";
+    auto net = [](const QByteArray &proxy) -> QByteArray {
+        return QByteArray(R"({"mode":"allowlist","allowedDomains":["github.com"],"upstreamProxy":)") + proxy + "}";
+    };
+    const QString url = QStringLiteral("policy.network.upstreamProxy.url");
+    QTest::newRow("http") << net(R"({"url":"http://proxy.corp.example:3128"})") << none << QString() << QString();
+    QTest::newRow("https with credential")
+        << net(R"({"url":"https://10.0.0.8:443/","credential":"corp"})") << none << QString() << QString();
+    QTest::newRow("ipv6") << net(R"({"url":"http://[fd00::1]:3128"})") << none << QString() << QString();
+    QTest::newRow("a string") << net(R"("http://proxy:3128")") << none << "policy.network.upstreamProxy"
+                              << "expected an object, got a string";
+    QTest::newRow("unknown key") << net(R"({"url":"http://proxy:3128","password":"x"})") << none
+                                 << "policy.network.upstreamProxy.password"
+                                 << "unknown key";
+    QTest::newRow("missing url") << net(R"({"credential":"corp"})") << none << url << "missing required key";
+    QTest::newRow("url type") << net(R"({"url":3128})") << none << url << "expected a string, got a number";
+    QTest::newRow("empty url") << net(R"({"url":""})") << none << url << "must not be empty";
+    QTest::newRow("socks scheme") << net(R"({"url":"socks5://proxy:1080"})") << none << url
+                                  << "must start with http:// or https://";
+    QTest::newRow("no port") << net(R"({"url":"http://proxy.corp.example"})") << none << url
+                             << "must name the proxy's port";
+    QTest::newRow("bad port") << net(R"({"url":"http://proxy:70000"})") << none << url << "invalid port";
+    QTest::newRow("user in url") << net(R"({"url":"http://me:secret@proxy:3128"})") << none << url
+                                 << "must not carry a user or password";
+    QTest::newRow("path") << net(R"({"url":"http://proxy:3128/pac"})") << none << url << "without a path";
+    QTest::newRow("bad host") << net(R"({"url":"http://pro_xy:3128"})") << none << url << "invalid host name";
+    QTest::newRow("wildcard host") << net(R"({"url":"http://*.corp:3128"})") << none << url << "invalid host name";
+    QTest::newRow("bad ipv6") << net(R"({"url":"http://[fd00::zz]:3128"})") << none << url << "invalid IPv6";
+    QTest::newRow("whitespace") << net(R"({"url":"http://proxy :3128"})") << none << url << "whitespace";
+    QTest::newRow("credential type") << net(R"({"url":"http://proxy:3128","credential":1})") << none
+                                     << "policy.network.upstreamProxy.credential"
+                                     << "expected a string, got a number";
+    QTest::newRow("empty credential") << net(R"({"url":"http://proxy:3128","credential":""})") << none
+                                      << "policy.network.upstreamProxy.credential"
+                                      << "must not be empty";
+    QTest::newRow("bad credential name") << net(R"({"url":"http://proxy:3128","credential":"a/b"})") << none
+                                         << "policy.network.upstreamProxy.credential"
+                                         << "may only contain";
+    QTest::newRow("credential injected elsewhere")
+        << net(R"({"url":"http://proxy:3128","credential":"gh"})")
+        << QByteArray(R"([{"name":"gh","hosts":["github.com"]}])") << "policy.network.upstreamProxy.credential"
+        << "also one of the policy's credentials";
+    QTest::newRow("full network") << QByteArray(R"({"mode":"full","upstreamProxy":{"url":"http://proxy:3128"}})")
+                                  << none << "policy.network.upstreamProxy"
+                                  << "needs the network mode \"allowlist\"";
+}
+
+void TestPolicy::upstreamProxy()
+{
+    QFETCH(QByteArray, network);
+    QFETCH(QByteArray, credentials);
+    QFETCH(QString, where);
+    QFETCH(QString, message);
+    const Result<Policy> decoded = Policy::fromJson(policyWithCredentials(credentials, network));
+    if (where.isEmpty()) {
+        QVERIFY2(decoded.ok(), qPrintable(decoded.ok() ? QString() : decoded.error().toString()));
+        QVERIFY(decoded.value().upstreamProxy.has_value());
+        QCOMPARE(Policy::fromJson(decoded.value().toJson()).value(), decoded.value());
+        return;
+    }
+    QVERIFY(!decoded.ok());
+    SANDBOX_EXPECT_ERROR(decoded.error(), where, message);
+}
+
+void TestPolicy::upstreamProxyRestrictsItsDimension()
+{
+    Policy policy = Policy::defaults();
+    QVERIFY(!policy.restrictedDimensions().contains(QStringLiteral("upstreamProxy")));
+    policy.network = Policy::NetworkMode::Allowlist;
+    policy.upstreamProxy = PolicyUpstreamProxy{ QStringLiteral("http://proxy:3128"), QString() };
+    QVERIFY(policy.restrictedDimensions().contains(QStringLiteral("upstreamProxy")));
+    QVERIFY(BackendDescriptor::enforcementDimensions().contains(QStringLiteral("upstreamProxy")));
 }
 
 QTEST_GUILESS_MAIN(TestPolicy)

@@ -52,7 +52,7 @@ BackendDescriptor SeatbeltLauncher::descriptor() const
                                   "text is unit-tested there)");
     if (!reason.isEmpty()) {
         for (const QString &dimension : BackendDescriptor::enforcementDimensions())
-            if (dimension != QStringLiteral("credentials"))
+            if (dimension != QStringLiteral("credentials") && dimension != QStringLiteral("upstreamProxy"))
                 descriptor.enforcement.insert(dimension, tr("not enforced: %1, nothing is run").arg(reason));
     } else {
         descriptor.enforcement.insert(

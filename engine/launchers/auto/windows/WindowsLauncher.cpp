@@ -71,7 +71,7 @@ BackendDescriptor WindowsLauncher::descriptor() const
                                   "timeout are tested under Wine, which has no AppContainers)");
     if (!reason.isEmpty()) {
         for (const QString &dimension : BackendDescriptor::enforcementDimensions())
-            if (dimension != QStringLiteral("credentials"))
+            if (dimension != QStringLiteral("credentials") && dimension != QStringLiteral("upstreamProxy"))
                 descriptor.enforcement.insert(dimension, tr("not enforced: %1, nothing is run").arg(reason));
     } else {
         descriptor.enforcement.insert(
