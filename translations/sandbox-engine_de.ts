@@ -241,6 +241,10 @@
         <source>the filtering SSH agent</source>
         <translation>der filternde SSH-Agent</translation>
     </message>
+    <message>
+        <source>the upstream proxy</source>
+        <translation>der vorgeschaltete Proxy</translation>
+    </message>
 </context>
 <context>
     <name>ContainerPool</name>
@@ -306,6 +310,10 @@
     <message>
         <source>The engine&apos;s helper (sandbox-init) was not found, so no command runs under the write gate that keeps repositories&apos; control files as they are. Reinstall Sandbox Studio.</source>
         <translation>Das Hilfsprogramm der Engine (sandbox-init) wurde nicht gefunden, daher läuft kein Befehl unter dem Schreibtor, das die Steuerdateien von Repositorys unverändert hält. Installieren Sie Sandbox Studio neu.</translation>
+    </message>
+    <message>
+        <source>SSH connections to the agent&apos;s hosts go through the filtering proxy, which serves the network mode &quot;allowlist&quot; only; set that mode (with or without allowed domains). Nothing was run.</source>
+        <translation>SSH-Verbindungen zu den Hosts des Agenten laufen über den Filter-Proxy, der nur den Netzwerkmodus &quot;allowlist&quot; bedient; stellen Sie diesen Modus ein (mit oder ohne erlaubte Domains). Es wurde nichts ausgeführt.</translation>
     </message>
 </context>
 <context>
@@ -462,10 +470,6 @@
         <translation>Das Image, in dem Befehle laufen. Es muss in der Laufzeitumgebung vorhanden sein und braucht nur die Programme, die die Befehle verwenden.</translation>
     </message>
     <message>
-        <source>The image&apos;s root filesystem, read-only, with a private /tmp. Of the host&apos;s files only the workspace and the policy&apos;s other writable folders are mounted, read-write at the same path, with the policy&apos;s read-only paths inside them mounted read-only; besides them the engine&apos;s helper program (sandbox-init) and a folder of the container&apos;s own for its commands&apos; status channels, both read-only, under the allowlist network mode also its filtering proxy socket&apos;s folder, read-only, and the small files the runtime generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the workspace is covered by an empty read-only folder, and a denied file there refuses the command. Every command runs under sandbox-init&apos;s write gate, as in the auto backend: its calls that create, write, truncate, link, rename or remove a file are handed to sandbox-init, which judges them by the rules every backend shares and makes them itself. So in the mounted folders no command creates or changes a file that makes the host&apos;s git run code, in any repository, existing or new, at any depth: no entry named .git is created, moved or removed (no git init, no .git file or link pointing elsewhere), no control file of a git directory (config, hooks, info, commondir, gitdir, config.worktree and the object alternates of a .git, a bare repository, or the git directories under its modules and worktrees) is created or changed, no HEAD is made outside a git directory (no new bare repository), nothing is moved into or out of a git directory, no read-only path is changed and no file with other hard links is written, while git add, commit, branch and stash work. Each such write fails with &quot;permission denied&quot; when it is made and is reported. The existing control files of the repository at the root of each mounted folder are mounted read-only as well, a second wall.</source>
-        <translation>Das Wurzeldateisystem des Images, schreibgeschützt, mit einem eigenen /tmp. Von den Dateien des Hosts werden nur der Arbeitsbereich und die anderen beschreibbaren Ordner der Richtlinie eingehängt, beschreibbar unter demselben Pfad, die schreibgeschützten Pfade der Richtlinie darin schreibgeschützt; außerdem das Hilfsprogramm der Engine (sandbox-init) und ein eigener Ordner des Containers für die Statuskanäle seiner Befehle, beide schreibgeschützt, im Netzwerkmodus Allowlist auch der Ordner seines Filter-Proxy-Sockets, schreibgeschützt, und die kleinen Dateien, die die Laufzeitumgebung erzeugt (etwa /etc/hosts). Kein verbotener Pfad wird je eingehängt: Ein verbotener Ordner im Arbeitsbereich wird von einem leeren schreibgeschützten Ordner verdeckt, und eine verbotene Datei dort lässt den Befehl abweisen. Jeder Befehl läuft unter dem Schreibtor von sandbox-init, wie im Backend auto: Seine Aufrufe, die eine Datei anlegen, schreiben, kürzen, verlinken, umbenennen oder entfernen, gehen an sandbox-init, das sie nach den Regeln beurteilt, die alle Backends teilen, und sie selbst ausführt. In den eingehängten Ordnern legt daher kein Befehl eine Datei an oder ändert eine, die Git des Hosts Code ausführen lässt, in keinem Repository, bestehend oder neu, in keiner Tiefe: Kein Eintrag namens .git wird angelegt, verschoben oder entfernt (kein git init, keine .git-Datei und kein .git-Link, der anderswohin zeigt), keine Steuerdatei eines Git-Verzeichnisses (config, hooks, info, commondir, gitdir, config.worktree und die Objekt-Alternates eines .git, eines Bare-Repositorys oder der Git-Verzeichnisse unter seinen modules und worktrees) wird angelegt oder geändert, kein HEAD entsteht außerhalb eines Git-Verzeichnisses (kein neues Bare-Repository), nichts wird in ein Git-Verzeichnis hinein oder aus ihm heraus verschoben, kein schreibgeschützter Pfad wird geändert und keine Datei mit weiteren harten Links wird geschrieben, während git add, commit, branch und stash funktionieren. Jeder solche Schreibzugriff schlägt im Moment des Schreibens mit „permission denied“ fehl und wird gemeldet. Die vorhandenen Steuerdateien des Repositorys an der Wurzel jedes eingehängten Ordners sind zusätzlich schreibgeschützt eingehängt, eine zweite Mauer.</translation>
-    </message>
-    <message>
         <source>Commands run in the container&apos;s own namespaces as your uid and gid, with every capability dropped, no-new-privileges and the container&apos;s process limit. Commands of one workspace share its container and can see each other&apos;s processes. Besides the runtime&apos;s default seccomp profile each command gets sandbox-init&apos;s seccomp deny list, as in the auto backend: no command uses ptrace or process_vm_readv, creates a namespace, mounts, or uses io_uring, bpf or the kernel keyring, and none can trace, read or limit sandbox-init.</source>
         <translation>Befehle laufen in den eigenen Namespaces des Containers mit Ihrer UID und GID, ohne jede Capability, mit no-new-privileges und der Prozessgrenze des Containers. Befehle eines Arbeitsbereichs teilen sich seinen Container und sehen die Prozesse der anderen. Neben dem Standard-Seccomp-Profil der Laufzeitumgebung erhält jeder Befehl die Seccomp-Sperrliste von sandbox-init, wie im Backend auto: Kein Befehl verwendet ptrace oder process_vm_readv, legt einen Namespace an, hängt etwas ein oder verwendet io_uring, bpf oder den Schlüsselbund des Kernels, und keiner kann sandbox-init verfolgen, auslesen oder begrenzen.</translation>
     </message>
@@ -484,6 +488,18 @@
     <message>
         <source>This engine offers no credential injection; nothing was run.</source>
         <translation>Diese Engine bietet kein Einsetzen von Zugangsdaten; nichts wurde ausgeführt.</translation>
+    </message>
+    <message>
+        <source>The image&apos;s root filesystem, read-only, with a private /tmp. Of the host&apos;s files only the workspace and the policy&apos;s other writable folders are mounted, read-write at the same path, with the policy&apos;s read-only paths inside them mounted read-only; besides them the engine&apos;s helper program (sandbox-init) and a folder of the container&apos;s own for its commands&apos; status channels (and SSH agents), both read-only, under the allowlist network mode also its filtering proxy socket&apos;s folder, read-only, and the small files the runtime generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the workspace is covered by an empty read-only folder, and a denied file there refuses the command. Every command runs under sandbox-init&apos;s write gate, as in the auto backend: its calls that create, write, truncate, link, rename or remove a file are handed to sandbox-init, which judges them by the rules every backend shares and makes them itself. So in the mounted folders no command creates or changes a file that makes the host&apos;s git run code, in any repository, existing or new, at any depth: no entry named .git is created, moved or removed (no git init, no .git file or link pointing elsewhere), no control file of a git directory (config, hooks, info, commondir, gitdir, config.worktree and the object alternates of a .git, a bare repository, or the git directories under its modules and worktrees) is created or changed, no HEAD is made outside a git directory (no new bare repository), nothing is moved into or out of a git directory, no read-only path is changed and no file with other hard links is written, while git add, commit, branch and stash work. Each such write fails with &quot;permission denied&quot; when it is made and is reported. The existing control files of the repository at the root of each mounted folder are mounted read-only as well, a second wall.</source>
+        <translation>Das Wurzeldateisystem des Images, schreibgeschützt, mit einem eigenen /tmp. Von den Dateien des Hosts werden nur der Arbeitsbereich und die anderen beschreibbaren Ordner der Richtlinie eingehängt, beschreibbar unter demselben Pfad, die schreibgeschützten Pfade der Richtlinie darin schreibgeschützt; außerdem das Hilfsprogramm der Engine (sandbox-init) und ein eigener Ordner des Containers für die Statuskanäle (und SSH-Agenten) seiner Befehle, beide schreibgeschützt, im Netzwerkmodus Allowlist auch der Ordner seines Filter-Proxy-Sockets, schreibgeschützt, und die kleinen Dateien, die die Laufzeitumgebung erzeugt (etwa /etc/hosts). Kein verbotener Pfad wird je eingehängt: Ein verbotener Ordner im Arbeitsbereich wird von einem leeren schreibgeschützten Ordner verdeckt, und eine verbotene Datei dort lässt den Befehl abweisen. Jeder Befehl läuft unter dem Schreibtor von sandbox-init, wie im Backend auto: Seine Aufrufe, die eine Datei anlegen, schreiben, kürzen, verlinken, umbenennen oder entfernen, gehen an sandbox-init, das sie nach den Regeln beurteilt, die alle Backends teilen, und sie selbst ausführt. In den eingehängten Ordnern legt daher kein Befehl eine Datei an oder ändert eine, die Git des Hosts Code ausführen lässt, in keinem Repository, bestehend oder neu, in keiner Tiefe: Kein Eintrag namens .git wird angelegt, verschoben oder entfernt (kein git init, keine .git-Datei und kein .git-Link, der anderswohin zeigt), keine Steuerdatei eines Git-Verzeichnisses (config, hooks, info, commondir, gitdir, config.worktree und die Objekt-Alternates eines .git, eines Bare-Repositorys oder der Git-Verzeichnisse unter seinen modules und worktrees) wird angelegt oder geändert, kein HEAD entsteht außerhalb eines Git-Verzeichnisses (kein neues Bare-Repository), nichts wird in ein Git-Verzeichnis hinein oder aus ihm heraus verschoben, kein schreibgeschützter Pfad wird geändert und keine Datei mit weiteren harten Links wird geschrieben, während git add, commit, branch und stash funktionieren. Jeder solche Schreibzugriff schlägt im Moment des Schreibens mit „permission denied“ fehl und wird gemeldet. Die vorhandenen Steuerdateien des Repositorys an der Wurzel jedes eingehängten Ordners sind zusätzlich schreibgeschützt eingehängt, eine zweite Mauer.</translation>
+    </message>
+    <message>
+        <source>Each command gets a filtering agent of the engine&apos;s own, named by SSH_AUTH_SOCK inside the container (the user&apos;s agent socket is never mounted): it lists and signs with the policy&apos;s keys only, asks the user before a signature as the policy&apos;s confirm says, passes no extension but session-bind@openssh.com, refuses adding, removing, locking and unlocking keys, and reports every refusal. Its socket is in the container&apos;s status folder (mounted read-only), beside the agents of the container&apos;s other commands, so every command of a container whose policy has an agent runs with its connect() calls handed to sandbox-init, which makes them itself (the agent&apos;s through a descriptor opened before the command ran) and refuses every other unix socket, another command&apos;s agent included; datagram unix sockets are refused. Policies with and without an agent never share a container. The agent ends with the command. SSH connections (the policy&apos;s hosts, port 22 unless one is given; they need the network mode allowlist) go only through the filtering proxy, which allows those hosts beside the allowed domains: git uses an SSH configuration of the engine&apos;s, in the same folder (GIT_SSH_COMMAND; others: ssh -F &quot;$SANDBOX_SSH_CONFIG&quot;), whose ProxyCommand is sandbox-init&apos;s tunnel through the container&apos;s proxy bridge, whose host keys are a read-only copy of the user&apos;s known hosts, checked strictly, and which reads none of the user&apos;s SSH options; an ssh that ignores that configuration reaches nothing, as the container has no other way out. The image must hold the SSH client.</source>
+        <translation>Jeder Befehl erhält einen eigenen filternden Agenten der Engine, im Container über SSH_AUTH_SOCK benannt (der Agenten-Socket des Benutzers wird nie eingehängt): Er listet nur die Schlüssel der Richtlinie und signiert nur mit ihnen, fragt den Benutzer vor einer Signatur, wie es confirm der Richtlinie verlangt, lässt keine Erweiterung außer session-bind@openssh.com durch, verweigert das Hinzufügen, Entfernen, Sperren und Entsperren von Schlüsseln und meldet jede Verweigerung. Sein Socket liegt im Statusordner des Containers (schreibgeschützt eingehängt), neben den Agenten der anderen Befehle des Containers; daher läuft jeder Befehl eines Containers, dessen Richtlinie einen Agenten hat, mit an sandbox-init übergebenen connect()-Aufrufen: sandbox-init stellt sie selbst her (die zum Agenten über einen Deskriptor, der vor dem Befehl geöffnet wurde) und verweigert jeden anderen Unix-Socket, auch den Agenten eines anderen Befehls; Unix-Datagramm-Sockets werden verweigert. Richtlinien mit und ohne Agent teilen nie einen Container. Der Agent endet mit dem Befehl. SSH-Verbindungen (zu den Hosts der Richtlinie, Port 22, sofern keiner angegeben ist; sie benötigen den Netzwerkmodus allowlist) laufen nur über den Filter-Proxy, der diese Hosts neben den erlaubten Domains zulässt: git verwendet eine SSH-Konfiguration der Engine im selben Ordner (GIT_SSH_COMMAND; andere: ssh -F &quot;$SANDBOX_SSH_CONFIG&quot;), deren ProxyCommand der Tunnel von sandbox-init durch die Proxy-Brücke des Containers ist, deren Hostschlüssel eine schreibgeschützte Kopie der bekannten Hosts des Benutzers sind, streng geprüft, und die keine SSH-Optionen des Benutzers liest; ein ssh, das diese Konfiguration übergeht, erreicht nichts, da der Container keinen anderen Weg nach draußen hat. Das Image muss den SSH-Client enthalten.</translation>
+    </message>
+    <message>
+        <source>This engine offers no SSH agent; nothing was run.</source>
+        <translation>Diese Engine bietet keinen SSH-Agenten; es wurde nichts ausgeführt.</translation>
     </message>
 </context>
 <context>
@@ -1610,6 +1626,42 @@
         <source>variable %1 is already given to credentials[%2]</source>
         <translation>die Variable %1 ist bereits credentials[%2] zugewiesen</translation>
     </message>
+    <message>
+        <source>must not be empty; expected a URL such as %1</source>
+        <translation>darf nicht leer sein; erwartet wird eine URL wie %1</translation>
+    </message>
+    <message>
+        <source>must start with http:// or https:// (TLS to the proxy itself); expected a URL such as %1</source>
+        <translation>muss mit http:// oder https:// (TLS zum Proxy selbst) beginnen; erwartet wird eine URL wie %1</translation>
+    </message>
+    <message>
+        <source>must not carry a user or password: store &quot;user:password&quot; with sandboxctl credential set NAME and name it in upstreamProxy.credential</source>
+        <translation>darf keinen Benutzer und kein Passwort enthalten: Speichern Sie &quot;benutzer:passwort&quot; mit sandboxctl credential set NAME und nennen Sie ihn in upstreamProxy.credential</translation>
+    </message>
+    <message>
+        <source>must name the proxy only (scheme, host and port), without a path, query or fragment</source>
+        <translation>darf nur den Proxy nennen (Schema, Host und Port), ohne Pfad, Abfrage oder Fragment</translation>
+    </message>
+    <message>
+        <source>must name the proxy&apos;s port after the IPv6 address (http://[::1]:3128)</source>
+        <translation>muss den Port des Proxys nach der IPv6-Adresse nennen (http://[::1]:3128)</translation>
+    </message>
+    <message>
+        <source>has an invalid IPv6 address</source>
+        <translation>hat eine ungültige IPv6-Adresse</translation>
+    </message>
+    <message>
+        <source>must name the proxy&apos;s port, such as %1</source>
+        <translation>muss den Port des Proxys nennen, etwa %1</translation>
+    </message>
+    <message>
+        <source>has an invalid host name; expected a URL such as %1</source>
+        <translation>hat einen ungültigen Hostnamen; erwartet wird eine URL wie %1</translation>
+    </message>
+    <message>
+        <source>has an invalid port; expected a number from 1 to 65535</source>
+        <translation>hat einen ungültigen Port; erwartet wird eine Zahl von 1 bis 65535</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::ActivationEvent</name>
@@ -1832,36 +1884,16 @@
         <translation>Diese Engine bietet keinen SSH-Agenten; es wurde nichts ausgeführt.</translation>
     </message>
     <message>
-        <source>The engine has no SSH agent to filter: SSH_AUTH_SOCK is not set where it runs. Start the engine from a session with an SSH agent. Nothing was run.</source>
-        <translation>Die Engine hat keinen SSH-Agenten zum Filtern: SSH_AUTH_SOCK ist dort, wo sie läuft, nicht gesetzt. Starten Sie die Engine aus einer Sitzung mit SSH-Agenten. Es wurde nichts ausgeführt.</translation>
-    </message>
-    <message>
-        <source>Allow an SSH signature?</source>
-        <translation>Eine SSH-Signatur erlauben?</translation>
-    </message>
-    <message>
-        <source>The command &apos;%1&apos; asks your SSH agent to sign with the key %2 (%3%4). Allow this signature?</source>
-        <translation>Der Befehl &apos;%1&apos; bittet Ihren SSH-Agenten, mit dem Schlüssel %2 (%3%4) zu signieren. Diese Signatur erlauben?</translation>
-    </message>
-    <message>
-        <source>SSH agent</source>
-        <translation>SSH-Agent</translation>
-    </message>
-    <message>
-        <source>SSH agent, key %1</source>
-        <translation>SSH-Agent, Schlüssel %1</translation>
-    </message>
-    <message>
-        <source>ssh agent: %1</source>
-        <translation>SSH-Agent: %1</translation>
-    </message>
-    <message>
         <source>deny: the command cannot create unix sockets at all (seccomp; stream socket pairs still work, datagram ones are refused too), so no host socket is connectable whatever its path, abstract ones included (with an SSH agent in the policy: stream unix sockets only, every connect() answered by sandbox-init, which reaches the agent&apos;s socket and nothing else); besides, the session and system bus, $XDG_RUNTIME_DIR, every unix socket under /run and agent sockets are masked; vsock refused (seccomp)%1; ask: asked before each spawn, no answer means deny; allow: exposed; in every mode the engine refuses protocol connections from processes it sandboxed (they descend from sandbox-init) and logs them</source>
         <translation>deny: Der Befehl kann überhaupt keine Unix-Sockets anlegen (Seccomp; Stream-Socket-Paare funktionieren weiterhin, Datagramm-Paare werden ebenfalls abgewiesen), daher ist kein Host-Socket verbindbar, welcher Pfad auch immer, abstrakte eingeschlossen (mit einem SSH-Agenten in der Richtlinie: nur Stream-Unix-Sockets, jedes connect() beantwortet sandbox-init, das den Socket des Agenten erreicht und sonst nichts); außerdem sind Sitzungs- und Systembus, $XDG_RUNTIME_DIR, jeder Unix-Socket unter /run und Agenten-Sockets verdeckt; vsock abgewiesen (Seccomp)%1; ask: vor jedem Start gefragt, keine Antwort heißt Ablehnung; allow: freigegeben; in jedem Modus weist die Engine Protokollverbindungen von Prozessen ab, die sie in die Sandbox gesetzt hat (sie stammen von sandbox-init ab), und protokolliert sie</translation>
     </message>
     <message>
         <source>deny: with network none or full and no SSH agent the command cannot create unix sockets at all (seccomp; stream socket pairs still work, datagram ones are refused too); with allowed domains or an SSH agent only stream unix sockets and stream socket pairs, and sandbox-init answers every connect() (seccomp user notification, Linux &gt;= 5.14): it connects to the filtering proxy or the agent itself and refuses any other address, so no host socket is connectable whatever its path, abstract ones included%1; vsock refused (seccomp); $XDG_RUNTIME_DIR unreadable; ask: asked before each spawn; allow: exposed; in every mode the engine refuses protocol connections from processes it sandboxed (they descend from sandbox-init) and logs them</source>
         <translation>deny: Mit Netzwerk none oder full und ohne SSH-Agenten kann der Befehl überhaupt keine Unix-Sockets anlegen (Seccomp; Stream-Socket-Paare funktionieren weiterhin, Datagramm-Paare werden ebenfalls abgewiesen); mit erlaubten Domains oder einem SSH-Agenten nur Stream-Unix-Sockets und Stream-Socket-Paare, und sandbox-init beantwortet jedes connect() (Seccomp-User-Notification, Linux &gt;= 5.14): Es verbindet selbst zum Filter-Proxy oder zum Agenten und weist jede andere Adresse ab, daher ist kein Host-Socket verbindbar, welcher Pfad auch immer, abstrakte eingeschlossen%1; vsock abgewiesen (Seccomp); $XDG_RUNTIME_DIR unlesbar; ask: vor jedem Start gefragt; allow: freigegeben; in jedem Modus weist die Engine Protokollverbindungen von Prozessen ab, die sie in die Sandbox gesetzt hat (sie stammen von sandbox-init ab), und protokolliert sie</translation>
+    </message>
+    <message>
+        <source>Needs allowed domains. The filtering proxy checks every target against the allowed and denied domains first, then reaches it only through the upstream proxy (CONNECT host:port, over TLS to the proxy when its URL is https, verified against the system&apos;s authorities and the policy&apos;s extra ones; plain HTTP requests too), never directly; the upstream proxy resolves the names (IP literals are still checked against internal addresses here). Its credential is read from the secret storage when a connection needs it and sent to the upstream proxy alone (Proxy-Authorization: Basic), never into the sandbox. Its refusals (407, 403) are reported as network refusals; its other failures, and an unreachable proxy, answer the command&apos;s connection with the reason. Toward a credential&apos;s hosts the real host&apos;s certificate is still verified through the tunnel.</source>
+        <translation>Benötigt erlaubte Domains. Der Filter-Proxy prüft jedes Ziel zuerst gegen die erlaubten und verbotenen Domains und erreicht es dann nur über den vorgeschalteten Proxy (CONNECT host:port, per TLS zum Proxy, wenn seine URL https ist, geprüft gegen die Zertifizierungsstellen des Systems und die zusätzlichen der Richtlinie; auch einfache HTTP-Anfragen), nie direkt; der vorgeschaltete Proxy löst die Namen auf (IP-Literale werden hier weiterhin gegen interne Adressen geprüft). Seine Zugangsdaten werden aus dem Geheimnisspeicher gelesen, wenn eine Verbindung sie braucht, und nur an den vorgeschalteten Proxy gesendet (Proxy-Authorization: Basic), nie in die Sandbox. Seine Verweigerungen (407, 403) werden als Netzwerkverweigerungen gemeldet; seine anderen Fehler und ein unerreichbarer Proxy beantworten die Verbindung des Befehls mit dem Grund. Zu den Hosts einer Zugangsberechtigung wird das Zertifikat des echten Hosts weiterhin durch den Tunnel geprüft.</translation>
     </message>
 </context>
 <context>
@@ -2927,6 +2959,10 @@
         <source>This engine offers no credential injection.</source>
         <translation>Diese Engine bietet kein Einsetzen von Zugangsdaten.</translation>
     </message>
+    <message>
+        <source>This engine offers no SSH agent.</source>
+        <translation>Diese Engine bietet keinen SSH-Agenten.</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::LayoutBuilder</name>
@@ -3158,6 +3194,14 @@
     <message>
         <source>credentials need the network mode &quot;allowlist&quot;: only then does every connection go through the engine&apos;s proxy, which puts the values in</source>
         <translation>Zugangsdaten brauchen den Netzwerkmodus &quot;allowlist&quot;: Nur dann geht jede Verbindung über den Proxy der Engine, der die Werte einsetzt</translation>
+    </message>
+    <message>
+        <source>an upstream proxy needs the network mode &quot;allowlist&quot;: only then do connections go through the engine&apos;s proxy, which chains to it</source>
+        <translation>ein vorgeschalteter Proxy benötigt den Netzwerkmodus &quot;allowlist&quot;: Nur dann laufen Verbindungen über den Proxy der Engine, der sich an ihn anschließt</translation>
+    </message>
+    <message>
+        <source>&quot;%1&quot; is also one of the policy&apos;s credentials, which the proxy puts into requests toward their hosts; the upstream proxy&apos;s credential must be a value of its own</source>
+        <translation>&quot;%1&quot; ist auch eine der Zugangsberechtigungen der Richtlinie, die der Proxy in Anfragen an ihre Hosts einsetzt; die Zugangsdaten des vorgeschalteten Proxys müssen ein eigener Wert sein</translation>
     </message>
 </context>
 <context>
@@ -3470,6 +3514,42 @@
     <message>
         <source>the placeholder of credential &quot;%1&quot; was sent to %2 on a connection the proxy does not terminate (not one of its hosts, an excluded host, or plain HTTP); it was not replaced</source>
         <translation>der Platzhalter des Zugangsdatums „%1“ wurde an %2 gesendet, über eine Verbindung, die der Proxy nicht terminiert (keiner seiner Hosts, ein ausgenommener Host oder einfaches HTTP); er wurde nicht ersetzt</translation>
+    </message>
+    <message>
+        <source>the upstream proxy %1 did not open the tunnel to %2 within %3 seconds</source>
+        <translation>der vorgeschaltete Proxy %1 hat den Tunnel zu %2 nicht innerhalb von %3 Sekunden geöffnet</translation>
+    </message>
+    <message>
+        <source>cannot connect to the upstream proxy %1 (for %2): %3</source>
+        <translation>keine Verbindung zum vorgeschalteten Proxy %1 möglich (für %2): %3</translation>
+    </message>
+    <message>
+        <source>the upstream proxy %1 ended the connection before it opened the tunnel to %2: %3</source>
+        <translation>der vorgeschaltete Proxy %1 hat die Verbindung beendet, bevor er den Tunnel zu %2 geöffnet hat: %3</translation>
+    </message>
+    <message>
+        <source>cannot open TLS to the upstream proxy %1: %2</source>
+        <translation>TLS zum vorgeschalteten Proxy %1 kann nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <source>the TLS connection to the upstream proxy %1 failed (is its authority among the system&apos;s or in network.extraCaCertificates?): %2</source>
+        <translation>die TLS-Verbindung zum vorgeschalteten Proxy %1 ist fehlgeschlagen (ist seine Zertifizierungsstelle unter denen des Systems oder in network.extraCaCertificates?): %2</translation>
+    </message>
+    <message>
+        <source>the upstream proxy %1 answered with a header larger than %2 bytes</source>
+        <translation>der vorgeschaltete Proxy %1 hat mit einem Header größer als %2 Bytes geantwortet</translation>
+    </message>
+    <message>
+        <source>the upstream proxy %1 wants credentials it was not given or did not accept (%2); name them in network.upstreamProxy.credential and store &quot;user:password&quot; with sandboxctl credential set NAME</source>
+        <translation>der vorgeschaltete Proxy %1 verlangt Zugangsdaten, die er nicht erhalten oder nicht angenommen hat (%2); nennen Sie sie in network.upstreamProxy.credential und speichern Sie &quot;benutzer:passwort&quot; mit sandboxctl credential set NAME</translation>
+    </message>
+    <message>
+        <source>the upstream proxy %1 refused the tunnel to %2 (%3)</source>
+        <translation>der vorgeschaltete Proxy %1 hat den Tunnel zu %2 verweigert (%3)</translation>
+    </message>
+    <message>
+        <source>the upstream proxy %1 could not open a tunnel to %2 (%3)</source>
+        <translation>der vorgeschaltete Proxy %1 konnte keinen Tunnel zu %2 öffnen (%3)</translation>
     </message>
 </context>
 <context>
@@ -3895,6 +3975,34 @@
         <source>cannot use the engine&apos;s runtime directory for the SSH agent: %1</source>
         <translation>das Laufzeitverzeichnis der Engine kann für den SSH-Agenten nicht verwendet werden: %1</translation>
     </message>
+    <message>
+        <source>an SSH agent already listens here</source>
+        <translation>hier lauscht bereits ein SSH-Agent</translation>
+    </message>
+    <message>
+        <source>The engine has no SSH agent to filter: SSH_AUTH_SOCK is not set where it runs. Start the engine from a session with an SSH agent. Nothing was run.</source>
+        <translation>Die Engine hat keinen SSH-Agenten zum Filtern: SSH_AUTH_SOCK ist dort, wo sie läuft, nicht gesetzt. Starten Sie die Engine aus einer Sitzung mit SSH-Agenten. Es wurde nichts ausgeführt.</translation>
+    </message>
+    <message>
+        <source>Allow an SSH signature?</source>
+        <translation>Eine SSH-Signatur erlauben?</translation>
+    </message>
+    <message>
+        <source>The command &apos;%1&apos; asks your SSH agent to sign with the key %2 (%3%4). Allow this signature?</source>
+        <translation>Der Befehl &apos;%1&apos; bittet Ihren SSH-Agenten, mit dem Schlüssel %2 (%3%4) zu signieren. Diese Signatur erlauben?</translation>
+    </message>
+    <message>
+        <source>SSH agent</source>
+        <translation>SSH-Agent</translation>
+    </message>
+    <message>
+        <source>SSH agent, key %1</source>
+        <translation>SSH-Agent, Schlüssel %1</translation>
+    </message>
+    <message>
+        <source>ssh agent: %1</source>
+        <translation>SSH-Agent: %1</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::SshClientSetup</name>
@@ -4003,6 +4111,17 @@
     <message>
         <source>the kernel and initramfs are too large for one EFI image</source>
         <translation>Kernel und Initramfs sind zu groß für ein EFI-Abbild</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::UpstreamProxy</name>
+    <message>
+        <source>this engine has no secret storage to read the upstream proxy&apos;s credential from</source>
+        <translation>diese Engine hat keinen Geheimnisspeicher, aus dem die Zugangsdaten des vorgeschalteten Proxys gelesen werden könnten</translation>
+    </message>
+    <message>
+        <source>the upstream proxy&apos;s credential &quot;%1&quot; has no value; store it (&quot;user:password&quot;) with sandboxctl credential set %1</source>
+        <translation>die Zugangsdaten &quot;%1&quot; des vorgeschalteten Proxys haben keinen Wert; speichern Sie sie (&quot;benutzer:passwort&quot;) mit sandboxctl credential set %1</translation>
     </message>
 </context>
 <context>
@@ -4268,6 +4387,14 @@
     <message>
         <source>filesystem: %1 is denied by the policy, so nothing beneath it may be written (refused at the write by sandbox-init&apos;s write gate)</source>
         <translation>Dateisystem: %1 ist durch die Richtlinie verboten, daher darf darunter nichts geschrieben werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
+    </message>
+    <message>
+        <source>This engine offers no SSH agent.</source>
+        <translation>Diese Engine bietet keinen SSH-Agenten.</translation>
+    </message>
+    <message>
+        <source>unix sockets: a command with an SSH agent may connect only to its own agent&apos;s socket (refused by sandbox-init&apos;s connect supervisor)</source>
+        <translation>Unix-Sockets: Ein Befehl mit SSH-Agent darf sich nur mit dem Socket seines eigenen Agenten verbinden (verweigert vom Verbindungs-Supervisor von sandbox-init)</translation>
     </message>
 </context>
 <context>

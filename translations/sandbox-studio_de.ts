@@ -222,6 +222,10 @@
         <source>SSH agent</source>
         <translation>SSH-Agent</translation>
     </message>
+    <message>
+        <source>Upstream proxy</source>
+        <translation>Vorgeschalteter Proxy</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::BackendPanel</name>
@@ -1130,6 +1134,10 @@
     <message>
         <source>&lt;b&gt;SSH agent:&lt;/b&gt; confirm %1; keys: %2; hosts: %3</source>
         <translation>&lt;b&gt;SSH-Agent:&lt;/b&gt; Bestätigung %1; Schlüssel: %2; Hosts: %3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Upstream proxy:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;Vorgeschalteter Proxy:&lt;/b&gt; %1</translation>
     </message>
 </context>
 <context>
