@@ -138,6 +138,11 @@ void TestDockerEscape::initTestCase()
         QVERIFY(writeFile(project + QStringLiteral("/f"), "first\n"));
         QCOMPARE(hostGit(project, { QStringLiteral("add"), QStringLiteral("f") }), 0);
         QCOMPARE(hostGit(project, { QStringLiteral("commit"), QStringLiteral("-qm"), QStringLiteral("first") }), 0);
+        // A hook the user left inert (not executable): git ignores it until someone makes it so.
+        QVERIFY(writeFile(project + QStringLiteral("/.git/hooks/post-checkout"),
+                          "#!/bin/sh\ntouch " + m_marker.toUtf8() + "\n"));
+        QVERIFY(QFile::setPermissions(project + QStringLiteral("/.git/hooks/post-checkout"),
+                                      QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
     }
     QVERIFY(QFile::copy(binary(QStringLiteral("escape-probe-static")), m_workspace + QStringLiteral("/escape-probe")));
     QVERIFY(QFile::setPermissions(m_workspace + QStringLiteral("/escape-probe"),
@@ -287,6 +292,13 @@ bool TestDockerEscape::hostCheck(const QString &rawCheck, QString &why) const
         why = path + QStringLiteral(" was made");
         struct stat st = {};
         return ::lstat(QFile::encodeName(path).constData(), &st) != 0;
+    }
+    if (kind == QLatin1String("notexec")) {
+        const QFile::Permissions mode = QFile::permissions(path);
+        why = path + QStringLiteral(" was made executable");
+        const bool inert = !(mode & (QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+        return inert;
     }
     if (kind == QLatin1String("content")) {
         QFile file(path);
@@ -450,6 +462,12 @@ void TestDockerEscape::escape_data()
     row("write through a hard link made on the host", sh("echo changed > {ws}/linked.txt"), Refused,
         QStringLiteral("content:{root}/outside.txt:original\n"));
     if (m_git) {
+        // chmod is judged too: an inert hook stays inert, by path and through a descriptor.
+        row("make an inert hook executable", sh("chmod +x {ws}/proj/.git/hooks/post-checkout"), Refused,
+            QStringLiteral("notexec:{ws}/proj/.git/hooks/post-checkout"));
+        row("make an inert hook executable relative to its directory",
+            sh("cd {ws}/proj/.git/hooks && chmod 700 post-checkout"), Refused,
+            QStringLiteral("notexec:{ws}/proj/.git/hooks/post-checkout"));
         row("git init a nested repository with an fsmonitor and stage it",
             sh("mkdir -p {ws}/nested && cd {ws}/nested && git init -q; "
                "printf '[core]\\n\\tfsmonitor = touch {marker}\\n\\tworktree = /\\n' >> .git/config; "

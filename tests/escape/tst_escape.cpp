@@ -48,6 +48,7 @@ enum Expect {
 // Every secret of this run carries this marker; another run of the suite on the same
 // machine (whose home this sandbox may read) has its own.
 const QByteArray kSecretMarker = "SECRET-" + QByteArray::number(QRandomGenerator::global()->generate(), 36) + "-";
+const QByteArray kInertHook = "#!/bin/sh\ntouch /var/tmp/escape-inert-hook-ran\n";
 
 bool have(const char *tool)
 {
@@ -195,6 +196,11 @@ void TestEscape::initTestCase()
                           QStringLiteral("user.email=u@example.com"), QStringLiteral("commit"), QStringLiteral("-qm"),
                           QStringLiteral("lib") },
                         nested));
+        // A hook the user left inert (not executable) there: git ignores it until someone
+        // makes it so. Tier 1 mounts the workspace root's hooks read-only, not a nested one's.
+        QVERIFY(write(nested + QStringLiteral("/.git/hooks/post-checkout"), kInertHook));
+        QVERIFY(QFile::setPermissions(nested + QStringLiteral("/.git/hooks/post-checkout"),
+                                      QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
         QFile nestedConfig(nested + QStringLiteral("/.git/config"));
         QVERIFY(nestedConfig.open(QIODevice::ReadOnly));
         m_nestedConfig = nestedConfig.readAll();
@@ -447,6 +453,22 @@ void TestEscape::addRows(int tier)
         gitCheck);
     row("append to git config", def, sh("printf '[core]\\n\\thooksPath = /tmp/h\\n' >> {ws}/.git/config"), guarded, {},
         gitCheck);
+    if (have("git")) {
+        // chmod is judged too: an inert hook stays inert, by path and through a descriptor.
+        row("make an inert hook executable", def, sh("chmod +x {ws}/vendor/lib/.git/hooks/post-checkout"), Fails, {},
+            QStringLiteral("hook-inert"));
+        row("make an inert hook executable through a descriptor", def,
+            QStringList{
+                QStringLiteral("python3"), QStringLiteral("-c"),
+                QStringLiteral("import os\nfd=os.open('{ws}/vendor/lib/.git/hooks/post-checkout',os.O_RDONLY)\n"
+                               "os.fchmod(fd,0o755)") },
+            Fails, {}, QStringLiteral("hook-inert"));
+        row("make an inert hook executable relative to the hooks directory", def,
+            QStringList{ QStringLiteral("python3"), QStringLiteral("-c"),
+                         QStringLiteral("import os\nd=os.open('{ws}/vendor/lib/.git/hooks',os.O_RDONLY)\n"
+                                        "os.chmod('post-checkout',0o700,dir_fd=d)") },
+            Fails, {}, QStringLiteral("hook-inert"));
+    }
     row("replace git config", def,
         sh("rm -f {ws}/.git/config; mv {ws}/.git/config {ws}/.git/c2; echo x > {ws}/.git/config"), guarded, {},
         gitCheck);
@@ -900,6 +922,17 @@ bool TestEscape::hostCheck(const QString &rawCheck, QString &why)
                   .arg(ran);
         return !dotGit && !head && !ran;
     }
+    if (check == QLatin1String("hook-inert")) {
+        const QString hook = m_workspace.filePath(QStringLiteral("vendor/lib/.git/hooks/post-checkout"));
+        const QFile::Permissions mode = QFile::permissions(hook);
+        const bool inert = !(mode & (QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther));
+        QFile file(hook);
+        const bool same = file.open(QIODevice::ReadOnly) && file.readAll() == kInertHook;
+        why = QStringLiteral("the inert hook changed: executable=%1 content kept=%2").arg(!inert).arg(same);
+        // Put back for the rows after this one, whatever happened.
+        QFile::setPermissions(hook, QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
+        return inert && same;
+    }
     if (check == QLatin1String("git-intact")) {
         QFile config(m_workspace.filePath(QStringLiteral(".git/config")));
         const bool configOk = config.open(QIODevice::ReadOnly) && config.readAll() == m_gitConfig;
@@ -1218,6 +1251,12 @@ void TestEscape::resetGit()
             nested.write(m_nestedConfig);
         QDir(workspace.filePath(QStringLiteral("vendor/lib/.git/hooks"))).removeRecursively();
         workspace.mkpath(QStringLiteral("vendor/lib/.git/hooks"));
+        // The user's inert hook, as the suite set it up.
+        QFile inert(workspace.filePath(QStringLiteral("vendor/lib/.git/hooks/post-checkout")));
+        if (inert.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            inert.write(kInertHook);
+        inert.close();
+        inert.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther);
     }
     QFile sample(workspace.filePath(QStringLiteral(".git/hooks/pre-commit.sample")));
     if (sample.open(QIODevice::WriteOnly | QIODevice::Truncate))

@@ -67,7 +67,9 @@ QString AutoLauncher::writeGateClaim()
               "move a folder holding one, or change a file that has other hard links (they may lie outside the "
               "writable paths); so git add, commit, branch, stash, rebase and fetch work, git init and git clone "
               "inside the workspace do not; rebase and sequencer state the command leaves behind is removed when "
-              "it ends; each refusal is reported; openat2 is refused (programs fall back to openat)");
+              "it ends; each refusal is reported; openat2 is refused (programs fall back to openat); a chmod that "
+              "sets an execute bit is made by sandbox-init too and refused on those files, so a hook left "
+              "non-executable stays so");
 }
 
 AutoLauncher::AutoLauncher()

@@ -80,7 +80,9 @@ BackendDescriptor DockerLauncher::descriptor() const
              "alternates of a .git, a bare repository, or the git directories under its modules and worktrees) is "
              "created or changed, no HEAD is made outside a git directory (no new bare repository), nothing is moved "
              "into or out of a git directory, no read-only path is changed and no file with other hard links is "
-             "written, while git add, commit, branch and stash work. Each such write fails with \"permission "
+             "written, while git add, commit, branch and stash work. A chmod that sets an execute bit is made by "
+             "sandbox-init too and refused on those files, so a hook left non-executable stays so. Each such write "
+             "fails with \"permission "
              "denied\" when it is made and is reported. The existing control files of the repository at the root of "
              "each mounted folder are mounted read-only as well, a second wall.") },
         { QStringLiteral("confinement"),

@@ -336,6 +336,29 @@ static int addWriteGateRules(scmp_filter_ctx ctx)
     return rc;
 }
 
+// Tier 1 and a container's gate: the mounts keep modes outside the writable paths as they
+// are, but inside them a command could make an existing, inert file that git would run
+// (a hook it left non-executable) executable. chmod calls that set an execute bit go to
+// sandbox-init (MetadataSupervisor, which asks the write gate); the others cost nothing.
+// A masked comparison has no "not zero": each of the seven non-zero execute-bit
+// combinations is a rule. fchmodat2 (Linux 6.6) by number.
+static int addExecutableModeRules(scmp_filter_ctx ctx)
+{
+    int rc = 0;
+    const std::pair<int, unsigned> calls[]
+        = { { SCMP_SYS(chmod), 1 }, { SCMP_SYS(fchmod), 1 }, { SCMP_SYS(fchmodat), 2 }, { 452, 2 } };
+    for (const auto &[call, arg] : calls) {
+        for (scmp_datum_t bits = 1; bits <= 7; ++bits) {
+            const scmp_datum_t execute
+                = ((bits & 4) ? S_IXUSR : 0) | ((bits & 2) ? S_IXGRP : 0) | ((bits & 1) ? S_IXOTH : 0);
+            rc = rc ? rc
+                    : seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, call, 1,
+                                       SCMP_CMP(arg, SCMP_CMP_MASKED_EQ, S_IXUSR | S_IXGRP | S_IXOTH, execute));
+        }
+    }
+    return rc;
+}
+
 bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
 {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -567,8 +590,10 @@ bool applyCommandFilter(const InitConfig &config, int *notifyFd, std::string &er
                                    SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, AF_UNIX));
         rc = rc ? rc : addUnixDatagramRules(ctx, SCMP_ACT_ERRNO(EACCES));
     }
-    if (gate)
+    if (gate) {
         rc = rc ? rc : addWriteGateRules(ctx);
+        rc = rc ? rc : addExecutableModeRules(ctx);
+    }
     if (supervise) {
         rc = rc ? rc : addConnectSupervisionRules(ctx, SCMP_ACT_ERRNO(EACCES));
         rc = rc ? rc : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(pidfd_getfd), 0);

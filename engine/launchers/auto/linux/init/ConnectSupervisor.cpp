@@ -142,11 +142,12 @@ void ConnectSupervisor::handleOne()
     }
     if (MetadataSupervisor::handles(request->data.nr)) {
         std::string refusedPath;
-        m_metadata.answer(m_notifyFd, *request, *response, &refusedPath);
+        bool protectedByGate = false;
+        m_metadata.answer(m_notifyFd, *request, *response, &refusedPath, &protectedByGate);
         (void)seccomp_notify_respond(m_notifyFd, response);
         seccomp_notify_free(request, response);
         if (!refusedPath.empty())
-            reportRefusal("path", refusedPath);
+            reportRefusal(protectedByGate ? "repository" : "path", refusedPath);
         return;
     }
     const int targetFd = static_cast<int>(request->data.args[0]);

@@ -96,7 +96,7 @@ bool MetadataSupervisor::underWritable(int objectFd) const
 }
 
 void MetadataSupervisor::answer(int notifyFd, const seccomp_notif &request, seccomp_notif_resp &response,
-                                std::string *refusedPath) const
+                                std::string *refusedPath, bool *protectedByGate) const
 {
     response.error = -EPERM;
     response.val = 0;
@@ -256,7 +256,11 @@ void MetadataSupervisor::answer(int notifyFd, const seccomp_notif &request, secc
         return;
     }
     struct stat st = {};
-    if (fstat(object, &st) != 0 || !underWritable(object) || (m_gate && !m_gate->judgeEntry(object).empty())) {
+    const bool writable = fstat(object, &st) == 0 && underWritable(object);
+    const bool guarded = writable && m_gate && !m_gate->judgeEntry(object).empty();
+    if (!writable || guarded) {
+        if (protectedByGate)
+            *protectedByGate = guarded;
         if (refusedPath) {
             char resolved[PATH_MAX] = {};
             const std::string held = "/proc/self/fd/" + std::to_string(object);

@@ -393,7 +393,10 @@ std::vector<UnixTarget> unixTargets(const InitConfig &config, int agentFd)
         gate.emplace(config);
     std::optional<ConnectSupervisor> calls;
     if (notifyFd >= 0)
-        calls.emplace(notifyFd, unixTargets(config, agentFd), std::vector<std::string>(), gate ? &*gate : nullptr);
+        // The mounts bound what the command may change; sandbox-init shares its root, so
+        // every path it sees is one the command sees (chmod that sets an execute bit is
+        // asked of the write gate, MetadataSupervisor).
+        calls.emplace(notifyFd, unixTargets(config, agentFd), std::vector<std::string>{ "/" }, gate ? &*gate : nullptr);
 
     int commandStatus = -1;
     std::vector<pollfd> fds;
@@ -544,7 +547,10 @@ void runUnshared(const InitConfig &config)
         gate.emplace(config);
     std::optional<ConnectSupervisor> connections;
     if (notifyFd >= 0)
-        connections.emplace(notifyFd, unixTargets(config, agentFd), config.landlockWritable, gate ? &*gate : nullptr);
+        // In a container its mounts bound what the command may change, as in tier 1.
+        connections.emplace(notifyFd, unixTargets(config, agentFd),
+                            config.inContainer ? std::vector<std::string>{ "/" } : config.landlockWritable,
+                            gate ? &*gate : nullptr);
     for (;;) {
         pollfd fds[2] = { { signalFd, POLLIN, 0 }, { connections ? connections->fd() : -1, POLLIN, 0 } };
         if (poll(fds, 2, -1) < 0)
