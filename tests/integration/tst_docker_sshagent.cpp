@@ -204,16 +204,9 @@ void TestDockerSshAgent::onlyTheListedKeyIsSeenAndSigns()
     QVERIFY(!ran.out.contains(m_rig.agentSocket().toLatin1()));
 
     // The signature verifies on the host against the listed key alone.
-    const QString signers = m_root->filePath(QStringLiteral("signers"));
-    QVERIFY(OpenSshRig::writeFile(signers, "tester@example.org " + OpenSshRig::readAll(m_rig.listedKey())));
-    QProcess verify;
-    verify.setStandardInputFile(m_workspace + QStringLiteral("/data"));
-    verify.start(QStringLiteral("ssh-keygen"),
-                 { QStringLiteral("-Y"), QStringLiteral("verify"), QStringLiteral("-f"), signers, QStringLiteral("-I"),
-                   QStringLiteral("tester@example.org"), QStringLiteral("-n"), QStringLiteral("file"),
-                   QStringLiteral("-s"), m_workspace + QStringLiteral("/data.sig") });
-    QVERIFY(verify.waitForFinished(30000));
-    QVERIFY2(verify.exitCode() == 0, verify.readAllStandardError().constData());
+    const QString verified = m_rig.verifySignature(m_rig.listedKey(), m_workspace + QStringLiteral("/data"),
+                                                   m_workspace + QStringLiteral("/data.sig"));
+    QVERIFY2(verified.isEmpty(), qPrintable(verified));
 
     // The agent went with the command: no socket of it is left in any status folder.
     const QString name
@@ -232,29 +225,13 @@ void TestDockerSshAgent::signedCommitVerifiesOnTheHost()
     init.start(QStringLiteral("git"), { QStringLiteral("init"), QStringLiteral("-q"), project });
     QVERIFY(init.waitForFinished(30000) && init.exitCode() == 0);
     QVERIFY(OpenSshRig::writeFile(project + QStringLiteral("/file"), "signed content\n"));
-    const QString signers = m_root->filePath(QStringLiteral("signers"));
-    QVERIFY(OpenSshRig::writeFile(signers, "tester@example.org " + OpenSshRig::readAll(m_rig.listedKey())));
-    const QString config = QStringLiteral("-c user.name=Tester -c user.email=tester@example.org -c gpg.format=ssh "
-                                          "-c gpg.ssh.allowedSignersFile=%1")
-                               .arg(signers);
-    const Outcome ran = run(QStringLiteral("cd %1 && git add file && git %2 -c user.signingkey=%3/listed.pub "
-                                           "commit -q -S -m signed && echo committed")
-                                .arg(project, config, m_workspace));
+    const Outcome ran = run(QStringLiteral("cd %1 && git add file && git -c user.name=Tester -c "
+                                           "user.email=tester@example.org -c gpg.format=ssh -c "
+                                           "user.signingkey=%2/listed.pub commit -q -S -m signed && echo committed")
+                                .arg(project, m_workspace));
     QVERIFY2(ran.out.contains("committed"), QByteArray(ran.out + ran.err).constData());
-
-    QProcess verified;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("SSH_AUTH_SOCK"));
-    env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
-    verified.setProcessEnvironment(env);
-    verified.setWorkingDirectory(project);
-    verified.start(QStringLiteral("git"),
-                   config.split(QLatin1Char(' '))
-                       + QStringList{ QStringLiteral("verify-commit"), QStringLiteral("HEAD") });
-    QVERIFY(verified.waitForFinished(30000));
-    const QByteArray said = verified.readAllStandardError();
-    QVERIFY2(verified.exitCode() == 0 && said.contains("Good \"git\" signature for tester@example.org"),
-             said.constData());
+    const QString verified = m_rig.verifyCommit(m_rig.listedKey(), project);
+    QVERIFY2(verified.isEmpty(), qPrintable(verified));
 }
 
 void TestDockerSshAgent::theUsersKeysCannotBeChanged()

@@ -221,4 +221,45 @@ bool OpenSshRig::writeFile(const QString &filePath, const QByteArray &data, QFil
     return permissions == QFile::Permissions() || file.setPermissions(permissions);
 }
 
+QString OpenSshRig::verifySignature(const QString &publicKey, const QString &data, const QString &signature) const
+{
+    const QString signers = path(QStringLiteral("allowed_signers"));
+    if (!writeFile(signers, "tester@example.org " + readAll(publicKey)))
+        return QStringLiteral("cannot write %1").arg(signers);
+    QProcess verify;
+    verify.setStandardInputFile(data);
+    verify.start(QStringLiteral("ssh-keygen"),
+                 { QStringLiteral("-Y"), QStringLiteral("verify"), QStringLiteral("-f"), signers, QStringLiteral("-I"),
+                   QStringLiteral("tester@example.org"), QStringLiteral("-n"), QStringLiteral("file"),
+                   QStringLiteral("-s"), signature });
+    if (!verify.waitForFinished(30000))
+        return QStringLiteral("ssh-keygen -Y verify did not end");
+    if (verify.exitStatus() == QProcess::NormalExit && verify.exitCode() == 0)
+        return {};
+    return QString::fromLocal8Bit(verify.readAllStandardError() + verify.readAllStandardOutput());
+}
+
+QString OpenSshRig::verifyCommit(const QString &publicKey, const QString &repository) const
+{
+    const QString signers = path(QStringLiteral("allowed_signers"));
+    if (!writeFile(signers, "tester@example.org " + readAll(publicKey)))
+        return QStringLiteral("cannot write %1").arg(signers);
+    QProcess verified;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+    env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
+    verified.setProcessEnvironment(env);
+    verified.setWorkingDirectory(repository);
+    verified.start(QStringLiteral("git"),
+                   { QStringLiteral("-c"), QStringLiteral("gpg.format=ssh"), QStringLiteral("-c"),
+                     QStringLiteral("gpg.ssh.allowedSignersFile=") + signers, QStringLiteral("verify-commit"),
+                     QStringLiteral("HEAD") });
+    if (!verified.waitForFinished(30000))
+        return QStringLiteral("git verify-commit did not end");
+    const QByteArray said = verified.readAllStandardError();
+    if (verified.exitCode() == 0 && said.contains("Good \"git\" signature for tester@example.org"))
+        return {};
+    return QString::fromLocal8Bit(said);
+}
+
 } // namespace sandbox::test

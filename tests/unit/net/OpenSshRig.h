@@ -57,6 +57,12 @@ public:
     QByteArray keyBlobOf(const QString &publicKey) const;
     // The fingerprints `ssh-add -l` lists at `authSocket`.
     QStringList fingerprintsListedAt(const QString &authSocket) const;
+    // Empty when `signature` (ssh-keygen -Y sign, namespace "file") of the file `data`
+    // verifies against `publicKey` alone (signer tester@example.org); else what ssh-keygen said.
+    QString verifySignature(const QString &publicKey, const QString &data, const QString &signature) const;
+    // Empty when the HEAD commit of `repository` is signed with `publicKey` alone (gpg.format
+    // ssh; signer tester@example.org), as the host's git verify-commit sees it; else what it said.
+    QString verifyCommit(const QString &publicKey, const QString &repository) const;
 
     static QByteArray readAll(const QString &path);
     static bool writeFile(const QString &path, const QByteArray &data, QFile::Permissions permissions = {});
