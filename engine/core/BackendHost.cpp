@@ -8,6 +8,7 @@
 #include "net/FilteringProxy.h"
 #include "net/SshAgentService.h"
 #include "net/SshClientSetup.h"
+#include "net/UpstreamProxy.h"
 #include "protocol/RuntimeDirectory.h"
 
 #include <QCoreApplication>
@@ -99,14 +100,19 @@ void BackendHost::notifyAvailabilityChanged()
         m_availabilityChanged(m_ref);
 }
 
-Result<std::shared_ptr<ProxyChannel>> BackendHost::openProxyChannel(const QStringList &allowedDomains,
-                                                                    const QStringList &deniedDomains,
-                                                                    const QList<PolicyCredential> &credentials,
-                                                                    const QStringList &extraCaCertificates)
+Result<std::shared_ptr<ProxyChannel>>
+BackendHost::openProxyChannel(const QStringList &allowedDomains, const QStringList &deniedDomains,
+                              const QList<PolicyCredential> &credentials, const QStringList &extraCaCertificates,
+                              const std::optional<PolicyUpstreamProxy> &upstreamProxy)
 {
     Result<DomainRules> rules = DomainRules::parse(allowedDomains, deniedDomains);
     if (!rules)
         return rules.error();
+    // As builtin auto makes its own channels' (AutoLauncher::spawn).
+    Result<std::shared_ptr<const UpstreamProxy>> upstream
+        = UpstreamProxy::forPolicy(upstreamProxy, extraCaCertificates, m_credentials.get());
+    if (!upstream)
+        return upstream.error();
     std::shared_ptr<const ChannelCredentials> injected;
     if (!credentials.isEmpty()) {
         if (!m_credentials)
@@ -148,7 +154,7 @@ Result<std::shared_ptr<ProxyChannel>> BackendHost::openProxyChannel(const QStrin
             sink(refusal);
         };
     }
-    Result<QString> socket = proxy->openPrivateChannel(rules.value(), std::move(listener), injected);
+    Result<QString> socket = proxy->openPrivateChannel(rules.value(), std::move(listener), injected, upstream.value());
     if (!socket)
         return socket.error();
     return std::shared_ptr<ProxyChannel>(std::make_shared<HostProxyChannel>(proxy, socket.value()));

@@ -37,10 +37,10 @@ public:
     void reportActivationProgress(const QString &message) override;
     // Where progress goes while an activation prepares this instance (empty: nowhere).
     void setProgressSink(std::function<void(const QString &)> sink);
-    Result<std::shared_ptr<ProxyChannel>> openProxyChannel(const QStringList &allowedDomains,
-                                                           const QStringList &deniedDomains,
-                                                           const QList<PolicyCredential> &credentials = {},
-                                                           const QStringList &extraCaCertificates = {}) override;
+    Result<std::shared_ptr<ProxyChannel>>
+    openProxyChannel(const QStringList &allowedDomains, const QStringList &deniedDomains,
+                     const QList<PolicyCredential> &credentials = {}, const QStringList &extraCaCertificates = {},
+                     const std::optional<PolicyUpstreamProxy> &upstreamProxy = std::nullopt) override;
     Result<CredentialSandbox> credentialSandbox(const Policy &policy, const QString &bundlePathInSandbox) override;
     Result<SshAgentSandbox> openSshAgent(const PolicySshAgent &policy, const QString &command, const QString &directory,
                                          const QString &sandboxDirectory, const QString &proxyProgram,

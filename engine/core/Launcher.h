@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace sandbox {
 
@@ -50,15 +51,20 @@ public:
     // With `credentials`, the channel terminates TLS toward their hosts and puts their values
     // in (trusting the system's authorities and `extraCaCertificates` toward the real hosts),
     // and reports every placeholder that goes elsewhere.
-    virtual Result<std::shared_ptr<ProxyChannel>> openProxyChannel(const QStringList &allowedDomains,
-                                                                   const QStringList &deniedDomains,
-                                                                   const QList<PolicyCredential> &credentials = {},
-                                                                   const QStringList &extraCaCertificates = {})
+    // With `upstreamProxy`, every connection the channel allows is a CONNECT through that
+    // proxy (TLS to it trusting the system's authorities and `extraCaCertificates` when its
+    // URL is https; its credential read from the engine's secret storage when a connection
+    // needs it), never a direct one; the proxy's refusals are reported like the rules'.
+    virtual Result<std::shared_ptr<ProxyChannel>>
+    openProxyChannel(const QStringList &allowedDomains, const QStringList &deniedDomains,
+                     const QList<PolicyCredential> &credentials = {}, const QStringList &extraCaCertificates = {},
+                     const std::optional<PolicyUpstreamProxy> &upstreamProxy = std::nullopt)
     {
         Q_UNUSED(allowedDomains)
         Q_UNUSED(deniedDomains)
         Q_UNUSED(credentials)
         Q_UNUSED(extraCaCertificates)
+        Q_UNUSED(upstreamProxy)
         return Error{ QStringLiteral("policy.network"),
                       QCoreApplication::translate("sandbox::LauncherHost", "This engine offers no filtering proxy."),
                       {} };

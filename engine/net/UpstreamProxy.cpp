@@ -32,6 +32,15 @@ Result<std::shared_ptr<const UpstreamProxy>> UpstreamProxy::make(const PolicyUps
     return std::shared_ptr<const UpstreamProxy>(std::move(proxy));
 }
 
+Result<std::shared_ptr<const UpstreamProxy>> UpstreamProxy::forPolicy(const std::optional<PolicyUpstreamProxy> &policy,
+                                                                      const QStringList &extraCaCertificates,
+                                                                      const CredentialInjector *injector)
+{
+    if (!policy)
+        return std::shared_ptr<const UpstreamProxy>();
+    return injector ? injector->upstreamFor(*policy, extraCaCertificates) : make(*policy, extraCaCertificates, nullptr);
+}
+
 QString UpstreamProxy::authority() const
 {
     const QString name = host.contains(QLatin1Char(':')) ? QLatin1Char('[') + host + QLatin1Char(']') : host;

@@ -9,11 +9,13 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 
 struct ssl_ctx_st;
 
 namespace sandbox {
 
+class CredentialInjector;
 class CredentialSource;
 
 // What one proxy channel knows of its policy's upstream proxy: where it is, the trust
@@ -37,6 +39,12 @@ public:
     static Result<std::shared_ptr<const UpstreamProxy>> make(const PolicyUpstreamProxy &policy,
                                                              const QStringList &extraCaCertificates,
                                                              std::shared_ptr<CredentialSource> source);
+    // What every launcher gives its channel for a policy's upstream proxy: null without one;
+    // its credential read from `injector`'s secret storage (null: the engine has none, so a
+    // policy naming a credential is refused).
+    static Result<std::shared_ptr<const UpstreamProxy>> forPolicy(const std::optional<PolicyUpstreamProxy> &policy,
+                                                                  const QStringList &extraCaCertificates,
+                                                                  const CredentialInjector *injector);
 
     // "host:port" (IPv6 in brackets), for messages.
     QString authority() const;

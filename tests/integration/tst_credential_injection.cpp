@@ -45,8 +45,8 @@ private:
     Outcome ctl(const QStringList &args, const QByteArray &input = {}, int timeoutMs = 120000);
     Outcome run(const QString &script);
     void activate(const QString &backend);
-    // `upstreamUrl` (may be empty): the policy's upstream proxy, with the credential "corp-proxy".
-    void writePolicy(const QString &upstreamUrl = {});
+    // `upstreamUrl` (may be empty): the policy's upstream proxy, with the credential `upstreamCredential`.
+    void writePolicy(const QString &upstreamUrl = {}, const QString &upstreamCredential = QStringLiteral("corp-proxy"));
     QList<QJsonObject> received(const QString &path) const;
     // A credential refusal whose target contains `what` and whose rule contains `rule`.
     bool reported(const QString &what, const QString &rule, const QString &kind = QStringLiteral("credential"));
@@ -190,12 +190,12 @@ Outcome TestCredentialInjection::run(const QString &script)
         { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"), script });
 }
 
-void TestCredentialInjection::writePolicy(const QString &upstreamUrl)
+void TestCredentialInjection::writePolicy(const QString &upstreamUrl, const QString &upstreamCredential)
 {
     const QString https = QString::number(m_https);
     const QString upstream = upstreamUrl.isEmpty()
         ? QString()
-        : QStringLiteral(R"(,"upstreamProxy":{"url":"%1","credential":"corp-proxy"})").arg(upstreamUrl);
+        : QStringLiteral(R"(,"upstreamProxy":{"url":"%1","credential":"%2"})").arg(upstreamUrl, upstreamCredential);
     const QByteArray policy = QStringLiteral(
                                   R"({"filesystem":{"readable":["/"],"writable":["${workspace}"]},
                   "network":{"mode":"allowlist","allowedDomains":["localhost:%1","127.0.0.1:%1","127.0.0.1:%2"],
@@ -438,6 +438,7 @@ void TestCredentialInjection::upstreamProxy_data()
     QTest::newRow("tier 1, https proxy") << QStringLiteral("strongest") << true;
     QTest::newRow("tier 2, http proxy") << QStringLiteral("landlock-seccomp") << false;
     QTest::newRow("docker, http proxy") << QStringLiteral("docker") << false;
+    QTest::newRow("docker, https proxy") << QStringLiteral("docker") << true;
 }
 
 void TestCredentialInjection::upstreamProxy()
@@ -451,16 +452,6 @@ void TestCredentialInjection::upstreamProxy()
             QSKIP(
                 "No Docker-compatible runtime: run through test.sh, or tests/integration/podman-runtime.sh start DIR");
         }
-        // Docker does not claim the upstream proxy yet: such a policy runs nothing there, saying why.
-        activate(backend);
-        writePolicy(QStringLiteral("http://127.0.0.1:%1").arg(m_upstreamHttp));
-        const qsizetype before = proxied().size();
-        const Outcome refused = run(QStringLiteral("curl -sS http://127.0.0.1:%1/docker-upstream").arg(m_http));
-        writePolicy();
-        QVERIFY2(refused.exitCode != 0 && refused.err.contains("upstream"), refused.err.constData());
-        QVERIFY(received(QStringLiteral("/docker-upstream")).isEmpty());
-        QCOMPARE(proxied().size(), before);
-        return;
     }
     activate(backend);
     const QString tag
@@ -531,7 +522,10 @@ void TestCredentialInjection::upstreamProxy()
     QVERIFY2(environment.exitCode == 0, environment.err.constData());
     QVERIFY(!environment.out.contains(proxyValue) && !environment.out.contains(proxyValue.toBase64()));
 
-    if (backend == QLatin1String("strongest") && !tls) {
+    // Docker: the container's proxy channel is the engine's, so the upstream's refusals and
+    // failures reach the command and the events as in tier 1; a policy with another upstream
+    // proxy (URL or credential) gets another container, whose channel chains to that one.
+    if ((backend == QLatin1String("strongest") || backend == QLatin1String("docker")) && !tls) {
         // A credential the upstream proxy does not accept: a refusal saying so, in the
         // answer (curl prints the body of a plain HTTP answer) and among the events.
         QVERIFY(
@@ -554,6 +548,18 @@ void TestCredentialInjection::upstreamProxy()
                  QByteArray(missing.out + missing.err).constData());
         QCOMPARE(proxied().size(), beforeMissing);
 
+        // Another credential name for the same proxy: read for the channel of this policy,
+        // never the previous policy's one (it has no value, so nothing reaches the proxy).
+        QVERIFY(ctl({ QStringLiteral("credential"), QStringLiteral("set"), QStringLiteral("corp-proxy") },
+                    proxyValue + '\n')
+                    .exitCode
+                == 0);
+        writePolicy(proxyUrl, QStringLiteral("corp-proxy-other"));
+        const Outcome other = run(QStringLiteral("curl -sS http://127.0.0.1:%1/other-%2").arg(m_http).arg(tag));
+        QVERIFY2(other.out.contains("sandboxctl credential set corp-proxy-other"),
+                 QByteArray(other.out + other.err).constData());
+        QCOMPARE(proxied().size(), beforeMissing);
+
         // An upstream proxy nobody listens on: the connection's answer says which and why.
         QTcpServer closed;
         QVERIFY(closed.listen(QHostAddress::LocalHost));
@@ -573,7 +579,8 @@ void TestCredentialInjection::upstreamProxy()
 
     // Whatever the command printed, neither value reached it.
     for (const Outcome &outcome : { injected, direct, denied, environment })
-        QVERIFY(!outcome.out.contains(m_value) && !outcome.err.contains(proxyValue));
+        QVERIFY(!outcome.out.contains(m_value) && !outcome.out.contains(proxyValue)
+                && !outcome.err.contains(proxyValue));
     writePolicy();
     ctl({ QStringLiteral("credential"), QStringLiteral("remove"), QStringLiteral("corp-proxy") });
 }

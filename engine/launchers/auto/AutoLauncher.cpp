@@ -523,9 +523,9 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
                                                                : RuntimeDirectory::defaultDirectory());
             proxy = m_proxy;
         }
+        const std::shared_ptr<CredentialInjector> injector = host() ? host()->credentialInjector() : nullptr;
         std::shared_ptr<const ChannelCredentials> credentials;
         if (!policy.credentials.isEmpty()) {
-            const std::shared_ptr<CredentialInjector> injector = host() ? host()->credentialInjector() : nullptr;
             if (!injector)
                 return Error{ QStringLiteral("policy.credentials"),
                               tr("This engine offers no credential injection; nothing was run."),
@@ -550,16 +550,10 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
             input.certificateBundle = view.value().bundlePath;
             input.systemBundle = CredentialInjector::systemBundlePath();
         }
-        std::shared_ptr<const UpstreamProxy> upstream;
-        if (policy.upstreamProxy) {
-            const std::shared_ptr<CredentialInjector> injector = host() ? host()->credentialInjector() : nullptr;
-            Result<std::shared_ptr<const UpstreamProxy>> made = injector
-                ? injector->upstreamFor(*policy.upstreamProxy, policy.extraCaCertificates)
-                : UpstreamProxy::make(*policy.upstreamProxy, policy.extraCaCertificates, nullptr);
-            if (!made)
-                return made.error();
-            upstream = made.value();
-        }
+        Result<std::shared_ptr<const UpstreamProxy>> upstream
+            = UpstreamProxy::forPolicy(policy.upstreamProxy, policy.extraCaCertificates, injector.get());
+        if (!upstream)
+            return upstream.error();
         Result<QString> channel = proxy->openChannel(
             rules.value(),
             [route](const QString &target, const QString &reason) {
@@ -569,7 +563,7 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
                 refusal.rule = tr("network: %1").arg(reason);
                 route->deliver(refusal);
             },
-            credentials, upstream);
+            credentials, upstream.value());
         if (!channel)
             return channel.error();
         input.proxySocket = channel.value();

@@ -37,8 +37,9 @@ Result<ContainerPool::Instance> ContainerPool::containerFor(const ContainerSpec 
     if (spec.proxied()) {
         if (!m_openChannel)
             return Error{ QStringLiteral("policy.network"), tr("no filtering proxy is available to this backend"), {} };
-        Result<std::shared_ptr<ProxyChannel>> channel = m_openChannel(spec.allowedDomains(), spec.deniedDomains(),
-                                                                      spec.credentials(), spec.extraCaCertificates());
+        Result<std::shared_ptr<ProxyChannel>> channel
+            = m_openChannel(spec.allowedDomains(), spec.deniedDomains(), spec.credentials(), spec.extraCaCertificates(),
+                            spec.upstreamProxy());
         if (!channel.ok())
             return channel.error();
         container.channel = channel.value();

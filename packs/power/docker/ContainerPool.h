@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace sandbox::power {
 
@@ -28,7 +29,7 @@ public:
 
     using ChannelOpener = std::function<Result<std::shared_ptr<ProxyChannel>>(
         const QStringList &allowedDomains, const QStringList &deniedDomains, const QList<PolicyCredential> &credentials,
-        const QStringList &extraCaCertificates)>;
+        const QStringList &extraCaCertificates, const std::optional<PolicyUpstreamProxy> &upstreamProxy)>;
 
     // A running container: its id, and the host folder (owner-only, mounted read-only at
     // ContainerSpec::statusTarget) where each command's status FIFO is made.

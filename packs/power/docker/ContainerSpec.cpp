@@ -116,6 +116,11 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
         spec.m_allowedDomains
             = policy.allowedDomains + (policy.sshAgent ? policy.sshAgent->proxyRules() : QStringList());
         spec.m_deniedDomains = policy.deniedDomains;
+        // The trust toward an https upstream proxy is extraCaCertificates too, credentials or not.
+        if (policy.upstreamProxy) {
+            spec.m_upstreamProxy = policy.upstreamProxy;
+            spec.m_extraCaCertificates = policy.extraCaCertificates;
+        }
     }
     spec.m_image = settings.image;
     spec.m_workspace = QDir::cleanPath(workspace);
@@ -209,13 +214,15 @@ QString ContainerSpec::key() const
     QJsonArray credentials;
     for (const PolicyCredential &credential : m_credentials)
         credentials.append(credential.toJson());
-    const QJsonObject keyed{ { QStringLiteral("create"), createBody({}) },
-                             { QStringLiteral("allowedDomains"), QJsonArray::fromStringList(m_allowedDomains) },
-                             { QStringLiteral("deniedDomains"), QJsonArray::fromStringList(m_deniedDomains) },
-                             { QStringLiteral("credentials"), credentials },
-                             { QStringLiteral("extraCaCertificates"),
-                               QJsonArray::fromStringList(m_extraCaCertificates) },
-                             { QStringLiteral("sshAgent"), m_sshAgent } };
+    const QJsonObject keyed{
+        { QStringLiteral("create"), createBody({}) },
+        { QStringLiteral("allowedDomains"), QJsonArray::fromStringList(m_allowedDomains) },
+        { QStringLiteral("deniedDomains"), QJsonArray::fromStringList(m_deniedDomains) },
+        { QStringLiteral("credentials"), credentials },
+        { QStringLiteral("extraCaCertificates"), QJsonArray::fromStringList(m_extraCaCertificates) },
+        { QStringLiteral("sshAgent"), m_sshAgent },
+        { QStringLiteral("upstreamProxy"), m_upstreamProxy ? QJsonValue(m_upstreamProxy->toJson()) : QJsonValue() }
+    };
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(QJsonDocument(keyed).toJson(QJsonDocument::Compact));
     return QString::fromLatin1(hash.result().toHex().left(24));

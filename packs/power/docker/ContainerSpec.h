@@ -9,6 +9,8 @@
 #include <QMap>
 #include <QStringList>
 
+#include <optional>
+
 namespace sandbox::power {
 
 // The container a policy asks for, for one workspace: what is mounted, how, and with
@@ -28,8 +30,8 @@ namespace sandbox::power {
 //     per-container status folder mounted read-only
 //   - network none without a network; allowlist without a network too, but with the
 //     engine's proxy bridge (read-only) as the container's pid 1, relaying 127.0.0.1:3128
-//     to a filtering proxy channel whose own directory is mounted read-only; full on the
-//     runtime's default network
+//     to a filtering proxy channel whose own directory is mounted read-only (chained to the
+//     policy's upstream proxy when it names one); full on the runtime's default network
 class ContainerSpec final
 {
     Q_DECLARE_TR_FUNCTIONS(ContainerSpec)
@@ -61,12 +63,16 @@ public:
     QStringList deniedDomains() const { return m_deniedDomains; }
     QList<PolicyCredential> credentials() const { return m_credentials; }
     QStringList extraCaCertificates() const { return m_extraCaCertificates; }
+    // The policy's upstream proxy (proxied() specs only): the container's proxy channel
+    // reaches every allowed host through it.
+    std::optional<PolicyUpstreamProxy> upstreamProxy() const { return m_upstreamProxy; }
     // The policy's credentials: the bundle `bundlePath` on the host is mounted (bundleTarget,
     // systemBundleTarget), `environment` (placeholders, bundle variables) given to every
     // command last. Refused when the bundle's path cannot be mounted.
     Status setCredentials(const QList<PolicyCredential> &credentials, const QStringList &extraCaCertificates,
                           const QString &bundlePath, const QMap<QString, QString> &environment);
-    // Two specs with one key make the same container (the domain rules included).
+    // Two specs with one key make the same container (the domain rules, credentials and
+    // upstream proxy included: each has its own proxy channel).
     QString key() const;
     // The body of POST /containers/create; `labels` mark what this launcher created;
     // `statusDirectory` is the host folder of the commands' status FIFOs; `proxyDirectory`
@@ -105,6 +111,7 @@ private:
     QStringList m_deniedDomains;
     QList<PolicyCredential> m_credentials;
     QStringList m_extraCaCertificates;
+    std::optional<PolicyUpstreamProxy> m_upstreamProxy;
     QString m_bundlePath;
     QStringList m_credentialEnvironment;
     qint64 m_memoryBytes = 0;

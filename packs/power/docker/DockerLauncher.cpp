@@ -124,6 +124,19 @@ BackendDescriptor DockerLauncher::descriptor() const
              "AWS_CA_BUNDLE; images that keep their bundle elsewhere trust the authority only through those "
              "variables. The authority's private key never enters the container. Each set of credentials gets a "
              "container of its own.") },
+        { QStringLiteral("upstreamProxy"),
+          tr("Needs allowed domains. The container's only way out is its proxy bridge to the engine's filtering "
+             "proxy, which checks every target against the allowed and denied domains first, then reaches it only "
+             "through the upstream proxy (CONNECT host:port, over TLS to the proxy when its URL is https, verified "
+             "against the system's authorities and the policy's extra ones; plain HTTP requests too), never "
+             "directly; the engine, not the container, connects to the upstream proxy, and the upstream proxy "
+             "resolves the names (IP literals are still checked against internal addresses by the engine's proxy). "
+             "Its credential is read from the secret storage when a connection needs it and sent to the upstream "
+             "proxy alone (Proxy-Authorization: Basic), never into the container. Its refusals (407, 403) are "
+             "reported as network refusals for this backend; its other failures, and an unreachable proxy, answer "
+             "the command's connection with the reason. Toward a credential's hosts the real host's certificate is "
+             "still verified through the tunnel. Each upstream proxy (its URL and credential name) gets a container "
+             "of its own.") },
         { QStringLiteral("sshAgent"),
           tr("Each command gets a filtering agent of the engine's own, named by SSH_AUTH_SOCK inside the container "
              "(the user's agent socket is never mounted): it lists and signs with the policy's keys only, asks the "
@@ -145,9 +158,10 @@ BackendDescriptor DockerLauncher::descriptor() const
     };
     d.refusals = tr("Reported as they happen: every write sandbox-init's write gate refuses, tied to the command "
                     "(at most 64 a command); every connection the filtering proxy refuses under the allowlist "
-                    "network mode, for this backend (a container's proxy socket serves every command in it, so a "
-                    "refusal is not tied to one command); and the engine's own refusals. Not observed: what the "
-                    "container's runtime, the seccomp filters or the read-only root filesystem refuse inside it.");
+                    "network mode, the upstream proxy's refusals included, for this backend (a container's proxy "
+                    "socket serves every command in it, so a refusal is not tied to one command); and the engine's "
+                    "own refusals. Not observed: what the container's runtime, the seccomp filters or the read-only "
+                    "root filesystem refuse inside it.");
     return d;
 }
 
@@ -251,11 +265,11 @@ QFuture<Status> DockerLauncher::prepare()
         LauncherHost *launcherHost = host();
         ContainerPool::ChannelOpener opener;
         if (launcherHost)
-            opener
-                = [launcherHost](const QStringList &allowed, const QStringList &denied,
-                                 const QList<PolicyCredential> &credentials, const QStringList &extraCaCertificates) {
-                      return launcherHost->openProxyChannel(allowed, denied, credentials, extraCaCertificates);
-                  };
+            opener = [launcherHost](const QStringList &allowed, const QStringList &denied,
+                                    const QList<PolicyCredential> &credentials, const QStringList &extraCaCertificates,
+                                    const std::optional<PolicyUpstreamProxy> &upstreamProxy) {
+                return launcherHost->openProxyChannel(allowed, denied, credentials, extraCaCertificates, upstreamProxy);
+            };
         // The commands' status FIFOs live in the engine's runtime directory (owner-only).
         QString statusRoot = launcherHost ? launcherHost->runtimeDirectory() : QString();
         if (!statusRoot.isEmpty()) {
