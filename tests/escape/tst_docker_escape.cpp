@@ -61,6 +61,7 @@ private slots:
     void allowlist();
     void proxySocketFolderHoldsOnlyTheSocket();
     void domainRulesAreTheWarmContainersKey();
+    void aCommandThatEndsItsSandboxInitGetsNoListenerOfItsOwn();
 
 private:
     Outcome ctl(const QStringList &args, const QByteArray &input = {});
@@ -814,6 +815,40 @@ void TestDockerEscape::domainRulesAreTheWarmContainersKey()
                 expand(QStringLiteral("echo \"[$HTTP_PROXY]\"; wget -q -O - http://localhost:{port}/")) });
     QVERIFY2(none.exitCode != 0 && none.out.trimmed() == "[]", none.out.constData());
     QCOMPARE(m_allowed.connections(), allowedBefore);
+}
+
+void TestDockerEscape::aCommandThatEndsItsSandboxInitGetsNoListenerOfItsOwn()
+{
+    // Commands share a container and its pid namespace, so a command can end its own
+    // sandbox-init (its parent). A child that outlives it (without the command's environment,
+    // in a session of its own) then asks for a seccomp listener of its own, with which it
+    // would answer its supervised calls (connect, the write gate) itself: refused.
+    setNetwork(QStringLiteral("none"), {});
+    const QString report = m_workspace + QStringLiteral("/own-listener");
+    QFile::remove(report);
+    const Outcome ran = ctl({ QStringLiteral("run"), QStringLiteral("--"),
+                              m_workspace + QStringLiteral("/escape-probe"), QStringLiteral("own_listener"), report });
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(report).size() > 0, 60000);
+    QFile file(report);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray verdict = file.readAll();
+    QVERIFY2(verdict.startsWith("BLOCKED") && verdict.contains("Operation not permitted"),
+             QByteArray(verdict + ran.out + ran.err).constData());
+    // The child stays for two minutes unless its container goes: sandbox-init ended without
+    // reporting the command's end, so the backend removed the container, and the child with it.
+    auto leftovers = [&report] {
+        int count = 0;
+        for (const QString &pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+            QFile cmdline(QStringLiteral("/proc/") + pid + QStringLiteral("/cmdline"));
+            if (cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains(QFile::encodeName(report)))
+                ++count;
+        }
+        return count;
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(leftovers(), 0, 60000);
+    // The next command runs as usual, in a new container.
+    const Outcome next = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/true") });
+    QVERIFY2(next.exitCode == 0, QByteArray(next.out + next.err).constData());
 }
 
 QTEST_GUILESS_MAIN(TestDockerEscape)

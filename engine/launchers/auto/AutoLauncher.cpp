@@ -295,9 +295,11 @@ QString AutoLauncher::sshAgentClaim()
               "connections (the policy's hosts, port 22 unless one is given; they need the network mode allowlist) "
               "go only through the filtering proxy, which allows those hosts beside the allowed domains: git uses "
               "an SSH configuration of the engine's (GIT_SSH_COMMAND; others: ssh -F \"$SANDBOX_SSH_CONFIG\") whose "
-              "ProxyCommand is sandbox-init's tunnel through the proxy, whose host keys are a read-only copy of the "
-              "user's known hosts, checked strictly, and which reads none of the user's SSH options; an ssh that "
-              "ignores that configuration reaches nothing, as the sandbox has no other way out.");
+              "ProxyCommand is sandbox-init's tunnel through the proxy, whose host keys are the user's known-hosts "
+              "entries for those hosts, copied read-only and checked strictly, and which reads none of the user's "
+              "SSH options. Under the allowlist and none modes an ssh that ignores that configuration reaches "
+              "nothing, as the sandbox has no other way out; under full the host's network is open, and SSH goes "
+              "wherever it is pointed.");
 }
 
 QString AutoLauncher::upstreamProxyClaim()

@@ -160,6 +160,19 @@ Result<int> ContainerPool::execute(const QString &id, const QStringList &argv, c
     }
 }
 
+void ContainerPool::discard(const QString &id)
+{
+    QMutexLocker locker(&m_mutex);
+    for (auto it = m_containers.begin(); it != m_containers.end(); ++it) {
+        if (it.value().id != id)
+            continue;
+        m_api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"), requestTimeoutMs);
+        QDir(it.value().statusDirectory).removeRecursively();
+        m_containers.erase(it);
+        return;
+    }
+}
+
 Status ContainerPool::removeAll(int timeoutMs)
 {
     QMutexLocker locker(&m_mutex);

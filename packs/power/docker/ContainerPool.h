@@ -48,6 +48,10 @@ public:
     const DockerApi &api() const { return m_api; }
     // The running container for `spec`, created and started if there is none yet.
     Result<Instance> containerFor(const ContainerSpec &spec);
+    // Removes the container `id` (and anything still running in it) and forgets it, so the
+    // next command of its spec gets a new one: for a container that may hold what a command
+    // left beyond its sandbox-init's reach.
+    void discard(const QString &id);
     // Removes every container of this pool (and anything still running in it); those that
     // could not be removed stay listed for the next attempt.
     Status removeAll(int timeoutMs = requestTimeoutMs);

@@ -332,6 +332,11 @@ void DockerProcess::run()
     }
     // Nothing of the command outlives it: what it left running in the background ends too.
     endAll(SIGKILL);
+    // sandbox-init ended without saying so, and the engine did not end it: the command killed
+    // it (commands share the container's pid namespace), so what it left may have dropped the
+    // command's tag and escaped endAll(). The container goes with it.
+    if (!m_initEnded && signal == Signal::None)
+        m_pool->discard(container.value().id);
     ExitStatus status;
     if (signal != Signal::None) {
         status.signaled = true;
@@ -376,10 +381,13 @@ bool DockerProcess::readStatus()
     while ((newline = m_statusBuffer.indexOf('\n')) >= 0) {
         const QString line = QString::fromUtf8(m_statusBuffer.left(newline));
         m_statusBuffer.remove(0, newline + 1);
+        // Its last line says how the command ended, once it has ended everything of it.
+        const QString first = line.section(QLatin1Char(' '), 0, 0);
+        if (first == QLatin1String("exit") || first == QLatin1String("signal"))
+            m_initEnded = true;
         // Only what sandbox-init refused is taken from it; the command's start and end are the
         // runtime's to tell. What follows the kind came from the command: data only.
-        if (line.section(QLatin1Char(' '), 0, 0) != QLatin1String("refused")
-            || m_reportedRefusals >= maxReportedRefusals)
+        if (first != QLatin1String("refused") || m_reportedRefusals >= maxReportedRefusals)
             continue;
         const QString kind = line.section(QLatin1Char(' '), 1, 1);
         const QString what = line.section(QLatin1Char(' '), 2);

@@ -64,6 +64,7 @@ private:
     int m_statusFd = -1; // the read end of the command's status FIFO (worker thread only)
     QByteArray m_statusBuffer;
     unsigned m_reportedRefusals = 0;
+    bool m_initEnded = false; // sandbox-init reported the command's end (worker thread only)
 
     mutable QMutex m_mutex;
     QByteArray m_stdin;

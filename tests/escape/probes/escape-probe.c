@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
+#include <linux/filter.h>
 #include <linux/perf_event.h>
+#include <linux/seccomp.h>
 #include <mqueue.h>
 #include <netinet/in.h>
 #include <sched.h>
@@ -498,6 +500,82 @@ static int probe_kill(const char *pid)
     return verdict(kill((pid_t)atoi(pid), SIGKILL), "kill");
 }
 
+/* A seccomp listener of the command's own. The kernel allows one listener in a filter stack,
+ * so while sandbox-init's lives the attempt fails with EBUSY; a command that first ended its
+ * sandbox-init (its parent, when the probe is the command) could otherwise install one and
+ * answer its own supervised calls (connect, the write gate) with "continue". The attempt is
+ * made by a child without the parent's environment, in a session of its own, so it outlives
+ * what ends with the command, and which then stays for two minutes; the verdict goes to
+ * stdout and to `out` (may be null). */
+static int own_listener_attempt(FILE *out)
+{
+    struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    struct sock_fprog program = { 1, &allow };
+    long rc = -1;
+    for (int tries = 0; tries < 200; ++tries) {
+        rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &program);
+        if (rc >= 0 || errno != EBUSY)
+            break;
+        usleep(10000); /* the parent may still be going away */
+    }
+    const int saved = errno;
+    if (out) {
+        if (rc >= 0)
+            fprintf(out, "ESCAPED own seccomp listener (fd %ld)\n", rc);
+        else
+            fprintf(out, "BLOCKED own seccomp listener: %s\n", strerror(saved));
+        fclose(out);
+    }
+    errno = saved;
+    return verdict(rc, "own seccomp listener");
+}
+
+static int probe_own_listener(const char *report)
+{
+    const pid_t supervisor = getppid();
+    int ready[2];
+    if (pipe(ready) != 0)
+        return verdict(-1, "pipe");
+    const pid_t child = fork();
+    if (child < 0)
+        return verdict(-1, "fork");
+    if (child == 0) {
+        close(ready[0]);
+        setsid();
+        char supervisorText[32];
+        char readyText[32];
+        snprintf(supervisorText, sizeof supervisorText, "%ld", (long)supervisor);
+        snprintf(readyText, sizeof readyText, "%d", ready[1]);
+        char *args[]
+            = { (char *)"escape-probe", (char *)"own_listener_child", supervisorText, (char *)report, readyText, NULL };
+        char *none[] = { NULL };
+        execve("/proc/self/exe", args, none);
+        _exit(127);
+    }
+    close(ready[1]);
+    /* The command lasts until the child has made its attempt (its end would end the child). */
+    char byte = 0;
+    while (read(ready[0], &byte, 1) < 0 && errno == EINTR) { }
+    printf("own listener attempt made in child %ld\n", (long)child);
+    return 0;
+}
+
+static int probe_own_listener_child(const char *supervisor, const char *report, const char *readyFd)
+{
+    /* Opened while the write gate still answers: with no supervisor left, a supervised
+     * open gets ENOSYS. */
+    FILE *out = fopen(report, "w");
+    printf("kill(supervisor %s): %s\n", supervisor,
+           kill((pid_t)atol(supervisor), SIGKILL) == 0 ? "ok" : strerror(errno));
+    const int escaped = own_listener_attempt(out);
+    const int ready = atoi(readyFd);
+    (void)!write(ready, "x", 1);
+    close(ready);
+    /* Stays, as a command's leftover would, until what holds the sandbox ends it. */
+    sleep(120);
+    return escaped;
+}
+
 /* These attempts are real: outside a sandbox they would mount over /tmp, attach to
  * processes and so on. Refuse to run unless seccomp filtering and no_new_privs are on. */
 static int confined(void)
@@ -582,6 +660,10 @@ int main(int argc, char **argv)
         return probe_host_ipc(argv[2], argv[3], argv[4]);
     if (strcmp(name, "kill") == 0 && argc == 3)
         return probe_kill(argv[2]);
+    if (strcmp(name, "own_listener") == 0 && argc == 3)
+        return probe_own_listener(argv[2]);
+    if (strcmp(name, "own_listener_child") == 0 && argc == 5)
+        return probe_own_listener_child(argv[2], argv[3], argv[4]);
     fprintf(stderr, "escape-probe: unknown probe %s\n", name);
     return 2;
 }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <linux/seccomp.h>
 #include <linux/securebits.h>
 #include <sched.h>
 #include <seccomp.h>
@@ -359,6 +360,20 @@ static int addExecutableModeRules(scmp_filter_ctx ctx)
     return rc;
 }
 
+// The kernel allows one listener in a filter stack. Once sandbox-init's has closed (a command
+// that shares its pid namespace, in a container or in tier 2 without Landlock's signal
+// scoping, ended it), a listener of the command's own would be handed every call sandbox-init
+// supervised, and could let each through. This rule goes into the filter that carries
+// sandbox-init's listener, never an earlier one (it would refuse that very listener): with
+// it, a command whose supervisor is gone gets ENOSYS for every supervised call.
+static int addNoOtherListenerRule(scmp_filter_ctx ctx)
+{
+    return seccomp_rule_add(
+        ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(seccomp), 2,
+        SCMP_A0_64(SCMP_CMP_MASKED_EQ, 0xffffffffULL, SECCOMP_SET_MODE_FILTER),
+        SCMP_A1_64(SCMP_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER, SECCOMP_FILTER_FLAG_NEW_LISTENER));
+}
+
 bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
 {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -540,6 +555,8 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
     // of its own (applyCommandFilter).
     if (config.superviseConnect && config.tier == 2)
         rc = rc ? rc : addConnectSupervisionRules(ctx, refused);
+    if (notifyFd && superviseNotifications(config))
+        rc = rc ? rc : addNoOtherListenerRule(ctx);
     if (rc != 0) {
         error = std::string("seccomp: cannot build the filter: ") + std::strerror(-rc);
         seccomp_release(ctx);
@@ -598,6 +615,8 @@ bool applyCommandFilter(const InitConfig &config, int *notifyFd, std::string &er
         rc = rc ? rc : addConnectSupervisionRules(ctx, SCMP_ACT_ERRNO(EACCES));
         rc = rc ? rc : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(pidfd_getfd), 0);
     }
+    if (gate || supervise)
+        rc = rc ? rc : addNoOtherListenerRule(ctx);
     rc = rc ? rc : seccomp_load(ctx);
     int listener = -1;
     if (rc == 0 && (gate || supervise)) {
