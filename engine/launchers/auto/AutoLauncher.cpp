@@ -69,7 +69,8 @@ QString AutoLauncher::writeGateClaim()
               "inside the workspace do not; rebase and sequencer state the command leaves behind is removed when "
               "it ends; each refusal is reported; openat2 is refused (programs fall back to openat); a chmod that "
               "sets an execute bit is made by sandbox-init too and refused on those files, so a hook left "
-              "non-executable stays so");
+              "non-executable stays so; not judged: a unix socket bound to such a name (bind), which holds no code "
+              "but, taking a hook's name, makes the host's git fail to run that hook");
 }
 
 AutoLauncher::AutoLauncher()

@@ -80,11 +80,12 @@ BackendDescriptor DockerLauncher::descriptor() const
              "alternates of a .git, a bare repository, or the git directories under its modules and worktrees) is "
              "created or changed, no HEAD is made outside a git directory (no new bare repository), nothing is moved "
              "into or out of a git directory, no read-only path is changed and no file with other hard links is "
-             "written, while git add, commit, branch and stash work. A chmod that sets an execute bit is made by "
-             "sandbox-init too and refused on those files, so a hook left non-executable stays so. Each such write "
-             "fails with \"permission "
-             "denied\" when it is made and is reported. The existing control files of the repository at the root of "
-             "each mounted folder are mounted read-only as well, a second wall.") },
+             "written, while git add, commit, branch and stash work. Each such write fails with \"permission "
+             "denied\" when it is made and is reported. A chmod that sets an execute bit is made by sandbox-init "
+             "too and refused on those files, so a hook left non-executable stays so. Not judged: a unix socket "
+             "bound to such a name (bind), which holds no code but, taking a hook's name, makes the host's git fail "
+             "to run that hook. The existing control files of the repository at the root of each mounted folder "
+             "are mounted read-only as well, a second wall.") },
         { QStringLiteral("confinement"),
           tr("Commands run in the container's own namespaces as your uid and gid, with every capability dropped, "
              "no-new-privileges and the container's process limit. Commands of one workspace share its container "
