@@ -15,8 +15,9 @@
 namespace sandbox::power {
 
 // The warm containers of one launcher instance, one per distinct ContainerSpec (in
-// practice one per workspace, network mode and domain rules): created and started on first
-// use, every later command is an exec into it. Labelled so they can be told apart from the
+// practice one per workspace, network mode, domain rules, credentials, upstream proxy, and
+// whether the policy has an SSH agent): created and started on first use, every later
+// command is an exec into it. Labelled so they can be told apart from the
 // user's own containers. A proxied container holds a filtering proxy channel of its own,
 // closed when the container is removed. Thread-safe; shared by the launcher and its
 // processes.
