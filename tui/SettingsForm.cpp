@@ -242,8 +242,7 @@ Result<SettingsValues> SettingsForm::values() const
             if (!value.ok())
                 return value.error();
             values.values.insert(field.id, value.value());
-        }
-        if (values.values.contains(field.id)) {
+        } else if (values.values.contains(field.id)) {
             if (const Status valid = field.validateValue(values.values.value(field.id), where); !valid.ok())
                 return valid.error();
         }

@@ -84,8 +84,6 @@ int SettingsCommand::execute(EngineConnection &engine)
         const Result<QJsonValue> value = field->parseText(text, where);
         if (!value.ok())
             return failWith(value.error());
-        if (const Status valid = field->validateValue(value.value(), where); !valid.ok())
-            return failWith(valid.error());
         values.values.insert(id, value.value());
     }
     return ActivationReport::applySettings(engine, ref.value(), values, {});

@@ -2,17 +2,23 @@
 
 #include <cerrno>
 #include <cstring>
+#include <poll.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 namespace sandbox::fdio {
 
-bool writeAll(int fd, const char *data, std::size_t size)
+bool writeAll(int fd, const char *data, std::size_t size, WriteMode mode)
 {
     while (size > 0) {
-        const ssize_t n = ::write(fd, data, size);
+        const ssize_t n = mode.socket ? ::send(fd, data, size, MSG_NOSIGNAL) : ::write(fd, data, size);
         if (n < 0 && errno == EINTR)
             continue;
+        if (n < 0 && errno == EAGAIN && mode.waitWhenFull) {
+            pollfd out = { fd, POLLOUT, 0 };
+            ::poll(&out, 1, -1);
+            continue;
+        }
         if (n <= 0)
             return false;
         data += n;

@@ -9,9 +9,20 @@
 // run front).
 namespace sandbox::fdio {
 
+// How writeAll writes.
+struct WriteMode
+{
+    // send(MSG_NOSIGNAL) instead of write(): a socket whose reader is gone fails the write
+    // instead of raising SIGPIPE.
+    bool socket = false;
+    // A non-blocking descriptor that takes nothing now (EAGAIN) is waited for (poll) instead
+    // of failing the write.
+    bool waitWhenFull = false;
+};
+
 // Writes all `size` bytes of `data` to `fd`, again after EINTR. False when a write fails
 // or writes nothing (what was written before stays written).
-bool writeAll(int fd, const char *data, std::size_t size);
+bool writeAll(int fd, const char *data, std::size_t size, WriteMode mode = {});
 
 // The control buffer of a message that carries one descriptor (SCM_RIGHTS).
 struct DescriptorControl

@@ -61,39 +61,81 @@ FieldSpec FieldSpec::make(const QString &id, Type type, const QString &label, co
     return spec;
 }
 
+FieldSpec &FieldSpec::withDefault(const QJsonValue &value)
+{
+    defaultValue = value;
+    return *this;
+}
+
+FieldSpec &FieldSpec::withOptions(const QList<SelectOption> &choices)
+{
+    options = choices;
+    return *this;
+}
+
+FieldSpec &FieldSpec::withRange(std::optional<double> lowest, std::optional<double> highest)
+{
+    min = lowest;
+    max = highest;
+    return *this;
+}
+
+FieldSpec &FieldSpec::asRequired()
+{
+    required = true;
+    return *this;
+}
+
+FieldSpec &FieldSpec::asByteSize()
+{
+    unit = Unit::Bytes;
+    return *this;
+}
+
 Result<QJsonValue> FieldSpec::parseText(const QString &text, const QString &path) const
 {
-    switch (type) {
-    case Type::String:
-    case Type::Select:
-        return QJsonValue(text);
-    case Type::Number: {
-        bool ok = false;
-        const double plain = text.toDouble(&ok);
-        if (ok)
-            return QJsonValue(plain);
-        if (unit == Unit::Bytes) {
+    const Result<QJsonValue> read = [&]() -> Result<QJsonValue> {
+        switch (type) {
+        case Type::String:
+        case Type::Select:
+            return QJsonValue(text);
+        case Type::Number: {
+            bool ok = false;
+            const double plain = text.toDouble(&ok);
+            if (ok)
+                return QJsonValue(plain);
+            if (unit != Unit::Bytes)
+                return Error{ path, tr("expected a number, got \"%1\"").arg(text), {} };
             if (const std::optional<double> bytes = byteSize(text))
                 return QJsonValue(*bytes);
+            return Error{ path,
+                          tr("expected a number, or a size such as 4GiB or 512 MiB (KiB, MiB, GiB or TiB), got "
+                             "\"%1\"")
+                              .arg(text),
+                          {} };
         }
-        return Error{ path, tr("expected a number, got \"%1\"").arg(text), {} };
-    }
-    case Type::Boolean: {
-        const QString word = text.trimmed().toLower();
-        for (const char *yes : { "true", "yes", "on", "1" }) {
-            if (word == QLatin1String(yes))
-                return QJsonValue(true);
+        case Type::Boolean: {
+            const QString word = text.trimmed().toLower();
+            for (const char *yes : { "true", "yes", "on", "1" }) {
+                if (word == QLatin1String(yes))
+                    return QJsonValue(true);
+            }
+            for (const char *no : { "false", "no", "off", "0" }) {
+                if (word == QLatin1String(no))
+                    return QJsonValue(false);
+            }
+            return Error{ path, tr("expected true or false, got \"%1\"").arg(text), {} };
         }
-        for (const char *no : { "false", "no", "off", "0" }) {
-            if (word == QLatin1String(no))
-                return QJsonValue(false);
+        case Type::Secret:
+            break;
         }
-        return Error{ path, tr("expected true or false, got \"%1\"").arg(text), {} };
-    }
-    case Type::Secret:
-        break;
-    }
-    return Error{ path, tr("is a secret field; set it as a secret, never as a plain value"), {} };
+        return Error{ path, tr("is a secret field; set it as a secret, never as a plain value"), {} };
+    }();
+    if (!read.ok())
+        return read;
+    if (const Status valid = validateValue(read.value(), path); !valid.ok())
+        return valid.error();
+    return read;
 }
 
 QString FieldSpec::typeName(Type type)

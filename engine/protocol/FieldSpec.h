@@ -39,10 +39,17 @@ struct FieldSpec
     std::optional<double> max;
     Unit unit = Unit::None;
 
-    // A field as a backend's descriptor declares it; the rest (required, options, min, max,
-    // unit) is set on the result. `defaultValue` undefined: no default.
+    // A field as a backend's descriptor declares it, in one expression: the rest is added by
+    // the setters below, e.g. make("cpus", Type::Number, tr("CPUs"), {}, 1).withRange(1, 64).
+    // `defaultValue` undefined: no default.
     static FieldSpec make(const QString &id, Type type, const QString &label, const QString &description = QString(),
                           const QJsonValue &defaultValue = QJsonValue(QJsonValue::Undefined));
+    FieldSpec &withDefault(const QJsonValue &value);
+    FieldSpec &withOptions(const QList<SelectOption> &choices);
+    // std::nullopt: unbounded on that side.
+    FieldSpec &withRange(std::optional<double> lowest, std::optional<double> highest = std::nullopt);
+    FieldSpec &asRequired();
+    FieldSpec &asByteSize();
 
     static QString typeName(Type type);
     static std::optional<Type> typeFromName(const QString &name);
@@ -60,8 +67,8 @@ struct FieldSpec
     // The value a person typed for this field, the one rule of every text presenter: a string
     // or select option as typed; a number plain, or for a byte size (unit bytes) also with a
     // KiB/MiB/GiB/TiB (or K/M/G/T) suffix, with or without a space ("4GiB", "4 GiB"); a boolean
-    // as true/yes/on/1 or false/no/off/0. A secret is never a plain value. The result is not yet
-    // checked against range and options (validateValue); errors name `path`.
+    // as true/yes/on/1 or false/no/off/0. A secret is never a plain value. The value read is
+    // checked as validateValue does (range, options); errors name `path`, the field.
     Result<QJsonValue> parseText(const QString &text, const QString &path) const;
 
     QJsonObject toJson() const;

@@ -1,17 +1,13 @@
 #pragma once
 
 #include "RpcMessage.h"
+#include "WhenReady.h"
 #include "protocol/BackendRef.h"
 #include "protocol/Error.h"
 #include "protocol/SettingsValues.h"
 
-#include <QFuture>
-#include <QFutureWatcher>
 #include <QJsonObject>
 #include <QList>
-#include <QObject>
-
-#include <utility>
 
 // How ProtocolServer's methods read their parameters and report errors: each failure names
 // the parameter ("params.ref") and says what was expected.
@@ -27,15 +23,5 @@ Result<quint64> readProcessId(const QJsonObject &params);
 Result<QList<SecretUpdate>> readSecretUpdates(const QJsonObject &params);
 // An engine operation that ended without a result.
 Error cancelled(const QString &where);
-
-template <typename T, typename F> void whenFinished(QObject *context, const QFuture<T> &future, F &&fn)
-{
-    auto *watcher = new QFutureWatcher<T>(context);
-    QObject::connect(watcher, &QFutureWatcherBase::finished, context, [watcher, fn = std::forward<F>(fn)]() mutable {
-        watcher->deleteLater();
-        fn(watcher->future());
-    });
-    watcher->setFuture(future);
-}
 
 } // namespace sandbox

@@ -107,11 +107,8 @@ public:
     {
         BackendDescriptor descriptor;
         descriptor.name = QStringLiteral("Gated test launcher");
-        FieldSpec token;
-        token.id = QStringLiteral("token");
-        token.type = FieldSpec::Type::Secret;
-        token.label = QStringLiteral("Token");
-        descriptor.fields = { token };
+        descriptor.fields
+            = { FieldSpec::make(QStringLiteral("token"), FieldSpec::Type::Secret, QStringLiteral("Token")) };
         // Every dimension holds: this launcher runs no command at all.
         for (const QString &dimension : BackendDescriptor::enforcementDimensions())
             descriptor.enforcement.insert(dimension,

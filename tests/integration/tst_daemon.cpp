@@ -1313,6 +1313,20 @@ void TestDaemon::printedValuesReadBackAsTheCommandLineTakesThem()
                  0);
         QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("get"), vm }).out, got.out);
     }
+    // A byte size is taken with its unit, joined or spaced, as the TUI takes it (FieldSpec::parseText).
+    for (const auto &[typed, bytes] : { std::pair{ "2GiB", "2147483648" }, std::pair{ "512 MiB", "536870912" } }) {
+        const Outcome set = ctl({ QStringLiteral("settings"), QStringLiteral("set"), vm,
+                                  QStringLiteral("baselineMaxBytes=") + QString::fromLatin1(typed) });
+        QVERIFY2(set.exitCode == 0, set.err.constData());
+        const Outcome got = ctl({ QStringLiteral("settings"), QStringLiteral("get"), vm });
+        QVERIFY2(got.out.contains(QByteArray(QByteArray("baselineMaxBytes = ") + bytes + '\n')), got.out.constData());
+    }
+    const Outcome unknownUnit
+        = ctl({ QStringLiteral("settings"), QStringLiteral("set"), vm, QStringLiteral("baselineMaxBytes=4PiB") });
+    QVERIFY(unknownUnit.exitCode != 0);
+    QVERIFY2(unknownUnit.err.contains("builtin:vm.baselineMaxBytes")
+                 && unknownUnit.err.contains("a size such as 4GiB or 512 MiB"),
+             unknownUnit.err.constData());
 
     const QJsonArray backends
         = QJsonDocument::fromJson(ctl({ QStringLiteral("backends"), QStringLiteral("--json") }).out).array();

@@ -1,6 +1,7 @@
 #include "DaemonRun.h"
 
 #include "Base64.h"
+#include "fdio/FdIo.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -37,24 +38,9 @@ void onSignal(int number)
     [[maybe_unused]] const ssize_t written = ::write(g_signalPipe[1], &byte, 1);
 }
 
-bool writeAll(int fd, const char *data, size_t size, bool socket)
-{
-    size_t done = 0;
-    while (done < size) {
-        const ssize_t n
-            = socket ? ::send(fd, data + done, size - done, MSG_NOSIGNAL) : ::write(fd, data + done, size - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        done += size_t(n);
-    }
-    return true;
-}
-
 void writeText(int fd, const std::string &text)
 {
-    writeAll(fd, text.data(), text.size(), false);
+    fdio::writeAll(fd, text.data(), text.size());
 }
 
 std::string quoted(const std::string &text)
@@ -165,7 +151,7 @@ bool DaemonRun::send(const std::string &method, const std::string &params)
 bool DaemonRun::flush()
 {
     // A broken connection shows as end of input on the next read, reported there.
-    const bool sent = writeAll(m_socket, m_outgoing.data(), m_outgoing.size(), true);
+    const bool sent = fdio::writeAll(m_socket, m_outgoing.data(), m_outgoing.size(), { .socket = true });
     m_outgoing.clear();
     return sent;
 }
@@ -390,8 +376,8 @@ bool DaemonRun::handleProcessNotification(const std::string &method, const JsonV
         return true;
     if (method == "process.output") {
         const std::string data = fromBase64(stringMember(params, "data"));
-        writeAll(stringMember(params, "stream") == "stderr" ? STDERR_FILENO : STDOUT_FILENO, data.data(), data.size(),
-                 false);
+        fdio::writeAll(stringMember(params, "stream") == "stderr" ? STDERR_FILENO : STDOUT_FILENO, data.data(),
+                       data.size());
         return true;
     }
     if (method == "process.failedToStart") {

@@ -1,6 +1,7 @@
 #include "RecordedRun.h"
 
 #include "PlanRecord.h"
+#include "fdio/FdIo.h"
 
 #include <cerrno>
 #include <csignal>
@@ -37,28 +38,16 @@ long long nowMs()
     return now.tv_sec * 1000LL + now.tv_nsec / 1000000;
 }
 
-// Everything of `data` to `fd`; what cannot be written (a closed reader) is dropped.
-void writeAll(int fd, const char *data, size_t size)
+// Everything of `data` to `fd`, waiting while a non-blocking one is full; what cannot be
+// written (a closed reader) is dropped.
+void writeOut(int fd, const char *data, size_t size)
 {
-    while (size > 0) {
-        const ssize_t n = ::write(fd, data, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && errno == EAGAIN) {
-            pollfd out = { fd, POLLOUT, 0 };
-            ::poll(&out, 1, -1);
-            continue;
-        }
-        if (n <= 0)
-            return;
-        data += n;
-        size -= size_t(n);
-    }
+    fdio::writeAll(fd, data, size, { .waitWhenFull = true });
 }
 
 void writeText(int fd, const std::string &text)
 {
-    writeAll(fd, text.data(), text.size());
+    writeOut(fd, text.data(), text.size());
 }
 
 int sealedMemfd(const std::string &data)
@@ -238,7 +227,7 @@ std::optional<int> RecordedRun::run(const PlanRecord &record, const Request &req
                     closeFd(from);
                 return;
             }
-            writeAll(to, buffer, size_t(n));
+            writeOut(to, buffer, size_t(n));
         }
     };
 

@@ -90,15 +90,15 @@ BackendDescriptor AutoLauncher::descriptor() const
     descriptor.name = tr("Automatic (OS sandbox)");
     descriptor.description = tr("Confines each command with the strongest lightweight sandbox this system offers: "
                                 "namespaces, Landlock and seccomp on Linux.");
-    FieldSpec tierField
-        = FieldSpec::make(kTierField, FieldSpec::Type::Select, tr("Sandbox tier"),
-                          tr("Strongest picks namespaces + Landlock + seccomp when the kernel allows user "
-                             "namespaces. Landlock + seccomp skips namespaces (for hosts where they misbehave) "
-                             "and is weaker: host processes stay visible and /tmp is shared."),
-                          kTierStrongest);
-    tierField.options
-        = { { kTierStrongest, tr("Strongest available") }, { kTierLandlockSeccomp, tr("Landlock + seccomp only") } };
-    descriptor.fields = { tierField };
+    descriptor.fields = {
+        FieldSpec::make(kTierField, FieldSpec::Type::Select, tr("Sandbox tier"),
+                        tr("Strongest picks namespaces + Landlock + seccomp when the kernel allows user "
+                           "namespaces. Landlock + seccomp skips namespaces (for hosts where they misbehave) "
+                           "and is weaker: host processes stay visible and /tmp is shared."),
+                        kTierStrongest)
+            .withOptions({ { kTierStrongest, tr("Strongest available") },
+                           { kTierLandlockSeccomp, tr("Landlock + seccomp only") } }),
+    };
     descriptor.platforms = { QStringLiteral("linux") };
     QMutexLocker lock(&m_mutex);
     if (m_prepared) {

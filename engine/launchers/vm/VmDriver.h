@@ -19,8 +19,9 @@ struct VmSpec
     QString kernel;
     QString initramfs;
     QString kernelCommandLine;
-    int memoryMb = 512;
-    int cpus = 1;
+    // The backend's settings (VmLauncher::makeSpec), whose defaults are its descriptor's.
+    int memoryMb = 0;
+    int cpus = 0;
     QList<GuestLayout::Share> shares;
     // The shares held open since they were checked, one descriptor per share (QEMU on
     // Linux); without them a driver gives the host paths.

@@ -13,45 +13,38 @@ BackendDescriptor VmLauncher::descriptor() const
     descriptor.description = tr("Runs each command in a lightweight virtual machine with its own kernel.");
     descriptor.platforms = { QStringLiteral("linux"), QStringLiteral("macos"), QStringLiteral("windows") };
 
-    FieldSpec driver = FieldSpec::make(QStringLiteral("driver"), FieldSpec::Type::Select, tr("Hypervisor"),
-                                       tr("Automatic picks QEMU on Linux, vfkit on macOS and Hyper-V on Windows."),
-                                       QStringLiteral("auto"));
-    driver.options = { { QStringLiteral("auto"), tr("Automatic") },
-                       { QStringLiteral("qemu"), tr("QEMU") },
-                       { QStringLiteral("vfkit"), tr("vfkit") },
-                       { QStringLiteral("hyperv"), tr("Hyper-V") } };
-    FieldSpec memory
-        = FieldSpec::make(QStringLiteral("memoryMb"), FieldSpec::Type::Number, tr("Memory (MiB)"), {}, 512);
-    memory.min = 128;
-    memory.max = 65536;
-    FieldSpec cpus = FieldSpec::make(QStringLiteral("cpus"), FieldSpec::Type::Number, tr("Virtual CPUs"), {}, 1);
-    cpus.min = 1;
-    cpus.max = 64;
-    const FieldSpec kernel
-        = FieldSpec::make(QStringLiteral("kernel"), FieldSpec::Type::String, tr("Guest kernel"),
-                          tr("Empty: the newest kernel in /boot that has the 9p and virtio modules."), QString());
-    const FieldSpec initramfs = FieldSpec::make(
-        QStringLiteral("initramfs"), FieldSpec::Type::String, tr("Guest initramfs"),
-        tr("Empty: assembled by the engine from busybox, the kernel's modules and the verified helpers."), QString());
-    const FieldSpec source = FieldSpec::make(
-        QStringLiteral("helperSource"), FieldSpec::Type::String, tr("Helper download location"),
-        tr("Where the guest helpers are fetched from on first use (http, https or file URL). Empty: the "
-           "release's own location. Each one is checked against the digest pinned in this release."),
-        QString());
-
-    FieldSpec baseline
-        = FieldSpec::make(QStringLiteral("baselineEnabled"), FieldSpec::Type::Boolean, tr("Cache a boot baseline"),
-                          tr("Keep a snapshot taken after a trusted guest boot to start workloads faster."), false);
-    FieldSpec artifacts = FieldSpec::make(QStringLiteral("baselineMaxInactiveArtifacts"), FieldSpec::Type::Number,
-                                          tr("Inactive baselines kept"), {}, 2);
-    artifacts.min = 0;
-    artifacts.max = 64;
-    FieldSpec bytes = FieldSpec::make(QStringLiteral("baselineMaxBytes"), FieldSpec::Type::Number,
-                                      tr("Baseline cache size limit (bytes)"), {}, 4294967296.0);
-    bytes.min = 0;
-    bytes.unit = FieldSpec::Unit::Bytes;
-
-    descriptor.fields = { driver, memory, cpus, kernel, initramfs, source, baseline, artifacts, bytes };
+    descriptor.fields = {
+        FieldSpec::make(QStringLiteral("driver"), FieldSpec::Type::Select, tr("Hypervisor"),
+                        tr("Automatic picks QEMU on Linux, vfkit on macOS and Hyper-V on Windows."),
+                        QStringLiteral("auto"))
+            .withOptions({ { QStringLiteral("auto"), tr("Automatic") },
+                           { QStringLiteral("qemu"), tr("QEMU") },
+                           { QStringLiteral("vfkit"), tr("vfkit") },
+                           { QStringLiteral("hyperv"), tr("Hyper-V") } }),
+        FieldSpec::make(QStringLiteral("memoryMb"), FieldSpec::Type::Number, tr("Memory (MiB)"), {}, 512)
+            .withRange(128, 65536),
+        FieldSpec::make(QStringLiteral("cpus"), FieldSpec::Type::Number, tr("Virtual CPUs"), {}, 1).withRange(1, 64),
+        FieldSpec::make(QStringLiteral("kernel"), FieldSpec::Type::String, tr("Guest kernel"),
+                        tr("Empty: the newest kernel in /boot that has the 9p and virtio modules."), QString()),
+        FieldSpec::make(
+            QStringLiteral("initramfs"), FieldSpec::Type::String, tr("Guest initramfs"),
+            tr("Empty: assembled by the engine from busybox, the kernel's modules and the verified helpers."),
+            QString()),
+        FieldSpec::make(
+            QStringLiteral("helperSource"), FieldSpec::Type::String, tr("Helper download location"),
+            tr("Where the guest helpers are fetched from on first use (http, https or file URL). Empty: the "
+               "release's own location. Each one is checked against the digest pinned in this release."),
+            QString()),
+        FieldSpec::make(QStringLiteral("baselineEnabled"), FieldSpec::Type::Boolean, tr("Cache a boot baseline"),
+                        tr("Keep a snapshot taken after a trusted guest boot to start workloads faster."), false),
+        FieldSpec::make(QStringLiteral("baselineMaxInactiveArtifacts"), FieldSpec::Type::Number,
+                        tr("Inactive baselines kept"), {}, 2)
+            .withRange(0, 64),
+        FieldSpec::make(QStringLiteral("baselineMaxBytes"), FieldSpec::Type::Number,
+                        tr("Baseline cache size limit (bytes)"), {}, 4294967296.0)
+            .withRange(0)
+            .asByteSize(),
+    };
     descriptor.enforcement = enforcement();
     descriptor.refusals = tr("Reported as they happen: every system call the guest's seccomp observer refuses, tied "
                              "to the command (and still written on the command's stderr); under the allowlist "

@@ -34,32 +34,24 @@ BackendDescriptor DockerLauncher::descriptor() const
     d.name = tr("Docker");
     d.description = tr("Runs each command in a container of a Docker-compatible runtime (Docker Engine, or "
                        "Podman's Docker-compatible service), one warm container per workspace.");
-    FieldSpec endpoint
-        = FieldSpec::make(QStringLiteral("endpoint"), FieldSpec::Type::String, tr("Endpoint"),
-                          tr("The runtime's unix socket (unix:///path or /path). Empty: DOCKER_HOST, then "
-                             "/var/run/docker.sock, then your Podman socket."));
-    endpoint.defaultValue = QString();
-    FieldSpec image
-        = FieldSpec::make(QStringLiteral("image"), FieldSpec::Type::String, tr("Image"),
-                          tr("The image commands run in. It must be present in the runtime, and needs only the "
-                             "programs the commands use."));
-    image.required = true;
-    FieldSpec memory = FieldSpec::make(QStringLiteral("memoryMb"), FieldSpec::Type::Number, tr("Memory limit (MB)"),
-                                       tr("0 means no limit."));
-    memory.defaultValue = 0;
-    memory.min = 0;
-    memory.max = 1048576;
-    FieldSpec cpus
-        = FieldSpec::make(QStringLiteral("cpus"), FieldSpec::Type::Number, tr("CPUs"), tr("0 means no limit."));
-    cpus.defaultValue = 0;
-    cpus.min = 0;
-    cpus.max = 1024;
-    FieldSpec pids = FieldSpec::make(QStringLiteral("pidsLimit"), FieldSpec::Type::Number, tr("Process limit"),
-                                     tr("The most processes a container may hold at once."));
-    pids.defaultValue = 512;
-    pids.min = 16;
-    pids.max = 1000000;
-    d.fields = { endpoint, image, memory, cpus, pids };
+    d.fields = {
+        FieldSpec::make(QStringLiteral("endpoint"), FieldSpec::Type::String, tr("Endpoint"),
+                        tr("The runtime's unix socket (unix:///path or /path). Empty: DOCKER_HOST, then "
+                           "/var/run/docker.sock, then your Podman socket."),
+                        QString()),
+        FieldSpec::make(QStringLiteral("image"), FieldSpec::Type::String, tr("Image"),
+                        tr("The image commands run in. It must be present in the runtime, and needs only the "
+                           "programs the commands use."))
+            .asRequired(),
+        FieldSpec::make(QStringLiteral("memoryMb"), FieldSpec::Type::Number, tr("Memory limit (MB)"),
+                        tr("0 means no limit."), 0)
+            .withRange(0, 1048576),
+        FieldSpec::make(QStringLiteral("cpus"), FieldSpec::Type::Number, tr("CPUs"), tr("0 means no limit."), 0)
+            .withRange(0, 1024),
+        FieldSpec::make(QStringLiteral("pidsLimit"), FieldSpec::Type::Number, tr("Process limit"),
+                        tr("The most processes a container may hold at once."), 512)
+            .withRange(16, 1000000),
+    };
     d.platforms = { QStringLiteral("linux") };
     d.enforcement = {
         { QStringLiteral("filesystem"),
@@ -179,8 +171,11 @@ DockerSettings DockerLauncher::settings() const
 
 QFuture<Status> DockerLauncher::configure(const ResolvedSettings &settings)
 {
+    // The descriptor's defaults for what is not given (the engine gives them all; a direct
+    // caller may not): they are written there only.
+    const DockerSettings read = DockerSettings::fromValues(settings.values.withDefaults(descriptor()));
     QMutexLocker locker(&m_mutex);
-    m_settings = DockerSettings::fromValues(settings.values);
+    m_settings = read;
     return QtFuture::makeReadyFuture(Status());
 }
 

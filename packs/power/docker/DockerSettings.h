@@ -6,14 +6,15 @@
 
 namespace sandbox::power {
 
-// The Docker backend's settings, read from the values its descriptor declares.
+// The Docker backend's settings, read from the values its descriptor declares. Their defaults
+// are the descriptor's only: `values` passed in have them filled (DockerLauncher::configure).
 struct DockerSettings
 {
     QString endpoint; // empty: discovered (DOCKER_HOST, /var/run/docker.sock, the user's Podman socket)
     QString image;
     qint64 memoryMb = 0; // 0: no limit
     double cpus = 0; // 0: no limit
-    qint64 pidsLimit = 512;
+    qint64 pidsLimit = 0;
 
     static DockerSettings fromValues(const SettingsValues &values);
 };

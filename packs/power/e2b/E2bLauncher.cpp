@@ -78,42 +78,39 @@ BackendDescriptor E2bLauncher::descriptor() const
     d.name = tr("E2B");
     d.description = tr("Runs each command in an E2B sandbox, an isolated virtual machine in E2B's cloud, one sandbox "
                        "per activation. Needs an E2B API key and a connection to the service.");
-    FieldSpec key = FieldSpec::make(QStringLiteral("apiKey"), FieldSpec::Type::Secret, tr("API key"),
-                                    tr("Your E2B API key. It is kept in the keychain and sent only to the E2B API."));
-    key.required = true;
-    FieldSpec templateId = FieldSpec::make(QStringLiteral("template"), FieldSpec::Type::String, tr("Template"),
-                                           tr("The sandbox template commands run in."));
-    templateId.defaultValue = QStringLiteral("base");
-    FieldSpec domain = FieldSpec::make(
-        QStringLiteral("domain"), FieldSpec::Type::String, tr("Domain"),
-        tr("The E2B domain: the API is at api. followed by the domain, and sandboxes are reached under it."));
-    domain.defaultValue = QString::fromLatin1(E2bSettings::publicDomain);
-    FieldSpec apiUrl = FieldSpec::make(
-        QStringLiteral("apiUrl"), FieldSpec::Type::String, tr("API URL"),
-        tr("Empty: https://api. followed by the domain. HTTPS, or plain HTTP to a loopback address only."));
-    apiUrl.defaultValue = QString();
-    FieldSpec sandboxUrl = FieldSpec::make(
-        QStringLiteral("sandboxUrl"), FieldSpec::Type::String, tr("Sandbox URL"),
-        tr("Empty: for E2B's own domains their one address for every sandbox (sandbox. followed by the "
-           "domain), for other domains each sandbox at its own address under the domain (envd, port 49983). "
-           "Otherwise one address for every sandbox. The sandbox is always named in a header. HTTPS, or plain "
-           "HTTP to a loopback address only."));
-    sandboxUrl.defaultValue = QString();
-    FieldSpec timeout
-        = FieldSpec::make(QStringLiteral("timeoutSeconds"), FieldSpec::Type::Number, tr("Sandbox timeout (s)"),
-                          tr("How long a sandbox lives after the last command that used it ended; E2B ends it "
-                             "then. A command that finds its sandbox ended gets a new one, and says so."));
-    timeout.defaultValue = 300;
-    timeout.min = 10;
-    timeout.max = 86400;
-    FieldSpec workspace = FieldSpec::make(QStringLiteral("workspace"), FieldSpec::Type::Select, tr("Workspace"),
-                                          tr("What a command sees of your workspace."));
-    workspace.options
-        = { SelectOption{ QStringLiteral("sync"),
-                          tr("Uploaded before each command, its changes brought back after it") },
-            SelectOption{ QStringLiteral("none"), tr("Not uploaded: commands run in the sandbox's own home folder") } };
-    workspace.defaultValue = QStringLiteral("sync");
-    d.fields = { key, templateId, domain, apiUrl, sandboxUrl, timeout, workspace };
+    d.fields = {
+        FieldSpec::make(QStringLiteral("apiKey"), FieldSpec::Type::Secret, tr("API key"),
+                        tr("Your E2B API key. It is kept in the keychain and sent only to the E2B API."))
+            .asRequired(),
+        FieldSpec::make(QStringLiteral("template"), FieldSpec::Type::String, tr("Template"),
+                        tr("The sandbox template commands run in."), QString::fromLatin1(E2bSettings::baseTemplate)),
+        FieldSpec::make(
+            QStringLiteral("domain"), FieldSpec::Type::String, tr("Domain"),
+            tr("The E2B domain: the API is at api. followed by the domain, and sandboxes are reached under it."),
+            QString::fromLatin1(E2bSettings::publicDomain)),
+        FieldSpec::make(
+            QStringLiteral("apiUrl"), FieldSpec::Type::String, tr("API URL"),
+            tr("Empty: https://api. followed by the domain. HTTPS, or plain HTTP to a loopback address only."),
+            QString()),
+        FieldSpec::make(
+            QStringLiteral("sandboxUrl"), FieldSpec::Type::String, tr("Sandbox URL"),
+            tr("Empty: for E2B's own domains their one address for every sandbox (sandbox. followed by the "
+               "domain), for other domains each sandbox at its own address under the domain (envd, port 49983). "
+               "Otherwise one address for every sandbox. The sandbox is always named in a header. HTTPS, or plain "
+               "HTTP to a loopback address only."),
+            QString()),
+        FieldSpec::make(QStringLiteral("timeoutSeconds"), FieldSpec::Type::Number, tr("Sandbox timeout (s)"),
+                        tr("How long a sandbox lives after the last command that used it ended; E2B ends it "
+                           "then. A command that finds its sandbox ended gets a new one, and says so."),
+                        300)
+            .withRange(10, 86400),
+        FieldSpec::make(QStringLiteral("workspace"), FieldSpec::Type::Select, tr("Workspace"),
+                        tr("What a command sees of your workspace."), QStringLiteral("sync"))
+            .withOptions({ SelectOption{ QStringLiteral("sync"),
+                                         tr("Uploaded before each command, its changes brought back after it") },
+                           SelectOption{ QStringLiteral("none"),
+                                         tr("Not uploaded: commands run in the sandbox's own home folder") } }),
+    };
     d.platforms = { QStringLiteral("linux"), QStringLiteral("macos"), QStringLiteral("windows") };
     d.enforcement = {
         { QStringLiteral("filesystem"),
@@ -156,7 +153,11 @@ BackendDescriptor E2bLauncher::descriptor() const
 
 QFuture<Status> E2bLauncher::configure(const ResolvedSettings &settings)
 {
-    Result<E2bSettings> read = E2bSettings::fromResolved(settings);
+    // The descriptor's defaults for what is not given (the engine gives them all; a direct
+    // caller may not): they are written there only.
+    ResolvedSettings filled = settings;
+    filled.values = settings.values.withDefaults(descriptor());
+    Result<E2bSettings> read = E2bSettings::fromResolved(filled);
     // The old settings' sandboxes are killed once the commands still using them end.
     std::shared_ptr<E2bSandboxPool> retired;
     QMutexLocker locker(&m_mutex);

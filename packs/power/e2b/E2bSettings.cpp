@@ -39,11 +39,9 @@ Result<E2bSettings> E2bSettings::fromResolved(const ResolvedSettings &resolved)
     E2bSettings settings;
     settings.apiKey = resolved.secrets.value(QStringLiteral("apiKey"));
     const QString templateId = values.value(QStringLiteral("template")).toString().trimmed();
-    if (!templateId.isEmpty())
-        settings.templateId = templateId;
+    settings.templateId = templateId.isEmpty() ? QString::fromLatin1(baseTemplate) : templateId;
     const QString domain = values.value(QStringLiteral("domain")).toString().trimmed();
-    if (!domain.isEmpty())
-        settings.domain = domain;
+    settings.domain = domain.isEmpty() ? QString::fromLatin1(publicDomain) : domain;
     if (settings.domain.contains(QLatin1Char('/')) || settings.domain.contains(QLatin1Char(' ')))
         return Error{ QStringLiteral("domain"), tr("The domain \"%1\" is not a host name.").arg(settings.domain), {} };
     const QString apiUrl = values.value(QStringLiteral("apiUrl")).toString().trimmed();
@@ -56,9 +54,8 @@ Result<E2bSettings> E2bSettings::fromResolved(const ResolvedSettings &resolved)
         if (const QString problem = transportProblem(settings.sandboxUrl, tr("sandbox URL")); !problem.isEmpty())
             return Error{ QStringLiteral("sandboxUrl"), problem, {} };
     }
-    settings.timeoutSeconds = int(values.value(QStringLiteral("timeoutSeconds")).toDouble(300));
-    settings.syncWorkspace
-        = values.value(QStringLiteral("workspace")).toString(QStringLiteral("sync")) != QLatin1String("none");
+    settings.timeoutSeconds = int(values.value(QStringLiteral("timeoutSeconds")).toDouble());
+    settings.syncWorkspace = values.value(QStringLiteral("workspace")).toString() != QLatin1String("none");
     return settings;
 }
 

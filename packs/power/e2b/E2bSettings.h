@@ -9,19 +9,22 @@
 namespace sandbox::power {
 
 // The E2B backend's settings, read from the values its descriptor declares and the
-// resolved API key. The key lives only here and in the requests' own header.
+// resolved API key. The key lives only here and in the requests' own header. Their defaults
+// are the descriptor's: the values read have them filled (E2bLauncher::configure).
 struct E2bSettings
 {
     QString apiKey;
-    QString templateId = QStringLiteral("base");
-    QString domain = QStringLiteral("e2b.app");
+    QString templateId;
+    QString domain;
     QUrl apiUrl; // the control plane (REST)
     QUrl sandboxUrl; // where envd is reached; empty: per sandbox, from the domain
-    int timeoutSeconds = 300;
+    int timeoutSeconds = 0;
     bool syncWorkspace = true; // workspace "sync"; false: "none"
 
-    // The public E2B domain.
+    // The public E2B domain, the domain's default; also what an empty domain means.
     static constexpr const char *publicDomain = "e2b.app";
+    // The template's default; also what an empty template means.
+    static constexpr const char *baseTemplate = "base";
     // The port envd serves inside every sandbox.
     static constexpr int envdPort = 49983;
 

@@ -6,16 +6,6 @@ namespace sandbox::test {
 
 namespace {
 
-FieldSpec field(const QString &id, FieldSpec::Type type, const QString &label, const QString &description = {})
-{
-    FieldSpec spec;
-    spec.id = id;
-    spec.type = type;
-    spec.label = label;
-    spec.description = description;
-    return spec;
-}
-
 BackendDescriptor descriptor(const QString &name, const QString &description, QList<FieldSpec> fields = {})
 {
     BackendDescriptor d;
@@ -30,59 +20,49 @@ BackendDescriptor descriptor(const QString &name, const QString &description, QL
 
 QList<FieldSpec> everyField()
 {
-    FieldSpec project = field(QStringLiteral("project"), FieldSpec::Type::String, QStringLiteral("Project"),
-                              QStringLiteral("The project the sandboxes belong to."));
-    project.required = true;
-    FieldSpec endpoint = field(QStringLiteral("endpoint"), FieldSpec::Type::String, QStringLiteral("Endpoint"),
-                               QStringLiteral("Where the service listens."));
-    endpoint.defaultValue = QStringLiteral("https://sandbox.test");
-    FieldSpec workers = field(QStringLiteral("workers"), FieldSpec::Type::Number, QStringLiteral("Workers"),
-                              QStringLiteral("Parallel sandboxes."));
-    workers.defaultValue = 4;
-    workers.min = 1;
-    workers.max = 16;
-    FieldSpec ratio = field(QStringLiteral("ratio"), FieldSpec::Type::Number, QStringLiteral("CPU share"),
-                            QStringLiteral("Share of one CPU per sandbox."));
-    ratio.defaultValue = 0.5;
-    ratio.min = 0.1;
-    ratio.max = 1;
-    FieldSpec verbose = field(QStringLiteral("verbose"), FieldSpec::Type::Boolean, QStringLiteral("Verbose logging"),
-                              QStringLiteral("Log every request."));
-    verbose.defaultValue = false;
-    FieldSpec region = field(QStringLiteral("region"), FieldSpec::Type::Select, QStringLiteral("Region"),
-                             QStringLiteral("Where the sandboxes run."));
-    region.options = { { QStringLiteral("eu"), QStringLiteral("Europe") },
-                       { QStringLiteral("us"), QStringLiteral("United States") },
-                       { QStringLiteral("ap"), QStringLiteral("Asia Pacific") } };
-    region.defaultValue = QStringLiteral("eu");
-    FieldSpec apiKey = field(QStringLiteral("apiKey"), FieldSpec::Type::Secret, QStringLiteral("API key"),
-                             QStringLiteral("Kept in the system keychain."));
-    apiKey.required = true;
-    return { project, endpoint, workers, ratio, verbose, region, apiKey };
+    return {
+        FieldSpec::make(QStringLiteral("project"), FieldSpec::Type::String, QStringLiteral("Project"),
+                        QStringLiteral("The project the sandboxes belong to."))
+            .asRequired(),
+        FieldSpec::make(QStringLiteral("endpoint"), FieldSpec::Type::String, QStringLiteral("Endpoint"),
+                        QStringLiteral("Where the service listens."), QStringLiteral("https://sandbox.test")),
+        FieldSpec::make(QStringLiteral("workers"), FieldSpec::Type::Number, QStringLiteral("Workers"),
+                        QStringLiteral("Parallel sandboxes."), 4)
+            .withRange(1, 16),
+        FieldSpec::make(QStringLiteral("ratio"), FieldSpec::Type::Number, QStringLiteral("CPU share"),
+                        QStringLiteral("Share of one CPU per sandbox."), 0.5)
+            .withRange(0.1, 1),
+        FieldSpec::make(QStringLiteral("verbose"), FieldSpec::Type::Boolean, QStringLiteral("Verbose logging"),
+                        QStringLiteral("Log every request."), false),
+        FieldSpec::make(QStringLiteral("region"), FieldSpec::Type::Select, QStringLiteral("Region"),
+                        QStringLiteral("Where the sandboxes run."), QStringLiteral("eu"))
+            .withOptions({ { QStringLiteral("eu"), QStringLiteral("Europe") },
+                           { QStringLiteral("us"), QStringLiteral("United States") },
+                           { QStringLiteral("ap"), QStringLiteral("Asia Pacific") } }),
+        FieldSpec::make(QStringLiteral("apiKey"), FieldSpec::Type::Secret, QStringLiteral("API key"),
+                        QStringLiteral("Kept in the system keychain."))
+            .asRequired(),
+    };
 }
 
 } // namespace
 
 QList<std::shared_ptr<Launcher>> TestPack::createLaunchers()
 {
-    FieldSpec prepareMs
-        = field(QStringLiteral("prepareMs"), FieldSpec::Type::Number, QStringLiteral("Preparation time (ms)"));
-    prepareMs.defaultValue = 2500;
-    prepareMs.min = 0;
-    prepareMs.max = 60000;
-
-    FieldSpec failAt = field(QStringLiteral("failAt"), FieldSpec::Type::Select, QStringLiteral("Fail at"));
-    failAt.options = { { QStringLiteral("configure"), QStringLiteral("Configure") },
-                       { QStringLiteral("prepare"), QStringLiteral("Prepare") },
-                       { QStringLiteral("probe"), QStringLiteral("Probe") } };
-    failAt.defaultValue = QStringLiteral("prepare");
-
-    FieldSpec question = field(QStringLiteral("question"), FieldSpec::Type::Select, QStringLiteral("Question"));
-    question.options = { { QStringLiteral("confirm"), QStringLiteral("Confirm") },
-                         { QStringLiteral("choice"), QStringLiteral("Choice") },
-                         { QStringLiteral("text"), QStringLiteral("Text") },
-                         { QStringLiteral("secret"), QStringLiteral("Secret") } };
-    question.defaultValue = QStringLiteral("confirm");
+    const FieldSpec prepareMs = FieldSpec::make(QStringLiteral("prepareMs"), FieldSpec::Type::Number,
+                                                QStringLiteral("Preparation time (ms)"), {}, 2500)
+                                    .withRange(0, 60000);
+    const FieldSpec failAt = FieldSpec::make(QStringLiteral("failAt"), FieldSpec::Type::Select,
+                                             QStringLiteral("Fail at"), {}, QStringLiteral("prepare"))
+                                 .withOptions({ { QStringLiteral("configure"), QStringLiteral("Configure") },
+                                                { QStringLiteral("prepare"), QStringLiteral("Prepare") },
+                                                { QStringLiteral("probe"), QStringLiteral("Probe") } });
+    const FieldSpec question = FieldSpec::make(QStringLiteral("question"), FieldSpec::Type::Select,
+                                               QStringLiteral("Question"), {}, QStringLiteral("confirm"))
+                                   .withOptions({ { QStringLiteral("confirm"), QStringLiteral("Confirm") },
+                                                  { QStringLiteral("choice"), QStringLiteral("Choice") },
+                                                  { QStringLiteral("text"), QStringLiteral("Text") },
+                                                  { QStringLiteral("secret"), QStringLiteral("Secret") } });
 
     // A backend that cannot run here, described as fully as a real one (long claims, a
     // byte-size setting); its launcher's reason starts with its raw ref, as some do.
@@ -104,16 +84,13 @@ QList<std::shared_ptr<Launcher>> TestPack::createLaunchers()
         { QStringLiteral("hostExecution"),
           QStringLiteral("Host sockets (session bus, service manager, container engine) are not mounted.") },
     };
-    FieldSpec memory = field(QStringLiteral("memory"), FieldSpec::Type::Number, QStringLiteral("Memory limit"),
-                             QStringLiteral("How much memory each command may use."));
-    memory.unit = FieldSpec::Unit::Bytes;
-    memory.defaultValue = 4294967296.0;
-    memory.min = 67108864;
-    memory.max = 68719476736.0;
-    remote.fields = { memory };
-    FieldSpec socket = field(QStringLiteral("socket"), FieldSpec::Type::String, QStringLiteral("Socket"),
-                             QStringLiteral("The runtime's socket."));
-    socket.defaultValue = QString();
+    remote.fields = { FieldSpec::make(QStringLiteral("memory"), FieldSpec::Type::Number, QStringLiteral("Memory limit"),
+                                      QStringLiteral("How much memory each command may use."), 4294967296.0)
+                          .withRange(67108864, 68719476736.0)
+                          .asByteSize() };
+    const FieldSpec socket
+        = FieldSpec::make(QStringLiteral("socket"), FieldSpec::Type::String, QStringLiteral("Socket"),
+                          QStringLiteral("The runtime's socket."), QString());
 
     return {
         std::make_shared<TestLauncher>(QStringLiteral("every-field"),

@@ -47,17 +47,11 @@ public:
         BackendDescriptor d;
         d.name = QStringLiteral("Keyed test backend");
         d.description = QStringLiteral("Needs an API key before it activates.");
-        FieldSpec region;
-        region.id = QStringLiteral("region");
-        region.type = FieldSpec::Type::String;
-        region.label = QStringLiteral("Region");
-        region.defaultValue = QStringLiteral("us-east");
-        FieldSpec key;
-        key.id = QStringLiteral("apiKey");
-        key.type = FieldSpec::Type::Secret;
-        key.label = QStringLiteral("API key");
-        key.required = true;
-        d.fields = { region, key };
+        d.fields = {
+            FieldSpec::make(QStringLiteral("region"), FieldSpec::Type::String, QStringLiteral("Region"), {},
+                            QStringLiteral("us-east")),
+            FieldSpec::make(QStringLiteral("apiKey"), FieldSpec::Type::Secret, QStringLiteral("API key")).asRequired()
+        };
         d.platforms = { QStringLiteral("linux") };
         // Every dimension holds: this backend runs no command at all.
         for (const QString &dimension : BackendDescriptor::enforcementDimensions())

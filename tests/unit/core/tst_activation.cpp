@@ -51,10 +51,7 @@ QStringList expectedTrace(const QString &failedStep, const QString &cleanupState
 
 FieldSpec secretField(const QString &id, bool required)
 {
-    FieldSpec field;
-    field.id = id;
-    field.type = FieldSpec::Type::Secret;
-    field.label = QStringLiteral("Token");
+    FieldSpec field = FieldSpec::make(id, FieldSpec::Type::Secret, QStringLiteral("Token"));
     field.required = required;
     return field;
 }

@@ -27,11 +27,8 @@ void KeychainUnreachableTest::unreachableKeychainIsReportedAndChangesNothing()
     EngineRig::Setup setup;
     setup.allowPlaintextSecrets = false;
     EngineRig rig(setup);
-    FieldSpec key;
-    key.id = QStringLiteral("apiKey");
-    key.type = FieldSpec::Type::Secret;
-    key.label = QStringLiteral("API key");
-    rig.faultPlan->fields.append(key);
+    rig.faultPlan->fields.append(
+        FieldSpec::make(QStringLiteral("apiKey"), FieldSpec::Type::Secret, QStringLiteral("API key")));
     rig.restart();
 
     // No secrets involved: works without a keychain.

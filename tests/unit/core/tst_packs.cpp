@@ -20,11 +20,7 @@ const BackendRef cloudB = BackendRef::atomPack(QStringLiteral("pack-b"), QString
 std::shared_ptr<FaultPlan> planWithSecret()
 {
     auto plan = std::make_shared<FaultPlan>();
-    FieldSpec key;
-    key.id = QStringLiteral("apiKey");
-    key.type = FieldSpec::Type::Secret;
-    key.label = QStringLiteral("API key");
-    plan->fields.append(key);
+    plan->fields.append(FieldSpec::make(QStringLiteral("apiKey"), FieldSpec::Type::Secret, QStringLiteral("API key")));
     return plan;
 }
 

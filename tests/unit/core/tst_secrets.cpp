@@ -16,10 +16,7 @@ namespace {
 
 FieldSpec secretField(const QString &id, bool required)
 {
-    FieldSpec field;
-    field.id = id;
-    field.type = FieldSpec::Type::Secret;
-    field.label = id;
+    FieldSpec field = FieldSpec::make(id, FieldSpec::Type::Secret, id);
     field.required = required;
     return field;
 }

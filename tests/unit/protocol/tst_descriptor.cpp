@@ -68,6 +68,7 @@ private slots:
     void validateValue();
     void parseText_data();
     void parseText();
+    void madeFieldIsTheDeclaredOne();
     void fieldTypeNames();
     void sizeBounds();
     void timeoutsAreWholeSecondsPerCall();
@@ -442,8 +443,8 @@ void TestDescriptor::validateValue()
     }
 }
 
-// What a person types for a field, read by the one rule every text presenter uses
-// (sandboxctl settings set, the TUI's settings form): "4GiB" and "4 GiB" alike.
+// What a person types for a field, read and checked by the one rule every text presenter
+// uses (sandboxctl settings set, the TUI's settings form): "4GiB" and "4 GiB" alike.
 void TestDescriptor::parseText_data()
 {
     QTest::addColumn<QByteArray>("field");
@@ -455,25 +456,45 @@ void TestDescriptor::parseText_data()
     const QByteArray flag = R"({"id":"f","type":"boolean","label":"F"})";
     QTest::newRow("string as typed") << QByteArray(R"({"id":"s","type":"string","label":"S"})")
                                      << QStringLiteral(" a b ") << QByteArray(R"(" a b ")") << QString();
-    QTest::newRow("select as typed") << QByteArray(
-        R"({"id":"s","type":"select","label":"S","options":[{"value":"x","label":"X"}]})")
-                                     << QStringLiteral("y") << QByteArray(R"("y")") << QString();
+    const QByteArray select = R"({"id":"s","type":"select","label":"S","options":[{"value":"x","label":"X"}]})";
+    QTest::newRow("select option") << select << QStringLiteral("x") << QByteArray(R"("x")") << QString();
+    QTest::newRow("select, not an option")
+        << select << QStringLiteral("X") << QByteArray() << QStringLiteral("\"X\" is not one of the options (\"x\")");
     QTest::newRow("plain number") << number << QStringLiteral("42") << QByteArray("42") << QString();
     QTest::newRow("fraction") << number << QStringLiteral("0.5") << QByteArray("0.5") << QString();
     QTest::newRow("no unit without bytes")
         << number << QStringLiteral("4GiB") << QByteArray() << QStringLiteral("expected a number, got \"4GiB\"");
     QTest::newRow("not a number") << number << QStringLiteral("many") << QByteArray()
                                   << QStringLiteral("expected a number, got \"many\"");
+    QTest::newRow("not finite") << number << QStringLiteral("inf") << QByteArray()
+                                << QStringLiteral("must be a finite number");
+    const QByteArray bounded = R"({"id":"n","type":"number","label":"N","min":1,"max":64})";
+    QTest::newRow("lowest") << bounded << QStringLiteral("1") << QByteArray("1") << QString();
+    QTest::newRow("highest") << bounded << QStringLiteral("64") << QByteArray("64") << QString();
+    QTest::newRow("below the minimum") << bounded << QStringLiteral("0") << QByteArray()
+                                       << QStringLiteral("0 is below the minimum 1");
+    QTest::newRow("above the maximum") << bounded << QStringLiteral("65") << QByteArray()
+                                       << QStringLiteral("65 is above the maximum 64");
     QTest::newRow("bytes plain") << bytes << QStringLiteral("4096") << QByteArray("4096") << QString();
     QTest::newRow("GiB joined") << bytes << QStringLiteral("4GiB") << QByteArray("4294967296") << QString();
     QTest::newRow("GiB spaced") << bytes << QStringLiteral("4 GiB") << QByteArray("4294967296") << QString();
     QTest::newRow("lower case short") << bytes << QStringLiteral("2m") << QByteArray("2097152") << QString();
     QTest::newRow("fraction of a unit") << bytes << QStringLiteral("1.5 KiB") << QByteArray("1536") << QString();
     QTest::newRow("TiB") << bytes << QStringLiteral("1T") << QByteArray("1099511627776") << QString();
+    const QString sizeExpected
+        = QStringLiteral("expected a number, or a size such as 4GiB or 512 MiB (KiB, MiB, GiB or TiB), got \"%1\"");
     QTest::newRow("unknown unit") << bytes << QStringLiteral("4 PiB") << QByteArray()
-                                  << QStringLiteral("expected a number, got \"4 PiB\"");
+                                  << sizeExpected.arg(QStringLiteral("4 PiB"));
     QTest::newRow("unit alone") << bytes << QStringLiteral("GiB") << QByteArray()
-                                << QStringLiteral("expected a number, got \"GiB\"");
+                                << sizeExpected.arg(QStringLiteral("GiB"));
+    QTest::newRow("unit first") << bytes << QStringLiteral("GiB 4") << QByteArray()
+                                << sizeExpected.arg(QStringLiteral("GiB 4"));
+    const QByteArray smallBytes = R"({"id":"b","type":"number","label":"B","unit":"bytes","min":1024,"max":2048})";
+    QTest::newRow("size at the maximum") << smallBytes << QStringLiteral("2KiB") << QByteArray("2048") << QString();
+    QTest::newRow("size above the maximum")
+        << smallBytes << QStringLiteral("4 K") << QByteArray() << QStringLiteral("4096 is above the maximum 2048");
+    QTest::newRow("size below the minimum")
+        << smallBytes << QStringLiteral("0.5KiB") << QByteArray() << QStringLiteral("512 is below the minimum 1024");
     QTest::newRow("yes") << flag << QStringLiteral("yes") << QByteArray("true") << QString();
     QTest::newRow("ON") << flag << QStringLiteral("ON") << QByteArray("true") << QString();
     QTest::newRow("0") << flag << QStringLiteral("0") << QByteArray("false") << QString();
@@ -501,6 +522,32 @@ void TestDescriptor::parseText()
         QVERIFY2(read.ok(), qPrintable(read.ok() ? QString() : read.error().toString()));
         QCOMPARE(read.value(), jsonValue(value));
     }
+}
+
+// A field made in one expression, as the launchers declare theirs, is the field its JSON declares.
+void TestDescriptor::madeFieldIsTheDeclaredOne()
+{
+    const FieldSpec size = FieldSpec::make(QStringLiteral("b"), FieldSpec::Type::Number, QStringLiteral("B"),
+                                           QStringLiteral("Bytes."), 4096)
+                               .withRange(1024, std::nullopt)
+                               .asByteSize()
+                               .asRequired();
+    const Result<FieldSpec> declared = FieldSpec::fromJson(
+        jsonValue(R"({"id":"b","type":"number","label":"B","description":"Bytes.","defaultValue":4096,)"
+                  R"("min":1024,"unit":"bytes","required":true})"),
+        QStringLiteral("field"));
+    QVERIFY2(declared.ok(), qPrintable(declared.ok() ? QString() : declared.error().toString()));
+    QCOMPARE(size, declared.value());
+    QVERIFY(!size.max.has_value());
+
+    const FieldSpec select = FieldSpec::make(QStringLiteral("s"), FieldSpec::Type::Select, QStringLiteral("S"))
+                                 .withOptions({ { QStringLiteral("x"), QStringLiteral("X") } })
+                                 .withDefault(QStringLiteral("x"));
+    QCOMPARE(
+        select.toJson(),
+        jsonValue(R"({"id":"s","type":"select","label":"S","defaultValue":"x","options":[{"value":"x","label":"X"}]})")
+            .toObject());
+    QVERIFY(select.validate(QStringLiteral("field")).ok());
 }
 
 void TestDescriptor::fieldTypeNames()

@@ -1,5 +1,7 @@
 #include "LinuxSandboxProcess.h"
 
+#include "fdio/FdIo.h"
+
 #include <QCoreApplication>
 #include <QPointer>
 #include <QThread>
@@ -320,20 +322,15 @@ bool LinuxSandboxProcess::readStatus()
     ssize_t n;
     if (m_terminal) {
         iovec data = { buffer, sizeof buffer };
-        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+        fdio::DescriptorControl control;
         msghdr message = {};
         message.msg_iov = &data;
         message.msg_iovlen = 1;
-        message.msg_control = control;
-        message.msg_controllen = sizeof control;
+        message.msg_control = control.bytes;
+        message.msg_controllen = sizeof control.bytes;
         n = recvmsg(m_statusFd, &message, MSG_CMSG_CLOEXEC);
-        const cmsghdr *header = n > 0 ? CMSG_FIRSTHDR(&message) : nullptr;
-        if (header && header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS
-            && header->cmsg_len == CMSG_LEN(sizeof(int))) {
-            int fd = -1;
-            std::memcpy(&fd, CMSG_DATA(header), sizeof(int));
+        if (const int fd = n > 0 ? fdio::attachedDescriptor(message) : -1; fd >= 0)
             adoptTerminal(fd);
-        }
     } else {
         n = read(m_statusFd, buffer, sizeof buffer);
     }

@@ -1,13 +1,13 @@
 #include "PlanRecorder.h"
 
 #include "RecordedEntry.h"
+#include "Sha256.h"
 #include "core/EngineFiles.h"
 #include "core/SettingsDocument.h"
 #include "protocol/BackendRef.h"
 #include "protocol/JsonReader.h"
 
 #include <QCoreApplication>
-#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -60,9 +60,11 @@ std::shared_ptr<PlanRecorder> &installedRecorder()
     return recorder;
 }
 
+// The digests a record names its inputs by are the run front's (Sha256, plain C++), which
+// checks them: one implementation for the record's writer and its reader.
 QByteArray sha256Hex(const QByteArray &data)
 {
-    return QCryptographicHash::hash(data, QCryptographicHash::Sha256).toHex();
+    return QByteArray::fromStdString(Sha256::hexOf(std::string_view(data.constData(), size_t(data.size()))));
 }
 
 // What the record says of the entry at `path` (RecordedEntry, as the run front reads it
@@ -152,10 +154,10 @@ void PlanRecorder::captureStart()
     for (char **entry = environ; entry && *entry; ++entry)
         variables.emplace_back(*entry);
     std::sort(variables.begin(), variables.end());
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    Sha256 hash;
     for (const std::string &variable : variables)
-        hash.addData(QByteArrayView(variable.data(), qsizetype(variable.size() + 1)));
-    state.environmentDigest = hash.result().toHex();
+        hash.add(std::string_view(variable.c_str(), variable.size() + 1));
+    state.environmentDigest = QByteArray::fromStdString(hash.hex());
     state.captured = true;
 }
 

@@ -20,11 +20,7 @@ public:
         BackendDescriptor d;
         d.name = m_name;
         d.description = QStringLiteral("A backend of the manifest test pack.");
-        FieldSpec label;
-        label.id = QStringLiteral("label");
-        label.type = FieldSpec::Type::String;
-        label.label = QStringLiteral("Label");
-        d.fields = { label };
+        d.fields = { FieldSpec::make(QStringLiteral("label"), FieldSpec::Type::String, QStringLiteral("Label")) };
         d.platforms = { QStringLiteral("linux") };
         d.enforcement.insert(QStringLiteral("confinement"), QStringLiteral("Nothing: this backend runs no commands."));
         return d;

@@ -10,19 +10,10 @@ namespace sandbox::test {
 
 FaultPlan::FaultPlan()
 {
-    FieldSpec label;
-    label.id = QStringLiteral("label");
-    label.type = FieldSpec::Type::String;
-    label.label = QStringLiteral("Label");
-    label.defaultValue = QStringLiteral("default");
-    FieldSpec count;
-    count.id = QStringLiteral("count");
-    count.type = FieldSpec::Type::Number;
-    count.label = QStringLiteral("Count");
-    count.defaultValue = 3;
-    count.min = 0;
-    count.max = 100;
-    fields = { label, count };
+    fields = { FieldSpec::make(QStringLiteral("label"), FieldSpec::Type::String, QStringLiteral("Label"), {},
+                               QStringLiteral("default")),
+               FieldSpec::make(QStringLiteral("count"), FieldSpec::Type::Number, QStringLiteral("Count"), {}, 3)
+                   .withRange(0, 100) };
 }
 
 FaultInjectingLauncher::FaultInjectingLauncher(QString kind, std::shared_ptr<FaultPlan> plan)

@@ -1,23 +1,17 @@
 #include "StatusChannel.h"
 
-#include <cerrno>
+#include "fdio/FdIo.h"
+
 #include <unistd.h>
 
 namespace sandbox::init {
 
 namespace {
 
+// What cannot be written (the launcher is gone) is dropped.
 void writeAll(int fd, const std::string &text)
 {
-    size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return;
-        done += static_cast<size_t>(n);
-    }
+    fdio::writeAll(fd, text.data(), text.size());
 }
 
 } // namespace

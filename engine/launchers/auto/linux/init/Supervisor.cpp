@@ -6,6 +6,7 @@
 #include "RootFilesystem.h"
 #include "StatusChannel.h"
 #include "WriteGate.h"
+#include "fdio/FdIo.h"
 
 #include <cerrno>
 #include <csignal>
@@ -66,48 +67,16 @@ int shellStatus(int status)
     return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
-// Forks the command. The child confines itself when `confineChild` (tier 2) and execs;
-// a CLOEXEC pipe tells the parent whether exec happened. Returns the child's pid, or -1
-// when the command never ran (setup failure already reported by the child).
 // Passes descriptor `fd` over the unix socket `channel`, with `text` (not empty).
-bool sendDescriptor(int channel, int fd, const std::string &text = "N")
+bool sendDescriptor(int channel, int fd, std::string_view text = "N")
 {
-    iovec data = { const_cast<char *>(text.data()), text.size() };
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    msghdr message = {};
-    message.msg_iov = &data;
-    message.msg_iovlen = 1;
-    message.msg_control = control;
-    message.msg_controllen = sizeof control;
-    cmsghdr *header = CMSG_FIRSTHDR(&message);
-    header->cmsg_level = SOL_SOCKET;
-    header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(header), &fd, sizeof(int));
-    return sendmsg(channel, &message, MSG_NOSIGNAL) == static_cast<ssize_t>(text.size());
+    return fdio::sendDescriptor(channel, fd, text, MSG_NOSIGNAL);
 }
 
 // The descriptor sent over `channel`, or -1 (the sender exited without sending one).
 int receiveDescriptor(int channel)
 {
-    char byte = 0;
-    iovec data = { &byte, 1 };
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    msghdr message = {};
-    message.msg_iov = &data;
-    message.msg_iovlen = 1;
-    message.msg_control = control;
-    message.msg_controllen = sizeof control;
-    ssize_t n;
-    do {
-        n = recvmsg(channel, &message, MSG_CMSG_CLOEXEC);
-    } while (n < 0 && errno == EINTR);
-    const cmsghdr *header = n == 1 ? CMSG_FIRSTHDR(&message) : nullptr;
-    if (!header || header->cmsg_type != SCM_RIGHTS || header->cmsg_len != CMSG_LEN(sizeof(int)))
-        return -1;
-    int fd = -1;
-    std::memcpy(&fd, CMSG_DATA(header), sizeof(int));
-    return fd;
+    return fdio::receiveDescriptor(channel, MSG_CMSG_CLOEXEC);
 }
 
 // The command's new terminal, when the configuration asks for one (tier 1: in the
@@ -139,6 +108,9 @@ int openTerminal(const InitConfig &config)
     return terminal;
 }
 
+// Forks the command. The child confines itself when `confineChild` (tier 2) and execs;
+// a CLOEXEC pipe tells the parent whether exec happened. Returns the child's pid, or -1
+// when the command never ran (setup failure already reported by the child).
 pid_t startCommand(const InitConfig &config, bool confineChild, int *notifyFd = nullptr, int terminal = -1)
 {
     int pipeFds[2];
