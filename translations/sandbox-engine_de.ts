@@ -2498,6 +2498,10 @@
         <source>expected true or false, got &quot;%1&quot;</source>
         <translation>true oder false erwartet, erhalten: „%1“</translation>
     </message>
+    <message>
+        <source>expected a number, or a size such as 4GiB or 512 MiB (KiB, MiB, GiB or TiB), got &quot;%1&quot;</source>
+        <translation>erwartet wird eine Zahl oder eine Größe wie 4GiB oder 512 MiB (KiB, MiB, GiB oder TiB), erhalten: &quot;%1&quot;</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::FilteringProxy</name>
