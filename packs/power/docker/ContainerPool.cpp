@@ -160,14 +160,26 @@ Result<int> ContainerPool::execute(const QString &id, const QStringList &argv, c
     }
 }
 
+QString ContainerPool::remove(const Container &container, int timeoutMs)
+{
+    Result<DockerApi::Response> removed
+        = m_api.remove(QStringLiteral("/containers/") + container.id + QStringLiteral("?force=true&v=true"), timeoutMs);
+    if (!removed.ok())
+        return removed.error().message;
+    if (removed.value().status != 204 && removed.value().status != 404)
+        return removed.value().message();
+    QDir(container.statusDirectory).removeRecursively();
+    return {};
+}
+
 void ContainerPool::discard(const QString &id)
 {
     QMutexLocker locker(&m_mutex);
     for (auto it = m_containers.begin(); it != m_containers.end(); ++it) {
         if (it.value().id != id)
             continue;
-        m_api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"), requestTimeoutMs);
-        QDir(it.value().statusDirectory).removeRecursively();
+        // Forgotten even when the runtime fails to remove it: no later command may run in it.
+        remove(it.value(), requestTimeoutMs);
         m_containers.erase(it);
         return;
     }
@@ -178,16 +190,11 @@ Status ContainerPool::removeAll(int timeoutMs)
     QMutexLocker locker(&m_mutex);
     QStringList failures;
     for (auto it = m_containers.begin(); it != m_containers.end();) {
-        const QString id = it.value().id;
-        Result<DockerApi::Response> removed
-            = m_api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"), timeoutMs);
-        const bool gone = removed.ok() && (removed.value().status == 204 || removed.value().status == 404);
-        if (!gone) {
-            failures.append(removed.ok() ? removed.value().message() : removed.error().message);
+        if (const QString failure = remove(it.value(), timeoutMs); !failure.isEmpty()) {
+            failures.append(failure);
             ++it;
             continue;
         }
-        QDir(it.value().statusDirectory).removeRecursively();
         it = m_containers.erase(it);
     }
     if (!failures.isEmpty())

@@ -65,6 +65,9 @@ private:
         std::shared_ptr<ProxyChannel> channel; // proxied containers only
     };
 
+    // Force-removes `container` (what runs in it too) and its status folder; empty on
+    // success (or when the runtime no longer has it), else what the runtime said.
+    QString remove(const Container &container, int timeoutMs);
     // Runs `argv` in the container (detached) and returns its exit code.
     Result<int> execute(const QString &id, const QStringList &argv, const QString &user);
 
