@@ -71,6 +71,7 @@ private slots:
     void gvisorRunsCommandsUnderItsOwnKernel();
     void backendRefusesGvisorWithTheMeasuredReason();
     void crunRunsCommandsOrIsRefusedWithTheEnginesWords();
+    void containerUnderAnotherRuntimeThanActivatedIsRefused();
 
 private:
     Outcome ctl(const QStringList &args, int timeoutMs = 120000);
@@ -360,6 +361,27 @@ void TestDockerRuntime::crunRunsCommandsOrIsRefusedWithTheEnginesWords()
     QVERIFY2(said.contains(QStringLiteral("crun: ")),
              qPrintable(said + QStringLiteral("\ndirectly: ") + QString::fromUtf8(output)));
     QCOMPARE(activeRef(), QStringLiteral("builtin:auto"));
+}
+
+void TestDockerRuntime::containerUnderAnotherRuntimeThanActivatedIsRefused()
+{
+    // The endpoint is a link: activation meets the rig's runc, the first command's container
+    // is then made by the gVisor service, which would run it under runsc.
+    const QString link = m_root->filePath(QStringLiteral("engine.sock"));
+    QVERIFY(QFile::link(m_socket, link));
+    install(link, QString());
+    const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
+    QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
+    QVERIFY(QFile::remove(link));
+    QVERIFY(QFile::link(m_gvisorSocket, link));
+    const Outcome ran = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                              QStringLiteral("-c"), QStringLiteral("echo ran") });
+    QVERIFY(ran.exitCode != 0);
+    QVERIFY(!ran.out.contains("ran"));
+    QVERIFY2(ran.err.contains("made the container under the OCI runtime runsc, not runc"), ran.err.constData());
+    const Outcome listed
+        = dockerRequest(m_gvisorSocket, QStringLiteral("GET"), QStringLiteral("/containers/json?all=1"));
+    QCOMPARE(QJsonDocument::fromJson(listed.out).array().size(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestDockerRuntime)

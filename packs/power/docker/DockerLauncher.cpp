@@ -327,7 +327,7 @@ QFuture<Status> DockerLauncher::prepare()
             return Error{ kind(), tr("The engine has no folder for the commands' status channels."), {} };
         auto pool = std::make_shared<ContainerPool>(DockerApi(socket), QUuid::createUuid().toString(QUuid::Id128),
                                                     QDir(statusRoot).filePath(QStringLiteral("docker-status")),
-                                                    std::move(opener));
+                                                    std::move(opener), runtime.name());
         QMutexLocker locker(&m_mutex);
         m_pool = std::move(pool);
         m_runtime = runtime;

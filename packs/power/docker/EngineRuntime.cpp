@@ -119,24 +119,7 @@ Status EngineRuntime::probe(const DockerApi &api, const QString &image, const QS
         api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true"), timeoutMs);
         return status;
     };
-    // Which runtime the container got: Docker Engine says it in HostConfig.Runtime, Podman
-    // (whose HostConfig.Runtime reads "oci") in its own inspection's OCIRuntime.
-    Result<DockerApi::Response> inspected
-        = api.get(QStringLiteral("/containers/") + id + QStringLiteral("/json"), timeoutMs);
-    QString used = inspected.ok() && inspected.value().status == 200 ? inspected.value()
-                                                                           .json()
-                                                                           .value(QStringLiteral("HostConfig"))
-                                                                           .toObject()
-                                                                           .value(QStringLiteral("Runtime"))
-                                                                           .toString()
-                                                                     : QString();
-    if (used.isEmpty() || used == QLatin1String("oci")) {
-        Result<DockerApi::Response> podman
-            = api.get(QStringLiteral("/libpod/containers/") + id + QStringLiteral("/json"), timeoutMs);
-        used = podman.ok() && podman.value().status == 200
-            ? podman.value().json().value(QStringLiteral("OCIRuntime")).toString()
-            : QString();
-    }
+    const QString used = runtimeOf(api, id, timeoutMs);
     if (!m_requested.isEmpty() && used != m_requested)
         return removed(
             Error{ QStringLiteral("runtime"),
@@ -178,6 +161,28 @@ Status EngineRuntime::probe(const DockerApi &api, const QString &image, const QS
                               .arg(exitCode)
                               .arg(said.isEmpty() ? tr("(it said nothing)") : said.left(500), gvisor, choose),
                           {} });
+}
+
+QString EngineRuntime::runtimeOf(const DockerApi &api, const QString &containerId, int timeoutMs)
+{
+    // Docker Engine says it in HostConfig.Runtime; Podman, whose HostConfig.Runtime reads
+    // "oci", in its own inspection's OCIRuntime.
+    Result<DockerApi::Response> inspected
+        = api.get(QStringLiteral("/containers/") + containerId + QStringLiteral("/json"), timeoutMs);
+    QString used = inspected.ok() && inspected.value().status == 200 ? inspected.value()
+                                                                           .json()
+                                                                           .value(QStringLiteral("HostConfig"))
+                                                                           .toObject()
+                                                                           .value(QStringLiteral("Runtime"))
+                                                                           .toString()
+                                                                     : QString();
+    if (!used.isEmpty() && used != QLatin1String("oci"))
+        return used;
+    Result<DockerApi::Response> podman
+        = api.get(QStringLiteral("/libpod/containers/") + containerId + QStringLiteral("/json"), timeoutMs);
+    return podman.ok() && podman.value().status == 200
+        ? podman.value().json().value(QStringLiteral("OCIRuntime")).toString()
+        : QString();
 }
 
 bool EngineRuntime::isGvisor() const

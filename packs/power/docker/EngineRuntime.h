@@ -42,6 +42,10 @@ public:
     Status probe(const DockerApi &api, const QString &image, const QString &helperProgram, const QString &user,
                  const QString &offered, int timeoutMs);
 
+    // The OCI runtime the engine says the container `containerId` runs under; empty when it
+    // does not say.
+    static QString runtimeOf(const DockerApi &api, const QString &containerId, int timeoutMs);
+
     // The runtime's name, and the value for HostConfig.Runtime (empty: the engine's default).
     QString name() const { return m_name; }
     QString requested() const { return m_requested; }
