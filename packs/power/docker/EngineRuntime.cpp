@@ -204,8 +204,9 @@ QString EngineRuntime::kernelClaim() const
     const QString name = m_name.isEmpty() ? tr("the engine's default runtime") : m_name;
     if (isGvisor())
         return tr("The container runs under the OCI runtime %1, gVisor: its user-space kernel, the Sentry, serves "
-                  "the commands' system calls and enforces the namespaces, mounts, capabilities and seccomp filters "
-                  "above; the host's Linux kernel serves only the Sentry's own calls.")
+                  "the commands' system calls and enforces the namespaces, mounts, capabilities and sandbox-init's "
+                  "seccomp filters above (the runtime's default seccomp profile only where runsc runs with "
+                  "--oci-seccomp); the host's Linux kernel serves only the Sentry's own calls.")
             .arg(name);
     if (isLinuxRuntime())
         return tr("The container runs under the OCI runtime %1: the host's Linux kernel%2 enforces the namespaces, "
