@@ -1,5 +1,7 @@
 #include "ContainerPool.h"
 
+#include "EngineRuntime.h"
+
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QDir>
@@ -13,11 +15,13 @@
 
 namespace sandbox::power {
 
-ContainerPool::ContainerPool(DockerApi api, QString instanceLabel, QString statusRoot, ChannelOpener openChannel)
+ContainerPool::ContainerPool(DockerApi api, QString instanceLabel, QString statusRoot, ChannelOpener openChannel,
+                             QString runtime)
     : m_api(std::move(api))
     , m_instanceLabel(std::move(instanceLabel))
     , m_statusRoot(std::move(statusRoot))
     , m_openChannel(std::move(openChannel))
+    , m_runtime(std::move(runtime))
 { }
 
 ContainerPool::~ContainerPool()
@@ -77,6 +81,20 @@ Result<ContainerPool::Instance> ContainerPool::containerFor(const ContainerSpec 
     if (id.isEmpty()) {
         removeStatus();
         return Error{ spec.workspace(), tr("the runtime created a container but did not name it"), {} };
+    }
+    // The claims name the kernel of the runtime activation measured: not one the engine
+    // changed to since (its default, say).
+    if (!m_runtime.isEmpty()) {
+        const QString used = EngineRuntime::runtimeOf(m_api, id, requestTimeoutMs);
+        if (!used.isEmpty() && used != m_runtime) {
+            m_api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true"), requestTimeoutMs);
+            removeStatus();
+            return Error{ spec.workspace(),
+                          tr("the runtime made the container under the OCI runtime %1, not %2 as when the backend "
+                             "was activated; activate it again")
+                              .arg(used, m_runtime),
+                          {} };
+        }
     }
     Result<DockerApi::Response> started
         = m_api.post(QStringLiteral("/containers/") + id + QStringLiteral("/start"), {}, requestTimeoutMs);

@@ -41,8 +41,10 @@ public:
     };
 
     // `statusRoot`: an owner-only host folder of the engine's that holds the containers'
-    // status folders.
-    ContainerPool(DockerApi api, QString instanceLabel, QString statusRoot, ChannelOpener openChannel = {});
+    // status folders. `runtime`: the OCI runtime activation measured (EngineRuntime), which
+    // the claims name: a container the engine makes under another is removed and refused.
+    ContainerPool(DockerApi api, QString instanceLabel, QString statusRoot, ChannelOpener openChannel = {},
+                  QString runtime = {});
     // What disposeIdle() did not remove (the engine ended first) is removed here.
     ~ContainerPool();
 
@@ -75,6 +77,7 @@ private:
     QString m_instanceLabel;
     QString m_statusRoot;
     ChannelOpener m_openChannel;
+    QString m_runtime;
     mutable QMutex m_mutex;
     QHash<QString, Container> m_containers; // by spec key
 };

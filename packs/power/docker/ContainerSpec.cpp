@@ -123,6 +123,7 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
         }
     }
     spec.m_image = settings.image;
+    spec.m_runtime = settings.runtime;
     spec.m_workspace = QDir::cleanPath(workspace);
     spec.m_user = QStringLiteral("%1:%2").arg(uid).arg(gid);
     spec.m_network = policy.network == Policy::NetworkMode::Full;
@@ -216,6 +217,7 @@ QString ContainerSpec::key() const
         credentials.append(credential.toJson());
     const QJsonObject keyed{
         { QStringLiteral("create"), createBody({}) },
+        { QStringLiteral("runtime"), m_runtime },
         { QStringLiteral("allowedDomains"), QJsonArray::fromStringList(m_allowedDomains) },
         { QStringLiteral("deniedDomains"), QJsonArray::fromStringList(m_deniedDomains) },
         { QStringLiteral("credentials"), credentials },
@@ -318,6 +320,8 @@ QJsonObject ContainerSpec::createBody(const QJsonObject &labels, const QString &
                       { QStringLiteral("SecurityOpt"), QJsonArray{ QStringLiteral("no-new-privileges") } },
                       { QStringLiteral("NetworkMode"), m_network ? QStringLiteral("bridge") : QStringLiteral("none") },
                       { QStringLiteral("IpcMode"), QStringLiteral("private") } };
+    if (!m_runtime.isEmpty())
+        host.insert(QStringLiteral("Runtime"), m_runtime);
     if (m_pidsLimit > 0)
         host.insert(QStringLiteral("PidsLimit"), m_pidsLimit);
     if (m_memoryBytes > 0)

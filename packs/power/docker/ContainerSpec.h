@@ -23,6 +23,7 @@ namespace sandbox::power {
 //   - a denied folder inside a mounted path is covered by an empty folder, read-only; a
 //     denied file there, or a mounted path inside a denied one, refuses the spawn
 //   - nothing else of the host: no runtime socket, no session bus, no host execution channel
+//   - the OCI runtime the settings name (HostConfig.Runtime), else the engine's default
 //   - the caller's uid:gid, CapDrop ALL, no-new-privileges, the pids/memory/CPU limits
 //   - the engine's static helper (sandbox-init) as the container's first process and, read-
 //     only, as every command's parent: `--gate` runs the command under its write gate, with
@@ -71,8 +72,8 @@ public:
     // command last. Refused when the bundle's path cannot be mounted.
     Status setCredentials(const QList<PolicyCredential> &credentials, const QStringList &extraCaCertificates,
                           const QString &bundlePath, const QMap<QString, QString> &environment);
-    // Two specs with one key make the same container (the domain rules, credentials and
-    // upstream proxy included: each has its own proxy channel).
+    // Two specs with one key make the same container (the OCI runtime, the domain rules,
+    // credentials and upstream proxy included: each has its own proxy channel).
     QString key() const;
     // The body of POST /containers/create; `labels` mark what this launcher created;
     // `statusDirectory` is the host folder of the commands' status FIFOs; `proxyDirectory`
@@ -97,6 +98,7 @@ public:
 
 private:
     QString m_image;
+    QString m_runtime; // HostConfig.Runtime; empty: the engine's default
     QString m_workspace;
     QString m_user;
     QStringList m_binds;

@@ -16,6 +16,8 @@ namespace sandbox::power {
 namespace {
 
 constexpr int probeTimeoutMs = 10000;
+// Creating, starting and ending a container: a runtime such as gVisor boots a kernel first.
+constexpr int gateProbeTimeoutMs = 60000;
 
 double versionNumber(const QString &text)
 {
@@ -30,6 +32,16 @@ DockerLauncher::~DockerLauncher() = default;
 
 BackendDescriptor DockerLauncher::descriptor() const
 {
+    std::optional<EngineRuntime> runtime;
+    {
+        QMutexLocker locker(&m_mutex);
+        runtime = m_runtime;
+    }
+    // Which kernel enforces it is the OCI runtime's: known once prepare() has found it.
+    const QString runtimeClaim = runtime ? runtime->kernelClaim()
+                                         : tr("Which kernel enforces this is the OCI runtime's: the host's Linux "
+                                              "kernel under runc and crun, gVisor's user-space kernel (the Sentry) "
+                                              "under runsc.");
     BackendDescriptor d;
     d.name = tr("Docker");
     d.description = tr("Runs each command in a container of a Docker-compatible runtime (Docker Engine, or "
@@ -43,6 +55,12 @@ BackendDescriptor DockerLauncher::descriptor() const
                         tr("The image commands run in. It must be present in the runtime, and needs only the "
                            "programs the commands use."))
             .asRequired(),
+        FieldSpec::make(QStringLiteral("runtime"), FieldSpec::Type::String, tr("OCI runtime"),
+                        tr("The OCI runtime containers run under, one of those the Docker-compatible runtime offers "
+                           "(docker info: Runtimes), such as runc, crun or runsc (gVisor). Empty: its default. "
+                           "Activation checks it, lists the ones offered, and refuses a runtime under which "
+                           "commands cannot run confined."),
+                        QString()),
         FieldSpec::make(QStringLiteral("memoryMb"), FieldSpec::Type::Number, tr("Memory limit (MB)"),
                         tr("0 means no limit."), 0)
             .withRange(0, 1048576),
@@ -84,7 +102,8 @@ BackendDescriptor DockerLauncher::descriptor() const
              "and can see each other's processes. Besides the runtime's default seccomp profile each command gets "
              "sandbox-init's seccomp deny list, as in the auto backend: no command uses ptrace or "
              "process_vm_readv, creates a namespace, mounts, or uses io_uring, bpf or the kernel keyring, and none "
-             "can trace, read or limit sandbox-init.") },
+             "can trace, read or limit sandbox-init. ")
+              + runtimeClaim },
         { QStringLiteral("network"),
           tr("Network none: the container has no network interface but loopback. Allowlist: no network interface "
              "but loopback either; the container's first process is the engine's proxy bridge (sandbox-init, "
@@ -264,6 +283,31 @@ QFuture<Status> DockerLauncher::prepare()
         if (const QString problem = check(socket, current.image); !problem.isEmpty())
             return Error{ QStringLiteral("image"), problem, {} };
         LauncherHost *launcherHost = host();
+        const DockerApi api(socket);
+        Result<EngineRuntime::Offer> offer = EngineRuntime::read(api, probeTimeoutMs);
+        if (!offer.ok())
+            return offer.error();
+        Result<EngineRuntime> chosen = EngineRuntime::choose(offer.value(), current.runtime, socket);
+        if (!chosen.ok())
+            return chosen.error();
+        EngineRuntime runtime = chosen.value();
+        const QString offered = offer.value().names.join(QStringLiteral(", "));
+        // Every command runs under sandbox-init's write gate: measured under this runtime
+        // before anything is claimed for it, as a runtime's kernel may lack what the gate needs.
+        const QString helper = launcherHost ? launcherHost->proxyBridgeProgram() : QString();
+        if (!helper.isEmpty()) {
+            if (Status probed
+                = runtime.probe(api, current.image, helper, QStringLiteral("%1:%2").arg(::getuid()).arg(::getgid()),
+                                offered, gateProbeTimeoutMs);
+                !probed.ok())
+                return probed;
+        }
+        if (launcherHost)
+            launcherHost->reportActivationNote(
+                tr("OCI runtimes offered by the runtime at %1: %2 (default: %3). Commands run under %4.")
+                    .arg(socket, offered,
+                         offer.value().defaultRuntime.isEmpty() ? tr("not said") : offer.value().defaultRuntime,
+                         runtime.name().isEmpty() ? tr("the default") : runtime.name()));
         ContainerPool::ChannelOpener opener;
         if (launcherHost)
             opener = [launcherHost](const QStringList &allowed, const QStringList &denied,
@@ -283,9 +327,10 @@ QFuture<Status> DockerLauncher::prepare()
             return Error{ kind(), tr("The engine has no folder for the commands' status channels."), {} };
         auto pool = std::make_shared<ContainerPool>(DockerApi(socket), QUuid::createUuid().toString(QUuid::Id128),
                                                     QDir(statusRoot).filePath(QStringLiteral("docker-status")),
-                                                    std::move(opener));
+                                                    std::move(opener), runtime.name());
         QMutexLocker locker(&m_mutex);
         m_pool = std::move(pool);
+        m_runtime = runtime;
         return {};
     });
 }
@@ -300,6 +345,12 @@ QFuture<Availability> DockerLauncher::isAvailable()
             return Availability{ false, why };
         if (const QString problem = check(socket, current.image); !problem.isEmpty())
             return Availability{ false, problem };
+        Result<EngineRuntime::Offer> offer = EngineRuntime::read(DockerApi(socket), probeTimeoutMs);
+        if (!offer.ok())
+            return Availability{ false, offer.error().message };
+        if (Result<EngineRuntime> runtime = EngineRuntime::choose(offer.value(), current.runtime, socket);
+            !runtime.ok())
+            return Availability{ false, runtime.error().message };
         return Availability{ true, {} };
     });
 }

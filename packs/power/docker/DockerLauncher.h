@@ -2,19 +2,23 @@
 
 #include "ContainerPool.h"
 #include "DockerSettings.h"
+#include "EngineRuntime.h"
 #include "core/Launcher.h"
 
 #include <QCoreApplication>
 #include <QMutex>
 
 #include <memory>
+#include <optional>
 
 namespace sandbox::power {
 
 // atom-pack:power-pack:docker — commands run in a container of a Docker-compatible
 // runtime (Docker Engine, or Podman's Docker-compatible service) reached over the Docker
-// Engine API on its unix socket. prepare() checks the runtime and the image; every command
-// is an exec into a warm container of this activation; disposeIdle() removes them.
+// Engine API on its unix socket. prepare() checks the runtime, the image and the OCI runtime
+// (the runtime setting, else the engine's default), running sandbox-init's write gate under
+// it once; every command is an exec into a warm container of this activation; disposeIdle()
+// removes them.
 class DockerLauncher final : public Launcher
 {
     Q_DECLARE_TR_FUNCTIONS(DockerLauncher)
@@ -46,6 +50,7 @@ private:
     mutable QMutex m_mutex;
     DockerSettings m_settings;
     std::shared_ptr<ContainerPool> m_pool;
+    std::optional<EngineRuntime> m_runtime; // what prepare() found
 };
 
 } // namespace sandbox::power

@@ -7,6 +7,7 @@ DockerSettings DockerSettings::fromValues(const SettingsValues &values)
     DockerSettings settings;
     settings.endpoint = values.values.value(QStringLiteral("endpoint")).toString().trimmed();
     settings.image = values.values.value(QStringLiteral("image")).toString().trimmed();
+    settings.runtime = values.values.value(QStringLiteral("runtime")).toString().trimmed();
     settings.memoryMb = qint64(values.values.value(QStringLiteral("memoryMb")).toDouble());
     settings.cpus = values.values.value(QStringLiteral("cpus")).toDouble();
     settings.pidsLimit = qint64(values.values.value(QStringLiteral("pidsLimit")).toDouble());

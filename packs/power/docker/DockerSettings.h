@@ -12,6 +12,7 @@ struct DockerSettings
 {
     QString endpoint; // empty: discovered (DOCKER_HOST, /var/run/docker.sock, the user's Podman socket)
     QString image;
+    QString runtime; // empty: the engine's default OCI runtime
     qint64 memoryMb = 0; // 0: no limit
     double cpus = 0; // 0: no limit
     qint64 pidsLimit = 0;
