@@ -15,7 +15,9 @@ function(sandbox_add_test name)
     if(NOT T_TIMEOUT)
         set(T_TIMEOUT 300)
     endif()
-    set(env "QT_QPA_PLATFORM=offscreen" ${T_ENVIRONMENT})
+    # Qt Test's own watchdog (five minutes a function) must not end a test CTest gives longer.
+    math(EXPR function_timeout_ms "${T_TIMEOUT} * 1000")
+    set(env "QT_QPA_PLATFORM=offscreen" "QTEST_FUNCTION_TIMEOUT=${function_timeout_ms}" ${T_ENVIRONMENT})
     set_tests_properties(${name} PROPERTIES
         TIMEOUT ${T_TIMEOUT}
         LABELS "${T_LABELS}"

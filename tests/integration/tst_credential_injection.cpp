@@ -1,6 +1,7 @@
 // Credentials that never enter the sandbox, end to end: a real sandboxd with the real OS
-// keychain (tests/with-keyring.sh), the auto backend in both tiers and the Power Pack's
-// Docker backend (when test.sh's Podman runs), and a loopback HTTPS server with its own
+// keychain (tests/with-keyring.sh), the auto backend in both tiers, the vm backend (QEMU)
+// and the Power Pack's Docker backend (when test.sh's Podman runs), and a loopback HTTPS
+// server with its own
 // certificate authority that records what it receives (tls-recorder.py, serving a bare
 // repository through git http-backend too). The server must get the value; the command
 // must see only the placeholder; a placeholder sent anywhere else must arrive unchanged and
@@ -19,6 +20,7 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
 using sandbox::test::binary;
 using sandbox::test::Outcome;
@@ -57,6 +59,10 @@ private:
     std::unique_ptr<QTemporaryDir> m_root;
     QString m_workspace;
     QString m_caFile;
+    // The engine's own folders (always denied), under the runtime directory, which a VM never
+    // shares: denied under /var/tmp, they would split it, and every folder beside them would
+    // take one of the VM's shares.
+    std::unique_ptr<QTemporaryDir> m_engineRoot;
     QString m_log;
     QString m_bare;
     QByteArray m_value;
@@ -148,10 +154,14 @@ void TestCredentialInjection::initTestCase()
 
     m_daemon = std::make_unique<QProcess>();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
+    m_engineRoot = std::make_unique<QTemporaryDir>(qEnvironmentVariable("XDG_RUNTIME_DIR", QStringLiteral("/run"))
+                                                   + QStringLiteral("/credential-injection-XXXXXX"));
+    QVERIFY2(m_engineRoot->isValid(), qPrintable(m_engineRoot->errorString()));
+    env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_engineRoot->filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_engineRoot->filePath(QStringLiteral("state")));
     env.remove(QStringLiteral("SANDBOX_PACK_PATH"));
-    sandbox::test::startSandboxd(*m_daemon, env, m_root->filePath(QStringLiteral("run/engine.sock")), m_daemonLog);
+    sandbox::test::startSandboxd(*m_daemon, env, m_engineRoot->filePath(QStringLiteral("run/engine.sock")),
+                                 m_daemonLog);
 
     m_dockerSocket = qEnvironmentVariable("SANDBOX_TEST_DOCKER_SOCKET");
     m_dockerImage = qEnvironmentVariable("SANDBOX_TEST_DOCKER_IMAGE");
@@ -174,13 +184,14 @@ void TestCredentialInjection::cleanupTestCase()
     ctl({ QStringLiteral("credential"), QStringLiteral("remove"), QStringLiteral("forge") });
     ctl({ QStringLiteral("credential"), QStringLiteral("remove"), QStringLiteral("corp-proxy") });
     m_root.reset();
+    m_engineRoot.reset();
 }
 
 Outcome TestCredentialInjection::ctl(const QStringList &args, const QByteArray &input, int timeoutMs)
 {
     return sandbox::test::runProgram(
         binary(QStringLiteral("sandboxctl")),
-        QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) } + args,
+        QStringList{ QStringLiteral("--socket"), m_engineRoot->filePath(QStringLiteral("run/engine.sock")) } + args,
         m_workspace, input, timeoutMs);
 }
 
@@ -225,6 +236,16 @@ void TestCredentialInjection::activate(const QString &backend)
                     QStringLiteral("endpoint=unix://") + m_dockerSocket, QStringLiteral("image=") + m_dockerImage });
         QVERIFY2(set.exitCode == 0, set.err.constData());
         const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
+        QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
+        return;
+    }
+    if (backend == QLatin1String("vm")) {
+        // The guest's helpers from the build's bundle (what a release's download location holds).
+        const Outcome set = ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:vm"),
+                                  QStringLiteral("helperSource=")
+                                      + QUrl::fromLocalFile(QStringLiteral(SANDBOX_VM_BUNDLE_DIR "/")).toString() });
+        QVERIFY2(set.exitCode == 0, set.err.constData());
+        const Outcome activated = ctl({ QStringLiteral("activate"), QStringLiteral("builtin:vm") }, {}, 300000);
         QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
         return;
     }
@@ -290,6 +311,7 @@ void TestCredentialInjection::injection_data()
     QTest::newRow("tier 1") << QStringLiteral("strongest");
     QTest::newRow("tier 2") << QStringLiteral("landlock-seccomp");
     QTest::newRow("docker") << QStringLiteral("docker");
+    QTest::newRow("vm") << QStringLiteral("vm");
 }
 
 void TestCredentialInjection::injection()
@@ -324,6 +346,19 @@ void TestCredentialInjection::injection()
     QList<QJsonObject> got = received(bearer);
     QCOMPARE(got.size(), 1);
     QCOMPARE(header(got.first(), QStringLiteral("Authorization")), QString::fromUtf8("Bearer " + m_value));
+
+    // Clients that read only the system's bundle file trust the engine's authority too where
+    // the backend binds the bundle over it (not tier 2: it has no mount namespace).
+    if (backend != QLatin1String("landlock-seccomp")) {
+        const QString system = QStringLiteral("/system-") + tag;
+        const Outcome systemBundle
+            = run(QStringLiteral("env -u CURL_CA_BUNDLE -u SSL_CERT_FILE curl -sS --cacert "
+                                 "/etc/ssl/certs/ca-certificates.crt -H \"Authorization: Bearer $FORGE_TOKEN\" %1%2")
+                      .arg(https, system));
+        QVERIFY2(systemBundle.exitCode == 0 && systemBundle.out == "ok 0\n",
+                 QByteArray(systemBundle.out + systemBundle.err).constData());
+        QCOMPARE(received(system).size(), 1);
+    }
 
     // A header the policy does not name, and a request to another allowed host, carry the
     // placeholder unchanged; the one in plain sight is reported.
@@ -439,6 +474,8 @@ void TestCredentialInjection::upstreamProxy_data()
     QTest::newRow("tier 2, http proxy") << QStringLiteral("landlock-seccomp") << false;
     QTest::newRow("docker, http proxy") << QStringLiteral("docker") << false;
     QTest::newRow("docker, https proxy") << QStringLiteral("docker") << true;
+    QTest::newRow("vm, http proxy") << QStringLiteral("vm") << false;
+    QTest::newRow("vm, https proxy") << QStringLiteral("vm") << true;
 }
 
 void TestCredentialInjection::upstreamProxy()
@@ -525,7 +562,8 @@ void TestCredentialInjection::upstreamProxy()
     // Docker: the container's proxy channel is the engine's, so the upstream's refusals and
     // failures reach the command and the events as in tier 1; a policy with another upstream
     // proxy (URL or credential) gets another container, whose channel chains to that one.
-    if ((backend == QLatin1String("strongest") || backend == QLatin1String("docker")) && !tls) {
+    if ((backend == QLatin1String("strongest") || backend == QLatin1String("docker") || backend == QLatin1String("vm"))
+        && !tls) {
         // A credential the upstream proxy does not accept: a refusal saying so, in the
         // answer (curl prints the body of a plain HTTP answer) and among the events.
         QVERIFY(

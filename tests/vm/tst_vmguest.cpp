@@ -234,6 +234,33 @@ void TestVmGuest::aRunningVmServesOnlyLayoutsThatAllowAllItShares()
     GuestLayout fullOther = full;
     fullOther.allowedDomains = { QStringLiteral("192.168.1.20") };
     QVERIFY(fullOther.key() != full.key() && !fullOther.isServedBy(full));
+    // What the proxy channel is opened with is part of it too: credentials, the extra
+    // authorities, the upstream proxy, and the bundle the guest trusts (bound over the
+    // system's, written in the layout file).
+    GuestLayout withCredential = proxied;
+    withCredential.credentials = { PolicyCredential{
+        QStringLiteral("forge"), QStringLiteral("FORGE_TOKEN"), { QStringLiteral("example.com") }, {}, {} } };
+    withCredential.caBundle = QStringLiteral("/state/ca-bundles/0123.pem");
+    QVERIFY(withCredential.key() != proxied.key());
+    QVERIFY(!withCredential.isServedBy(proxied) && !proxied.isServedBy(withCredential));
+    QVERIFY(withCredential.isServedBy(withCredential));
+    QVERIFY(
+        withCredential.layoutFile().endsWith("bind\t/.sandbox/ca-bundle.pem\t/etc/ssl/certs/ca-certificates.crt\n"));
+    GuestLayout otherHosts = withCredential;
+    otherHosts.credentials.first().hosts.append(QStringLiteral("example.org"));
+    QVERIFY(otherHosts.key() != withCredential.key() && !otherHosts.isServedBy(withCredential));
+    GuestLayout otherBundle = withCredential;
+    otherBundle.caBundle = QStringLiteral("/state/ca-bundles/4567.pem");
+    QVERIFY(otherBundle.key() != withCredential.key() && !otherBundle.isServedBy(withCredential));
+    GuestLayout upstream = proxied;
+    upstream.upstreamProxy = PolicyUpstreamProxy{ QStringLiteral("http://proxy.example:3128"), QString() };
+    QVERIFY(upstream.key() != proxied.key() && !upstream.isServedBy(proxied) && !proxied.isServedBy(upstream));
+    GuestLayout otherProxyCredential = upstream;
+    otherProxyCredential.upstreamProxy->credential = QStringLiteral("corp");
+    QVERIFY(otherProxyCredential.key() != upstream.key() && !otherProxyCredential.isServedBy(upstream));
+    GuestLayout extraCa = proxied;
+    extraCa.extraCaCertificates = { QStringLiteral("/etc/corp-root.pem") };
+    QVERIFY(extraCa.key() != proxied.key() && !extraCa.isServedBy(proxied));
 }
 
 void TestVmGuest::aShareSwappedOrGoneAfterTheLayoutIsNotShared()

@@ -5,6 +5,9 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <algorithm>
 #include <fcntl.h>
@@ -259,13 +262,17 @@ QByteArray GuestLayout::layoutFile() const
     }
     for (const Link &link : links)
         file += "symlink\t" + link.target.toUtf8() + '\t' + link.path.toUtf8() + '\n';
+    if (!caBundle.isEmpty())
+        file += QByteArray("bind\t") + kCaBundle + '\t' + kSystemCaBundle + '\n';
     return file;
 }
 
 bool GuestLayout::isServedBy(const GuestLayout &running) const
 {
     if (proxied != running.proxied || userNetwork != running.userNetwork || allowedDomains != running.allowedDomains
-        || deniedDomains != running.deniedDomains)
+        || deniedDomains != running.deniedDomains || credentials != running.credentials
+        || extraCaCertificates != running.extraCaCertificates || upstreamProxy != running.upstreamProxy
+        || caBundle != running.caBundle)
         return false;
     for (const Share &needed : shares) {
         if (needed.writable && !running.shares.contains(needed))
@@ -304,6 +311,21 @@ QString GuestLayout::key() const
         hash.addData(QByteArrayView("\ndenied"));
         for (const QString &domain : deniedDomains)
             hash.addData(QByteArray('\t' + domain.toUtf8()));
+    }
+    if (!credentials.isEmpty() || !extraCaCertificates.isEmpty() || upstreamProxy) {
+        // The proxy channel's other inputs, as the policy writes them (JSON strings cannot be
+        // confused with one another), and the bundle the guest trusts (named by its content).
+        QJsonArray listed;
+        for (const PolicyCredential &credential : credentials)
+            listed.append(credential.toJson());
+        const QJsonObject channel{
+            { QStringLiteral("credentials"), listed },
+            { QStringLiteral("extraCaCertificates"), QJsonArray::fromStringList(extraCaCertificates) },
+            { QStringLiteral("upstreamProxy"), upstreamProxy ? QJsonValue(upstreamProxy->toJson()) : QJsonValue() },
+            { QStringLiteral("caBundle"), caBundle }
+        };
+        hash.addData(QByteArrayView("\nchannel\t"));
+        hash.addData(QJsonDocument(channel).toJson(QJsonDocument::Compact));
     }
     return QString::fromLatin1(hash.result().toHex());
 }

@@ -52,6 +52,16 @@ struct GuestLayout
     bool userNetwork = false;
     QStringList allowedDomains;
     QStringList deniedDomains;
+    // Network allowlist only: what the VM's proxy channel is opened with besides the domain
+    // rules (LauncherHost::openProxyChannel), and with credentials the certificate bundle on
+    // the host (content-named), which the guest gets in its initramfs as kCaBundle, bound
+    // read-only over the system's bundle file.
+    QList<PolicyCredential> credentials;
+    QStringList extraCaCertificates;
+    std::optional<PolicyUpstreamProxy> upstreamProxy;
+    QString caBundle;
+    static constexpr const char *kCaBundle = "/.sandbox/ca-bundle.pem";
+    static constexpr const char *kSystemCaBundle = "/etc/ssl/certs/ca-certificates.crt";
 
     // The number of shares a VM can carry (one virtio device each).
     static constexpr qsizetype kMaxShares = 56;

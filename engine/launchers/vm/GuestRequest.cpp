@@ -8,7 +8,8 @@
 
 namespace sandbox {
 
-QByteArray GuestRequest::spawnPayload(const SpawnRequest &request, bool proxied)
+QByteArray GuestRequest::spawnPayload(const SpawnRequest &request, bool proxied,
+                                      const QMap<QString, QString> &engineEnvironment)
 {
     QByteArray payload;
     auto put = [&](const QString &text) {
@@ -24,6 +25,7 @@ QByteArray GuestRequest::spawnPayload(const SpawnRequest &request, bool proxied)
     if (!env.contains(QStringLiteral("PATH")))
         env.insert(QStringLiteral("PATH"),
                    QStringLiteral("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/.sandbox/bin"));
+    env.insert(engineEnvironment);
     if (proxied) {
         // Set after the request's own: a command cannot point tools elsewhere (and there is
         // nowhere else to go).

@@ -3,6 +3,8 @@
 #include "protocol/SpawnRequest.h"
 
 #include <QByteArray>
+#include <QMap>
+#include <QString>
 
 namespace sandbox {
 
@@ -10,8 +12,10 @@ namespace sandbox {
 struct GuestRequest
 {
     // A command to run: its directory, argv and environment; with `proxied` the proxy
-    // variables point at the guest's network forwarder, set after the request's own.
-    static QByteArray spawnPayload(const SpawnRequest &request, bool proxied);
+    // variables point at the guest's network forwarder, set after the request's own, as are
+    // `engineEnvironment`'s (credential placeholders, the certificate bundle's variables).
+    static QByteArray spawnPayload(const SpawnRequest &request, bool proxied,
+                                   const QMap<QString, QString> &engineEnvironment = {});
     // The handshake a restored guest must complete before it is ready: its clock set to the
     // host's (it stood still since the baseline was saved) and fresh host randomness mixed into
     // its pool (every VM restored from one baseline starts from the same pool otherwise).

@@ -277,8 +277,18 @@ Result<VmSpec> VmLauncher::makeSpec(const GuestLayout &layout, bool monitor, boo
         if (!base.open(QIODevice::ReadOnly))
             return Error{ kWhere, tr("cannot read the guest initramfs %1").arg(baseInitramfs), {} };
         const QByteArray baseImage = base.readAll();
+        QByteArray bundle;
+        if (!shared.caBundle.isEmpty()) {
+            QFile file(shared.caBundle);
+            if (!file.open(QIODevice::ReadOnly))
+                return Error{ kWhere,
+                              tr("cannot read the certificate bundle %1: %2").arg(shared.caBundle, file.errorString()),
+                              {} };
+            bundle = GuestImage::singleFileArchive(QString::fromLatin1(GuestLayout::kCaBundle), file.readAll());
+        }
         if (!image.open(QIODevice::WriteOnly) || image.write(baseImage) != baseImage.size()
-            || image.write(GuestImage::singleFileArchive(QStringLiteral("/.sandbox/layout"), shared.layoutFile())) <= 0)
+            || image.write(GuestImage::singleFileArchive(QStringLiteral("/.sandbox/layout"), shared.layoutFile())) <= 0
+            || image.write(bundle) != bundle.size())
             return Error{ kWhere, tr("cannot write the VM's initramfs %1").arg(ownImage), {} };
     }
     if (monitor) {
@@ -308,7 +318,8 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::start(const GuestLayout &layout, 
     if (!spec.proxySocket.isEmpty()) {
         LauncherHost *launcherHost = host();
         Result<std::shared_ptr<ProxyChannel>> opened = launcherHost
-            ? launcherHost->openProxyChannel(layout.allowedDomains, layout.deniedDomains)
+            ? launcherHost->openProxyChannel(layout.allowedDomains, layout.deniedDomains, layout.credentials,
+                                             layout.extraCaCertificates, layout.upstreamProxy)
             : Result<std::shared_ptr<ProxyChannel>>(
                 Error{ kWhere, tr("the launcher is not attached to an engine"), {} });
         if (!opened.ok()) {

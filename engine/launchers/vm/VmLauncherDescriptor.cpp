@@ -139,6 +139,35 @@ QMap<QString, QString> VmLauncher::enforcement() const
                      "agent's and, under network allowlist, the forwarder's, which the engine connects only to its "
                      "filtering proxy; under network full the NIC reaches neither the host's loopback nor its own "
                      "addresses, except its name resolver and an address of the host the policy names"));
+    claims.insert(
+        QStringLiteral("credentials"),
+        tr("Needs allowed domains. Commands see a placeholder (in the credential's variable, set after the "
+           "request's own), never the value. The engine's filtering proxy, the VM's only way out, "
+           "terminates TLS only toward a credential's hosts (a certificate of the engine's own authority "
+           "per host; the real host verified against the system's authorities and the policy's extra "
+           "ones), replaces the placeholder with the value only in the allowed headers (inside "
+           "\"Authorization: Basic\" too) of requests whose Host header and TLS server name are the "
+           "tunnel's host (anything else is refused as domain fronting), refuses TRACE and protocol "
+           "upgrades, withholds an answer that carries a value back (an echo) and ends the connection, and "
+           "reports every placeholder it sees going elsewhere, for this backend. The engine's certificate "
+           "bundle (the system's authorities, the engine's, the policy's extra ones) is in the VM's "
+           "initramfs at %1, bound read-only over %2 by the guest's init, and named by SSL_CERT_FILE, "
+           "NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT and "
+           "AWS_CA_BUNDLE; commands run as root in the guest, so a command can change the bundle the "
+           "later commands of its VM trust (never what the engine's proxy trusts). The authority's private "
+           "key never enters the VM. Each set of credentials gets a VM of its own.")
+            .arg(QString::fromLatin1(GuestLayout::kCaBundle), QString::fromLatin1(GuestLayout::kSystemCaBundle)));
+    claims.insert(QStringLiteral("upstreamProxy"),
+                  tr("Needs allowed domains. The VM's only way out is its forwarder to the engine's filtering proxy, "
+                     "which checks every target against the allowed and denied domains first, then reaches it only "
+                     "through the upstream proxy (CONNECT host:port, over TLS to the proxy when its URL is https, "
+                     "verified against the system's authorities and the policy's extra ones; plain HTTP requests "
+                     "too), never directly; the engine, not the VM, connects to the upstream proxy, and the upstream "
+                     "proxy resolves the names. Its credential is read from the secret storage when a connection "
+                     "needs it and sent to the upstream proxy alone (Proxy-Authorization: Basic), never into the VM. "
+                     "Its refusals (407, 403) are reported as network refusals for this backend; its other failures, "
+                     "and an unreachable proxy, answer the command's connection with the reason. Each upstream proxy "
+                     "(its URL and credential name) gets a VM of its own."));
     return claims;
 }
 

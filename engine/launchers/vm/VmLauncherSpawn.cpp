@@ -52,6 +52,27 @@ Result<std::shared_ptr<SandboxProcess>> VmLauncher::spawn(const SpawnRequest &re
         layout.allowedDomains = policy.allowedDomains;
         layout.deniedDomains = policy.deniedDomains;
     }
+    // Credentials and an upstream proxy need network allowlist (Policy::collectProblems):
+    // they are the proxy channel's, and with credentials the guest trusts the engine's
+    // certificate authority through a bundle in its initramfs.
+    QMap<QString, QString> engineEnvironment;
+    if (proxied) {
+        layout.credentials = policy.credentials;
+        layout.extraCaCertificates = policy.extraCaCertificates;
+        layout.upstreamProxy = policy.upstreamProxy;
+    }
+    if (proxied && !policy.credentials.isEmpty()) {
+        if (!host())
+            return Error{ QStringLiteral("policy.credentials"),
+                          tr("This engine offers no credential injection; nothing was run."),
+                          {} };
+        const Result<LauncherHost::CredentialSandbox> view
+            = host()->credentialSandbox(policy, QString::fromLatin1(GuestLayout::kCaBundle));
+        if (!view.ok())
+            return view.error();
+        layout.caBundle = view.value().bundlePath;
+        engineEnvironment = view.value().environment;
+    }
     Result<std::shared_ptr<VmMachine>> machine = machineFor(layout, false);
     if (!machine.ok())
         return machine.error();
@@ -61,7 +82,7 @@ Result<std::shared_ptr<SandboxProcess>> VmLauncher::spawn(const SpawnRequest &re
         id = m_nextId++;
     }
     auto process = std::make_shared<VmProcess>(machine.value(), id);
-    process->begin(GuestRequest::spawnPayload(request, proxied), process);
+    process->begin(GuestRequest::spawnPayload(request, proxied, engineEnvironment), process);
     return std::shared_ptr<SandboxProcess>(process);
 }
 

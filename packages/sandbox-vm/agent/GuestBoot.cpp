@@ -84,6 +84,24 @@ void applyLayout(std::istream &layout, std::vector<std::string> &problems)
                 makeDirectories(path.substr(0, slash));
             if (symlink(target.c_str(), path.c_str()) != 0)
                 problems.push_back(failure("symlink " + path));
+        } else if (verb == "bind") {
+            // A file of the initramfs bound read-only over a path (the engine's certificate
+            // bundle over the system's): made first where nothing is there yet.
+            std::string source, target;
+            std::getline(fields, source, '\t');
+            std::getline(fields, target, '\t');
+            const size_t slash = target.rfind('/');
+            if (slash != std::string::npos && slash > 0)
+                makeDirectories(target.substr(0, slash));
+            const int made = open(target.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+            if (made >= 0)
+                close(made);
+            if (mount(source.c_str(), target.c_str(), nullptr, MS_BIND, nullptr) != 0)
+                problems.push_back(failure("bind " + source + " on " + target));
+            else if (mount(nullptr, target.c_str(), nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV,
+                           nullptr)
+                     != 0)
+                problems.push_back(failure("make " + target + " read-only"));
         } else if (!verb.empty()) {
             problems.push_back("unknown layout entry: " + verb);
         }

@@ -10,6 +10,7 @@ namespace sandbox::guest {
 // a private /tmp, and the host shares the engine listed in /.sandbox/layout:
 //   mount <tag> ro|rw <guest path>     a 9p share
 //   symlink <target> <guest path>
+//   bind <initramfs file> <guest path>   bound read-only over the path
 // Returns messages about anything that failed (each also a reason the engine shows).
 std::vector<std::string> bootGuest();
 
