@@ -116,6 +116,27 @@ static int addNoOtherListenerRule(scmp_filter_ctx ctx)
         SCMP_A1_64(SCMP_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER, SECCOMP_FILTER_FLAG_NEW_LISTENER));
 }
 
+// Loads `ctx` and releases it; with `listen`, `*notifyFd` receives a close-on-exec copy of
+// the filter's user-notification listener. The command must never hold the listener (it
+// could answer its own calls): libseccomp's own copy goes too, whether or not releasing the
+// filter closed it (no descriptor was opened in between, so the number is still that
+// copy's). Returns 0 or a negative errno.
+static int loadAndRelease(scmp_filter_ctx ctx, bool listen, int *notifyFd)
+{
+    int rc = seccomp_load(ctx);
+    int listener = -1;
+    if (rc == 0 && listen) {
+        listener = seccomp_notify_fd(ctx);
+        *notifyFd = listener >= 0 ? fcntl(listener, F_DUPFD_CLOEXEC, 0) : -1;
+        if (*notifyFd < 0)
+            rc = -EBADF;
+    }
+    seccomp_release(ctx);
+    if (listener >= 0 && fcntl(listener, F_GETFD) >= 0)
+        close(listener);
+    return rc;
+}
+
 bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
 {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -304,20 +325,7 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
         seccomp_release(ctx);
         return false;
     }
-    rc = seccomp_load(ctx);
-    int listener = -1;
-    if (rc == 0 && notifyFd && superviseNotifications(config)) {
-        listener = seccomp_notify_fd(ctx);
-        *notifyFd = listener >= 0 ? fcntl(listener, F_DUPFD_CLOEXEC, 0) : -1;
-        if (*notifyFd < 0)
-            rc = -EBADF;
-    }
-    seccomp_release(ctx);
-    // The command must never hold the listener (it could answer its own connect()s):
-    // libseccomp's own copy goes too, whether or not releasing the filter closed it (no
-    // descriptor was opened in between, so the number is still that copy's).
-    if (listener >= 0 && fcntl(listener, F_GETFD) >= 0)
-        close(listener);
+    rc = loadAndRelease(ctx, notifyFd && superviseNotifications(config), notifyFd);
     if (rc != 0) {
         error = std::string("seccomp: cannot load the filter: ") + std::strerror(-rc);
         return false;
@@ -359,17 +367,10 @@ bool applyCommandFilter(const InitConfig &config, int *notifyFd, std::string &er
     }
     if (gate || supervise)
         rc = rc ? rc : addNoOtherListenerRule(ctx);
-    rc = rc ? rc : seccomp_load(ctx);
-    int listener = -1;
-    if (rc == 0 && (gate || supervise)) {
-        listener = seccomp_notify_fd(ctx);
-        *notifyFd = listener >= 0 ? fcntl(listener, F_DUPFD_CLOEXEC, 0) : -1;
-        if (*notifyFd < 0)
-            rc = -EBADF;
-    }
-    seccomp_release(ctx);
-    if (listener >= 0 && fcntl(listener, F_GETFD) >= 0)
-        close(listener);
+    if (rc == 0)
+        rc = loadAndRelease(ctx, gate || supervise, notifyFd);
+    else
+        seccomp_release(ctx);
     if (rc != 0) {
         error = std::string("seccomp: cannot load the command's filter: ") + std::strerror(-rc);
         return false;
