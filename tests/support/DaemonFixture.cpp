@@ -95,14 +95,4 @@ bool everyPidKnown(const QJsonArray &list)
                        [](const QJsonValue &p) { return p.toObject().value(QStringLiteral("pid")).toInteger() > 0; });
 }
 
-qint64 serverPid(const Outcome &status)
-{
-    return QJsonDocument::fromJson(status.out)
-        .object()
-        .value(QStringLiteral("server"))
-        .toObject()
-        .value(QStringLiteral("pid"))
-        .toInteger();
-}
-
 } // namespace sandbox::test

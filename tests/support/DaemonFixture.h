@@ -53,7 +53,5 @@ void killHard(const QProcess &process);
 bool pidAlive(qint64 pid);
 // The engine lists a command as soon as it is spawned, with pid 0 until it has started.
 bool everyPidKnown(const QJsonArray &list);
-// The engine's pid as `sandboxctl status --json` reports it.
-qint64 serverPid(const Outcome &status);
 
 } // namespace sandbox::test
