@@ -1,8 +1,8 @@
 #include "BackendHost.h"
 
-#include "HelperProgram.h"
 #include "HostInteractionBroker.h"
 #include "HostProxyChannel.h"
+#include "SandboxInitLocation.h"
 #include "net/CredentialInjector.h"
 #include "net/DomainRules.h"
 #include "net/FilteringProxy.h"

@@ -5,7 +5,7 @@
 // Under the allowlist network mode a real HTTP server on the host's loopback is the
 // allowed upstream (by name: localhost), a second one is not allowed, and a listener on
 // every host address watches for anything that gets around the proxy.
-#include "ProgramRun.h"
+#include "DaemonRig.h"
 #include "UpstreamServer.h"
 
 #include <QCoreApplication>
@@ -21,11 +21,9 @@
 #include <QStandardPaths>
 #include <QTcpServer>
 #include <QTcpSocket>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QUdpSocket>
 
-#include <memory>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -71,16 +69,12 @@ private:
     void setNetwork(const QString &mode, const QStringList &allowedDomains);
     bool somethingGotAround(QString &why);
 
-    QString m_socket;
-    QString m_image;
-    std::unique_ptr<QTemporaryDir> m_root;
-    QString m_workspace;
+    sandbox::test::DockerRuntime m_runtime;
+    sandbox::test::DaemonRig m_rig;
     QString m_marker; // a host file only the host's git running a planted command would make
     bool m_git = false; // the host has git, and so has the test image
     QString m_abstractName;
     int m_abstractListener = -1;
-    std::unique_ptr<QProcess> m_daemon;
-    QByteArray m_daemonLog;
     sandbox::test::UpstreamServer m_allowed;
     sandbox::test::UpstreamServer m_other;
     QTcpServer m_open; // every host address, IPv4 and IPv6
@@ -92,48 +86,40 @@ private:
 
 void TestDockerEscape::initTestCase()
 {
-    m_socket = qEnvironmentVariable("SANDBOX_TEST_DOCKER_SOCKET");
-    m_image = qEnvironmentVariable("SANDBOX_TEST_DOCKER_IMAGE");
-    if (m_socket.isEmpty() || m_image.isEmpty()) {
-        if (qEnvironmentVariableIntValue("SANDBOX_REQUIRE_DOCKER"))
-            QFAIL("SANDBOX_TEST_DOCKER_SOCKET and SANDBOX_TEST_DOCKER_IMAGE are not set: test.sh starts the runtime");
-        QSKIP("No Docker-compatible runtime: run through test.sh, or tests/integration/podman-runtime.sh start DIR");
-    }
-    m_root = std::make_unique<QTemporaryDir>();
-    QVERIFY(m_root->isValid());
-    m_workspace = m_root->filePath(QStringLiteral("work"));
+    SANDBOX_DOCKER_RUNTIME_OR_SKIP(m_runtime);
+    QVERIFY(m_rig.create());
     // A fake home with credential files, denied by the policy, inside the workspace (the
     // only host folder the container sees), a repository and the static probe.
-    QVERIFY(writeFile(m_workspace + QStringLiteral("/home/.ssh/id_ed25519"), secret));
-    QVERIFY(writeFile(m_workspace + QStringLiteral("/home/.aws/credentials"), secret));
-    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/config"), "[core]\n"));
-    QVERIFY(QDir().mkpath(m_workspace + QStringLiteral("/.git/hooks")));
+    QVERIFY(writeFile(m_rig.workspace() + QStringLiteral("/home/.ssh/id_ed25519"), secret));
+    QVERIFY(writeFile(m_rig.workspace() + QStringLiteral("/home/.aws/credentials"), secret));
+    QVERIFY(writeFile(m_rig.workspace() + QStringLiteral("/.git/config"), "[core]\n"));
+    QVERIFY(QDir().mkpath(m_rig.workspace() + QStringLiteral("/.git/hooks")));
     // A git directory with the other control files, a submodule's and a worktree's.
-    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/HEAD"), "ref: refs/heads/main\n"));
-    QVERIFY(QDir().mkpath(m_workspace + QStringLiteral("/.git/objects")));
-    QVERIFY(QDir().mkpath(m_workspace + QStringLiteral("/.git/refs/heads")));
-    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/commondir"), ".\n"));
-    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/info/attributes"), "\n"));
-    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/modules/x/HEAD"), "ref: refs/heads/main\n"));
-    QVERIFY(QDir().mkpath(m_workspace + QStringLiteral("/.git/modules/x/objects")));
-    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/modules/x/config"), "[core]\n"));
-    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/worktrees/w/HEAD"), "ref: refs/heads/main\n"));
-    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/worktrees/w/commondir"), "../..\n"));
-    QVERIFY(writeFile(m_workspace + QStringLiteral("/.git/worktrees/w/gitdir"), "/nowhere/.git\n"));
-    QVERIFY(QDir().mkpath(m_workspace + QStringLiteral("/src")));
-    QVERIFY(QFile::link(m_workspace + QStringLiteral("/home/.ssh/id_ed25519"),
-                        m_workspace + QStringLiteral("/src/link-to-ssh")));
+    QVERIFY(writeFile(m_rig.workspace() + QStringLiteral("/.git/HEAD"), "ref: refs/heads/main\n"));
+    QVERIFY(QDir().mkpath(m_rig.workspace() + QStringLiteral("/.git/objects")));
+    QVERIFY(QDir().mkpath(m_rig.workspace() + QStringLiteral("/.git/refs/heads")));
+    QVERIFY(writeFile(m_rig.workspace() + QStringLiteral("/.git/commondir"), ".\n"));
+    QVERIFY(writeFile(m_rig.workspace() + QStringLiteral("/.git/info/attributes"), "\n"));
+    QVERIFY(writeFile(m_rig.workspace() + QStringLiteral("/.git/modules/x/HEAD"), "ref: refs/heads/main\n"));
+    QVERIFY(QDir().mkpath(m_rig.workspace() + QStringLiteral("/.git/modules/x/objects")));
+    QVERIFY(writeFile(m_rig.workspace() + QStringLiteral("/.git/modules/x/config"), "[core]\n"));
+    QVERIFY(writeFile(m_rig.workspace() + QStringLiteral("/.git/worktrees/w/HEAD"), "ref: refs/heads/main\n"));
+    QVERIFY(writeFile(m_rig.workspace() + QStringLiteral("/.git/worktrees/w/commondir"), "../..\n"));
+    QVERIFY(writeFile(m_rig.workspace() + QStringLiteral("/.git/worktrees/w/gitdir"), "/nowhere/.git\n"));
+    QVERIFY(QDir().mkpath(m_rig.workspace() + QStringLiteral("/src")));
+    QVERIFY(QFile::link(m_rig.workspace() + QStringLiteral("/home/.ssh/id_ed25519"),
+                        m_rig.workspace() + QStringLiteral("/src/link-to-ssh")));
     // A file of the host outside the workspace, hard-linked into it (a local git clone
     // hard-links its objects so).
-    QVERIFY(writeFile(m_root->filePath(QStringLiteral("outside.txt")), "original\n"));
-    QVERIFY(::link(QFile::encodeName(m_root->filePath(QStringLiteral("outside.txt"))).constData(),
-                   QFile::encodeName(m_workspace + QStringLiteral("/linked.txt")).constData())
+    QVERIFY(writeFile(m_rig.filePath(QStringLiteral("outside.txt")), "original\n"));
+    QVERIFY(::link(QFile::encodeName(m_rig.filePath(QStringLiteral("outside.txt"))).constData(),
+                   QFile::encodeName(m_rig.workspace() + QStringLiteral("/linked.txt")).constData())
             == 0);
-    m_marker = m_root->filePath(QStringLiteral("planted-code-ran"));
+    m_marker = m_rig.filePath(QStringLiteral("planted-code-ran"));
     // A repository the user made deeper in the workspace, with a commit.
     m_git = !QStandardPaths::findExecutable(QStringLiteral("git")).isEmpty();
     if (m_git) {
-        const QString project = m_workspace + QStringLiteral("/proj");
+        const QString project = m_rig.workspace() + QStringLiteral("/proj");
         QVERIFY(QDir().mkpath(project));
         QCOMPARE(hostGit(project, { QStringLiteral("init"), QStringLiteral("-q") }), 0);
         QVERIFY(writeFile(project + QStringLiteral("/f"), "first\n"));
@@ -145,8 +131,9 @@ void TestDockerEscape::initTestCase()
         QVERIFY(QFile::setPermissions(project + QStringLiteral("/.git/hooks/post-checkout"),
                                       QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther));
     }
-    QVERIFY(QFile::copy(binary(QStringLiteral("escape-probe-static")), m_workspace + QStringLiteral("/escape-probe")));
-    QVERIFY(QFile::setPermissions(m_workspace + QStringLiteral("/escape-probe"),
+    QVERIFY(QFile::copy(binary(QStringLiteral("escape-probe-static")),
+                        m_rig.workspace() + QStringLiteral("/escape-probe")));
+    QVERIFY(QFile::setPermissions(m_rig.workspace() + QStringLiteral("/escape-probe"),
                                   QFile::ReadOwner | QFile::ExeOwner | QFile::ReadOther | QFile::ExeOther));
 
     // An abstract unix socket listening on the host's network namespace.
@@ -177,29 +164,20 @@ void TestDockerEscape::initTestCase()
         m_hostAddress = QStringLiteral("127.0.0.1");
     if (m_hostAddress6.isEmpty())
         m_hostAddress6 = QStringLiteral("::1");
-    QVERIFY(QDir().mkpath(m_root->filePath(QStringLiteral("tmp"))));
+    QVERIFY(QDir().mkpath(m_rig.filePath(QStringLiteral("tmp"))));
 
-    m_daemon = std::make_unique<QProcess>();
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("TMPDIR"), m_root->filePath(QStringLiteral("tmp")));
+    QProcessEnvironment env = m_rig.environment();
+    env.insert(QStringLiteral("TMPDIR"), m_rig.filePath(QStringLiteral("tmp")));
     // The engine's filtering proxy keeps its sockets in its runtime directory, run/ in the
     // state directory without XDG_RUNTIME_DIR, where the test can look.
     env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
-    env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
-    env.remove(QStringLiteral("SANDBOX_PACK_PATH"));
-    sandbox::test::startSandboxd(*m_daemon, env, m_root->filePath(QStringLiteral("run/engine.sock")), m_daemonLog);
+    m_rig.start(env);
     if (QTest::currentTestFailed())
         return;
 
-    const Outcome installed
-        = ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) });
-    QVERIFY2(installed.exitCode == 0, installed.err.constData());
-    const Outcome set = ctl({ QStringLiteral("settings"), QStringLiteral("set"), dockerRef,
-                              QStringLiteral("endpoint=unix://") + m_socket, QStringLiteral("image=") + m_image });
-    QVERIFY2(set.exitCode == 0, set.err.constData());
-    const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
-    QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
+    sandbox::test::activateDocker(m_rig, QStringLiteral(SANDBOX_POWER_PACK_DIR), m_runtime);
+    if (QTest::currentTestFailed())
+        return;
 
     const Outcome shown = ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") });
     QJsonObject policy = QJsonDocument::fromJson(shown.out).object();
@@ -216,35 +194,26 @@ void TestDockerEscape::initTestCase()
 
 void TestDockerEscape::cleanupTestCase()
 {
-    if (m_daemon && m_daemon->state() != QProcess::NotRunning) {
-        m_daemon->terminate();
-        if (!m_daemon->waitForFinished(30000))
-            m_daemon->kill();
-        m_daemon->waitForFinished(5000);
-    }
-    m_daemon.reset();
+    m_rig.stop();
     if (m_abstractListener >= 0)
         close(m_abstractListener);
-    m_root.reset();
+    m_rig.destroy();
 }
 
 Outcome TestDockerEscape::ctl(const QStringList &args, const QByteArray &input)
 {
-    return sandbox::test::runProgram(
-        binary(QStringLiteral("sandboxctl")),
-        QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) } + args,
-        m_workspace, input, 120000);
+    return m_rig.ctl(args, input, 120000);
 }
 
 QString TestDockerEscape::expand(const QString &text) const
 {
     QString result = text;
-    result.replace(QStringLiteral("{probe}"), m_workspace + QStringLiteral("/escape-probe"));
-    result.replace(QStringLiteral("{ws}"), m_workspace);
-    result.replace(QStringLiteral("{home}"), m_workspace + QStringLiteral("/home"));
+    result.replace(QStringLiteral("{probe}"), m_rig.workspace() + QStringLiteral("/escape-probe"));
+    result.replace(QStringLiteral("{ws}"), m_rig.workspace());
+    result.replace(QStringLiteral("{home}"), m_rig.workspace() + QStringLiteral("/home"));
     result.replace(QStringLiteral("{marker}"), m_marker);
-    result.replace(QStringLiteral("{root}"), m_root->path());
-    result.replace(QStringLiteral("{runtime}"), m_socket);
+    result.replace(QStringLiteral("{root}"), m_rig.path());
+    result.replace(QStringLiteral("{runtime}"), m_runtime.socket);
     result.replace(QStringLiteral("{abstract}"), m_abstractName);
     result.replace(QStringLiteral("{port}"), QString::number(m_allowed.port()));
     result.replace(QStringLiteral("{port2}"), QString::number(m_other.port()));
@@ -259,7 +228,7 @@ int TestDockerEscape::hostGit(const QString &directory, const QStringList &args,
 {
     QProcess git;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("HOME"), m_root->path());
+    env.insert(QStringLiteral("HOME"), m_rig.path());
     env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
     for (const char *name : { "GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME" })
         env.insert(QString::fromLatin1(name), QStringLiteral("Host"));
@@ -318,7 +287,7 @@ bool TestDockerEscape::hostCheck(const QString &rawCheck, QString &why) const
             hostGit(path, { QStringLiteral("status"), QStringLiteral("--short") });
             hostGit(path, { QStringLiteral("checkout"), QStringLiteral("-q"), QStringLiteral(".") });
         }
-        hostGit(m_workspace + QStringLiteral("/proj"), { QStringLiteral("status"), QStringLiteral("--short") });
+        hostGit(m_rig.workspace() + QStringLiteral("/proj"), { QStringLiteral("status"), QStringLiteral("--short") });
         const bool ran = QFile::exists(m_marker);
         QFile::remove(m_marker);
         why = QStringLiteral("in %1: .git made=%2, HEAD made=%3, host git ran planted code=%4")
@@ -560,12 +529,12 @@ void TestDockerEscape::escape()
     }
     QString why;
     QVERIFY2(hostCheck(check, why), qPrintable(why + QLatin1Char('\n') + QString::fromUtf8(shown)));
-    QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/config")).size(), qint64(7));
-    QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/commondir")).size(), qint64(2));
-    QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/info/attributes")).size(), qint64(1));
-    QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/modules/x/config")).size(), qint64(7));
-    QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/worktrees/w/gitdir")).size(), qint64(14));
-    QCOMPARE(QFile(m_workspace + QStringLiteral("/.git/worktrees/w/commondir")).size(), qint64(6));
+    QCOMPARE(QFile(m_rig.workspace() + QStringLiteral("/.git/config")).size(), qint64(7));
+    QCOMPARE(QFile(m_rig.workspace() + QStringLiteral("/.git/commondir")).size(), qint64(2));
+    QCOMPARE(QFile(m_rig.workspace() + QStringLiteral("/.git/info/attributes")).size(), qint64(1));
+    QCOMPARE(QFile(m_rig.workspace() + QStringLiteral("/.git/modules/x/config")).size(), qint64(7));
+    QCOMPARE(QFile(m_rig.workspace() + QStringLiteral("/.git/worktrees/w/gitdir")).size(), qint64(14));
+    QCOMPARE(QFile(m_rig.workspace() + QStringLiteral("/.git/worktrees/w/commondir")).size(), qint64(6));
 }
 
 void TestDockerEscape::writeGateRefusalsAreReported()
@@ -765,8 +734,8 @@ void TestDockerEscape::proxySocketFolderHoldsOnlyTheSocket()
     }
     // On the host: every channel folder of the engine's proxy holds its socket alone, and
     // the bridge program is unchanged.
-    QDir runtime(m_root->filePath(QStringLiteral("state/run")));
-    QVERIFY(QDir(m_root->filePath(QStringLiteral("tmp"))).entryList({ QStringLiteral("*proxy*") }).isEmpty());
+    QDir runtime(m_rig.filePath(QStringLiteral("state/run")));
+    QVERIFY(QDir(m_rig.filePath(QStringLiteral("tmp"))).entryList({ QStringLiteral("*proxy*") }).isEmpty());
     const QStringList proxies = runtime.entryList({ QStringLiteral("proxy-*") }, QDir::Dirs);
     QCOMPARE(proxies.size(), 1);
     QDir proxy(runtime.filePath(proxies.first()));
@@ -824,10 +793,11 @@ void TestDockerEscape::aCommandThatEndsItsSandboxInitGetsNoListenerOfItsOwn()
     // in a session of its own) then asks for a seccomp listener of its own, with which it
     // would answer its supervised calls (connect, the write gate) itself: refused.
     setNetwork(QStringLiteral("none"), {});
-    const QString report = m_workspace + QStringLiteral("/own-listener");
+    const QString report = m_rig.workspace() + QStringLiteral("/own-listener");
     QFile::remove(report);
-    const Outcome ran = ctl({ QStringLiteral("run"), QStringLiteral("--"),
-                              m_workspace + QStringLiteral("/escape-probe"), QStringLiteral("own_listener"), report });
+    const Outcome ran
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), m_rig.workspace() + QStringLiteral("/escape-probe"),
+                QStringLiteral("own_listener"), report });
     QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(report).size() > 0, 60000);
     QFile file(report);
     QVERIFY(file.open(QIODevice::ReadOnly));

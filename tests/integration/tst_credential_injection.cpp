@@ -8,7 +8,7 @@
 // be reported; a Host header or TLS server name other than the tunnel's is refused.
 // With network.upstreamProxy, every connection goes through a loopback CONNECT proxy that
 // asks for a credential and records what it is asked for (connect-proxy.py).
-#include "ProgramRun.h"
+#include "DaemonRig.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,7 +18,6 @@
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QTcpServer>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
 
@@ -56,13 +55,8 @@ private:
     QList<QJsonObject> proxied() const;
     static QString header(const QJsonObject &request, const QString &name);
 
-    std::unique_ptr<QTemporaryDir> m_root;
-    QString m_workspace;
+    sandbox::test::DaemonRig m_rig;
     QString m_caFile;
-    // The engine's own folders (always denied), under the runtime directory, which a VM never
-    // shares: denied under /var/tmp, they would split it, and every folder beside them would
-    // take one of the VM's shares.
-    std::unique_ptr<QTemporaryDir> m_engineRoot;
     QString m_log;
     QString m_bare;
     QByteArray m_value;
@@ -74,23 +68,17 @@ private:
     QString m_upstreamCredential;
     quint16 m_upstreamHttp = 0;
     quint16 m_upstreamHttps = 0;
-    std::unique_ptr<QProcess> m_daemon;
-    QByteArray m_daemonLog;
-    QString m_dockerSocket;
-    QString m_dockerImage;
+    sandbox::test::DockerRuntime m_docker;
     bool m_packInstalled = false;
 };
 
 void TestCredentialInjection::initTestCase()
 {
-    m_root = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/credential-injection-XXXXXX"));
-    QVERIFY(m_root->isValid());
-    m_workspace = m_root->filePath(QStringLiteral("work"));
-    QVERIFY(QDir().mkpath(m_workspace));
+    QVERIFY(m_rig.create(QStringLiteral("/var/tmp/credential-injection-XXXXXX")));
     m_value = "forge_" + QByteArray::number(QRandomGenerator::global()->generate64(), 36) + "_real";
 
     // The server's own authority and certificate (localhost and 127.0.0.1).
-    const QString certs = m_root->filePath(QStringLiteral("certs"));
+    const QString certs = m_rig.filePath(QStringLiteral("certs"));
     QVERIFY(QDir().mkpath(certs));
     m_caFile = certs + QStringLiteral("/ca.pem");
     const QString script
@@ -110,16 +98,16 @@ void TestCredentialInjection::initTestCase()
     QVERIFY2(made.exitCode == 0, made.err.constData());
 
     // A bare repository to push to, served by git http-backend.
-    const QString repos = m_root->filePath(QStringLiteral("repos"));
+    const QString repos = m_rig.filePath(QStringLiteral("repos"));
     m_bare = repos + QStringLiteral("/repo.git");
     QVERIFY(QDir().mkpath(repos));
     const Outcome bare = sandbox::test::runProgram(
         QStringLiteral("git"), { QStringLiteral("init"), QStringLiteral("--bare"), m_bare }, repos, {}, 30000);
     QVERIFY2(bare.exitCode == 0, bare.err.constData());
-    const QString tokenFile = m_root->filePath(QStringLiteral("token"));
+    const QString tokenFile = m_rig.filePath(QStringLiteral("token"));
     QVERIFY(sandbox::test::writeFile(tokenFile, m_value));
 
-    m_log = m_root->filePath(QStringLiteral("received.jsonl"));
+    m_log = m_rig.filePath(QStringLiteral("received.jsonl"));
     m_recorder.setProgram(QStringLiteral("/usr/bin/python3"));
     m_recorder.setArguments({ QFINDTESTDATA("tls-recorder.py"), QStringLiteral("--cert"),
                               certs + QStringLiteral("/server.pem"), QStringLiteral("--key"),
@@ -135,8 +123,8 @@ void TestCredentialInjection::initTestCase()
     QVERIFY2(m_https != 0 && m_http != 0, "the recorder did not say its ports");
 
     // The corporate proxy: plain and TLS (the recorder's certificate, so the same authority).
-    m_upstreamLog = m_root->filePath(QStringLiteral("proxied.jsonl"));
-    m_upstreamCredential = m_root->filePath(QStringLiteral("proxy-credential"));
+    m_upstreamLog = m_rig.filePath(QStringLiteral("proxied.jsonl"));
+    m_upstreamCredential = m_rig.filePath(QStringLiteral("proxy-credential"));
     QVERIFY(sandbox::test::writeFile(m_upstreamCredential, "alice:corp-" + m_value.right(8)));
     m_upstream.setProgram(QStringLiteral("/usr/bin/python3"));
     m_upstream.setArguments({ QFINDTESTDATA("connect-proxy.py"), QStringLiteral("--credential-file"),
@@ -152,27 +140,13 @@ void TestCredentialInjection::initTestCase()
     m_upstreamHttps = quint16(upstreamPorts.value(QStringLiteral("https")).toInt());
     QVERIFY2(m_upstreamHttp != 0 && m_upstreamHttps != 0, "the upstream proxy did not say its ports");
 
-    m_daemon = std::make_unique<QProcess>();
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    m_engineRoot = std::make_unique<QTemporaryDir>(qEnvironmentVariable("XDG_RUNTIME_DIR", QStringLiteral("/run"))
-                                                   + QStringLiteral("/credential-injection-XXXXXX"));
-    QVERIFY2(m_engineRoot->isValid(), qPrintable(m_engineRoot->errorString()));
-    env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_engineRoot->filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_engineRoot->filePath(QStringLiteral("state")));
-    env.remove(QStringLiteral("SANDBOX_PACK_PATH"));
-    sandbox::test::startSandboxd(*m_daemon, env, m_engineRoot->filePath(QStringLiteral("run/engine.sock")),
-                                 m_daemonLog);
-
-    m_dockerSocket = qEnvironmentVariable("SANDBOX_TEST_DOCKER_SOCKET");
-    m_dockerImage = qEnvironmentVariable("SANDBOX_TEST_DOCKER_IMAGE");
+    m_rig.start();
     writePolicy();
 }
 
 void TestCredentialInjection::cleanupTestCase()
 {
-    if (m_daemon)
-        sandbox::test::stopGracefully(*m_daemon);
-    m_daemon.reset();
+    m_rig.stop();
     for (QProcess *helper : { &m_recorder, &m_upstream }) {
         if (helper->state() == QProcess::Running) {
             helper->closeWriteChannel();
@@ -183,16 +157,12 @@ void TestCredentialInjection::cleanupTestCase()
     }
     ctl({ QStringLiteral("credential"), QStringLiteral("remove"), QStringLiteral("forge") });
     ctl({ QStringLiteral("credential"), QStringLiteral("remove"), QStringLiteral("corp-proxy") });
-    m_root.reset();
-    m_engineRoot.reset();
+    m_rig.destroy();
 }
 
 Outcome TestCredentialInjection::ctl(const QStringList &args, const QByteArray &input, int timeoutMs)
 {
-    return sandbox::test::runProgram(
-        binary(QStringLiteral("sandboxctl")),
-        QStringList{ QStringLiteral("--socket"), m_engineRoot->filePath(QStringLiteral("run/engine.sock")) } + args,
-        m_workspace, input, timeoutMs);
+    return m_rig.ctl(args, input, timeoutMs);
 }
 
 Outcome TestCredentialInjection::run(const QString &script)
@@ -216,7 +186,7 @@ void TestCredentialInjection::writePolicy(const QString &upstreamUrl, const QStr
                                   "headers":["Authorization"]}]})")
                                   .arg(https, QString::number(m_http), m_caFile, upstream)
                                   .toUtf8();
-    const QString file = m_root->filePath(QStringLiteral("policy.json"));
+    const QString file = m_rig.filePath(QStringLiteral("policy.json"));
     QVERIFY(sandbox::test::writeFile(file, policy));
     const Outcome set = ctl({ QStringLiteral("policy"), QStringLiteral("set"), file });
     QVERIFY2(set.exitCode == 0, set.err.constData());
@@ -233,7 +203,7 @@ void TestCredentialInjection::activate(const QString &backend)
         }
         const Outcome set
             = ctl({ QStringLiteral("settings"), QStringLiteral("set"), dockerRef,
-                    QStringLiteral("endpoint=unix://") + m_dockerSocket, QStringLiteral("image=") + m_dockerImage });
+                    QStringLiteral("endpoint=unix://") + m_docker.socket, QStringLiteral("image=") + m_docker.image });
         QVERIFY2(set.exitCode == 0, set.err.constData());
         const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
         QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
@@ -318,11 +288,8 @@ void TestCredentialInjection::injection()
 {
     QFETCH(QString, backend);
     const bool docker = backend == QLatin1String("docker");
-    if (docker && (m_dockerSocket.isEmpty() || m_dockerImage.isEmpty())) {
-        if (qEnvironmentVariableIntValue("SANDBOX_REQUIRE_DOCKER"))
-            QFAIL("SANDBOX_TEST_DOCKER_SOCKET and SANDBOX_TEST_DOCKER_IMAGE are not set: test.sh starts the runtime");
-        QSKIP("No Docker-compatible runtime: run through test.sh, or tests/integration/podman-runtime.sh start DIR");
-    }
+    if (docker)
+        SANDBOX_DOCKER_RUNTIME_OR_SKIP(m_docker);
     activate(backend);
     const QString tag = QString(backend).remove(QLatin1Char(' '));
     const QString https = QStringLiteral("https://localhost:%1").arg(m_https);
@@ -393,14 +360,14 @@ void TestCredentialInjection::injection()
     // offers the proxy only as a unix socket, which git reaches from 2.46 on, not before.
     Outcome pushed;
     if (backend != QLatin1String("landlock-seccomp")) {
-        const QString repository = m_workspace + QStringLiteral("/repo-") + tag;
+        const QString repository = m_rig.workspace() + QStringLiteral("/repo-") + tag;
         const Outcome made = sandbox::test::runProgram(
             QStringLiteral("/bin/sh"),
             { QStringLiteral("-c"),
               QStringLiteral("set -e; git init -q '%1'; cd '%1'; git config user.email a@b; git config user.name a; "
                              "echo %2 > file; git add file; git commit -qm %2")
                   .arg(repository, tag) },
-            m_workspace, {}, 30000);
+            m_rig.workspace(), {}, 30000);
         QVERIFY2(made.exitCode == 0, made.err.constData());
         const QString push
             = QStringLiteral("cd repo-%1 && git push -q "
@@ -412,7 +379,7 @@ void TestCredentialInjection::injection()
         const Outcome branch = sandbox::test::runProgram(QStringLiteral("git"),
                                                          { QStringLiteral("--git-dir"), m_bare, QStringLiteral("log"),
                                                            QStringLiteral("-1"), QStringLiteral("--format=%s"), tag },
-                                                         m_root->path(), {}, 30000);
+                                                         m_rig.path(), {}, 30000);
         QCOMPARE(branch.out, (tag + QLatin1Char('\n')).toUtf8());
     }
 
@@ -482,14 +449,8 @@ void TestCredentialInjection::upstreamProxy()
 {
     QFETCH(QString, backend);
     QFETCH(bool, tls);
-    if (backend == QLatin1String("docker")) {
-        if (m_dockerSocket.isEmpty() || m_dockerImage.isEmpty()) {
-            if (qEnvironmentVariableIntValue("SANDBOX_REQUIRE_DOCKER"))
-                QFAIL("SANDBOX_TEST_DOCKER_SOCKET and SANDBOX_TEST_DOCKER_IMAGE are not set: test.sh starts it");
-            QSKIP(
-                "No Docker-compatible runtime: run through test.sh, or tests/integration/podman-runtime.sh start DIR");
-        }
-    }
+    if (backend == QLatin1String("docker"))
+        SANDBOX_DOCKER_RUNTIME_OR_SKIP(m_docker);
     activate(backend);
     const QString tag
         = QStringLiteral("upstream-%1-%2").arg(backend, tls ? QStringLiteral("tls") : QStringLiteral("plain"));

@@ -2,7 +2,7 @@
 // a private socket, started by test.sh or tests/integration/podman-runtime.sh), through
 // the real sandboxd and sandboxctl: install the pack, activate Docker, run commands, hot
 // switch with long commands under each backend, disable and remove the pack.
-#include "ProgramRun.h"
+#include "DaemonRig.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -12,7 +12,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QUuid>
 
@@ -62,88 +61,33 @@ private slots:
     void workspaceAtTmpRuns();
 
 private:
-    void startDaemon();
-    void stopDaemon();
-    Outcome ctl(const QStringList &args, const QByteArray &input = {}, int timeoutMs = 60000);
-    std::unique_ptr<QProcess> startCtl(const QStringList &args);
     void installAndActivate(const QString &image = {});
     QString activeKind();
 
-    QString m_socket;
-    QString m_image;
-    std::unique_ptr<QTemporaryDir> m_root;
-    QString m_workspace;
-    std::unique_ptr<QProcess> m_daemon;
-    QByteArray m_daemonLog;
+    sandbox::test::DockerRuntime m_runtime;
+    sandbox::test::DaemonRig m_rig;
 };
 
 void TestDocker::initTestCase()
 {
-    m_socket = qEnvironmentVariable("SANDBOX_TEST_DOCKER_SOCKET");
-    m_image = qEnvironmentVariable("SANDBOX_TEST_DOCKER_IMAGE");
-    if (m_socket.isEmpty() || m_image.isEmpty()) {
-        if (qEnvironmentVariableIntValue("SANDBOX_REQUIRE_DOCKER"))
-            QFAIL("SANDBOX_TEST_DOCKER_SOCKET and SANDBOX_TEST_DOCKER_IMAGE are not set: test.sh starts the runtime");
-        QSKIP("No Docker-compatible runtime: run through test.sh, or tests/integration/podman-runtime.sh start DIR");
-    }
+    SANDBOX_DOCKER_RUNTIME_OR_SKIP(m_runtime);
     QVERIFY2(QFileInfo(QStringLiteral(SANDBOX_POWER_PACK_DIR "/pack.json")).isFile(), SANDBOX_POWER_PACK_DIR);
 }
 
 void TestDocker::init()
 {
-    m_root = std::make_unique<QTemporaryDir>();
-    QVERIFY(m_root->isValid());
-    m_workspace = m_root->filePath(QStringLiteral("work"));
-    QVERIFY(QDir().mkpath(m_workspace));
-    m_daemonLog.clear();
-    startDaemon();
+    QVERIFY(m_rig.create());
+    m_rig.start();
 }
 
 void TestDocker::cleanup()
 {
-    stopDaemon();
-    m_root.reset();
-}
-
-void TestDocker::startDaemon()
-{
-    m_daemon = std::make_unique<QProcess>();
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
-    env.remove(QStringLiteral("SANDBOX_PACK_PATH"));
-    sandbox::test::startSandboxd(*m_daemon, env, m_root->filePath(QStringLiteral("run/engine.sock")), m_daemonLog);
-}
-
-void TestDocker::stopDaemon()
-{
-    if (m_daemon)
-        sandbox::test::stopGracefully(*m_daemon);
-    m_daemon.reset();
-}
-
-Outcome TestDocker::ctl(const QStringList &args, const QByteArray &input, int timeoutMs)
-{
-    return sandbox::test::runProgram(
-        binary(QStringLiteral("sandboxctl")),
-        QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) } + args,
-        m_workspace, input, timeoutMs);
-}
-
-std::unique_ptr<QProcess> TestDocker::startCtl(const QStringList &args)
-{
-    auto process = std::make_unique<QProcess>();
-    process->setWorkingDirectory(m_workspace);
-    process->start(binary(QStringLiteral("sandboxctl")),
-                   QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) }
-                       + args);
-    process->waitForStarted();
-    return process;
+    m_rig.destroy();
 }
 
 QString TestDocker::activeKind()
 {
-    const Outcome status = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
+    const Outcome status = m_rig.ctl({ QStringLiteral("status"), QStringLiteral("--json") });
     return QJsonDocument::fromJson(status.out)
         .object()
         .value(QStringLiteral("active"))
@@ -153,29 +97,20 @@ QString TestDocker::activeKind()
 
 void TestDocker::installAndActivate(const QString &image)
 {
-    const Outcome installed
-        = ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) });
-    QVERIFY2(installed.exitCode == 0, installed.err.constData());
-    QVERIFY(installed.out.contains(dockerRef.toUtf8()));
-    const Outcome set = ctl({ QStringLiteral("settings"), QStringLiteral("set"), dockerRef,
-                              QStringLiteral("endpoint=unix://") + m_socket,
-                              QStringLiteral("image=") + (image.isEmpty() ? m_image : image) });
-    QVERIFY2(set.exitCode == 0, set.err.constData());
-    const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
-    QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
+    sandbox::test::activateDocker(m_rig, QStringLiteral(SANDBOX_POWER_PACK_DIR), m_runtime, image);
 }
 
 void TestDocker::commandsRunInTheContainer()
 {
     installAndActivate();
     // Output on both streams and the command's own exit status.
-    const Outcome mixed = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
-                                QStringLiteral("-c"), QStringLiteral("echo out; echo err >&2; exit 3") });
+    const Outcome mixed = m_rig.ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                                      QStringLiteral("-c"), QStringLiteral("echo out; echo err >&2; exit 3") });
     QCOMPARE(mixed.exitCode, 3);
     QCOMPARE(mixed.out, QByteArray("out\n"));
     QVERIFY(mixed.err.contains("err\n"));
     // It ran in the container: its pid 1 is the container's keeper, not the host's init.
-    const Outcome pid1 = ctl(
+    const Outcome pid1 = m_rig.ctl(
         { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("cat"), QStringLiteral("/proc/1/cmdline") });
     QCOMPARE(pid1.exitCode, 0);
     QVERIFY2(pid1.out.startsWith("/run/sandbox-studio/sandbox-init"), pid1.out.constData());
@@ -184,14 +119,14 @@ void TestDocker::commandsRunInTheContainer()
     for (int i = 0; i < 2000; ++i)
         input += "line " + QByteArray::number(i) + '\n';
     const Outcome counted
-        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("wc"), QStringLiteral("-l") }, input);
+        = m_rig.ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("wc"), QStringLiteral("-l") }, input);
     QCOMPARE(counted.exitCode, 0);
     QCOMPARE(counted.out.trimmed(), QByteArray("2000"));
     // A workspace write lands on the host, owned by the caller.
-    const Outcome wrote = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
-                                QStringLiteral("-c"), QStringLiteral("echo made > made.txt") });
+    const Outcome wrote = m_rig.ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                                      QStringLiteral("-c"), QStringLiteral("echo made > made.txt") });
     QCOMPARE(wrote.exitCode, 0);
-    const QString made = QDir(m_workspace).filePath(QStringLiteral("made.txt"));
+    const QString made = QDir(m_rig.workspace()).filePath(QStringLiteral("made.txt"));
     QFile file(made);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.readAll(), QByteArray("made\n"));
@@ -202,7 +137,7 @@ void TestDocker::commandsRunInTheContainer()
     QCOMPARE(info.st_uid, ::getuid());
     QCOMPARE(info.st_gid, ::getgid());
     // Each command is listed under the Docker backend.
-    const Outcome ps = ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
+    const Outcome ps = m_rig.ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
     for (const QJsonValue &value : QJsonDocument::fromJson(ps.out).array())
         QCOMPARE(value.toObject().value(QStringLiteral("owner")).toString().section(QLatin1Char(':'), -1),
                  QStringLiteral("docker"));
@@ -214,9 +149,9 @@ void TestDocker::signalsAndTimeoutsEndTheWholeCommand()
     // A timeout ends the command and what it started in the background.
     const QString marker
         = QStringLiteral("4%1").arg(QUuid::createUuid().toString(QUuid::Id128).left(6).toUInt(nullptr, 16));
-    const Outcome timedOut = ctl({ QStringLiteral("run"), QStringLiteral("--timeout"), QStringLiteral("1"),
-                                   QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-                                   QStringLiteral("sleep %1 & sleep %1; echo never").arg(marker) });
+    const Outcome timedOut = m_rig.ctl({ QStringLiteral("run"), QStringLiteral("--timeout"), QStringLiteral("1"),
+                                         QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                                         QStringLiteral("sleep %1 & sleep %1; echo never").arg(marker) });
     QVERIFY2(timedOut.exitCode == 128 + 9, timedOut.err.constData());
     QVERIFY(timedOut.err.contains("timed out"));
     QVERIFY(!timedOut.out.contains("never"));
@@ -224,17 +159,17 @@ void TestDocker::signalsAndTimeoutsEndTheWholeCommand()
 
     // sandboxctl kill ends a running command, also its background children.
     auto running
-        = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-                     QStringLiteral("sleep 1%1 & echo started; sleep 1%1").arg(marker) });
+        = m_rig.startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                           QStringLiteral("sleep 1%1 & echo started; sleep 1%1").arg(marker) });
     QTRY_COMPARE_WITH_TIMEOUT(processesWith({ QStringLiteral("sleep"), QStringLiteral("1") + marker }), 2, 10000);
-    const Outcome ps = ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
+    const Outcome ps = m_rig.ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
     qint64 id = 0;
     for (const QJsonValue &value : QJsonDocument::fromJson(ps.out).array()) {
         if (value.toObject().value(QStringLiteral("state")).toString() == QLatin1String("running"))
             id = value.toObject().value(QStringLiteral("id")).toInteger();
     }
     QVERIFY(id > 0);
-    QCOMPARE(ctl({ QStringLiteral("kill"), QString::number(id) }).exitCode, 0);
+    QCOMPARE(m_rig.ctl({ QStringLiteral("kill"), QString::number(id) }).exitCode, 0);
     QVERIFY(running->waitForFinished(20000));
     QCOMPARE(running->exitCode(), 128 + 9);
     QTRY_COMPARE_WITH_TIMEOUT(processesWith({ QStringLiteral("sleep"), QStringLiteral("1") + marker }), 0, 10000);
@@ -244,18 +179,18 @@ void TestDocker::policyHoldsInTheContainer()
 {
     installAndActivate();
     // A denied folder inside the workspace, a read-only .git/hooks, network none.
-    QVERIFY(QDir(m_workspace).mkpath(QStringLiteral("secret")));
-    QVERIFY(QDir(m_workspace).mkpath(QStringLiteral(".git/hooks")));
-    QVERIFY(QDir(m_workspace).mkpath(QStringLiteral("tool/.credentials")));
-    QFile token(QDir(m_workspace).filePath(QStringLiteral("tool/.credentials/token")));
+    QVERIFY(QDir(m_rig.workspace()).mkpath(QStringLiteral("secret")));
+    QVERIFY(QDir(m_rig.workspace()).mkpath(QStringLiteral(".git/hooks")));
+    QVERIFY(QDir(m_rig.workspace()).mkpath(QStringLiteral("tool/.credentials")));
+    QFile token(QDir(m_rig.workspace()).filePath(QStringLiteral("tool/.credentials/token")));
     QVERIFY(token.open(QIODevice::WriteOnly));
     token.write("do not read me either");
     token.close();
-    QFile key(QDir(m_workspace).filePath(QStringLiteral("secret/key")));
+    QFile key(QDir(m_rig.workspace()).filePath(QStringLiteral("secret/key")));
     QVERIFY(key.open(QIODevice::WriteOnly));
     key.write("do not read me");
     key.close();
-    const Outcome shown = ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") });
+    const Outcome shown = m_rig.ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") });
     QJsonObject policy = QJsonDocument::fromJson(shown.out).object();
     QJsonObject filesystem = policy.value(QStringLiteral("filesystem")).toObject();
     QJsonArray denied = filesystem.value(QStringLiteral("denied")).toArray();
@@ -263,73 +198,74 @@ void TestDocker::policyHoldsInTheContainer()
     denied.append(QStringLiteral("${workspace}/*/.credentials"));
     filesystem.insert(QStringLiteral("denied"), denied);
     policy.insert(QStringLiteral("filesystem"), filesystem);
-    const Outcome set
-        = ctl({ QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("-") }, QJsonDocument(policy).toJson());
+    const Outcome set = m_rig.ctl({ QStringLiteral("policy"), QStringLiteral("set"), QStringLiteral("-") },
+                                  QJsonDocument(policy).toJson());
     QVERIFY2(set.exitCode == 0, set.err.constData());
 
-    const Outcome secret = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
-                                 QStringLiteral("-c"), QStringLiteral("cat secret/key; ls -A secret | wc -l") });
+    const Outcome secret = m_rig.ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                                       QStringLiteral("-c"), QStringLiteral("cat secret/key; ls -A secret | wc -l") });
     QVERIFY(!secret.out.contains("do not read me"));
     QCOMPARE(secret.out.trimmed(), QByteArray("0"));
     // A denied entry with a "*" component covers every folder it matches.
     const Outcome matched
-        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-                QStringLiteral("cat tool/.credentials/token; ls -A tool/.credentials | wc -l") });
+        = m_rig.ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                      QStringLiteral("cat tool/.credentials/token; ls -A tool/.credentials | wc -l") });
     QVERIFY(!matched.out.contains("do not read me either"));
     QCOMPARE(matched.out.trimmed(), QByteArray("0"));
-    const Outcome hooks = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
-                                QStringLiteral("-c"), QStringLiteral("echo x > .git/hooks/pre-commit") });
+    const Outcome hooks = m_rig.ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                                      QStringLiteral("-c"), QStringLiteral("echo x > .git/hooks/pre-commit") });
     QVERIFY(hooks.exitCode != 0);
-    QVERIFY(!QFileInfo::exists(QDir(m_workspace).filePath(QStringLiteral(".git/hooks/pre-commit"))));
+    QVERIFY(!QFileInfo::exists(QDir(m_rig.workspace()).filePath(QStringLiteral(".git/hooks/pre-commit"))));
     // Read-only root filesystem, private /tmp, no network but loopback, no capabilities.
-    const Outcome root
-        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("touch"), QStringLiteral("/etc/owned") });
+    const Outcome root = m_rig.ctl(
+        { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("touch"), QStringLiteral("/etc/owned") });
     QVERIFY(root.exitCode != 0);
-    const Outcome tmp = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
-                              QStringLiteral("-c"), QStringLiteral("echo t > /tmp/t && cat /tmp/t") });
+    const Outcome tmp = m_rig.ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                                    QStringLiteral("-c"), QStringLiteral("echo t > /tmp/t && cat /tmp/t") });
     QCOMPARE(tmp.out, QByteArray("t\n"));
-    const Outcome net
-        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("ls"), QStringLiteral("/sys/class/net") });
+    const Outcome net = m_rig.ctl(
+        { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("ls"), QStringLiteral("/sys/class/net") });
     QCOMPARE(net.out.trimmed(), QByteArray("lo"));
     const Outcome caps
-        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-                QStringLiteral("grep -E '^(CapEff|NoNewPrivs)' /proc/self/status") });
+        = m_rig.ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                      QStringLiteral("grep -E '^(CapEff|NoNewPrivs)' /proc/self/status") });
     QVERIFY2(caps.out.contains("CapEff:\t0000000000000000"), caps.out.constData());
     QVERIFY2(caps.out.contains("NoNewPrivs:\t1"), caps.out.constData());
     // The host's credential stores and the runtime's own socket are nowhere in the container.
-    const Outcome host = ctl(
-        { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-          QStringLiteral("ls %1 %2 %3")
-              .arg(QDir::homePath() + QStringLiteral("/.ssh"), m_socket, QStringLiteral("/var/run/docker.sock")) });
+    const Outcome host
+        = m_rig.ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                      QStringLiteral("ls %1 %2 %3")
+                          .arg(QDir::homePath() + QStringLiteral("/.ssh"), m_runtime.socket,
+                               QStringLiteral("/var/run/docker.sock")) });
     QVERIFY(host.exitCode != 0);
     QVERIFY(host.out.isEmpty());
 }
 
 void TestDocker::hotSwitchKeepsEachCommandOnItsLauncher()
 {
-    const Outcome autoActive = ctl({ QStringLiteral("activate"), autoRef });
+    const Outcome autoActive = m_rig.ctl({ QStringLiteral("activate"), autoRef });
     QVERIFY2(autoActive.exitCode == 0, autoActive.err.constData());
     const QString script = QStringLiteral("cat /proc/1/cmdline; echo; exec sleep 600");
-    auto underAuto = startCtl(
+    auto underAuto = m_rig.startCtl(
         { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"), script });
     QTRY_VERIFY_WITH_TIMEOUT(underAuto->canReadLine(), 20000);
     const QByteArray autoPid1 = underAuto->readLine();
 
     installAndActivate();
-    auto underDocker = startCtl(
+    auto underDocker = m_rig.startCtl(
         { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"), script });
     QTRY_VERIFY_WITH_TIMEOUT(underDocker->canReadLine(), 20000);
     QVERIFY2(underDocker->readLine().startsWith("/run/sandbox-studio/sandbox-init"), "not in the container");
     QVERIFY(!autoPid1.startsWith("/run/sandbox-studio/sandbox-init"));
 
-    QCOMPARE(ctl({ QStringLiteral("activate"), autoRef }).exitCode, 0);
-    auto againAuto = startCtl(
+    QCOMPARE(m_rig.ctl({ QStringLiteral("activate"), autoRef }).exitCode, 0);
+    auto againAuto = m_rig.startCtl(
         { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"), script });
     QTRY_VERIFY_WITH_TIMEOUT(againAuto->canReadLine(), 20000);
     QCOMPARE(againAuto->readLine(), autoPid1);
 
     // All three still run, each owned by the launcher that started it.
-    const Outcome ps = ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
+    const Outcome ps = m_rig.ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
     QStringList owners;
     for (const QJsonValue &value : QJsonDocument::fromJson(ps.out).array()) {
         const QJsonObject p = value.toObject();
@@ -347,57 +283,63 @@ void TestDocker::hotSwitchKeepsEachCommandOnItsLauncher()
 void TestDocker::disablingThePackFallsBackToAutoAndSettingsSurvive()
 {
     installAndActivate();
-    const Outcome disabled = ctl({ QStringLiteral("packs"), QStringLiteral("disable"), QStringLiteral("power-pack") });
+    const Outcome disabled
+        = m_rig.ctl({ QStringLiteral("packs"), QStringLiteral("disable"), QStringLiteral("power-pack") });
     QVERIFY2(disabled.exitCode == 0, disabled.err.constData());
     QCOMPARE(activeKind(), QStringLiteral("auto"));
-    QCOMPARE(ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("true") }).exitCode, 0);
-    const Outcome refused = ctl({ QStringLiteral("activate"), dockerRef });
+    QCOMPARE(m_rig.ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("true") }).exitCode, 0);
+    const Outcome refused = m_rig.ctl({ QStringLiteral("activate"), dockerRef });
     QVERIFY(refused.exitCode != 0);
-    QCOMPARE(ctl({ QStringLiteral("packs"), QStringLiteral("enable"), QStringLiteral("power-pack") }).exitCode, 0);
+    QCOMPARE(m_rig.ctl({ QStringLiteral("packs"), QStringLiteral("enable"), QStringLiteral("power-pack") }).exitCode,
+             0);
 
     // Removed: gone, also after a restart; reinstalled: its settings are back.
-    const Outcome removed = ctl({ QStringLiteral("packs"), QStringLiteral("remove"), QStringLiteral("power-pack") });
+    const Outcome removed
+        = m_rig.ctl({ QStringLiteral("packs"), QStringLiteral("remove"), QStringLiteral("power-pack") });
     QVERIFY2(removed.exitCode == 0, removed.err.constData());
-    QFile state(m_root->filePath(QStringLiteral("config/packs.json")));
+    QFile state(m_rig.filePath(QStringLiteral("config/packs.json")));
     QVERIFY(state.open(QIODevice::ReadOnly));
     QVERIFY2(state.readAll().contains("\"installed\": false"), removed.out.constData());
-    stopDaemon();
-    startDaemon();
-    const Outcome listed = ctl({ QStringLiteral("packs"), QStringLiteral("list"), QStringLiteral("--json") });
+    m_rig.stop();
+    m_rig.start();
+    const Outcome listed = m_rig.ctl({ QStringLiteral("packs"), QStringLiteral("list"), QStringLiteral("--json") });
     QVERIFY2(QJsonDocument::fromJson(listed.out).array().isEmpty(),
-             QByteArray(listed.out + listed.err + m_daemonLog).constData());
+             QByteArray(listed.out + listed.err + m_rig.log()).constData());
     const Outcome reinstalled
-        = ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) });
+        = m_rig.ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) });
     QVERIFY2(reinstalled.exitCode == 0, reinstalled.err.constData());
     const Outcome settings
-        = ctl({ QStringLiteral("settings"), QStringLiteral("get"), dockerRef, QStringLiteral("--json") });
+        = m_rig.ctl({ QStringLiteral("settings"), QStringLiteral("get"), dockerRef, QStringLiteral("--json") });
     const QJsonObject values
         = QJsonDocument::fromJson(settings.out).object().value(QStringLiteral("values")).toObject();
-    QCOMPARE(values.value(QStringLiteral("image")).toString(), m_image);
-    QCOMPARE(values.value(QStringLiteral("endpoint")).toString(), QStringLiteral("unix://") + m_socket);
-    const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
+    QCOMPARE(values.value(QStringLiteral("image")).toString(), m_runtime.image);
+    QCOMPARE(values.value(QStringLiteral("endpoint")).toString(), QStringLiteral("unix://") + m_runtime.socket);
+    const Outcome activated = m_rig.ctl({ QStringLiteral("activate"), dockerRef });
     QVERIFY2(activated.exitCode == 0, activated.err.constData());
 }
 
 void TestDocker::missingImageIsAnAvailabilityReason()
 {
-    QCOMPARE(
-        ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) }).exitCode,
-        0);
-    QCOMPARE(ctl({ QStringLiteral("settings"), QStringLiteral("set"), dockerRef,
-                   QStringLiteral("endpoint=unix://") + m_socket, QStringLiteral("image=localhost/not-here:1") })
+    QCOMPARE(m_rig.ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) })
                  .exitCode,
              0);
-    const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
+    QCOMPARE(m_rig
+                 .ctl({ QStringLiteral("settings"), QStringLiteral("set"), dockerRef,
+                        QStringLiteral("endpoint=unix://") + m_runtime.socket,
+                        QStringLiteral("image=localhost/not-here:1") })
+                 .exitCode,
+             0);
+    const Outcome activated = m_rig.ctl({ QStringLiteral("activate"), dockerRef });
     QVERIFY(activated.exitCode != 0);
     const QByteArray all = activated.out + activated.err;
     QVERIFY2(all.contains("localhost/not-here:1 is not present") && all.contains("pull"), all.constData());
     QCOMPARE(activeKind(), QStringLiteral("auto"));
 
-    const Outcome nowhere = ctl({ QStringLiteral("settings"), QStringLiteral("set"), dockerRef,
-                                  QStringLiteral("endpoint=unix://") + m_root->filePath(QStringLiteral("none.sock")) });
+    const Outcome nowhere
+        = m_rig.ctl({ QStringLiteral("settings"), QStringLiteral("set"), dockerRef,
+                      QStringLiteral("endpoint=unix://") + m_rig.filePath(QStringLiteral("none.sock")) });
     QCOMPARE(nowhere.exitCode, 0);
-    const Outcome unreachable = ctl({ QStringLiteral("activate"), dockerRef });
+    const Outcome unreachable = m_rig.ctl({ QStringLiteral("activate"), dockerRef });
     QVERIFY(unreachable.exitCode != 0);
     const QByteArray why = unreachable.out + unreachable.err;
     QVERIFY2(why.contains("No Docker-compatible runtime at"), why.constData());
@@ -410,17 +352,17 @@ void TestDocker::imageWithoutSleepOrShellRunsCommands()
     const QString bare = qEnvironmentVariable("SANDBOX_TEST_DOCKER_BARE_IMAGE");
     QVERIFY2(!bare.isEmpty(), "SANDBOX_TEST_DOCKER_BARE_IMAGE is not set: test.sh starts the runtime");
     installAndActivate(bare);
-    const Outcome listed = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/busybox"),
-                                 QStringLiteral("ls"), QStringLiteral("/bin") });
+    const Outcome listed = m_rig.ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/busybox"),
+                                       QStringLiteral("ls"), QStringLiteral("/bin") });
     QVERIFY2(listed.exitCode == 0, listed.err.constData());
     QCOMPARE(listed.out, QByteArray("busybox\n"));
-    const Outcome wrote = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/busybox"),
-                                QStringLiteral("touch"), QStringLiteral("made-in-bare") });
+    const Outcome wrote = m_rig.ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/busybox"),
+                                      QStringLiteral("touch"), QStringLiteral("made-in-bare") });
     QVERIFY2(wrote.exitCode == 0, wrote.err.constData());
-    QVERIFY(QFile::exists(QDir(m_workspace).filePath(QStringLiteral("made-in-bare"))));
+    QVERIFY(QFile::exists(QDir(m_rig.workspace()).filePath(QStringLiteral("made-in-bare"))));
     // Each command was executed beside the helper, in one container.
-    const Outcome pid1 = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/busybox"),
-                               QStringLiteral("cat"), QStringLiteral("/proc/1/cmdline") });
+    const Outcome pid1 = m_rig.ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/busybox"),
+                                     QStringLiteral("cat"), QStringLiteral("/proc/1/cmdline") });
     QCOMPARE(pid1.exitCode, 0);
     QCOMPARE(pid1.out, QByteArray("/run/sandbox-studio/sandbox-init\0--hold\0", 40));
 }
@@ -431,12 +373,12 @@ void TestDocker::workspaceAtTmpRuns()
 {
     installAndActivate();
     const QString marker = QStringLiteral("sandbox-docker-tmp-%1").arg(QCoreApplication::applicationPid());
-    const Outcome ran = sandbox::test::runProgram(
-        binary(QStringLiteral("sandboxctl")),
-        { QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")), QStringLiteral("run"),
-          QStringLiteral("--workspace"), QStringLiteral("/tmp"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
-          QStringLiteral("-c"), QStringLiteral("echo made > ") + marker },
-        QStringLiteral("/tmp"), {}, 60000);
+    const Outcome ran = sandbox::test::runProgram(binary(QStringLiteral("sandboxctl")),
+                                                  { QStringLiteral("--socket"), m_rig.socket(), QStringLiteral("run"),
+                                                    QStringLiteral("--workspace"), QStringLiteral("/tmp"),
+                                                    QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                                                    QStringLiteral("-c"), QStringLiteral("echo made > ") + marker },
+                                                  QStringLiteral("/tmp"), {}, 60000);
     const QString made = QStringLiteral("/tmp/") + marker;
     const bool exists = QFile::exists(made);
     QFile::remove(made);

@@ -8,8 +8,8 @@
 // per signature and a denial fails it, another command's agent in the same container is not
 // reachable, and the agent goes with the command. With the policy's SSH hosts, `git push`
 // over SSH reaches the sshd through the filtering proxy and nothing else does.
+#include "DaemonRig.h"
 #include "OpenSshRig.h"
-#include "ProgramRun.h"
 #include "TestFiles.h"
 #include "server/Client.h"
 #include "server/LocalSocketTransport.h"
@@ -21,7 +21,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QTemporaryDir>
 #include <QTest>
 
 using sandbox::test::binary;
@@ -59,80 +58,55 @@ private:
     int hostGit(const QStringList &args, QByteArray *out = nullptr) const;
 
     OpenSshRig m_rig;
-    std::unique_ptr<QTemporaryDir> m_root;
-    QString m_workspace;
-    std::unique_ptr<QProcess> m_daemon;
-    QByteArray m_daemonLog;
+    sandbox::test::DaemonRig m_daemon;
 };
 
 void TestDockerSshAgent::initTestCase()
 {
-    const QString socket = qEnvironmentVariable("SANDBOX_TEST_DOCKER_SOCKET");
-    const QString image = qEnvironmentVariable("SANDBOX_TEST_DOCKER_IMAGE");
-    if (socket.isEmpty() || image.isEmpty()) {
-        if (qEnvironmentVariableIntValue("SANDBOX_REQUIRE_DOCKER"))
-            QFAIL("SANDBOX_TEST_DOCKER_SOCKET and SANDBOX_TEST_DOCKER_IMAGE are not set: test.sh starts the runtime");
-        QSKIP("No Docker-compatible runtime: run through test.sh, or tests/integration/podman-runtime.sh start DIR");
-    }
+    sandbox::test::DockerRuntime runtime;
+    SANDBOX_DOCKER_RUNTIME_OR_SKIP(runtime);
     const QString started = m_rig.start();
     QVERIFY2(started.isEmpty(), qPrintable(started));
     const QString server = m_rig.startServer();
     QVERIFY2(server.isEmpty(), qPrintable(server));
     // Outside /tmp, like the other Docker tests' state: the container's /tmp is its own.
-    m_root = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/docker-agent-XXXXXX"));
-    QVERIFY(m_root->isValid());
-    m_workspace = m_root->filePath(QStringLiteral("work"));
-    QVERIFY(QDir().mkpath(m_workspace));
+    QVERIFY(m_daemon.create(QStringLiteral("/var/tmp/docker-agent-XXXXXX")));
+    const QString workspace = m_daemon.workspace();
     // The user's home, whose known hosts the container gets a copy of.
-    const QString home = m_root->filePath(QStringLiteral("home"));
+    const QString home = m_daemon.filePath(QStringLiteral("home"));
     QVERIFY(QDir().mkpath(home + QStringLiteral("/.ssh")));
     QVERIFY(OpenSshRig::writeFile(home + QStringLiteral("/.ssh/known_hosts"),
                                   OpenSshRig::readAll(m_rig.path(QStringLiteral("known_hosts")))
                                       + "elsewhere.example.org "
                                       + OpenSshRig::readAll(m_rig.path(QStringLiteral("host_key.pub")))));
     // The public halves the commands name (the private ones exist only in the user's agent).
-    QVERIFY(QFile::copy(m_rig.listedKey(), m_workspace + QStringLiteral("/listed.pub")));
-    QVERIFY(QFile::copy(m_rig.unlistedKey(), m_workspace + QStringLiteral("/unlisted.pub")));
-    QVERIFY(OpenSshRig::writeFile(m_workspace + QStringLiteral("/data"), "to be signed\n"));
+    QVERIFY(QFile::copy(m_rig.listedKey(), workspace + QStringLiteral("/listed.pub")));
+    QVERIFY(QFile::copy(m_rig.unlistedKey(), workspace + QStringLiteral("/unlisted.pub")));
+    QVERIFY(OpenSshRig::writeFile(workspace + QStringLiteral("/data"), "to be signed\n"));
 
-    m_daemon = std::make_unique<QProcess>();
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment env = m_daemon.environment();
     // The engine filters the agent of its own environment, as a user's session gives it.
     env.insert(QStringLiteral("SSH_AUTH_SOCK"), m_rig.agentSocket());
     env.insert(QStringLiteral("HOME"), home);
     env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
-    env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
-    env.remove(QStringLiteral("SANDBOX_PACK_PATH"));
-    sandbox::test::startSandboxd(*m_daemon, env, m_root->filePath(QStringLiteral("run/engine.sock")), m_daemonLog);
+    // The clients have no agent of their own.
+    QProcessEnvironment clients = QProcessEnvironment::systemEnvironment();
+    clients.remove(QStringLiteral("SSH_AUTH_SOCK"));
+    m_daemon.setCtlEnvironment(clients);
+    m_daemon.start(env);
     if (QTest::currentTestFailed())
         return;
-    const Outcome installed
-        = ctl({ QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) });
-    QVERIFY2(installed.exitCode == 0, installed.err.constData());
-    const Outcome set = ctl({ QStringLiteral("settings"), QStringLiteral("set"), dockerRef,
-                              QStringLiteral("endpoint=unix://") + socket, QStringLiteral("image=") + image });
-    QVERIFY2(set.exitCode == 0, set.err.constData());
-    const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
-    QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
+    sandbox::test::activateDocker(m_daemon, QStringLiteral(SANDBOX_POWER_PACK_DIR), runtime);
 }
 
 void TestDockerSshAgent::cleanupTestCase()
 {
-    if (m_daemon && m_daemon->state() != QProcess::NotRunning)
-        sandbox::test::stopGracefully(*m_daemon);
-    m_daemon.reset();
-    m_root.reset();
+    m_daemon.destroy();
 }
 
 Outcome TestDockerSshAgent::ctl(const QStringList &args, const QByteArray &input)
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("SSH_AUTH_SOCK"));
-    return sandbox::test::runProgram(
-        binary(QStringLiteral("sandboxctl")),
-        QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) } + args,
-        m_workspace, input, 120000, env);
+    return m_daemon.ctl(args, input, 120000);
 }
 
 QString TestDockerSshAgent::writePolicy(const QString &confirm, const QStringList &hosts, const QString &network)
@@ -151,7 +125,7 @@ QString TestDockerSshAgent::writePolicy(const QString &confirm, const QStringLis
         { QStringLiteral("hostExecution"), QStringLiteral("deny") },
         { QStringLiteral("sshAgent"), agent },
     };
-    const QString file = m_root->filePath(QStringLiteral("policy.json"));
+    const QString file = m_daemon.filePath(QStringLiteral("policy.json"));
     return OpenSshRig::writeFile(file, QJsonDocument(policy).toJson()) ? file : QString();
 }
 
@@ -172,7 +146,7 @@ QByteArray TestDockerSshAgent::events()
 int TestDockerSshAgent::hostGit(const QStringList &args, QByteArray *out) const
 {
     QProcess git;
-    git.setWorkingDirectory(m_workspace);
+    git.setWorkingDirectory(m_daemon.workspace());
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("SSH_AUTH_SOCK"));
     env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
@@ -204,22 +178,22 @@ void TestDockerSshAgent::onlyTheListedKeyIsSeenAndSigns()
     QVERIFY(!ran.out.contains(m_rig.agentSocket().toLatin1()));
 
     // The signature verifies on the host against the listed key alone.
-    const QString verified = m_rig.verifySignature(m_rig.listedKey(), m_workspace + QStringLiteral("/data"),
-                                                   m_workspace + QStringLiteral("/data.sig"));
+    const QString verified = m_rig.verifySignature(m_rig.listedKey(), m_daemon.workspace() + QStringLiteral("/data"),
+                                                   m_daemon.workspace() + QStringLiteral("/data.sig"));
     QVERIFY2(verified.isEmpty(), qPrintable(verified));
 
     // The agent went with the command: no socket of it is left in any status folder.
     const QString name
         = QString::fromLatin1(ran.out.mid(ran.out.indexOf("socket=") + 7).split('\n').value(0).split('/').last());
     QVERIFY(name.startsWith(QStringLiteral("agent-")));
-    QDirIterator left(m_root->filePath(QStringLiteral("state")), { name }, QDir::System | QDir::Files,
+    QDirIterator left(m_daemon.filePath(QStringLiteral("state")), { name }, QDir::System | QDir::Files,
                       QDirIterator::Subdirectories);
     QVERIFY2(!left.hasNext(), qPrintable(left.hasNext() ? left.next() : QString()));
 }
 
 void TestDockerSshAgent::signedCommitVerifiesOnTheHost()
 {
-    const QString project = m_workspace + QStringLiteral("/signed");
+    const QString project = m_daemon.workspace() + QStringLiteral("/signed");
     QVERIFY(QDir().mkpath(project));
     QProcess init;
     init.start(QStringLiteral("git"), { QStringLiteral("init"), QStringLiteral("-q"), project });
@@ -228,7 +202,7 @@ void TestDockerSshAgent::signedCommitVerifiesOnTheHost()
     const Outcome ran = run(QStringLiteral("cd %1 && git add file && git -c user.name=Tester -c "
                                            "user.email=tester@example.org -c gpg.format=ssh -c "
                                            "user.signingkey=%2/listed.pub commit -q -S -m signed && echo committed")
-                                .arg(project, m_workspace));
+                                .arg(project, m_daemon.workspace()));
     QVERIFY2(ran.out.contains("committed"), QByteArray(ran.out + ran.err).constData());
     const QString verified = m_rig.verifyCommit(m_rig.listedKey(), project);
     QVERIFY2(verified.isEmpty(), qPrintable(verified));
@@ -257,8 +231,7 @@ void TestDockerSshAgent::confirmationIsAskedForEverySignature()
     // A presenter of the engine's (as Studio or the TUI is) answers each signature question:
     // `sandboxctl run` answers only the questions of its command's start.
     QString error;
-    auto transport
-        = sandbox::LocalSocketTransport::connectTo(m_root->filePath(QStringLiteral("run/engine.sock")), 10000, &error);
+    auto transport = sandbox::LocalSocketTransport::connectTo(m_daemon.socket(), 10000, &error);
     QVERIFY2(transport, qPrintable(error));
     sandbox::Client presenter(std::move(transport));
     bool accept = false;
@@ -280,11 +253,11 @@ void TestDockerSshAgent::confirmationIsAskedForEverySignature()
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.remove(QStringLiteral("SSH_AUTH_SOCK"));
         command.setProcessEnvironment(env);
-        command.setWorkingDirectory(m_workspace);
+        command.setWorkingDirectory(m_daemon.workspace());
         command.start(binary(QStringLiteral("sandboxctl")),
-                      { QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")),
-                        QStringLiteral("run"), QStringLiteral("--policy"), writePolicy(QStringLiteral("always"), {}),
-                        QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                      { QStringLiteral("--socket"), m_daemon.socket(), QStringLiteral("run"),
+                        QStringLiteral("--policy"), writePolicy(QStringLiteral("always"), {}), QStringLiteral("--"),
+                        QStringLiteral("/bin/sh"), QStringLiteral("-c"),
                         QStringLiteral("for n in 1 2; do ssh-keygen -q -Y sign -f listed.pub -n file data "
                                        "2>/dev/null && rm data.sig && echo signed; done; echo done") });
         command.closeWriteChannel();
@@ -300,17 +273,17 @@ void TestDockerSshAgent::anotherCommandsAgentIsUnreachable()
 {
     // Command A holds its agent (and its container, which B shares: same policy) while B, with
     // an agent of its own, tries A's socket by its path.
-    const QString written = m_workspace + QStringLiteral("/a-socket");
+    const QString written = m_daemon.workspace() + QStringLiteral("/a-socket");
     QFile::remove(written);
     QProcess first;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("SSH_AUTH_SOCK"));
     first.setProcessEnvironment(env);
-    first.setWorkingDirectory(m_workspace);
+    first.setWorkingDirectory(m_daemon.workspace());
     first.start(binary(QStringLiteral("sandboxctl")),
-                { QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")),
-                  QStringLiteral("run"), QStringLiteral("--policy"), writePolicy(QStringLiteral("never"), {}),
-                  QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                { QStringLiteral("--socket"), m_daemon.socket(), QStringLiteral("run"), QStringLiteral("--policy"),
+                  writePolicy(QStringLiteral("never"), {}), QStringLiteral("--"), QStringLiteral("/bin/sh"),
+                  QStringLiteral("-c"),
                   QStringLiteral("echo \"$SSH_AUTH_SOCK\" > a-socket.new && mv a-socket.new a-socket; read line; "
                                  "ssh-add -l >/dev/null; echo first=$?") });
     QVERIFY(first.waitForStarted(30000));
@@ -342,7 +315,7 @@ void TestDockerSshAgent::anotherCommandsAgentIsUnreachable()
 
 void TestDockerSshAgent::pushReachesOnlyThePolicysHosts()
 {
-    const QString project = m_workspace + QStringLiteral("/pushed");
+    const QString project = m_daemon.workspace() + QStringLiteral("/pushed");
     QVERIFY(QDir().mkpath(project));
     const QString remote = m_rig.path(QStringLiteral("remote-docker.git"));
     QCOMPARE(hostGit({ QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("--bare"), remote }), 0);
@@ -394,7 +367,7 @@ void TestDockerSshAgent::pushReachesOnlyThePolicysHosts()
 
 void TestDockerSshAgent::hostsWithoutTheAllowlistAreRefused()
 {
-    const QString marker = m_workspace + QStringLiteral("/ran");
+    const QString marker = m_daemon.workspace() + QStringLiteral("/ran");
     const QString file
         = writePolicy(QStringLiteral("never"), { QStringLiteral("git.example.org") }, QStringLiteral("none"));
     const Outcome ran = ctl({ QStringLiteral("run"), QStringLiteral("--policy"), file, QStringLiteral("--"),

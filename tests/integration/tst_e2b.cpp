@@ -8,7 +8,7 @@
 // sandbox that expired is replaced once, a kill the sandbox ignores ends within its bound,
 // a cut-off download brings nothing back, no sandbox outlives its use, a revoked key makes
 // the backend unavailable, and only what a command changed is reported.
-#include "ProgramRun.h"
+#include "DaemonRig.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -24,7 +24,6 @@
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <memory>
@@ -88,12 +87,9 @@ private:
 
     QString m_node;
     QByteArray m_key;
-    std::unique_ptr<QTemporaryDir> m_root;
-    QString m_workspace;
+    sandbox::test::DaemonRig m_rig;
     QString m_url;
     std::unique_ptr<QProcess> m_server;
-    std::unique_ptr<QProcess> m_daemon;
-    QByteArray m_daemonLog;
     QList<Outcome> m_outcomes;
 };
 
@@ -108,21 +104,17 @@ void TestE2b::init()
 {
     m_key = "e2b_" + QByteArray::number(QRandomGenerator::global()->generate64(), 36)
         + QByteArray::number(QRandomGenerator::global()->generate64(), 36);
-    m_root = std::make_unique<QTemporaryDir>();
-    QVERIFY(m_root->isValid());
-    m_workspace = m_root->filePath(QStringLiteral("work"));
-    QVERIFY(QDir().mkpath(m_workspace));
+    QVERIFY(m_rig.create());
     m_outcomes.clear();
-    m_daemonLog.clear();
     startServer();
     startDaemon();
 }
 
 void TestE2b::cleanup()
 {
-    const bool crashed
-        = m_daemon && m_daemon->state() == QProcess::NotRunning && m_daemon->exitStatus() == QProcess::CrashExit;
-    stopDaemon();
+    const bool crashed = m_rig.daemon() && m_rig.daemon()->state() == QProcess::NotRunning
+        && m_rig.daemon()->exitStatus() == QProcess::CrashExit;
+    m_rig.stop();
     if (m_server && m_server->state() != QProcess::NotRunning) {
         m_server->terminate();
         if (!m_server->waitForFinished(10000))
@@ -130,17 +122,17 @@ void TestE2b::cleanup()
         m_server->waitForFinished(5000);
     }
     m_server.reset();
-    m_root.reset();
-    QVERIFY2(!crashed, QByteArray("sandboxd crashed; its log:\n" + m_daemonLog).constData());
+    m_rig.destroy();
+    QVERIFY2(!crashed, QByteArray("sandboxd crashed; its log:\n" + m_rig.log()).constData());
 }
 
 void TestE2b::startServer()
 {
     m_server = std::make_unique<QProcess>();
-    QVERIFY(QDir().mkpath(m_root->filePath(QStringLiteral("e2b"))));
+    QVERIFY(QDir().mkpath(m_rig.filePath(QStringLiteral("e2b"))));
     m_server->start(m_node,
                     { QStringLiteral(SANDBOX_LOCAL_E2B), QStringLiteral("--exit-with-stdin"), QStringLiteral("--key"),
-                      QString::fromLatin1(m_key), QStringLiteral("--root"), m_root->filePath(QStringLiteral("e2b")) });
+                      QString::fromLatin1(m_key), QStringLiteral("--root"), m_rig.filePath(QStringLiteral("e2b")) });
     QVERIFY(m_server->waitForStarted());
     QTRY_VERIFY_WITH_TIMEOUT(m_server->canReadLine(), 20000);
     const QByteArray line = m_server->readLine().trimmed();
@@ -150,41 +142,24 @@ void TestE2b::startServer()
 
 void TestE2b::startDaemon()
 {
-    m_daemon = std::make_unique<QProcess>();
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
-    env.remove(QStringLiteral("SANDBOX_PACK_PATH"));
-    sandbox::test::startSandboxd(*m_daemon, env, m_root->filePath(QStringLiteral("run/engine.sock")), m_daemonLog,
-                                 true);
+    m_rig.start(m_rig.environment(), true);
 }
 
 void TestE2b::stopDaemon()
 {
-    if (m_daemon)
-        sandbox::test::stopGracefully(*m_daemon);
-    m_daemon.reset();
+    m_rig.stop();
 }
 
 Outcome TestE2b::ctl(const QStringList &args, const QByteArray &input, int timeoutMs)
 {
-    const Outcome outcome = sandbox::test::runProgram(
-        binary(QStringLiteral("sandboxctl")),
-        QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) } + args,
-        m_workspace, input, timeoutMs);
+    const Outcome outcome = m_rig.ctl(args, input, timeoutMs);
     m_outcomes.append(outcome);
     return outcome;
 }
 
 std::unique_ptr<QProcess> TestE2b::startCtl(const QStringList &args)
 {
-    auto process = std::make_unique<QProcess>();
-    process->setWorkingDirectory(m_workspace);
-    process->start(binary(QStringLiteral("sandboxctl")),
-                   QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) }
-                       + args);
-    process->waitForStarted();
-    return process;
+    return m_rig.startCtl(args);
 }
 
 Outcome TestE2b::run(const QString &script, const QByteArray &input)
@@ -263,7 +238,7 @@ QJsonObject TestE2b::availabilityOfE2b()
 
 bool TestE2b::writeFile(const QString &relative, const QByteArray &data)
 {
-    const QString path = QDir(m_workspace).filePath(relative);
+    const QString path = QDir(m_rig.workspace()).filePath(relative);
     QDir().mkpath(QFileInfo(path).path());
     QFile file(path);
     return file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
@@ -271,7 +246,7 @@ bool TestE2b::writeFile(const QString &relative, const QByteArray &data)
 
 QByteArray TestE2b::readFile(const QString &relative)
 {
-    QFile file(QDir(m_workspace).filePath(relative));
+    QFile file(QDir(m_rig.workspace()).filePath(relative));
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("(missing)");
 }
 
@@ -315,7 +290,7 @@ void TestE2b::commandsRunInOneSandbox()
     const QList<QByteArray> lines = where.out.trimmed().split('\n');
     QCOMPARE(lines.size(), 2);
     QVERIFY2(lines.at(0).startsWith(QByteArray(lines.at(1) + "/workspaces/")), where.out.constData());
-    QVERIFY(!where.out.contains(m_workspace.toUtf8()));
+    QVERIFY(!where.out.contains(m_rig.workspace().toUtf8()));
     // stdin streams through SendInput, and its close reaches the command.
     QByteArray input;
     for (int i = 0; i < 2000; ++i)
@@ -384,7 +359,7 @@ void TestE2b::refusedKeyIsAnAvailabilityReason()
     QVERIFY2(all.contains("The API key was refused"), all.constData());
     QCOMPARE(activeKind(), QStringLiteral("auto"));
     QVERIFY(serverSandboxes().isEmpty());
-    QVERIFY(m_daemon->state() == QProcess::Running);
+    QVERIFY(m_rig.daemon()->state() == QProcess::Running);
 
     // Plain HTTP to a host that is not loopback is refused before anything is sent.
     const Outcome remote = ctl(
@@ -399,22 +374,22 @@ void TestE2b::workspaceRoundTrip()
 {
     installAndActivate();
     auto write = [this](const QString &relative, const QByteArray &data) {
-        const QString path = QDir(m_workspace).filePath(relative);
+        const QString path = QDir(m_rig.workspace()).filePath(relative);
         QDir().mkpath(QFileInfo(path).path());
         QFile file(path);
         return file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
     };
     auto read = [this](const QString &relative) {
-        QFile file(QDir(m_workspace).filePath(relative));
+        QFile file(QDir(m_rig.workspace()).filePath(relative));
         return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray("(missing)");
     };
     QVERIFY(write(QStringLiteral("a.txt"), "from the host\n"));
     QVERIFY(write(QStringLiteral("secret/key"), "do not upload me"));
     QVERIFY(write(QStringLiteral("gone.txt"), "deleted in the sandbox\n"));
-    QVERIFY(QDir(m_workspace).mkpath(QStringLiteral(".git/hooks")));
-    const QString outside = m_root->filePath(QStringLiteral("outside"));
+    QVERIFY(QDir(m_rig.workspace()).mkpath(QStringLiteral(".git/hooks")));
+    const QString outside = m_rig.filePath(QStringLiteral("outside"));
     QVERIFY(QDir().mkpath(outside));
-    QVERIFY(QFile::link(outside, QDir(m_workspace).filePath(QStringLiteral("out"))));
+    QVERIFY(QFile::link(outside, QDir(m_rig.workspace()).filePath(QStringLiteral("out"))));
 
     const Outcome shown = ctl({ QStringLiteral("policy"), QStringLiteral("show"), QStringLiteral("--json") });
     QJsonObject policy = QJsonDocument::fromJson(shown.out).object();
@@ -439,10 +414,10 @@ void TestE2b::workspaceRoundTrip()
     QCOMPARE(read(QStringLiteral("sub/new.txt")), QByteArray("new\n"));
     // Deleted files stay; nothing lands in a denied or read-only path or through a link.
     QCOMPARE(read(QStringLiteral("gone.txt")), QByteArray("deleted in the sandbox\n"));
-    QVERIFY(!QFileInfo::exists(QDir(m_workspace).filePath(QStringLiteral("secret/planted"))));
-    QVERIFY(!QFileInfo::exists(QDir(m_workspace).filePath(QStringLiteral(".git/hooks/pre-commit"))));
+    QVERIFY(!QFileInfo::exists(QDir(m_rig.workspace()).filePath(QStringLiteral("secret/planted"))));
+    QVERIFY(!QFileInfo::exists(QDir(m_rig.workspace()).filePath(QStringLiteral(".git/hooks/pre-commit"))));
     QVERIFY(QDir(outside).isEmpty());
-    QVERIFY(QFileInfo(QDir(m_workspace).filePath(QStringLiteral("out"))).isSymLink());
+    QVERIFY(QFileInfo(QDir(m_rig.workspace()).filePath(QStringLiteral("out"))).isSymLink());
     QVERIFY2(changed.err.contains("not brought back"), changed.err.constData());
     QVERIFY2(changed.err.contains(".git/hooks/pre-commit"), changed.err.constData());
 
@@ -463,7 +438,7 @@ void TestE2b::workspaceWriteBackKeepsRepositoryControlFiles()
     installAndActivate();
     auto git = [this](const QStringList &args) {
         QProcess process;
-        process.setWorkingDirectory(m_workspace);
+        process.setWorkingDirectory(m_rig.workspace());
         process.start(QStringLiteral("git"),
                       QStringList{ QStringLiteral("-c"), QStringLiteral("user.name=Host"), QStringLiteral("-c"),
                                    QStringLiteral("user.email=host@example.org") }
@@ -472,11 +447,11 @@ void TestE2b::workspaceWriteBackKeepsRepositoryControlFiles()
         return process.exitCode() == 0 ? process.readAllStandardOutput() : QByteArray("(git failed)");
     };
     auto exists = [this](const QString &relative) {
-        const QFileInfo info(QDir(m_workspace).filePath(relative));
+        const QFileInfo info(QDir(m_rig.workspace()).filePath(relative));
         return info.exists() || info.isSymLink();
     };
     {
-        QFile file(QDir(m_workspace).filePath(QStringLiteral("a.txt")));
+        QFile file(QDir(m_rig.workspace()).filePath(QStringLiteral("a.txt")));
         QVERIFY(file.open(QIODevice::WriteOnly) && file.write("host\n") == 5);
     }
     QVERIFY(git({ QStringLiteral("init"), QStringLiteral("-q") }) != "(git failed)");
@@ -524,7 +499,7 @@ void TestE2b::workspaceNoneUploadsNothing()
         ctl({ QStringLiteral("settings"), QStringLiteral("set"), e2bRef, QStringLiteral("workspace=none") }).exitCode,
         0);
     QCOMPARE(ctl({ QStringLiteral("activate"), e2bRef }).exitCode, 0);
-    QFile file(QDir(m_workspace).filePath(QStringLiteral("host.txt")));
+    QFile file(QDir(m_rig.workspace()).filePath(QStringLiteral("host.txt")));
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write("host");
     file.close();
@@ -534,7 +509,7 @@ void TestE2b::workspaceNoneUploadsNothing()
     QCOMPARE(lines.at(0), lines.at(1));
     QVERIFY(where.exitCode == 0);
     QVERIFY(where.err.contains("host.txt"));
-    QVERIFY(!QFileInfo::exists(QDir(m_workspace).filePath(QStringLiteral("made.txt"))));
+    QVERIFY(!QFileInfo::exists(QDir(m_rig.workspace()).filePath(QStringLiteral("made.txt"))));
 }
 
 void TestE2b::keyAppearsNowhere()
@@ -552,10 +527,10 @@ void TestE2b::keyAppearsNowhere()
         QVERIFY2(!outcome.out.contains(m_key), outcome.out.constData());
         QVERIFY2(!outcome.err.contains(m_key), outcome.err.constData());
     }
-    QVERIFY(!m_daemonLog.isEmpty());
-    QVERIFY(!m_daemonLog.contains(m_key));
+    QVERIFY(!m_rig.log().isEmpty());
+    QVERIFY(!m_rig.log().contains(m_key));
     int files = 0;
-    QDirIterator it(m_root->path(), QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    QDirIterator it(m_rig.path(), QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         QFile file(it.next());
         if (!file.open(QIODevice::ReadOnly))
@@ -626,13 +601,13 @@ void TestE2b::hotSwitchKeepsEachCommandOnItsLauncherAndKillsTheSandboxes()
     auto underAuto = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
                                 QStringLiteral("-c"), QStringLiteral("pwd; exec sleep 600") });
     QTRY_VERIFY_WITH_TIMEOUT(underAuto->canReadLine(), 20000);
-    QCOMPARE(underAuto->readLine().trimmed(), m_workspace.toUtf8());
+    QCOMPARE(underAuto->readLine().trimmed(), m_rig.workspace().toUtf8());
 
     installAndActivate();
     auto underE2b = startCtl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("/bin/sh"),
                                QStringLiteral("-c"), QStringLiteral("pwd; exec sleep 600") });
     QTRY_VERIFY_WITH_TIMEOUT(underE2b->canReadLine(), 20000);
-    QVERIFY(underE2b->readLine().trimmed() != m_workspace.toUtf8());
+    QVERIFY(underE2b->readLine().trimmed() != m_rig.workspace().toUtf8());
 
     QCOMPARE(ctl({ QStringLiteral("activate"), autoRef }).exitCode, 0);
     const Outcome ps = ctl({ QStringLiteral("ps"), QStringLiteral("--json") });
@@ -679,7 +654,7 @@ void TestE2b::expiredSandboxIsReplacedOnceAndSaysSo()
     QCOMPARE(again.exitCode, 0);
     QVERIFY2(!again.err.contains("had ended"), again.err.constData());
     // The engine's log has it too.
-    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains(QByteArray("The E2B sandbox " + first.toUtf8() + " had ended")),
+    QTRY_VERIFY_WITH_TIMEOUT(m_rig.log().contains(QByteArray("The E2B sandbox " + first.toUtf8() + " had ended")),
                              10000);
 }
 
@@ -760,7 +735,7 @@ void TestE2b::noSandboxOutlivesItsUse()
     const QString kept = serverSandboxes().first().toObject().value(QStringLiteral("sandboxID")).toString();
     control({ { QStringLiteral("refuseDelete"), true } });
     QCOMPARE(ctl({ QStringLiteral("activate"), autoRef }).exitCode, 0);
-    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains(kept.toUtf8()) && m_daemonLog.contains("could not be deleted"),
+    QTRY_VERIFY_WITH_TIMEOUT(m_rig.log().contains(kept.toUtf8()) && m_rig.log().contains("could not be deleted"),
                              20000);
     control({ { QStringLiteral("refuseDelete"), false } });
 }
@@ -789,7 +764,8 @@ void TestE2b::writeBackReportsOnlyWhatTheCommandChanged()
     QVERIFY(writeFile(QStringLiteral("tool.sh"), "#!/bin/sh\necho tool\n"));
     QVERIFY(writeFile(QStringLiteral("bin/.keep"), ""));
     for (int i = 0; i < 5; ++i)
-        QVERIFY(QFile::link(QStringLiteral("../a.txt"), QDir(m_workspace).filePath(QStringLiteral("bin/l%1").arg(i))));
+        QVERIFY(QFile::link(QStringLiteral("../a.txt"),
+                            QDir(m_rig.workspace()).filePath(QStringLiteral("bin/l%1").arg(i))));
     // Unchanged links are not news.
     const Outcome quiet = run(QStringLiteral("true"));
     QCOMPARE(quiet.exitCode, 0);
@@ -800,13 +776,13 @@ void TestE2b::writeBackReportsOnlyWhatTheCommandChanged()
     QVERIFY2(changed.err.contains("made-link"), changed.err.constData());
     QVERIFY2(!changed.err.contains("bin/l"), changed.err.constData());
     QVERIFY2(changed.err.count("sandbox: not brought back") == 1, changed.err.constData());
-    QVERIFY(QFileInfo(QDir(m_workspace).filePath(QStringLiteral("tool.sh"))).isExecutable());
-    QVERIFY(!QFileInfo(QDir(m_workspace).filePath(QStringLiteral("made-link"))).exists());
+    QVERIFY(QFileInfo(QDir(m_rig.workspace()).filePath(QStringLiteral("tool.sh"))).isExecutable());
+    QVERIFY(!QFileInfo(QDir(m_rig.workspace()).filePath(QStringLiteral("made-link"))).exists());
     QCOMPARE(readFile(QStringLiteral("b.txt")), QByteArray("b\n"));
     // A new executable file comes back executable; clearing the bit comes back too.
     QCOMPARE(run(QStringLiteral("printf '#!/bin/sh\\n' > new.sh; chmod +x new.sh; chmod -x tool.sh")).exitCode, 0);
-    QVERIFY(QFileInfo(QDir(m_workspace).filePath(QStringLiteral("new.sh"))).isExecutable());
-    QVERIFY(!QFileInfo(QDir(m_workspace).filePath(QStringLiteral("tool.sh"))).isExecutable());
+    QVERIFY(QFileInfo(QDir(m_rig.workspace()).filePath(QStringLiteral("new.sh"))).isExecutable());
+    QVERIFY(!QFileInfo(QDir(m_rig.workspace()).filePath(QStringLiteral("tool.sh"))).isExecutable());
 }
 
 void TestE2b::refreshesOnlyAsNeededAndReportsAFailedOne()
@@ -826,7 +802,7 @@ void TestE2b::refreshesOnlyAsNeededAndReportsAFailedOne()
     // A refresh E2B refuses is logged, and the next command says so.
     control({ { QStringLiteral("refuseRefresh"), true } });
     QCOMPARE(run(QStringLiteral("true")).exitCode, 0);
-    QTRY_VERIFY_WITH_TIMEOUT(m_daemonLog.contains("was not extended"), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_rig.log().contains("was not extended"), 10000);
     control({ { QStringLiteral("refuseRefresh"), false } });
     const Outcome next = run(QStringLiteral("true"));
     QCOMPARE(next.exitCode, 0);

@@ -141,13 +141,7 @@ void TestSharedConfiguration::startOwner(const QString &program, const QStringLi
     QVERIFY(m_owner->waitForStarted());
     const qint64 pid = m_owner->processId();
     auto servedBy = [this]() {
-        const Outcome status = ctl({ QStringLiteral("status"), QStringLiteral("--json") });
-        return QJsonDocument::fromJson(status.out)
-            .object()
-            .value(QStringLiteral("server"))
-            .toObject()
-            .value(QStringLiteral("pid"))
-            .toInteger();
+        return sandbox::test::serverPid(ctl({ QStringLiteral("status"), QStringLiteral("--json") }));
     };
     // A sandboxctl that finds no owner hosts the engine itself: wait for the owner's socket first.
     const QString socket = m_root->filePath(QStringLiteral("run/sandbox-studio/engine.sock"));

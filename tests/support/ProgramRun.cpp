@@ -133,6 +133,16 @@ QString claimOf(const QByteArray &describedJson, const QString &dimension)
         .toString();
 }
 
+qint64 serverPid(const Outcome &status)
+{
+    return QJsonDocument::fromJson(status.out)
+        .object()
+        .value(QStringLiteral("server"))
+        .toObject()
+        .value(QStringLiteral("pid"))
+        .toInteger();
+}
+
 bool lockIsFree(const QString &path)
 {
     const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);

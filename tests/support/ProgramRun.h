@@ -34,6 +34,9 @@ Outcome runProgram(const QString &program, const QStringList &args, const QStrin
 // output; empty when it is not there.
 QString claimOf(const QByteArray &describedJson, const QString &dimension);
 
+// The engine's pid as `sandboxctl status --json` output reports it; 0 when it is not there.
+qint64 serverPid(const Outcome &status);
+
 // True when `path` exists and no process holds an flock on it (the process that took it,
 // and every process that inherited its descriptor, has ended).
 bool lockIsFree(const QString &path);

@@ -1,9 +1,9 @@
 #include "AutoLauncher.h"
 
 #include "core/EngineFiles.h"
-#include "core/HelperProgram.h"
 #include "core/LauncherBounds.h"
 #include "core/RefusalRoute.h"
+#include "core/SandboxInitLocation.h"
 #include "linux/KernelProbe.h"
 #include "linux/LinuxSandboxProcess.h"
 #include "linux/PlanRecorder.h"

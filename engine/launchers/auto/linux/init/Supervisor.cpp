@@ -4,6 +4,7 @@
 #include "ConnectSupervisor.h"
 #include "ProxyBridge.h"
 #include "RootFilesystem.h"
+#include "SeccompFilter.h"
 #include "StatusChannel.h"
 #include "WriteGate.h"
 #include "fdio/FdIo.h"

@@ -1,4 +1,4 @@
-#include "HelperProgram.h"
+#include "SandboxInitLocation.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
