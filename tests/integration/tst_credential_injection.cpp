@@ -57,6 +57,10 @@ private:
 
     sandbox::test::DaemonRig m_rig;
     QString m_caFile;
+    // What the policy makes readable: the whole host, but for a VM the system's programs only
+    // (the engine's own folders are denied inside /var/tmp, which would split it, and every
+    // folder beside them would take one of the VM's shares).
+    QString m_readable = QStringLiteral(R"("/")");
     QString m_log;
     QString m_bare;
     QByteArray m_value;
@@ -178,13 +182,13 @@ void TestCredentialInjection::writePolicy(const QString &upstreamUrl, const QStr
         ? QString()
         : QStringLiteral(R"(,"upstreamProxy":{"url":"%1","credential":"%2"})").arg(upstreamUrl, upstreamCredential);
     const QByteArray policy = QStringLiteral(
-                                  R"({"filesystem":{"readable":["/"],"writable":["${workspace}"]},
+                                  R"({"filesystem":{"readable":[%5],"writable":["${workspace}"]},
                   "network":{"mode":"allowlist","allowedDomains":["localhost:%1","127.0.0.1:%1","127.0.0.1:%2"],
                              "extraCaCertificates":["%3"]%4},
                   "hostExecution":"deny",
                   "credentials":[{"name":"forge","env":"FORGE_TOKEN","hosts":["localhost:%1"],
                                   "headers":["Authorization"]}]})")
-                                  .arg(https, QString::number(m_http), m_caFile, upstream)
+                                  .arg(https, QString::number(m_http), m_caFile, upstream, m_readable)
                                   .toUtf8();
     const QString file = m_rig.filePath(QStringLiteral("policy.json"));
     QVERIFY(sandbox::test::writeFile(file, policy));
@@ -208,6 +212,12 @@ void TestCredentialInjection::activate(const QString &backend)
         const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
         QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
         return;
+    }
+    const QString readable = backend == QLatin1String("vm") ? QStringLiteral(R"("/usr","/etc","/bin","/lib","/lib64")")
+                                                            : QStringLiteral(R"("/")");
+    if (readable != m_readable) {
+        m_readable = readable;
+        writePolicy();
     }
     if (backend == QLatin1String("vm")) {
         // The guest's helpers from the build's bundle (what a release's download location holds).

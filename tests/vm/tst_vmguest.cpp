@@ -154,6 +154,19 @@ void TestVmGuest::layoutSharesWorkspaceWritableAndSplitsAroundDenied()
         QVERIFY(linked);
     }
 
+    // A readable path that is a symlink: its target shared, the link recreated where it was.
+    QVERIFY(root.mkpath(QStringLiteral("system/usr/lib64")));
+    QVERIFY(QFile::link(QStringLiteral("usr/lib64"), m_root->filePath(QStringLiteral("system/lib64"))));
+    Policy narrow;
+    narrow.readable = { m_root->filePath(QStringLiteral("system/lib64")) };
+    const Result<GuestLayout> linked = GuestLayout::fromPolicy(narrow, ws, home);
+    QVERIFY2(linked.ok(), linked.ok() ? "" : qPrintable(linked.error().toString()));
+    QVERIFY(shareAt(linked.value(), m_root->filePath(QStringLiteral("system/usr/lib64"))));
+    QVERIFY(linked.value().links.contains(
+        GuestLayout::Link{ m_root->filePath(QStringLiteral("system/lib64")), QStringLiteral("usr/lib64") }));
+    QVERIFY(linked.value().layoutFile().contains(QByteArray(
+        "symlink\tusr/lib64\t" + QFile::encodeName(m_root->filePath(QStringLiteral("system/lib64"))) + '\n')));
+
     // A workspace under /tmp is still shared, read-write, on the guest's private /tmp.
     QTemporaryDir tmpWorkspace;
     const Result<GuestLayout> underTmp = GuestLayout::fromPolicy(Policy::defaults(), tmpWorkspace.path(), home);

@@ -218,8 +218,23 @@ Result<GuestLayout> GuestLayout::fromPolicy(const Policy &policy, const QString 
     builder.writablePaths = writable;
     for (const QString &path : std::as_const(writable))
         builder.share(path, true, 0);
-    for (const QString &entry : policy.readable)
-        builder.share(expand(entry, workspace, home), false, 0);
+    // A readable path that is a symlink (/lib64 -> usr/lib64 on a merged-/usr host) is shared
+    // as its target, and the link itself is recreated in the guest where no share holds it,
+    // so programs that name the link (an ELF interpreter, say) find what it points to.
+    QList<Link> namedLinks;
+    for (const QString &entry : policy.readable) {
+        const QString path = expand(entry, workspace, home);
+        builder.share(path, false, 0);
+        const QString named = QDir::cleanPath(
+            entry.startsWith(QLatin1String("${workspace}"))
+                ? workspace + entry.mid(int(qstrlen("${workspace}")))
+                : (entry == QLatin1String("~") || entry.startsWith(QLatin1String("~/")) ? home + entry.mid(1) : entry));
+        if (named != path && QFileInfo(named).isSymLink() && !builder.blocked(named, false)) {
+            const QString target = readLink(named);
+            if (!target.isEmpty())
+                namedLinks.append(Link{ named, target });
+        }
+    }
     // Read-only paths inside writable shares go on top, read-only.
     builder.writableRoots.clear();
     for (const QString &entry : policy.readOnly) {
@@ -229,6 +244,13 @@ Result<GuestLayout> GuestLayout::fromPolicy(const Policy &policy, const QString 
         if (!insideWritable || !QFileInfo::exists(path))
             continue;
         builder.share(QFileInfo(path).isDir() ? path : QFileInfo(path).absolutePath(), false, 0);
+    }
+    for (const Link &link : std::as_const(namedLinks)) {
+        const bool shared
+            = std::any_of(builder.layout.shares.cbegin(), builder.layout.shares.cend(),
+                          [&](const Share &share) { return Policy::isInside(link.path, share.hostPath); });
+        if (!shared)
+            builder.addLink(link.path, link.target);
     }
     if (!builder.problem.isEmpty())
         return Error{ where, builder.problem, {} };
