@@ -124,7 +124,7 @@ Status EngineRuntime::probe(const DockerApi &api, const QString &image, const QS
         return removed(
             Error{ QStringLiteral("runtime"),
                    tr("The runtime at %1 was asked for the OCI runtime %2 but made the container under %3, "
-                      "so nothing runs under this setting (Podman before 5.x ignores the runtime a request "
+                      "so nothing runs under this setting (Podman 4.3, for one, ignores the runtime a request "
                       "names: make %2 its default runtime instead, [engine] runtime in containers.conf, and "
                       "leave this setting empty).")
                        .arg(api.socketPath(), m_requested, used.isEmpty() ? tr("one it does not name") : used),
