@@ -335,10 +335,17 @@ void TestVmSshAgent::anotherCommandsAgentIsUnusable()
     QVERIFY(first.waitForFinished(kSlowMs));
     const QByteArray firstSaid = first.readAllStandardOutput();
     QVERIFY2(firstSaid.contains("first=0"), QByteArray(firstSaid + first.readAllStandardError()).constData());
-    // B's attempt on A's socket is reported as a refused unix socket.
-    const QByteArray reported = events();
-    const QByteArray folder = path.left(path.lastIndexOf('/'));
-    QVERIFY2(reported.contains(folder) && reported.contains("host-socket"), reported.constData());
+    // B's attempt on A's socket is reported as B's refused unix socket.
+    const QByteArray reported = ctl({ QStringLiteral("events"), QStringLiteral("--json") }).out;
+    bool found = false;
+    for (const QJsonValue &entry : QJsonDocument::fromJson(reported).array()) {
+        const QJsonObject refusal = entry.toObject();
+        found = found
+            || (refusal.value(QStringLiteral("kind")).toString() == QLatin1String("host-socket")
+                && refusal.value(QStringLiteral("what")).toString().startsWith(QString::fromLatin1(path))
+                && refusal.value(QStringLiteral("command")).toString().contains(QStringLiteral("other=")));
+    }
+    QVERIFY2(found, reported.constData());
 }
 
 void TestVmSshAgent::pushReachesOnlyThePolicysHosts()

@@ -125,15 +125,14 @@ void VmProcess::deliver(quint8 type, const QByteArray &payload)
         break;
     }
     case guest::AgentRefused: {
-        // Another command of the VM (or a process outside this command's session) connected
-        // to this command's agent socket: the guest's agent closed it at once.
+        // This command (or, when it was none of the VM's commands, another process) connected
+        // to another command's agent socket: the guest's agent closed it at once.
         const QList<QByteArray> parts = payload.split('\t');
         Refusal refusal;
         refusal.kind = Refusal::Kind::HostSocket;
-        refusal.what = tr("SSH agent socket %1%2 (connected by %3, process %4 of the guest)")
-                           .arg(QString::fromLatin1(guest::kAgentDirectory))
-                           .arg(m_id)
-                           .arg(QString::fromUtf8(parts.value(1)), QString::fromUtf8(parts.value(0)));
+        refusal.what = tr("%1 (connected by %2, process %3 of the guest)")
+                           .arg(QString::fromUtf8(parts.value(2)), QString::fromUtf8(parts.value(1)),
+                                QString::fromUtf8(parts.value(0)));
         refusal.rule = tr("unix sockets: a command's SSH agent serves only the processes of that command's own "
                           "session (refused by the guest's exec agent)");
         qInfo("builtin:vm: %s", qUtf8Printable(refusal.what));

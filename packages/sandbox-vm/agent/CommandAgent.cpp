@@ -78,9 +78,10 @@ std::string programOf(pid_t pid)
 
 } // namespace
 
-CommandAgent::CommandAgent(uint32_t commandId, Send send)
+CommandAgent::CommandAgent(uint32_t commandId, Send send, Report report)
     : m_commandId(commandId)
     , m_send(std::move(send))
+    , m_report(std::move(report))
 { }
 
 CommandAgent::~CommandAgent()
@@ -204,11 +205,16 @@ void CommandAgent::accept()
         const bool known = getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &size) == 0 && peer.pid > 0;
         // Only the command's own session: another command of this VM (each runs in a session
         // of its own) is turned away, and said so.
-        if (!known || getsid(peer.pid) != m_session) {
+        const pid_t session = known ? getsid(peer.pid) : -1;
+        if (session != m_session) {
             close(fd);
-            const std::string what
-                = (known ? std::to_string(peer.pid) + "\t" + programOf(peer.pid) : std::string("?\t?"));
-            m_send(AgentRefused, what);
+            if (m_reports < kMaxReports) {
+                ++m_reports;
+                const std::string socketPath = m_written.empty() ? m_folder : m_written.back();
+                m_report(session,
+                         (known ? std::to_string(peer.pid) + "\t" + programOf(peer.pid) : std::string("?\t?")) + "\t"
+                             + socketPath);
+            }
             continue;
         }
         if (m_connections.size() >= kAgentMaxConnections) {

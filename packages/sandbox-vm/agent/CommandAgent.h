@@ -17,14 +17,21 @@ namespace sandbox::guest {
 // socket in a folder of the command's own, listening before the command runs. Each
 // connection made by a process of the command's session (SO_PEERCRED's pid, whose session
 // must be the command's) is relayed to the host as a stream of agent frames; any other
-// process is turned away and reported. The folder goes with the command.
+// process is turned away and reported (at most kMaxReports times). The folder goes with the
+// command.
 class CommandAgent final
 {
 public:
     using Send = std::function<void(FrameType type, const std::string &payload)>;
+    // Reports a connection turned away (an AgentRefused payload), as the refusal of the
+    // command whose session `peerSession` is when there is one, else as this command's.
+    using Report = std::function<void(pid_t peerSession, const std::string &payload)>;
     using File = std::pair<std::string, std::string>; // a plain file name and its content
 
-    CommandAgent(uint32_t commandId, Send send);
+    CommandAgent(uint32_t commandId, Send send, Report report);
+
+    // Connections turned away that are reported, at most; later ones are only closed.
+    static constexpr int kMaxReports = 64;
     ~CommandAgent();
     CommandAgent(const CommandAgent &) = delete;
     CommandAgent &operator=(const CommandAgent &) = delete;
@@ -59,6 +66,8 @@ private:
 
     uint32_t m_commandId;
     Send m_send;
+    Report m_report;
+    int m_reports = 0;
     std::string m_folder;
     std::vector<std::string> m_written; // paths in the folder, removed with it
     int m_listener = -1;

@@ -200,7 +200,16 @@ void spawnCommand(uint32_t id, const std::string &payload)
     std::unique_ptr<CommandAgent> agent;
     if (withAgent) {
         agent = std::make_unique<CommandAgent>(
-            id, [id](FrameType type, const std::string &frame) { sendText(type, id, frame); });
+            id, [id](FrameType type, const std::string &frame) { sendText(type, id, frame); },
+            [id](pid_t peerSession, const std::string &what) {
+                // The refusal of the command that tried, when a command's session made it.
+                uint32_t offender = id;
+                for (const auto &[otherId, other] : g_commands) {
+                    if (other->pid == peerSession)
+                        offender = otherId;
+                }
+                sendText(AgentRefused, offender, what);
+            });
         const std::string problem = agent->open(socketName, files);
         if (!problem.empty()) {
             sendText(SpawnFailed, id, "SSH agent: " + problem);

@@ -53,8 +53,9 @@ enum FrameType : uint8_t {
     Log = 71, // id 0; payload: a message about the guest itself (a mount that failed ...)
     AgentOpen = 72, // payload: u32 connection id; a process of the command's session connected
     AgentEof = 73, // payload: u32 connection id; the guest's client will send nothing more
-    // payload: "<pid>\t<program>"; a process outside the command's session connected to its
-    // agent socket and was turned away
+    // payload: "<pid>\t<program>\t<socket path>"; a process outside a command's session
+    // connected to that command's agent socket and was turned away. The id is the command
+    // whose session the process is in, else the socket's command.
     AgentRefused = 74,
 };
 
