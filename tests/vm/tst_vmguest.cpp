@@ -5,6 +5,7 @@
 #include "launchers/vm/CpioArchive.h"
 #include "launchers/vm/GuestImage.h"
 #include "launchers/vm/GuestLayout.h"
+#include "launchers/vm/GuestRequest.h"
 #include "launchers/vm/HelperStore.h"
 #include "launchers/vm/HyperVDriver.h"
 #include "launchers/vm/OpenedShares.h"
@@ -71,6 +72,7 @@ private slots:
     void hyperVScriptHasNoNetworkAdapter();
     void helperStoreFetchesOnceAndVerifiesEveryTime();
     void helperStoreRefusesTamperedAndReportsSourceDown();
+    void spawnWithAnAgentNamesItsSocketAfterTheRequestsVariables();
 
 private:
     std::unique_ptr<QTemporaryDir> m_root;
@@ -656,6 +658,40 @@ void TestVmGuest::helperStoreRefusesTamperedAndReportsSourceDown()
 
     HelperStore unpinned(bin, QUrl(QStringLiteral("http://127.0.0.1:%1/good/").arg(m_port)));
     QVERIFY(!unpinned.ensure({ QStringLiteral("not-a-helper") }, {}).ok());
+}
+
+void TestVmGuest::spawnWithAnAgentNamesItsSocketAfterTheRequestsVariables()
+{
+    SpawnRequest request;
+    request.cwd = QStringLiteral("/work");
+    request.argv = { QStringLiteral("ssh-add"), QStringLiteral("-l") };
+    request.env.insert(QStringLiteral("SSH_AUTH_SOCK"), QStringLiteral("/elsewhere/agent"));
+    request.env.insert(QStringLiteral("GIT_SSH_COMMAND"), QStringLiteral("ssh -F /elsewhere/config"));
+    GuestRequest::Agent agent;
+    agent.socketName = QStringLiteral("agent-1234abcd");
+    agent.environment.insert(QStringLiteral("SSH_AUTH_SOCK"),
+                             GuestRequest::agentFolder(7) + QStringLiteral("/agent-1234abcd"));
+    agent.environment.insert(QStringLiteral("GIT_SSH_COMMAND"),
+                             QStringLiteral("ssh -F '/run/sandbox-studio/agent-7/config-1'"));
+    agent.files
+        = { { QStringLiteral("config-1"), QByteArray("Host *\n") }, { QStringLiteral("known_hosts-2"), QByteArray() } };
+    QCOMPARE(GuestRequest::agentFolder(7), QStringLiteral("/run/sandbox-studio/agent-7"));
+
+    const QList<QByteArray> fields = GuestRequest::spawnPayload(request, true, {}, &agent).split('\0');
+    QCOMPARE(fields.value(1), QByteArray("observe agent"));
+    // The request's own variables are replaced: the command's socket is the one it gets.
+    QVERIFY(fields.contains("SSH_AUTH_SOCK=/run/sandbox-studio/agent-7/agent-1234abcd"));
+    QVERIFY(fields.contains("GIT_SSH_COMMAND=ssh -F '/run/sandbox-studio/agent-7/config-1'"));
+    QVERIFY(!fields.contains("SSH_AUTH_SOCK=/elsewhere/agent"));
+    // After the environment: the socket's name and the files, name then content.
+    const qsizetype socket = fields.indexOf("agent-1234abcd");
+    QVERIFY(socket > 0);
+    QCOMPARE(fields.mid(socket + 1, 5),
+             (QList<QByteArray>{ "2", "config-1", "Host *\n", "known_hosts-2", QByteArray() }));
+    // Without an agent nothing of it is sent.
+    const QByteArray plain = GuestRequest::spawnPayload(request, false);
+    QCOMPARE(plain.split('\0').value(1), QByteArray("observe"));
+    QVERIFY(plain.contains("SSH_AUTH_SOCK=/elsewhere/agent"));
 }
 
 QTEST_GUILESS_MAIN(TestVmGuest)

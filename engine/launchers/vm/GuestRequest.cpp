@@ -1,6 +1,7 @@
 #include "GuestRequest.h"
 
 #include "ForwarderProtocol.h"
+#include "GuestProtocol.h"
 
 #include <QDateTime>
 #include <QMap>
@@ -8,8 +9,13 @@
 
 namespace sandbox {
 
+QString GuestRequest::agentFolder(quint32 id)
+{
+    return QString::fromLatin1(guest::kAgentDirectory) + QString::number(id);
+}
+
 QByteArray GuestRequest::spawnPayload(const SpawnRequest &request, bool proxied,
-                                      const QMap<QString, QString> &engineEnvironment)
+                                      const QMap<QString, QString> &engineEnvironment, const Agent *agent)
 {
     QByteArray payload;
     auto put = [&](const QString &text) {
@@ -17,7 +23,7 @@ QByteArray GuestRequest::spawnPayload(const SpawnRequest &request, bool proxied,
         payload += '\0';
     };
     put(request.cwd);
-    put(QStringLiteral("observe"));
+    put(agent ? QStringLiteral("observe agent") : QStringLiteral("observe"));
     put(QString::number(request.argv.size()));
     for (const QString &arg : request.argv)
         put(arg);
@@ -39,9 +45,23 @@ QByteArray GuestRequest::spawnPayload(const SpawnRequest &request, bool proxied,
         env.insert(QStringLiteral("NO_PROXY"), QString());
         env.insert(QStringLiteral("no_proxy"), QString());
     }
+    if (agent) {
+        // After the request's own too: SSH_AUTH_SOCK names this command's socket and no other.
+        for (auto it = agent->environment.cbegin(); it != agent->environment.cend(); ++it)
+            env.insert(it.key(), it.value());
+    }
     put(QString::number(env.size()));
     for (auto it = env.cbegin(); it != env.cend(); ++it)
         put(it.key() + QLatin1Char('=') + it.value());
+    if (agent) {
+        put(agent->socketName);
+        put(QString::number(agent->files.size()));
+        for (const auto &[name, content] : agent->files) {
+            put(name);
+            payload += content;
+            payload += '\0';
+        }
+    }
     return payload;
 }
 

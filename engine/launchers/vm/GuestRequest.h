@@ -3,7 +3,9 @@
 #include "protocol/SpawnRequest.h"
 
 #include <QByteArray>
+#include <QList>
 #include <QMap>
+#include <QPair>
 #include <QString>
 
 namespace sandbox {
@@ -11,11 +13,23 @@ namespace sandbox {
 // The requests the engine sends the guest's exec agent, as NUL-separated fields.
 struct GuestRequest
 {
+    // A command's SSH agent in the guest (GuestProtocol.h's Spawn flag "agent"): the socket's
+    // name in the command's agent folder, the files written beside it (name, content) and the
+    // variables naming them (SSH_AUTH_SOCK and the SSH client's), set after every other.
+    struct Agent
+    {
+        QString socketName;
+        QList<QPair<QString, QByteArray>> files;
+        QMap<QString, QString> environment;
+    };
+    // The guest folder of the command `id`'s agent.
+    static QString agentFolder(quint32 id);
+
     // A command to run: its directory, argv and environment; with `proxied` the proxy
     // variables point at the guest's network forwarder, set after the request's own, as are
     // `engineEnvironment`'s (credential placeholders, the certificate bundle's variables).
     static QByteArray spawnPayload(const SpawnRequest &request, bool proxied,
-                                   const QMap<QString, QString> &engineEnvironment = {});
+                                   const QMap<QString, QString> &engineEnvironment = {}, const Agent *agent = nullptr);
     // The handshake a restored guest must complete before it is ready: its clock set to the
     // host's (it stood still since the baseline was saved) and fresh host randomness mixed into
     // its pool (every VM restored from one baseline starts from the same pool otherwise).

@@ -2,6 +2,7 @@
 
 #include "BaselineCache.h"
 #include "GuestLayout.h"
+#include "GuestRequest.h"
 #include "VmDriver.h"
 #include "core/Launcher.h"
 
@@ -15,6 +16,7 @@
 namespace sandbox {
 
 class VmMachine;
+class VmProcess;
 
 // builtin:vm — every command runs inside a small Linux VM booted by the engine (QEMU here,
 // vfkit on macOS, Hyper-V on Windows), through the guest exec agent. prepare() fetches and
@@ -73,8 +75,16 @@ public:
     // from a baseline with its shares attached, or why it cold booted (oldest first).
     QStringList takeWorkspaceBootNotes();
 
+    // The guest agent as a command's SSH configuration runs it (`--ssh-proxy HOST PORT`: its
+    // ProxyCommand, through the guest's network forwarder).
+    static constexpr const char *kGuestAgentProgram = "/.sandbox/sandbox-vm-agent";
+
 private:
     Status prepareNow();
+    // Opens the filtering SSH agent of the command `id` (`process`, not begun yet) and gives it
+    // to the process; what the spawn request carries for it into the guest.
+    Result<GuestRequest::Agent> openAgent(const PolicySshAgent &policy, const SpawnRequest &request, quint32 id,
+                                          const std::shared_ptr<VmProcess> &process);
     Result<std::shared_ptr<VmMachine>> machineFor(const GuestLayout &layout, bool wait);
     // A VM's spec with its own run directory and initramfs (the layout appended). A
     // baseline-compatible VM (`monitor`: a monitor, the share slots) with an empty layout, or

@@ -50,7 +50,9 @@ BackendDescriptor VmLauncher::descriptor() const
                              "to the command (and still written on the command's stderr); under the allowlist "
                              "network mode every connection the filtering proxy refuses, for this backend (one "
                              "VM's forwarder serves every command in it, so such a refusal is not tied to one "
-                             "command); and the engine's own refusals. Not observed: what the guest's kernel "
+                             "command); every refusal of a command's SSH agent and every connection to a "
+                             "command's agent socket from outside its session, tied to the command; and the engine's "
+                             "own refusals. Not observed: what the guest's kernel "
                              "refuses on files (a write to a read-only share; a denied path is simply absent from "
                              "the guest).");
     return descriptor;
@@ -133,11 +135,37 @@ QMap<QString, QString> VmLauncher::enforcement() const
                      "winning. Nothing else leaves the VM, name lookups included (the proxy resolves names). Each "
                      "set of domain rules gets a VM of its own. Under network full only IPv4 addresses in the "
                      "lists count (see network), and each set of lists gets a VM of its own too"));
+    claims.insert(
+        QStringLiteral("sshAgent"),
+        tr("Each command gets a filtering agent of the engine's own (the user's agent socket never enters the "
+           "guest): it lists and signs with the policy's keys only, asks the user before a signature as the policy's "
+           "confirm says, passes no extension but session-bind@openssh.com, refuses adding, removing, locking and "
+           "unlocking keys, and reports every refusal. Inside the guest SSH_AUTH_SOCK, set after the request's own "
+           "environment, names a unix socket that the guest's exec agent opens for that command before it runs, in "
+           "a folder of the command's own under /run/sandbox-studio, and removes when the command ends; the exec "
+           "agent relays its connections over its own channel, in bounded buffers, to the command's filter on the "
+           "host. It serves a connection only when the connecting process (SO_PEERCRED) is in the command's session; "
+           "a process of another command of the VM is turned away and reported, and a process of the command that "
+           "starts a session of its own loses the agent. Limits: the check trusts the pid the kernel gives for the "
+           "connecting process, read at once on each connection; the commands of one VM all run as root on one "
+           "kernel, so another command can remove or replace the socket file (it still cannot use the agent through "
+           "it) and can reach into the command's own processes (through /proc/PID/mem, say) and act as that "
+           "command: the agent is as separate from another command of the same VM as the two commands are from each "
+           "other. SSH connections (the policy's hosts, port 22 unless one is given; they need the network mode "
+           "allowlist) go only through the filtering proxy, which allows those hosts beside the allowed domains; "
+           "each set of hosts gets a VM of its own. git uses an SSH configuration of the engine's, written into the "
+           "command's agent folder (GIT_SSH_COMMAND; others: ssh -F \"$SANDBOX_SSH_CONFIG\"), whose ProxyCommand is "
+           "the guest agent's tunnel (sandbox-vm-agent --ssh-proxy) through the guest's network forwarder, whose "
+           "host keys are the user's known-hosts entries for those hosts, copied there and checked strictly, and "
+           "which reads none of the user's SSH options; an ssh that ignores that configuration reaches nothing, as "
+           "the guest has no other way out. The SSH client is the host's, from the files the policy shares."));
     claims.insert(QStringLiteral("hostExecution"),
                   tr("nothing of the host is reachable from the guest whatever the policy says (deny, ask and "
                      "allow alike): host sockets are not reachable through 9p; the only channels are the exec "
-                     "agent's and, under network allowlist, the forwarder's, which the engine connects only to its "
-                     "filtering proxy; under network full the NIC reaches neither the host's loopback nor its own "
+                     "agent's (which, with an SSH agent in the policy, carries a command's agent connections to "
+                     "that command's filtering agent and nowhere else) and, under network allowlist, the "
+                     "forwarder's, which the engine connects only to its filtering proxy; under network full the NIC "
+                     "reaches neither the host's loopback nor its own "
                      "addresses, except its name resolver and an address of the host the policy names"));
     claims.insert(
         QStringLiteral("credentials"),

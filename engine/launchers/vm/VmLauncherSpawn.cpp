@@ -6,7 +6,9 @@
 #include "VmProcess.h"
 
 #include <QDir>
+#include <QFile>
 #include <QMutexLocker>
+#include <QTemporaryDir>
 
 namespace sandbox {
 
@@ -38,6 +40,16 @@ Result<std::shared_ptr<SandboxProcess>> VmLauncher::spawn(const SpawnRequest &re
             !addresses.ok())
             return addresses.error();
     }
+    // SSH goes only through the filtering proxy, to the agent's hosts: without the allowlist
+    // mode the guest has no way to it (none) or a way around it (full).
+    if (policy.sshAgent && !policy.sshAgent->hosts.isEmpty() && policy.network != Policy::NetworkMode::Allowlist)
+        return Error{ QStringLiteral("policy.sshAgent.hosts"),
+                      tr("SSH connections to the agent's hosts go through the filtering proxy, which serves the "
+                         "network mode \"allowlist\" only; set that mode (with or without allowed domains). Nothing "
+                         "was run."),
+                      {} };
+    if (policy.sshAgent && !host())
+        return Error{ QStringLiteral("policy.sshAgent"), tr("This engine offers no SSH agent; nothing was run."), {} };
     if (GuestRequest::hasNul(request))
         return Error{ kWhere, tr("the command, its environment or its directory contains a NUL character"), {} };
     const Result<GuestLayout> computed
@@ -51,6 +63,9 @@ Result<std::shared_ptr<SandboxProcess>> VmLauncher::spawn(const SpawnRequest &re
         layout.userNetwork = !proxied;
         layout.allowedDomains = policy.allowedDomains;
         layout.deniedDomains = policy.deniedDomains;
+        // The proxy lets SSH reach the agent's hosts too: they are part of the VM's rules.
+        if (proxied && policy.sshAgent)
+            layout.allowedDomains += policy.sshAgent->proxyRules();
     }
     // Credentials and an upstream proxy need network allowlist (Policy::collectProblems):
     // they are the proxy channel's, and with credentials the guest trusts the engine's
@@ -82,8 +97,69 @@ Result<std::shared_ptr<SandboxProcess>> VmLauncher::spawn(const SpawnRequest &re
         id = m_nextId++;
     }
     auto process = std::make_shared<VmProcess>(machine.value(), id);
-    process->begin(GuestRequest::spawnPayload(request, proxied, engineEnvironment), process);
+    if (!policy.sshAgent) {
+        process->begin(GuestRequest::spawnPayload(request, proxied, engineEnvironment), process);
+        return std::shared_ptr<SandboxProcess>(process);
+    }
+    Result<GuestRequest::Agent> agent = openAgent(*policy.sshAgent, request, id, process);
+    if (!agent.ok())
+        return agent.error();
+    process->begin(GuestRequest::spawnPayload(request, proxied, engineEnvironment, &agent.value()), process);
     return std::shared_ptr<SandboxProcess>(process);
+}
+
+Result<GuestRequest::Agent> VmLauncher::openAgent(const PolicySshAgent &policy, const SpawnRequest &request, quint32 id,
+                                                  const std::shared_ptr<VmProcess> &process)
+{
+    // The command's filtering agent and SSH configuration, in an owner-only folder of the
+    // engine's (short: the socket's path must fit a unix address); the guest gets a copy of the
+    // configuration, and its agent socket is relayed to the one here.
+    LauncherHost *launcherHost = host();
+    const QString runtimeBase
+        = !launcherHost->runtimeDirectory().isEmpty() ? launcherHost->runtimeDirectory() : QDir::tempPath();
+    QTemporaryDir folder(runtimeBase + QStringLiteral("/sandbox-vm-agent-XXXXXX"));
+    if (!folder.isValid())
+        return Error{
+            QStringLiteral("policy.sshAgent"),
+            tr("cannot create a folder for the command's SSH agent under %1; nothing was run").arg(runtimeBase),
+            {}
+        };
+    const std::weak_ptr<VmProcess> weak = process;
+    Result<LauncherHost::SshAgentSandbox> opened = launcherHost->openSshAgent(
+        policy, request.argv.join(QLatin1Char(' ')), folder.path(), GuestRequest::agentFolder(id),
+        QString::fromLatin1(kGuestAgentProgram), [weak](const Refusal &refusal) {
+            if (const std::shared_ptr<VmProcess> alive = weak.lock()) {
+                VmProcess *target = alive.get();
+                QMetaObject::invokeMethod(
+                    target,
+                    [weak, refusal] {
+                        if (const std::shared_ptr<VmProcess> still = weak.lock())
+                            emit still->refused(refusal);
+                    },
+                    Qt::QueuedConnection);
+            }
+        });
+    if (!opened.ok())
+        return opened.error();
+    GuestRequest::Agent agent;
+    agent.socketName = opened.value().socketName;
+    agent.environment = opened.value().environment;
+    const QStringList names = QDir(folder.path()).entryList(QDir::Files | QDir::NoDotAndDotDot, QDir::Name);
+    for (const QString &name : names) {
+        QFile file(QDir(folder.path()).filePath(name));
+        if (!file.open(QIODevice::ReadOnly))
+            return Error{
+                file.fileName(),
+                tr("cannot read the command's SSH configuration: %1; nothing was run").arg(file.errorString()),
+                {}
+            };
+        agent.files.append({ name, file.readAll() });
+        if (agent.files.last().second.contains('\0'))
+            return Error{ file.fileName(), tr("the command's SSH configuration holds a NUL; nothing was run"), {} };
+    }
+    folder.setAutoRemove(false);
+    process->setAgent(QDir(folder.path()).filePath(agent.socketName), opened.value().lease, folder.path());
+    return agent;
 }
 
 } // namespace sandbox

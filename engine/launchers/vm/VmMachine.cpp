@@ -1,5 +1,6 @@
 #include "VmMachine.h"
 
+#include "GuestAgentRelay.h"
 #include "GuestProtocol.h"
 #include "LittleEndian.h"
 
@@ -123,6 +124,8 @@ VmMachine::VmMachine(VmDriver::Command command, VmSpec spec, GuestLayout layout,
         for (auto it = m_sinks.cbegin(); it != m_sinks.cend(); ++it)
             it.value()(0, tr("the VM running this command stopped").toUtf8());
         m_sinks.clear();
+        for (const quint32 id : m_agents.keys())
+            dropAgent(id);
     });
     m_connectTimer.setInterval(10);
     connect(&m_connectTimer, &QTimer::timeout, this, &VmMachine::tryConnect);
@@ -203,6 +206,8 @@ void VmMachine::fail(const QString &reason)
     for (auto it = m_sinks.cbegin(); it != m_sinks.cend(); ++it)
         it.value()(0, reason.toUtf8());
     m_sinks.clear();
+    for (const quint32 id : m_agents.keys())
+        dropAgent(id);
     emit failed(reason);
 }
 
@@ -248,12 +253,25 @@ void VmMachine::readFrames()
             emit log(QString::fromUtf8(payload));
             continue;
         }
+        if (type == guest::AgentOpen || type == guest::AgentData || type == guest::AgentEof || type == guest::AgentClose
+            || type == guest::AgentCredit) {
+            // A command that ended (or never had an agent) has no relay: its frames are late.
+            GuestAgentRelay *relay = m_agents.value(id);
+            if (relay && !relay->handle(type, payload)) {
+                fail(tr("the exec agent sent a malformed SSH agent frame"));
+                stop();
+                return;
+            }
+            continue;
+        }
         const auto sink = m_sinks.constFind(id);
         if (sink == m_sinks.cend())
             continue;
         const Sink deliver = sink.value();
-        if (type == guest::Exited || type == guest::SpawnFailed)
+        if (type == guest::Exited || type == guest::SpawnFailed) {
             m_sinks.remove(id);
+            dropAgent(id);
+        }
         deliver(type, payload);
     }
 }
@@ -395,13 +413,20 @@ void VmMachine::writeFrame(quint8 type, quint32 id, const QByteArray &payload)
         m_pending.append(frame);
 }
 
-void VmMachine::open(quint32 id, const Sink &sink, const QByteArray &spawnPayload)
+void VmMachine::open(quint32 id, const Sink &sink, const QByteArray &spawnPayload, const QString &agentSocket)
 {
     if (hasFailed()) {
         sink(0, m_failure.toUtf8());
         return;
     }
     m_sinks.insert(id, sink);
+    if (!agentSocket.isEmpty()) {
+        m_agents.insert(id,
+                        new GuestAgentRelay(
+                            agentSocket,
+                            [this, id](quint8 type, const QByteArray &payload) { writeFrame(type, id, payload); },
+                            this));
+    }
     if (!m_ready) {
         m_bootWatchers.insert(id);
         for (const QString &note : std::as_const(m_bootNotes))
@@ -436,6 +461,13 @@ void VmMachine::close(quint32 id)
 {
     m_bootWatchers.remove(id);
     m_sinks.remove(id);
+    dropAgent(id);
+}
+
+void VmMachine::dropAgent(quint32 id)
+{
+    if (GuestAgentRelay *relay = m_agents.take(id))
+        relay->deleteLater();
 }
 
 } // namespace sandbox

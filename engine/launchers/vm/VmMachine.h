@@ -18,6 +18,8 @@
 
 namespace sandbox {
 
+class GuestAgentRelay;
+
 // One running VM: the hypervisor process and the exec agent's channel. Lives in the VM
 // backend's I/O thread; other threads reach it with QMetaObject::invokeMethod. Frames for
 // a command go to the sink registered for its id (called in this object's thread).
@@ -52,7 +54,9 @@ public:
     int commandCount() const { return int(m_sinks.size()); }
 
     // Sends a frame now, or once the agent is ready. Returns the id given to the command.
-    void open(quint32 id, const Sink &sink, const QByteArray &spawnPayload);
+    // With `agentSocket` (the command's filtering SSH agent on the host), the connections the
+    // guest relays from the command's agent socket are connected to it until the command ends.
+    void open(quint32 id, const Sink &sink, const QByteArray &spawnPayload, const QString &agentSocket = {});
     void send(quint8 type, quint32 id, const QByteArray &payload);
     void close(quint32 id);
     // After the driver restored the VM: runs the handshake command (cwd, argv, env as for a
@@ -101,6 +105,7 @@ private:
     void writeNow(quint8 type, quint32 id, const QByteArray &payload);
     void attachShares();
     void bootCold(const QString &reason);
+    void dropAgent(quint32 id);
 
     VmDriver::Command m_command;
     VmSpec m_spec;
@@ -116,6 +121,7 @@ private:
     QByteArray m_input;
     QList<QByteArray> m_pending; // frames written before the agent was ready
     QHash<quint32, Sink> m_sinks;
+    QHash<quint32, GuestAgentRelay *> m_agents; // the commands' agent relays (children)
     QStringList m_bootNotes;
     QSet<quint32> m_bootWatchers; // the commands opened before the VM was ready
     bool m_ready = false;

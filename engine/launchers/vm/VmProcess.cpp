@@ -4,6 +4,7 @@
 #include "VmMachine.h"
 
 #include <QCoreApplication>
+#include <QDir>
 
 #include <csignal>
 
@@ -41,6 +42,7 @@ VmProcess::VmProcess(std::shared_ptr<VmMachine> machine, quint32 id)
 
 VmProcess::~VmProcess()
 {
+    releaseAgent();
     if (m_running) {
         VmMachine *machine = m_machine.get();
         const quint32 id = m_id;
@@ -51,12 +53,28 @@ VmProcess::~VmProcess()
     }
 }
 
+void VmProcess::setAgent(const QString &agentSocket, std::shared_ptr<const void> lease, const QString &folder)
+{
+    m_agentSocket = agentSocket;
+    m_agentLease = std::move(lease);
+    m_agentFolder = folder;
+}
+
+void VmProcess::releaseAgent()
+{
+    if (!m_agentLease && m_agentFolder.isEmpty())
+        return;
+    m_agentLease.reset(); // the agent stops listening
+    if (!m_agentFolder.isEmpty())
+        QDir(std::exchange(m_agentFolder, QString())).removeRecursively();
+}
+
 void VmProcess::begin(const QByteArray &spawnPayload, const std::shared_ptr<VmProcess> &self)
 {
     std::weak_ptr<VmProcess> weak = self;
     VmMachine *machine = m_machine.get();
     const quint32 id = m_id;
-    QMetaObject::invokeMethod(machine, [machine, id, weak, spawnPayload] {
+    QMetaObject::invokeMethod(machine, [machine, id, weak, spawnPayload, agentSocket = m_agentSocket] {
         machine->open(
             id,
             [weak](quint8 type, const QByteArray &payload) {
@@ -67,7 +85,7 @@ void VmProcess::begin(const QByteArray &spawnPayload, const std::shared_ptr<VmPr
                                               [process, type, payload] { process->deliver(type, payload); });
                 }
             },
-            spawnPayload);
+            spawnPayload, agentSocket);
     });
 }
 
@@ -106,6 +124,21 @@ void VmProcess::deliver(quint8 type, const QByteArray &payload)
         emit refused(refusal);
         break;
     }
+    case guest::AgentRefused: {
+        // This command (or, when it was none of the VM's commands, another process) connected
+        // to another command's agent socket: the guest's agent closed it at once.
+        const QList<QByteArray> parts = payload.split('\t');
+        Refusal refusal;
+        refusal.kind = Refusal::Kind::HostSocket;
+        refusal.what = tr("%1 (connected by %2, process %3 of the guest)")
+                           .arg(QString::fromUtf8(parts.value(2)), QString::fromUtf8(parts.value(1)),
+                                QString::fromUtf8(parts.value(0)));
+        refusal.rule = tr("unix sockets: a command's SSH agent serves only the processes of that command's own "
+                          "session (refused by the guest's exec agent)");
+        qInfo("builtin:vm: %s", qUtf8Printable(refusal.what));
+        emit refused(refusal);
+        break;
+    }
     case guest::Exited:
         if (payload.size() >= 9) {
             ExitStatus status;
@@ -126,6 +159,7 @@ void VmProcess::deliver(quint8 type, const QByteArray &payload)
                 end(ExitStatus{ 0, true, SIGKILL, false });
                 return;
             }
+            releaseAgent();
             emit failedToStart(error);
             m_exit = ExitStatus{ 127, false, 0, false };
             return;
@@ -142,6 +176,7 @@ void VmProcess::end(const ExitStatus &status)
     m_exit = status;
     m_running = false;
     m_graceTimer.stop();
+    releaseAgent();
     emit finished(status);
 }
 

@@ -20,6 +20,10 @@ public:
     VmProcess(std::shared_ptr<VmMachine> machine, quint32 id);
     ~VmProcess() override;
 
+    // The command's filtering SSH agent, before begin(): its socket on the host (the guest's
+    // agent connections go there), what keeps it serving, and the host folder it and the SSH
+    // configuration are in. All three go when the command ends.
+    void setAgent(const QString &agentSocket, std::shared_ptr<const void> lease, const QString &folder);
     // Hands the spawn to the machine (called once, right after construction).
     void begin(const QByteArray &spawnPayload, const std::shared_ptr<VmProcess> &self);
 
@@ -37,6 +41,7 @@ public:
 private:
     void signal(int number);
     void end(const ExitStatus &status);
+    void releaseAgent();
 
     std::shared_ptr<VmMachine> m_machine;
     quint32 m_id;
@@ -46,6 +51,9 @@ private:
     bool m_killRequested = false;
     ExitStatus m_exit;
     QTimer m_graceTimer;
+    QString m_agentSocket;
+    std::shared_ptr<const void> m_agentLease;
+    QString m_agentFolder;
 };
 
 } // namespace sandbox

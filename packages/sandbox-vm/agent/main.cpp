@@ -1,12 +1,16 @@
 // sandbox-vm-agent: the guest exec agent. It is the guest's init: it prepares the guest
 // (GuestBoot), then serves the engine on one channel: spawn (argv, env, cwd), stdin,
-// stdout and stderr streams, signals and exit status for many concurrent commands.
+// stdout and stderr streams, signals and exit status for many concurrent commands, and
+// each command's SSH agent socket (CommandAgent). Run as `sandbox-vm-agent --ssh-proxy HOST
+// PORT` it is the ProxyCommand of a command's SSH configuration instead.
+#include "CommandAgent.h"
 #include "GuestBoot.h"
 #include "GuestForwarder.h"
 #include "GuestNetwork.h"
 #include "GuestProtocol.h"
 #include "WireU32.h"
 #include "fdio/FdIo.h"
+#include "launchers/auto/linux/init/SshProxyCommand.h"
 
 #include <cerrno>
 #include <csignal>
@@ -70,6 +74,7 @@ struct Command
     std::string pendingStdin;
     bool stdinEofRequested = false;
     std::string reportLine;
+    std::unique_ptr<CommandAgent> agent; // its SSH agent socket, when the spawn asked for one
 };
 
 std::map<uint32_t, std::unique_ptr<Command>> g_commands;
@@ -169,11 +174,48 @@ void spawnCommand(uint32_t id, const std::string &payload)
     ok = ok && next(countText);
     for (unsigned long i = 0, n = ok ? std::stoul(countText) : 0; ok && i < n; ++i)
         ok = next(env.emplace_back());
+    bool observe = false;
+    bool withAgent = false;
+    for (size_t start = 0; start <= flags.size();) {
+        const size_t end = std::min(flags.find(' ', start), flags.size());
+        const std::string word = flags.substr(start, end - start);
+        observe = observe || word == "observe";
+        withAgent = withAgent || word == "agent";
+        start = end + 1;
+    }
+    std::string socketName;
+    std::vector<CommandAgent::File> files;
+    if (ok && withAgent) {
+        ok = next(socketName) && next(countText);
+        for (unsigned long i = 0, n = ok ? std::stoul(countText) : 0; ok && i < n && i <= kAgentMaxFiles; ++i) {
+            CommandAgent::File &file = files.emplace_back();
+            ok = next(file.first) && next(file.second);
+        }
+    }
     if (!ok || argv.empty() || g_commands.count(id)) {
         sendText(SpawnFailed, id, "malformed spawn request");
         return;
     }
-    const bool observe = flags == "observe";
+    // The agent listens before the command runs (SSH_AUTH_SOCK names it from the start).
+    std::unique_ptr<CommandAgent> agent;
+    if (withAgent) {
+        agent = std::make_unique<CommandAgent>(
+            id, [id](FrameType type, const std::string &frame) { sendText(type, id, frame); },
+            [id](pid_t peerSession, const std::string &what) {
+                // The refusal of the command that tried, when a command's session made it.
+                uint32_t offender = id;
+                for (const auto &[otherId, other] : g_commands) {
+                    if (other->pid == peerSession)
+                        offender = otherId;
+                }
+                sendText(AgentRefused, offender, what);
+            });
+        const std::string problem = agent->open(socketName, files);
+        if (!problem.empty()) {
+            sendText(SpawnFailed, id, "SSH agent: " + problem);
+            return;
+        }
+    }
 
     int in[2], out[2], err[2], report[2] = { -1, -1 }, status[2];
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) || pipe2(status, O_CLOEXEC)
@@ -265,6 +307,9 @@ void spawnCommand(uint32_t id, const std::string &payload)
     command->stdoutFd = out[0];
     command->stderrFd = err[0];
     command->reportFd = observe ? report[0] : -1;
+    command->agent = std::move(agent);
+    if (command->agent)
+        command->agent->setSession(pid);
     for (int fd : { command->stdinFd, command->stdoutFd, command->stderrFd, command->reportFd })
         if (fd >= 0)
             setNonBlocking(fd);
@@ -288,6 +333,7 @@ void finishCommand(Command &command, int status)
     closeFd(command.stdoutFd);
     closeFd(command.stderrFd);
     closeFd(command.reportFd);
+    command.agent.reset(); // its socket and folder go with the command
     std::string exited;
     const bool signaled = WIFSIGNALED(status);
     putU32(exited, uint32_t(signaled ? 0 : WEXITSTATUS(status)));
@@ -366,6 +412,12 @@ void handleFrame(uint8_t type, uint32_t id, const std::string &payload)
         if (payload.size() >= 4)
             kill(-command.pid, int(getU32(payload.data())));
         break;
+    case AgentData:
+    case AgentClose:
+    case AgentCredit:
+        if (command.agent)
+            command.agent->fromHost(type, payload);
+        break;
     default:
         break;
     }
@@ -373,9 +425,11 @@ void handleFrame(uint8_t type, uint32_t id, const std::string &payload)
 
 } // namespace
 
-int main()
+int main(int argc, char **argv)
 {
     const bool isInit = getpid() == 1;
+    if (!isInit && argc == 4 && std::strcmp(argv[1], "--ssh-proxy") == 0)
+        return sandbox::init::runSshProxy(argv[2], argv[3], "sandbox-vm-agent");
     std::vector<std::string> problems;
     if (isInit)
         problems = bootGuest();
@@ -445,12 +499,22 @@ int main()
                 owners.push_back({ command.get(), 0 });
             }
         }
+        // The agents' descriptors come last: each agent handles its own.
+        const size_t ownedFds = fds.size();
+        for (auto &[id, command] : g_commands) {
+            if (command->agent)
+                command->agent->collect(fds);
+        }
         if (poll(fds.data(), fds.size(), -1) < 0) {
             if (errno == EINTR)
                 continue;
             return 4;
         }
-        for (size_t i = 2; i < fds.size(); ++i) {
+        for (auto &[id, command] : g_commands) {
+            if (command->agent)
+                command->agent->handle(fds);
+        }
+        for (size_t i = 2; i < ownedFds; ++i) {
             if (!fds[i].revents)
                 continue;
             Command &command = *owners[i].first;

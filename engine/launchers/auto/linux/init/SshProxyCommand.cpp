@@ -21,6 +21,8 @@ namespace {
 
 constexpr size_t kMaxAnswerHead = 8192;
 
+const char *g_program = "sandbox-init"; // who speaks in the messages
+
 bool validHost(const std::string &host)
 {
     if (host.empty() || host.size() > 253)
@@ -50,7 +52,7 @@ int connectedSocket(int family, const sockaddr *address, socklen_t length)
     const int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd >= 0 && connect(fd, address, length) == 0)
         return fd;
-    std::fprintf(stderr, "sandbox-init: ssh proxy: cannot reach the filtering proxy: %s\n", std::strerror(errno));
+    std::fprintf(stderr, "%s: ssh proxy: cannot reach the filtering proxy: %s\n", g_program, std::strerror(errno));
     if (fd >= 0)
         close(fd);
     return -1;
@@ -63,7 +65,7 @@ int connectToProxy()
     if (unixPath && *unixPath) {
         sockaddr_un address = {};
         if (std::strlen(unixPath) >= sizeof address.sun_path) {
-            std::fprintf(stderr, "sandbox-init: ssh proxy: the proxy socket path is too long\n");
+            std::fprintf(stderr, "%s: ssh proxy: the proxy socket path is too long\n", g_program);
             return -1;
         }
         address.sun_family = AF_UNIX;
@@ -75,13 +77,14 @@ int connectToProxy()
     const char *prefix = "http://127.0.0.1:";
     if (!url || std::strncmp(url, prefix, std::strlen(prefix)) != 0) {
         std::fprintf(stderr,
-                     "sandbox-init: ssh proxy: this sandbox has no filtering proxy (its policy allows no "
-                     "domains or SSH hosts)\n");
+                     "%s: ssh proxy: this sandbox has no filtering proxy (its policy allows no "
+                     "domains or SSH hosts)\n",
+                     g_program);
         return -1;
     }
     const int port = parsePort(url + std::strlen(prefix));
     if (port < 0) {
-        std::fprintf(stderr, "sandbox-init: ssh proxy: bad SANDBOX_PROXY \"%s\"\n", url);
+        std::fprintf(stderr, "%s: ssh proxy: bad SANDBOX_PROXY \"%s\"\n", g_program, url);
         return -1;
     }
     sockaddr_in address = {};
@@ -145,12 +148,13 @@ int relay(int tunnel)
 
 } // namespace
 
-int runSshProxy(const char *hostText, const char *portText)
+int runSshProxy(const char *hostText, const char *portText, const char *program)
 {
+    g_program = program;
     const std::string host = hostText;
     const int port = parsePort(portText);
     if (!validHost(host) || port < 0) {
-        std::fprintf(stderr, "sandbox-init: ssh proxy: \"%s\" port \"%s\" is not a host and port\n", hostText,
+        std::fprintf(stderr, "%s: ssh proxy: \"%s\" port \"%s\" is not a host and port\n", g_program, hostText,
                      portText);
         return 2;
     }
@@ -165,7 +169,7 @@ int runSshProxy(const char *hostText, const char *portText)
     std::string head;
     if (!fdio::writeAll(tunnel, request.data(), request.size()) || !readAnswer(tunnel, head)) {
         const std::string line = head.substr(0, head.find("\r\n"));
-        std::fprintf(stderr, "sandbox-init: ssh proxy: %s refused by the filtering proxy%s%s\n", authority.c_str(),
+        std::fprintf(stderr, "%s: ssh proxy: %s refused by the filtering proxy%s%s\n", g_program, authority.c_str(),
                      line.empty() ? "" : ": ", line.c_str());
         close(tunnel);
         return 1;

@@ -1,0 +1,414 @@
+// The filtering SSH agent in builtin:vm, through `sandboxctl run` against a sandboxd with the
+// VM backend active (QEMU booting the real guest, TCG here; the helpers from this build's
+// bundle), with Debian's ssh-agent holding two keys (one listed in the policy, one not) as
+// the engine's user agent and Debian's sshd on a loopback port. Every command runs under one
+// policy shape (network allowlist with the sshd as the agent's host), so one VM serves them
+// all. Inside the guest SSH_AUTH_SOCK is the command's own socket, relayed by the guest's
+// exec agent to the command's filter: the listed key is the only one seen and the only one
+// that signs (a signature and a signed commit verify on the host), the user's keys cannot be
+// changed, another command of the same VM cannot use the socket (and that is reported), the
+// socket goes with the command, and `git push` over SSH reaches the sshd through the
+// filtering proxy only.
+#include "OpenSshRig.h"
+#include "ProgramRun.h"
+#include "server/Client.h"
+#include "server/LocalSocketTransport.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+
+using sandbox::test::binary;
+using sandbox::test::OpenSshRig;
+using sandbox::test::Outcome;
+
+namespace {
+
+constexpr int kSlowMs = 300 * 1000; // a boot, or a command, under TCG on a loaded host
+
+} // namespace
+
+class TestVmSshAgent final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void onlyTheListedKeyIsSeenAndSigns();
+    void signedCommitVerifiesOnTheHost();
+    void theUsersKeysCannotBeChanged();
+    void confirmationIsAskedForEverySignature();
+    void anotherCommandsAgentIsUnusable();
+    void pushReachesOnlyThePolicysHosts();
+    void hostsWithoutTheAllowlistAreRefused();
+
+private:
+    Outcome ctl(const QStringList &args, const QByteArray &input = {});
+    QStringList ctlArguments(const QStringList &args) const;
+    QProcessEnvironment ctlEnvironment() const;
+    // Runs `script` (sh) in the guest under the policy with the listed key and `confirm`.
+    Outcome run(const QString &script, const QString &confirm = QStringLiteral("never"));
+    QString writePolicy(const QString &confirm, const QString &network = QStringLiteral("allowlist"));
+    QByteArray events();
+    int hostGit(const QStringList &args, QByteArray *out = nullptr) const;
+
+    OpenSshRig m_rig;
+    std::unique_ptr<QTemporaryDir> m_root;
+    QString m_workspace;
+    std::unique_ptr<QProcess> m_daemon;
+    QByteArray m_daemonLog;
+};
+
+void TestVmSshAgent::initTestCase()
+{
+    QVERIFY2(!QStandardPaths::findExecutable(QStringLiteral("qemu-system-x86_64")).isEmpty(),
+             "qemu-system-x86_64 is missing: run installer/install-deps.sh test");
+    const QString started = m_rig.start();
+    QVERIFY2(started.isEmpty(), qPrintable(started));
+    const QString server = m_rig.startServer();
+    QVERIFY2(server.isEmpty(), qPrintable(server));
+    // Outside /tmp: the guest's /tmp is its own.
+    m_root = std::make_unique<QTemporaryDir>(QStringLiteral("/var/tmp/tst_vmsshagent-XXXXXX"));
+    QVERIFY(m_root->isValid());
+    m_workspace = m_root->filePath(QStringLiteral("work"));
+    QVERIFY(QDir().mkpath(m_workspace));
+    // The user's home, whose known hosts the guest gets a copy of.
+    const QString home = m_root->filePath(QStringLiteral("home"));
+    QVERIFY(QDir().mkpath(home + QStringLiteral("/.ssh")));
+    QVERIFY(OpenSshRig::writeFile(home + QStringLiteral("/.ssh/known_hosts"),
+                                  OpenSshRig::readAll(m_rig.path(QStringLiteral("known_hosts")))
+                                      + "elsewhere.example.org "
+                                      + OpenSshRig::readAll(m_rig.path(QStringLiteral("host_key.pub")))));
+    // The public halves the commands name (the private ones exist only in the user's agent).
+    QVERIFY(QFile::copy(m_rig.listedKey(), m_workspace + QStringLiteral("/listed.pub")));
+    QVERIFY(QFile::copy(m_rig.unlistedKey(), m_workspace + QStringLiteral("/unlisted.pub")));
+    QVERIFY(OpenSshRig::writeFile(m_workspace + QStringLiteral("/data"), "to be signed\n"));
+
+    m_daemon = std::make_unique<QProcess>();
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    // The engine filters the agent of its own environment, as a user's session gives it.
+    env.insert(QStringLiteral("SSH_AUTH_SOCK"), m_rig.agentSocket());
+    env.insert(QStringLiteral("HOME"), home);
+    env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
+    env.insert(QStringLiteral("SANDBOX_CONFIG_DIR"), m_root->filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("SANDBOX_STATE_DIR"), m_root->filePath(QStringLiteral("state")));
+    QVERIFY(QDir().mkpath(m_root->filePath(QStringLiteral("run"))));
+    QFile::setPermissions(m_root->filePath(QStringLiteral("run")),
+                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    sandbox::test::startSandboxd(*m_daemon, env, m_root->filePath(QStringLiteral("run/engine.sock")), m_daemonLog);
+    if (QTest::currentTestFailed())
+        return;
+    const Outcome set = ctl({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:vm"),
+                              QStringLiteral("helperSource=")
+                                  + QUrl::fromLocalFile(QStringLiteral(SANDBOX_VM_BUNDLE_DIR "/")).toString() });
+    QVERIFY2(set.exitCode == 0, set.err.constData());
+    const Outcome activated = ctl({ QStringLiteral("activate"), QStringLiteral("builtin:vm") });
+    QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
+    // The backend claims the dimension, so the policy runs.
+    const Outcome described
+        = ctl({ QStringLiteral("describe"), QStringLiteral("builtin:vm"), QStringLiteral("--json") });
+    QVERIFY2(!sandbox::test::claimOf(described.out, QStringLiteral("sshAgent")).isEmpty(), described.out.constData());
+}
+
+void TestVmSshAgent::cleanupTestCase()
+{
+    if (m_daemon && m_daemon->state() != QProcess::NotRunning)
+        sandbox::test::stopGracefully(*m_daemon);
+    m_daemon.reset();
+    m_root.reset();
+}
+
+QStringList TestVmSshAgent::ctlArguments(const QStringList &args) const
+{
+    return QStringList{ QStringLiteral("--socket"), m_root->filePath(QStringLiteral("run/engine.sock")) } + args;
+}
+
+QProcessEnvironment TestVmSshAgent::ctlEnvironment() const
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+    return env;
+}
+
+Outcome TestVmSshAgent::ctl(const QStringList &args, const QByteArray &input)
+{
+    return sandbox::test::runProgram(binary(QStringLiteral("sandboxctl")), ctlArguments(args), m_workspace, input,
+                                     kSlowMs, ctlEnvironment());
+}
+
+QString TestVmSshAgent::writePolicy(const QString &confirm, const QString &network)
+{
+    const QJsonObject agent{ { QStringLiteral("keys"), QJsonArray{ m_rig.listedFingerprint() } },
+                             { QStringLiteral("confirm"), confirm },
+                             { QStringLiteral("hosts"),
+                               QJsonArray{ QStringLiteral("127.0.0.1:%1").arg(m_rig.serverPort()) } } };
+    const QJsonObject policy{
+        { QStringLiteral("filesystem"),
+          QJsonObject{ { QStringLiteral("readable"), QJsonArray{ QStringLiteral("/") } },
+                       { QStringLiteral("writable"), QJsonArray{ QStringLiteral("${workspace}") } } } },
+        { QStringLiteral("network"), QJsonObject{ { QStringLiteral("mode"), network } } },
+        { QStringLiteral("hostExecution"), QStringLiteral("deny") },
+        { QStringLiteral("sshAgent"), agent },
+    };
+    const QString file = m_root->filePath(QStringLiteral("policy-%1-%2.json").arg(confirm, network));
+    return OpenSshRig::writeFile(file, QJsonDocument(policy).toJson()) ? file : QString();
+}
+
+Outcome TestVmSshAgent::run(const QString &script, const QString &confirm)
+{
+    return ctl({ QStringLiteral("run"), QStringLiteral("--policy"), writePolicy(confirm), QStringLiteral("--"),
+                 QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                 QStringLiteral("export HOME=/tmp GIT_CONFIG_NOSYSTEM=1; ") + script });
+}
+
+QByteArray TestVmSshAgent::events()
+{
+    return ctl({ QStringLiteral("events") }).out;
+}
+
+int TestVmSshAgent::hostGit(const QStringList &args, QByteArray *out) const
+{
+    QProcess git;
+    git.setWorkingDirectory(m_workspace);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+    env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
+    git.setProcessEnvironment(env);
+    git.start(QStringLiteral("git"),
+              QStringList{ QStringLiteral("-c"), QStringLiteral("user.name=Tester"), QStringLiteral("-c"),
+                           QStringLiteral("user.email=tester@example.org") }
+                  + args);
+    if (!git.waitForFinished(60000))
+        return -1;
+    if (out)
+        *out = git.readAllStandardOutput() + git.readAllStandardError();
+    return git.exitCode();
+}
+
+void TestVmSshAgent::onlyTheListedKeyIsSeenAndSigns()
+{
+    const Outcome ran = run(QStringLiteral(
+        "ssh-add -l; echo listed=$?; rm -f data.sig; ssh-keygen -q -Y sign -f listed.pub -n file data; "
+        "echo signed=$?; ssh-keygen -q -Y sign -f unlisted.pub -n file data 2>/dev/null; echo unlisted=$?; "
+        "echo \"socket=$SSH_AUTH_SOCK\"; ls -ld \"$(dirname \"$SSH_AUTH_SOCK\")\""));
+    const QByteArray said = ran.out + ran.err;
+    QVERIFY2(ran.out.contains(m_rig.listedFingerprint().toLatin1()), said.constData());
+    QVERIFY2(!ran.out.contains(m_rig.unlistedFingerprint().toLatin1()), said.constData());
+    QVERIFY2(ran.out.contains("listed=0\n") && ran.out.contains("signed=0\n"), said.constData());
+    QVERIFY2(ran.out.contains("unlisted=") && !ran.out.contains("unlisted=0\n"), said.constData());
+    // The command's own socket in the guest, in a folder of its own (0700), not the user's agent.
+    QVERIFY2(ran.out.contains("socket=/run/sandbox-studio/agent-"), said.constData());
+    QVERIFY2(ran.out.contains("drwx------"), said.constData());
+    QVERIFY(!ran.out.contains(m_rig.agentSocket().toLatin1()));
+
+    // The signature verifies on the host against the listed key alone.
+    const QString verified = m_rig.verifySignature(m_rig.listedKey(), m_workspace + QStringLiteral("/data"),
+                                                   m_workspace + QStringLiteral("/data.sig"));
+    QVERIFY2(verified.isEmpty(), qPrintable(verified));
+
+    // The socket and its folder went with the command: the next command finds only its own.
+    const QByteArray folder = ran.out.mid(ran.out.indexOf("socket=") + 7).split('\n').value(0);
+    const Outcome after = run(QStringLiteral("ls /run/sandbox-studio; if test -e %1; then echo left; fi")
+                                  .arg(QString::fromUtf8(folder.left(folder.lastIndexOf('/')))));
+    QVERIFY2(after.exitCode == 0 && after.out.count("agent-") == 1 && !after.out.contains("left"),
+             QByteArray(after.out + after.err).constData());
+}
+
+void TestVmSshAgent::signedCommitVerifiesOnTheHost()
+{
+    const QString project = m_workspace + QStringLiteral("/signed");
+    QVERIFY(QDir().mkpath(project));
+    QCOMPARE(hostGit({ QStringLiteral("init"), QStringLiteral("-q"), project }), 0);
+    QVERIFY(OpenSshRig::writeFile(project + QStringLiteral("/file"), "signed content\n"));
+    const Outcome ran = run(QStringLiteral("cd %1 && git -c safe.directory='*' add file && git -c safe.directory='*' "
+                                           "-c user.name=Tester -c user.email=tester@example.org -c gpg.format=ssh "
+                                           "-c user.signingkey=%2/listed.pub commit -q -S -m signed && echo committed")
+                                .arg(project, m_workspace));
+    QVERIFY2(ran.out.contains("committed"), QByteArray(ran.out + ran.err).constData());
+    const QString verified = m_rig.verifyCommit(m_rig.listedKey(), project);
+    QVERIFY2(verified.isEmpty(), qPrintable(verified));
+}
+
+void TestVmSshAgent::theUsersKeysCannotBeChanged()
+{
+    const Outcome ran = run(QStringLiteral(
+        "ssh-add -D; echo removeall=$?; ssh-add -d listed.pub; echo remove=$?; ssh-add -x </dev/null; echo lock=$?; "
+        "ssh-keygen -q -t ed25519 -N '' -C planted -f /tmp/planted && ssh-add /tmp/planted; echo add=$?"));
+    const QByteArray said = ran.out + ran.err;
+    QVERIFY2(ran.out.contains("removeall=") && ran.out.contains("add="), said.constData());
+    QVERIFY2(!ran.out.contains("removeall=0") && !ran.out.contains("remove=0") && !ran.out.contains("add=0"),
+             said.constData());
+    // The user's agent holds its two keys, and nothing else.
+    const QStringList held = m_rig.fingerprintsListedAt(m_rig.agentSocket());
+    QCOMPARE(held.size(), 2);
+    QVERIFY(held.contains(m_rig.listedFingerprint()) && held.contains(m_rig.unlistedFingerprint()));
+    // Each attempt is the agent's refusal, reported as the command's.
+    const QByteArray reported = events();
+    QVERIFY2(reported.count("ssh agent: ") >= 3, reported.constData());
+}
+
+void TestVmSshAgent::confirmationIsAskedForEverySignature()
+{
+    // A presenter of the engine's (as Studio or the TUI is) answers each signature question.
+    QString error;
+    auto transport
+        = sandbox::LocalSocketTransport::connectTo(m_root->filePath(QStringLiteral("run/engine.sock")), 10000, &error);
+    QVERIFY2(transport, qPrintable(error));
+    sandbox::Client presenter(std::move(transport));
+    bool accept = false;
+    int asked = 0;
+    connect(&presenter, &sandbox::Client::hostInteractionRequested, this,
+            [&](const sandbox::HostInteractionRequest &request) {
+                if (request.subject != QStringLiteral("ssh-signature"))
+                    return;
+                ++asked;
+                sandbox::HostInteractionResponse response;
+                response.id = request.id;
+                response.accepted = accept;
+                presenter.answerInteraction(response);
+            });
+    for (const bool answer : { false, true }) {
+        accept = answer;
+        asked = 0;
+        QProcess command;
+        command.setProcessEnvironment(ctlEnvironment());
+        command.setWorkingDirectory(m_workspace);
+        command.start(
+            binary(QStringLiteral("sandboxctl")),
+            ctlArguments({ QStringLiteral("run"), QStringLiteral("--policy"), writePolicy(QStringLiteral("always")),
+                           QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                           QStringLiteral("for n in 1 2; do ssh-keygen -q -Y sign -f listed.pub -n file data "
+                                          "2>/dev/null && rm data.sig && echo signed; done; echo done") }));
+        command.closeWriteChannel();
+        QTRY_VERIFY_WITH_TIMEOUT(command.state() == QProcess::NotRunning, kSlowMs);
+        const QByteArray out = command.readAllStandardOutput();
+        QVERIFY2(out.contains("done"), QByteArray(out + command.readAllStandardError()).constData());
+        QCOMPARE(out.count("signed"), answer ? 2 : 0);
+        QCOMPARE(asked, 2);
+    }
+}
+
+void TestVmSshAgent::anotherCommandsAgentIsUnusable()
+{
+    // Command A holds its agent (in the VM that B runs in too: same policy) while B, with an
+    // agent of its own, tries A's socket by its path.
+    const QString written = m_workspace + QStringLiteral("/a-socket");
+    QFile::remove(written);
+    QProcess first;
+    first.setProcessEnvironment(ctlEnvironment());
+    first.setWorkingDirectory(m_workspace);
+    first.start(binary(QStringLiteral("sandboxctl")),
+                ctlArguments({ QStringLiteral("run"), QStringLiteral("--policy"), writePolicy(QStringLiteral("never")),
+                               QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
+                               QStringLiteral("echo \"$SSH_AUTH_SOCK\" > a-socket.new && mv a-socket.new a-socket; "
+                                              "read line; ssh-add -l >/dev/null; echo first=$?") }));
+    QVERIFY(first.waitForStarted(30000));
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(written).size() > 0, kSlowMs);
+    const QByteArray path = OpenSshRig::readAll(written).trimmed();
+    QVERIFY2(path.startsWith("/run/sandbox-studio/agent-"), path.constData());
+
+    const Outcome second = run(QStringLiteral("SSH_AUTH_SOCK=%1 ssh-add -l; echo other=$?; ssh-add -l >/dev/null; "
+                                              "echo own=$?; for s in /run/sandbox-studio/agent-*/agent-*; do "
+                                              "SSH_AUTH_SOCK=$s ssh-add -l >/dev/null 2>&1 && echo reached $s; done; "
+                                              "setsid sh -c 'ssh-add -l >/dev/null 2>&1; echo detached=$?'")
+                                   .arg(QString::fromLatin1(path)));
+    const QByteArray said = second.out + second.err;
+    QVERIFY2(second.out.contains("other=") && !second.out.contains("other=0"), said.constData());
+    QVERIFY2(second.out.contains("own=0"), said.constData());
+    // Only its own socket answers.
+    QCOMPARE(second.out.count("reached "), 1);
+    QVERIFY2(!second.out.contains(QByteArray("reached " + path)), said.constData());
+    // A process that leaves the command's session leaves its agent behind too.
+    QVERIFY2(second.out.contains("detached=") && !second.out.contains("detached=0"), said.constData());
+
+    // A's agent still serves A.
+    first.write("go\n");
+    first.closeWriteChannel();
+    QVERIFY(first.waitForFinished(kSlowMs));
+    const QByteArray firstSaid = first.readAllStandardOutput();
+    QVERIFY2(firstSaid.contains("first=0"), QByteArray(firstSaid + first.readAllStandardError()).constData());
+    // B's attempt on A's socket is reported as B's refused unix socket.
+    const QByteArray reported = ctl({ QStringLiteral("events"), QStringLiteral("--json") }).out;
+    bool found = false;
+    for (const QJsonValue &entry : QJsonDocument::fromJson(reported).array()) {
+        const QJsonObject refusal = entry.toObject();
+        found = found
+            || (refusal.value(QStringLiteral("kind")).toString() == QLatin1String("host-socket")
+                && refusal.value(QStringLiteral("what")).toString().startsWith(QString::fromLatin1(path))
+                && refusal.value(QStringLiteral("command")).toString().contains(QStringLiteral("other=")));
+    }
+    QVERIFY2(found, reported.constData());
+}
+
+void TestVmSshAgent::pushReachesOnlyThePolicysHosts()
+{
+    const QString project = m_workspace + QStringLiteral("/pushed");
+    QVERIFY(QDir().mkpath(project));
+    const QString remote = m_rig.path(QStringLiteral("remote-vm.git"));
+    QCOMPARE(hostGit({ QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("--bare"), remote }), 0);
+    QCOMPARE(hostGit({ QStringLiteral("-C"), project, QStringLiteral("init"), QStringLiteral("-q"),
+                       QStringLiteral("-b"), QStringLiteral("main") }),
+             0);
+    QVERIFY(OpenSshRig::writeFile(project + QStringLiteral("/f"), "pushed\n"));
+    QCOMPARE(hostGit({ QStringLiteral("-C"), project, QStringLiteral("add"), QStringLiteral("f") }), 0);
+    QCOMPARE(hostGit({ QStringLiteral("-C"), project, QStringLiteral("commit"), QStringLiteral("-qm"),
+                       QStringLiteral("first") }),
+             0);
+    QCOMPARE(
+        hostGit(
+            { QStringLiteral("-C"), project, QStringLiteral("remote"), QStringLiteral("add"), QStringLiteral("origin"),
+              QStringLiteral("ssh://%1@127.0.0.1:%2%3").arg(m_rig.userName()).arg(m_rig.serverPort()).arg(remote) }),
+        0);
+    QByteArray head;
+    QCOMPARE(hostGit({ QStringLiteral("-C"), project, QStringLiteral("rev-parse"), QStringLiteral("HEAD") }, &head), 0);
+
+    const quint16 other = m_rig.serverPort() == 65535 ? 65534 : m_rig.serverPort() + 1;
+    const Outcome ran
+        = run(QStringLiteral("cd %4 && git -c safe.directory='*' push -q origin main && echo pushed; "
+                             "ssh -F \"$SANDBOX_SSH_CONFIG\" -p %1 %2@127.0.0.1 true; echo other=$?; "
+                             "ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no -p %3 %2@127.0.0.1 true; "
+                             "echo direct=$?; "
+                             "copy=$(sed -n 's/.*UserKnownHostsFile \"\\(.*\\)\"/\\1/p' \"$SANDBOX_SSH_CONFIG\"); "
+                             "grep -q 127.0.0.1 \"$copy\" && echo kept; grep -q elsewhere \"$copy\" && echo leaked")
+                  .arg(other)
+                  .arg(m_rig.userName())
+                  .arg(m_rig.serverPort())
+                  .arg(project));
+    const QByteArray said = ran.out + ran.err + "\nsshd:\n" + m_rig.serverLog();
+    QVERIFY2(ran.out.contains("pushed"), said.constData());
+    QProcess remoteHead;
+    remoteHead.start(QStringLiteral("git"),
+                     { QStringLiteral("--git-dir=") + remote, QStringLiteral("rev-parse"), QStringLiteral("main") });
+    QVERIFY(remoteHead.waitForFinished(30000));
+    QCOMPARE(remoteHead.readAllStandardOutput().trimmed(), head.trimmed());
+    // Another port of the same host: the proxy refuses it, and says so.
+    QVERIFY2(ran.out.contains("other=") && !ran.out.contains("other=0"), said.constData());
+    const QByteArray reported = events();
+    QVERIFY2(reported.contains(QByteArray(QByteArray(":") + QByteArray::number(other))), reported.constData());
+    // The copy of the user's known hosts holds the policy's hosts only.
+    QVERIFY2(ran.out.contains("kept") && !ran.out.contains("leaked"), said.constData());
+    // Straight to the allowed server, past the proxy: the guest has no such way out.
+    QVERIFY2(ran.out.contains("direct=") && !ran.out.contains("direct=0"), said.constData());
+}
+
+void TestVmSshAgent::hostsWithoutTheAllowlistAreRefused()
+{
+    const QString marker = m_workspace + QStringLiteral("/ran");
+    const Outcome ran = ctl({ QStringLiteral("run"), QStringLiteral("--policy"),
+                              writePolicy(QStringLiteral("never"), QStringLiteral("none")), QStringLiteral("--"),
+                              QStringLiteral("/bin/touch"), marker });
+    QCOMPARE(ran.exitCode, 125);
+    QVERIFY2(ran.err.contains("policy.sshAgent.hosts") && ran.err.contains("allowlist"), ran.err.constData());
+    QVERIFY(!QFile::exists(marker));
+}
+
+QTEST_GUILESS_MAIN(TestVmSshAgent)
+#include "tst_vmsshagent.moc"
