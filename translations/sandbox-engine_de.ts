@@ -288,6 +288,10 @@
         <source>cannot create this folder</source>
         <translation>dieser Ordner kann nicht angelegt werden</translation>
     </message>
+    <message>
+        <source>the runtime made the container under the OCI runtime %1, not %2 as when the backend was activated; activate it again</source>
+        <translation>die Laufzeitumgebung hat den Container unter der OCI-Laufzeit %1 erzeugt, nicht unter %2 wie bei der Aktivierung des Backends; aktivieren Sie es erneut</translation>
+    </message>
 </context>
 <context>
     <name>ContainerSpec</name>
@@ -470,10 +474,6 @@
         <translation>Das Image, in dem Befehle laufen. Es muss in der Laufzeitumgebung vorhanden sein und braucht nur die Programme, die die Befehle verwenden.</translation>
     </message>
     <message>
-        <source>Commands run in the container&apos;s own namespaces as your uid and gid, with every capability dropped, no-new-privileges and the container&apos;s process limit. Commands of one workspace share its container and can see each other&apos;s processes. Besides the runtime&apos;s default seccomp profile each command gets sandbox-init&apos;s seccomp deny list, as in the auto backend: no command uses ptrace or process_vm_readv, creates a namespace, mounts, or uses io_uring, bpf or the kernel keyring, and none can trace, read or limit sandbox-init.</source>
-        <translation>Befehle laufen in den eigenen Namespaces des Containers mit Ihrer UID und GID, ohne jede Capability, mit no-new-privileges und der Prozessgrenze des Containers. Befehle eines Arbeitsbereichs teilen sich seinen Container und sehen die Prozesse der anderen. Neben dem Standard-Seccomp-Profil der Laufzeitumgebung erhält jeder Befehl die Seccomp-Sperrliste von sandbox-init, wie im Backend auto: Kein Befehl verwendet ptrace oder process_vm_readv, legt einen Namespace an, hängt etwas ein oder verwendet io_uring, bpf oder den Schlüsselbund des Kernels, und keiner kann sandbox-init verfolgen, auslesen oder begrenzen.</translation>
-    </message>
-    <message>
         <source>The engine has no folder for the commands&apos; status channels.</source>
         <translation>Die Engine hat keinen Ordner für die Statuskanäle der Befehle.</translation>
     </message>
@@ -504,6 +504,34 @@
     <message>
         <source>The image&apos;s root filesystem, read-only, with a private /tmp. Of the host&apos;s files only the workspace and the policy&apos;s other writable folders are mounted, read-write at the same path, with the policy&apos;s read-only paths inside them mounted read-only; besides them the engine&apos;s helper program (sandbox-init) and a folder of the container&apos;s own for its commands&apos; status channels (and SSH agents), both read-only, under the allowlist network mode also its filtering proxy socket&apos;s folder, read-only, and the small files the runtime generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the workspace is covered by an empty read-only folder, and a denied file there refuses the command. Every command runs under sandbox-init&apos;s write gate, as in the auto backend: its calls that create, write, truncate, link, rename or remove a file are handed to sandbox-init, which judges them by the rules every backend shares and makes them itself. So in the mounted folders no command creates or changes a file that makes the host&apos;s git run code, in any repository, existing or new, at any depth: no entry named .git is created, moved or removed (no git init, no .git file or link pointing elsewhere), no control file of a git directory (config, hooks, info, commondir, gitdir, config.worktree and the object alternates of a .git, a bare repository, or the git directories under its modules and worktrees) is created or changed, no HEAD is made outside a git directory (no new bare repository), nothing is moved into or out of a git directory, no read-only path is changed and no file with other hard links is written, while git add, commit, branch and stash work. Each such write fails with &quot;permission denied&quot; when it is made and is reported. A chmod that sets an execute bit is made by sandbox-init too and refused on those files, so a hook left non-executable stays so. Not judged: a unix socket bound to such a name (bind), which holds no code but, taking a hook&apos;s name, makes the host&apos;s git fail to run that hook. The existing control files of the repository at the root of each mounted folder are mounted read-only as well, a second wall.</source>
         <translation>Das Wurzeldateisystem des Images, schreibgeschützt, mit einem eigenen /tmp. Von den Dateien des Hosts werden nur der Arbeitsbereich und die anderen beschreibbaren Ordner der Richtlinie eingehängt, beschreibbar unter demselben Pfad, die schreibgeschützten Pfade der Richtlinie darin schreibgeschützt; außerdem das Hilfsprogramm der Engine (sandbox-init) und ein eigener Ordner des Containers für die Statuskanäle (und SSH-Agenten) seiner Befehle, beide schreibgeschützt, im Netzwerkmodus Allowlist auch der Ordner seines Filter-Proxy-Sockets, schreibgeschützt, und die kleinen Dateien, die die Laufzeitumgebung erzeugt (etwa /etc/hosts). Kein verbotener Pfad wird je eingehängt: Ein verbotener Ordner im Arbeitsbereich wird von einem leeren schreibgeschützten Ordner verdeckt, und eine verbotene Datei dort lässt den Befehl abweisen. Jeder Befehl läuft unter dem Schreibtor von sandbox-init, wie im Backend auto: Seine Aufrufe, die eine Datei anlegen, schreiben, kürzen, verlinken, umbenennen oder entfernen, gehen an sandbox-init, das sie nach den Regeln beurteilt, die alle Backends teilen, und sie selbst ausführt. In den eingehängten Ordnern legt daher kein Befehl eine Datei an oder ändert eine, die Git des Hosts Code ausführen lässt, in keinem Repository, bestehend oder neu, in keiner Tiefe: Kein Eintrag namens .git wird angelegt, verschoben oder entfernt (kein git init, keine .git-Datei und kein .git-Link, der anderswohin zeigt), keine Steuerdatei eines Git-Verzeichnisses (config, hooks, info, commondir, gitdir, config.worktree und die Objekt-Alternates eines .git, eines Bare-Repositorys oder der Git-Verzeichnisse unter seinen modules und worktrees) wird angelegt oder geändert, kein HEAD entsteht außerhalb eines Git-Verzeichnisses (kein neues Bare-Repository), nichts wird in ein Git-Verzeichnis hinein oder aus ihm heraus verschoben, kein schreibgeschützter Pfad wird geändert und keine Datei mit weiteren harten Links wird geschrieben, während git add, commit, branch und stash funktionieren. Jeder solche Schreibzugriff schlägt im Moment des Schreibens mit „permission denied“ fehl und wird gemeldet. Ein chmod, das ein Ausführungsbit setzt, führt ebenfalls sandbox-init aus und verweigert es für diese Dateien, sodass ein nicht ausführbar gelassener Hook es bleibt. Nicht geprüft: ein Unix-Socket, der unter einem solchen Namen gebunden wird (bind); er enthält keinen Code, lässt aber, wenn er den Namen eines Hooks belegt, das git des Hosts beim Ausführen dieses Hooks scheitern. Die vorhandenen Steuerdateien des Repositorys an der Wurzel jedes eingehängten Ordners sind zusätzlich schreibgeschützt eingehängt, eine zweite Mauer.</translation>
+    </message>
+    <message>
+        <source>Which kernel enforces this is the OCI runtime&apos;s: the host&apos;s Linux kernel under runc and crun, gVisor&apos;s user-space kernel (the Sentry) under runsc.</source>
+        <translation>Welcher Kernel dies durchsetzt, hängt von der OCI-Laufzeit ab: unter runc und crun der Linux-Kernel des Hosts, unter runsc der User-Space-Kernel von gVisor (der Sentry).</translation>
+    </message>
+    <message>
+        <source>OCI runtime</source>
+        <translation>OCI-Laufzeit</translation>
+    </message>
+    <message>
+        <source>The OCI runtime containers run under, one of those the Docker-compatible runtime offers (docker info: Runtimes), such as runc, crun or runsc (gVisor). Empty: its default. Activation checks it, lists the ones offered, and refuses a runtime under which commands cannot run confined.</source>
+        <translation>Die OCI-Laufzeit, unter der Container laufen, eine von denen, die die Docker-kompatible Laufzeitumgebung anbietet (docker info: Runtimes), etwa runc, crun oder runsc (gVisor). Leer: ihre Standardlaufzeit. Die Aktivierung prüft sie, listet die angebotenen auf und lehnt eine Laufzeit ab, unter der Befehle nicht eingeschränkt laufen können.</translation>
+    </message>
+    <message>
+        <source>Commands run in the container&apos;s own namespaces as your uid and gid, with every capability dropped, no-new-privileges and the container&apos;s process limit. Commands of one workspace share its container and can see each other&apos;s processes. Besides the runtime&apos;s default seccomp profile each command gets sandbox-init&apos;s seccomp deny list, as in the auto backend: no command uses ptrace or process_vm_readv, creates a namespace, mounts, or uses io_uring, bpf or the kernel keyring, and none can trace, read or limit sandbox-init. </source>
+        <translation>Befehle laufen in den eigenen Namensräumen des Containers mit Ihrer UID und GID, ohne jede Capability, mit no-new-privileges und dem Prozesslimit des Containers. Befehle eines Arbeitsbereichs teilen sich seinen Container und sehen gegenseitig ihre Prozesse. Neben dem Standard-seccomp-Profil der Laufzeitumgebung bekommt jeder Befehl die seccomp-Sperrliste von sandbox-init, wie im auto-Backend: kein Befehl verwendet ptrace oder process_vm_readv, erzeugt einen Namensraum, hängt etwas ein oder verwendet io_uring, bpf oder den Kernel-Schlüsselbund, und keiner kann sandbox-init verfolgen, lesen oder begrenzen. </translation>
+    </message>
+    <message>
+        <source>OCI runtimes offered by the runtime at %1: %2 (default: %3). Commands run under %4.</source>
+        <translation>OCI-Laufzeiten, die die Laufzeitumgebung unter %1 anbietet: %2 (Standard: %3). Befehle laufen unter %4.</translation>
+    </message>
+    <message>
+        <source>not said</source>
+        <translation>nicht angegeben</translation>
+    </message>
+    <message>
+        <source>the default</source>
+        <translation>die Standardlaufzeit</translation>
     </message>
 </context>
 <context>
@@ -736,6 +764,81 @@
     <message>
         <source>%1 (its execute bit changed, and the policy, the repository rules or a change on this computer keep it as it is here)</source>
         <translation>%1 (das Ausführungsbit wurde geändert, aber die Richtlinie, die Regeln für Repositorys oder eine Änderung auf diesem Computer lassen es so, wie es hier ist)</translation>
+    </message>
+</context>
+<context>
+    <name>EngineRuntime</name>
+    <message>
+        <source>The runtime did not say which OCI runtimes it offers (GET /info: %1).</source>
+        <translation>Die Laufzeitumgebung hat nicht gesagt, welche OCI-Laufzeiten sie anbietet (GET /info: %1).</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>The runtime at %1 has no OCI runtime &quot;%2&quot;. It offers: %3 (default: %4). Set the runtime to one of them, or leave it empty for the default.</source>
+        <translation>Die Laufzeitumgebung unter %1 hat keine OCI-Laufzeit &quot;%2&quot;. Sie bietet an: %3 (Standard: %4). Wählen Sie eine davon, oder lassen Sie das Feld leer für die Standardlaufzeit.</translation>
+    </message>
+    <message>
+        <source>not said</source>
+        <translation>nicht angegeben</translation>
+    </message>
+    <message>
+        <source>the engine&apos;s default runtime</source>
+        <translation>die Standardlaufzeit der Laufzeitumgebung</translation>
+    </message>
+    <message>
+        <source>Choose another runtime (offered: %1), or leave the runtime empty.</source>
+        <translation>Wählen Sie eine andere Laufzeit (angeboten: %1), oder lassen Sie das Feld leer.</translation>
+    </message>
+    <message>
+        <source>The OCI runtime %1 cannot run this backend&apos;s containers: %2. %3</source>
+        <translation>Die OCI-Laufzeit %1 kann die Container dieses Backends nicht ausführen: %2. %3</translation>
+    </message>
+    <message>
+        <source>the runtime could not create a container under it (%1)</source>
+        <translation>die Laufzeitumgebung konnte darunter keinen Container erzeugen (%1)</translation>
+    </message>
+    <message>
+        <source>The runtime at %1 was asked for the OCI runtime %2 but made the container under %3, so nothing runs under this setting (Podman 4.3, for one, ignores the runtime a request names: make %2 its default runtime instead, [engine] runtime in containers.conf, and leave this setting empty).</source>
+        <translation>Die Laufzeitumgebung unter %1 wurde um die OCI-Laufzeit %2 gebeten, hat den Container aber unter %3 erzeugt; mit dieser Einstellung läuft daher nichts (Podman 4.3 zum Beispiel übergeht die Laufzeit, die eine Anfrage nennt: machen Sie %2 stattdessen zu seiner Standardlaufzeit, [engine] runtime in containers.conf, und lassen Sie diese Einstellung leer).</translation>
+    </message>
+    <message>
+        <source>one it does not name</source>
+        <translation>eine, die sie nicht nennt</translation>
+    </message>
+    <message>
+        <source>it could not start a container (%1)</source>
+        <translation>sie konnte keinen Container starten (%1)</translation>
+    </message>
+    <message>
+        <source>the container of the probe did not end (%1)</source>
+        <translation>der Container der Probe endete nicht (%1)</translation>
+    </message>
+    <message>
+        <source> gVisor&apos;s kernel (the Sentry) offers no seccomp user notification (it refuses SECCOMP_FILTER_FLAG_NEW_LISTENER), which the gate needs to judge writes and connections.</source>
+        <translation> Der Kernel von gVisor (der Sentry) bietet keine seccomp-Benutzerbenachrichtigung (er lehnt SECCOMP_FILTER_FLAG_NEW_LISTENER ab), die das Tor braucht, um Schreibzugriffe und Verbindungen zu beurteilen.</translation>
+    </message>
+    <message>
+        <source>Commands cannot run confined under the OCI runtime %1, so this backend runs none there: sandbox-init&apos;s write gate, which every command runs under, ended with status %2 there: %3.%4 %5</source>
+        <translation>Unter der OCI-Laufzeit %1 können Befehle nicht eingeschränkt laufen, daher führt dieses Backend dort keine aus: das Schreibtor von sandbox-init, unter dem jeder Befehl läuft, endete dort mit Status %2: %3.%4 %5</translation>
+    </message>
+    <message>
+        <source>(it said nothing)</source>
+        <translation>(es hat nichts gesagt)</translation>
+    </message>
+    <message>
+        <source>The container runs under the OCI runtime %1, gVisor: its user-space kernel, the Sentry, serves the commands&apos; system calls and enforces the namespaces, mounts, capabilities and sandbox-init&apos;s seccomp filters above (the runtime&apos;s default seccomp profile only where runsc runs with --oci-seccomp); the host&apos;s Linux kernel serves only the Sentry&apos;s own calls.</source>
+        <translation>Der Container läuft unter der OCI-Laufzeit %1, gVisor: ihr User-Space-Kernel, der Sentry, bedient die Systemaufrufe der Befehle und setzt die Namensräume, Einhängungen, Capabilities und die obigen seccomp-Filter von sandbox-init durch (das Standard-seccomp-Profil der Laufzeitumgebung nur, wo runsc mit --oci-seccomp läuft); der Linux-Kernel des Hosts bedient nur die eigenen Aufrufe des Sentry.</translation>
+    </message>
+    <message>
+        <source>The container runs under the OCI runtime %1: the host&apos;s Linux kernel%2 enforces the namespaces, mounts, capabilities and seccomp filters above.</source>
+        <translation>Der Container läuft unter der OCI-Laufzeit %1: der Linux-Kernel des Hosts%2 setzt die obigen Namensräume, Einhängungen, Capabilities und seccomp-Filter durch.</translation>
+    </message>
+    <message>
+        <source>The container runs under the OCI runtime %1, which this backend does not know: which kernel enforces the namespaces, mounts, capabilities and seccomp filters above is that runtime&apos;s (the host&apos;s Linux kernel under runc and crun, gVisor&apos;s Sentry under runsc).</source>
+        <translation>Der Container läuft unter der OCI-Laufzeit %1, die dieses Backend nicht kennt: welcher Kernel die obigen Namensräume, Einhängungen, Capabilities und seccomp-Filter durchsetzt, hängt von dieser Laufzeit ab (unter runc und crun der Linux-Kernel des Hosts, unter runsc der Sentry von gVisor).</translation>
     </message>
 </context>
 <context>
@@ -1368,10 +1471,6 @@
         <translation>Baseline ungültig: Treiberfehler bei der Wiederherstellung (%1)</translation>
     </message>
     <message>
-        <source>Reported as they happen: every system call the guest&apos;s seccomp observer refuses, tied to the command (and still written on the command&apos;s stderr); under the allowlist network mode every connection the filtering proxy refuses, for this backend (one VM&apos;s forwarder serves every command in it, so such a refusal is not tied to one command); and the engine&apos;s own refusals. Not observed: what the guest&apos;s kernel refuses on files (a write to a read-only share; a denied path is simply absent from the guest).</source>
-        <translation>Gemeldet, sobald sie geschehen: jeder Systemaufruf, den der Seccomp-Beobachter des Gasts ablehnt, dem Befehl zugeordnet (und weiterhin auf der Standardfehlerausgabe des Befehls ausgegeben); im Netzwerkmodus Allowlist jede Verbindung, die der filternde Proxy ablehnt, für dieses Backend (der Forwarder einer VM dient allen Befehlen darin, daher ist eine solche Ablehnung nicht einem Befehl zugeordnet); und die eigenen Ablehnungen der Engine. Nicht beobachtet: was der Kernel des Gasts bei Dateien ablehnt (ein Schreibzugriff auf eine schreibgeschützte Freigabe; ein verweigerter Pfad fehlt im Gast einfach).</translation>
-    </message>
-    <message>
         <source>Full is unavailable here (%1): a command under it is refused and nothing is run</source>
         <translation>Vollständig ist hier nicht verfügbar (%1): ein Befehl darunter wird abgelehnt und nichts wird ausgeführt</translation>
     </message>
@@ -1386,10 +1485,6 @@
     <message>
         <source>under network allowlist the engine&apos;s filtering proxy is the VM&apos;s only way out: commands get HTTP_PROXY, HTTPS_PROXY and ALL_PROXY (and their lower-case forms) pointing at the forwarder (HTTP, HTTPS through CONNECT, SOCKS5), set after the request&apos;s own environment; the proxy connects only to the policy&apos;s allowed domains and addresses, a denied entry winning. Nothing else leaves the VM, name lookups included (the proxy resolves names). Each set of domain rules gets a VM of its own. Under network full only IPv4 addresses in the lists count (see network), and each set of lists gets a VM of its own too</source>
         <translation>unter Netzwerk Zulassungsliste ist der filternde Proxy der Engine der einzige Weg aus der VM: Befehle erhalten HTTP_PROXY, HTTPS_PROXY und ALL_PROXY (und ihre kleingeschriebenen Formen), die auf den Weiterleiter zeigen (HTTP, HTTPS über CONNECT, SOCKS5), gesetzt nach der eigenen Umgebung der Anfrage; der Proxy verbindet nur zu den erlaubten Domains und Adressen der Richtlinie, wobei ein verbotener Eintrag gewinnt. Nichts anderes verlässt die VM, auch keine Namensauflösung (der Proxy löst Namen auf). Jeder Satz Domain-Regeln erhält eine eigene VM. Unter Netzwerk vollständig zählen nur IPv4-Adressen in den Listen (siehe Netzwerk), und auch jeder Satz Listen erhält eine eigene VM</translation>
-    </message>
-    <message>
-        <source>nothing of the host is reachable from the guest whatever the policy says (deny, ask and allow alike): host sockets are not reachable through 9p; the only channels are the exec agent&apos;s and, under network allowlist, the forwarder&apos;s, which the engine connects only to its filtering proxy; under network full the NIC reaches neither the host&apos;s loopback nor its own addresses, except its name resolver and an address of the host the policy names</source>
-        <translation>nichts vom Host ist aus dem Gast erreichbar, was auch immer die Richtlinie sagt (verbieten, fragen und erlauben gleichermaßen): Host-Sockets sind über 9p nicht erreichbar; die einzigen Kanäle sind der des Ausführungsagenten und, unter Netzwerk Zulassungsliste, der des Weiterleiters, den die Engine nur mit ihrem filternden Proxy verbindet; unter Netzwerk vollständig erreicht die Netzwerkkarte weder das Loopback des Hosts noch seine eigenen Adressen, außer seinem Namens-Resolver und einer Adresse des Hosts, die die Richtlinie nennt</translation>
     </message>
     <message>
         <source>workspace VM not restored: network full VMs are booted in their own network namespace with their NIC; cold boot</source>
@@ -1414,6 +1509,54 @@
     <message>
         <source>cannot use the engine&apos;s runtime directory for the VM: %1</source>
         <translation>das Laufzeitverzeichnis der Engine ist für die VM nicht nutzbar: %1</translation>
+    </message>
+    <message>
+        <source>cannot read the certificate bundle %1: %2</source>
+        <translation>das Zertifikatsbündel %1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>Reported as they happen: every system call the guest&apos;s seccomp observer refuses, tied to the command (and still written on the command&apos;s stderr); under the allowlist network mode every connection the filtering proxy refuses, for this backend (one VM&apos;s forwarder serves every command in it, so such a refusal is not tied to one command); every refusal of a command&apos;s SSH agent and every connection to a command&apos;s agent socket from outside its session, tied to the command; and the engine&apos;s own refusals. Not observed: what the guest&apos;s kernel refuses on files (a write to a read-only share; a denied path is simply absent from the guest).</source>
+        <translation>Gemeldet, sobald sie geschehen: jeder Systemaufruf, den der seccomp-Beobachter des Gastes ablehnt, dem Befehl zugeordnet (und weiterhin auf der Standardfehlerausgabe des Befehls geschrieben); im Netzwerkmodus Allowlist jede Verbindung, die der filternde Proxy ablehnt, für dieses Backend (der Weiterleiter einer VM bedient jeden Befehl darin, daher ist eine solche Ablehnung keinem Befehl zugeordnet); jede Ablehnung des SSH-Agenten eines Befehls und jede Verbindung zum Agenten-Socket eines Befehls von außerhalb seiner Sitzung, dem Befehl zugeordnet; und die eigenen Ablehnungen der Engine. Nicht beobachtet: was der Kernel des Gastes bei Dateien ablehnt (ein Schreibzugriff auf eine schreibgeschützte Freigabe; ein gesperrter Pfad fehlt im Gast einfach).</translation>
+    </message>
+    <message>
+        <source>Each command gets a filtering agent of the engine&apos;s own (the user&apos;s agent socket never enters the guest): it lists and signs with the policy&apos;s keys only, asks the user before a signature as the policy&apos;s confirm says, passes no extension but session-bind@openssh.com, refuses adding, removing, locking and unlocking keys, and reports every refusal. Inside the guest SSH_AUTH_SOCK, set after the request&apos;s own environment, names a unix socket that the guest&apos;s exec agent opens for that command before it runs, in a folder of the command&apos;s own under /run/sandbox-studio, and removes when the command ends; the exec agent relays its connections over its own channel, in bounded buffers, to the command&apos;s filter on the host. It serves a connection only when the connecting process (SO_PEERCRED) is in the command&apos;s session; a process of another command of the VM is turned away and reported, and a process of the command that starts a session of its own loses the agent. Limits: the check trusts the pid the kernel gives for the connecting process, read at once on each connection; the commands of one VM all run as root on one kernel, so another command can remove or replace the socket file (it still cannot use the agent through it) and can reach into the command&apos;s own processes (through /proc/PID/mem, say) and act as that command: the agent is as separate from another command of the same VM as the two commands are from each other. SSH connections (the policy&apos;s hosts, port 22 unless one is given; they need the network mode allowlist) go only through the filtering proxy, which allows those hosts beside the allowed domains; each set of hosts gets a VM of its own. git uses an SSH configuration of the engine&apos;s, written into the command&apos;s agent folder (GIT_SSH_COMMAND; others: ssh -F &quot;$SANDBOX_SSH_CONFIG&quot;), whose ProxyCommand is the guest agent&apos;s tunnel (sandbox-vm-agent --ssh-proxy) through the guest&apos;s network forwarder, whose host keys are the user&apos;s known-hosts entries for those hosts, copied there and checked strictly, and which reads none of the user&apos;s SSH options; an ssh that ignores that configuration reaches nothing, as the guest has no other way out. The SSH client is the host&apos;s, from the files the policy shares.</source>
+        <translation>Jeder Befehl bekommt einen filternden Agenten der Engine (der Agenten-Socket des Benutzers gelangt nie in den Gast): er listet und signiert nur mit den Schlüsseln der Richtlinie, fragt den Benutzer vor einer Signatur, wie es confirm der Richtlinie sagt, lässt keine Erweiterung außer session-bind@openssh.com durch, lehnt das Hinzufügen, Entfernen, Sperren und Entsperren von Schlüsseln ab und meldet jede Ablehnung. Im Gast nennt SSH_AUTH_SOCK, gesetzt nach der eigenen Umgebung der Anfrage, einen Unix-Socket, den der Ausführungsagent des Gastes für diesen Befehl öffnet, bevor er läuft, in einem eigenen Ordner des Befehls unter /run/sandbox-studio, und entfernt, wenn der Befehl endet; der Ausführungsagent leitet seine Verbindungen über seinen eigenen Kanal in begrenzten Puffern an den Filter des Befehls auf dem Host weiter. Er bedient eine Verbindung nur, wenn der verbindende Prozess (SO_PEERCRED) in der Sitzung des Befehls ist; ein Prozess eines anderen Befehls der VM wird abgewiesen und gemeldet, und ein Prozess des Befehls, der eine eigene Sitzung beginnt, verliert den Agenten. Grenzen: die Prüfung vertraut der PID, die der Kernel für den verbindenden Prozess angibt, sofort bei jeder Verbindung gelesen; die Befehle einer VM laufen alle als root auf einem Kernel, daher kann ein anderer Befehl die Socket-Datei entfernen oder ersetzen (den Agenten kann er dadurch trotzdem nicht nutzen) und in die Prozesse des Befehls eingreifen (etwa über /proc/PID/mem) und als dieser Befehl handeln: der Agent ist von einem anderen Befehl derselben VM so getrennt wie die beiden Befehle voneinander. SSH-Verbindungen (die Hosts der Richtlinie, Port 22, wenn keiner angegeben ist; sie brauchen den Netzwerkmodus Allowlist) gehen nur über den filternden Proxy, der diese Hosts neben den erlaubten Domains zulässt; jede Menge von Hosts bekommt eine eigene VM. git verwendet eine SSH-Konfiguration der Engine, in den Agenten-Ordner des Befehls geschrieben (GIT_SSH_COMMAND; andere: ssh -F &quot;$SANDBOX_SSH_CONFIG&quot;), deren ProxyCommand der Tunnel des Gastagenten ist (sandbox-vm-agent --ssh-proxy) durch den Netzwerk-Weiterleiter des Gastes, deren Host-Schlüssel die known-hosts-Einträge des Benutzers für diese Hosts sind, dorthin kopiert und streng geprüft, und die keine SSH-Optionen des Benutzers liest; ein ssh, das diese Konfiguration übergeht, erreicht nichts, da der Gast keinen anderen Weg nach draußen hat. Der SSH-Client ist der des Hosts, aus den Dateien, die die Richtlinie freigibt.</translation>
+    </message>
+    <message>
+        <source>nothing of the host is reachable from the guest whatever the policy says (deny, ask and allow alike): host sockets are not reachable through 9p; the only channels are the exec agent&apos;s (which, with an SSH agent in the policy, carries a command&apos;s agent connections to that command&apos;s filtering agent and nowhere else) and, under network allowlist, the forwarder&apos;s, which the engine connects only to its filtering proxy; under network full the NIC reaches neither the host&apos;s loopback nor its own addresses, except its name resolver and an address of the host the policy names</source>
+        <translation>nichts vom Host ist aus dem Gast erreichbar, was immer die Richtlinie sagt (deny, ask und allow gleichermaßen): Host-Sockets sind über 9p nicht erreichbar; die einzigen Kanäle sind der des Ausführungsagenten (der bei einem SSH-Agenten in der Richtlinie die Agentenverbindungen eines Befehls zum filternden Agenten dieses Befehls trägt und nirgendwohin sonst) und im Netzwerkmodus Allowlist der des Weiterleiters, den die Engine nur mit ihrem filternden Proxy verbindet; im Netzwerkmodus Full erreicht die Netzwerkkarte weder das Loopback des Hosts noch seine eigenen Adressen, außer seinem Namensauflöser und einer Adresse des Hosts, die die Richtlinie nennt</translation>
+    </message>
+    <message>
+        <source>Needs allowed domains. Commands see a placeholder (in the credential&apos;s variable, set after the request&apos;s own), never the value. The engine&apos;s filtering proxy, the VM&apos;s only way out, terminates TLS only toward a credential&apos;s hosts (a certificate of the engine&apos;s own authority per host; the real host verified against the system&apos;s authorities and the policy&apos;s extra ones), replaces the placeholder with the value only in the allowed headers (inside &quot;Authorization: Basic&quot; too) of requests whose Host header and TLS server name are the tunnel&apos;s host (anything else is refused as domain fronting), refuses TRACE and protocol upgrades, withholds an answer that carries a value back (an echo) and ends the connection, and reports every placeholder it sees going elsewhere, for this backend. The engine&apos;s certificate bundle (the system&apos;s authorities, the engine&apos;s, the policy&apos;s extra ones) is in the VM&apos;s initramfs at %1, bound read-only over %2 by the guest&apos;s init, and named by SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT and AWS_CA_BUNDLE; commands run as root in the guest, so a command can change the bundle the later commands of its VM trust (never what the engine&apos;s proxy trusts). The authority&apos;s private key never enters the VM. Each set of credentials gets a VM of its own.</source>
+        <translation>Braucht erlaubte Domains. Befehle sehen einen Platzhalter (in der Variablen des Zugangsdatums, gesetzt nach der eigenen Umgebung der Anfrage), nie den Wert. Der filternde Proxy der Engine, der einzige Weg aus der VM, terminiert TLS nur zu den Hosts eines Zugangsdatums (ein Zertifikat der eigenen Zertifizierungsstelle der Engine pro Host; der echte Host geprüft gegen die Zertifizierungsstellen des Systems und die zusätzlichen der Richtlinie), ersetzt den Platzhalter durch den Wert nur in den erlaubten Headern (auch innerhalb von &quot;Authorization: Basic&quot;) von Anfragen, deren Host-Header und TLS-Servername der Host des Tunnels sind (alles andere wird als Domain Fronting abgelehnt), lehnt TRACE und Protokollwechsel ab, hält eine Antwort zurück, die einen Wert zurückträgt (ein Echo), und beendet die Verbindung, und meldet jeden Platzhalter, den er anderswohin gehen sieht, für dieses Backend. Das Zertifikatsbündel der Engine (die Zertifizierungsstellen des Systems, die der Engine, die zusätzlichen der Richtlinie) liegt im Initramfs der VM unter %1, vom Init des Gastes schreibgeschützt über %2 gebunden und genannt von SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT und AWS_CA_BUNDLE; Befehle laufen im Gast als root, daher kann ein Befehl das Bündel ändern, dem die späteren Befehle seiner VM vertrauen (nie das, dem der Proxy der Engine vertraut). Der private Schlüssel der Zertifizierungsstelle gelangt nie in die VM. Jede Menge von Zugangsdaten bekommt eine eigene VM.</translation>
+    </message>
+    <message>
+        <source>Needs allowed domains. The VM&apos;s only way out is its forwarder to the engine&apos;s filtering proxy, which checks every target against the allowed and denied domains first, then reaches it only through the upstream proxy (CONNECT host:port, over TLS to the proxy when its URL is https, verified against the system&apos;s authorities and the policy&apos;s extra ones; plain HTTP requests too), never directly; the engine, not the VM, connects to the upstream proxy, and the upstream proxy resolves the names. Its credential is read from the secret storage when a connection needs it and sent to the upstream proxy alone (Proxy-Authorization: Basic), never into the VM. Its refusals (407, 403) are reported as network refusals for this backend; its other failures, and an unreachable proxy, answer the command&apos;s connection with the reason. Each upstream proxy (its URL and credential name) gets a VM of its own.</source>
+        <translation>Braucht erlaubte Domains. Der einzige Weg aus der VM ist ihr Weiterleiter zum filternden Proxy der Engine, der jedes Ziel zuerst gegen die erlaubten und gesperrten Domains prüft und es dann nur über den vorgeschalteten Proxy erreicht (CONNECT host:port, über TLS zum Proxy, wenn seine URL https ist, geprüft gegen die Zertifizierungsstellen des Systems und die zusätzlichen der Richtlinie; auch einfache HTTP-Anfragen), nie direkt; die Engine, nicht die VM, verbindet sich mit dem vorgeschalteten Proxy, und der vorgeschaltete Proxy löst die Namen auf. Sein Zugangsdatum wird aus dem Geheimnisspeicher gelesen, wenn eine Verbindung es braucht, und nur an den vorgeschalteten Proxy gesendet (Proxy-Authorization: Basic), nie in die VM. Seine Ablehnungen (407, 403) werden als Netzwerkablehnungen für dieses Backend gemeldet; seine anderen Fehler und ein unerreichbarer Proxy beantworten die Verbindung des Befehls mit dem Grund. Jeder vorgeschaltete Proxy (seine URL und der Name seines Zugangsdatums) bekommt eine eigene VM.</translation>
+    </message>
+    <message>
+        <source>SSH connections to the agent&apos;s hosts go through the filtering proxy, which serves the network mode &quot;allowlist&quot; only; set that mode (with or without allowed domains). Nothing was run.</source>
+        <translation>SSH-Verbindungen zu den Hosts des Agenten gehen über den filternden Proxy, der nur den Netzwerkmodus &quot;allowlist&quot; bedient; setzen Sie diesen Modus (mit oder ohne erlaubte Domains). Es wurde nichts ausgeführt.</translation>
+    </message>
+    <message>
+        <source>This engine offers no SSH agent; nothing was run.</source>
+        <translation>Diese Engine bietet keinen SSH-Agenten; es wurde nichts ausgeführt.</translation>
+    </message>
+    <message>
+        <source>This engine offers no credential injection; nothing was run.</source>
+        <translation>Diese Engine bietet kein Einsetzen von Zugangsdaten; es wurde nichts ausgeführt.</translation>
+    </message>
+    <message>
+        <source>cannot create a folder for the command&apos;s SSH agent under %1; nothing was run</source>
+        <translation>unter %1 kann kein Ordner für den SSH-Agenten des Befehls angelegt werden; es wurde nichts ausgeführt</translation>
+    </message>
+    <message>
+        <source>cannot read the command&apos;s SSH configuration: %1; nothing was run</source>
+        <translation>die SSH-Konfiguration des Befehls kann nicht gelesen werden: %1; es wurde nichts ausgeführt</translation>
+    </message>
+    <message>
+        <source>the command&apos;s SSH configuration holds a NUL; nothing was run</source>
+        <translation>die SSH-Konfiguration des Befehls enthält ein NUL-Zeichen; es wurde nichts ausgeführt</translation>
     </message>
 </context>
 <context>
@@ -4270,6 +4413,10 @@
         <source>unexpected answer</source>
         <translation>unerwartete Antwort</translation>
     </message>
+    <message>
+        <source>the exec agent sent a malformed SSH agent frame</source>
+        <translation>der Ausführungsagent hat einen fehlerhaften SSH-Agenten-Rahmen gesendet</translation>
+    </message>
 </context>
 <context>
     <name>sandbox::VmProcess</name>
@@ -4286,6 +4433,14 @@
     <message>
         <source>seccomp: the policy denies %1 (seen by the guest&apos;s seccomp observer in %2)</source>
         <translation>Seccomp: die Richtlinie verweigert %1 (vom Seccomp-Beobachter des Gasts in %2 gesehen)</translation>
+    </message>
+    <message>
+        <source>%1 (connected by %2, process %3 of the guest)</source>
+        <translation>%1 (verbunden von %2, Prozess %3 des Gastes)</translation>
+    </message>
+    <message>
+        <source>unix sockets: a command&apos;s SSH agent serves only the processes of that command&apos;s own session (refused by the guest&apos;s exec agent)</source>
+        <translation>Unix-Sockets: der SSH-Agent eines Befehls bedient nur die Prozesse der eigenen Sitzung dieses Befehls (abgelehnt vom Ausführungsagenten des Gastes)</translation>
     </message>
 </context>
 <context>
