@@ -3,6 +3,7 @@
 #include "FileText.h"
 #include "launchers/auto/linux/RecordedEntry.h"
 #include "launchers/auto/linux/Sha256.h"
+#include "launchers/auto/linux/handoff/InitConfigFormat.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -300,12 +301,8 @@ bool PlanRecord::current(const std::string &cwd, const std::string &policyArgume
 std::string PlanRecord::configuration(const std::vector<std::string> &argv) const
 {
     std::string out = m_head;
-    for (const std::string &arg : argv) {
-        out += "arg";
-        out += '\0';
-        out += arg;
-        out += '\0';
-    }
+    for (const std::string &arg : argv)
+        init::appendRecord(out, init::key::kArg, { arg });
     out += m_tail;
     return out;
 }

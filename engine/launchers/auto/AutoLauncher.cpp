@@ -9,6 +9,7 @@
 #include "linux/PlanRecorder.h"
 #include "linux/SandboxPlan.h"
 #include "linux/SandboxPlanCache.h"
+#include "linux/handoff/InitConfigFormat.h"
 #include "net/CredentialInjector.h"
 #include "net/DomainRules.h"
 #include "net/FilteringProxy.h"
@@ -624,9 +625,12 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
     }
     // The terminal is the spawn's, not the plan's (plans are cached and recorded without it).
     QByteArray terminalRecord;
-    if (request.terminal)
-        terminalRecord = QByteArrayLiteral("terminal") + '\0' + QByteArray::number(request.terminal->rows) + '\0'
-            + QByteArray::number(request.terminal->columns) + '\0';
+    if (request.terminal) {
+        std::string record;
+        init::appendRecord(record, init::key::kTerminal,
+                           { std::to_string(request.terminal->rows), std::to_string(request.terminal->columns) });
+        terminalRecord = QByteArray::fromStdString(record);
+    }
     const QByteArray planned = plan.value().serialize() + terminalRecord;
     auto builder = [input, planned, terminalRecord](bool expose) -> Result<QByteArray> {
         if (expose == input.exposeHostExecution)

@@ -4,6 +4,7 @@
 #include "Sha256.h"
 #include "core/EngineFiles.h"
 #include "core/SettingsDocument.h"
+#include "handoff/InitConfigFormat.h"
 #include "protocol/BackendRef.h"
 #include "protocol/JsonReader.h"
 
@@ -272,10 +273,13 @@ void PlanRecorder::record(Evidence evidence) const
 
     // The plan without its command: sandbox-init's configuration is head, one "arg" record
     // per argument, tail (SandboxPlan::serialize() writes the arguments right after the tier).
-    QByteArray arguments;
+    std::string argumentRecords;
     for (const QString &arg : evidence.input.request.argv)
-        arguments += "arg" + QByteArray(1, '\0') + QFile::encodeName(arg) + '\0';
-    const qsizetype at = evidence.serialized.indexOf(QByteArray("\0arg\0", 5));
+        init::appendRecord(argumentRecords, init::key::kArg, { QFile::encodeName(arg).toStdString() });
+    const QByteArray arguments = QByteArray::fromStdString(argumentRecords);
+    std::string firstArgument(1, '\0');
+    init::appendRecord(firstArgument, init::key::kArg, {});
+    const qsizetype at = evidence.serialized.indexOf(QByteArray::fromStdString(firstArgument));
     if (at < 0 || evidence.serialized.mid(at + 1, arguments.size()) != arguments)
         return;
     const QByteArray head = evidence.serialized.left(at + 1);
