@@ -18,7 +18,7 @@
 #include <QSocketNotifier>
 
 #ifdef Q_OS_LINUX
-#include "launchers/auto/linux/PlanRecorder.h"
+#include "launchers/auto/linux/handoff/PlanRecorder.h"
 #endif
 
 #include <cerrno>

@@ -1,8 +1,8 @@
 #include "RecordedRun.h"
 
-#include "PlanRecord.h"
 #include "fdio/FdIo.h"
 #include "launchers/auto/linux/handoff/InitHandoff.h"
+#include "launchers/auto/linux/handoff/PlanRecord.h"
 
 #include <cerrno>
 #include <csignal>

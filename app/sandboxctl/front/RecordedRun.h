@@ -4,9 +4,11 @@
 #include <string>
 #include <vector>
 
-namespace sandbox::front {
-
+namespace sandbox {
 class PlanRecord;
+}
+
+namespace sandbox::front {
 
 // `sandboxctl run -- CMD...` with the engine embedded, from a plan the engine recorded
 // (PlanRecord): sandbox-init started here as the embedded engine starts it (InitHandoff:

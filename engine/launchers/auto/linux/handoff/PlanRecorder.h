@@ -1,7 +1,7 @@
 #pragma once
 
-#include "FilesystemReads.h"
-#include "SandboxPlan.h"
+#include "launchers/auto/linux/FilesystemReads.h"
+#include "launchers/auto/linux/SandboxPlan.h"
 
 #include <QByteArray>
 #include <QString>
@@ -13,7 +13,7 @@
 namespace sandbox {
 
 // Records a builtin:auto plan (network none or full, host execution denied: see
-// AutoLauncher::recordable) for sandboxctl's run front (app/sandboxctl/front/PlanRecord),
+// AutoLauncher::recordable) for sandboxctl's run front (its reader PlanRecord, beside this file),
 // which runs sandbox-init with it itself, without loading Qt or hosting an engine, for as
 // long as everything the plan was built from is unchanged: the exact sandbox-init
 // configuration (the command's arguments left out) beside the identities of its inputs.

@@ -1,10 +1,10 @@
 #include "PlanRecorder.h"
 
+#include "InitConfigFormat.h"
 #include "RecordedEntry.h"
 #include "Sha256.h"
 #include "core/EngineFiles.h"
 #include "core/SettingsDocument.h"
-#include "handoff/InitConfigFormat.h"
 #include "protocol/BackendRef.h"
 #include "protocol/JsonReader.h"
 
