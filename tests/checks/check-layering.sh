@@ -41,11 +41,12 @@ if grep -rnE "$engine_include" app/common \
     | grep -vE '#include "(core/[A-Za-z]+\.h|server/[A-Za-z]+\.h|protocol/[A-Za-z]+\.h|launchers/Builtins\.h)"'; then
     report "app/common/ hosts the engine through core/, server/, protocol/ and launchers/Builtins.h only (lines above)"
 fi
-# The one exception, until the recorder of builtin:auto's plans is an engine option: sandboxctl
-# installs it (main.cpp, RunCommand.cpp).
+# The one exception: sandboxctl makes the recorder of builtin:auto's plans, which only it can
+# (it knows the run's --policy), and gives it to the engine it hosts (EngineConnection.cpp,
+# RunCommand.cpp; main.cpp captures the process's start for it).
 if grep -rnE "$engine_include" app --exclude-dir=common --exclude-dir=front \
     | grep -vE '#include "(server/Client\.h|server/ProtocolNames\.h|protocol/[A-Za-z]+\.h|fdio/[A-Za-z]+\.h|core/Engine\.h)"' \
-    | grep -vE '^app/sandboxctl/(main|RunCommand)\.cpp:[0-9]+:#include "launchers/auto/linux/handoff/PlanRecorder\.h"$'; then
+    | grep -vE '^app/sandboxctl/(main|RunCommand|EngineConnection)\.cpp:[0-9]+:#include "launchers/auto/linux/handoff/PlanRecorder\.h"$'; then
     report "app/ programs reach the engine through server/Client.h, protocol/, fdio/ and the hosted core/Engine.h only (lines above)"
 fi
 if grep -rnE '#include <Q|Qt6::' app/sandboxctl/front; then

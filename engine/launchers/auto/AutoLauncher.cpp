@@ -74,8 +74,9 @@ QString AutoLauncher::writeGateClaim()
               "but, taking a hook's name, makes the host's git fail to run that hook");
 }
 
-AutoLauncher::AutoLauncher()
+AutoLauncher::AutoLauncher(std::shared_ptr<PlanRecording> planRecording)
     : m_plans(std::make_unique<SandboxPlanCache>())
+    , m_planRecording(std::move(planRecording))
 { }
 
 AutoLauncher::~AutoLauncher() = default;
@@ -613,7 +614,8 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
     const QString recordDirectory = host() ? planRecordDirectory() : QString();
     if (!recordDirectory.isEmpty())
         input.policy.denied.append(recordDirectory);
-    const std::shared_ptr<PlanRecorder> recorder = recordDirectory.isEmpty() ? nullptr : PlanRecorder::installed();
+    const std::shared_ptr<PlanRecorder> recorder
+        = recordDirectory.isEmpty() || !m_planRecording ? nullptr : m_planRecording->recorder();
     // A command on a terminal is the full program's (the run front relays no terminal).
     Result<SandboxPlan> plan = recorder && recordable(policy) && !request.terminal
         ? planAndRecord(*recorder, input, policy, initPath, recordDirectory)

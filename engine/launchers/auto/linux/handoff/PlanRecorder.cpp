@@ -49,18 +49,6 @@ Start &start()
     return instance;
 }
 
-QMutex &installedMutex()
-{
-    static QMutex mutex;
-    return mutex;
-}
-
-std::shared_ptr<PlanRecorder> &installedRecorder()
-{
-    static std::shared_ptr<PlanRecorder> recorder;
-    return recorder;
-}
-
 // The digests a record names its inputs by are the run front's (Sha256, plain C++), which
 // checks them: one implementation for the record's writer and its reader.
 QByteArray sha256Hex(const QByteArray &data)
@@ -167,16 +155,21 @@ void PlanRecorder::noteMessage()
     start().spoke.store(true);
 }
 
-void PlanRecorder::install(std::shared_ptr<PlanRecorder> recorder)
+bool PlanRecorder::startCaptured()
 {
-    QMutexLocker lock(&installedMutex());
-    installedRecorder() = std::move(recorder);
+    return start().captured;
 }
 
-std::shared_ptr<PlanRecorder> PlanRecorder::installed()
+void PlanRecording::install(std::shared_ptr<PlanRecorder> recorder)
 {
-    QMutexLocker lock(&installedMutex());
-    return start().captured ? installedRecorder() : nullptr;
+    QMutexLocker lock(&m_mutex);
+    m_recorder = std::move(recorder);
+}
+
+std::shared_ptr<PlanRecorder> PlanRecording::recorder() const
+{
+    QMutexLocker lock(&m_mutex);
+    return PlanRecorder::startCaptured() ? m_recorder : nullptr;
 }
 
 PlanRecorder::PlanRecorder(QString configDirectory, QString stateDirectory, QString policyArgument,
