@@ -171,8 +171,8 @@ Result<std::unique_ptr<Client>> EngineHost::host()
     options.completeEngineOptions = [this](const Engine::Options &) { return resolvedEngineOptions(); };
     if (m_options.mode != Mode::ConnectOrPrivate)
         options.socketPath = m_socketPath;
-    options.setUp = [](Engine &engine) {
-        registerBuiltinLaunchers(engine);
+    options.setUp = [planRecording = m_options.planRecording](Engine &engine) {
+        registerBuiltinLaunchers(engine, planRecording);
         installPacks(engine);
     };
     m_engineThread = std::make_unique<EngineThread>(options);

@@ -13,6 +13,7 @@ namespace sandbox {
 class Client;
 class EngineThread;
 class OwnerLock;
+class PlanRecording;
 
 // Makes sure exactly one engine serves this user and hands out Clients for it. start()
 // either connects to the running owner (Studio, sandboxd or an embedding sandboxctl) over
@@ -41,6 +42,9 @@ public:
         Mode mode = Mode::ConnectOrHost;
         QString socketPath; // default: RuntimeDirectory::defaultSocketPath()
         Engine::Options engine; // used only when this process becomes the owner
+        // Where builtin:auto records its plans for sandboxctl's run front, as owner (Linux;
+        // none: not recorded; registerBuiltinLaunchers).
+        std::shared_ptr<PlanRecording> planRecording;
         int connectTimeoutMs = 5000;
         // As owner: start() returns once the engine serves (or failed to). Studio sets it
         // false and gets its Client at once; a failure then arrives as engineFailed().

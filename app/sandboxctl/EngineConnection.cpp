@@ -6,6 +6,10 @@
 #include "common/EngineHost.h"
 #include "server/Client.h"
 
+#ifdef Q_OS_LINUX
+#include "launchers/auto/linux/handoff/PlanRecorder.h"
+#endif
+
 namespace sandbox {
 
 EngineConnection::EngineConnection(GlobalOptions options, QObject *parent)
@@ -28,6 +32,10 @@ int EngineConnection::open(int errorStatus, bool privately)
                                       : EngineHost::Mode::ConnectOrHost;
     options.socketPath = m_options.socket;
     options.engine = EngineHost::engineOptionsFromEnvironment(m_options.configDirectory);
+#ifdef Q_OS_LINUX
+    m_planRecording = std::make_shared<PlanRecording>();
+    options.planRecording = m_planRecording;
+#endif
     m_host = std::make_unique<EngineHost>(options);
     Result<std::unique_ptr<Client>> client = m_host->start();
     if (!client.ok()) {

@@ -14,6 +14,7 @@ namespace sandbox {
 class Client;
 class EngineHost;
 class InteractionResponder;
+class PlanRecording;
 
 // The engine a sandboxctl command talks to: the running engine owner when there is one,
 // else an engine embedded in this process (with its last selection restored), through a
@@ -34,6 +35,9 @@ public:
     Client &client() const { return *m_client; }
     EngineHost &host() const { return *m_host; }
     InteractionResponder &responder() const { return *m_responder; }
+    // Where an engine hosted here records builtin:auto's plans for the run front once the
+    // command installs a recorder (Linux; null elsewhere).
+    PlanRecording *planRecording() const { return m_planRecording.get(); }
 
     // Runs the event loop until `future` has its result (the Client resolves every pending
     // call with an error when the engine goes away, so this cannot wait forever on a dead peer).
@@ -57,6 +61,7 @@ private:
     std::unique_ptr<EngineHost> m_host;
     std::unique_ptr<Client> m_client;
     std::unique_ptr<InteractionResponder> m_responder;
+    std::shared_ptr<PlanRecording> m_planRecording;
 };
 
 } // namespace sandbox

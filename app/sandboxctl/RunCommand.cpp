@@ -18,7 +18,7 @@
 #include <QSocketNotifier>
 
 #ifdef Q_OS_LINUX
-#include "launchers/auto/linux/PlanRecorder.h"
+#include "launchers/auto/linux/handoff/PlanRecorder.h"
 #endif
 
 #include <cerrno>
@@ -146,9 +146,9 @@ int RunCommand::execute(EngineConnection &engine)
     // An engine hosted here, which started without anything to report, records the plan
     // builtin:auto builds, for the run front to use while nothing it was built from changes.
     if (Engine *hosted = engine.host().isOwner() ? engine.host().engine() : nullptr;
-        hosted && hosted->warnings().isEmpty())
-        PlanRecorder::install(std::make_shared<PlanRecorder>(hosted->configDirectory(), hosted->stateDirectory(),
-                                                             policyArgument, policyBytes, startUpReads(engine)));
+        hosted && hosted->warnings().isEmpty() && engine.planRecording())
+        engine.planRecording()->install(std::make_shared<PlanRecorder>(
+            hosted->configDirectory(), hosted->stateDirectory(), policyArgument, policyBytes, startUpReads(engine)));
 #endif
     std::unique_ptr<RemoteProcess> process = engine.client().spawn(request);
     QEventLoop loop;

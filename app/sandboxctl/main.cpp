@@ -4,7 +4,7 @@
 #include <QLoggingCategory>
 
 #ifdef Q_OS_LINUX
-#include "launchers/auto/linux/PlanRecorder.h"
+#include "launchers/auto/linux/handoff/PlanRecorder.h"
 #endif
 
 #ifdef Q_OS_LINUX

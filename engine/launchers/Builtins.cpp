@@ -30,11 +30,13 @@ void registerOrWarn(Engine &engine, const QString &kind, std::function<std::shar
 
 } // namespace
 
-void registerBuiltinLaunchers(Engine &engine)
+// Plans are recorded on Linux only (builtin:auto's PlanRecorder).
+void registerBuiltinLaunchers(Engine &engine, [[maybe_unused]] std::shared_ptr<PlanRecording> planRecording)
 {
 #ifdef SANDBOX_HAVE_AUTO_LAUNCHER
     // A fresh instance per activation: a candidate never reconfigures the one serving.
-    registerOrWarn(engine, QStringLiteral("auto"), [] { return std::make_shared<AutoLauncher>(); });
+    registerOrWarn(engine, QStringLiteral("auto"),
+                   [planRecording] { return std::make_shared<AutoLauncher>(planRecording); });
 #elif defined(Q_OS_MACOS)
     registerOrWarn(engine, QStringLiteral("auto"), [] { return std::make_shared<SeatbeltLauncher>(); });
 #elif defined(Q_OS_WIN)

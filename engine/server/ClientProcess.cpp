@@ -6,7 +6,7 @@ namespace sandbox {
 
 namespace {
 // Stdin travels in pieces well below the frame limit (base64 grows data by a third).
-constexpr qsizetype StdinChunk = 1024 * 1024;
+constexpr auto StdinChunk = qsizetype(StdinChunkBytes);
 } // namespace
 
 ClientProcess::ClientProcess(Sender sender, QObject *parent)

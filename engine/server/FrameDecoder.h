@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ProtocolNames.h"
+
 #include <QByteArray>
 #include <QString>
 
@@ -14,7 +16,7 @@ namespace sandbox {
 class FrameDecoder final
 {
 public:
-    static constexpr quint32 DefaultMaxPayload = 8 * 1024 * 1024; // 8 MiB
+    static constexpr quint32 DefaultMaxPayload = MaxPayloadBytes; // 8 MiB
     static constexpr int HeaderSize = 4;
 
     explicit FrameDecoder(quint32 maxPayload = DefaultMaxPayload);

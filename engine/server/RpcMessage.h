@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ProtocolNames.h" // RpcErrorCode
 #include "protocol/Error.h"
 
 #include <QByteArray>
@@ -8,20 +9,6 @@
 #include <QString>
 
 namespace sandbox {
-
-// JSON-RPC 2.0 error codes used by the local protocol.
-namespace RpcErrorCode {
-inline constexpr int ParseError = -32700;
-inline constexpr int InvalidRequest = -32600;
-inline constexpr int MethodNotFound = -32601;
-inline constexpr int InvalidParams = -32602;
-inline constexpr int InternalError = -32603;
-inline constexpr int EngineError = -32000; // the engine refused; data is a sandbox::Error
-inline constexpr int VersionMismatch = -32001; // hello with a protocol version we do not speak
-inline constexpr int HelloRequired = -32002; // a request before the hello handshake
-inline constexpr int TooLarge = -32003; // a message over the size limit
-inline constexpr int PeerRefused = -32004; // the peer is another user
-} // namespace RpcErrorCode
 
 struct RpcError
 {

@@ -4,7 +4,7 @@
 // - an accepted record gives a configuration that holds the command's arguments, each as
 //   an "arg" record, exactly once;
 // - a prefix of an accepted record (cut anywhere) is never accepted: "end" is last.
-#include "front/PlanRecord.h"
+#include "launchers/auto/linux/handoff/PlanRecord.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-using sandbox::front::PlanRecord;
+using sandbox::PlanRecord;
 
 namespace {
 

@@ -1,8 +1,9 @@
 // sandboxctl's run front serving embedded runs from the plan the engine recorded
-// (PlanRecorder, front/PlanRecord): taken only while everything the plan was built from is
-// unchanged, never writable from inside a sandbox, refused when it is not the user's alone
-// or was made for another workspace, kernel or tier, and the same run as the full program's;
-// a run given --workspace is the full program's.
+// (engine/launchers/auto/linux/handoff: PlanRecorder, PlanRecord): taken only while
+// everything the plan was built from is unchanged, never writable from inside a sandbox,
+// refused when it is not the user's alone or was made for another workspace, kernel or
+// tier, and the same run as the full program's; a run given --workspace is the full
+// program's.
 // Which path served a run is read from SANDBOXCTL_RUN_PATH_REPORT.
 #include "ProgramRun.h"
 #include "protocol/Policy.h"

@@ -2,6 +2,7 @@
 
 #include "Base64.h"
 #include "fdio/FdIo.h"
+#include "server/ProtocolNames.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -19,11 +20,12 @@ namespace sandbox::front {
 
 namespace {
 
-// The protocol's limits and names, as engine/server defines them.
-constexpr std::uint32_t maxPayload = 8 * 1024 * 1024;
-constexpr size_t stdinChunk = 1024 * 1024;
-constexpr int internalErrorCode = -32603;
-constexpr int invalidParamsCode = -32602;
+// The protocol's limits and names are engine/server's (ProtocolNames.h); an error's details
+// are read as engine/protocol's Error reads them.
+constexpr std::uint32_t maxPayload = MaxPayloadBytes;
+constexpr size_t stdinChunk = StdinChunkBytes;
+constexpr int internalErrorCode = RpcErrorCode::InternalError;
+constexpr int invalidParamsCode = RpcErrorCode::InvalidParams;
 constexpr int maxDetailDepth = 8;
 constexpr size_t maxDetails = 4096;
 constexpr long long helloId = 1;
@@ -140,7 +142,7 @@ bool DaemonRun::send(const std::string &method, const std::string &params)
         + ",\"params\":" + params + "}";
     if (payload.size() > maxPayload)
         return false;
-    if (method.rfind("process.", 0) == 0 && method != "process.spawn")
+    if (method.rfind("process.", 0) == 0 && method != MethodName::ProcessSpawn)
         m_pendingMethods.emplace_back(id, method);
     const auto length = std::uint32_t(payload.size());
     const char header[4] = { char(length >> 24), char(length >> 16), char(length >> 8), char(length) };
@@ -201,8 +203,8 @@ std::optional<int> DaemonRun::exchange(const std::string &spawn)
 {
     // The handshake and the spawn in one write: the engine answers them in order.
     m_holdOutgoing = true;
-    send("hello", "{\"protocolVersion\":1,\"client\":\"sandboxctl\"}");
-    const bool fits = send("process.spawn", "{\"request\":" + spawn + "}");
+    send(MethodName::Hello, "{\"protocolVersion\":" + std::to_string(ProtocolVersion) + ",\"client\":\"sandboxctl\"}");
+    const bool fits = send(MethodName::ProcessSpawn, "{\"request\":" + spawn + "}");
     m_holdOutgoing = false;
     flush();
     if (!fits) {
@@ -293,9 +295,10 @@ bool DaemonRun::handle(const JsonValue &message)
         if (method->toString().rfind("process.", 0) == 0 && params && params->isObject())
             return handleProcessNotification(method->toString(), *params);
         // Only while its command starts: what is asked after that is another client's.
-        if (method->toString() == "interaction.request" && params && params->isObject() && m_processId == 0)
+        if (method->toString() == NotificationName::InteractionRequest && params && params->isObject()
+            && m_processId == 0)
             handleInteraction(*params);
-        if (method->toString() == "engine.stopping")
+        if (method->toString() == NotificationName::EngineStopping)
             m_engineStopping = true;
         return true; // the engine's other news is for presenters that show it
     }
@@ -322,7 +325,7 @@ bool DaemonRun::handleResponse(double id, const JsonValue &message)
     if (id == double(spawnId)) {
         if (failed) {
             const JsonValue *data = error->member("data");
-            Error reason{ "process.spawn", stringMember(*error, "message"), {} };
+            Error reason{ MethodName::ProcessSpawn, stringMember(*error, "message"), {} };
             if (data && data->isObject()) {
                 Error fromData = errorFromJson(data);
                 if (!fromData.message.empty())
@@ -347,7 +350,7 @@ bool DaemonRun::handleResponse(double id, const JsonValue &message)
         m_processId = double(static_cast<std::uint64_t>(processId->toNumber()));
         if (::fcntl(STDIN_FILENO, F_GETFD) == -1) {
             m_stdinOpen = false;
-            send("process.closeStdin", "{\"processId\":" + std::to_string(std::uint64_t(m_processId)) + "}");
+            send(MethodName::ProcessCloseStdin, "{\"processId\":" + std::to_string(std::uint64_t(m_processId)) + "}");
         }
         if (m_killRequested)
             requestKill();
@@ -374,13 +377,13 @@ bool DaemonRun::handleProcessNotification(const std::string &method, const JsonV
     if (m_processId == 0 || !processId || !processId->isNumber()
         || double(static_cast<std::uint64_t>(processId->toNumber())) != m_processId)
         return true;
-    if (method == "process.output") {
+    if (method == NotificationName::ProcessOutput) {
         const std::string data = fromBase64(stringMember(params, "data"));
         fdio::writeAll(stringMember(params, "stream") == "stderr" ? STDERR_FILENO : STDOUT_FILENO, data.data(),
                        data.size());
         return true;
     }
-    if (method == "process.failedToStart") {
+    if (method == NotificationName::ProcessFailedToStart) {
         Error reason = errorFromJson(params.member("error"));
         reason.message = "cannot run " + m_program + ": " + reason.message;
         fail(describe(reason));
@@ -388,7 +391,7 @@ bool DaemonRun::handleProcessNotification(const std::string &method, const JsonV
             m_status = 126;
         return false;
     }
-    if (method == "process.exited") {
+    if (method == NotificationName::ProcessExited) {
         const ExitReading exit = readExit(params.member("exit"));
         if (exit.timedOut)
             writeText(STDERR_FILENO,
@@ -422,7 +425,7 @@ void DaemonRun::handleInteraction(const JsonValue &params)
         || !message || !message->isString()) {
         warn("sandbox client: ignoring a interaction.request notification the client cannot decode: "
              "params.request: not a question");
-        send("interaction.answer", answer);
+        send(MethodName::InteractionAnswer, answer);
         return;
     }
     writeText(STDERR_FILENO,
@@ -431,7 +434,7 @@ void DaemonRun::handleInteraction(const JsonValue &params)
                   + "\nsandboxctl: no terminal to answer on; refused. To answer, run again with --answer " + key
                   + "=VALUE\n");
     m_unanswerable = true;
-    send("interaction.answer", answer);
+    send(MethodName::InteractionAnswer, answer);
 }
 
 void DaemonRun::readStdin()
@@ -442,11 +445,11 @@ void DaemonRun::readStdin()
     if (n > 0) {
         for (size_t offset = 0; offset < size_t(n); offset += stdinChunk) {
             const std::string piece(buffer + offset, std::min(stdinChunk, size_t(n) - offset));
-            send("process.write", "{\"processId\":" + id + ",\"data\":\"" + toBase64(piece) + "\"}");
+            send(MethodName::ProcessWrite, "{\"processId\":" + id + ",\"data\":\"" + toBase64(piece) + "\"}");
         }
     } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
         m_stdinOpen = false;
-        send("process.closeStdin", "{\"processId\":" + id + "}");
+        send(MethodName::ProcessCloseStdin, "{\"processId\":" + id + "}");
     }
 }
 
@@ -467,7 +470,7 @@ void DaemonRun::passSignal(int number)
 void DaemonRun::sendSignal(int number)
 {
     const char *name = number == SIGINT ? "interrupt" : number == SIGHUP ? "hangup" : "terminate";
-    send("process.kill",
+    send(MethodName::ProcessKill,
          "{\"processId\":" + std::to_string(std::uint64_t(m_processId)) + ",\"signal\":\"" + name + "\"}");
 }
 
@@ -477,7 +480,7 @@ void DaemonRun::requestKill()
         m_killRequested = true;
         return;
     }
-    send("process.kill", "{\"processId\":" + std::to_string(std::uint64_t(m_processId)) + "}");
+    send(MethodName::ProcessKill, "{\"processId\":" + std::to_string(std::uint64_t(m_processId)) + "}");
 }
 
 DaemonRun::Error DaemonRun::errorFromJson(const JsonValue *object, int depth)

@@ -1,7 +1,8 @@
 #include "RecordedRun.h"
 
-#include "PlanRecord.h"
 #include "fdio/FdIo.h"
+#include "launchers/auto/linux/handoff/InitHandoff.h"
+#include "launchers/auto/linux/handoff/PlanRecord.h"
 
 #include <cerrno>
 #include <csignal>
@@ -11,7 +12,6 @@
 #include <poll.h>
 #include <spawn.h>
 #include <string>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -50,31 +50,6 @@ void writeText(int fd, const std::string &text)
     writeOut(fd, text.data(), text.size());
 }
 
-int sealedMemfd(const std::string &data)
-{
-    const int fd
-        = static_cast<int>(::syscall(SYS_memfd_create, "sandbox-init-config", MFD_CLOEXEC | MFD_ALLOW_SEALING));
-    if (fd < 0)
-        return -1;
-    size_t done = 0;
-    while (done < data.size()) {
-        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            ::close(fd);
-            return -1;
-        }
-        done += size_t(n);
-    }
-    if (::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0
-        || ::lseek(fd, 0, SEEK_SET) != 0) {
-        ::close(fd);
-        return -1;
-    }
-    return fd;
-}
-
 void closeFd(int &fd)
 {
     if (fd >= 0)
@@ -87,7 +62,7 @@ void closeFd(int &fd)
 std::optional<int> RecordedRun::run(const PlanRecord &record, const Request &request)
 {
     const std::string configuration = record.configuration(request.argv);
-    int configFd = sealedMemfd(configuration);
+    int configFd = init::sealedConfiguration(configuration);
     int status[2] = { -1, -1 };
     int input[2] = { -1, -1 };
     int output[2] = { -1, -1 };
@@ -119,9 +94,7 @@ std::optional<int> RecordedRun::run(const PlanRecord &record, const Request &req
     posix_spawn_file_actions_adddup2(&actions, input[0], STDIN_FILENO);
     posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&actions, errors[1], STDERR_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, configFd, 3);
-    posix_spawn_file_actions_adddup2(&actions, status[1], 4);
-    posix_spawn_file_actions_addchdir_np(&actions, "/");
+    init::addPlacement(actions, configFd, status[1]);
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
     sigset_t none;
@@ -135,7 +108,7 @@ std::optional<int> RecordedRun::run(const PlanRecord &record, const Request &req
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     std::string initPath = record.initPath();
     char *arguments[] = { initPath.data(), nullptr };
-    std::string marker = "SANDBOX_INIT=1";
+    std::string marker = init::kEnvironmentEntry;
     char *environment[] = { marker.data(), nullptr };
     pid_t pid = -1;
     const int spawned = ::posix_spawn(&pid, initPath.c_str(), &actions, &attributes, arguments, environment);
@@ -182,8 +155,8 @@ std::optional<int> RecordedRun::run(const PlanRecord &record, const Request &req
         if (killRequested)
             return;
         killRequested = true;
-        ::kill(pid, SIGUSR1);
-        killAt = nowMs() + kKillFallbackMs;
+        init::askToEnd(pid);
+        killAt = nowMs() + init::kKillFallbackMs;
     };
     auto readStatus = [&] {
         char buffer[1024];
@@ -264,7 +237,7 @@ std::optional<int> RecordedRun::run(const PlanRecord &record, const Request &req
             break;
         if (nowMs() >= deadline && deadline >= 0) {
             if (killRequested) {
-                ::kill(pid, SIGKILL);
+                init::forceEnd(pid);
                 killAt = -1;
             } else {
                 // The start-up bound or the --timeout: either way the engine reports a timeout.

@@ -4,16 +4,18 @@
 #include <string>
 #include <vector>
 
+namespace sandbox {
+class PlanRecord;
+}
+
 namespace sandbox::front {
 
-class PlanRecord;
-
 // `sandboxctl run -- CMD...` with the engine embedded, from a plan the engine recorded
-// (PlanRecord): sandbox-init started here as the embedded engine starts it
-// (LinuxSandboxProcess: its configuration in a sealed memfd on fd 3, its status on fd 4,
-// the environment SANDBOX_INIT=1, / as working directory, stdin, stdout and stderr
-// through pipes relayed to ours), and ended as the engine ends it: the --timeout and the
-// launcher's start-up bound kill the sandbox (SIGUSR1 to sandbox-init, SIGKILL 2 s later),
+// (PlanRecord): sandbox-init started here as the embedded engine starts it (InitHandoff:
+// its configuration in a sealed memfd on fd 3, its status on fd 4, the environment
+// SANDBOX_INIT=1, / as working directory; stdin, stdout and stderr through pipes relayed
+// to ours), and ended as the engine ends it: the --timeout and the launcher's start-up
+// bound kill the sandbox (InitHandoff's end request, SIGKILL kKillFallbackMs later),
 // as do SIGINT, SIGTERM and SIGHUP to sandboxctl. Exit status and messages are the full
 // sandboxctl's: CMD's status, 128+signal, or 125 with the reason when the sandbox could
 // not be set up, and the timeout's message.
@@ -37,8 +39,6 @@ public:
     // Runs `request` to its end; nullopt when sandbox-init could not be started at all
     // (nothing ran: the full program may try).
     static std::optional<int> run(const PlanRecord &record, const Request &request);
-
-    static constexpr int kKillFallbackMs = 2000; // LinuxSandboxProcess::kKillFallbackMs
 };
 
 } // namespace sandbox::front

@@ -1,8 +1,8 @@
 #include "RunInvocation.h"
 
-#include "FileText.h"
 #include "JsonValue.h"
-#include "PlanRecord.h"
+#include "fdio/FileText.h"
+#include "launchers/auto/linux/handoff/PlanRecord.h"
 
 #include <cerrno>
 #include <climits>
@@ -153,7 +153,7 @@ bool RunInvocation::complete()
         m_request.env.emplace_back(name, value);
     }
     if (!m_policyPath.empty()) {
-        const std::optional<std::string> text = readFileText(m_policyPath, maxPolicyFile);
+        const std::optional<std::string> text = fdio::readFileText(m_policyPath, maxPolicyFile);
         const std::optional<JsonValue> policy = text ? JsonValue::parse(*text) : std::nullopt;
         if (!policy || !policy->isObject())
             return false;

@@ -11,9 +11,9 @@
 // followed by why no recorded plan served when one was looked for ("no record", "no
 // Landlock", or the first input that changed).
 #include "DaemonRun.h"
-#include "PlanRecord.h"
 #include "RecordedRun.h"
 #include "RunInvocation.h"
+#include "launchers/auto/linux/handoff/PlanRecord.h"
 
 #include <cerrno>
 #include <climits>
@@ -79,8 +79,8 @@ int landlockAbi()
 
 int main(int argc, char **argv)
 {
+    using sandbox::PlanRecord;
     using sandbox::front::DaemonRun;
-    using sandbox::front::PlanRecord;
     using sandbox::front::RecordedRun;
     using sandbox::front::RunInvocation;
     const std::optional<RunInvocation> invocation = RunInvocation::parse(argc, argv);

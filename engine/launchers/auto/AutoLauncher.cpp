@@ -6,9 +6,10 @@
 #include "core/SandboxInitLocation.h"
 #include "linux/KernelProbe.h"
 #include "linux/LinuxSandboxProcess.h"
-#include "linux/PlanRecorder.h"
 #include "linux/SandboxPlan.h"
 #include "linux/SandboxPlanCache.h"
+#include "linux/handoff/InitConfigFormat.h"
+#include "linux/handoff/PlanRecorder.h"
 #include "net/CredentialInjector.h"
 #include "net/DomainRules.h"
 #include "net/FilteringProxy.h"
@@ -73,8 +74,9 @@ QString AutoLauncher::writeGateClaim()
               "but, taking a hook's name, makes the host's git fail to run that hook");
 }
 
-AutoLauncher::AutoLauncher()
+AutoLauncher::AutoLauncher(std::shared_ptr<PlanRecording> planRecording)
     : m_plans(std::make_unique<SandboxPlanCache>())
+    , m_planRecording(std::move(planRecording))
 { }
 
 AutoLauncher::~AutoLauncher() = default;
@@ -612,7 +614,8 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
     const QString recordDirectory = host() ? planRecordDirectory() : QString();
     if (!recordDirectory.isEmpty())
         input.policy.denied.append(recordDirectory);
-    const std::shared_ptr<PlanRecorder> recorder = recordDirectory.isEmpty() ? nullptr : PlanRecorder::installed();
+    const std::shared_ptr<PlanRecorder> recorder
+        = recordDirectory.isEmpty() || !m_planRecording ? nullptr : m_planRecording->recorder();
     // A command on a terminal is the full program's (the run front relays no terminal).
     Result<SandboxPlan> plan = recorder && recordable(policy) && !request.terminal
         ? planAndRecord(*recorder, input, policy, initPath, recordDirectory)
@@ -624,9 +627,12 @@ Result<std::shared_ptr<SandboxProcess>> AutoLauncher::spawn(const SpawnRequest &
     }
     // The terminal is the spawn's, not the plan's (plans are cached and recorded without it).
     QByteArray terminalRecord;
-    if (request.terminal)
-        terminalRecord = QByteArrayLiteral("terminal") + '\0' + QByteArray::number(request.terminal->rows) + '\0'
-            + QByteArray::number(request.terminal->columns) + '\0';
+    if (request.terminal) {
+        std::string record;
+        init::appendRecord(record, init::key::kTerminal,
+                           { std::to_string(request.terminal->rows), std::to_string(request.terminal->columns) });
+        terminalRecord = QByteArray::fromStdString(record);
+    }
     const QByteArray planned = plan.value().serialize() + terminalRecord;
     auto builder = [input, planned, terminalRecord](bool expose) -> Result<QByteArray> {
         if (expose == input.exposeHostExecution)

@@ -16,6 +16,7 @@ class SshAgentService;
 class RefusalRoute;
 struct KernelProbe;
 class PlanRecorder;
+class PlanRecording;
 class SandboxPlanCache;
 
 // builtin:auto — the strongest lightweight OS sandbox this host offers, chosen at
@@ -28,7 +29,9 @@ class AutoLauncher final : public Launcher
 public:
     enum class Tier { None, Namespaces, LandlockSeccomp };
 
-    AutoLauncher();
+    // `planRecording`: where this engine's plans are recorded for sandboxctl's run front (none:
+    // not recorded).
+    explicit AutoLauncher(std::shared_ptr<PlanRecording> planRecording = nullptr);
     ~AutoLauncher() override;
 
     QString kind() const override { return QStringLiteral("auto"); }
@@ -100,6 +103,7 @@ private:
     mutable std::optional<Choice> m_preview; // descriptor() before prepare()
     // Plans reused while nothing they were built from changed (has a mutex of its own).
     std::unique_ptr<SandboxPlanCache> m_plans;
+    std::shared_ptr<PlanRecording> m_planRecording;
 };
 
 } // namespace sandbox

@@ -1,6 +1,7 @@
 #include "LinuxSandboxProcess.h"
 
 #include "fdio/FdIo.h"
+#include "handoff/InitHandoff.h"
 
 #include <QCoreApplication>
 #include <QPointer>
@@ -12,7 +13,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -20,47 +20,18 @@ namespace sandbox {
 
 namespace {
 
-// A sealed, read-only-from-now-on memory file holding `data`, or -1.
-int sealedMemfd(const QByteArray &data)
-{
-    const int fd = memfd_create("sandbox-init-config", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (fd < 0)
-        return -1;
-    qsizetype done = 0;
-    while (done < data.size()) {
-        const ssize_t n = write(fd, data.constData() + done, static_cast<size_t>(data.size() - done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            close(fd);
-            return -1;
-        }
-        done += n;
-    }
-    if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0
-        || lseek(fd, 0, SEEK_SET) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-// sandbox-init as every launch starts it: an environment of its own, at "/", the
-// configuration on fd 3 and the status channel on fd 4 of the child.
+// sandbox-init as every launch starts it (InitHandoff): an environment of its own, at "/",
+// the configuration on fd 3 and the status channel on fd 4 of the child.
 QProcess *startInit(const QString &initPath, int configFd, int statusWrite, QObject *parent)
 {
     auto *process = new QProcess(parent);
     process->setProgram(initPath);
     QProcessEnvironment environment;
-    environment.insert(QStringLiteral("SANDBOX_INIT"), QStringLiteral("1"));
+    environment.insert(QLatin1String(init::kEnvironmentName), QLatin1String(init::kEnvironmentValue));
     process->setProcessEnvironment(environment);
-    process->setWorkingDirectory(QStringLiteral("/"));
+    process->setWorkingDirectory(QLatin1String(init::kWorkingDirectory));
     process->setChildProcessModifier([configFd, statusWrite] {
-        // Async-signal-safe only. Lift both above the target numbers first so neither
-        // dup2 can clobber the other; dup2 clears FD_CLOEXEC on the copies.
-        const int configCopy = fcntl(configFd, F_DUPFD, 10);
-        const int statusCopy = fcntl(statusWrite, F_DUPFD, 10);
-        if (configCopy < 0 || statusCopy < 0 || dup2(configCopy, 3) != 3 || dup2(statusCopy, 4) != 4)
+        if (!init::placeDescriptors(configFd, statusWrite))
             _exit(125);
     });
     return process;
@@ -209,11 +180,11 @@ LinuxSandboxProcess::~LinuxSandboxProcess()
 {
     if (m_process && m_process->state() != QProcess::NotRunning) {
         // Nothing outlives its process object: sandbox-init takes the whole sandbox down
-        // on SIGUSR1; SIGKILL is the fallback.
+        // when asked to end; SIGKILL is the fallback.
         const auto pid = static_cast<pid_t>(m_process->processId());
-        ::kill(pid, SIGUSR1);
-        if (!m_process->waitForFinished(kKillFallbackMs)) {
-            ::kill(pid, SIGKILL);
+        init::askToEnd(pid);
+        if (!m_process->waitForFinished(init::kKillFallbackMs)) {
+            init::forceEnd(pid);
             m_process->waitForFinished(5000);
         }
     }
@@ -265,7 +236,8 @@ void LinuxSandboxProcess::launch(bool exposeHostExecution)
         afterStart();
         return;
     }
-    const int configFd = sealedMemfd(config.value());
+    const int configFd
+        = init::sealedConfiguration(std::string_view(config.value().constData(), size_t(config.value().size())));
     int statusPipe[2] = { -1, -1 };
     const bool channelMade = m_terminal ? socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, statusPipe) == 0
                                         : pipe2(statusPipe, O_CLOEXEC) == 0;
@@ -599,13 +571,13 @@ void LinuxSandboxProcess::kill()
     if (m_state == State::Ended || !m_process || m_process->processId() <= 0)
         return;
     m_killRequested = true;
-    // sandbox-init kills the whole sandbox on SIGUSR1; SIGKILL to it is the fallback
+    // sandbox-init kills the whole sandbox when asked to end; SIGKILL to it is the fallback
     // (its pid 1 / command die with it through PR_SET_PDEATHSIG).
     const auto pid = static_cast<pid_t>(m_process->processId());
-    ::kill(pid, SIGUSR1);
-    QTimer::singleShot(kKillFallbackMs, this, [this, pid] {
+    init::askToEnd(pid);
+    QTimer::singleShot(init::kKillFallbackMs, this, [this, pid] {
         if (m_state != State::Ended && m_process && m_process->processId() == pid)
-            ::kill(pid, SIGKILL);
+            init::forceEnd(pid);
     });
 }
 

@@ -53,7 +53,6 @@ public:
     void resizeTerminal(const TerminalSize &size) override;
 
     static constexpr int kTerminateGraceMs = 3000;
-    static constexpr int kKillFallbackMs = 2000;
 
 private:
     enum class State { Pending, Starting, Running, Ended };

@@ -1,6 +1,7 @@
 #include "SandboxPlan.h"
 
 #include "FilesystemReads.h"
+#include "handoff/InitConfigFormat.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -738,58 +739,51 @@ void SandboxPlan::planEnvironment(const Input &input)
 
 QByteArray SandboxPlan::serialize() const
 {
-    QByteArray out;
-    auto field = [&out](const QString &text) {
-        out += QFile::encodeName(text);
-        out += '\0';
+    auto bytes = [](const QString &text) { return QFile::encodeName(text).toStdString(); };
+    auto allBytes = [&bytes](const QStringList &texts) {
+        std::vector<std::string> out;
+        out.reserve(size_t(texts.size()));
+        for (const QString &text : texts)
+            out.push_back(bytes(text));
+        return out;
     };
-    auto record = [&](const char *key, std::initializer_list<QString> values) {
-        field(QString::fromLatin1(key));
-        for (const QString &value : values)
-            field(value);
-    };
-    record("version", { QStringLiteral("1") });
-    record("tier", { QString::number(m_tier) });
-    for (const QString &arg : m_argv)
-        record("arg", { arg });
-    for (const QString &entry : m_environment)
-        record("env", { entry });
-    record("cwd", { m_cwd });
-    record("net", { m_network });
+    init::InitConfig config;
+    config.tier = m_tier;
+    config.argv = allBytes(m_argv);
+    config.env = allBytes(m_environment);
+    config.cwd = bytes(m_cwd);
+    config.network = m_network == QLatin1String("full") ? init::InitConfig::Network::Full
+        : m_network == QLatin1String("allowlist")       ? init::InitConfig::Network::Allowlist
+                                                        : init::InitConfig::Network::None;
     if (!m_proxySocket.isEmpty()) {
-        record("proxy", { m_proxySocket });
-        record("proxyport", { QString::number(kProxyPort) });
+        config.proxySocket = bytes(m_proxySocket);
+        config.proxyPort = kProxyPort;
         if (m_tier == 1)
-            record("llconnect", { QString::number(kProxyPort) });
+            config.landlockConnectPorts.push_back(kProxyPort);
     }
-    for (const Mount &mount : m_mounts)
-        record("mount", { mount.kind, mount.source, mount.target });
+    for (const Mount &mount : m_mounts) {
+        init::MountOp op;
+        init::mountKindFromName(bytes(mount.kind), op.kind);
+        op.source = bytes(mount.source);
+        op.target = bytes(mount.target);
+        config.mounts.push_back(std::move(op));
+    }
     for (const auto &[target, link] : m_symlinks)
-        record("symlink", { target, link });
-    for (const QString &path : m_landlockReadable)
-        record("llro", { path });
-    for (const QString &path : m_directoryOnly)
-        record("lldir", { path });
-    for (const QString &path : m_landlockWritable)
-        record("llrw", { path });
-    for (const QString &path : m_landlockDevices)
-        record("lldev", { path });
-    if (!m_agentSocket.isEmpty())
-        record("agent", { m_agentSocket });
-    record("unix",
-           { m_denyUnixSockets        ? QStringLiteral("deny")
-                 : m_superviseConnect ? QStringLiteral("proxy")
-                                      : QStringLiteral("allow") });
-    record("hostexec", { m_exposeHostExecution ? QStringLiteral("allow") : QStringLiteral("deny") });
-    record("rlimit", { QStringLiteral("core"), QStringLiteral("0") });
-    for (const QString &root : m_guardRepositories)
-        record("guardgit", { root });
-    for (const QString &path : m_guardReadOnly)
-        record("guardro", { path });
+        config.symlinks.emplace_back(bytes(target), bytes(link));
+    config.landlockReadable = allBytes(m_landlockReadable);
+    config.landlockDirectories = allBytes(m_directoryOnly);
+    config.landlockWritable = allBytes(m_landlockWritable);
+    config.landlockDevices = allBytes(m_landlockDevices);
+    config.agentSocket = bytes(m_agentSocket);
+    config.denyUnixSockets = m_denyUnixSockets;
+    config.superviseConnect = m_superviseConnect;
+    config.exposeHostExecution = m_exposeHostExecution;
+    config.rlimits.emplace_back("core", 0);
+    config.guardRepositories = allBytes(m_guardRepositories);
+    config.guardReadOnly = allBytes(m_guardReadOnly);
     // Every path-changing call beneath a denied path is refused and reported by the gate.
-    for (const QString &path : m_denied)
-        record("guarddeny", { path });
-    return out;
+    config.guardDenied = allBytes(m_denied);
+    return QByteArray::fromStdString(init::writeConfig(config));
 }
 
 } // namespace sandbox

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "launchers/auto/linux/handoff/InitHandoff.h"
+
 #include <string>
 
 namespace sandbox::init {
 
-// Lines sandbox-init reports to the launcher on fd 4 (each one write, < PIPE_BUF, so
+// Lines sandbox-init reports to the launcher on fd 4 (kStatusFd, InitHandoff.h; each one write, < PIPE_BUF, so
 // lines from several processes never interleave):
 //   started <pid>     the command is running
 //   error <message>   confinement could not be established; the command never ran
@@ -14,8 +16,6 @@ namespace sandbox::init {
 //                     path, repository, denied); <what> comes from the command and is only
 //                     ever data; for denied it is the policy's denied path, a tab, and
 //                     the path the command wrote
-constexpr int kConfigFd = 3;
-constexpr int kStatusFd = 4;
 constexpr int kSetupFailedStatus = 125;
 
 void report(const std::string &line);

@@ -1,10 +1,10 @@
 // sandbox-init: the helper the auto launcher runs to confine one command. Plain C++
 // without Qt so it stays small, starts fast and is safe to fork from.
-#include "InitConfig.h"
 #include "ProxyBridge.h"
 #include "SshProxyCommand.h"
 #include "StatusChannel.h"
 #include "Supervisor.h"
+#include "launchers/auto/linux/handoff/InitConfigFormat.h"
 
 #include <cerrno>
 #include <climits>
@@ -66,13 +66,10 @@ std::string readConfig()
     const char *usage = "usage: sandbox-init --gate [--guard DIR]... [--read-only PATH]... [--deny PATH]... "
                         "[--status FIFO] [--agent SOCKET] -- COMMAND [ARG]...\n";
     std::string records;
-    auto add = [&records](const char *key, const std::string &value) {
-        records.append(key).push_back('\0');
-        records.append(value).push_back('\0');
-    };
-    add("version", "1");
+    auto add = [&records](const char *name, const std::string &value) { appendRecord(records, name, { value }); };
+    add(key::kVersion, kFormatVersion);
     // Tier 1's rules: sandbox-init meets the command's mounts, user and capabilities.
-    add("tier", "1");
+    add(key::kTier, "1");
     std::string status;
     int index = 2;
     for (; index < argc && std::strcmp(argv[index], "--") != 0; index += 2) {
@@ -82,16 +79,16 @@ std::string readConfig()
             _exit(2);
         }
         if (std::strcmp(option, "--guard") == 0)
-            add("guardgit", argv[index + 1]);
+            add(key::kGuardRepositories, argv[index + 1]);
         else if (std::strcmp(option, "--read-only") == 0)
-            add("guardro", argv[index + 1]);
+            add(key::kGuardReadOnly, argv[index + 1]);
         else if (std::strcmp(option, "--deny") == 0)
-            add("guarddeny", argv[index + 1]);
+            add(key::kGuardDenied, argv[index + 1]);
         else if (std::strcmp(option, "--status") == 0)
             status = argv[index + 1];
         else if (std::strcmp(option, "--agent") == 0) {
-            add("agent", argv[index + 1]);
-            add("unix", "proxy");
+            add(key::kAgent, argv[index + 1]);
+            add(key::kUnix, "proxy");
         } else {
             std::fprintf(stderr, "sandbox-init: unknown option '%s'\n%s", option, usage);
             _exit(2);
@@ -102,7 +99,7 @@ std::string readConfig()
         _exit(2);
     }
     for (++index; index < argc; ++index)
-        add("arg", argv[index]);
+        add(key::kArg, argv[index]);
     if (!status.empty()) {
         // The engine holds the other end open already, so this does not wait.
         const int fd = open(status.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
@@ -125,7 +122,7 @@ std::string readConfig()
     char cwd[PATH_MAX];
     if (!getcwd(cwd, sizeof cwd))
         failSetup(std::string("cannot read the working directory: ") + std::strerror(errno));
-    add("cwd", cwd);
+    add(key::kCwd, cwd);
     InitConfig config;
     std::string error;
     if (!parseConfig(records, config, error))

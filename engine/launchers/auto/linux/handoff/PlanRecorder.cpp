@@ -1,5 +1,6 @@
 #include "PlanRecorder.h"
 
+#include "InitConfigFormat.h"
 #include "RecordedEntry.h"
 #include "Sha256.h"
 #include "core/EngineFiles.h"
@@ -46,18 +47,6 @@ Start &start()
 {
     static Start instance;
     return instance;
-}
-
-QMutex &installedMutex()
-{
-    static QMutex mutex;
-    return mutex;
-}
-
-std::shared_ptr<PlanRecorder> &installedRecorder()
-{
-    static std::shared_ptr<PlanRecorder> recorder;
-    return recorder;
 }
 
 // The digests a record names its inputs by are the run front's (Sha256, plain C++), which
@@ -166,16 +155,21 @@ void PlanRecorder::noteMessage()
     start().spoke.store(true);
 }
 
-void PlanRecorder::install(std::shared_ptr<PlanRecorder> recorder)
+bool PlanRecorder::startCaptured()
 {
-    QMutexLocker lock(&installedMutex());
-    installedRecorder() = std::move(recorder);
+    return start().captured;
 }
 
-std::shared_ptr<PlanRecorder> PlanRecorder::installed()
+void PlanRecording::install(std::shared_ptr<PlanRecorder> recorder)
 {
-    QMutexLocker lock(&installedMutex());
-    return start().captured ? installedRecorder() : nullptr;
+    QMutexLocker lock(&m_mutex);
+    m_recorder = std::move(recorder);
+}
+
+std::shared_ptr<PlanRecorder> PlanRecording::recorder() const
+{
+    QMutexLocker lock(&m_mutex);
+    return PlanRecorder::startCaptured() ? m_recorder : nullptr;
 }
 
 PlanRecorder::PlanRecorder(QString configDirectory, QString stateDirectory, QString policyArgument,
@@ -272,10 +266,13 @@ void PlanRecorder::record(Evidence evidence) const
 
     // The plan without its command: sandbox-init's configuration is head, one "arg" record
     // per argument, tail (SandboxPlan::serialize() writes the arguments right after the tier).
-    QByteArray arguments;
+    std::string argumentRecords;
     for (const QString &arg : evidence.input.request.argv)
-        arguments += "arg" + QByteArray(1, '\0') + QFile::encodeName(arg) + '\0';
-    const qsizetype at = evidence.serialized.indexOf(QByteArray("\0arg\0", 5));
+        init::appendRecord(argumentRecords, init::key::kArg, { QFile::encodeName(arg).toStdString() });
+    const QByteArray arguments = QByteArray::fromStdString(argumentRecords);
+    std::string firstArgument(1, '\0');
+    init::appendRecord(firstArgument, init::key::kArg, {});
+    const qsizetype at = evidence.serialized.indexOf(QByteArray::fromStdString(firstArgument));
     if (at < 0 || evidence.serialized.mid(at + 1, arguments.size()) != arguments)
         return;
     const QByteArray head = evidence.serialized.left(at + 1);

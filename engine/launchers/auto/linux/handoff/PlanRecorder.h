@@ -1,9 +1,10 @@
 #pragma once
 
-#include "FilesystemReads.h"
-#include "SandboxPlan.h"
+#include "launchers/auto/linux/FilesystemReads.h"
+#include "launchers/auto/linux/SandboxPlan.h"
 
 #include <QByteArray>
+#include <QMutex>
 #include <QString>
 #include <QStringList>
 
@@ -13,7 +14,7 @@
 namespace sandbox {
 
 // Records a builtin:auto plan (network none or full, host execution denied: see
-// AutoLauncher::recordable) for sandboxctl's run front (app/sandboxctl/front/PlanRecord),
+// AutoLauncher::recordable) for sandboxctl's run front (its reader PlanRecord, beside this file),
 // which runs sandbox-init with it itself, without loading Qt or hosting an engine, for as
 // long as everything the plan was built from is unchanged: the exact sandbox-init
 // configuration (the command's arguments left out) beside the identities of its inputs.
@@ -48,9 +49,8 @@ public:
     // The program printed a warning (its message handler calls this): a run from the plan
     // would not, so nothing is recorded by this process.
     static void noteMessage();
-    // The recorder builtin:auto reports its spawns to in this process (none: none recorded).
-    static void install(std::shared_ptr<PlanRecorder> recorder);
-    static std::shared_ptr<PlanRecorder> installed();
+    // Whether captureStart() was called: without it no record can vouch for anything.
+    static bool startCaptured();
 
     // What the program that embeds the engine reads at start-up besides the engine's own
     // files, where a change could make it say something (a migration's report, a pack that
@@ -96,6 +96,22 @@ private:
     QString m_policyArgument;
     QByteArray m_policyBytes;
     StartUp m_startUp;
+};
+
+// Where one engine's builtin:auto finds the recorder it reports its spawns to: given to the
+// engine as it is built (EngineHost::Options::planRecording, registerBuiltinLaunchers) and
+// filled by the program that hosts it once it knows what a record may vouch for (sandboxctl
+// run: after reading its --policy). Empty, or in a process whose start was not captured,
+// nothing is recorded.
+class PlanRecording final
+{
+public:
+    void install(std::shared_ptr<PlanRecorder> recorder);
+    std::shared_ptr<PlanRecorder> recorder() const;
+
+private:
+    mutable QMutex m_mutex;
+    std::shared_ptr<PlanRecorder> m_recorder;
 };
 
 } // namespace sandbox

@@ -4,7 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-namespace sandbox::front {
+namespace sandbox::fdio {
 
 std::optional<std::string> readFileText(const std::string &path, size_t limit, bool *absent)
 {
@@ -34,4 +34,4 @@ std::optional<std::string> readFileText(const std::string &path, size_t limit, b
     return text;
 }
 
-} // namespace sandbox::front
+} // namespace sandbox::fdio

@@ -5,15 +5,14 @@
 #include <string_view>
 #include <vector>
 
-namespace sandbox::front {
+namespace sandbox {
 
-// A builtin:auto plan the engine recorded (engine/launchers/auto/linux/PlanRecorder), read
-// back by the run front: sandbox-init's exact configuration, the command's arguments left
-// out, and the identity of everything the plan was built from. It is used only while every
-// input is as recorded; anything else (no record, a record that is not the user's alone,
-// malformed, another cwd, --policy, environment, kernel, mount table, binary, or any entry
-// of a directory the build consulted) sends the run to the full program, which builds the
-// plan again and records it anew.
+// A builtin:auto plan the engine recorded (PlanRecorder, beside this file), read back by
+// sandboxctl's run front (app/sandboxctl/front), plain C++ like it: sandbox-init's exact configuration, the command's
+// arguments left out, and the identity of everything the plan was built from. It is used only while every input is as
+// recorded; anything else (no record, a record that is not the user's alone, malformed, another cwd, --policy,
+// environment, kernel, mount table, binary, or any entry of a directory the build consulted) sends the run to the full
+// program, which builds the plan again and records it anew.
 //
 // The format, written by PlanRecorder: NUL-terminated tokens. Each item is a tag followed
 // by a fixed number of fields; a blob item (plan-head, plan-tail) is its tag, its length in
@@ -72,4 +71,4 @@ private:
     std::string m_tail;
 };
 
-} // namespace sandbox::front
+} // namespace sandbox

@@ -1,8 +1,9 @@
 #include "PlanRecord.h"
 
-#include "FileText.h"
-#include "launchers/auto/linux/RecordedEntry.h"
-#include "launchers/auto/linux/Sha256.h"
+#include "InitConfigFormat.h"
+#include "RecordedEntry.h"
+#include "Sha256.h"
+#include "fdio/FileText.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -15,7 +16,7 @@
 
 extern char **environ;
 
-namespace sandbox::front {
+namespace sandbox {
 
 namespace {
 
@@ -268,7 +269,7 @@ bool PlanRecord::current(const std::string &cwd, const std::string &policyArgume
         }
         case Check::Kind::Content: {
             bool absent = false;
-            const std::optional<std::string> text = readFileText(check.path, kMaxBytes, &absent);
+            const std::optional<std::string> text = fdio::readFileText(check.path, kMaxBytes, &absent);
             const std::string now = text ? Sha256::hexOf(*text) : absent ? "-" : "";
             if (now.empty() || now != check.expected) {
                 *stale = "content " + check.path;
@@ -300,14 +301,10 @@ bool PlanRecord::current(const std::string &cwd, const std::string &policyArgume
 std::string PlanRecord::configuration(const std::vector<std::string> &argv) const
 {
     std::string out = m_head;
-    for (const std::string &arg : argv) {
-        out += "arg";
-        out += '\0';
-        out += arg;
-        out += '\0';
-    }
+    for (const std::string &arg : argv)
+        init::appendRecord(out, init::key::kArg, { arg });
     out += m_tail;
     return out;
 }
 
-} // namespace sandbox::front
+} // namespace sandbox
