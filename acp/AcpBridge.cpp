@@ -54,17 +54,7 @@ void AcpBridge::followEngine()
         connect(m_client, &Client::hostInteractionRequested, this, &AcpBridge::ask),
         connect(m_client, &Client::policyChanged, this, [this](const Policy &policy) { m_policy = policy; }),
         connect(m_client, &Client::disconnected, this, &AcpBridge::engineLost),
-        // Settled elsewhere: the editor's answer, if one still comes, answers nothing.
-        connect(m_client, &Client::hostInteractionSettled, this,
-                [this](const QString &id) {
-                    for (auto it = m_questions.begin(); it != m_questions.end(); ++it) {
-                        if (it->request.id == id) {
-                            it->timer->deleteLater();
-                            m_questions.erase(it);
-                            return;
-                        }
-                    }
-                }),
+        connect(m_client, &Client::hostInteractionSettled, this, &AcpBridge::forgetSettledQuestion),
     };
 }
 
@@ -177,9 +167,8 @@ void AcpBridge::editorClosed()
         return;
     m_editorOpen = false;
     m_editorNotifier->setEnabled(false);
-    // Nobody is left to answer: every open question is denied.
-    for (const QString &key : m_questions.keys())
-        answerQuestion(key, false, QString());
+    // Nobody is left to answer.
+    denyOpenQuestions();
     m_agent->closeInput();
     // An agent that does not end once its input is gone is ended.
     QTimer::singleShot(5000, this, [this] { m_agent->kill(); });
@@ -313,8 +302,7 @@ void AcpBridge::agentFinished(int status, const QString &reason)
     for (const QJsonValue &id : std::as_const(m_editorRequests))
         toEditor(JsonRpcLine::errorResponse(id, JsonRpcLine::InternalError, why));
     m_editorRequests.clear();
-    for (const QString &key : m_questions.keys())
-        answerQuestion(key, false, QString());
+    denyOpenQuestions();
     m_terminals.clear();
     emit finished(status);
 }

@@ -88,6 +88,8 @@ private:
     void askWithForm(const HostInteractionRequest &request);
     QString openQuestion(const HostInteractionRequest &request, bool form);
     void answerQuestion(const QString &key, bool accepted, const QString &value);
+    void denyOpenQuestions();
+    void forgetSettledQuestion(const QString &requestId);
     void handleQuestionResponse(const QString &key, const QJsonObject &response);
     void handlePermissionOutcome(const QString &key, const QJsonObject &response);
     void handleFormOutcome(const QString &key, const QJsonObject &response);

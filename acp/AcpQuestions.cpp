@@ -169,4 +169,22 @@ void AcpBridge::answerQuestion(const QString &key, bool accepted, const QString 
     m_client->answerInteraction(HostInteractionResponse{ question.request.id, accepted, value });
 }
 
+void AcpBridge::denyOpenQuestions()
+{
+    for (const QString &key : m_questions.keys())
+        answerQuestion(key, false, QString());
+}
+
+void AcpBridge::forgetSettledQuestion(const QString &requestId)
+{
+    // Settled elsewhere: the editor's answer, if one still comes, answers nothing.
+    for (auto it = m_questions.begin(); it != m_questions.end(); ++it) {
+        if (it->request.id == requestId) {
+            it->timer->deleteLater();
+            m_questions.erase(it);
+            return;
+        }
+    }
+}
+
 } // namespace sandbox

@@ -108,6 +108,8 @@ void ActivationConcurrencyTest::activationsRunOneAtATimeInQueueOrder()
             });
             spawned.append(entry);
         }
+        // Paces the spawns and serves their events; the loop itself ends on an observable
+        // condition (every queued activation finished), so this wait cannot make it pass.
         QTest::qWait(3);
     }
     for (QThread *requester : requesters) {

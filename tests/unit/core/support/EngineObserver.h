@@ -6,9 +6,11 @@
 #include <QByteArray>
 #include <QFile>
 #include <QFuture>
+#include <QFutureWatcher>
 #include <QJsonDocument>
 #include <QMutex>
 #include <QObject>
+#include <QSignalSpy>
 #include <QTest>
 
 namespace sandbox::test {
@@ -42,8 +44,13 @@ private:
 // spawned in this thread keep being served).
 template <typename T> T await(QFuture<T> future, int timeoutMs = 60000)
 {
-    if (!QTest::qWaitFor([&future] { return future.isFinished(); }, timeoutMs))
-        qFatal("a future did not finish in time");
+    if (!future.isFinished()) {
+        QFutureWatcher<T> watcher;
+        QSignalSpy finished(&watcher, &QFutureWatcherBase::finished);
+        watcher.setFuture(future);
+        if (!finished.wait(timeoutMs))
+            qFatal("a future did not finish in time");
+    }
     return future.result();
 }
 
