@@ -1,6 +1,6 @@
 #pragma once
 
-#include "InitConfig.h"
+#include "launchers/auto/linux/handoff/InitConfigFormat.h"
 
 #include <string>
 
