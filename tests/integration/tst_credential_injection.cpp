@@ -395,7 +395,7 @@ void TestCredentialInjection::injection()
 
     // Python's urllib (an HTTP CONNECT proxy and the bundle through SSL_CERT_FILE): where a TCP
     // proxy is offered and Python is in the sandbox.
-    if (backend == QLatin1String("strongest")) {
+    if (backend == QLatin1String("strongest") || backend == QLatin1String("vm")) {
         const QString python = QStringLiteral("/python-") + tag;
         const Outcome urllib = run(
             QStringLiteral("python3 -c \"import os, urllib.request; print(urllib.request.urlopen(urllib.request."
