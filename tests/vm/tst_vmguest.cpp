@@ -292,7 +292,10 @@ void TestVmGuest::aShareSwappedOrGoneAfterTheLayoutIsNotShared()
     QVERIFY(writeFile(root.filePath(QStringLiteral("ws/keys/id")), "secret"));
     QVERIFY(writeFile(root.filePath(QStringLiteral("ws/more-keys/id")), "secret"));
     const QString ws = root.filePath(QStringLiteral("ws"));
+    // Readable /usr only: a readable / would be split down to the workspace, and every entry
+    // of a crowded /var/tmp would take one of the VM's shares.
     Policy policy = Policy::defaults();
+    policy.readable = { QStringLiteral("/usr") };
     policy.denied.append(QStringLiteral("${workspace}/keys"));
     policy.denied.append(QStringLiteral("${workspace}/more-keys"));
     policy.readOnly.append(QStringLiteral("${workspace}/gone/inner"));
