@@ -55,7 +55,6 @@ private:
     Outcome run(const QString &script, const QString &confirm = QStringLiteral("never"), const QStringList &hosts = {});
     QString writePolicy(const QString &confirm, const QStringList &hosts, const QString &network = {});
     QByteArray events();
-    int hostGit(const QStringList &args, QByteArray *out = nullptr) const;
 
     OpenSshRig m_rig;
     sandbox::test::DaemonRig m_daemon;
@@ -141,25 +140,6 @@ Outcome TestDockerSshAgent::run(const QString &script, const QString &confirm, c
 QByteArray TestDockerSshAgent::events()
 {
     return ctl({ QStringLiteral("events") }).out;
-}
-
-int TestDockerSshAgent::hostGit(const QStringList &args, QByteArray *out) const
-{
-    QProcess git;
-    git.setWorkingDirectory(m_daemon.workspace());
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("SSH_AUTH_SOCK"));
-    env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
-    git.setProcessEnvironment(env);
-    git.start(QStringLiteral("git"),
-              QStringList{ QStringLiteral("-c"), QStringLiteral("user.name=Tester"), QStringLiteral("-c"),
-                           QStringLiteral("user.email=tester@example.org") }
-                  + args);
-    if (!git.waitForFinished(60000))
-        return -1;
-    if (out)
-        *out = git.readAllStandardOutput() + git.readAllStandardError();
-    return git.exitCode();
 }
 
 void TestDockerSshAgent::onlyTheListedKeyIsSeenAndSigns()
@@ -316,53 +296,18 @@ void TestDockerSshAgent::anotherCommandsAgentIsUnreachable()
 void TestDockerSshAgent::pushReachesOnlyThePolicysHosts()
 {
     const QString project = m_daemon.workspace() + QStringLiteral("/pushed");
-    QVERIFY(QDir().mkpath(project));
-    const QString remote = m_rig.path(QStringLiteral("remote-docker.git"));
-    QCOMPARE(hostGit({ QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("--bare"), remote }), 0);
-    QCOMPARE(hostGit({ QStringLiteral("-C"), project, QStringLiteral("init"), QStringLiteral("-q"),
-                       QStringLiteral("-b"), QStringLiteral("main") }),
-             0);
-    QVERIFY(OpenSshRig::writeFile(project + QStringLiteral("/f"), "pushed\n"));
-    QCOMPARE(hostGit({ QStringLiteral("-C"), project, QStringLiteral("add"), QStringLiteral("f") }), 0);
-    QCOMPARE(hostGit({ QStringLiteral("-C"), project, QStringLiteral("commit"), QStringLiteral("-qm"),
-                       QStringLiteral("first") }),
-             0);
-    QCOMPARE(
-        hostGit(
-            { QStringLiteral("-C"), project, QStringLiteral("remote"), QStringLiteral("add"), QStringLiteral("origin"),
-              QStringLiteral("ssh://%1@127.0.0.1:%2%3").arg(m_rig.userName()).arg(m_rig.serverPort()).arg(remote) }),
-        0);
-    QByteArray head;
-    QCOMPARE(hostGit({ QStringLiteral("-C"), project, QStringLiteral("rev-parse"), QStringLiteral("HEAD") }, &head), 0);
-
-    const quint16 other = m_rig.serverPort() == 65535 ? 65534 : m_rig.serverPort() + 1;
-    const Outcome ran
-        = run(QStringLiteral("cd %4 && git push -q origin main && echo pushed; "
-                             "ssh -F \"$SANDBOX_SSH_CONFIG\" -p %1 %2@127.0.0.1 true; echo other=$?; "
-                             "ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no -p %3 %2@127.0.0.1 true; "
-                             "echo direct=$?; "
-                             "copy=$(sed -n 's/.*UserKnownHostsFile \"\\(.*\\)\"/\\1/p' \"$SANDBOX_SSH_CONFIG\"); "
-                             "grep -q 127.0.0.1 \"$copy\" && echo kept; grep -q elsewhere \"$copy\" && echo leaked")
-                  .arg(other)
-                  .arg(m_rig.userName())
-                  .arg(m_rig.serverPort())
-                  .arg(project),
-              QStringLiteral("never"), { QStringLiteral("127.0.0.1:%1").arg(m_rig.serverPort()) });
+    QString problem;
+    const QByteArray head = m_rig.preparePush(project, QStringLiteral("remote-docker.git"), &problem);
+    QVERIFY2(!head.isEmpty(), qPrintable(problem));
+    const Outcome ran = run(m_rig.pushProbe(project), QStringLiteral("never"),
+                            { QStringLiteral("127.0.0.1:%1").arg(m_rig.serverPort()) });
     const QByteArray said = ran.out + ran.err + "\nsshd:\n" + m_rig.serverLog();
-    QVERIFY2(ran.out.contains("pushed"), said.constData());
-    QProcess remoteHead;
-    remoteHead.start(QStringLiteral("git"),
-                     { QStringLiteral("--git-dir=") + remote, QStringLiteral("rev-parse"), QStringLiteral("main") });
-    QVERIFY(remoteHead.waitForFinished(30000));
-    QCOMPARE(remoteHead.readAllStandardOutput().trimmed(), head.trimmed());
-    // Another port of the same host: the proxy refuses it, and says so.
-    QVERIFY2(ran.out.contains("other=") && !ran.out.contains("other=0"), said.constData());
+    const QString wrong = m_rig.pushProbeProblem(ran.out, QStringLiteral("remote-docker.git"), head);
+    QVERIFY2(wrong.isEmpty(), qPrintable(wrong + QStringLiteral(": ") + QString::fromUtf8(said)));
+    // The proxy's refusal of the other port is reported.
     const QByteArray reported = events();
-    QVERIFY2(reported.contains(QByteArray(QByteArray(":") + QByteArray::number(other))), reported.constData());
-    // The copy of the user's known hosts holds the policy's hosts only.
-    QVERIFY2(ran.out.contains("kept") && !ran.out.contains("leaked"), said.constData());
-    // Straight to the allowed server, past the proxy: the container has no such way out.
-    QVERIFY2(ran.out.contains("direct=") && !ran.out.contains("direct=0"), said.constData());
+    QVERIFY2(reported.contains(QByteArray(QByteArray(":") + QByteArray::number(m_rig.otherPort()))),
+             reported.constData());
 }
 
 void TestDockerSshAgent::hostsWithoutTheAllowlistAreRefused()

@@ -262,4 +262,91 @@ QString OpenSshRig::verifyCommit(const QString &publicKey, const QString &reposi
     return QString::fromLocal8Bit(said);
 }
 
+namespace {
+
+OpenSshRig::Run hostGit(const QStringList &args)
+{
+    QProcess git;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+    env.insert(QStringLiteral("GIT_CONFIG_NOSYSTEM"), QStringLiteral("1"));
+    git.setProcessEnvironment(env);
+    git.start(QStringLiteral("git"),
+              QStringList{ QStringLiteral("-c"), QStringLiteral("user.name=Tester"), QStringLiteral("-c"),
+                           QStringLiteral("user.email=tester@example.org") }
+                  + args);
+    OpenSshRig::Run run;
+    if (!git.waitForFinished(60000))
+        return run;
+    run.exitCode = git.exitStatus() == QProcess::NormalExit ? git.exitCode() : -1;
+    run.out = git.readAllStandardOutput();
+    run.err = git.readAllStandardError();
+    return run;
+}
+
+} // namespace
+
+QByteArray OpenSshRig::preparePush(const QString &project, const QString &remoteName, QString *problem) const
+{
+    const QString remote = path(remoteName);
+    if (!QDir().mkpath(project) || !writeFile(project + QStringLiteral("/f"), "pushed\n")) {
+        *problem = QStringLiteral("cannot make %1").arg(project);
+        return {};
+    }
+    const QList<QStringList> steps{
+        { QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("--bare"), remote },
+        { QStringLiteral("-C"), project, QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("-b"),
+          QStringLiteral("main") },
+        { QStringLiteral("-C"), project, QStringLiteral("add"), QStringLiteral("f") },
+        { QStringLiteral("-C"), project, QStringLiteral("commit"), QStringLiteral("-qm"), QStringLiteral("first") },
+        { QStringLiteral("-C"), project, QStringLiteral("remote"), QStringLiteral("add"), QStringLiteral("origin"),
+          QStringLiteral("ssh://%1@127.0.0.1:%2%3").arg(m_user).arg(m_port).arg(remote) },
+        { QStringLiteral("-C"), project, QStringLiteral("rev-parse"), QStringLiteral("HEAD") },
+    };
+    Run done;
+    for (const QStringList &step : steps) {
+        done = hostGit(step);
+        if (done.exitCode != 0) {
+            *problem = QStringLiteral("git %1: %2").arg(step.join(QLatin1Char(' ')), QString::fromUtf8(done.err));
+            return {};
+        }
+    }
+    return done.out.trimmed();
+}
+
+QString OpenSshRig::pushProbe(const QString &project, const QString &gitOptions) const
+{
+    return QStringLiteral("cd %4 && git %5 push -q origin main && echo pushed; "
+                          "ssh -F \"$SANDBOX_SSH_CONFIG\" -p %1 %2@127.0.0.1 true; echo other=$?; "
+                          "ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no -p %3 %2@127.0.0.1 true; "
+                          "echo direct=$?; "
+                          "copy=$(sed -n 's/.*UserKnownHostsFile \"\\(.*\\)\"/\\1/p' \"$SANDBOX_SSH_CONFIG\"); "
+                          "grep -q 127.0.0.1 \"$copy\" && echo kept; grep -q elsewhere \"$copy\" && echo leaked")
+        .arg(otherPort())
+        .arg(m_user)
+        .arg(m_port)
+        .arg(project, gitOptions);
+}
+
+QString OpenSshRig::pushProbeProblem(const QByteArray &output, const QString &remoteName, const QByteArray &head) const
+{
+    if (!output.contains("pushed"))
+        return QStringLiteral("the push failed");
+    const Run remote = hostGit(
+        { QStringLiteral("--git-dir=") + path(remoteName), QStringLiteral("rev-parse"), QStringLiteral("main") });
+    if (remote.out.trimmed() != head)
+        return QStringLiteral("the remote's main is %1, not %2")
+            .arg(QString::fromUtf8(remote.out.trimmed()), QString::fromUtf8(head));
+    // Another port of the same host: the proxy refuses it.
+    if (!output.contains("other=") || output.contains("other=0"))
+        return QStringLiteral("another port of the host was reached");
+    // The copy of the user's known hosts holds the policy's hosts only.
+    if (!output.contains("kept") || output.contains("leaked"))
+        return QStringLiteral("the known-hosts copy does not hold the policy's host alone");
+    // Straight to the allowed server, past the proxy: the sandbox has no such way out.
+    if (!output.contains("direct=") || output.contains("direct=0"))
+        return QStringLiteral("the server was reached past the proxy");
+    return {};
+}
+
 } // namespace sandbox::test

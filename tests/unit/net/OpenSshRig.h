@@ -64,6 +64,19 @@ public:
     // ssh; signer tester@example.org), as the host's git verify-commit sees it; else what it said.
     QString verifyCommit(const QString &publicKey, const QString &repository) const;
 
+    // git push over SSH to this rig's sshd, as the backends' agent tests do it: `project` (a
+    // new folder) gets one commit and an origin at the bare repository path(`remoteName`).
+    // Returns HEAD; empty when a step failed, git's words in `*problem`.
+    QByteArray preparePush(const QString &project, const QString &remoteName, QString *problem) const;
+    // What a sandboxed shell runs then, in `project`: the push (`gitOptions` before it), an
+    // ssh to otherPort() through the proxy, one straight to this sshd past it, and a look at
+    // the known-hosts copy. Prints "pushed", "other=N", "direct=N" and "kept" or "leaked".
+    QString pushProbe(const QString &project, const QString &gitOptions = {}) const;
+    quint16 otherPort() const { return m_port == 65535 ? 65534 : m_port + 1; }
+    // Empty when the probe's output says the push landed (main of path(`remoteName`) is
+    // `head`), the other port and the direct way failed, and the copy holds this host only.
+    QString pushProbeProblem(const QByteArray &output, const QString &remoteName, const QByteArray &head) const;
+
     static QByteArray readAll(const QString &path);
     static bool writeFile(const QString &path, const QByteArray &data, QFile::Permissions permissions = {});
 
