@@ -337,6 +337,15 @@ void TestCredentialInjection::injection()
         QCOMPARE(received(system).size(), 1);
     }
 
+    // In a VM the commands are root: the bundle the later commands trust is read-only still.
+    if (backend == QLatin1String("vm")) {
+        const Outcome tampered = run(QStringLiteral("printf x >> /.sandbox/ca-bundle.pem; echo own=$?; "
+                                                    "printf x >> /etc/ssl/certs/ca-certificates.crt; echo system=$?"));
+        QVERIFY2(tampered.out.contains("own=") && !tampered.out.contains("own=0") && tampered.out.contains("system=")
+                     && !tampered.out.contains("system=0"),
+                 QByteArray(tampered.out + tampered.err).constData());
+    }
+
     // A header the policy does not name, and a request to another allowed host, carry the
     // placeholder unchanged; the one in plain sight is reported.
     const QString other = QStringLiteral("/other-") + tag;

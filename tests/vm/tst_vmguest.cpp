@@ -260,7 +260,8 @@ void TestVmGuest::aRunningVmServesOnlyLayoutsThatAllowAllItShares()
     QVERIFY(!withCredential.isServedBy(proxied) && !proxied.isServedBy(withCredential));
     QVERIFY(withCredential.isServedBy(withCredential));
     QVERIFY(
-        withCredential.layoutFile().endsWith("bind\t/.sandbox/ca-bundle.pem\t/etc/ssl/certs/ca-certificates.crt\n"));
+        withCredential.layoutFile().endsWith("bind\t/.sandbox/ca-bundle.pem\t/.sandbox/ca-bundle.pem\n"
+                                             "bind\t/.sandbox/ca-bundle.pem\t/etc/ssl/certs/ca-certificates.crt\n"));
     GuestLayout otherHosts = withCredential;
     otherHosts.credentials.first().hosts.append(QStringLiteral("example.org"));
     QVERIFY(otherHosts.key() != withCredential.key() && !otherHosts.isServedBy(withCredential));
@@ -273,6 +274,16 @@ void TestVmGuest::aRunningVmServesOnlyLayoutsThatAllowAllItShares()
     GuestLayout otherProxyCredential = upstream;
     otherProxyCredential.upstreamProxy->credential = QStringLiteral("corp");
     QVERIFY(otherProxyCredential.key() != upstream.key() && !otherProxyCredential.isServedBy(upstream));
+    // So is the SSH agent's policy: other keys or another confirmation, another VM.
+    GuestLayout signing = proxied;
+    signing.sshAgent = PolicySshAgent{ { QStringLiteral("SHA256:deploy") }, {}, PolicySshAgent::Confirm::Always };
+    QVERIFY(signing.key() != proxied.key() && !signing.isServedBy(proxied) && !proxied.isServedBy(signing));
+    GuestLayout signingNever = signing;
+    signingNever.sshAgent->confirm = PolicySshAgent::Confirm::Never;
+    QVERIFY(signingNever.key() != signing.key() && !signingNever.isServedBy(signing));
+    GuestLayout otherKey = signing;
+    otherKey.sshAgent->keys = { QStringLiteral("SHA256:personal") };
+    QVERIFY(otherKey.key() != signing.key() && !otherKey.isServedBy(signing));
     GuestLayout extraCa = proxied;
     extraCa.extraCaCertificates = { QStringLiteral("/etc/corp-root.pem") };
     QVERIFY(extraCa.key() != proxied.key() && !extraCa.isServedBy(proxied));

@@ -284,8 +284,11 @@ QByteArray GuestLayout::layoutFile() const
     }
     for (const Link &link : links)
         file += "symlink\t" + link.target.toUtf8() + '\t' + link.path.toUtf8() + '\n';
-    if (!caBundle.isEmpty())
+    if (!caBundle.isEmpty()) {
+        // Read-only over itself first: the commands (root in the guest) can change neither.
+        file += QByteArray("bind\t") + kCaBundle + '\t' + kCaBundle + '\n';
         file += QByteArray("bind\t") + kCaBundle + '\t' + kSystemCaBundle + '\n';
+    }
     return file;
 }
 
@@ -294,7 +297,7 @@ bool GuestLayout::isServedBy(const GuestLayout &running) const
     if (proxied != running.proxied || userNetwork != running.userNetwork || allowedDomains != running.allowedDomains
         || deniedDomains != running.deniedDomains || credentials != running.credentials
         || extraCaCertificates != running.extraCaCertificates || upstreamProxy != running.upstreamProxy
-        || caBundle != running.caBundle)
+        || caBundle != running.caBundle || sshAgent != running.sshAgent)
         return false;
     for (const Share &needed : shares) {
         if (needed.writable && !running.shares.contains(needed))
@@ -333,6 +336,10 @@ QString GuestLayout::key() const
         hash.addData(QByteArrayView("\ndenied"));
         for (const QString &domain : deniedDomains)
             hash.addData(QByteArray('\t' + domain.toUtf8()));
+    }
+    if (sshAgent) {
+        hash.addData(QByteArrayView("\nsshAgent\t"));
+        hash.addData(QJsonDocument(sshAgent->toJson()).toJson(QJsonDocument::Compact));
     }
     if (!credentials.isEmpty() || !extraCaCertificates.isEmpty() || upstreamProxy) {
         // The proxy channel's other inputs, as the policy writes them (JSON strings cannot be

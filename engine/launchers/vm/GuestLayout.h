@@ -60,6 +60,9 @@ struct GuestLayout
     QStringList extraCaCertificates;
     std::optional<PolicyUpstreamProxy> upstreamProxy;
     QString caBundle;
+    // The policy's SSH agent: commands under another agent policy (other keys, another
+    // confirmation) never share a VM, whose commands can reach into one another.
+    std::optional<PolicySshAgent> sshAgent;
     static constexpr const char *kCaBundle = "/.sandbox/ca-bundle.pem";
     static constexpr const char *kSystemCaBundle = "/etc/ssl/certs/ca-certificates.crt";
 

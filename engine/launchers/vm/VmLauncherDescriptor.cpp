@@ -151,7 +151,9 @@ QMap<QString, QString> VmLauncher::enforcement() const
            "kernel, so another command can remove or replace the socket file (it still cannot use the agent through "
            "it) and can reach into the command's own processes (through /proc/PID/mem, say) and act as that "
            "command: the agent is as separate from another command of the same VM as the two commands are from each "
-           "other. SSH connections (the policy's hosts, port 22 unless one is given; they need the network mode "
+           "other. A VM serves later commands of the same workspace and policy, so a process an earlier command "
+           "left behind counts as another command; each agent policy (keys, hosts, confirmation) gets a VM of its "
+           "own. SSH connections (the policy's hosts, port 22 unless one is given; they need the network mode "
            "allowlist) go only through the filtering proxy, which allows those hosts beside the allowed domains; "
            "each set of hosts gets a VM of its own. git uses an SSH configuration of the engine's, written into the "
            "command's agent folder (GIT_SSH_COMMAND; others: ssh -F \"$SANDBOX_SSH_CONFIG\"), whose ProxyCommand is "
@@ -179,10 +181,10 @@ QMap<QString, QString> VmLauncher::enforcement() const
            "upgrades, withholds an answer that carries a value back (an echo) and ends the connection, and "
            "reports every placeholder it sees going elsewhere, for this backend. The engine's certificate "
            "bundle (the system's authorities, the engine's, the policy's extra ones) is in the VM's "
-           "initramfs at %1, bound read-only over %2 by the guest's init, and named by SSL_CERT_FILE, "
+           "initramfs at %1, which the guest's init binds read-only over itself and over %2 (commands, root "
+           "in the guest, cannot mount or unmount), and named by SSL_CERT_FILE, "
            "NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT and "
-           "AWS_CA_BUNDLE; commands run as root in the guest, so a command can change the bundle the "
-           "later commands of its VM trust (never what the engine's proxy trusts). The authority's private "
+           "AWS_CA_BUNDLE. The authority's private "
            "key never enters the VM. Each set of credentials gets a VM of its own.")
             .arg(QString::fromLatin1(GuestLayout::kCaBundle), QString::fromLatin1(GuestLayout::kSystemCaBundle)));
     claims.insert(QStringLiteral("upstreamProxy"),

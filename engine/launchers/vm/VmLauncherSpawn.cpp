@@ -71,6 +71,7 @@ Result<std::shared_ptr<SandboxProcess>> VmLauncher::spawn(const SpawnRequest &re
     // they are the proxy channel's, and with credentials the guest trusts the engine's
     // certificate authority through a bundle in its initramfs.
     QMap<QString, QString> engineEnvironment;
+    layout.sshAgent = policy.sshAgent;
     if (proxied) {
         layout.credentials = policy.credentials;
         layout.extraCaCertificates = policy.extraCaCertificates;

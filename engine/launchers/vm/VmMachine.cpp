@@ -407,10 +407,30 @@ void VmMachine::writeFrame(quint8 type, quint32 id, const QByteArray &payload)
     frame += char(type);
     frame += littleEndianU32(id);
     frame += payload;
-    if (m_ready)
-        m_channel.write(frame);
-    else
+    if (!m_ready) {
         m_pending.append(frame);
+        return;
+    }
+    if (m_overrun)
+        return;
+    // A guest that stops reading its channel while its own frames make the engine answer
+    // (agent connections and their credits) would grow this queue without end. Past the bound
+    // the VM is ended, after the frame being handled (a relay may be the caller). Stdin, which
+    // the engine's clients send, is not bounded here.
+    const bool answer = type == guest::AgentData || type == guest::AgentCredit || type == guest::AgentClose;
+    if (answer && m_channel.bytesToWrite() + frame.size() > kMaxChannelBacklog) {
+        m_overrun = true;
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                fail(tr("the guest stopped reading its channel (%1 MiB waiting to be sent); the VM is ended")
+                         .arg(kMaxChannelBacklog / (1024 * 1024)));
+                stop();
+            },
+            Qt::QueuedConnection);
+        return;
+    }
+    m_channel.write(frame);
 }
 
 void VmMachine::open(quint32 id, const Sink &sink, const QByteArray &spawnPayload, const QString &agentSocket)

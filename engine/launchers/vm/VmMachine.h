@@ -125,6 +125,9 @@ private:
     QStringList m_bootNotes;
     QSet<quint32> m_bootWatchers; // the commands opened before the VM was ready
     bool m_ready = false;
+    // Set once the channel's queue passed kMaxChannelBacklog: nothing more is written.
+    bool m_overrun = false;
+    static constexpr qint64 kMaxChannelBacklog = 64 * 1024 * 1024;
     bool m_stopping = false;
     bool m_restoring = false;
     bool m_restoredReady = false;

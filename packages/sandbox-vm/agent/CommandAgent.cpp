@@ -73,6 +73,8 @@ std::string programOf(pid_t pid)
     std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
     std::string name;
     std::getline(comm, name);
+    // A process names itself: no tab may shift the report's fields.
+    std::replace(name.begin(), name.end(), '\t', ' ');
     return name.empty() ? "?" : name;
 }
 

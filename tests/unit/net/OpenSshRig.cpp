@@ -262,9 +262,7 @@ QString OpenSshRig::verifyCommit(const QString &publicKey, const QString &reposi
     return QString::fromLocal8Bit(said);
 }
 
-namespace {
-
-OpenSshRig::Run hostGit(const QStringList &args)
+OpenSshRig::Run OpenSshRig::git(const QStringList &args)
 {
     QProcess git;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -283,8 +281,6 @@ OpenSshRig::Run hostGit(const QStringList &args)
     run.err = git.readAllStandardError();
     return run;
 }
-
-} // namespace
 
 QByteArray OpenSshRig::preparePush(const QString &project, const QString &remoteName, QString *problem) const
 {
@@ -305,7 +301,7 @@ QByteArray OpenSshRig::preparePush(const QString &project, const QString &remote
     };
     Run done;
     for (const QStringList &step : steps) {
-        done = hostGit(step);
+        done = git(step);
         if (done.exitCode != 0) {
             *problem = QStringLiteral("git %1: %2").arg(step.join(QLatin1Char(' ')), QString::fromUtf8(done.err));
             return {};
@@ -332,8 +328,8 @@ QString OpenSshRig::pushProbeProblem(const QByteArray &output, const QString &re
 {
     if (!output.contains("pushed"))
         return QStringLiteral("the push failed");
-    const Run remote = hostGit(
-        { QStringLiteral("--git-dir=") + path(remoteName), QStringLiteral("rev-parse"), QStringLiteral("main") });
+    const Run remote
+        = git({ QStringLiteral("--git-dir=") + path(remoteName), QStringLiteral("rev-parse"), QStringLiteral("main") });
     if (remote.out.trimmed() != head)
         return QStringLiteral("the remote's main is %1, not %2")
             .arg(QString::fromUtf8(remote.out.trimmed()), QString::fromUtf8(head));
@@ -346,6 +342,25 @@ QString OpenSshRig::pushProbeProblem(const QByteArray &output, const QString &re
     // Straight to the allowed server, past the proxy: the sandbox has no such way out.
     if (!output.contains("direct=") || output.contains("direct=0"))
         return QStringLiteral("the server was reached past the proxy");
+    return {};
+}
+
+QString OpenSshRig::keyChangeProbe()
+{
+    return QStringLiteral("ssh-add -D; echo removeall=$?; ssh-add -d listed.pub; echo remove=$?; rm -f /tmp/planted*; "
+                          "ssh-keygen -q -t ed25519 -N '' -C planted -f /tmp/planted && ssh-add /tmp/planted; "
+                          "echo add=$?");
+}
+
+QString OpenSshRig::keyChangeProblem(const QByteArray &output) const
+{
+    if (!output.contains("removeall=") || !output.contains("add="))
+        return QStringLiteral("the probe did not run to its end");
+    if (output.contains("removeall=0") || output.contains("remove=0") || output.contains("add=0"))
+        return QStringLiteral("a change of the user's keys went through");
+    const QStringList held = fingerprintsListedAt(m_agentSocket);
+    if (held.size() != 2 || !held.contains(m_listedFingerprint) || !held.contains(m_unlistedFingerprint))
+        return QStringLiteral("the user's agent holds %1").arg(held.join(QLatin1Char(' ')));
     return {};
 }
 

@@ -77,6 +77,16 @@ public:
     // `head`), the other port and the direct way failed, and the copy holds this host only.
     QString pushProbeProblem(const QByteArray &output, const QString &remoteName, const QByteArray &head) const;
 
+    // What a sandboxed shell runs to change the user's keys through its agent: remove them
+    // all, remove one, and add a new one. Prints "removeall=N", "remove=N" and "add=N".
+    static QString keyChangeProbe();
+    // Empty when the probe's output says every change failed and the user's agent still holds
+    // its two keys and nothing else.
+    QString keyChangeProblem(const QByteArray &output) const;
+    // The host's git (no system configuration, no agent, a committer named), its exit code
+    // (-1: it did not end) and output.
+    static Run git(const QStringList &args);
+
     static QByteArray readAll(const QString &path);
     static bool writeFile(const QString &path, const QByteArray &data, QFile::Permissions permissions = {});
 
