@@ -12,6 +12,16 @@ namespace sandbox {
 
 namespace {
 
+// The first two tab-separated fields of a guest's report, and the rest as the third.
+QList<QByteArray> tabFields(const QByteArray &payload)
+{
+    const qsizetype first = payload.indexOf('\t');
+    const qsizetype second = first < 0 ? -1 : payload.indexOf('\t', first + 1);
+    return { payload.left(first < 0 ? payload.size() : first),
+             first < 0 ? QByteArray() : payload.mid(first + 1, second < 0 ? -1 : second - first - 1),
+             second < 0 ? QByteArray() : payload.mid(second + 1) };
+}
+
 constexpr int kTerminateGraceMs = 3000;
 
 qint32 readI32(const QByteArray &data, int at)
@@ -111,13 +121,8 @@ void VmProcess::deliver(quint8 type, const QByteArray &payload)
         emit noted(QString::fromUtf8(payload));
         break;
     case guest::Refusal: {
-        // "<pid>\t<program>\t<socket path>": the path is the rest, whatever it holds.
-        const qsizetype first = payload.indexOf('\t');
-        const qsizetype second = first < 0 ? -1 : payload.indexOf('\t', first + 1);
-        const QList<QByteArray> parts{ payload.left(first < 0 ? payload.size() : first),
-                                       first < 0 ? QByteArray()
-                                                 : payload.mid(first + 1, second < 0 ? -1 : second - first - 1),
-                                       second < 0 ? QByteArray() : payload.mid(second + 1) };
+        // "<syscall name>\t<command>".
+        const QList<QByteArray> parts = tabFields(payload);
         const QString message = tr("sandbox: refused the system call %1 (made by %2)\n")
                                     .arg(QString::fromUtf8(parts.value(0)), QString::fromUtf8(parts.value(1)));
         qInfo("builtin:vm: %s", qUtf8Printable(message.trimmed()));
@@ -134,12 +139,7 @@ void VmProcess::deliver(quint8 type, const QByteArray &payload)
         // This command (or, when it was none of the VM's commands, another process) connected
         // to another command's agent socket: the guest's agent closed it at once.
         // "<pid>\t<program>\t<socket path>": the path is the rest, whatever it holds.
-        const qsizetype first = payload.indexOf('\t');
-        const qsizetype second = first < 0 ? -1 : payload.indexOf('\t', first + 1);
-        const QList<QByteArray> parts{ payload.left(first < 0 ? payload.size() : first),
-                                       first < 0 ? QByteArray()
-                                                 : payload.mid(first + 1, second < 0 ? -1 : second - first - 1),
-                                       second < 0 ? QByteArray() : payload.mid(second + 1) };
+        const QList<QByteArray> parts = tabFields(payload);
         Refusal refusal;
         refusal.kind = Refusal::Kind::HostSocket;
         refusal.what = tr("%1 (connected by %2, process %3 of the guest)")
