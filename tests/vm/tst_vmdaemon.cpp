@@ -112,6 +112,7 @@ private slots:
     void networkNoneHasNoDeviceAndUnusableFullEntriesRefused();
     void seccompRefusalsAreReported();
     void escapesFromTheGuestFail();
+    void repositoryFilesAreRefusedAtTheWrite();
     void hotSwitchKeepsRunningCommandsAndReusesHelpers();
     void allowlistReachesOnlyTheProxy();
     void allowlistProxyVariablesOverrideTheRequest();
@@ -271,7 +272,7 @@ void TestVmDaemon::initTestCase()
 
     // What the release's download location would hold, and a copy someone tampered with.
     const QString bundle = QStringLiteral(SANDBOX_VM_BUNDLE_DIR);
-    for (const char *name : { "sandbox-vm-agent", "sandbox-vm-seccomp-observer", "sandbox-vm-gvforwarder" }) {
+    for (const char *name : { "sandbox-vm-agent", "sandbox-vm-gate", "sandbox-vm-gvforwarder" }) {
         const QString helper = QString::fromLatin1(name);
         QVERIFY2(
             QFile::copy(bundle + QLatin1Char('/') + helper, m_root->filePath(QStringLiteral("served/good/") + helper)),
@@ -708,6 +709,87 @@ void TestVmDaemon::escapesFromTheGuestFail()
                                "print(libc.ptrace(16, os.getppid(), 0, 0), ctypes.get_errno())\n") });
     QVERIFY2(trace.out.startsWith("-1 1"), QByteArray(trace.out + trace.err).constData());
     QVERIFY(trace.err.contains("refused the system call ptrace"));
+}
+
+void TestVmDaemon::repositoryFilesAreRefusedAtTheWrite()
+{
+    // A repository made on the host, as a user's checkout is.
+    const QString repo = m_root->filePath(QStringLiteral("work/repo"));
+    QVERIFY(QDir().mkpath(repo));
+    const QStringList identity{ QStringLiteral("-c"), QStringLiteral("user.name=Test"), QStringLiteral("-c"),
+                                QStringLiteral("user.email=test@example.org") };
+    auto hostGit = [&](const QStringList &args) {
+        return sandbox::test::runProgram(QStandardPaths::findExecutable(QStringLiteral("git")), identity + args, repo,
+                                         {}, kSlowMs)
+            .exitCode;
+    };
+    QCOMPARE(hostGit({ QStringLiteral("init"), QStringLiteral("-q") }), 0);
+    QVERIFY(QDir().mkpath(repo + QStringLiteral("/.git/hooks")));
+    const QByteArray config = readFile(repo + QStringLiteral("/.git/config"));
+    auto inGuest = [&](const QString &script) {
+        return ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"), script });
+    };
+
+    // Each attempt fails when it is made; nothing of it reaches the host.
+    const Outcome plants = inGuest(
+        QStringLiteral("cd repo; echo 'touch /tmp/hooked' > .git/hooks/post-checkout || echo hook-refused; "
+                       "printf '[core]\\n\\tfsmonitor = touch /tmp/x\\n' >> .git/config || echo config-refused; "
+                       "echo /elsewhere > .git/commondir || echo commondir-refused; "
+                       "mkdir inner && cd inner && git init -q 2>/dev/null || echo init-refused"));
+    for (const char *refused : { "hook-refused", "config-refused", "commondir-refused", "init-refused" })
+        QVERIFY2(plants.out.contains(refused),
+                 QByteArray(refused + QByteArray(": ") + plants.out + plants.err).constData());
+    QVERIFY(!QFileInfo::exists(repo + QStringLiteral("/.git/hooks/post-checkout")));
+    QVERIFY(!QFileInfo::exists(repo + QStringLiteral("/.git/commondir")));
+    QVERIFY(!QFileInfo::exists(repo + QStringLiteral("/inner/.git")));
+    QCOMPARE(readFile(repo + QStringLiteral("/.git/config")), config);
+
+    // Refused at the write by the gate, tied to the command.
+    const Outcome events = ctl({ QStringLiteral("events"), QStringLiteral("--json") });
+    QStringList written;
+    for (const QJsonValue &value : QJsonDocument::fromJson(events.out).array()) {
+        const QJsonObject refusal = value.toObject();
+        const QString what = refusal.value(QStringLiteral("what")).toString();
+        if (refusal.value(QStringLiteral("kind")).toString() == QLatin1String("path") && what.contains(repo)) {
+            QVERIFY2(
+                refusal.value(QStringLiteral("rule")).toString().startsWith(QStringLiteral("repository protection: ")),
+                qPrintable(refusal.value(QStringLiteral("rule")).toString()));
+            QCOMPARE(refusal.value(QStringLiteral("ref")).toString(), QStringLiteral("builtin:vm"));
+            written.append(what);
+        }
+    }
+    for (const QString &file : { QStringLiteral("/.git/hooks/post-checkout"), QStringLiteral("/.git/config") })
+        QVERIFY2(std::any_of(written.cbegin(), written.cend(),
+                             [&](const QString &what) { return what.startsWith(repo + file); }),
+                 events.out.constData());
+
+    // Ordinary work goes on: the host sees the guest's commit and branch.
+    const Outcome work = inGuest(QStringLiteral("cd repo && echo content > file && git add file && "
+                                                "git -c user.name=A -c user.email=a@example.org commit -qm guest && "
+                                                "git branch topic && echo committed"));
+    QVERIFY2(work.out.contains("committed"), QByteArray(work.out + work.err).constData());
+    QCOMPARE(hostGit({ QStringLiteral("rev-parse"), QStringLiteral("--verify"), QStringLiteral("-q"),
+                       QStringLiteral("topic") }),
+             0);
+
+    // Neither the gate nor the guest's agent can be rewritten, traced or swapped for the next command.
+    const Outcome tamper = inGuest(QStringLiteral(
+        "echo x >> /.sandbox/sandbox-vm-gate || echo gate-refused; "
+        "dd if=/proc/$PPID/mem of=/dev/null bs=1 count=1 2>&1 | grep -q 'Permission denied' && echo "
+        "gate-memory-refused; "
+        "dd if=/proc/1/mem of=/dev/null bs=1 count=1 2>&1 | grep -q 'Permission denied' && echo agent-memory-refused; "
+        "cat /proc/1/environ >/dev/null 2>&1 || echo agent-environment-refused; "
+        "mv /.sandbox /.sandbox-moved && mkdir /.sandbox && printf '#!/bin/sh\\nshift 99; exec \"$@\"\\n' > "
+        "/.sandbox/sandbox-vm-gate && chmod +x /.sandbox/sandbox-vm-gate && echo swapped"));
+    for (const char *refused :
+         { "gate-refused", "gate-memory-refused", "agent-memory-refused", "agent-environment-refused", "swapped" })
+        QVERIFY2(tamper.out.contains(refused),
+                 QByteArray(refused + QByteArray(": ") + tamper.out + tamper.err).constData());
+    const Outcome after = inGuest(QStringLiteral("echo x > repo/.git/hooks/pre-push || echo still-refused; "
+                                                 "rm -rf /.sandbox && mv /.sandbox-moved /.sandbox && echo restored"));
+    QVERIFY2(after.out.contains("still-refused") && after.out.contains("restored"),
+             QByteArray(after.out + after.err).constData());
+    QVERIFY(!QFileInfo::exists(repo + QStringLiteral("/.git/hooks/pre-push")));
 }
 
 void TestVmDaemon::hotSwitchKeepsRunningCommandsAndReusesHelpers()

@@ -691,8 +691,15 @@ void TestVmGuest::spawnWithAnAgentNamesItsSocketAfterTheRequestsVariables()
         = { { QStringLiteral("config-1"), QByteArray("Host *\n") }, { QStringLiteral("known_hosts-2"), QByteArray() } };
     QCOMPARE(GuestRequest::agentFolder(7), QStringLiteral("/run/sandbox-studio/agent-7"));
 
-    const QList<QByteArray> fields = GuestRequest::spawnPayload(request, true, {}, &agent).split('\0');
-    QCOMPARE(fields.value(1), QByteArray("observe agent"));
+    GuestRequest::Gate gate;
+    gate.guarded = { QStringLiteral("/work") };
+    gate.readOnly = { QStringLiteral("/work/.git/hooks") };
+    const QList<QByteArray> fields = GuestRequest::spawnPayload(request, gate, true, {}, &agent).split('\0');
+    QCOMPARE(fields.value(1), QByteArray("gate agent"));
+    // After the environment: the gate's guarded roots, then its read-only paths.
+    const qsizetype guarded = fields.indexOf("/work", 1); // field 0 is the directory
+    QVERIFY(guarded > 0);
+    QCOMPARE(fields.mid(guarded - 1, 4), (QList<QByteArray>{ "1", "/work", "1", "/work/.git/hooks" }));
     // The request's own variables are replaced: the command's socket is the one it gets.
     QVERIFY(fields.contains("SSH_AUTH_SOCK=/run/sandbox-studio/agent-7/agent-1234abcd"));
     QVERIFY(fields.contains("GIT_SSH_COMMAND=ssh -F '/run/sandbox-studio/agent-7/config-1'"));
@@ -703,8 +710,8 @@ void TestVmGuest::spawnWithAnAgentNamesItsSocketAfterTheRequestsVariables()
     QCOMPARE(fields.mid(socket + 1, 5),
              (QList<QByteArray>{ "2", "config-1", "Host *\n", "known_hosts-2", QByteArray() }));
     // Without an agent nothing of it is sent.
-    const QByteArray plain = GuestRequest::spawnPayload(request, false);
-    QCOMPARE(plain.split('\0').value(1), QByteArray("observe"));
+    const QByteArray plain = GuestRequest::spawnPayload(request, gate, false);
+    QCOMPARE(plain.split('\0').value(1), QByteArray("gate"));
     QVERIFY(plain.contains("SSH_AUTH_SOCK=/elsewhere/agent"));
 }
 

@@ -14,7 +14,27 @@ QString GuestRequest::agentFolder(quint32 id)
     return QString::fromLatin1(guest::kAgentDirectory) + QString::number(id);
 }
 
-QByteArray GuestRequest::spawnPayload(const SpawnRequest &request, bool proxied,
+GuestRequest::Gate GuestRequest::Gate::fromLayout(const GuestLayout &layout)
+{
+    Gate gate;
+    for (const GuestLayout::Share &share : layout.shares) {
+        if (share.writable)
+            gate.guarded.append(share.hostPath);
+    }
+    for (const GuestLayout::Share &share : layout.shares) {
+        if (share.writable)
+            continue;
+        for (const QString &root : std::as_const(gate.guarded)) {
+            if (Policy::isInside(share.hostPath, root)) {
+                gate.readOnly.append(share.hostPath);
+                break;
+            }
+        }
+    }
+    return gate;
+}
+
+QByteArray GuestRequest::spawnPayload(const SpawnRequest &request, const Gate &gate, bool proxied,
                                       const QMap<QString, QString> &engineEnvironment, const Agent *agent)
 {
     QByteArray payload;
@@ -23,7 +43,7 @@ QByteArray GuestRequest::spawnPayload(const SpawnRequest &request, bool proxied,
         payload += '\0';
     };
     put(request.cwd);
-    put(agent ? QStringLiteral("observe agent") : QStringLiteral("observe"));
+    put(agent ? QStringLiteral("gate agent") : QStringLiteral("gate"));
     put(QString::number(request.argv.size()));
     for (const QString &arg : request.argv)
         put(arg);
@@ -53,6 +73,11 @@ QByteArray GuestRequest::spawnPayload(const SpawnRequest &request, bool proxied,
     put(QString::number(env.size()));
     for (auto it = env.cbegin(); it != env.cend(); ++it)
         put(it.key() + QLatin1Char('=') + it.value());
+    for (const QStringList *paths : { &gate.guarded, &gate.readOnly }) {
+        put(QString::number(paths->size()));
+        for (const QString &path : *paths)
+            put(path);
+    }
     if (agent) {
         put(agent->socketName);
         put(QString::number(agent->files.size()));

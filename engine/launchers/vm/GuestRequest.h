@@ -1,5 +1,6 @@
 #pragma once
 
+#include "GuestLayout.h"
 #include "protocol/SpawnRequest.h"
 
 #include <QByteArray>
@@ -7,6 +8,7 @@
 #include <QMap>
 #include <QPair>
 #include <QString>
+#include <QStringList>
 
 namespace sandbox {
 
@@ -22,13 +24,22 @@ struct GuestRequest
         QList<QPair<QString, QByteArray>> files;
         QMap<QString, QString> environment;
     };
+    // What a command's write gate (sandbox-init --gate --guest in the guest) guards: the
+    // layout's writable shares, and the read-only shares inside them. Guest paths are the
+    // host's.
+    struct Gate
+    {
+        QStringList guarded;
+        QStringList readOnly;
+        static Gate fromLayout(const GuestLayout &layout);
+    };
     // The guest folder of the command `id`'s agent.
     static QString agentFolder(quint32 id);
 
-    // A command to run: its directory, argv and environment; with `proxied` the proxy
-    // variables point at the guest's network forwarder, set after the request's own, as are
-    // `engineEnvironment`'s (credential placeholders, the certificate bundle's variables).
-    static QByteArray spawnPayload(const SpawnRequest &request, bool proxied,
+    // A command to run under `gate`: its directory, argv and environment; with `proxied` the
+    // proxy variables point at the guest's network forwarder, set after the request's own, as
+    // are `engineEnvironment`'s (credential placeholders, the certificate bundle's variables).
+    static QByteArray spawnPayload(const SpawnRequest &request, const Gate &gate, bool proxied,
                                    const QMap<QString, QString> &engineEnvironment = {}, const Agent *agent = nullptr);
     // The handshake a restored guest must complete before it is ready: its clock set to the
     // host's (it stood still since the baseline was saved) and fresh host randomness mixed into

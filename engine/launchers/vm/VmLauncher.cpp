@@ -59,7 +59,7 @@ QString VmLauncher::defaultHelperSource()
 
 QStringList VmLauncher::requiredHelpers()
 {
-    return { QStringLiteral("sandbox-vm-agent"), QStringLiteral("sandbox-vm-seccomp-observer"),
+    return { QStringLiteral("sandbox-vm-agent"), QStringLiteral("sandbox-vm-gate"),
              QStringLiteral("sandbox-vm-gvforwarder") };
 }
 

@@ -46,8 +46,9 @@ BackendDescriptor VmLauncher::descriptor() const
             .asByteSize(),
     };
     descriptor.enforcement = enforcement();
-    descriptor.refusals = tr("Reported as they happen: every system call the guest's seccomp observer refuses, tied "
-                             "to the command (and still written on the command's stderr); under the allowlist "
+    descriptor.refusals = tr("Reported as they happen: every system call of sandbox-init's deny list refused in the "
+                             "guest, tied to the command (and still written on the command's stderr); every write "
+                             "sandbox-init's write gate refuses in the guest, tied to the command; under the allowlist "
                              "network mode every connection the filtering proxy refuses, for this backend (one "
                              "VM's forwarder serves every command in it, so such a refusal is not tied to one "
                              "command); every refusal of a command's SSH agent and every connection to a "
@@ -78,11 +79,21 @@ QMap<QString, QString> VmLauncher::enforcement() const
                      "booted; read-only ones whose names hold a tab or line break are left out), its files are "
                      "not; read-only paths inside the workspace shared read-only on top (a read-only file makes "
                      "its whole directory read-only); /tmp, /proc, /sys, /dev and /run are the guest's own, "
-                     "private to the VM; a VM never serves another workspace or a stricter policy; repository "
-                     "files that make git run code are protected only where they are read-only paths of the "
-                     "policy: a new repository, commondir, modules/*/config, info/ and the control files of "
-                     "nested repositories can be written from the guest (the auto backend refuses them at the "
-                     "write)")
+                     "private to the VM; a VM never serves another workspace or a stricter policy. Every command "
+                     "runs under sandbox-init's write gate in the guest, as in the auto backend: its "
+                     "calls that create, write, truncate, link, rename or remove a file are handed to "
+                     "sandbox-init, which judges them by the rules every backend shares and makes them itself. So "
+                     "in the writable shares no command creates or changes a file that makes the host's git run "
+                     "code, in any repository, existing or new, at any depth: no entry named .git is created, "
+                     "moved or removed, no control file of a git directory (config, hooks, info, commondir, "
+                     "gitdir, config.worktree, the object alternates, in a .git, a bare repository or the git "
+                     "directories under its modules and worktrees) is created or changed, no HEAD is made outside "
+                     "a git directory, nothing is moved into or out of a git directory, no read-only path is "
+                     "changed and no file with other hard links is written, while git add, commit, branch and "
+                     "stash work. Each such write fails with \"permission denied\" when it is made and is "
+                     "reported; a chmod that sets an execute bit on those files is refused too. Not judged: a unix "
+                     "socket bound to such a name (bind). The gate is bound read-only in the guest and run from a "
+                     "descriptor opened at boot, so no command changes what the next one runs under")
                       .arg(engine));
     if (m_settings.baselineEnabled && !(m_prepared && m_acceleration == VmDriver::Acceleration::Hardware)) {
         // Under TCG a baseline's VM carries its share slots (KVM's microvm has none).
@@ -94,10 +105,14 @@ QMap<QString, QString> VmLauncher::enforcement() const
     }
     claims.insert(QStringLiteral("confinement"),
                   tr("host processes invisible and unreachable (a separate kernel); commands of one VM share it; "
-                     "each command runs under a seccomp filter in the guest (mount, ptrace, namespaces, bpf, "
-                     "io_uring, keyrings, modules, kexec, reboot, perf refused with EPERM and reported on the "
-                     "command's stderr; foreign architectures killed); QEMU itself runs under its seccomp sandbox "
-                     "(no spawning, no privilege changes)"));
+                     "each command runs as the guest's root under sandbox-init, with only the capabilities file "
+                     "work as root needs (owners, modes, any file's permissions, setuid tools, low ports, kill): "
+                     "none that reaches another process's memory, the kernel, devices or the network's "
+                     "configuration, so no command can trace, read or rewrite sandbox-init or the guest's agent; "
+                     "and under sandbox-init's seccomp deny list (ptrace, process_vm_readv, mount, namespaces, bpf, "
+                     "io_uring, keyrings, modules, kexec, reboot, perf, the clock and syslog refused with EPERM, "
+                     "each reported and written on the command's stderr; foreign architectures killed); QEMU "
+                     "itself runs under its seccomp sandbox (no spawning, no privilege changes)"));
     const Availability full = m_driver ? m_driver->userNetworkSupport() : Availability{ true, QString() };
     const QString fullNetwork = !full.available
         ? tr("Full is unavailable here (%1): a command under it is refused and nothing is run").arg(full.reason)

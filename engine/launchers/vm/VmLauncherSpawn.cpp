@@ -98,14 +98,16 @@ Result<std::shared_ptr<SandboxProcess>> VmLauncher::spawn(const SpawnRequest &re
         id = m_nextId++;
     }
     auto process = std::make_shared<VmProcess>(machine.value(), id);
+    // The VM serving this layout shares nothing writable that the layout does not.
+    const GuestRequest::Gate gate = GuestRequest::Gate::fromLayout(layout);
     if (!policy.sshAgent) {
-        process->begin(GuestRequest::spawnPayload(request, proxied, engineEnvironment), process);
+        process->begin(GuestRequest::spawnPayload(request, gate, proxied, engineEnvironment), process);
         return std::shared_ptr<SandboxProcess>(process);
     }
     Result<GuestRequest::Agent> agent = openAgent(*policy.sshAgent, request, id, process);
     if (!agent.ok())
         return agent.error();
-    process->begin(GuestRequest::spawnPayload(request, proxied, engineEnvironment, &agent.value()), process);
+    process->begin(GuestRequest::spawnPayload(request, gate, proxied, engineEnvironment, &agent.value()), process);
     return std::shared_ptr<SandboxProcess>(process);
 }
 

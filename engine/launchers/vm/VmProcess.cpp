@@ -2,6 +2,7 @@
 
 #include "GuestProtocol.h"
 #include "VmMachine.h"
+#include "core/SandboxInitRefusal.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -121,18 +122,25 @@ void VmProcess::deliver(quint8 type, const QByteArray &payload)
         emit noted(QString::fromUtf8(payload));
         break;
     case guest::Refusal: {
-        // "<syscall name>\t<command>".
+        // "<syscall name>\t<command>": sandbox-init refused a call of the deny list.
         const QList<QByteArray> parts = tabFields(payload);
         const QString message = tr("sandbox: refused the system call %1 (made by %2)\n")
                                     .arg(QString::fromUtf8(parts.value(0)), QString::fromUtf8(parts.value(1)));
         qInfo("builtin:vm: %s", qUtf8Printable(message.trimmed()));
         emit stderrReady(message.toUtf8());
-        Refusal refusal;
-        refusal.kind = Refusal::Kind::Syscall;
-        refusal.what = QString::fromUtf8(parts.value(0));
-        refusal.rule = tr("seccomp: the policy denies %1 (seen by the guest's seccomp observer in %2)")
-                           .arg(refusal.what, QString::fromUtf8(parts.value(1)));
-        emit refused(refusal);
+        if (const std::optional<Refusal> refusal
+            = SandboxInitRefusal::fromStatus(QStringLiteral("call"), QString::fromUtf8(payload)))
+            emit refused(*refusal);
+        break;
+    }
+    case guest::GateRefusal: {
+        // "<kind> <what>": the command's write gate refused a write or a connection.
+        const QString line = QString::fromUtf8(payload);
+        if (const std::optional<Refusal> refusal
+            = SandboxInitRefusal::fromStatus(line.section(QLatin1Char(' '), 0, 0), line.section(QLatin1Char(' '), 1))) {
+            qInfo("builtin:vm: refused %s", qUtf8Printable(refusal->what));
+            emit refused(*refusal);
+        }
         break;
     }
     case guest::AgentRefused: {

@@ -226,6 +226,22 @@ bool kernelFlag(const char *flag)
     return false;
 }
 
+int openReadOnlyBound(const char *path, std::string &problem)
+{
+    if (mount(path, path, nullptr, MS_BIND, nullptr) != 0) {
+        problem = failure(std::string("bind ") + path);
+        return -1;
+    }
+    if (mount(nullptr, path, nullptr, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, nullptr) != 0) {
+        problem = failure(std::string("make ") + path + " read-only");
+        return -1;
+    }
+    const int fd = open(path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        problem = failure(std::string("open ") + path);
+    return fd;
+}
+
 int openAgentVsock(unsigned port)
 {
     const int listener = socket(AF_VSOCK, SOCK_STREAM | SOCK_CLOEXEC, 0);

@@ -19,6 +19,11 @@ std::vector<std::string> bootGuest();
 // applies `layout` (the /.sandbox/layout format) as a boot would have. Returns what failed.
 std::vector<std::string> attachLayout(const std::string &layout, int waitMs);
 
+// Binds the file at `path` read-only over itself and opens it (O_PATH, close-on-exec) through
+// that mount, so neither its content nor what the descriptor names can change: writes, hard
+// links and renames through the path are refused. Returns -1 and sets `problem` on failure.
+int openReadOnlyBound(const char *path, std::string &problem);
+
 // Whether the kernel command line holds `flag` (the driver says how the guest is wired:
 // sandbox.channel=vsock, sandbox.fs=virtiofs).
 bool kernelFlag(const char *flag);

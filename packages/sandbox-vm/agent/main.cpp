@@ -14,16 +14,20 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <poll.h>
 #include <string>
+#include <sys/prctl.h>
 #include <sys/reboot.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
@@ -32,11 +36,17 @@ using namespace sandbox::guest;
 
 namespace {
 
-constexpr const char *kObserverPath = "/.sandbox/sandbox-vm-seccomp-observer";
+// sandbox-init, which runs each command under its write gate (StatusChannel.h's lines on
+// descriptor kGateStatusFd). It runs from g_gateFd, opened once it was bound read-only over
+// itself: what a command does to the path or the folder later changes nothing.
+constexpr const char *kGatePath = "/.sandbox/sandbox-vm-gate";
+constexpr int kGateStatusFd = 4;
 constexpr const char *kForwarderPath = "/.sandbox/sandbox-vm-gvforwarder";
 constexpr const char *kVersion = "sandbox-vm-agent 1";
 
 int g_channel = -1;
+int g_gateFd = -1;
+std::string g_gateProblem;
 
 using sandbox::wire::getU32;
 using sandbox::wire::putU32;
@@ -70,7 +80,12 @@ struct Command
     int stdinFd = -1;
     int stdoutFd = -1;
     int stderrFd = -1;
-    int reportFd = -1;
+    int reportFd = -1; // sandbox-init's status lines
+    bool gated = false; // run under sandbox-init's write gate
+    pid_t commandPid = -1; // the command under sandbox-init, the leader of its own session
+    bool haveEnd = false; // sandbox-init said how the command ended:
+    bool endSignaled = false;
+    int endValue = 0; // its exit code or signal
     std::string pendingStdin;
     bool stdinEofRequested = false;
     std::string reportLine;
@@ -86,14 +101,52 @@ void closeFd(int &fd)
     fd = -1;
 }
 
+// One of sandbox-init's status lines: what it refused goes to the engine, how the command
+// ended is kept for its Exited frame. What follows a refusal's kind came from the command.
+void takeStatusLine(Command &command, const std::string &line)
+{
+    const size_t space = line.find(' ');
+    const std::string key = line.substr(0, space);
+    const std::string rest = space == std::string::npos ? std::string() : line.substr(space + 1);
+    if (key == "refused") {
+        if (rest.compare(0, 5, "call ") == 0)
+            sendText(Refusal, command.id, rest.substr(5));
+        else
+            sendText(GateRefusal, command.id, rest);
+    } else if ((key == "exit" || key == "signal") && !command.haveEnd) {
+        command.haveEnd = true;
+        command.endSignaled = key == "signal";
+        command.endValue = std::atoi(rest.c_str());
+    }
+}
+
 void forwardReports(Command &command, const char *data, size_t size)
 {
     command.reportLine.append(data, size);
     size_t newline;
     while ((newline = command.reportLine.find('\n')) != std::string::npos) {
-        sendText(Refusal, command.id, command.reportLine.substr(0, newline));
+        takeStatusLine(command, command.reportLine.substr(0, newline));
         command.reportLine.erase(0, newline + 1);
     }
+    // A line is at most ~520 bytes (StatusChannel.cpp); anything longer is not one.
+    if (command.reportLine.size() > 4096)
+        command.reportLine.clear();
+}
+
+// Kills every process of session `sid` (a command that left its sandbox-init, or outlived it).
+void killSession(pid_t sid)
+{
+    if (sid <= 1)
+        return;
+    DIR *proc = opendir("/proc");
+    if (!proc)
+        return;
+    while (dirent *entry = readdir(proc)) {
+        const pid_t pid = pid_t(std::atoi(entry->d_name));
+        if (pid > 1 && getsid(pid) == sid)
+            kill(pid, SIGKILL);
+    }
+    closedir(proc);
 }
 
 // Reads what is there; returns false at end of stream.
@@ -174,14 +227,31 @@ void spawnCommand(uint32_t id, const std::string &payload)
     ok = ok && next(countText);
     for (unsigned long i = 0, n = ok ? std::stoul(countText) : 0; ok && i < n; ++i)
         ok = next(env.emplace_back());
-    bool observe = false;
+    bool gated = false;
     bool withAgent = false;
     for (size_t start = 0; start <= flags.size();) {
         const size_t end = std::min(flags.find(' ', start), flags.size());
         const std::string word = flags.substr(start, end - start);
-        observe = observe || word == "observe";
+        gated = gated || word == "gate";
         withAgent = withAgent || word == "agent";
         start = end + 1;
+    }
+    std::vector<std::string> gateArguments;
+    if (ok && gated) {
+        for (const char *option : { "--guard", "--read-only" }) {
+            ok = ok && next(countText) && countText.size() <= 3
+                && countText.find_first_not_of("0123456789") == std::string::npos
+                && std::strtoul(countText.c_str(), nullptr, 10) <= kMaxGatePaths;
+            for (unsigned long i = 0, n = ok ? std::strtoul(countText.c_str(), nullptr, 10) : 0; ok && i < n; ++i) {
+                std::string path;
+                ok = next(path) && !path.empty() && path[0] == '/';
+                gateArguments.insert(gateArguments.end(), { option, path });
+            }
+        }
+    }
+    if (ok && gated && g_gateFd < 0) {
+        sendText(SpawnFailed, id, "the guest's write gate is unavailable: " + g_gateProblem);
+        return;
     }
     std::string socketName;
     std::vector<CommandAgent::File> files;
@@ -219,13 +289,15 @@ void spawnCommand(uint32_t id, const std::string &payload)
 
     int in[2], out[2], err[2], report[2] = { -1, -1 }, status[2];
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) || pipe2(status, O_CLOEXEC)
-        || (observe && pipe2(report, O_CLOEXEC))) {
+        || (gated && pipe2(report, O_CLOEXEC))) {
         sendText(SpawnFailed, id, std::string("cannot create pipes: ") + std::strerror(errno));
         return;
     }
     std::vector<std::string> fullArgv;
-    if (observe) {
-        fullArgv = { kObserverPath, std::to_string(3), "--" };
+    if (gated) {
+        fullArgv = { "sandbox-init", "--gate", "--guest" };
+        fullArgv.insert(fullArgv.end(), gateArguments.begin(), gateArguments.end());
+        fullArgv.push_back("--");
     }
     fullArgv.insert(fullArgv.end(), argv.begin(), argv.end());
 
@@ -240,11 +312,11 @@ void spawnCommand(uint32_t id, const std::string &payload)
         dup2(in[0], 0);
         dup2(out[1], 1);
         dup2(err[1], 2);
-        if (observe) {
-            if (report[1] == 3)
-                fcntl(3, F_SETFD, 0);
+        if (gated) {
+            if (report[1] == kGateStatusFd)
+                fcntl(kGateStatusFd, F_SETFD, 0);
             else
-                dup2(report[1], 3);
+                dup2(report[1], kGateStatusFd);
         }
         auto fail = [&](const std::string &what) {
             const std::string message = what + ": " + std::strerror(errno);
@@ -260,6 +332,10 @@ void spawnCommand(uint32_t id, const std::string &payload)
         for (std::string &e : env)
             ev.push_back(e.data());
         ev.push_back(nullptr);
+        if (gated) {
+            syscall(SYS_execveat, g_gateFd, "", av.data(), ev.data(), AT_EMPTY_PATH);
+            fail("cannot run the guest's write gate");
+        }
         execvpe(av[0], av.data(), ev.data());
         fail("cannot run " + argv[0]);
     }
@@ -267,7 +343,7 @@ void spawnCommand(uint32_t id, const std::string &payload)
     close(out[1]);
     close(err[1]);
     close(status[1]);
-    if (observe)
+    if (gated)
         close(report[1]);
     if (pid < 0) {
         sendText(SpawnFailed, id, std::string("cannot fork: ") + std::strerror(errno));
@@ -275,7 +351,7 @@ void spawnCommand(uint32_t id, const std::string &payload)
         close(out[0]);
         close(err[0]);
         close(status[0]);
-        if (observe)
+        if (gated)
             close(report[0]);
         return;
     }
@@ -295,7 +371,7 @@ void spawnCommand(uint32_t id, const std::string &payload)
         close(in[1]);
         close(out[0]);
         close(err[0]);
-        if (observe)
+        if (gated)
             close(report[0]);
         sendText(SpawnFailed, id, failureText);
         return;
@@ -306,10 +382,35 @@ void spawnCommand(uint32_t id, const std::string &payload)
     command->stdinFd = in[1];
     command->stdoutFd = out[0];
     command->stderrFd = err[0];
-    command->reportFd = observe ? report[0] : -1;
+    command->reportFd = gated ? report[0] : -1;
+    command->gated = gated;
+    command->commandPid = gated ? -1 : pid;
+    // Under the gate the command is sandbox-init's child, in a session of its own: its pid
+    // comes first on the status channel (or the error that kept it from running, after
+    // which sandbox-init exits and its end is reaped as any command's).
+    while (gated && command->commandPid < 0) {
+        char line[1024];
+        const ssize_t got = read(report[0], line, sizeof line);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        command->reportLine.append(line, size_t(got));
+        const size_t newline = command->reportLine.find('\n');
+        if (newline == std::string::npos) {
+            if (command->reportLine.size() > 4096)
+                break;
+            continue;
+        }
+        const std::string first = command->reportLine.substr(0, newline);
+        command->reportLine.erase(0, newline + 1);
+        if (first.compare(0, 8, "started ") != 0)
+            break;
+        command->commandPid = pid_t(std::atoi(first.c_str() + 8));
+    }
     command->agent = std::move(agent);
     if (command->agent)
-        command->agent->setSession(pid);
+        command->agent->setSession(command->commandPid);
     for (int fd : { command->stdinFd, command->stdoutFd, command->stderrFd, command->reportFd })
         if (fd >= 0)
             setNonBlocking(fd);
@@ -321,8 +422,11 @@ void spawnCommand(uint32_t id, const std::string &payload)
 
 void finishCommand(Command &command, int status)
 {
-    // The command's session ends with it: nothing it started outlives it.
+    // The command's session ends with it: nothing it started outlives it (under the gate
+    // sandbox-init has ended it already, unless the command ended sandbox-init).
     kill(-command.pid, SIGKILL);
+    if (command.commandPid > 0 && command.commandPid != command.pid)
+        killSession(command.commandPid);
     if (command.stdoutFd >= 0)
         pump(command, command.stdoutFd, Stdout);
     if (command.stderrFd >= 0)
@@ -335,10 +439,12 @@ void finishCommand(Command &command, int status)
     closeFd(command.reportFd);
     command.agent.reset(); // its socket and folder go with the command
     std::string exited;
-    const bool signaled = WIFSIGNALED(status);
-    putU32(exited, uint32_t(signaled ? 0 : WEXITSTATUS(status)));
+    // sandbox-init exits 128 + N for a command killed by signal N, and says which it was.
+    const bool signaled = command.haveEnd ? command.endSignaled : WIFSIGNALED(status);
+    const int value = command.haveEnd ? command.endValue : signaled ? WTERMSIG(status) : WEXITSTATUS(status);
+    putU32(exited, uint32_t(signaled ? 0 : value));
     exited.push_back(char(signaled ? 1 : 0));
-    putU32(exited, uint32_t(signaled ? WTERMSIG(status) : 0));
+    putU32(exited, uint32_t(signaled ? value : 0));
     sendFrame(Exited, command.id, exited.data(), exited.size());
 }
 
@@ -409,8 +515,11 @@ void handleFrame(uint8_t type, uint32_t id, const std::string &payload)
         flushStdin(command);
         break;
     case Signal:
-        if (payload.size() >= 4)
-            kill(-command.pid, int(getU32(payload.data())));
+        if (payload.size() >= 4) {
+            // sandbox-init forwards the others; a kill asks it to end everything of the command.
+            const int sig = int(getU32(payload.data()));
+            kill(-command.pid, sig == SIGKILL && command.gated ? SIGUSR1 : sig);
+        }
         break;
     case AgentData:
     case AgentClose:
@@ -431,8 +540,14 @@ int main(int argc, char **argv)
     if (!isInit && argc == 4 && std::strcmp(argv[1], "--ssh-proxy") == 0)
         return sandbox::init::runSshProxy(argv[2], argv[3], "sandbox-vm-agent");
     std::vector<std::string> problems;
-    if (isInit)
+    if (isInit) {
         problems = bootGuest();
+        // Nothing in the guest may read or write this process's memory or descriptors.
+        prctl(PR_SET_DUMPABLE, 0);
+        g_gateFd = openReadOnlyBound(kGatePath, g_gateProblem);
+        if (g_gateFd < 0)
+            problems.push_back("write gate: " + g_gateProblem);
+    }
     // A guest booted with its shares never attaches others.
     {
         std::ifstream layout("/.sandbox/layout");

@@ -23,14 +23,18 @@ constexpr uint32_t kAgentMaxPayload = 16 * 1024;
 constexpr uint32_t kAgentWindow = 64 * 1024;
 constexpr uint32_t kAgentMaxConnections = 16;
 constexpr uint32_t kAgentMaxFiles = 8;
+// At most this many guarded roots and as many read-only paths for a command's write gate.
+constexpr uint32_t kMaxGatePaths = 256;
 constexpr uint32_t kAgentMaxFileSize = 256 * 1024;
 
 enum FrameType : uint8_t {
     // host -> guest
-    // payload: NUL-terminated strings: cwd, flags (space-separated words: "observe", "agent"),
-    // argc, argv..., envc, env...; with "agent" then the agent socket's name, filec and filec
-    // pairs of a file name and its content, written into the agent's folder (the SSH
-    // client's configuration). Names are plain file names.
+    // payload: NUL-terminated strings: cwd, flags (space-separated words: "gate", "agent"),
+    // argc, argv..., envc, env...; with "gate" then guardc, the write gate's guarded roots,
+    // readonlyc, its read-only paths (the command runs under sandbox-init --gate --guest);
+    // with "agent" then the agent socket's name, filec and filec pairs of a file name and its
+    // content, written into the agent's folder (the SSH client's configuration). Names are
+    // plain file names.
     Spawn = 1,
     Stdin = 2, // payload: bytes for the command's stdin
     StdinEof = 3, // close the command's stdin
@@ -49,7 +53,7 @@ enum FrameType : uint8_t {
     Stderr = 67,
     Exited = 68, // payload: i32 exit code, u8 signaled, i32 signal
     SpawnFailed = 69, // payload: message
-    Refusal = 70, // payload: "<syscall name>\t<command>"; the seccomp observer refused a call
+    Refusal = 70, // payload: "<syscall name>\t<command>"; the guest's write gate refused a denied call
     Log = 71, // id 0; payload: a message about the guest itself (a mount that failed ...)
     AgentOpen = 72, // payload: u32 connection id; a process of the command's session connected
     AgentEof = 73, // payload: u32 connection id; the guest's client will send nothing more
@@ -57,6 +61,9 @@ enum FrameType : uint8_t {
     // connected to that command's agent socket and was turned away. The id is the command
     // whose session the process is in, else the socket's command.
     AgentRefused = 74,
+    // payload: "<kind> <what>", a refused line of sandbox-init's status channel (StatusChannel.h)
+    // but for kind call (sent as Refusal): the command's write gate refused a write or a connect.
+    GateRefusal = 75,
 };
 
 } // namespace sandbox::guest

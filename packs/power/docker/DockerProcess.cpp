@@ -1,5 +1,7 @@
 #include "DockerProcess.h"
 
+#include "core/SandboxInitRefusal.h"
+
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -389,32 +391,13 @@ bool DockerProcess::readStatus()
         // runtime's to tell. What follows the kind came from the command: data only.
         if (first != QLatin1String("refused") || m_reportedRefusals >= maxReportedRefusals)
             continue;
-        const QString kind = line.section(QLatin1Char(' '), 1, 1);
-        const QString what = line.section(QLatin1Char(' '), 2);
-        Refusal refusal;
-        refusal.kind = Refusal::Kind::Path;
-        refusal.what = what.trimmed().isEmpty() ? tr("(unnamed)") : what;
-        if (kind == QLatin1String("repository")) {
-            refusal.rule = tr("repository protection: the files that make git run code, a new repository, a read-only "
-                              "path or a hard-linked file cannot be changed (refused at the write by sandbox-init's "
-                              "write gate)");
-        } else if (kind == QLatin1String("host-socket")) {
-            refusal.kind = Refusal::Kind::HostSocket;
-            refusal.rule = tr("unix sockets: a command with an SSH agent may connect only to its own agent's socket "
-                              "(refused by sandbox-init's connect supervisor)");
-        } else if (kind == QLatin1String("denied")) {
-            // The policy's denied path, a tab, then the path the command wrote.
-            const QString written = what.section(QLatin1Char('\t'), 1);
-            refusal.what = written.trimmed().isEmpty() ? tr("(unnamed)") : written;
-            refusal.rule = tr("filesystem: %1 is denied by the policy, so nothing beneath it may be written (refused "
-                              "at the write by sandbox-init's write gate)")
-                               .arg(what.section(QLatin1Char('\t'), 0, 0));
-        } else {
+        std::optional<Refusal> refusal
+            = SandboxInitRefusal::fromStatus(line.section(QLatin1Char(' '), 1, 1), line.section(QLatin1Char(' '), 2));
+        if (!refusal)
             continue;
-        }
         ++m_reportedRefusals;
         QMetaObject::invokeMethod(
-            this, [this, refusal] { emit refused(refusal); }, Qt::QueuedConnection);
+            this, [this, refusal = *refusal] { emit refused(refusal); }, Qt::QueuedConnection);
     }
     return open;
 }

@@ -1,5 +1,6 @@
 #include "LinuxSandboxProcess.h"
 
+#include "core/SandboxInitRefusal.h"
 #include "fdio/FdIo.h"
 #include "handoff/InitHandoff.h"
 
@@ -341,36 +342,11 @@ bool LinuxSandboxProcess::readStatus()
 
 void LinuxSandboxProcess::reportRefusal(const QString &kind, const QString &what)
 {
-    // What follows the kind came from the command (a path, a socket address): data only.
-    Refusal refusal;
-    refusal.what = what.trimmed().isEmpty() ? tr("(unnamed)") : what;
-    if (kind == QLatin1String("host-socket")) {
-        refusal.kind = Refusal::Kind::HostSocket;
-        refusal.rule = tr("host sockets: a command may connect only to the filtering proxy's socket and its own SSH "
-                          "agent's (refused by sandbox-init's connect supervisor)");
-    } else if (kind == QLatin1String("repository")) {
-        refusal.kind = Refusal::Kind::Path;
-        refusal.rule = tr("repository protection: the files that make git run code, a new repository, a read-only "
-                          "path or a hard-linked file cannot be changed (refused at the write by sandbox-init's "
-                          "write gate)");
-    } else if (kind == QLatin1String("denied")) {
-        // The policy's denied path, a tab, then the path the command wrote.
-        const QString denied = what.section(QLatin1Char('\t'), 0, 0);
-        const QString written = what.section(QLatin1Char('\t'), 1);
-        refusal.kind = Refusal::Kind::Path;
-        refusal.what = written.trimmed().isEmpty() ? tr("(unnamed)") : written;
-        refusal.rule = tr("filesystem: %1 is denied by the policy, so nothing beneath it may be written (refused at "
-                          "the write by sandbox-init's write gate)")
-                           .arg(denied);
-    } else if (kind == QLatin1String("path")) {
-        refusal.kind = Refusal::Kind::Path;
-        refusal.rule = tr("filesystem: only files under the policy's writable paths may change mode or times "
-                          "(refused by sandbox-init's metadata supervisor)");
-    } else {
+    std::optional<Refusal> refusal = SandboxInitRefusal::fromStatus(kind, what);
+    if (!refusal)
         return;
-    }
     ++m_reportedRefusals;
-    emit refused(refusal);
+    emit refused(*refusal);
 }
 
 void LinuxSandboxProcess::onProcessFinished()

@@ -90,6 +90,11 @@ struct InitConfig
     // `sandbox-init --gate`: the command runs in a container (a container backend) that already
     // confines it; sandbox-init adds its seccomp deny list and the write gate, nothing else.
     bool inContainer = false;
+    // `sandbox-init --gate --guest`: that container is a VM guest whose commands run as root.
+    // The deny list's calls go to sandbox-init, which refuses and reports each one; the
+    // command keeps only the capabilities file work needs (Confinement.cpp), and sandbox-init
+    // keeps its own, so the writes it makes for the command carry the command's authority.
+    bool inGuest = false;
     friend bool operator==(const InitConfig &, const InitConfig &) = default;
 };
 
@@ -103,8 +108,8 @@ void appendRecord(std::string &out, std::string_view name, std::initializer_list
 // arguments (one "arg" record each, right after the tier, where a recorded plan puts a new
 // command), env, cwd, hostname (only when not the default), net, proxy, proxyport,
 // llconnect, mount, symlink, llro, lldir, llrw, lldev, agent, unix, hostexec, rlimit,
-// guardgit, guardro, guarddeny, terminal. `inContainer` is no record (sandbox-init --gate
-// sets it).
+// guardgit, guardro, guarddeny, terminal. `inContainer` and `inGuest` are no records
+// (sandbox-init --gate sets them).
 std::string writeConfig(const InitConfig &config);
 
 // The kind a mount record names ("ro", "rw", "tmpfs", "mask"); false for any other name.

@@ -170,6 +170,49 @@ bool applyRlimits(const InitConfig &config, std::string &error)
     return true;
 }
 
+// A command in a VM guest runs as root: it keeps the capabilities ordinary file work needs
+// as root (files of any owner in the shares, ownership and modes, setuid tools, low ports,
+// kill) and loses the rest, from its bounding set too, so neither it nor anything it runs
+// reaches other processes' memory (/proc/PID/mem needs CAP_SYS_PTRACE), the kernel, devices
+// or the network configuration.
+bool dropGuestCapabilities(std::string &error)
+{
+    static const int kept[]
+        = { CAP_CHOWN,  CAP_DAC_OVERRIDE,     CAP_FOWNER,     CAP_FSETID,  CAP_KILL,       CAP_SETGID,
+            CAP_SETUID, CAP_NET_BIND_SERVICE, CAP_SYS_CHROOT, CAP_SETFCAP, CAP_AUDIT_WRITE };
+    __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    __user_cap_data_struct data[2] = {};
+    if (syscall(SYS_capget, &header, data) != 0) {
+        error = errnoText("cannot read the capabilities");
+        return false;
+    }
+    __user_cap_data_struct keep[2] = {};
+    for (int cap : kept)
+        keep[cap / 32].effective |= 1U << (cap % 32);
+    for (int cap = 0; cap <= 63; ++cap) {
+        if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) < 0)
+            break; // past the last capability this kernel knows
+        if (!(keep[cap / 32].effective & (1U << (cap % 32))) && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0) {
+            error = errnoText("cannot drop capability " + std::to_string(cap) + " from the bounding set");
+            return false;
+        }
+    }
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
+        error = errnoText("cannot clear ambient capabilities");
+        return false;
+    }
+    for (int i = 0; i < 2; ++i) {
+        data[i].effective &= keep[i].effective;
+        data[i].permitted &= keep[i].effective;
+        data[i].inheritable &= keep[i].effective;
+    }
+    if (syscall(SYS_capset, &header, data) != 0) {
+        error = errnoText("cannot drop capabilities");
+        return false;
+    }
+    return true;
+}
+
 bool dropPrivileges(std::string &error)
 {
     if (hasCapability(CAP_SETPCAP)) {
@@ -274,8 +317,10 @@ bool confine(const InitConfig &config, int *notifyFd, std::string &error)
     // In a container its runtime keeps the mounts, limits and capabilities; sandbox-init is
     // bound by them as the command is, and stays outside the command's filters to answer
     // the write gate: the deny list and the gate's rules, as tier 1's command gets them.
+    // In a VM guest the command is root and loses what reaches beyond its files first.
     if (config.inContainer)
-        return applySeccomp(config, nullptr, error) && applyCommandFilter(config, notifyFd, error);
+        return (!config.inGuest || dropGuestCapabilities(error)) && applySeccomp(config, nullptr, error)
+            && applyCommandFilter(config, notifyFd, error);
     return applyRlimits(config, error) && dropPrivileges(error) && applyLandlock(config, error)
         && applySeccomp(config, notifyFd, error);
 }

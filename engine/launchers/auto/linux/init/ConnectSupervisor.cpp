@@ -1,5 +1,6 @@
 #include "ConnectSupervisor.h"
 
+#include "SeccompFilter.h"
 #include "StatusChannel.h"
 
 #include <cerrno>
@@ -73,14 +74,31 @@ pid_t threadGroupOf(unsigned tid)
     return value > 0 ? static_cast<pid_t>(value) : -1;
 }
 
+// The caller's own name for itself (/proc/PID/comm), or its pid when it has gone.
+std::string commandName(unsigned pid)
+{
+    const std::string path = "/proc/" + std::to_string(pid) + "/comm";
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    char buffer[64] = {};
+    const ssize_t n = fd >= 0 ? read(fd, buffer, sizeof buffer - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    std::string name(buffer, n > 0 ? size_t(n) : 0);
+    while (!name.empty() && (name.back() == '\n' || name.back() == '\t'))
+        name.pop_back();
+    return name.empty() ? "pid " + std::to_string(pid) : name;
+}
+
 } // namespace
 
 ConnectSupervisor::ConnectSupervisor(int notifyFd, std::vector<UnixTarget> targets,
-                                     const std::vector<std::string> &writablePaths, WriteGate *gate)
+                                     const std::vector<std::string> &writablePaths, WriteGate *gate,
+                                     bool reportDeniedCalls)
     : m_notifyFd(notifyFd)
     , m_targets(std::move(targets))
     , m_metadata(writablePaths, gate)
     , m_gate(gate)
+    , m_reportDeniedCalls(reportDeniedCalls)
 {
     // The workers answer on a listener of their own, which goes with the last of them.
     m_connects->notifyFd = fcntl(notifyFd, F_DUPFD_CLOEXEC, 0);
@@ -139,6 +157,17 @@ void ConnectSupervisor::handleOne()
         else if (!refused.empty())
             reportRefusal("repository", refused);
         return;
+    }
+    if (m_reportDeniedCalls) {
+        if (const std::string name = deniedCallName(request->data.nr); !name.empty()) {
+            response->error = -EPERM;
+            (void)seccomp_notify_respond(m_notifyFd, response);
+            const unsigned pid = request->pid;
+            seccomp_notify_free(request, response);
+            // The call's name, a tab, the name the calling process gave itself (data only).
+            reportRefusal("call", name + '\t' + commandName(pid));
+            return;
+        }
     }
     if (MetadataSupervisor::handles(request->data.nr)) {
         std::string refusedPath;

@@ -55,13 +55,14 @@ struct ConnectQueue
 // changes in its memory after the check can redirect a connection the supervisor made.
 // The same notification descriptor carries the command's chmod and utimes calls in tier 2,
 // answered by MetadataSupervisor, and the calls the write gate judges (both tiers): one
-// listener, one loop.
+// listener, one loop. In a VM guest it carries the deny list's calls as well.
 class ConnectSupervisor final
 {
 public:
-    // `gate` (may be null) outlives the supervisor.
+    // `gate` (may be null) outlives the supervisor. With `reportDeniedCalls` (a VM guest) the
+    // deny list's calls arrive here too: each is refused (EPERM) and reported.
     ConnectSupervisor(int notifyFd, std::vector<UnixTarget> targets, const std::vector<std::string> &writablePaths,
-                      WriteGate *gate);
+                      WriteGate *gate, bool reportDeniedCalls = false);
     ~ConnectSupervisor();
     ConnectSupervisor(const ConnectSupervisor &) = delete;
     ConnectSupervisor &operator=(const ConnectSupervisor &) = delete;
@@ -92,6 +93,7 @@ private:
     std::vector<UnixTarget> m_targets;
     MetadataSupervisor m_metadata;
     WriteGate *m_gate = nullptr;
+    bool m_reportDeniedCalls = false;
     unsigned m_reportedRefusals = 0;
     std::shared_ptr<ConnectQueue> m_connects = std::make_shared<ConnectQueue>();
 };

@@ -3,6 +3,7 @@
 #include "WriteGate.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <linux/seccomp.h>
@@ -53,7 +54,7 @@ static bool notificationsAvailable()
 
 bool superviseNotifications(const InitConfig &config)
 {
-    return config.superviseConnect || (config.tier == 2 && notificationsAvailable())
+    return config.superviseConnect || config.inGuest || (config.tier == 2 && notificationsAvailable())
         || (WriteGate::wanted(config) && notificationsAvailable());
 }
 
@@ -137,6 +138,75 @@ static int loadAndRelease(scmp_filter_ctx ctx, bool listen, int *notifyFd)
     return rc;
 }
 
+// What no command needs and what would let it rearrange or leave its confinement: refused
+// whatever the arguments.
+static const int kDeniedCalls[] = {
+    SCMP_SYS(ptrace),
+    SCMP_SYS(process_vm_readv),
+    SCMP_SYS(process_vm_writev),
+    SCMP_SYS(process_madvise),
+    SCMP_SYS(kcmp),
+    SCMP_SYS(io_uring_setup),
+    SCMP_SYS(io_uring_enter),
+    SCMP_SYS(io_uring_register),
+    SCMP_SYS(bpf),
+    SCMP_SYS(keyctl),
+    SCMP_SYS(add_key),
+    SCMP_SYS(request_key),
+    SCMP_SYS(userfaultfd),
+    SCMP_SYS(perf_event_open),
+    SCMP_SYS(mount),
+    SCMP_SYS(umount2),
+    SCMP_SYS(pivot_root),
+    SCMP_SYS(move_mount),
+    SCMP_SYS(open_tree),
+    SCMP_SYS(fsopen),
+    SCMP_SYS(fsmount),
+    SCMP_SYS(fsconfig),
+    SCMP_SYS(fspick),
+    SCMP_SYS(mount_setattr),
+    SCMP_SYS(unshare),
+    SCMP_SYS(setns),
+    SCMP_SYS(kexec_load),
+    SCMP_SYS(kexec_file_load),
+    SCMP_SYS(init_module),
+    SCMP_SYS(finit_module),
+    SCMP_SYS(delete_module),
+    SCMP_SYS(chroot),
+    SCMP_SYS(acct),
+    SCMP_SYS(swapon),
+    SCMP_SYS(swapoff),
+    SCMP_SYS(reboot),
+    SCMP_SYS(syslog),
+    SCMP_SYS(quotactl),
+    SCMP_SYS(open_by_handle_at),
+    SCMP_SYS(name_to_handle_at),
+    SCMP_SYS(iopl),
+    SCMP_SYS(ioperm),
+    SCMP_SYS(settimeofday),
+    SCMP_SYS(clock_settime),
+    SCMP_SYS(clock_adjtime),
+    SCMP_SYS(adjtimex),
+    SCMP_SYS(vhangup),
+    SCMP_SYS(uselib),
+    SCMP_SYS(lookup_dcookie),
+    SCMP_SYS(fanotify_init),
+    SCMP_SYS(pidfd_getfd),
+};
+
+std::string deniedCallName(int nr)
+{
+    for (int call : kDeniedCalls) {
+        if (call != nr)
+            continue;
+        char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+        std::string text = name ? name : std::to_string(nr);
+        free(name);
+        return text;
+    }
+    return {};
+}
+
 bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
 {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -147,64 +217,12 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error)
     // Any architecture but the native one (ia32 via int 0x80, x32) kills the process.
     int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
     const auto deny = SCMP_ACT_ERRNO(EPERM);
-    static const int deniedCalls[] = {
-        SCMP_SYS(ptrace),
-        SCMP_SYS(process_vm_readv),
-        SCMP_SYS(process_vm_writev),
-        SCMP_SYS(process_madvise),
-        SCMP_SYS(kcmp),
-        SCMP_SYS(io_uring_setup),
-        SCMP_SYS(io_uring_enter),
-        SCMP_SYS(io_uring_register),
-        SCMP_SYS(bpf),
-        SCMP_SYS(keyctl),
-        SCMP_SYS(add_key),
-        SCMP_SYS(request_key),
-        SCMP_SYS(userfaultfd),
-        SCMP_SYS(perf_event_open),
-        SCMP_SYS(mount),
-        SCMP_SYS(umount2),
-        SCMP_SYS(pivot_root),
-        SCMP_SYS(move_mount),
-        SCMP_SYS(open_tree),
-        SCMP_SYS(fsopen),
-        SCMP_SYS(fsmount),
-        SCMP_SYS(fsconfig),
-        SCMP_SYS(fspick),
-        SCMP_SYS(mount_setattr),
-        SCMP_SYS(unshare),
-        SCMP_SYS(setns),
-        SCMP_SYS(kexec_load),
-        SCMP_SYS(kexec_file_load),
-        SCMP_SYS(init_module),
-        SCMP_SYS(finit_module),
-        SCMP_SYS(delete_module),
-        SCMP_SYS(chroot),
-        SCMP_SYS(acct),
-        SCMP_SYS(swapon),
-        SCMP_SYS(swapoff),
-        SCMP_SYS(reboot),
-        SCMP_SYS(syslog),
-        SCMP_SYS(quotactl),
-        SCMP_SYS(open_by_handle_at),
-        SCMP_SYS(name_to_handle_at),
-        SCMP_SYS(iopl),
-        SCMP_SYS(ioperm),
-        SCMP_SYS(settimeofday),
-        SCMP_SYS(clock_settime),
-        SCMP_SYS(clock_adjtime),
-        SCMP_SYS(adjtimex),
-        SCMP_SYS(vhangup),
-        SCMP_SYS(uselib),
-        SCMP_SYS(lookup_dcookie),
-        SCMP_SYS(fanotify_init),
-        SCMP_SYS(pidfd_getfd),
-    };
-    for (int call : deniedCalls) {
+    for (int call : kDeniedCalls) {
         // Tier 1's pid 1 loads this filter for itself: when it answers the command's
         // connect()s it takes the command's sockets with pidfd_getfd (the command gets the
-        // call refused in a filter of its own, applyCommandFilter).
-        if (call == SCMP_SYS(pidfd_getfd) && config.tier == 1 && config.superviseConnect)
+        // call refused in a filter of its own, applyCommandFilter). In a VM guest every one
+        // of them is handed to sandbox-init there (an ERRNO here would win over it).
+        if ((call == SCMP_SYS(pidfd_getfd) && config.tier == 1 && config.superviseConnect) || config.inGuest)
             continue;
         rc = rc ? rc : seccomp_rule_add(ctx, deny, call, 0);
     }
@@ -337,12 +355,15 @@ bool applyCommandFilter(const InitConfig &config, int *notifyFd, std::string &er
 {
     const bool gate = WriteGate::wanted(config);
     const bool supervise = config.superviseConnect;
-    if (config.tier != 1 || (!config.denyUnixSockets && !gate && !supervise))
+    const bool reportDenied = config.inGuest;
+    const bool listen = gate || supervise || reportDenied;
+    if (config.tier != 1 || (!config.denyUnixSockets && !listen))
         return true;
-    if ((gate || supervise) && !notificationsAvailable()) {
-        error = gate ? kNoWriteGate
-                     : "this kernel cannot hand connect() to sandbox-init (seccomp user notification), so the SSH "
-                       "agent's socket cannot be offered alone";
+    if (listen && !notificationsAvailable()) {
+        error = gate || reportDenied
+            ? kNoWriteGate
+            : "this kernel cannot hand connect() to sandbox-init (seccomp user notification), so the SSH "
+              "agent's socket cannot be offered alone";
         return false;
     }
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -365,10 +386,15 @@ bool applyCommandFilter(const InitConfig &config, int *notifyFd, std::string &er
         rc = rc ? rc : addConnectSupervisionRules(ctx, SCMP_ACT_ERRNO(EACCES));
         rc = rc ? rc : seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(pidfd_getfd), 0);
     }
-    if (gate || supervise)
+    // The deny list, for sandbox-init to refuse and report (applySeccomp left it out).
+    for (int call : kDeniedCalls) {
+        if (reportDenied && !(supervise && call == SCMP_SYS(pidfd_getfd)))
+            rc = rc ? rc : seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, call, 0);
+    }
+    if (listen)
         rc = rc ? rc : addNoOtherListenerRule(ctx);
     if (rc == 0)
-        rc = loadAndRelease(ctx, gate || supervise, notifyFd);
+        rc = loadAndRelease(ctx, listen, notifyFd);
     else
         seccomp_release(ctx);
     if (rc != 0) {

@@ -22,4 +22,9 @@ bool applySeccomp(const InitConfig &config, int *notifyFd, std::string &error);
 // descriptor (close-on-exec) for pid 1.
 bool applyCommandFilter(const InitConfig &config, int *notifyFd, std::string &error);
 
+// The name of `nr` when it is on the deny list every command gets (refused whatever its
+// arguments); empty when it is not. In a VM guest (InitConfig::inGuest) these calls are
+// handed to sandbox-init, which refuses and reports each.
+std::string deniedCallName(int nr);
+
 } // namespace sandbox::init

@@ -13,9 +13,10 @@ namespace sandbox::init {
 //   exit <code>       the command exited
 //   signal <n>        the command was killed by signal n
 //   refused <kind> <what>  a supervisor refused the command something (kind: host-socket,
-//                     path, repository, denied); <what> comes from the command and is only
-//                     ever data; for denied it is the policy's denied path, a tab, and
-//                     the path the command wrote
+//                     path, repository, denied, call); <what> comes from the command and is
+//                     only ever data; for denied it is the policy's denied path, a tab, and
+//                     the path the command wrote; for call (a VM guest's deny list) the
+//                     call's name, a tab, and the name the calling process gave itself
 constexpr int kSetupFailedStatus = 125;
 
 void report(const std::string &line);

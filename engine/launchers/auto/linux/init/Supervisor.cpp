@@ -514,7 +514,10 @@ void runUnshared(const InitConfig &config)
         killDescendants();
         failSetup("the command's seccomp notification descriptor did not arrive");
     }
-    dropEffectiveCapabilities();
+    // In a VM guest sandbox-init keeps them: the command is root too, and the writes the gate
+    // makes for it need the same authority over the shares' files (owned by anyone).
+    if (!config.inGuest)
+        dropEffectiveCapabilities();
     std::optional<WriteGate> gate;
     if (WriteGate::wanted(config))
         gate.emplace(config);
@@ -523,7 +526,7 @@ void runUnshared(const InitConfig &config)
         // In a container its mounts bound what the command may change, as in tier 1.
         connections.emplace(notifyFd, unixTargets(config, agentFd),
                             config.inContainer ? std::vector<std::string>{ "/" } : config.landlockWritable,
-                            gate ? &*gate : nullptr);
+                            gate ? &*gate : nullptr, config.inGuest);
     for (;;) {
         pollfd fds[2] = { { signalFd, POLLIN, 0 }, { connections ? connections->fd() : -1, POLLIN, 0 } };
         if (poll(fds, 2, -1) < 0)

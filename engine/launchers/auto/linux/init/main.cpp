@@ -52,18 +52,19 @@ std::string readConfig()
         pause();
 }
 
-// `sandbox-init --gate [--guard DIR]... [--read-only PATH]... [--deny PATH]... [--status
-// FIFO] [--agent SOCKET] -- COMMAND [ARG]...`: runs COMMAND, in the container sandbox-init
+// `sandbox-init --gate [--guest] [--guard DIR]... [--read-only PATH]... [--deny PATH]...
+// [--status FIFO] [--agent SOCKET] -- COMMAND [ARG]...`: runs COMMAND, in the container sandbox-init
 // was started in (a container backend's exec), under the write gate with the guarded roots,
 // read-only and denied paths given, and sandbox-init's seccomp deny list; the container's
 // runtime confines both as it confines every process in it. With SOCKET (the command's own
 // filtering SSH agent), every connect() of the command is sandbox-init's to make: SOCKET is
 // the one unix socket it reaches, so no other command's agent in the same container is.
-// Its environment and working directory are the command's.
+// Its environment and working directory are the command's. With --guest the "container" is
+// a VM guest whose commands run as root (InitConfig::inGuest).
 // Status lines (StatusChannel.h) go to FIFO, opened for writing before anything else.
 [[noreturn]] void gate(int argc, char **argv)
 {
-    const char *usage = "usage: sandbox-init --gate [--guard DIR]... [--read-only PATH]... [--deny PATH]... "
+    const char *usage = "usage: sandbox-init --gate [--guest] [--guard DIR]... [--read-only PATH]... [--deny PATH]... "
                         "[--status FIFO] [--agent SOCKET] -- COMMAND [ARG]...\n";
     std::string records;
     auto add = [&records](const char *name, const std::string &value) { appendRecord(records, name, { value }); };
@@ -71,9 +72,15 @@ std::string readConfig()
     // Tier 1's rules: sandbox-init meets the command's mounts, user and capabilities.
     add(key::kTier, "1");
     std::string status;
+    bool guest = false;
     int index = 2;
-    for (; index < argc && std::strcmp(argv[index], "--") != 0; index += 2) {
+    while (index < argc && std::strcmp(argv[index], "--") != 0) {
         const char *option = argv[index];
+        if (std::strcmp(option, "--guest") == 0) {
+            guest = true;
+            ++index;
+            continue;
+        }
         if (index + 1 >= argc) {
             std::fprintf(stderr, "sandbox-init: %s needs a value\n%s", option, usage);
             _exit(2);
@@ -93,6 +100,7 @@ std::string readConfig()
             std::fprintf(stderr, "sandbox-init: unknown option '%s'\n%s", option, usage);
             _exit(2);
         }
+        index += 2;
     }
     if (index >= argc || index + 1 >= argc) {
         std::fprintf(stderr, "sandbox-init: no command after --\n%s", usage);
@@ -128,6 +136,7 @@ std::string readConfig()
     if (!parseConfig(records, config, error))
         failSetup(error);
     config.inContainer = true;
+    config.inGuest = guest;
     for (char **entry = environ; entry && *entry; ++entry)
         config.env.emplace_back(*entry);
     // Nothing in the container (the command least of all) may trace or read this process.
