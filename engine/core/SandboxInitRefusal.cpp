@@ -18,8 +18,8 @@ std::optional<Refusal> SandboxInitRefusal::fromStatus(const QString &kind, const
     refusal.what = named(what);
     if (kind == QLatin1String("host-socket")) {
         refusal.kind = Refusal::Kind::HostSocket;
-        refusal.rule = tr("host sockets: a command may connect only to the sockets its sandbox offers (the filtering "
-                          "proxy's, its own SSH agent's; refused by sandbox-init's connect supervisor)");
+        refusal.rule = tr("host sockets: a command may connect only to the sockets its sandbox offers it (refused by "
+                          "sandbox-init's connect supervisor)");
     } else if (kind == QLatin1String("repository")) {
         refusal.rule = tr("repository protection: the files that make git run code, a new repository, a read-only "
                           "path or a hard-linked file cannot be changed (refused at the write by sandbox-init's "

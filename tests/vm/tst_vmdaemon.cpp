@@ -779,12 +779,28 @@ void TestVmDaemon::repositoryFilesAreRefusedAtTheWrite()
         "gate-memory-refused; "
         "dd if=/proc/1/mem of=/dev/null bs=1 count=1 2>&1 | grep -q 'Permission denied' && echo agent-memory-refused; "
         "cat /proc/1/environ >/dev/null 2>&1 || echo agent-environment-refused; "
+        "kill -STOP $PPID 2>/dev/null || echo gate-signal-refused; "
+        "mknod /tmp/port c 1 4 2>/dev/null || echo mknod-refused; "
+        "f=/sys/kernel/mm/transparent_hugepage/enabled; test -e $f && { echo never > $f 2>/dev/null || echo "
+        "sysfs-refused; }; "
         "mv /.sandbox /.sandbox-moved && mkdir /.sandbox && printf '#!/bin/sh\\nshift 99; exec \"$@\"\\n' > "
         "/.sandbox/sandbox-vm-gate && chmod +x /.sandbox/sandbox-vm-gate && echo swapped"));
     for (const char *refused :
-         { "gate-refused", "gate-memory-refused", "agent-memory-refused", "agent-environment-refused", "swapped" })
+         { "gate-refused", "gate-memory-refused", "agent-memory-refused", "agent-environment-refused",
+           "gate-signal-refused", "mknod-refused", "sysfs-refused", "swapped" })
         QVERIFY2(tamper.out.contains(refused),
                  QByteArray(refused + QByteArray(": ") + tamper.out + tamper.err).constData());
+    // The guarded roots are known by path: neither the workspace nor a directory holding it moves.
+    const Outcome moved = inGuest(
+        QStringLiteral(
+            "mv %1 %1-moved 2>/dev/null || echo root-refused; mv %2 %2-moved 2>/dev/null || echo parent-refused")
+            .arg(m_root->filePath(QStringLiteral("work")), m_root->path()));
+    QVERIFY2(moved.out.contains("root-refused") && moved.out.contains("parent-refused"),
+             QByteArray(moved.out + moved.err).constData());
+    // Refused by the gate itself, before any file system could say no.
+    const QByteArray log = ctl({ QStringLiteral("events"), QStringLiteral("--json") }).out;
+    QVERIFY2(log.contains(QString(m_root->path() + QStringLiteral(" (holds a writable path")).toUtf8()),
+             log.constData());
     const Outcome after = inGuest(QStringLiteral("echo x > repo/.git/hooks/pre-push || echo still-refused; "
                                                  "rm -rf /.sandbox && mv /.sandbox-moved /.sandbox && echo restored"));
     QVERIFY2(after.out.contains("still-refused") && after.out.contains("restored"),

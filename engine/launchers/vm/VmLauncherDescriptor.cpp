@@ -106,9 +106,10 @@ QMap<QString, QString> VmLauncher::enforcement() const
     claims.insert(QStringLiteral("confinement"),
                   tr("host processes invisible and unreachable (a separate kernel); commands of one VM share it; "
                      "each command runs as the guest's root under sandbox-init, with only the capabilities file "
-                     "work as root needs (owners, modes, any file's permissions, setuid tools, low ports, kill): "
-                     "none that reaches another process's memory, the kernel, devices or the network's "
-                     "configuration, so no command can trace, read or rewrite sandbox-init or the guest's agent; "
+                     "work as root needs (owners, modes, any file's permissions, low ports): none that reaches "
+                     "another process, the kernel, devices or the network's configuration, so no command can "
+                     "trace, read, rewrite, signal or stop sandbox-init or the guest's agent, and the writes "
+                     "sandbox-init makes for it carry no more authority; nothing on the guest's /sys is written; "
                      "and under sandbox-init's seccomp deny list (ptrace, process_vm_readv, mount, namespaces, bpf, "
                      "io_uring, keyrings, modules, kexec, reboot, perf, the clock and syslog refused with EPERM, "
                      "each reported and written on the command's stderr; foreign architectures killed); QEMU "

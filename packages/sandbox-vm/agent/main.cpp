@@ -16,6 +16,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
@@ -209,6 +210,44 @@ void setNonBlocking(int fd)
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
+// A spawn's start is waited for at most this long: a child another command stopped (same
+// uid, SIGSTOP) must not hold up the agent, which serves every command of the guest.
+constexpr int kStartWaitMs = 15000;
+
+// Reads what `fd` has within what is left of `deadlineMs` (a CLOCK_MONOTONIC time): the count,
+// 0 at its end, -1 on an error or when the time is up (errno ETIMEDOUT).
+ssize_t readBefore(int fd, char *buffer, size_t size, long long deadlineMs)
+{
+    for (;;) {
+        timespec now{};
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        const long long left = deadlineMs - (now.tv_sec * 1000LL + now.tv_nsec / 1000000);
+        if (left <= 0) {
+            errno = ETIMEDOUT;
+            return -1;
+        }
+        pollfd pfd{ fd, POLLIN, 0 };
+        const int ready = poll(&pfd, 1, int(left));
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready == 0)
+            continue; // the next round sees the time is up
+        if (ready < 0)
+            return -1;
+        const ssize_t n = read(fd, buffer, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        return n;
+    }
+}
+
+long long deadlineAfter(int ms)
+{
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec * 1000LL + now.tv_nsec / 1000000 + ms;
+}
+
 void spawnCommand(uint32_t id, const std::string &payload)
 {
     const std::vector<std::string> parts = splitStrings(payload);
@@ -358,11 +397,15 @@ void spawnCommand(uint32_t id, const std::string &payload)
     std::string failureText;
     char buffer[1024];
     ssize_t n;
-    while ((n = read(status[0], buffer, sizeof buffer)) != 0) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
+    const long long startBy = deadlineAfter(kStartWaitMs);
+    while ((n = readBefore(status[0], buffer, sizeof buffer, startBy)) != 0) {
+        if (n < 0) {
+            if (errno == ETIMEDOUT) {
+                kill(pid, SIGKILL);
+                failureText = "the command did not start in time (was it stopped?)";
+            }
             break;
+        }
         failureText.append(buffer, size_t(n));
     }
     close(status[0]);
@@ -390,9 +433,13 @@ void spawnCommand(uint32_t id, const std::string &payload)
     // which sandbox-init exits and its end is reaped as any command's).
     while (gated && command->commandPid < 0) {
         char line[1024];
-        const ssize_t got = read(report[0], line, sizeof line);
-        if (got < 0 && errno == EINTR)
-            continue;
+        const ssize_t got = readBefore(report[0], line, sizeof line, startBy);
+        if (got < 0 && errno == ETIMEDOUT) {
+            // sandbox-init's kill request, then its end: it is reaped as any command's.
+            kill(pid, SIGKILL);
+            sendText(Stderr, id, "sandbox: the write gate did not start the command in time\n");
+            break;
+        }
         if (got <= 0)
             break;
         command->reportLine.append(line, size_t(got));
@@ -407,6 +454,12 @@ void spawnCommand(uint32_t id, const std::string &payload)
         if (first.compare(0, 8, "started ") != 0)
             break;
         command->commandPid = pid_t(std::atoi(first.c_str() + 8));
+    }
+    // What came with the pid (a refusal, the command's end) is the status channel's too.
+    if (gated) {
+        std::string rest;
+        rest.swap(command->reportLine);
+        forwardReports(*command, rest.data(), rest.size());
     }
     command->agent = std::move(agent);
     if (command->agent)

@@ -171,15 +171,18 @@ bool applyRlimits(const InitConfig &config, std::string &error)
 }
 
 // A command in a VM guest runs as root: it keeps the capabilities ordinary file work needs
-// as root (files of any owner in the shares, ownership and modes, setuid tools, low ports,
-// kill) and loses the rest, from its bounding set too, so neither it nor anything it runs
-// reaches other processes' memory (/proc/PID/mem needs CAP_SYS_PTRACE), the kernel, devices
-// or the network configuration.
+// as root (files of any owner in the shares, ownership and modes, low ports) and loses the
+// rest, from its bounding set too, so neither it nor anything it runs reaches other
+// processes (their memory, or signals to sandbox-init, whose real uid is not root), the
+// kernel, devices or the network configuration. It gets root as its real uid back first
+// (sandbox-init gave its own away before starting it).
 bool dropGuestCapabilities(std::string &error)
 {
-    static const int kept[]
-        = { CAP_CHOWN,  CAP_DAC_OVERRIDE,     CAP_FOWNER,     CAP_FSETID,  CAP_KILL,       CAP_SETGID,
-            CAP_SETUID, CAP_NET_BIND_SERVICE, CAP_SYS_CHROOT, CAP_SETFCAP, CAP_AUDIT_WRITE };
+    static const int kept[] = { CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_FOWNER, CAP_FSETID, CAP_NET_BIND_SERVICE };
+    if (setresuid(0, 0, 0) != 0) {
+        error = errnoText("cannot take back root as the command's real uid");
+        return false;
+    }
     __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
     __user_cap_data_struct data[2] = {};
     if (syscall(SYS_capget, &header, data) != 0) {
@@ -189,6 +192,13 @@ bool dropGuestCapabilities(std::string &error)
     __user_cap_data_struct keep[2] = {};
     for (int cap : kept)
         keep[cap / 32].effective |= 1U << (cap % 32);
+    // sandbox-init limited its effective set: dropping from the bounding set needs CAP_SETPCAP.
+    data[0].effective = data[0].permitted;
+    data[1].effective = data[1].permitted;
+    if (syscall(SYS_capset, &header, data) != 0) {
+        error = errnoText("cannot raise the permitted capabilities");
+        return false;
+    }
     for (int cap = 0; cap <= 63; ++cap) {
         if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) < 0)
             break; // past the last capability this kernel knows

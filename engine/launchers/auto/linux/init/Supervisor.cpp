@@ -286,6 +286,32 @@ bool bringUpLoopback(std::string &error)
 // Tier 2: sandbox-init stays the user's process but acts with no capability, as the
 // command does (root's included): what it does for the command (the write gate, chmod and
 // utimes) meets the same file permissions.
+// In a VM guest: sandbox-init's real and saved uid become nobody's, so no command (root, but
+// without CAP_KILL or CAP_SETUID: Confinement.cpp) can signal it, stop it or end it before it
+// has ended the command and removed what it left; its effective uid stays root for the
+// writes it makes. Its effective capabilities become the command's, plus what it needs to
+// read the command's memory and end its processes: the writes it makes carry no authority
+// the command lacks (no device it could not open, no node it could not make).
+void becomeGuestSupervisor()
+{
+    constexpr uid_t kNobody = 65534;
+    if (setresuid(kNobody, 0, kNobody) != 0)
+        failSetup(errnoText("cannot give the real uid away"));
+    static const int effective[]
+        = { CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_FOWNER, CAP_FSETID, CAP_NET_BIND_SERVICE, CAP_SYS_PTRACE, CAP_KILL };
+    __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    __user_cap_data_struct data[2] = {};
+    if (syscall(SYS_capget, &header, data) != 0)
+        failSetup(errnoText("cannot read the capabilities"));
+    data[0].effective = data[1].effective = 0;
+    for (int cap : effective)
+        data[cap / 32].effective |= 1U << (cap % 32);
+    data[0].effective &= data[0].permitted;
+    data[1].effective &= data[1].permitted;
+    if (syscall(SYS_capset, &header, data) != 0)
+        failSetup(errnoText("cannot limit the effective capabilities"));
+}
+
 void dropEffectiveCapabilities()
 {
     __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
@@ -502,6 +528,8 @@ void runUnshared(const InitConfig &config)
     if (signalFd < 0)
         failSetup(errnoText("cannot create a signalfd"));
     const int agentFd = openAgentSocket(config);
+    if (config.inGuest)
+        becomeGuestSupervisor();
     int notifyFd = -1;
     const pid_t command = startCommand(config, true, &notifyFd, openTerminal(config));
     if (command < 0) {
@@ -514,8 +542,9 @@ void runUnshared(const InitConfig &config)
         killDescendants();
         failSetup("the command's seccomp notification descriptor did not arrive");
     }
-    // In a VM guest sandbox-init keeps them: the command is root too, and the writes the gate
-    // makes for it need the same authority over the shares' files (owned by anyone).
+    // In a VM guest sandbox-init keeps the command's (becomeGuestSupervisor): the command is
+    // root too, and the writes the gate makes for it need the same authority over the shares'
+    // files (owned by anyone).
     if (!config.inGuest)
         dropEffectiveCapabilities();
     std::optional<WriteGate> gate;

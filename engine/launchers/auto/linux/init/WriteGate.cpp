@@ -173,6 +173,7 @@ void closeTarget(int &fd)
 
 WriteGate::WriteGate(const InitConfig &config)
     : m_tier(config.tier)
+    , m_guest(config.inGuest)
 {
     auto canonical = [](const std::string &path) {
         char *resolved = realpath(path.c_str(), nullptr);
@@ -262,6 +263,14 @@ std::string WriteGate::judge(const std::string &directory, const std::string &na
         if (moving && isUnder(path, full))
             return "holds a read-only path of the policy";
     }
+    // The roots are known by path: a root moved away (or the directory holding it) would
+    // leave its repositories unguarded under the new name.
+    if (moving) {
+        for (const std::string &root : m_roots) {
+            if (isUnder(root, full))
+                return "holds a writable path of the policy, whose repositories are guarded";
+        }
+    }
     if (!underGuardedRoot(full))
         return {};
     // The rules see the path from the parent of the outermost guarded root holding it, and
@@ -291,6 +300,12 @@ std::string WriteGate::judge(const std::string &directory, const std::string &na
 
 bool WriteGate::mayWrite(const std::string &path, bool isParent) const
 {
+    // A VM guest's sysfs is the guest kernel's: nothing of it is the command's to change.
+    if (m_guest && !path.empty() && path[0] == '/') {
+        struct statfs fs = {};
+        if (statfs(path.c_str(), &fs) == 0 && fs.f_type == SYSFS_MAGIC)
+            return false;
+    }
     // Tier 1: sandbox-init is pid 1 of the sandbox, under the command's own Landlock
     // rules and mounts; in a container (tier 1's rules) it has the command's mounts, user
     // and (no) capabilities: the kernel refuses it what it refuses the command.

@@ -33,7 +33,8 @@ namespace sandbox::init {
 // - the policy's read-only paths inside writable ones, and the directories holding them,
 //   are neither changed nor moved;
 // - nothing beneath a path the policy denies is made, changed, moved or removed (anywhere,
-//   guarded root or not), and such a refusal names the denied path.
+//   guarded root or not), and such a refusal names the denied path;
+// - no guarded root, and no directory holding one, is moved (the roots are known by path).
 // Rebase and sequencer state the command created and left is removed when it ends.
 class WriteGate final
 {
@@ -89,6 +90,7 @@ private:
     std::string objectPath(int fd) const;
 
     int m_tier = 1;
+    bool m_guest = false; // a VM guest: nothing on its sysfs is written
     std::vector<std::string> m_roots; // canonical guarded roots
     std::vector<std::string> m_readOnly; // canonical read-only paths inside them
     std::vector<std::string> m_denied; // the policy's denied paths, as given and canonical
