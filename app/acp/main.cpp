@@ -1,7 +1,7 @@
 // sandbox-acp: wiring only. Reaches (or hosts) the engine, then lets AcpBridge stand
 // between the editor on stdin/stdout and the agent named after "--".
 #include "AcpBridge.h"
-#include "common/EngineHost.h"
+#include "common/EngineProvider.h"
 #include "server/Client.h"
 
 #include <QCommandLineParser>
@@ -70,17 +70,17 @@ int main(int argc, char *argv[])
         return 2;
     }
 
-    sandbox::EngineHost::Options hostOptions;
-    hostOptions.mode
-        = parser.isSet(embedded) ? sandbox::EngineHost::Mode::HostOnly : sandbox::EngineHost::Mode::ConnectOrHost;
-    hostOptions.socketPath = parser.value(socket);
-    hostOptions.engine = sandbox::EngineHost::engineOptionsFromEnvironment(parser.value(configDir));
+    sandbox::EngineProvider::Options providerOptions;
+    providerOptions.mode = parser.isSet(embedded) ? sandbox::EngineProvider::Mode::HostOnly
+                                                  : sandbox::EngineProvider::Mode::ConnectOrHost;
+    providerOptions.socketPath = parser.value(socket);
+    providerOptions.engine = sandbox::EngineProvider::engineOptionsFromEnvironment(parser.value(configDir));
     // Every engine reached or hosted, with its Client, lives as long as the bridge: the
     // terminals started through one that went away still hold it.
-    std::vector<std::unique_ptr<sandbox::EngineHost>> hosts;
+    std::vector<std::unique_ptr<sandbox::EngineProvider>> providers;
     std::vector<std::unique_ptr<sandbox::Client>> engines;
-    hosts.push_back(std::make_unique<sandbox::EngineHost>(hostOptions));
-    sandbox::Result<std::unique_ptr<sandbox::Client>> client = hosts.back()->start();
+    providers.push_back(std::make_unique<sandbox::EngineProvider>(providerOptions));
+    sandbox::Result<std::unique_ptr<sandbox::Client>> client = providers.back()->start();
     if (!client.ok()) {
         std::fputs(qPrintable(QCoreApplication::translate("main", "sandbox-acp: cannot reach or start the engine: %1\n")
                                   .arg(client.error().toString())),
@@ -97,10 +97,10 @@ int main(int argc, char *argv[])
     // The engine in use went away (the process hosting it quit): the next one running is
     // reached, or this process hosts one, and the bridge goes on through it.
     options.reachAnotherEngine = [&](const QString &reason) -> sandbox::Client * {
-        sandbox::EngineHost::Options again = hostOptions;
-        again.mode = sandbox::EngineHost::Mode::ConnectOrHost;
-        hosts.push_back(std::make_unique<sandbox::EngineHost>(again));
-        sandbox::Result<std::unique_ptr<sandbox::Client>> next = hosts.back()->start();
+        sandbox::EngineProvider::Options again = providerOptions;
+        again.mode = sandbox::EngineProvider::Mode::ConnectOrHost;
+        providers.push_back(std::make_unique<sandbox::EngineProvider>(again));
+        sandbox::Result<std::unique_ptr<sandbox::Client>> next = providers.back()->start();
         if (!next.ok()) {
             std::fputs(qPrintable(QCoreApplication::translate("main",
                                                               "sandbox-acp: the engine went away (%1) and no other "
@@ -110,7 +110,7 @@ int main(int argc, char *argv[])
             return nullptr;
         }
         engines.push_back(std::move(next).value());
-        const QString reached = hosts.back()->isOwner()
+        const QString reached = providers.back()->isOwner()
             ? QCoreApplication::translate("main", "sandbox-acp: the engine went away (%1); this bridge hosts one now\n")
             : QCoreApplication::translate("main",
                                           "sandbox-acp: the engine went away (%1); the running one is used now\n");
@@ -128,7 +128,7 @@ int main(int argc, char *argv[])
         app.exec();
     }
     engines.clear();
-    for (const std::unique_ptr<sandbox::EngineHost> &host : hosts)
-        host->shutdown();
+    for (const std::unique_ptr<sandbox::EngineProvider> &provider : providers)
+        provider->shutdown();
     return status;
 }

@@ -12,7 +12,7 @@
 namespace sandbox {
 
 class Client;
-class EngineHost;
+class EngineProvider;
 class InteractionResponder;
 class PlanRecording;
 
@@ -28,12 +28,12 @@ public:
     ~EngineConnection() override;
 
     // Reaches or hosts the engine; 0, or `errorStatus` after reporting why not. `privately`:
-    // an engine hosted here serves no other process (EngineHost::Mode::ConnectOrPrivate).
+    // an engine hosted here serves no other process (EngineProvider::Mode::ConnectOrPrivate).
     int open(int errorStatus, bool privately = false);
 
     const GlobalOptions &options() const { return m_options; }
     Client &client() const { return *m_client; }
-    EngineHost &host() const { return *m_host; }
+    EngineProvider &provider() const { return *m_provider; }
     InteractionResponder &responder() const { return *m_responder; }
     // Where an engine hosted here records builtin:auto's plans for the run front once the
     // command installs a recorder (Linux; null elsewhere).
@@ -58,7 +58,7 @@ public:
 
 private:
     GlobalOptions m_options;
-    std::unique_ptr<EngineHost> m_host;
+    std::unique_ptr<EngineProvider> m_provider;
     std::unique_ptr<Client> m_client;
     std::unique_ptr<InteractionResponder> m_responder;
     std::shared_ptr<PlanRecording> m_planRecording;

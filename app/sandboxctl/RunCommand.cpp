@@ -5,7 +5,7 @@
 #include "Terminal.h"
 #include "common/ConfigurationLocation.h"
 #include "common/ConfigurationMigration.h"
-#include "common/EngineHost.h"
+#include "common/EngineProvider.h"
 #include "common/PlaintextSecretsOptIn.h"
 #include "common/SignalWatcher.h"
 #include "core/Engine.h"
@@ -58,15 +58,15 @@ RunCommand::RunCommand()
 namespace {
 
 // What hosting the engine reads besides the engine's own files, where a change could make
-// this program say something at start-up (EngineHost): the earlier versions' locations a
+// this program say something at start-up (EngineProvider): the earlier versions' locations a
 // migration takes over, the secret storage choice, and the packs it loads.
 PlanRecorder::StartUp startUpReads(EngineConnection &engine)
 {
     PlanRecorder::StartUp reads;
-    const QString configDirectory = engine.host().engine()->configDirectory();
+    const QString configDirectory = engine.provider().engine()->configDirectory();
     reads.paths.append(PlaintextSecretsOptIn::path(configDirectory));
     reads.paths.append(QDir(configDirectory).filePath(QStringLiteral("packs.json")));
-    const Engine::Options given = EngineHost::engineOptionsFromEnvironment(engine.options().configDirectory);
+    const Engine::Options given = EngineProvider::engineOptionsFromEnvironment(engine.options().configDirectory);
     if (given.configDirectory.isEmpty() || given.stateDirectory.isEmpty()) {
         for (const ConfigurationLocation::Legacy &legacy : ConfigurationLocation::legacyLocations()) {
             for (const QString &name : ConfigurationMigration::fileNames())
@@ -75,8 +75,8 @@ PlanRecorder::StartUp startUpReads(EngineConnection &engine)
                 reads.paths.append(QDir(legacy.stateDirectory).filePath(name));
         }
     }
-    reads.directories = EngineHost::packDirectories();
-    reads.directories.append(QDir(engine.host().engine()->stateDirectory()).filePath(QStringLiteral("packs")));
+    reads.directories = EngineProvider::packDirectories();
+    reads.directories.append(QDir(engine.provider().engine()->stateDirectory()).filePath(QStringLiteral("packs")));
     return reads;
 }
 
@@ -145,7 +145,7 @@ int RunCommand::execute(EngineConnection &engine)
 #ifdef Q_OS_LINUX
     // An engine hosted here, which started without anything to report, records the plan
     // builtin:auto builds, for the run front to use while nothing it was built from changes.
-    if (Engine *hosted = engine.host().isOwner() ? engine.host().engine() : nullptr;
+    if (Engine *hosted = engine.provider().isOwner() ? engine.provider().engine() : nullptr;
         hosted && hosted->warnings().isEmpty() && engine.planRecording())
         engine.planRecording()->install(std::make_shared<PlanRecorder>(
             hosted->configDirectory(), hosted->stateDirectory(), policyArgument, policyBytes, startUpReads(engine)));

@@ -4,7 +4,7 @@
 #include "EngineConnection.h"
 #include "Terminal.h"
 #include "common/ConfigurationLocation.h"
-#include "common/EngineHost.h"
+#include "common/EngineProvider.h"
 #include "common/PlaintextSecretsOptIn.h"
 #include "server/Client.h"
 
@@ -32,7 +32,7 @@ int SecretCommand::storage(const EngineConnection &engine) const
     const QStringList p = arguments();
     if (p.size() > 2 || (p.size() == 2 && p[1] != QLatin1String("keychain") && p[1] != QLatin1String("plaintext")))
         return usageError(tr("expects storage, storage keychain or storage plaintext"));
-    QString directory = EngineHost::engineOptionsFromEnvironment(engine.options().configDirectory).configDirectory;
+    QString directory = EngineProvider::engineOptionsFromEnvironment(engine.options().configDirectory).configDirectory;
     if (directory.isEmpty())
         directory = ConfigurationLocation::configDirectory();
     QString warning;
@@ -64,10 +64,10 @@ int SecretCommand::storage(const EngineConnection &engine) const
                          "them again to keep them in the keychain.\n")
                           .arg(QDir(directory).filePath(QStringLiteral("secrets.json"))));
     }
-    EngineHost::Options hostOptions;
-    hostOptions.socketPath = engine.options().socket;
-    const EngineHost host(hostOptions);
-    if (const qint64 pid = host.ownerPid(); pid > 0 && ::kill(pid_t(pid), 0) == 0)
+    EngineProvider::Options providerOptions;
+    providerOptions.socketPath = engine.options().socket;
+    const EngineProvider provider(providerOptions);
+    if (const qint64 pid = provider.ownerPid(); pid > 0 && ::kill(pid_t(pid), 0) == 0)
         Terminal::err(tr("sandboxctl: note: the running engine (pid %1) keeps its secret storage until it is "
                          "restarted.\n")
                           .arg(pid));

@@ -3,7 +3,7 @@
 #include "EngineConnection.h"
 #include "Listing.h"
 #include "Terminal.h"
-#include "common/EngineHost.h"
+#include "common/EngineProvider.h"
 #include "server/Client.h"
 
 namespace sandbox {
@@ -23,8 +23,8 @@ int StatusCommand::execute(EngineConnection &engine)
     if (!status.ok())
         return failWith(status.error());
     QJsonObject s = status.value();
-    s.insert(QStringLiteral("embedded"), engine.host().isOwner());
-    s.insert(QStringLiteral("socket"), engine.host().socketPath());
+    s.insert(QStringLiteral("embedded"), engine.provider().isOwner());
+    s.insert(QStringLiteral("socket"), engine.provider().socketPath());
     if (isSet(QStringLiteral("json"))) {
         Listing::printJson(s);
         return 0;
@@ -36,8 +36,8 @@ int StatusCommand::execute(EngineConnection &engine)
                 .arg(Listing::text(server.value(QStringLiteral("pid"))),
                      Listing::text(server.value(QStringLiteral("version"))),
                      Listing::text(server.value(QStringLiteral("protocolVersion"))),
-                     engine.host().isOwner() ? tr("embedded in this command")
-                                             : tr("serving %1").arg(engine.host().socketPath()));
+                     engine.provider().isOwner() ? tr("embedded in this command")
+                                                 : tr("serving %1").arg(engine.provider().socketPath()));
     text += tr("active backend:  %1\n").arg(active.ok() ? active.value().toString() : tr("none"));
     text += tr("processes:       %1 running\n").arg(Listing::text(s.value(QStringLiteral("processes"))));
     text += tr("clients:         %1\n").arg(Listing::text(s.value(QStringLiteral("clients"))));

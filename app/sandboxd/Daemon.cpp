@@ -1,7 +1,7 @@
 #include "Daemon.h"
 
 #include "common/ConfigurationLocation.h"
-#include "common/EngineHost.h"
+#include "common/EngineProvider.h"
 #include "common/SignalWatcher.h"
 #include "core/Engine.h"
 #include "protocol/RuntimeDirectory.h"
@@ -21,7 +21,7 @@ Daemon::Daemon(QObject *parent)
 
 Daemon::~Daemon()
 {
-    m_host.reset();
+    m_provider.reset();
 }
 
 int Daemon::run(const QStringList &arguments)
@@ -65,19 +65,19 @@ int Daemon::run(const QStringList &arguments)
     m_signals = std::make_unique<SignalWatcher>(QList<int>{ SIGTERM, SIGINT, SIGHUP });
     connect(m_signals.get(), &SignalWatcher::signalReceived, this, &Daemon::stop);
 
-    EngineHost::Options options;
-    options.mode = EngineHost::Mode::HostOnly;
+    EngineProvider::Options options;
+    options.mode = EngineProvider::Mode::HostOnly;
     options.socketPath = parser.value(socketOption);
-    options.engine = EngineHost::engineOptionsFromEnvironment(parser.value(configOption));
-    m_host = std::make_unique<EngineHost>(options);
-    Result<std::unique_ptr<Client>> client = m_host->start();
+    options.engine = EngineProvider::engineOptionsFromEnvironment(parser.value(configOption));
+    m_provider = std::make_unique<EngineProvider>(options);
+    Result<std::unique_ptr<Client>> client = m_provider->start();
     if (!client.ok()) {
-        if (m_host->anotherOwnerRunning()) {
+        if (m_provider->anotherOwnerRunning()) {
             qInfo("%s",
                   qPrintable(tr("an engine is already running for this user (pid %1, socket %2); not starting "
                                 "another")
-                                 .arg(m_host->ownerPid())
-                                 .arg(m_host->socketPath())));
+                                 .arg(m_provider->ownerPid())
+                                 .arg(m_provider->socketPath())));
             return 0;
         }
         qCritical("%s", qPrintable(tr("cannot start the engine: %1").arg(client.error().toString())));
@@ -87,15 +87,16 @@ int Daemon::run(const QStringList &arguments)
     // every process's start and end encoded, queued to this thread and decoded here.
     std::move(client).value().reset();
     logEvents();
-    qInfo("%s",
-          qPrintable(tr("serving on %1 (pid %2)").arg(m_host->socketPath()).arg(QCoreApplication::applicationPid())));
+    qInfo(
+        "%s",
+        qPrintable(tr("serving on %1 (pid %2)").arg(m_provider->socketPath()).arg(QCoreApplication::applicationPid())));
     return QCoreApplication::exec();
 }
 
 void Daemon::logEvents()
 {
     // What an administrator reading the journal needs; never settings values or secrets.
-    Engine *engine = m_host->engine();
+    Engine *engine = m_provider->engine();
     if (!engine)
         return;
     connect(engine, &Engine::activationFinished, this, [](const ActivationResult &result) {
@@ -117,8 +118,8 @@ void Daemon::logEvents()
 void Daemon::stop(int signalNumber)
 {
     qInfo("%s", qPrintable(tr("signal %1 received; ending running processes and shutting down").arg(signalNumber)));
-    if (m_host)
-        m_host->shutdown();
+    if (m_provider)
+        m_provider->shutdown();
     QCoreApplication::quit();
 }
 

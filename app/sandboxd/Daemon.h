@@ -7,7 +7,7 @@
 
 namespace sandbox {
 
-class EngineHost;
+class EngineProvider;
 class SignalWatcher;
 
 // sandboxd: the engine and its protocol server without a window. Owns the per-user
@@ -28,7 +28,7 @@ private:
     void logEvents();
     void stop(int signalNumber);
 
-    std::unique_ptr<EngineHost> m_host;
+    std::unique_ptr<EngineProvider> m_provider;
     std::unique_ptr<SignalWatcher> m_signals;
 };
 

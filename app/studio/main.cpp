@@ -9,7 +9,7 @@
 #include "StudioTranslations.h"
 #include "TrayController.h"
 #include "common/ConfigurationLocation.h"
-#include "common/EngineHost.h"
+#include "common/EngineProvider.h"
 #include "common/SignalWatcher.h"
 #include "server/Client.h"
 
@@ -46,18 +46,18 @@ int main(int argc, char *argv[])
     parser.process(app);
     sandbox::StudioLog::install();
 
-    sandbox::EngineHost::Options options;
-    options.engine = sandbox::EngineHost::engineOptionsFromEnvironment(parser.value(configDir));
+    sandbox::EngineProvider::Options options;
+    options.engine = sandbox::EngineProvider::engineOptionsFromEnvironment(parser.value(configDir));
     options.waitUntilServing = false;
-    sandbox::EngineHost host(options);
-    QObject::connect(&host, &sandbox::EngineHost::engineFailed, &app, [](const sandbox::Error &error) {
+    sandbox::EngineProvider provider(options);
+    QObject::connect(&provider, &sandbox::EngineProvider::engineFailed, &app, [](const sandbox::Error &error) {
         QMessageBox::critical(
             nullptr, QCoreApplication::translate("sandbox::Studio", "Sandbox Studio"),
             QCoreApplication::translate("sandbox::Studio", "The sandbox engine could not be started: %1")
                 .arg(error.toString()));
         QApplication::exit(1);
     });
-    auto client = host.start();
+    auto client = provider.start();
     if (!client) {
         QMessageBox::critical(
             nullptr, QCoreApplication::translate("sandbox::Studio", "Sandbox Studio"),
@@ -71,13 +71,13 @@ int main(int argc, char *argv[])
     QApplication::setQuitOnLastWindowClosed(false);
     sandbox::TrayController tray(client.value().get());
     sandbox::MainWindow window(client.value().get(), &tray);
-    window.setQuitEndsCommands(host.isOwner());
+    window.setQuitEndsCommands(provider.isOwner());
     const QString configDirectory = options.engine.configDirectory.isEmpty()
         ? sandbox::ConfigurationLocation::configDirectory()
         : options.engine.configDirectory;
     sandbox::PlaintextSecretsSetting plaintextSecrets(configDirectory, &window);
     // Quit from the menu, the tray or a signal all close the window for good, then end the
-    // event loop; the host then ends the engine's processes and stops serving.
+    // event loop; the provider then ends the engine's processes and stops serving.
     QObject::connect(&window, &sandbox::MainWindow::quitRequested, &app, &QApplication::quit, Qt::QueuedConnection);
     sandbox::SignalWatcher unixSignals({ SIGINT, SIGTERM });
     QObject::connect(&unixSignals, &sandbox::SignalWatcher::signalReceived, &window, &sandbox::MainWindow::quit);
@@ -87,6 +87,6 @@ int main(int argc, char *argv[])
         window.show();
 
     const int status = QApplication::exec();
-    host.shutdown();
+    provider.shutdown();
     return status;
 }

@@ -1,7 +1,7 @@
 #include "BackendHost.h"
 
+#include "BackendProxyChannel.h"
 #include "HostInteractionBroker.h"
-#include "HostProxyChannel.h"
 #include "SandboxInitLocation.h"
 #include "net/CredentialInjector.h"
 #include "net/DomainRules.h"
@@ -157,7 +157,7 @@ BackendHost::openProxyChannel(const QStringList &allowedDomains, const QStringLi
     Result<QString> socket = proxy->openPrivateChannel(rules.value(), std::move(listener), injected, upstream.value());
     if (!socket)
         return socket.error();
-    return std::shared_ptr<ProxyChannel>(std::make_shared<HostProxyChannel>(proxy, socket.value()));
+    return std::shared_ptr<ProxyChannel>(std::make_shared<BackendProxyChannel>(proxy, socket.value()));
 }
 
 Result<LauncherHost::CredentialSandbox> BackendHost::credentialSandbox(const Policy &policy,

@@ -1,6 +1,7 @@
 #include "BackendRegistry.h"
 
 #include "ConfinementCheck.h"
+#include "SecretStore.h"
 #include "protocol/JsonReader.h"
 
 #include <QDir>
@@ -205,7 +206,7 @@ Result<BackendRegistry::Instance> BackendRegistry::instantiate(const BackendRef 
 }
 
 QList<BackendInfo> BackendRegistry::list(const ActiveBackend::Snapshot &active, const Policy &policy,
-                                         const std::function<QStringList(const BackendEntry &)> &missingSettings) const
+                                         const Result<SettingsDocument> &settings, SecretStore &secrets) const
 {
     const std::optional<BackendRef> activeRef = active.ref;
     QList<BackendInfo> list;
@@ -244,7 +245,7 @@ QList<BackendInfo> BackendRegistry::list(const ActiveBackend::Snapshot &active, 
         info.unenforced = ConfinementCheck::unenforced(
             info.active && active.launcher ? active.launcher->confinement(policy) : info.descriptor.enforcement,
             policy);
-        info.missingSettings = missingSettings(entry);
+        info.missingSettings = missingSettings(entry, settings, secrets);
         if (!entry.enabled) {
             // Listed so the user sees it, but it cannot be activated until its pack is enabled.
             info.availability = Availability{ false,
@@ -256,6 +257,31 @@ QList<BackendInfo> BackendRegistry::list(const ActiveBackend::Snapshot &active, 
         list.append(info);
     }
     return list;
+}
+
+QStringList BackendRegistry::missingSettings(const BackendEntry &entry, const Result<SettingsDocument> &settings,
+                                             SecretStore &secrets)
+{
+    if (!settings.ok())
+        return {}; // the settings cannot be read: activation says so itself
+    const Result<SettingsValues> stored
+        = SettingsValues::fromJson(settings.value().backends.value(entry.ref.toString()), entry.ref.toString());
+    const SettingsValues values = stored.ok() ? stored.value().withDefaults(entry.descriptor) : SettingsValues();
+    QStringList missing;
+    for (const FieldSpec &field : entry.descriptor.fields) {
+        if (!field.required)
+            continue;
+        if (field.type == FieldSpec::Type::Secret) {
+            const Result<bool> configured = secrets.isConfigured(entry.ref, field.id);
+            if (configured.ok() && !configured.value())
+                missing << field.id;
+        } else {
+            const QJsonValue value = values.values.value(field.id);
+            if (value.isUndefined() || value.isNull() || (value.isString() && value.toString().trimmed().isEmpty()))
+                missing << field.id;
+        }
+    }
+    return missing;
 }
 
 } // namespace sandbox

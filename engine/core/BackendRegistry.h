@@ -3,6 +3,7 @@
 #include "ActiveBackend.h"
 #include "BackendHost.h"
 #include "Launcher.h"
+#include "SettingsDocument.h"
 #include "protocol/BackendInfo.h"
 #include "protocol/Policy.h"
 
@@ -18,6 +19,7 @@ namespace sandbox {
 
 class CredentialInjector;
 class HostInteractionBroker;
+class SecretStore;
 
 using LauncherFactory = std::function<std::shared_ptr<Launcher>()>;
 
@@ -67,10 +69,14 @@ public:
     QList<BackendEntry> entries() const;
     // Every backend as clients list it, in registration order: the `active` one with what its
     // serving instance claims now, each with what would stop its activation under `policy`
-    // (dimensions left unenforced, the required settings `missingSettings` finds unset), a
-    // backend of a disabled pack listed as unavailable.
+    // (dimensions left unenforced, the required settings unset in `settings` and `secrets`),
+    // a backend of a disabled pack listed as unavailable.
     QList<BackendInfo> list(const ActiveBackend::Snapshot &active, const Policy &policy,
-                            const std::function<QStringList(const BackendEntry &)> &missingSettings) const;
+                            const Result<SettingsDocument> &settings, SecretStore &secrets) const;
+    // The required fields of `entry` without a value (nor a default) in `settings`, or for
+    // a secret, in `secrets`; none when the settings cannot be read (activation says so).
+    static QStringList missingSettings(const BackendEntry &entry, const Result<SettingsDocument> &settings,
+                                       SecretStore &secrets);
     std::shared_ptr<Launcher> catalog(const BackendRef &ref) const;
     // True when the backend's catalog instance serves its activations too (registered
     // without a factory): configuring it is then an activation's business alone.

@@ -70,13 +70,11 @@ public:
     Availability awaitAvailability(const BackendRef &ref, const std::shared_ptr<Launcher> &launcher,
                                    const LauncherBounds &bounds);
     void addWarning(const QString &warning);
-    void processEnded(quint64 id, ExitStatus status);
     LauncherBounds boundsFor(const BackendRef &ref) const;
     void publishRefusal(Refusal refusal);
     // Refuses a spawn before anything runs: the refusal is published and returned as the error.
     Error refuseSpawn(const SpawnRequest &request, const std::optional<BackendRef> &ref, const QString &rule,
                       Error error);
-    QStringList missingSettings(const BackendEntry &entry, const Result<SettingsDocument> &document) const;
 
     // Work queued behind an activation when the engine stops is not started: it fails.
     template <typename T> static T stoppedResult(quint64 id)
@@ -216,18 +214,10 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
         [this](const BackendRef &ref) { return boundsFor(ref).disposeMs; }, &stop);
     table.setIdleCallback([this](const Launcher *launcher) { cleanup->launcherIdle(launcher); });
     ProcessWatch::Reports reports;
-    reports.started = [this](quint64 id, qint64 pid) {
-        // Listed at spawn before it had a pid: every client learns the pid now.
-        if (const std::optional<ProcessInfo> info = table.setPid(id, pid))
-            emit q->processNoted(*info);
-    };
-    reports.noted = [this](quint64 id, const QString &note) {
-        if (const std::optional<ProcessInfo> info = table.addNote(id, note))
-            emit q->processNoted(*info);
-    };
+    reports.noted = [this](const ProcessInfo &info) { emit q->processNoted(info); };
     reports.refused = [this](Refusal refusal) { publishRefusal(std::move(refusal)); };
-    reports.ended = [this](quint64 id, ExitStatus status) { processEnded(id, status); };
-    watch = std::make_unique<ProcessWatch>(std::move(reports));
+    reports.ended = [this](quint64 id, ExitStatus status) { emit q->processFinished(id, status); };
+    watch = std::make_unique<ProcessWatch>(table, std::move(reports));
 
     // One worker: activations and pack operations run strictly one after another.
     activationPool.setMaxThreadCount(1);
@@ -357,7 +347,7 @@ Availability Engine::Private::probeWithSavedSettings(const BackendRef &ref, cons
         = SettingsValues::fromJson(document.value().backends.value(ref.toString()), ref.toString());
     if (!stored.ok())
         return Availability{ false, stored.error().toString() };
-    if (!missingSettings(*entry, document).isEmpty()) {
+    if (!BackendRegistry::missingSettings(*entry, document, *secrets).isEmpty()) {
         // Nothing complete to configure it with: what a backend says before it is configured
         // is what is known (presenters name the missing settings), from an instance that was
         // never configured, not from the catalog's earlier settings.
@@ -530,18 +520,6 @@ Status Engine::Private::fallBackFrom(const QString &packId, const QString &actio
                   {} };
 }
 
-void Engine::Private::processEnded(quint64 id, ExitStatus status)
-{
-    std::shared_ptr<SandboxProcess> process = table.process(id);
-    if (!table.finish(id, status))
-        return;
-    emit q->processFinished(id, status);
-    // The process object may be in the middle of emitting; release it from its event loop.
-    if (process)
-        QMetaObject::invokeMethod(
-            process.get(), [process] {}, Qt::QueuedConnection);
-}
-
 // ---------------------------------------------------------------------------------------
 
 Engine::Engine(Options options, QObject *parent)
@@ -598,8 +576,7 @@ QList<BackendInfo> Engine::backends() const
     const ActiveBackend::Snapshot active = d->active.current();
     const Policy policy = this->policy();
     const Result<SettingsDocument> document = d->settings->load();
-    return d->registry->list(
-        active, policy, [this, &document](const BackendEntry &entry) { return d->missingSettings(entry, document); });
+    return d->registry->list(active, policy, document, *d->secrets);
 }
 
 Result<BackendInfo> Engine::backend(const BackendRef &ref) const
@@ -786,30 +763,6 @@ Result<QByteArray> Engine::rotateCertificateAuthority()
     if (!rotated.ok())
         return rotated.error();
     return rotated.value()->certificatePem();
-}
-
-QStringList Engine::Private::missingSettings(const BackendEntry &entry, const Result<SettingsDocument> &document) const
-{
-    if (!document.ok())
-        return {}; // the settings cannot be read: activation says so itself
-    const Result<SettingsValues> stored
-        = SettingsValues::fromJson(document.value().backends.value(entry.ref.toString()), entry.ref.toString());
-    const SettingsValues values = stored.ok() ? stored.value().withDefaults(entry.descriptor) : SettingsValues();
-    QStringList missing;
-    for (const FieldSpec &field : entry.descriptor.fields) {
-        if (!field.required)
-            continue;
-        if (field.type == FieldSpec::Type::Secret) {
-            const Result<bool> configured = secrets->isConfigured(entry.ref, field.id);
-            if (configured.ok() && !configured.value())
-                missing << field.id;
-        } else {
-            const QJsonValue value = values.values.value(field.id);
-            if (value.isUndefined() || value.isNull() || (value.isString() && value.toString().trimmed().isEmpty()))
-                missing << field.id;
-        }
-    }
-    return missing;
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #include "ProcessWatch.h"
 
+#include "ProcessTable.h"
 #include "SandboxProcess.h"
 
 #include <QAtomicInt>
@@ -11,6 +12,7 @@ namespace sandbox {
 
 struct ProcessWatch::State
 {
+    ProcessTable *table = nullptr;
     Reports reports;
     QAtomicInt alive = 1;
     QMutex mutex;
@@ -29,13 +31,27 @@ struct ProcessWatch::State
             if (timedOut.remove(id))
                 status.timedOut = true;
         }
+        std::shared_ptr<SandboxProcess> process = table->process(id);
+        if (!table->finish(id, status))
+            return;
         reports.ended(id, status);
+        // The process object may be in the middle of emitting; release it from its event loop.
+        if (process)
+            QMetaObject::invokeMethod(
+                process.get(), [process] {}, Qt::QueuedConnection);
+    }
+
+    void noted(const std::optional<ProcessInfo> &info)
+    {
+        if (info)
+            reports.noted(*info);
     }
 };
 
-ProcessWatch::ProcessWatch(Reports reports)
+ProcessWatch::ProcessWatch(ProcessTable &table, Reports reports)
     : m_state(std::make_shared<State>())
 {
+    m_state->table = &table;
     m_state->reports = std::move(reports);
 }
 
@@ -58,7 +74,8 @@ void ProcessWatch::watch(quint64 id, SandboxProcess *object, const SpawnRequest 
         settled->storeRelease(1);
         if (!state->alive.loadAcquire())
             return;
-        state->reports.started(id, object->pid());
+        // Listed at spawn before it had a pid: every client learns the pid now.
+        state->noted(state->table->setPid(id, object->pid()));
     });
     QObject::connect(object, &SandboxProcess::finished, object, [state, id, settled](const ExitStatus &status) {
         settled->storeRelease(1);
@@ -78,7 +95,7 @@ void ProcessWatch::watch(quint64 id, SandboxProcess *object, const SpawnRequest 
     QObject::connect(object, &SandboxProcess::noted, object, [state, id](const QString &note) {
         if (!state->alive.loadAcquire())
             return;
-        state->reports.noted(id, note);
+        state->noted(state->table->addNote(id, note));
     });
     QObject::connect(object, &SandboxProcess::failedToStart, object, [state, id, settled](const Error &) {
         settled->storeRelease(1);

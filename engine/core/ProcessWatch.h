@@ -9,12 +9,14 @@
 
 namespace sandbox {
 
+class ProcessTable;
 class SandboxProcess;
 
-// Follows the processes the engine spawned: their start, notes, refusals and end, and the
-// two bounds the engine owns for every launcher (launchers run no timer of their own): a
-// sandbox that has not started within its launcher's spawn bound is killed, and so is a
-// command still running at its timeout; the end of either is reported as timed out.
+// Follows the processes the engine spawned, keeping their rows in the process table: their
+// start (pid), notes, refusals and end, and the two bounds the engine owns for every
+// launcher (launchers run no timer of their own): a sandbox that has not started within its
+// launcher's spawn bound is killed, and so is a command still running at its timeout; the
+// end of either is reported as timed out.
 // The processes may outlive the engine: after stop() nothing more is reported.
 class ProcessWatch final
 {
@@ -22,13 +24,12 @@ public:
     // Called on the process object's thread.
     struct Reports
     {
-        std::function<void(quint64 id, qint64 pid)> started;
-        std::function<void(quint64 id, const QString &note)> noted;
+        std::function<void(const ProcessInfo &info)> noted; // its pid is known, or a note was added
         std::function<void(Refusal refusal)> refused; // tied to its process, command and backend
-        std::function<void(quint64 id, ExitStatus status)> ended;
+        std::function<void(quint64 id, ExitStatus status)> ended; // its row is finished
     };
 
-    explicit ProcessWatch(Reports reports);
+    ProcessWatch(ProcessTable &table, Reports reports);
     ~ProcessWatch();
 
     // Follows `process`, listed as `id`, spawned for `request` by the backend `ref`.

@@ -259,8 +259,9 @@ QString Policy::pathProblem(const QString &path)
 
 bool Policy::isInside(const QString &path, const QString &root)
 {
+    // "/" holds the absolute paths only: an empty or relative path lies nowhere.
     if (root == QLatin1String("/"))
-        return true;
+        return path.startsWith(QLatin1Char('/'));
     return path == root || path.startsWith(root + QLatin1Char('/'));
 }
 

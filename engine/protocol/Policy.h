@@ -75,7 +75,7 @@ struct Policy
     // Empty when acceptable; otherwise what is wrong with one path or domain entry.
     static QString pathProblem(const QString &path);
     static QString domainProblem(const QString &domain);
-    // Whether the absolute `path` is `root` or below it (every path is below "/"), by name.
+    // Whether `path` is `root` or below it, by name (only absolute paths are below "/").
     static bool isInside(const QString &path, const QString &root);
 
     Status validate(const QString &where = QStringLiteral("policy")) const;

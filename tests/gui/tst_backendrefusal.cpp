@@ -4,9 +4,9 @@
 // with required settings that are not set names them as the reason.
 #include "ActivationProgress.h"
 #include "GuiTest.h"
-#include "HostProcessPolicy.h"
 #include "StudioHarness.h"
 #include "TestPack.h"
+#include "UnconfinedPolicy.h"
 #include "WidgetWalk.h"
 #include "server/Client.h"
 
@@ -72,7 +72,7 @@ void TestBackendRefusal::backendThatEnforcesNothingCannotBeActivatedUnderAPolicy
     QVERIFY(GuiTest::backendItem(*m_window, QStringLiteral("plain"))->text().endsWith(QStringLiteral("Available")));
 
     // The user turns the network off: "plain" cannot enforce that, and says so at once.
-    Policy offline = hostProcessPolicy();
+    Policy offline = unconfinedPolicy();
     offline.network = Policy::NetworkMode::None;
     setPolicy(offline);
     QTRY_VERIFY(GuiTest::backendItem(*m_window, QStringLiteral("plain"))
@@ -113,7 +113,7 @@ void TestBackendRefusal::backendThatEnforcesNothingCannotBeActivatedUnderAPolicy
     QVERIFY(QFileInfo(WidgetWalk::saveScreenshot(m_window.get(), QStringLiteral("refused-backend"))).size() > 0);
 
     // With the network allowed again the refusal is gone.
-    setPolicy(hostProcessPolicy());
+    setPolicy(unconfinedPolicy());
     QTRY_VERIFY(GuiTest::backendItem(*m_window, QStringLiteral("plain"))->text().endsWith(QStringLiteral("Available")));
     QTRY_VERIFY(activate()->isEnabled());
     QCOMPARE(label(QStringLiteral("backendAvailability"))->text(), QStringLiteral("Available"));

@@ -1,5 +1,5 @@
 // Studio's window only presents: the engine, its protocol server and its socket server
-// run on their own thread (EngineThread, as EngineHost runs them in the application). With
+// run on their own thread (EngineThread, as EngineProvider runs them in the application). With
 // a keychain and a launcher that block until the test releases them, the window keeps
 // handling input and repainting, and finishes the activation correctly once released.
 #include "BackendList.h"

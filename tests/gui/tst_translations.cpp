@@ -5,10 +5,10 @@
 // step messages).
 #include "ActivationProgress.h"
 #include "GuiTest.h"
-#include "HostProcessPolicy.h"
 #include "PacksPage.h"
 #include "StudioHarness.h"
 #include "StudioTranslations.h"
+#include "UnconfinedPolicy.h"
 #include "WidgetWalk.h"
 #include "launchers/Builtins.h"
 #include "protocol/TextCatalog.h"
@@ -238,7 +238,7 @@ void TestTranslations::germanWindowShowsNoUntranslatedString()
     WidgetWalk::saveScreenshot(&window, QStringLiteral("unavailable-backend-de"));
 
     // A backend the policy rules out, and the engine's refusal of it in German.
-    Policy offline = hostProcessPolicy();
+    Policy offline = unconfinedPolicy();
     offline.network = Policy::NetworkMode::None;
     QVERIFY(StudioHarness::await(harness.client()->setPolicy(offline)).ok());
     GuiTest::selectBackend(window, QStringLiteral("plain"));

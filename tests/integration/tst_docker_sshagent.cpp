@@ -10,6 +10,7 @@
 // over SSH reaches the sshd through the filtering proxy and nothing else does.
 #include "DaemonRig.h"
 #include "OpenSshRig.h"
+#include "SshAgentChecks.h"
 #include "TestFiles.h"
 #include "server/Client.h"
 #include "server/LocalSocketTransport.h"
@@ -144,15 +145,11 @@ QByteArray TestDockerSshAgent::events()
 
 void TestDockerSshAgent::onlyTheListedKeyIsSeenAndSigns()
 {
-    const Outcome ran = run(QStringLiteral(
-        "ssh-add -l; echo listed=$?; rm -f data.sig; ssh-keygen -q -Y sign -f listed.pub -n file data; "
-        "echo signed=$?; ssh-keygen -q -Y sign -f unlisted.pub -n file data 2>/dev/null; echo unlisted=$?; "
-        "echo \"socket=$SSH_AUTH_SOCK\""));
+    const Outcome ran = run(sandbox::test::agentSigningScript());
+    sandbox::test::checkListedKeyAloneSigns(m_rig, ran);
+    if (QTest::currentTestFailed())
+        return;
     const QByteArray said = ran.out + ran.err;
-    QVERIFY2(ran.out.contains(m_rig.listedFingerprint().toLatin1()), said.constData());
-    QVERIFY2(!ran.out.contains(m_rig.unlistedFingerprint().toLatin1()), said.constData());
-    QVERIFY2(ran.out.contains("listed=0\n") && ran.out.contains("signed=0\n"), said.constData());
-    QVERIFY2(!ran.out.contains("unlisted=0\n"), said.constData());
     // The command's own socket, not the user's agent, in the container's status folder.
     QVERIFY2(ran.out.contains("socket=/run/sandbox-studio/status/agent-"), said.constData());
     QVERIFY(!ran.out.contains(m_rig.agentSocket().toLatin1()));
@@ -173,19 +170,8 @@ void TestDockerSshAgent::onlyTheListedKeyIsSeenAndSigns()
 
 void TestDockerSshAgent::signedCommitVerifiesOnTheHost()
 {
-    const QString project = m_daemon.workspace() + QStringLiteral("/signed");
-    QVERIFY(QDir().mkpath(project));
-    QProcess init;
-    init.start(QStringLiteral("git"), { QStringLiteral("init"), QStringLiteral("-q"), project });
-    QVERIFY(init.waitForFinished(30000) && init.exitCode() == 0);
-    QVERIFY(OpenSshRig::writeFile(project + QStringLiteral("/file"), "signed content\n"));
-    const Outcome ran = run(QStringLiteral("cd %1 && git add file && git -c user.name=Tester -c "
-                                           "user.email=tester@example.org -c gpg.format=ssh -c "
-                                           "user.signingkey=%2/listed.pub commit -q -S -m signed && echo committed")
-                                .arg(project, m_daemon.workspace()));
-    QVERIFY2(ran.out.contains("committed"), QByteArray(ran.out + ran.err).constData());
-    const QString verified = m_rig.verifyCommit(m_rig.listedKey(), project);
-    QVERIFY2(verified.isEmpty(), qPrintable(verified));
+    sandbox::test::checkSignedCommit(m_rig, m_daemon.workspace() + QStringLiteral("/signed"), m_daemon.workspace(),
+                                     QString(), [this](const QString &script) { return run(script); });
 }
 
 void TestDockerSshAgent::theUsersKeysCannotBeChanged()
@@ -200,45 +186,22 @@ void TestDockerSshAgent::theUsersKeysCannotBeChanged()
 
 void TestDockerSshAgent::confirmationIsAskedForEverySignature()
 {
-    // A presenter of the engine's (as Studio or the TUI is) answers each signature question:
-    // `sandboxctl run` answers only the questions of its command's start.
-    QString error;
-    auto transport = sandbox::LocalSocketTransport::connectTo(m_daemon.socket(), 10000, &error);
-    QVERIFY2(transport, qPrintable(error));
-    sandbox::Client presenter(std::move(transport));
-    bool accept = false;
-    int asked = 0;
-    connect(&presenter, &sandbox::Client::hostInteractionRequested, this,
-            [&](const sandbox::HostInteractionRequest &request) {
-                if (request.subject != QStringLiteral("ssh-signature"))
-                    return;
-                ++asked;
-                sandbox::HostInteractionResponse response;
-                response.id = request.id;
-                response.accepted = accept;
-                presenter.answerInteraction(response);
-            });
-    for (const bool answer : { false, true }) {
-        accept = answer;
-        asked = 0;
-        QProcess command;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("SSH_AUTH_SOCK"));
-        command.setProcessEnvironment(env);
-        command.setWorkingDirectory(m_daemon.workspace());
-        command.start(binary(QStringLiteral("sandboxctl")),
-                      { QStringLiteral("--socket"), m_daemon.socket(), QStringLiteral("run"),
-                        QStringLiteral("--policy"), writePolicy(QStringLiteral("always"), {}), QStringLiteral("--"),
-                        QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-                        QStringLiteral("for n in 1 2; do ssh-keygen -q -Y sign -f listed.pub -n file data "
-                                       "2>/dev/null && rm data.sig && echo signed; done; echo done") });
-        command.closeWriteChannel();
-        QTRY_VERIFY_WITH_TIMEOUT(command.state() == QProcess::NotRunning, 120000);
-        const QByteArray out = command.readAllStandardOutput();
-        QVERIFY2(out.contains("done"), QByteArray(out + command.readAllStandardError()).constData());
-        QCOMPARE(out.count("signed"), answer ? 2 : 0);
-        QCOMPARE(asked, 2);
-    }
+    // A presenter of the engine's answers each signature question: `sandboxctl run` answers
+    // only the questions of its command's start.
+    sandbox::test::checkConfirmationPerSignature(
+        m_daemon.socket(),
+        [this](QProcess &command, const QStringList &shell) {
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.remove(QStringLiteral("SSH_AUTH_SOCK"));
+            command.setProcessEnvironment(env);
+            command.setWorkingDirectory(m_daemon.workspace());
+            command.start(binary(QStringLiteral("sandboxctl")),
+                          QStringList{ QStringLiteral("--socket"), m_daemon.socket(), QStringLiteral("run"),
+                                       QStringLiteral("--policy"), writePolicy(QStringLiteral("always"), {}),
+                                       QStringLiteral("--") }
+                              + shell);
+        },
+        120000);
 }
 
 void TestDockerSshAgent::anotherCommandsAgentIsUnreachable()

@@ -11,6 +11,7 @@
 // filtering proxy only.
 #include "OpenSshRig.h"
 #include "ProgramRun.h"
+#include "SshAgentChecks.h"
 #include "server/Client.h"
 #include "server/LocalSocketTransport.h"
 
@@ -175,15 +176,12 @@ QByteArray TestVmSshAgent::events()
 
 void TestVmSshAgent::onlyTheListedKeyIsSeenAndSigns()
 {
-    const Outcome ran = run(QStringLiteral(
-        "ssh-add -l; echo listed=$?; rm -f data.sig; ssh-keygen -q -Y sign -f listed.pub -n file data; "
-        "echo signed=$?; ssh-keygen -q -Y sign -f unlisted.pub -n file data 2>/dev/null; echo unlisted=$?; "
-        "echo \"socket=$SSH_AUTH_SOCK\"; ls -ld \"$(dirname \"$SSH_AUTH_SOCK\")\""));
+    const Outcome ran
+        = run(sandbox::test::agentSigningScript() + QStringLiteral("; ls -ld \"$(dirname \"$SSH_AUTH_SOCK\")\""));
+    sandbox::test::checkListedKeyAloneSigns(m_rig, ran);
+    if (QTest::currentTestFailed())
+        return;
     const QByteArray said = ran.out + ran.err;
-    QVERIFY2(ran.out.contains(m_rig.listedFingerprint().toLatin1()), said.constData());
-    QVERIFY2(!ran.out.contains(m_rig.unlistedFingerprint().toLatin1()), said.constData());
-    QVERIFY2(ran.out.contains("listed=0\n") && ran.out.contains("signed=0\n"), said.constData());
-    QVERIFY2(ran.out.contains("unlisted=") && !ran.out.contains("unlisted=0\n"), said.constData());
     // The command's own socket in the guest, in a folder of its own (0700), not the user's agent.
     QVERIFY2(ran.out.contains("socket=/run/sandbox-studio/agent-"), said.constData());
     QVERIFY2(ran.out.contains("drwx------"), said.constData());
@@ -204,17 +202,9 @@ void TestVmSshAgent::onlyTheListedKeyIsSeenAndSigns()
 
 void TestVmSshAgent::signedCommitVerifiesOnTheHost()
 {
-    const QString project = m_workspace + QStringLiteral("/signed");
-    QVERIFY(QDir().mkpath(project));
-    QCOMPARE(OpenSshRig::git({ QStringLiteral("init"), QStringLiteral("-q"), project }).exitCode, 0);
-    QVERIFY(OpenSshRig::writeFile(project + QStringLiteral("/file"), "signed content\n"));
-    const Outcome ran = run(QStringLiteral("cd %1 && git -c safe.directory='*' add file && git -c safe.directory='*' "
-                                           "-c user.name=Tester -c user.email=tester@example.org -c gpg.format=ssh "
-                                           "-c user.signingkey=%2/listed.pub commit -q -S -m signed && echo committed")
-                                .arg(project, m_workspace));
-    QVERIFY2(ran.out.contains("committed"), QByteArray(ran.out + ran.err).constData());
-    const QString verified = m_rig.verifyCommit(m_rig.listedKey(), project);
-    QVERIFY2(verified.isEmpty(), qPrintable(verified));
+    sandbox::test::checkSignedCommit(m_rig, m_workspace + QStringLiteral("/signed"), m_workspace,
+                                     QStringLiteral("-c safe.directory='*' "),
+                                     [this](const QString &script) { return run(script); });
 }
 
 void TestVmSshAgent::theUsersKeysCannotBeChanged()
@@ -230,42 +220,17 @@ void TestVmSshAgent::theUsersKeysCannotBeChanged()
 void TestVmSshAgent::confirmationIsAskedForEverySignature()
 {
     // A presenter of the engine's (as Studio or the TUI is) answers each signature question.
-    QString error;
-    auto transport
-        = sandbox::LocalSocketTransport::connectTo(m_root->filePath(QStringLiteral("run/engine.sock")), 10000, &error);
-    QVERIFY2(transport, qPrintable(error));
-    sandbox::Client presenter(std::move(transport));
-    bool accept = false;
-    int asked = 0;
-    connect(&presenter, &sandbox::Client::hostInteractionRequested, this,
-            [&](const sandbox::HostInteractionRequest &request) {
-                if (request.subject != QStringLiteral("ssh-signature"))
-                    return;
-                ++asked;
-                sandbox::HostInteractionResponse response;
-                response.id = request.id;
-                response.accepted = accept;
-                presenter.answerInteraction(response);
-            });
-    for (const bool answer : { false, true }) {
-        accept = answer;
-        asked = 0;
-        QProcess command;
-        command.setProcessEnvironment(ctlEnvironment());
-        command.setWorkingDirectory(m_workspace);
-        command.start(
-            binary(QStringLiteral("sandboxctl")),
-            ctlArguments({ QStringLiteral("run"), QStringLiteral("--policy"), writePolicy(QStringLiteral("always")),
-                           QStringLiteral("--"), QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-                           QStringLiteral("for n in 1 2; do ssh-keygen -q -Y sign -f listed.pub -n file data "
-                                          "2>/dev/null && rm data.sig && echo signed; done; echo done") }));
-        command.closeWriteChannel();
-        QTRY_VERIFY_WITH_TIMEOUT(command.state() == QProcess::NotRunning, kSlowMs);
-        const QByteArray out = command.readAllStandardOutput();
-        QVERIFY2(out.contains("done"), QByteArray(out + command.readAllStandardError()).constData());
-        QCOMPARE(out.count("signed"), answer ? 2 : 0);
-        QCOMPARE(asked, 2);
-    }
+    sandbox::test::checkConfirmationPerSignature(
+        m_root->filePath(QStringLiteral("run/engine.sock")),
+        [this](QProcess &command, const QStringList &shell) {
+            command.setProcessEnvironment(ctlEnvironment());
+            command.setWorkingDirectory(m_workspace);
+            command.start(binary(QStringLiteral("sandboxctl")),
+                          ctlArguments(QStringList{ QStringLiteral("run"), QStringLiteral("--policy"),
+                                                    writePolicy(QStringLiteral("always")), QStringLiteral("--") }
+                                       + shell));
+        },
+        kSlowMs);
 }
 
 void TestVmSshAgent::anotherCommandsAgentIsUnusable()

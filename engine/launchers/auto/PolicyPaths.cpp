@@ -47,11 +47,4 @@ bool PolicyPaths::isAbsolute(const QString &path)
         && path.at(2) == QLatin1Char('/');
 }
 
-bool PolicyPaths::isUnder(const QString &path, const QString &root)
-{
-    if (root == QLatin1String("/"))
-        return path.startsWith(QLatin1Char('/'));
-    return path == root || path.startsWith(root + QLatin1Char('/'));
-}
-
 } // namespace sandbox

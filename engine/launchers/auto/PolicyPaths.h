@@ -23,9 +23,6 @@ public:
     // "/..." or, for Windows, a drive letter followed by ":/".
     static bool isAbsolute(const QString &path);
 
-    // Whether `path` is `root` or below it, by name ("/" holds every absolute path).
-    static bool isUnder(const QString &path, const QString &root);
-
 private:
     QString m_home;
     QString m_workspace;

@@ -1,7 +1,7 @@
 #include "StudioHarness.h"
 
-#include "HostProcessPolicy.h"
 #include "TestPack.h"
+#include "UnconfinedPolicy.h"
 #include "server/Client.h"
 #include "server/InProcessTransport.h"
 #include "server/ProtocolServer.h"
@@ -25,7 +25,7 @@ StudioHarness::StudioHarness(const QString &directory, const std::function<void(
     options.keychainService
         = QStringLiteral("sandbox-studio-guitest-%1-%2").arg(QCoreApplication::applicationPid()).arg(++serial);
     m_engine = std::make_unique<Engine>(options);
-    if (const Status set = m_engine->setPolicy(hostProcessPolicy()); !set.ok())
+    if (const Status set = m_engine->setPolicy(unconfinedPolicy()); !set.ok())
         qFatal("setting the host process policy failed: %s", qPrintable(set.error().toString()));
     if (setUp)
         setUp(*m_engine);

@@ -1,6 +1,6 @@
 #include "TestLauncher.h"
 
-#include "HostProcess.h"
+#include "UnconfinedProcess.h"
 
 #include <QFileInfo>
 #include <QThread>
@@ -112,7 +112,7 @@ Result<std::shared_ptr<SandboxProcess>> TestLauncher::spawn(const SpawnRequest &
     Q_UNUSED(policy);
     if (request.argv.isEmpty())
         return Error{ QStringLiteral("argv"), QStringLiteral("nothing to run"), {} };
-    auto process = std::make_shared<HostProcess>(request, QMap<QString, QString>{}, m_behaviour.startDelayMs);
+    auto process = std::make_shared<UnconfinedProcess>(request, QMap<QString, QString>{}, m_behaviour.startDelayMs);
     if (!m_behaviour.startNotes.isEmpty()) {
         // After started() has been published, as a launcher learns how its sandbox came up.
         SandboxProcess *raw = process.get();

@@ -1,7 +1,7 @@
 // The activation transaction, step by step: a fault injected at each of the seven steps,
 // process ownership across swaps, restore at start-up, Host Interaction.
 #include "EngineRig.h"
-#include "HostProcessPolicy.h"
+#include "UnconfinedPolicy.h"
 #include "core/PlaintextSecretStore.h"
 #include "launchers/vm/VmLauncher.h"
 
@@ -452,7 +452,7 @@ void ActivationTest::activationNeverRewritesPolicy()
 {
     EngineRig rig;
     // Still one the rig's host-process launchers may serve: it restricts nothing.
-    Policy policy = hostProcessPolicy();
+    Policy policy = unconfinedPolicy();
     policy.readable.append(QStringLiteral("/opt"));
     QSignalSpy policyChanged(rig.engine.get(), &Engine::policyChanged);
     QVERIFY(rig.engine->setPolicy(policy).ok());

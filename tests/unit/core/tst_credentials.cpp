@@ -3,7 +3,7 @@
 // is stored, with the policy's hosts, never the value; bad names and values change nothing;
 // a policy with credentials runs only where a backend injects them.
 #include "EngineRig.h"
-#include "HostProcessPolicy.h"
+#include "UnconfinedPolicy.h"
 #include "core/KeychainSecretStore.h"
 
 #include <QDirIterator>
@@ -114,7 +114,7 @@ void CredentialsTest::valueReachesOnlyTheKeychain()
 void CredentialsTest::listShowsPolicyCredentialsWithoutValues()
 {
     auto rig = makeRig();
-    Policy policy = hostProcessPolicy();
+    Policy policy = unconfinedPolicy();
     policy.network = Policy::NetworkMode::Allowlist;
     policy.credentials = { githubCredential() };
     QVERIFY(rig->engine->setPolicy(policy).ok());
@@ -178,7 +178,7 @@ void CredentialsTest::policyWithCredentialsRunsOnlyWhereInjected()
     // credential needs injecting, nothing runs, and the reason says why.
     auto rig = makeRig();
     QVERIFY(rig->activate(EngineRig::faultRef()).ok);
-    Policy policy = hostProcessPolicy();
+    Policy policy = unconfinedPolicy();
     policy.network = Policy::NetworkMode::Allowlist;
     policy.allowedDomains = { QStringLiteral("github.com") };
     policy.credentials = { githubCredential() };

@@ -1,7 +1,7 @@
 // settings.json and policy.json: schema validation with per-field errors, only
 // non-default values written, corrupt files kept as backups and reported.
 #include "EngineRig.h"
-#include "HostProcessPolicy.h"
+#include "UnconfinedPolicy.h"
 #include "core/FileSettingsStore.h"
 
 #include <QDir>
@@ -230,7 +230,7 @@ void SettingsStoreTest::corruptPolicyIsKeptAndRefusesCommands()
     QVERIFY(corruptBackups(rig.configDir, QStringLiteral("policy.json")).isEmpty());
 
     // The user replaces it: commands run again, and the warning is gone.
-    QVERIFY(rig.engine->setPolicy(hostProcessPolicy()).ok());
+    QVERIFY(rig.engine->setPolicy(unconfinedPolicy()).ok());
     const Result<std::shared_ptr<SandboxProcess>> ran = rig.engine->spawn(
         rig.command({ QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral(": > ") + marker }));
     QVERIFY2(ran.ok(), ran.ok() ? "" : qPrintable(ran.error().toString()));

@@ -34,6 +34,8 @@ private slots:
     void optionalSections();
     void paths_data();
     void paths();
+    void inside_data();
+    void inside();
     void domains_data();
     void domains();
     void rejects_data();
@@ -167,6 +169,39 @@ void TestPolicy::paths()
         SANDBOX_EXPECT_ERROR(decoded.error(), QStringLiteral("policy.filesystem.denied[%1]").arg(index), problem);
         QVERIFY(Policy::pathProblem(path).contains(problem));
     }
+}
+
+void TestPolicy::inside_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("root");
+    QTest::addColumn<bool>("inside");
+    QTest::newRow("itself") << "/a/b"
+                            << "/a/b" << true;
+    QTest::newRow("below") << "/a/b/c"
+                           << "/a/b" << true;
+    QTest::newRow("sibling sharing a prefix") << "/a/bc"
+                                              << "/a/b" << false;
+    QTest::newRow("parent") << "/a"
+                            << "/a/b" << false;
+    QTest::newRow("root itself") << "/"
+                                 << "/" << true;
+    QTest::newRow("below root") << "/etc/passwd"
+                                << "/" << true;
+    // A path that names no place (unresolvable, or not given) is inside nothing, "/" included.
+    QTest::newRow("relative in root") << "etc"
+                                      << "/" << false;
+    QTest::newRow("empty in root") << QString() << "/" << false;
+    QTest::newRow("relative in relative") << "a/b"
+                                          << "a" << true;
+}
+
+void TestPolicy::inside()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, root);
+    QFETCH(bool, inside);
+    QCOMPARE(Policy::isInside(path, root), inside);
 }
 
 void TestPolicy::domains_data()

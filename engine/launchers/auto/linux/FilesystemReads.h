@@ -40,4 +40,17 @@ private:
     bool m_unrepeatable = false;
 };
 
+// For what may read unrecorded: `reads` may be null.
+inline void noteResolved(FilesystemReads *reads, const QString &path)
+{
+    if (reads)
+        reads->resolved(path);
+}
+
+inline void noteListed(FilesystemReads *reads, const QString &directory)
+{
+    if (reads)
+        reads->listed(directory);
+}
+
 } // namespace sandbox

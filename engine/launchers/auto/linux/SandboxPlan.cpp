@@ -1,7 +1,7 @@
 #include "SandboxPlan.h"
 
 #include "FilesystemReads.h"
-#include "handoff/InitConfigFormat.h"
+#include "HostFilesystem.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -10,8 +10,6 @@
 #include <QFileInfo>
 
 #include <algorithm>
-#include <dirent.h>
-#include <fcntl.h>
 #include <functional>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,13 +23,6 @@ QString tr(const char *text)
     return QCoreApplication::translate("sandbox::SandboxPlan", text);
 }
 
-bool isUnder(const QString &path, const QString &root)
-{
-    if (root == QLatin1String("/"))
-        return path.startsWith(QLatin1Char('/'));
-    return path == root || path.startsWith(root + QLatin1Char('/'));
-}
-
 int depth(const QString &path)
 {
     return path == QLatin1String("/") ? 0 : static_cast<int>(path.count(QLatin1Char('/')));
@@ -43,160 +34,6 @@ void appendUnique(QStringList &list, const QString &value)
         list.append(value);
 }
 
-// /proc/self/mountinfo escapes blanks and backslashes as \ooo.
-QString unescapeMountField(const QByteArray &field)
-{
-    QByteArray out;
-    for (qsizetype i = 0; i < field.size(); ++i) {
-        if (field[i] == '\\' && i + 3 < field.size()) {
-            bool ok = false;
-            const int value = field.mid(i + 1, 3).toInt(&ok, 8);
-            if (ok) {
-                out += char(value);
-                i += 3;
-                continue;
-            }
-        }
-        out += field[i];
-    }
-    return QString::fromLocal8Bit(out);
-}
-
-void noteResolved(FilesystemReads *reads, const QString &path)
-{
-    if (reads)
-        reads->resolved(path);
-}
-
-void noteListed(FilesystemReads *reads, const QString &directory)
-{
-    if (reads)
-        reads->listed(directory);
-}
-
-struct MountInfo
-{
-    QString device;
-    QString root;
-    QString mountPoint;
-};
-
-QList<MountInfo> readMountInfo()
-{
-    QList<MountInfo> mounts;
-    QFile file(QStringLiteral("/proc/self/mountinfo"));
-    if (!file.open(QIODevice::ReadOnly))
-        return mounts;
-    const QList<QByteArray> lines = file.readAll().split('\n');
-    for (const QByteArray &line : lines) {
-        const QList<QByteArray> fields = line.split(' ');
-        if (fields.size() < 5)
-            continue;
-        mounts.append({ QString::fromLatin1(fields[2]), unescapeMountField(fields[3]), unescapeMountField(fields[4]) });
-    }
-    return mounts;
-}
-
-// Every path under which the host shows the object at `path`: the same filesystem
-// subtree may be mounted at several places (bind mounts), and a denied path must be
-// hidden under each of them.
-QStringList aliasesOf(const QString &path, const QList<MountInfo> &mounts)
-{
-    QStringList aliases{ path };
-    const MountInfo *owner = nullptr;
-    for (const MountInfo &mount : mounts) {
-        if (isUnder(path, mount.mountPoint) && (!owner || mount.mountPoint.size() >= owner->mountPoint.size()))
-            owner = &mount;
-    }
-    if (!owner)
-        return aliases;
-    const QString relative = path.mid(owner->mountPoint == QLatin1String("/") ? 0 : owner->mountPoint.size());
-    const QString inFilesystem = QDir::cleanPath(owner->root + QLatin1Char('/') + relative);
-    for (const MountInfo &mount : mounts) {
-        if (mount.device != owner->device || !isUnder(inFilesystem, mount.root))
-            continue;
-        const QString rest = inFilesystem.mid(mount.root == QLatin1String("/") ? 0 : mount.root.size());
-        appendUnique(aliases, QDir::cleanPath(mount.mountPoint + QLatin1Char('/') + rest));
-    }
-    return aliases;
-}
-
-// Plain readdir with d_type: this runs on every tier 1 spawn, so no QFileInfo per entry.
-void scanSockets(const QByteArray &directory, int levels, QStringList &out, FilesystemReads *reads)
-{
-    if (levels < 0)
-        return;
-    noteListed(reads, QFile::decodeName(directory));
-    DIR *dir = opendir(directory.constData());
-    if (!dir)
-        return;
-    while (const dirent *entry = readdir(dir)) {
-        const QByteArray name(entry->d_name);
-        if (name == "." || name == "..")
-            continue;
-        const QByteArray path = directory + '/' + name;
-        unsigned char type = entry->d_type;
-        if (type == DT_UNKNOWN) {
-            struct stat st = {};
-            if (fstatat(dirfd(dir), entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-                continue;
-            type = S_ISSOCK(st.st_mode) ? DT_SOCK : S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
-        }
-        if (type == DT_SOCK)
-            appendUnique(out, QFile::decodeName(path));
-        else if (type == DT_DIR)
-            scanSockets(path, levels - 1, out, reads);
-    }
-    closedir(dir);
-}
-
-// `path` with each `*` component replaced by every existing name at that place (hidden
-// names included); a path without `*` is returned as it is.
-QStringList expandComponents(const QString &path, FilesystemReads *reads)
-{
-    if (!path.contains(QLatin1Char('*')))
-        return { path };
-    QStringList done{ QStringLiteral("/") };
-    const QStringList components = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
-    for (const QString &component : components) {
-        QStringList next;
-        for (const QString &base : done) {
-            const QString prefix = base == QLatin1String("/") ? QString() : base;
-            if (component != QLatin1String("*")) {
-                next.append(prefix + QLatin1Char('/') + component);
-                continue;
-            }
-            noteListed(reads, base);
-            const QStringList names
-                = QDir(base).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot);
-            for (const QString &name : names)
-                next.append(prefix + QLatin1Char('/') + name);
-        }
-        done = next;
-    }
-    return done;
-}
-
-// The canonical path of `path`, or for a path that does not exist (yet), the canonical
-// path of its deepest existing ancestor followed by the missing components.
-QString resolveEvenIfMissing(const QString &path, FilesystemReads *reads)
-{
-    noteResolved(reads, QDir::cleanPath(path));
-    const QString canonical = QFileInfo(path).canonicalFilePath();
-    if (!canonical.isEmpty())
-        return canonical;
-    QString ancestor = QDir::cleanPath(path);
-    QString rest;
-    while (ancestor != QLatin1String("/") && !QFileInfo::exists(ancestor)) {
-        rest = QLatin1Char('/') + QFileInfo(ancestor).fileName() + rest;
-        ancestor = QFileInfo(ancestor).path();
-    }
-    const QString base = QFileInfo(ancestor).canonicalFilePath();
-    if (base.isEmpty())
-        return QDir::cleanPath(path);
-    return QDir::cleanPath((base == QLatin1String("/") ? QString() : base) + rest);
-}
-
 enum Rights { kRead = 1, kWrite = 2 };
 
 struct Carveout
@@ -206,62 +43,6 @@ struct Carveout
 };
 
 } // namespace
-
-QStringList SandboxPlan::hostExecutionChannels(const QProcessEnvironment &environment, bool includeTmp,
-                                               FilesystemReads *reads)
-{
-    auto canonical = [reads](const QString &path) {
-        noteResolved(reads, path);
-        return QFileInfo(path).canonicalFilePath();
-    };
-    QStringList channels;
-    const QString runtime = environment.value(QStringLiteral("XDG_RUNTIME_DIR"));
-    if (!runtime.isEmpty())
-        appendUnique(channels, canonical(runtime));
-    appendUnique(channels, canonical(QStringLiteral("/run/user")));
-    const QString bus = environment.value(QStringLiteral("DBUS_SESSION_BUS_ADDRESS"));
-    for (const QString &address : bus.split(QLatin1Char(';'), Qt::SkipEmptyParts)) {
-        if (!address.startsWith(QLatin1String("unix:")))
-            continue;
-        for (const QString &pair : address.mid(5).split(QLatin1Char(','))) {
-            if (pair.startsWith(QLatin1String("path=")))
-                appendUnique(channels, canonical(pair.mid(5)));
-        }
-    }
-    for (const char *variable : { "SSH_AUTH_SOCK", "GPG_AGENT_INFO" }) {
-        const QString value = environment.value(QString::fromLatin1(variable)).section(QLatin1Char(':'), 0, 0);
-        if (!value.isEmpty())
-            appendUnique(channels, canonical(value));
-    }
-    // Service managers, message buses, container engines and agents all listen on unix
-    // sockets below /run (and /var/run, usually the same directory).
-    QStringList scanned;
-    for (const char *root : { "/run", "/var/run" }) {
-        const QString directory = canonical(QString::fromLatin1(root));
-        if (directory.isEmpty() || scanned.contains(directory))
-            continue;
-        scanned.append(directory);
-        scanSockets(QFile::encodeName(directory), 4, channels, reads);
-    }
-    if (includeTmp)
-        scanSockets(QByteArrayLiteral("/tmp"), 2, channels, reads);
-    channels.removeAll(QString());
-    return channels;
-}
-
-QStringList SandboxPlan::runtimeDirectories(const QProcessEnvironment &environment, FilesystemReads *reads)
-{
-    QStringList directories;
-    const QString runtime = environment.value(QStringLiteral("XDG_RUNTIME_DIR"));
-    if (!runtime.isEmpty()) {
-        noteResolved(reads, runtime);
-        appendUnique(directories, QFileInfo(runtime).canonicalFilePath());
-    }
-    noteResolved(reads, QStringLiteral("/run/user"));
-    appendUnique(directories, QFileInfo(QStringLiteral("/run/user")).canonicalFilePath());
-    directories.removeAll(QString());
-    return directories;
-}
 
 Status SandboxPlan::checkArgv(const Input &input)
 {
@@ -311,15 +92,15 @@ Result<SandboxPlan> SandboxPlan::build(const Input &input, FilesystemReads *read
     // Tier 1 hides every channel (masks); tier 2 refuses unix sockets instead and keeps
     // the user's runtime directories (login files, keyring control, cookies) unreadable.
     if (!input.exposeHostExecution && input.tier == 1)
-        plan.m_hostChannels = hostExecutionChannels(input.hostEnvironment, !plan.m_privateTmp, reads);
+        plan.m_hostChannels = HostFilesystem::hostExecutionChannels(input.hostEnvironment, !plan.m_privateTmp, reads);
     // A runtime directory inside a writable path (a test's $XDG_RUNTIME_DIR under /tmp)
     // stays writable: carving it out would cost the right to create entries in that whole
     // writable directory, since Landlock grants cannot be narrowed below a directory.
     if (!input.exposeHostExecution && input.tier == 2) {
-        for (const QString &directory : runtimeDirectories(input.hostEnvironment, reads)) {
+        for (const QString &directory : HostFilesystem::runtimeDirectories(input.hostEnvironment, reads)) {
             bool insideWritable = false;
             for (const QString &root : plan.m_writable)
-                insideWritable = insideWritable || isUnder(directory, root);
+                insideWritable = insideWritable || Policy::isInside(directory, root);
             if (!insideWritable)
                 plan.m_hostChannels.append(directory);
         }
@@ -328,7 +109,7 @@ Result<SandboxPlan> SandboxPlan::build(const Input &input, FilesystemReads *read
     // are additive) or leave the command in a directory it cannot enter (tier 1 masks).
     for (const QString &hidden : plan.m_denied + plan.m_hostChannels) {
         for (const QString &directory : { plan.m_workspace, plan.m_cwd }) {
-            if (isUnder(directory, hidden))
+            if (Policy::isInside(directory, hidden))
                 return Error{ QStringLiteral("spawn.cwd"),
                               plan.m_denied.contains(hidden)
                                   ? tr("the workspace '%1' lies inside the denied path '%2'; the sandbox does not "
@@ -382,7 +163,7 @@ Status SandboxPlan::resolvePaths(const Input &input, FilesystemReads *reads)
                           {} };
         m_workspace = workspace.canonicalFilePath();
         // Compared resolved: a symbolic link inside the workspace does not carry it elsewhere.
-        if (!isUnder(m_cwd, m_workspace))
+        if (!Policy::isInside(m_cwd, m_workspace))
             return Error{ QStringLiteral("spawn.cwd"),
                           tr("the working directory '%1' is not inside the workspace '%2'")
                               .arg(input.request.cwd, input.request.workspace),
@@ -426,12 +207,12 @@ Status SandboxPlan::resolvePaths(const Input &input, FilesystemReads *reads)
         if (Status ok = expand(input.policy.denied[i], QStringLiteral("policy.filesystem.denied[%1]").arg(i), path);
             !ok)
             return ok;
-        for (const QString &match : expandComponents(path, reads))
-            appendUnique(denied, resolveEvenIfMissing(match, reads));
+        for (const QString &match : HostFilesystem::expandComponents(path, reads))
+            appendUnique(denied, HostFilesystem::resolveEvenIfMissing(match, reads));
     }
-    const QList<MountInfo> mounts = readMountInfo();
+    const QList<HostFilesystem::MountInfo> mounts = HostFilesystem::mounts();
     for (const QString &path : denied) {
-        for (const QString &alias : aliasesOf(path, mounts))
+        for (const QString &alias : HostFilesystem::aliasesOf(path, mounts))
             appendUnique(m_denied, alias);
     }
     // The certificate bundle of a policy with credentials is readable whatever the policy
@@ -442,7 +223,7 @@ Status SandboxPlan::resolvePaths(const Input &input, FilesystemReads *reads)
             continue;
         bool covered = false;
         for (const QString &root : m_readable + m_writable)
-            covered = covered || isUnder(file, root);
+            covered = covered || Policy::isInside(file, root);
         if (!covered)
             appendUnique(m_readable, file);
     }
@@ -474,13 +255,13 @@ void SandboxPlan::planMounts(const Input &input, FilesystemReads *reads)
         // cannot move .git aside and put a fresh one (with hooks) in its place.
         QString writableRoot;
         for (const QString &root : m_writable) {
-            if (isUnder(path, root) && path != root && root.size() > writableRoot.size())
+            if (Policy::isInside(path, root) && path != root && root.size() > writableRoot.size())
                 writableRoot = root;
         }
         if (writableRoot.isEmpty())
             continue;
         for (QString ancestor = QFileInfo(path).path();
-             ancestor.size() > writableRoot.size() && isUnder(ancestor, writableRoot);
+             ancestor.size() > writableRoot.size() && Policy::isInside(ancestor, writableRoot);
              ancestor = QFileInfo(ancestor).path()) {
             const Mount pin{ QStringLiteral("rw"), ancestor, ancestor };
             bool known = false;
@@ -525,8 +306,8 @@ void SandboxPlan::planMounts(const Input &input, FilesystemReads *reads)
         bool linkCovered = false;
         bool targetReadable = false;
         for (const QString &root : m_readable + m_writable) {
-            linkCovered = linkCovered || isUnder(link, root);
-            targetReadable = targetReadable || (!target.isEmpty() && isUnder(target, root));
+            linkCovered = linkCovered || Policy::isInside(link, root);
+            targetReadable = targetReadable || (!target.isEmpty() && Policy::isInside(target, root));
         }
         if (!linkCovered && targetReadable)
             m_symlinks.append({ target, link });
@@ -584,7 +365,7 @@ Status SandboxPlan::planLandlock(const Input &input, FilesystemReads *reads)
                 continue;
             if (carveout.path == path)
                 cap &= carveout.cap;
-            else if (isUnder(carveout.path, path))
+            else if (Policy::isInside(carveout.path, path))
                 inside = true;
         }
         if (cap != rights) {
@@ -606,7 +387,8 @@ Status SandboxPlan::planLandlock(const Input &input, FilesystemReads *reads)
         }
         bool deniedInside = false;
         for (const Carveout &carveout : carveouts)
-            deniedInside = deniedInside || (carveout.cap == 0 && isUnder(carveout.path, path) && carveout.path != path);
+            deniedInside
+                = deniedInside || (carveout.cap == 0 && Policy::isInside(carveout.path, path) && carveout.path != path);
         if (deniedInside)
             appendUnique(directoryOnly, path); // listing only: names below stay visible
         else
@@ -663,7 +445,7 @@ void SandboxPlan::planGuard(const Input &input, FilesystemReads *reads)
     for (const QString &path : m_readOnly) {
         bool insideWritable = false;
         for (const QString &root : m_writable)
-            insideWritable = insideWritable || (isUnder(path, root) && path != root);
+            insideWritable = insideWritable || (Policy::isInside(path, root) && path != root);
         // Tier 1 pins what exists with read-only mounts; what does not exist yet, and
         // everything in tier 2, the write gate keeps from being made or changed.
         if (insideWritable && input.tier == 1)
@@ -735,55 +517,6 @@ void SandboxPlan::planEnvironment(const Input &input)
             && !it.value().contains(QChar(0)))
             m_environment.append(it.key() + QLatin1Char('=') + it.value());
     }
-}
-
-QByteArray SandboxPlan::serialize() const
-{
-    auto bytes = [](const QString &text) { return QFile::encodeName(text).toStdString(); };
-    auto allBytes = [&bytes](const QStringList &texts) {
-        std::vector<std::string> out;
-        out.reserve(size_t(texts.size()));
-        for (const QString &text : texts)
-            out.push_back(bytes(text));
-        return out;
-    };
-    init::InitConfig config;
-    config.tier = m_tier;
-    config.argv = allBytes(m_argv);
-    config.env = allBytes(m_environment);
-    config.cwd = bytes(m_cwd);
-    config.network = m_network == QLatin1String("full") ? init::InitConfig::Network::Full
-        : m_network == QLatin1String("allowlist")       ? init::InitConfig::Network::Allowlist
-                                                        : init::InitConfig::Network::None;
-    if (!m_proxySocket.isEmpty()) {
-        config.proxySocket = bytes(m_proxySocket);
-        config.proxyPort = kProxyPort;
-        if (m_tier == 1)
-            config.landlockConnectPorts.push_back(kProxyPort);
-    }
-    for (const Mount &mount : m_mounts) {
-        init::MountOp op;
-        init::mountKindFromName(bytes(mount.kind), op.kind);
-        op.source = bytes(mount.source);
-        op.target = bytes(mount.target);
-        config.mounts.push_back(std::move(op));
-    }
-    for (const auto &[target, link] : m_symlinks)
-        config.symlinks.emplace_back(bytes(target), bytes(link));
-    config.landlockReadable = allBytes(m_landlockReadable);
-    config.landlockDirectories = allBytes(m_directoryOnly);
-    config.landlockWritable = allBytes(m_landlockWritable);
-    config.landlockDevices = allBytes(m_landlockDevices);
-    config.agentSocket = bytes(m_agentSocket);
-    config.denyUnixSockets = m_denyUnixSockets;
-    config.superviseConnect = m_superviseConnect;
-    config.exposeHostExecution = m_exposeHostExecution;
-    config.rlimits.emplace_back("core", 0);
-    config.guardRepositories = allBytes(m_guardRepositories);
-    config.guardReadOnly = allBytes(m_guardReadOnly);
-    // Every path-changing call beneath a denied path is refused and reported by the gate.
-    config.guardDenied = allBytes(m_denied);
-    return QByteArray::fromStdString(init::writeConfig(config));
 }
 
 } // namespace sandbox

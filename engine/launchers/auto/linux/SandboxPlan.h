@@ -74,17 +74,6 @@ public:
     QString workspace() const { return m_workspace; }
     QString cwd() const { return m_cwd; }
 
-    // Every unix socket and runtime directory through which a sandboxed command could
-    // make the host run something (session/system bus, service managers, container
-    // engines, agents), found by scanning rather than by a list of product names.
-    // `includeTmp`: also scan /tmp (not needed when the sandbox gets a private /tmp).
-    static QStringList hostExecutionChannels(const QProcessEnvironment &environment, bool includeTmp = true,
-                                             FilesystemReads *reads = nullptr);
-
-    // The user's runtime directories ($XDG_RUNTIME_DIR, /run/user): tier 2 keeps them
-    // unreadable, as tier 1 hides them.
-    static QStringList runtimeDirectories(const QProcessEnvironment &environment, FilesystemReads *reads = nullptr);
-
 private:
     static Status checkArgv(const Input &input);
     Status resolvePaths(const Input &input, FilesystemReads *reads);

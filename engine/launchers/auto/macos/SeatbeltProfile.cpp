@@ -208,9 +208,9 @@ QStringList SeatbeltProfile::aliases(const QString &path)
     for (const char *name : { "/tmp", "/var", "/etc" }) {
         const QString linked = QLatin1String(name);
         const QString target = QStringLiteral("/private") + linked;
-        if (PolicyPaths::isUnder(path, linked))
+        if (Policy::isInside(path, linked))
             return { path, target + path.mid(linked.size()) };
-        if (PolicyPaths::isUnder(path, target))
+        if (Policy::isInside(path, target))
             return { path, path.mid(8) };
     }
     return { path };

@@ -55,7 +55,7 @@ QString WindowsPlanBuilder::nativePath(const QString &path, const Input &input)
     QString full;
     if (path == QLatin1String("/"))
         full = input.home;
-    else if (PolicyPaths::isUnder(path, QStringLiteral("/tmp")))
+    else if (Policy::isInside(path, QStringLiteral("/tmp")))
         full = input.temporaryDirectory + path.mid(4);
     else if (path.startsWith(QLatin1Char('/')))
         full = input.systemDrive + path;

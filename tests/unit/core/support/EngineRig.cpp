@@ -1,6 +1,6 @@
 #include "EngineRig.h"
 
-#include "HostProcessPolicy.h"
+#include "UnconfinedPolicy.h"
 
 #include <QDir>
 
@@ -42,8 +42,8 @@ void EngineRig::start()
     options.launcherBounds = setup.launcherBounds;
     options.fallback = fallbackRef();
     engine = std::make_unique<Engine>(options);
-    if (setup.hostProcessPolicy) {
-        if (const Status set = engine->setPolicy(hostProcessPolicy()); !set.ok())
+    if (setup.unconfinedPolicy) {
+        if (const Status set = engine->setPolicy(unconfinedPolicy()); !set.ok())
             qFatal("setting the host process policy failed: %s", qPrintable(set.error().toString()));
     }
     observer = std::make_unique<EngineObserver>(engine.get());

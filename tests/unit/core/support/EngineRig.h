@@ -27,8 +27,8 @@ public:
         bool registerBackends = true;
         LauncherBounds launcherBounds; // overrides of the launcher call bounds
         // The test launchers run host processes and enforce nothing: the rig's engine runs
-        // under hostProcessPolicy(). False: the stored policy (defaults when none).
-        bool hostProcessPolicy = true;
+        // under unconfinedPolicy(). False: the stored policy (defaults when none).
+        bool unconfinedPolicy = true;
     };
 
     EngineRig();

@@ -1,7 +1,7 @@
 #include "FaultInjectingLauncher.h"
 
-#include "HostProcess.h"
 #include "NeverStartingProcess.h"
+#include "UnconfinedProcess.h"
 
 #include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
@@ -163,8 +163,8 @@ Result<std::shared_ptr<SandboxProcess>> FaultInjectingLauncher::spawn(const Spaw
         if (m_plan->hangAt == QLatin1String("spawn"))
             return std::shared_ptr<SandboxProcess>(std::make_shared<NeverStartingProcess>());
     }
-    return std::shared_ptr<SandboxProcess>(
-        std::make_shared<HostProcess>(request, QMap<QString, QString>{ { QStringLiteral("FAULT_LAUNCHER"), tag } }));
+    return std::shared_ptr<SandboxProcess>(std::make_shared<UnconfinedProcess>(
+        request, QMap<QString, QString>{ { QStringLiteral("FAULT_LAUNCHER"), tag } }));
 }
 
 QFuture<Status> FaultInjectingLauncher::disposeIdle()

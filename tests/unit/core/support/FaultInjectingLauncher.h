@@ -58,7 +58,7 @@ struct FaultPlan
     FaultPlan();
 };
 
-// A real launcher for tests: it runs commands as host processes (HostProcess) and fails
+// A real launcher for tests: it runs commands as host processes (UnconfinedProcess) and fails
 // on purpose where its FaultPlan says, so tests can break each activation step. Only tests
 // register it; it is not part of any build of the product.
 class FaultInjectingLauncher final : public Launcher

@@ -14,8 +14,6 @@
 #include <unistd.h>
 #include <utility>
 
-extern char **environ;
-
 namespace sandbox {
 
 namespace {
@@ -92,24 +90,6 @@ std::optional<std::string> PlanRecord::stateDirectory()
     if (home && home[0] == '/')
         return std::string(home) + "/.local/share/sandbox-studio";
     return std::nullopt;
-}
-
-std::string PlanRecord::environmentDigest()
-{
-    std::vector<std::string> variables;
-    for (char **entry = environ; entry && *entry; ++entry)
-        variables.emplace_back(*entry);
-    std::sort(variables.begin(), variables.end());
-    Sha256 hash;
-    for (const std::string &variable : variables)
-        hash.add(std::string_view(variable.c_str(), variable.size() + 1));
-    return hash.hex();
-}
-
-std::string PlanRecord::recordName(const std::string &cwd, const std::string &policyArgument)
-{
-    const std::string key = std::to_string(::geteuid()) + '\0' + cwd + '\0' + policyArgument + '\0';
-    return Sha256::hexOf(key);
 }
 
 std::optional<PlanRecord> PlanRecord::parse(std::string_view bytes)
@@ -213,7 +193,7 @@ std::optional<PlanRecord> PlanRecord::find(const std::string &cwd, const std::st
         ::close(dirFd);
         return std::nullopt;
     }
-    const std::string name = recordName(cwd, policyArgument);
+    const std::string name = RecordedEntry::recordName(cwd, policyArgument);
     const int fd = ::openat(dirFd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     ::close(dirFd);
     if (fd < 0)
@@ -250,7 +230,7 @@ bool PlanRecord::current(const std::string &cwd, const std::string &policyArgume
                                                      { m_cwd == cwd, "cwd" },
                                                      { m_policy == policyArgument, "policy" },
                                                      { m_full == fullProgram, "full" },
-                                                     { m_env == environmentDigest(), "env" } };
+                                                     { m_env == RecordedEntry::environment(), "env" } };
     for (const auto &[same, what] : header) {
         if (!same) {
             *stale = what;

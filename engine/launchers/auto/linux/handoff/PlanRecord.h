@@ -46,11 +46,6 @@ public:
     // ~/.local/share/sandbox-studio; nullopt when none of them is set.
     static std::optional<std::string> stateDirectory();
 
-    // What PlanRecorder names these by, byte for byte (entries and listings: RecordedEntry):
-    // the process's environment.
-    static std::string environmentDigest();
-    static std::string recordName(const std::string &cwd, const std::string &policyArgument);
-
 private:
     struct Check
     {

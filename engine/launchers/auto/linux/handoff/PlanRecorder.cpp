@@ -29,8 +29,6 @@
 #include <unistd.h>
 #include <vector>
 
-extern char **environ;
-
 namespace sandbox {
 
 namespace {
@@ -139,14 +137,7 @@ void PlanRecorder::captureStart()
 {
     Start &state = start();
     ::clock_gettime(CLOCK_REALTIME_COARSE, &state.clock);
-    std::vector<std::string> variables;
-    for (char **entry = environ; entry && *entry; ++entry)
-        variables.emplace_back(*entry);
-    std::sort(variables.begin(), variables.end());
-    Sha256 hash;
-    for (const std::string &variable : variables)
-        hash.add(std::string_view(variable.c_str(), variable.size() + 1));
-    state.environmentDigest = QByteArray::fromStdString(hash.hex());
+    state.environmentDigest = QByteArray::fromStdString(RecordedEntry::environment());
     state.captured = true;
 }
 
@@ -183,9 +174,8 @@ PlanRecorder::PlanRecorder(QString configDirectory, QString stateDirectory, QStr
 
 QString PlanRecorder::recordName(const QString &cwd, const QString &policyArgument)
 {
-    const QByteArray key = QByteArray::number(::geteuid()) + '\0' + QFile::encodeName(cwd) + '\0'
-        + QFile::encodeName(policyArgument) + '\0';
-    return QString::fromLatin1(sha256Hex(key));
+    return QString::fromStdString(RecordedEntry::recordName(QFile::encodeName(cwd).toStdString(),
+                                                            QFile::encodeName(policyArgument).toStdString()));
 }
 
 bool PlanRecorder::policyMatches(const Policy &policy, const QString &cwd, QByteArray *bytes, QString *path,

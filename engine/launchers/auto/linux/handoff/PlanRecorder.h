@@ -99,7 +99,7 @@ private:
 };
 
 // Where one engine's builtin:auto finds the recorder it reports its spawns to: given to the
-// engine as it is built (EngineHost::Options::planRecording, registerBuiltinLaunchers) and
+// engine as it is built (EngineProvider::Options::planRecording, registerBuiltinLaunchers) and
 // filled by the program that hosts it once it knows what a record may vouch for (sandboxctl
 // run: after reading its --policy). Empty, or in a process whose start was not captured,
 // nothing is recorded.

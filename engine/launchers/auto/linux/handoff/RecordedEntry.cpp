@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+extern char **environ;
+
 namespace sandbox {
 
 namespace {
@@ -86,6 +88,24 @@ std::string RecordedEntry::listing(const std::string &directory)
         hash.add(std::string_view(typed, 2));
     }
     return hash.hex();
+}
+
+std::string RecordedEntry::environment()
+{
+    std::vector<std::string> variables;
+    for (char **entry = environ; entry && *entry; ++entry)
+        variables.emplace_back(*entry);
+    std::sort(variables.begin(), variables.end());
+    Sha256 hash;
+    for (const std::string &variable : variables)
+        hash.add(std::string_view(variable.c_str(), variable.size() + 1));
+    return hash.hex();
+}
+
+std::string RecordedEntry::recordName(const std::string &cwd, const std::string &policyArgument)
+{
+    const std::string key = std::to_string(::geteuid()) + '\0' + cwd + '\0' + policyArgument + '\0';
+    return Sha256::hexOf(key);
 }
 
 } // namespace sandbox

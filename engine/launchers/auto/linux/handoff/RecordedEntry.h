@@ -21,6 +21,11 @@ public:
     // its type letter (d l s f o) and NUL, as SHA-256 hex; "-" when it cannot be opened,
     // empty when an entry cannot be examined.
     static std::string listing(const std::string &directory);
+    // The digest of this process's environment: its entries in byte order, each followed
+    // by NUL, as SHA-256 hex.
+    static std::string environment();
+    // The name of the record of a run in `cwd` with `policyArgument`, for this user.
+    static std::string recordName(const std::string &cwd, const std::string &policyArgument);
 };
 
 } // namespace sandbox

@@ -23,7 +23,7 @@ class PlanRecording;
 // in-process transport. Ownership is an flock on a lock file next to the socket, so two
 // processes starting at once never both own it. In ConnectOrPrivate mode an engine hosted
 // here is private: it neither owns nor serves.
-class EngineHost final : public QObject
+class EngineProvider final : public QObject
 {
     Q_OBJECT
 
@@ -60,9 +60,9 @@ public:
     // left empty are the user's shared ones (ConfigurationLocation).
     static Engine::Options engineOptionsFromEnvironment(const QString &configDirectory = {});
 
-    explicit EngineHost(Options options, QObject *parent = nullptr);
+    explicit EngineProvider(Options options, QObject *parent = nullptr);
     // As owner: ends every running process, stops serving, then destroys the engine.
-    ~EngineHost() override;
+    ~EngineProvider() override;
 
     Result<std::unique_ptr<Client>> start();
     // Another Client of the same engine (in-process when owner, another connection otherwise).

@@ -11,14 +11,14 @@ namespace sandbox::test {
 // Only the test launchers use it (the core tests' fault-injecting launcher and the GUI
 // test pack's): it is how they run real processes without confinement, which no launcher
 // of the product ever does.
-class HostProcess final : public SandboxProcess
+class UnconfinedProcess final : public SandboxProcess
 {
     Q_OBJECT
 
 public:
-    explicit HostProcess(const SpawnRequest &request, const QMap<QString, QString> &extraEnv = {},
-                         int startDelayMs = 0);
-    ~HostProcess() override;
+    explicit UnconfinedProcess(const SpawnRequest &request, const QMap<QString, QString> &extraEnv = {},
+                               int startDelayMs = 0);
+    ~UnconfinedProcess() override;
 
     qint64 pid() const override;
     bool isRunning() const override;

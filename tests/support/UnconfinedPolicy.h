@@ -8,6 +8,6 @@ namespace sandbox::test {
 // anything: it restricts no dimension (Policy::restrictedDimensions() is empty), so the
 // engine's confinement check asks nothing of a launcher that enforces nothing. Tests of
 // activation mechanics set it; tests of confinement use the real auto launcher.
-Policy hostProcessPolicy();
+Policy unconfinedPolicy();
 
 } // namespace sandbox::test

@@ -1,4 +1,4 @@
-#include "EngineHost.h"
+#include "EngineProvider.h"
 
 #include "ConfigurationLocation.h"
 #include "ConfigurationMigration.h"
@@ -22,7 +22,7 @@
 
 namespace sandbox {
 
-Engine::Options EngineHost::engineOptionsFromEnvironment(const QString &configDirectory)
+Engine::Options EngineProvider::engineOptionsFromEnvironment(const QString &configDirectory)
 {
     Engine::Options options;
     options.configDirectory = configDirectory.isEmpty() ? qEnvironmentVariable("SANDBOX_CONFIG_DIR") : configDirectory;
@@ -31,44 +31,44 @@ Engine::Options EngineHost::engineOptionsFromEnvironment(const QString &configDi
     return options;
 }
 
-EngineHost::EngineHost(Options options, QObject *parent)
+EngineProvider::EngineProvider(Options options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
     , m_socketPath(m_options.socketPath.isEmpty() ? RuntimeDirectory::defaultSocketPath()
                                                   : QFileInfo(m_options.socketPath).absoluteFilePath())
 { }
 
-EngineHost::~EngineHost()
+EngineProvider::~EngineProvider()
 {
     shutdown();
     m_engineThread.reset();
     m_lock.reset(); // last: a successor may take over only once we are gone
 }
 
-Engine *EngineHost::engine() const
+Engine *EngineProvider::engine() const
 {
     return m_engineThread ? m_engineThread->engine() : nullptr;
 }
 
-QFuture<ActivationResult> EngineHost::restored() const
+QFuture<ActivationResult> EngineProvider::restored() const
 {
     return m_engineThread ? m_engineThread->restored() : QFuture<ActivationResult>();
 }
 
-qint64 EngineHost::ownerPid() const
+qint64 EngineProvider::ownerPid() const
 {
     if (isOwner())
         return QCoreApplication::applicationPid();
     return OwnerLock(RuntimeDirectory::lockPathFor(m_socketPath)).ownerPid();
 }
 
-void EngineHost::shutdown()
+void EngineProvider::shutdown()
 {
     if (m_engineThread)
         m_engineThread->stop();
 }
 
-Result<std::unique_ptr<Client>> EngineHost::start()
+Result<std::unique_ptr<Client>> EngineProvider::start()
 {
     if (isOwner())
         return createClient();
@@ -126,7 +126,7 @@ Result<std::unique_ptr<Client>> EngineHost::start()
     return Error{ m_socketPath, tr("cannot reach the engine: %1").arg(lastError), {} };
 }
 
-Engine::Options EngineHost::resolvedEngineOptions() const
+Engine::Options EngineProvider::resolvedEngineOptions() const
 {
     Engine::Options options = m_options.engine;
     QStringList report;
@@ -163,7 +163,7 @@ Engine::Options EngineHost::resolvedEngineOptions() const
     return options;
 }
 
-Result<std::unique_ptr<Client>> EngineHost::host()
+Result<std::unique_ptr<Client>> EngineProvider::host()
 {
     EngineThread::Options options;
     options.engine = m_options.engine;
@@ -177,7 +177,7 @@ Result<std::unique_ptr<Client>> EngineHost::host()
     };
     m_engineThread = std::make_unique<EngineThread>(options);
     if (!m_options.waitUntilServing) {
-        connect(m_engineThread.get(), &EngineThread::failed, this, &EngineHost::engineFailed);
+        connect(m_engineThread.get(), &EngineThread::failed, this, &EngineProvider::engineFailed);
         m_engineThread->start();
         return createClient();
     }
@@ -196,11 +196,11 @@ Result<std::unique_ptr<Client>> EngineHost::host()
         m_lock.reset();
         return *failure;
     }
-    connect(m_engineThread.get(), &EngineThread::failed, this, &EngineHost::engineFailed);
+    connect(m_engineThread.get(), &EngineThread::failed, this, &EngineProvider::engineFailed);
     return createClient();
 }
 
-QStringList EngineHost::packDirectories()
+QStringList EngineProvider::packDirectories()
 {
     QStringList directories;
     for (const QString &dir : qEnvironmentVariable("SANDBOX_PACK_PATH").split(QLatin1Char(':'), Qt::SkipEmptyParts))
@@ -211,7 +211,7 @@ QStringList EngineHost::packDirectories()
     return directories;
 }
 
-void EngineHost::installPacks(Engine &engine)
+void EngineProvider::installPacks(Engine &engine)
 {
     engine.loadInstalledPacks();
     for (const QString &directory : packDirectories()) {
@@ -239,7 +239,7 @@ void EngineHost::installPacks(Engine &engine)
     }
 }
 
-Result<std::unique_ptr<Client>> EngineHost::createClient()
+Result<std::unique_ptr<Client>> EngineProvider::createClient()
 {
     if (!isOwner()) {
         QString error;

@@ -1,8 +1,8 @@
-#include "HostProcessPolicy.h"
+#include "UnconfinedPolicy.h"
 
 namespace sandbox::test {
 
-Policy hostProcessPolicy()
+Policy unconfinedPolicy()
 {
     Policy policy;
     policy.readable = { QStringLiteral("/") };

@@ -1,4 +1,4 @@
-#include "HostProcess.h"
+#include "UnconfinedProcess.h"
 
 #include <QProcessEnvironment>
 #include <QTimer>
@@ -7,7 +7,8 @@
 
 namespace sandbox::test {
 
-HostProcess::HostProcess(const SpawnRequest &request, const QMap<QString, QString> &extraEnv, int startDelayMs)
+UnconfinedProcess::UnconfinedProcess(const SpawnRequest &request, const QMap<QString, QString> &extraEnv,
+                                     int startDelayMs)
 {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     for (auto it = request.env.begin(); it != request.env.end(); ++it)
@@ -59,7 +60,7 @@ HostProcess::HostProcess(const SpawnRequest &request, const QMap<QString, QStrin
     });
 }
 
-void HostProcess::endBeforeStart(int signal)
+void UnconfinedProcess::endBeforeStart(int signal)
 {
     // Ended while its start was still pending: it ends as a killed sandbox does.
     m_startPending = false;
@@ -68,7 +69,7 @@ void HostProcess::endBeforeStart(int signal)
     emit finished(m_exit);
 }
 
-HostProcess::~HostProcess()
+UnconfinedProcess::~UnconfinedProcess()
 {
     // No signal of a half-destroyed object reaches anyone.
     m_process.disconnect(this);
@@ -78,32 +79,32 @@ HostProcess::~HostProcess()
     }
 }
 
-qint64 HostProcess::pid() const
+qint64 UnconfinedProcess::pid() const
 {
     return m_process.processId();
 }
 
-bool HostProcess::isRunning() const
+bool UnconfinedProcess::isRunning() const
 {
     return !m_finished;
 }
 
-ExitStatus HostProcess::exitStatus() const
+ExitStatus UnconfinedProcess::exitStatus() const
 {
     return m_exit;
 }
 
-void HostProcess::writeStdin(const QByteArray &data)
+void UnconfinedProcess::writeStdin(const QByteArray &data)
 {
     m_process.write(data);
 }
 
-void HostProcess::closeStdin()
+void UnconfinedProcess::closeStdin()
 {
     m_process.closeWriteChannel();
 }
 
-void HostProcess::terminate()
+void UnconfinedProcess::terminate()
 {
     m_lastSignal = 15;
     if (m_startPending)
@@ -111,7 +112,7 @@ void HostProcess::terminate()
     m_process.terminate();
 }
 
-void HostProcess::kill()
+void UnconfinedProcess::kill()
 {
     m_lastSignal = 9;
     if (m_startPending)

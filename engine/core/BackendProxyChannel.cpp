@@ -1,4 +1,4 @@
-#include "HostProxyChannel.h"
+#include "BackendProxyChannel.h"
 
 #include "net/FilteringProxy.h"
 
@@ -6,22 +6,22 @@
 
 namespace sandbox {
 
-HostProxyChannel::HostProxyChannel(std::shared_ptr<FilteringProxy> proxy, QString socketPath)
+BackendProxyChannel::BackendProxyChannel(std::shared_ptr<FilteringProxy> proxy, QString socketPath)
     : m_proxy(std::move(proxy))
     , m_socketPath(std::move(socketPath))
 { }
 
-HostProxyChannel::~HostProxyChannel()
+BackendProxyChannel::~BackendProxyChannel()
 {
     m_proxy->closeChannel(m_socketPath);
 }
 
-QString HostProxyChannel::directory() const
+QString BackendProxyChannel::directory() const
 {
     return QFileInfo(m_socketPath).absolutePath();
 }
 
-QString HostProxyChannel::socketName() const
+QString BackendProxyChannel::socketName() const
 {
     return QFileInfo(m_socketPath).fileName();
 }
