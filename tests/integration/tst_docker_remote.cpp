@@ -1,11 +1,12 @@
 // The Docker backend on an ssh:// endpoint, through sandboxd and sandboxctl: Debian's sshd on
 // a loopback port is the "remote host", whose Podman service socket the engine reaches only
 // through the system's ssh (the test's key, its own known_hosts). What fails is named: the
-// host key (changed or unknown), the key refused, the name not resolved, the remote socket
-// missing; and nothing hangs.
+// host key (changed or unknown), the key refused, the name not resolved, the port closed,
+// the remote socket missing; and nothing hangs.
 #include "DaemonRig.h"
 #include "OpenSshRig.h"
 
+#include <QTcpServer>
 #include <QTest>
 
 using sandbox::test::OpenSshRig;
@@ -24,6 +25,7 @@ private slots:
     void refusedKeyIsNamed();
     void unresolvedNameIsNamed();
     void missingRemoteSocketIsNamed();
+    void closedPortIsNamed();
 
 private:
     // Sets the Docker backend's SSH settings and activates it; the activation's outcome.
@@ -153,6 +155,23 @@ void TestDockerRemote::missingRemoteSocketIsNamed()
     QVERIFY(activated.exitCode != 0);
     QVERIFY2(activated.err.contains("Remote socket: the SSH connection to 127.0.0.1 works, but no engine answers on "
                                     "/nonexistent/engine.sock there"),
+             activated.err.constData());
+}
+
+void TestDockerRemote::closedPortIsNamed()
+{
+    quint16 closed = 0;
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+        closed = probe.serverPort();
+    }
+    const QString endpoint
+        = QStringLiteral("ssh://%1@127.0.0.1:%2%3").arg(m_rig.userName()).arg(closed).arg(m_runtime.socket);
+    const Outcome activated = activate(endpoint, m_login, m_rig.path(QStringLiteral("known_hosts")));
+    QVERIFY(activated.exitCode != 0);
+    QVERIFY2(activated.err.contains(
+                 QStringLiteral("SSH connection: 127.0.0.1 port %1 cannot be reached").arg(closed).toUtf8()),
              activated.err.constData());
 }
 
