@@ -1,6 +1,7 @@
 #include "DockerApi.h"
 
 #include <QDeadlineTimer>
+#include <QFile>
 #include <QJsonDocument>
 #include <QList>
 
@@ -202,6 +203,12 @@ Result<DockerApi::Response> DockerApi::request(const QByteArray &method, const Q
         ::close(fd);
         return Error{ m_socketPath, tr("the runtime at %1 did not take the request").arg(m_socketPath), {} };
     }
+    return readResponse(fd, method, path, deadline, timeoutMs);
+}
+
+Result<DockerApi::Response> DockerApi::readResponse(int fd, const QByteArray &method, const QString &path,
+                                                    qint64 deadline, int timeoutMs) const
+{
     QByteArray buffer;
     const ReadEnd end = readUntil(fd, buffer, deadline, [](const QByteArray &data) {
         const Head h = parseHead(data);
@@ -230,6 +237,156 @@ Result<DockerApi::Response> DockerApi::request(const QByteArray &method, const Q
     else
         response.body = h.contentLength >= 0 ? buffer.mid(h.bodyStart, h.contentLength) : buffer.mid(h.bodyStart);
     return response;
+}
+
+Result<DockerApi::Response> DockerApi::putArchive(const QString &path, const QString &archive,
+                                                  const std::function<void(qint64)> &progress, int timeoutMs) const
+{
+    QFile file(archive);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error{ archive, tr("cannot read %1: %2").arg(archive, file.errorString()), {} };
+    const qint64 deadline = QDeadlineTimer(timeoutMs).deadline();
+    Result<int> connected = connectSocket(deadline);
+    if (!connected.ok())
+        return connected.error();
+    const int fd = connected.value();
+    const QByteArray head = QByteArray("PUT /") + apiVersion + path.toUtf8()
+        + " HTTP/1.1\r\nHost: docker\r\nConnection: close\r\nContent-Type: application/x-tar\r\nContent-Length: "
+        + QByteArray::number(file.size()) + "\r\n\r\n";
+    bool sent = writeAll(fd, head, deadline);
+    qint64 total = 0;
+    while (sent && !file.atEnd()) {
+        const QByteArray chunk = file.read(256 * 1024);
+        sent = !chunk.isEmpty() && writeAll(fd, chunk, deadline);
+        total += chunk.size();
+        if (sent && progress)
+            progress(total);
+    }
+    if (!sent) {
+        // The runtime may have answered early (a refusal) and closed: its answer says why.
+        Result<Response> early = readResponse(fd, "PUT", path, QDeadlineTimer(2000).deadline(), 2000);
+        if (early.ok() && early.value().status != 200)
+            return early;
+        return Error{ m_socketPath, tr("the runtime at %1 did not take the archive").arg(m_socketPath), {} };
+    }
+    return readResponse(fd, "PUT", path, deadline, timeoutMs);
+}
+
+Status DockerApi::getArchive(const QString &path, const std::function<bool(const QByteArray &)> &sink,
+                             int timeoutMs) const
+{
+    const qint64 deadline = QDeadlineTimer(timeoutMs).deadline();
+    Result<int> connected = connectSocket(deadline);
+    if (!connected.ok())
+        return connected.error();
+    const int fd = connected.value();
+    const QByteArray head
+        = QByteArray("GET /") + apiVersion + path.toUtf8() + " HTTP/1.1\r\nHost: docker\r\nConnection: close\r\n\r\n";
+    if (!writeAll(fd, head, deadline)) {
+        ::close(fd);
+        return Error{ m_socketPath, tr("the runtime at %1 did not take the request").arg(m_socketPath), {} };
+    }
+    QByteArray buffer;
+    const ReadEnd headEnd
+        = readUntil(fd, buffer, deadline, [](const QByteArray &data) { return data.contains("\r\n\r\n"); });
+    const Head h = parseHead(buffer);
+    if (headEnd != ReadEnd::Complete || h.bodyStart < 0) {
+        ::close(fd);
+        return Error{ m_socketPath, tr("the runtime at %1 sent no valid HTTP response").arg(m_socketPath), {} };
+    }
+    if (h.status != 200) {
+        readUntil(fd, buffer, deadline, [](const QByteArray &) { return false; });
+        ::close(fd);
+        Response response;
+        response.status = h.status;
+        response.body = buffer.mid(h.bodyStart);
+        if (h.chunked)
+            dechunk(buffer.mid(h.bodyStart), &response.body);
+        return Error{ path, response.message(), {} };
+    }
+    // The body, passed on as it comes: chunk by chunk when chunked, else to its length or EOF.
+    QByteArray raw = buffer.mid(h.bodyStart);
+    qint64 left = h.contentLength; // not chunked: -1 reads to EOF
+    qint64 inChunk = 0;
+    bool crlfDue = false;
+    bool done = false;
+    char chunk[65536];
+    for (;;) {
+        QByteArray data;
+        if (h.chunked) {
+            for (;;) {
+                if (inChunk > 0) {
+                    const qsizetype n = qsizetype(qMin<qint64>(inChunk, raw.size()));
+                    if (n == 0)
+                        break;
+                    data += raw.left(n);
+                    raw.remove(0, n);
+                    inChunk -= n;
+                    crlfDue = inChunk == 0;
+                    continue;
+                }
+                if (crlfDue) {
+                    if (raw.size() < 2)
+                        break;
+                    raw.remove(0, 2);
+                    crlfDue = false;
+                }
+                const qsizetype lineEnd = raw.indexOf("\r\n");
+                if (lineEnd < 0)
+                    break;
+                bool ok = false;
+                inChunk = raw.left(lineEnd).split(';').value(0).trimmed().toLongLong(&ok, 16);
+                raw.remove(0, lineEnd + 2);
+                if (!ok || inChunk < 0) {
+                    ::close(fd);
+                    return Error{ m_socketPath, tr("the runtime at %1 sent a malformed body").arg(m_socketPath), {} };
+                }
+                if (inChunk == 0) {
+                    done = true;
+                    break;
+                }
+            }
+        } else {
+            data = left >= 0 ? raw.left(qsizetype(qMin<qint64>(left, raw.size()))) : raw;
+            if (left >= 0)
+                left -= data.size();
+            raw.clear();
+            done = left == 0;
+        }
+        if (!data.isEmpty() && !sink(data)) {
+            ::close(fd);
+            return Error{ path, tr("the archive was not taken in whole"), {} };
+        }
+        if (done)
+            break;
+        if (!waitFor(fd, POLLIN, deadline)) {
+            ::close(fd);
+            return Error{
+                m_socketPath,
+                tr("the runtime at %1 did not send the archive within %2 s").arg(m_socketPath).arg(timeoutMs / 1000),
+                {}
+            };
+        }
+        const ssize_t n = ::recv(fd, chunk, sizeof chunk, 0);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (n < 0) {
+            ::close(fd);
+            return Error{ m_socketPath,
+                          tr("reading the archive from %1 failed: %2")
+                              .arg(m_socketPath, QString::fromLocal8Bit(std::strerror(errno))),
+                          {} };
+        }
+        if (n == 0) {
+            ::close(fd);
+            if (!h.chunked && left < 0)
+                return {};
+            return Error{ m_socketPath, tr("the runtime at %1 ended the archive early").arg(m_socketPath), {} };
+        }
+        raw.append(chunk, n);
+    }
+    ::close(fd);
+    return {};
 }
 
 Result<DockerApi::Response> DockerApi::get(const QString &path, int timeoutMs) const

@@ -7,6 +7,8 @@
 #include <QJsonObject>
 #include <QString>
 
+#include <functional>
+
 namespace sandbox::power {
 
 // The Docker Engine API over a unix socket (Docker Engine, or Podman's Docker-compatible
@@ -45,8 +47,17 @@ public:
     Result<Response> remove(const QString &path, int timeoutMs) const;
     // POST /exec/<id>/start, attached: the connection becomes the exec's stream.
     Result<Stream> startExec(const QString &execId, int timeoutMs) const;
+    // PUT `path` (/containers/<id>/archive?path=...) with the tar file `archive` as its body,
+    // sent from the file as it is read; `progress` gets the bytes sent so far.
+    Result<Response> putArchive(const QString &path, const QString &archive,
+                                const std::function<void(qint64)> &progress, int timeoutMs) const;
+    // GET `path` (/containers/<id>/archive?path=...): the body handed to `sink` as it arrives,
+    // never held whole; `sink` returning false stops it. An Error when the status is not 200.
+    Status getArchive(const QString &path, const std::function<bool(const QByteArray &)> &sink, int timeoutMs) const;
 
 private:
+    Result<Response> readResponse(int fd, const QByteArray &method, const QString &path, qint64 deadline,
+                                  int timeoutMs) const;
     Result<int> connectSocket(qint64 deadline) const;
     Result<Response> request(const QByteArray &method, const QString &path, const QByteArray &body,
                              int timeoutMs) const;

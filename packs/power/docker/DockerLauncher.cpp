@@ -1,6 +1,7 @@
 #include "DockerLauncher.h"
 
 #include "DockerProcess.h"
+#include "SshTunnel.h"
 #include "protocol/RuntimeDirectory.h"
 
 #include <QDir>
@@ -48,8 +49,18 @@ BackendDescriptor DockerLauncher::descriptor() const
                        "Podman's Docker-compatible service), one warm container per workspace.");
     d.fields = {
         FieldSpec::make(QStringLiteral("endpoint"), FieldSpec::Type::String, tr("Endpoint"),
-                        tr("The runtime's unix socket (unix:///path or /path). Empty: DOCKER_HOST, then "
-                           "/var/run/docker.sock, then your Podman socket."),
+                        tr("The runtime's unix socket (unix:///path or /path), or an engine on another host "
+                           "reached over SSH (ssh://user@host[:port][/socket/path]; without a path "
+                           "/var/run/docker.sock), with your SSH keys, agent and known_hosts. Empty: DOCKER_HOST, "
+                           "then /var/run/docker.sock, then your Podman socket."),
+                        QString()),
+        FieldSpec::make(QStringLiteral("sshIdentityFile"), FieldSpec::Type::String, tr("SSH identity file"),
+                        tr("For ssh:// endpoints: the private key to log in with, and only it. Empty: your SSH "
+                           "agent and keys, as ssh chooses them."),
+                        QString()),
+        FieldSpec::make(QStringLiteral("sshKnownHostsFile"), FieldSpec::Type::String, tr("SSH known hosts file"),
+                        tr("For ssh:// endpoints: the known_hosts file the host's key is checked against. Empty: "
+                           "your ~/.ssh/known_hosts. Host keys are always checked."),
                         QString()),
         FieldSpec::make(QStringLiteral("image"), FieldSpec::Type::String, tr("Image"),
                         tr("The image commands run in. It must be present in the runtime, and needs only the "
@@ -207,11 +218,13 @@ QString DockerLauncher::discoverSocket(const QString &endpoint, QString *why)
             return text;
         return {};
     };
+    if (SshEndpoint::isSsh(endpoint))
+        return {};
     if (!endpoint.isEmpty()) {
         const QString socket = socketOf(endpoint);
         if (socket.isEmpty() && why)
-            *why = tr("The endpoint \"%1\" is not a unix socket (unix:///path or /path); only local runtimes are "
-                      "supported.")
+            *why = tr("The endpoint \"%1\" is neither a unix socket (unix:///path or /path) nor an SSH endpoint "
+                      "(ssh://user@host[:port][/socket/path]).")
                        .arg(endpoint);
         return socket;
     }
@@ -241,9 +254,10 @@ QString DockerLauncher::discoverSocket(const QString &endpoint, QString *why)
     return {};
 }
 
-QString DockerLauncher::check(const QString &socket, const QString &image)
+QString DockerLauncher::check(const QString &socketPath, const QString &image, const QString &shownAs)
 {
-    const DockerApi api(socket);
+    const DockerApi api(socketPath);
+    const QString socket = shownAs.isEmpty() ? socketPath : shownAs;
     Result<DockerApi::Response> version = api.get(QStringLiteral("/version"), probeTimeoutMs);
     if (!version.ok())
         return tr("No Docker-compatible runtime at %1: %2").arg(socket, version.error().message);
@@ -272,10 +286,46 @@ QString DockerLauncher::check(const QString &socket, const QString &image)
     return {};
 }
 
+Status DockerLauncher::checkRemote(const DockerSettings &current, const QString &folder)
+{
+    Result<SshEndpoint> endpoint = SshEndpoint::parse(current.endpoint);
+    if (!endpoint.ok())
+        return endpoint.error();
+    if (folder.isEmpty())
+        return Error{ kind(), tr("The engine has no folder for the SSH connection's socket."), {} };
+    if (Status ours = RuntimeDirectory::ensure(folder); !ours)
+        return ours;
+    Result<std::unique_ptr<SshTunnel>> tunnel
+        = SshTunnel::open(endpoint.value(), SshTunnel::Options{ current.sshIdentityFile, current.sshKnownHostsFile },
+                          folder, probeTimeoutMs);
+    if (!tunnel.ok())
+        return tunnel.error();
+    const QString shownAs = endpoint.value().text();
+    if (const QString problem = check(tunnel.value()->localSocket(), current.image, shownAs); !problem.isEmpty())
+        return Error{ QStringLiteral("endpoint"), tunnel.value()->explain(problem), {} };
+    Result<EngineRuntime::Offer> offer = EngineRuntime::read(DockerApi(tunnel.value()->localSocket()), probeTimeoutMs);
+    if (!offer.ok())
+        return Error{ QStringLiteral("endpoint"), tunnel.value()->explain(offer.error().message), {} };
+    if (Result<EngineRuntime> runtime = EngineRuntime::choose(offer.value(), current.runtime, shownAs); !runtime.ok())
+        return runtime.error();
+    // What a command needs of this computer on the engine's host (the helper that gates its
+    // writes, the channel its status comes back on, the workspace) reaches a remote engine only
+    // through bind mounts today, which would mount the remote host's files, not these.
+    return Error{ QStringLiteral("endpoint"),
+                  tr("The engine at %1 answers over SSH and holds the image %2 (OCI runtimes: %3), but commands do "
+                     "not run on a remote engine yet: the engine's helper, the commands' status channels and the "
+                     "workspace would be bind-mounted from the remote host's filesystem, not this computer's. Use a "
+                     "local endpoint (unix://) for now.")
+                      .arg(shownAs, current.image, offer.value().names.join(QStringLiteral(", "))),
+                  {} };
+}
+
 QFuture<Status> DockerLauncher::prepare()
 {
     const DockerSettings current = settings();
     return QtConcurrent::run([this, current]() -> Status {
+        if (SshEndpoint::isSsh(current.endpoint))
+            return checkRemote(current, host() ? host()->runtimeDirectory() : QString());
         QString why;
         const QString socket = discoverSocket(current.endpoint, &why);
         if (socket.isEmpty())
@@ -338,7 +388,12 @@ QFuture<Status> DockerLauncher::prepare()
 QFuture<Availability> DockerLauncher::isAvailable()
 {
     const DockerSettings current = settings();
-    return QtConcurrent::run([current]() -> Availability {
+    const QString folder = host() ? host()->runtimeDirectory() : QString();
+    return QtConcurrent::run([this, current, folder]() -> Availability {
+        if (SshEndpoint::isSsh(current.endpoint)) {
+            const Status remote = checkRemote(current, folder);
+            return Availability{ remote.ok(), remote.ok() ? QString() : remote.error().message };
+        }
         QString why;
         const QString socket = discoverSocket(current.endpoint, &why);
         if (socket.isEmpty())

@@ -41,11 +41,16 @@ public:
     // The socket the settings lead to: the endpoint setting, else DOCKER_HOST, else
     // /var/run/docker.sock, else the user's Podman socket. Empty with `why` when none.
     static QString discoverSocket(const QString &endpoint, QString *why);
-    // Empty when the runtime at `socket` serves the API and holds `image`; otherwise why not.
-    static QString check(const QString &socket, const QString &image);
+    // Empty when the runtime at `socket` serves the API and holds `image`; otherwise why not,
+    // naming the runtime `shownAs` (empty: the socket).
+    static QString check(const QString &socket, const QString &image, const QString &shownAs = {});
 
 private:
     DockerSettings settings() const;
+    // An ssh:// endpoint: reached through an SshTunnel whose socket lies in `folder`, and
+    // checked as a local one is; what fails says what (DNS, host key, authentication, the
+    // remote socket, the image, the runtime).
+    Status checkRemote(const DockerSettings &current, const QString &folder);
 
     mutable QMutex m_mutex;
     DockerSettings m_settings;

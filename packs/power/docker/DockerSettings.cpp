@@ -6,6 +6,8 @@ DockerSettings DockerSettings::fromValues(const SettingsValues &values)
 {
     DockerSettings settings;
     settings.endpoint = values.values.value(QStringLiteral("endpoint")).toString().trimmed();
+    settings.sshIdentityFile = values.values.value(QStringLiteral("sshIdentityFile")).toString().trimmed();
+    settings.sshKnownHostsFile = values.values.value(QStringLiteral("sshKnownHostsFile")).toString().trimmed();
     settings.image = values.values.value(QStringLiteral("image")).toString().trimmed();
     settings.runtime = values.values.value(QStringLiteral("runtime")).toString().trimmed();
     settings.memoryMb = qint64(values.values.value(QStringLiteral("memoryMb")).toDouble());

@@ -11,6 +11,8 @@ namespace sandbox::power {
 struct DockerSettings
 {
     QString endpoint; // empty: discovered (DOCKER_HOST, /var/run/docker.sock, the user's Podman socket)
+    QString sshIdentityFile; // ssh:// endpoints: empty means the user's keys and agent
+    QString sshKnownHostsFile; // ssh:// endpoints: empty means the user's known_hosts
     QString image;
     QString runtime; // empty: the engine's default OCI runtime
     qint64 memoryMb = 0; // 0: no limit

@@ -23,23 +23,24 @@ E2bWorkspaceProcess::E2bWorkspaceProcess(std::shared_ptr<E2bSandboxPool> pool, b
     : m_pool(std::move(pool))
     , m_internet(internet)
     , m_request(std::move(request))
-    , m_workspace(m_request.effectiveWorkspace(), policy)
+    , m_sync(m_request.effectiveWorkspace(), policy, *this, tr("the E2B sandbox"))
 {
     m_network = new QNetworkAccessManager(this);
-    connect(&m_tar, &QProcess::finished, this, &E2bWorkspaceProcess::archived);
-    connect(&m_tar, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart)
-            fail(tr("tar could not be started on this computer: %1").arg(m_tar.errorString()));
+    connect(&m_sync, &WorkspaceSync::uploaded, this, [this] { runCommand(m_remoteDir); });
+    connect(&m_sync, &WorkspaceSync::uploadFailed, this, [this](const QString &why) {
+        if (m_killed)
+            return finish(ExitStatus{ 0, true, SIGKILL, false });
+        fail(why);
+    });
+    connect(&m_sync, &WorkspaceSync::note, this, &SandboxProcess::stderrReady);
+    connect(&m_sync, &WorkspaceSync::broughtBack, this, [this](const ExitStatus &status) {
+        if (m_killed)
+            return abandon();
+        finish(status);
     });
 }
 
-E2bWorkspaceProcess::~E2bWorkspaceProcess()
-{
-    if (m_tar.state() != QProcess::NotRunning) {
-        m_tar.kill();
-        m_tar.waitForFinished(5000);
-    }
-}
+E2bWorkspaceProcess::~E2bWorkspaceProcess() = default;
 
 QString E2bWorkspaceProcess::remoteFolder(const QString &hostRoot)
 {
@@ -65,32 +66,18 @@ void E2bWorkspaceProcess::start()
         QMutexLocker locker(&m_mutex);
         m_running = true;
     }
-    m_workspace.snapshot();
-    if (!m_upload.open()) {
-        fail(tr("no temporary file for the workspace's archive: %1").arg(m_upload.errorString()));
-        return;
-    }
-    // tar writes the archive into the temporary file ("-f -" names the archive).
-    QStringList arguments = m_workspace.tarArguments();
-    arguments[arguments.indexOf(QStringLiteral("-"))] = m_upload.fileName();
-    m_tar.start(QStringLiteral("tar"), arguments);
+    m_sync.upload();
 }
 
-void E2bWorkspaceProcess::archived()
+void E2bWorkspaceProcess::send(const QString &archive, Progress progress, Done done)
 {
-    if (m_ended)
-        return;
     if (m_killed)
         return finish(ExitStatus{ 0, true, SIGKILL, false });
-    if (m_tar.exitStatus() != QProcess::NormalExit || m_tar.exitCode() != 0)
-        return fail(tr("tar could not archive the workspace %1: %2")
-                        .arg(m_workspace.root(), QString::fromLocal8Bit(m_tar.readAllStandardError()).trimmed()));
-    if (QFileInfo(m_upload.fileName()).size() > E2bWorkspace::maximumBytes)
-        return fail(tr("the workspace %1 is larger than %2 MB, too large to upload for every command")
-                        .arg(m_workspace.root())
-                        .arg(E2bWorkspace::maximumBytes / (1024 * 1024)));
+    m_archive = archive;
+    m_progress = std::move(progress);
+    m_done = std::move(done);
     const QString unique = QUuid::createUuid().toString(QUuid::Id128);
-    const QString folder = remoteFolder(m_workspace.root());
+    const QString folder = remoteFolder(m_sync.workspace().root());
     m_uploadName = folder + QStringLiteral("-") + unique + QStringLiteral(".up.tar");
     m_downloadName = folder + QStringLiteral("-") + unique + QStringLiteral(".down.tar");
     std::shared_ptr<E2bSandboxPool> pool = m_pool;
@@ -110,20 +97,20 @@ void E2bWorkspaceProcess::leased(const Result<E2bSandboxPool::Lease> &lease)
     if (!lease.value().notice.isEmpty())
         emit stderrReady(lease.value().notice.toUtf8());
     m_sandbox = lease.value().sandbox;
-    send();
+    post();
 }
 
-void E2bWorkspaceProcess::send()
+void E2bWorkspaceProcess::post()
 {
     // envd's file API: a raw body from envd 0.5.7 on, a multipart form before.
     const bool raw = QVersionNumber::fromString(m_sandbox.envdVersion) >= QVersionNumber(0, 5, 7);
     QUrlQuery query{ { QStringLiteral("path"), m_uploadName } };
     if (E2bProcess::needsBasicAuth(m_sandbox.envdVersion))
         query.addQueryItem(QStringLiteral("username"), QStringLiteral("user"));
-    auto *file = new QFile(m_upload.fileName());
+    auto *file = new QFile(m_archive);
     if (!file->open(QIODevice::ReadOnly)) {
         delete file;
-        return fail(tr("the workspace's archive cannot be read: %1").arg(m_upload.fileName()));
+        return fail(tr("the workspace's archive cannot be read: %1").arg(m_archive));
     }
     const QString path = QStringLiteral("/files?") + query.toString(QUrl::FullyEncoded);
     if (raw) {
@@ -144,6 +131,10 @@ void E2bWorkspaceProcess::send()
             E2bProcess::envdHttpRequest(m_pool->api().settings(), m_sandbox, path, QByteArray()), form);
         form->setParent(m_transfer);
     }
+    connect(m_transfer, &QNetworkReply::uploadProgress, this, [this](qint64 sent, qint64) {
+        if (m_progress)
+            m_progress(sent);
+    });
     connect(m_transfer, &QNetworkReply::finished, this, &E2bWorkspaceProcess::sent);
 }
 
@@ -186,7 +177,7 @@ std::shared_ptr<E2bProcess> E2bWorkspaceProcess::step(const QStringList &argv, c
     m_errors.clear();
     connect(process.get(), &SandboxProcess::stdoutReady, this, [this](const QByteArray &data) {
         m_collected += data;
-        if (m_collected.size() > E2bWorkspace::maximumBytes && m_step)
+        if (m_collected.size() > SyncedWorkspace::maximumBytes && m_step)
             m_step->kill();
     });
     connect(process.get(), &SandboxProcess::stderrReady, this, [this](const QByteArray &data) { m_errors += data; });
@@ -202,7 +193,7 @@ std::shared_ptr<E2bProcess> E2bWorkspaceProcess::step(const QStringList &argv, c
 
 void E2bWorkspaceProcess::upload()
 {
-    const QString folder = remoteFolder(m_workspace.root());
+    const QString folder = remoteFolder(m_sync.workspace().root());
     m_step = step({ QStringLiteral("/bin/sh"), QStringLiteral("-c"),
                     QStringLiteral("a=\"$PWD/$2\"; mkdir -p \"$1\" && cd \"$1\" && pwd && tar -x -f \"$a\" -m "
                                    "--no-same-owner; s=$?; rm -f \"$a\"; exit $s"),
@@ -224,7 +215,10 @@ void E2bWorkspaceProcess::upload()
             emit stderrReady(tr("sandbox: some workspace files could not be placed in the E2B sandbox:\n%1\n")
                                  .arg(QString::fromUtf8(m_errors).trimmed())
                                  .toUtf8());
-        runCommand(remoteDir);
+        if (!remoteDir.startsWith(QLatin1Char('/')))
+            return fail(tr("the sandbox did not name its copy of the workspace"));
+        m_remoteDir = remoteDir;
+        std::exchange(m_done, {})(QString());
     });
     m_step->start();
     m_step->closeStdin();
@@ -232,9 +226,6 @@ void E2bWorkspaceProcess::upload()
 
 void E2bWorkspaceProcess::runCommand(const QString &remoteDir)
 {
-    if (!remoteDir.startsWith(QLatin1Char('/')))
-        return fail(tr("the sandbox did not name its copy of the workspace"));
-    m_remoteDir = remoteDir;
     // Called from inside the upload step's finished signal: the step goes once it returned.
     SandboxProcess::releaseLater(std::exchange(m_step, {}));
     m_command = std::make_shared<E2bProcess>(m_pool, m_internet, m_request);
@@ -261,7 +252,7 @@ void E2bWorkspaceProcess::runCommand(const QString &remoteDir)
         m_commandStatus = status;
         if (m_killed)
             return finish(status);
-        download();
+        m_sync.bringBack(status);
     });
     m_command->start();
     if (!m_stdin.isEmpty())
@@ -270,8 +261,10 @@ void E2bWorkspaceProcess::runCommand(const QString &remoteDir)
         m_command->closeStdin();
 }
 
-void E2bWorkspaceProcess::download()
+void E2bWorkspaceProcess::fetch(Sink sink, Done done)
 {
+    m_sink = std::move(sink);
+    m_done = std::move(done);
     SandboxProcess::releaseLater(std::exchange(m_step, {}));
     // The archive lands beside the copy (never inside it), then comes back with the file API.
     m_step = step({ QStringLiteral("tar"), QStringLiteral("-c"), QStringLiteral("-f"),
@@ -280,20 +273,18 @@ void E2bWorkspaceProcess::download()
     connect(m_step.get(), &SandboxProcess::finished, this, [this](const ExitStatus &status) {
         if (m_ended)
             return;
-        if (m_killed || status.signaled || status.exitCode != 0)
-            return bringBack(status);
-        fetch();
+        if (m_killed)
+            return abandon();
+        if (status.signaled || status.exitCode != 0)
+            return fetchFailed(QString::fromUtf8(m_errors).trimmed().replace(QLatin1String("sandbox: "), QString()));
+        fetchArchive();
     });
     m_step->start();
     m_step->closeStdin();
 }
 
-void E2bWorkspaceProcess::fetch()
+void E2bWorkspaceProcess::fetchArchive()
 {
-    if (!m_download.open()) {
-        m_errors = tr("no temporary file for the archive: %1").arg(m_download.errorString()).toUtf8();
-        return bringBack(ExitStatus{ 255, false, 0, false });
-    }
     QUrlQuery query{ { QStringLiteral("path"), m_downloadName } };
     if (E2bProcess::needsBasicAuth(m_sandbox.envdVersion))
         query.addQueryItem(QStringLiteral("username"), QStringLiteral("user"));
@@ -301,17 +292,13 @@ void E2bWorkspaceProcess::fetch()
         m_pool->api().settings(), m_sandbox, QStringLiteral("/files?") + query.toString(QUrl::FullyEncoded), {});
     request.setTransferTimeout(E2bApi::requestTimeoutMs);
     m_transfer = m_network->get(request);
-    // Written to the temporary file as it arrives: what is held here is one chunk.
     connect(m_transfer, &QNetworkReply::readyRead, this, [this] {
-        if (!m_transfer || m_transfer->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() != 200)
+        if (!m_transfer || m_sinkFull || m_transfer->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() != 200)
             return;
-        const QByteArray chunk = m_transfer->readAll();
-        if (m_download.size() + chunk.size() > E2bWorkspace::maximumBytes) {
-            m_tooLarge = true;
+        if (!m_sink(m_transfer->readAll())) {
+            m_sinkFull = true;
             m_transfer->abort();
-            return;
         }
-        m_download.write(chunk);
     });
     connect(m_transfer, &QNetworkReply::finished, this, &E2bWorkspaceProcess::fetched);
 }
@@ -324,16 +311,25 @@ void E2bWorkspaceProcess::fetched()
     reply->deleteLater();
     m_transfer = nullptr;
     removeRemote(m_downloadName);
+    if (m_killed)
+        return abandon();
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status == 200 && !m_tooLarge)
-        m_download.write(reply->readAll());
-    m_download.flush();
-    if (m_tooLarge || (status == 200 && reply->error() == QNetworkReply::NoError))
-        return bringBack(ExitStatus{});
-    m_errors = (status == 200 || status == 0)
-        ? reply->errorString().toUtf8()
-        : tr("HTTP status %1").arg(status).toUtf8() + ' ' + reply->readAll().left(200);
-    bringBack(ExitStatus{ 255, false, 0, false });
+    if (m_sinkFull)
+        return fetchFailed(tr("the archive was too large"));
+    if (status == 200 && reply->error() == QNetworkReply::NoError) {
+        if (!m_sink(reply->readAll()))
+            return fetchFailed(tr("the archive was too large"));
+        return std::exchange(m_done, {})(QString());
+    }
+    fetchFailed(status == 200 || status == 0 ? reply->errorString()
+                                             : tr("HTTP status %1").arg(status) + QLatin1Char(' ')
+                        + QString::fromUtf8(reply->readAll().left(200)));
+}
+
+void E2bWorkspaceProcess::fetchFailed(const QString &why)
+{
+    if (m_done)
+        std::exchange(m_done, {})(why);
 }
 
 void E2bWorkspaceProcess::removeRemote(const QString &name)
@@ -348,51 +344,11 @@ void E2bWorkspaceProcess::removeRemote(const QString &name)
     connect(reply, &QNetworkReply::finished, reply, &QObject::deleteLater);
 }
 
-void E2bWorkspaceProcess::notBroughtBack(const QString &why)
-{
-    // The command's own status would say all went well: the result says it did not.
-    const QString status = m_commandStatus.signaled ? tr("was ended by signal %1").arg(m_commandStatus.signal)
-                                                    : tr("exited with status %1").arg(m_commandStatus.exitCode);
-    emit stderrReady(tr("sandbox: the command %1, but nothing of the workspace was brought back from the E2B "
-                        "sandbox: %2; this computer's workspace is as it was before the command\n")
-                         .arg(status, why)
-                         .toUtf8());
-    finish(ExitStatus{ 255, false, 0, false });
-}
-
-void E2bWorkspaceProcess::bringBack(const ExitStatus &download)
+void E2bWorkspaceProcess::abandon()
 {
     if (m_ended)
         return;
-    if (m_killed) {
-        emit stderrReady(tr("sandbox: the workspace was not brought back from the E2B sandbox\n").toUtf8());
-        return finish(m_commandStatus);
-    }
-    if (m_tooLarge)
-        return notBroughtBack(tr("its copy is larger than %1 MB").arg(E2bWorkspace::maximumBytes / (1024 * 1024)));
-    if (download.signaled || download.exitCode != 0)
-        return notBroughtBack(
-            tr("the download did not end properly (%1)")
-                .arg(QString::fromUtf8(m_errors).trimmed().replace(QLatin1String("sandbox: "), QString())));
-    // The archive is read where it lies on disk: its members are views into the mapping.
-    const qint64 size = m_download.size();
-    const uchar *mapped = size > 0 ? m_download.map(0, size) : nullptr;
-    if (size > 0 && !mapped)
-        return notBroughtBack(tr("its archive cannot be read here: %1").arg(m_download.errorString()));
-    const Result<TarArchive> archive
-        = TarArchive::read(QByteArray::fromRawData(reinterpret_cast<const char *>(mapped), size));
-    if (!archive.ok())
-        return notBroughtBack(tr("its copy could not be read (%1)").arg(archive.error().message));
-    if (!archive.value().complete)
-        return notBroughtBack(tr("the archive of its copy was cut off before its end"));
-    const E2bWorkspace::Outcome outcome = m_workspace.apply(archive.value());
-    for (const QString &conflict : outcome.conflicts)
-        emit stderrReady(tr("sandbox: %1 changed on this computer while the command ran; the sandbox's version is "
-                            "%1.sandbox-conflict\n")
-                             .arg(conflict)
-                             .toUtf8());
-    for (const QString &refused : outcome.refused)
-        emit stderrReady(tr("sandbox: not brought back: %1\n").arg(refused).toUtf8());
+    emit stderrReady(tr("sandbox: the workspace was not brought back from the E2B sandbox\n").toUtf8());
     finish(m_commandStatus);
 }
 
@@ -431,8 +387,8 @@ void E2bWorkspaceProcess::kill()
         m_transfer->abort();
     else if (m_step)
         m_step->kill();
-    else if (m_tar.state() != QProcess::NotRunning)
-        m_tar.kill();
+    else
+        m_sync.abort();
 }
 
 void E2bWorkspaceProcess::fail(const QString &why)

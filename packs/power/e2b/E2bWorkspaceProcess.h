@@ -1,24 +1,19 @@
 #pragma once
 
 #include "E2bProcess.h"
-#include "E2bWorkspace.h"
+#include "core/WorkspaceSync.h"
 
 #include <QPointer>
-#include <QProcess>
-#include <QTemporaryFile>
 
 #include <memory>
 
 namespace sandbox::power {
 
-// A command with the workspace round trip: the host workspace (without its denied paths)
-// is archived into a temporary file, sent with envd's file API and unpacked into the
-// sandbox's copy of it, the command runs there, and the copy comes back as an archive
-// fetched with the file API into a temporary file, whose regular files E2bWorkspace writes
-// to the host. Archives go file to socket and socket to file: memory stays bounded by what
-// one member needs. The sandbox needs /bin/sh and tar. Stdin, kill and terminate reach
-// the command itself.
-class E2bWorkspaceProcess final : public SandboxProcess
+// A command with the workspace round trip of WorkspaceSync: its archive is sent with envd's
+// file API and unpacked into the sandbox's copy of the workspace, the command runs there,
+// and the copy comes back as an archive fetched with the file API. The sandbox needs
+// /bin/sh and tar. Stdin, kill and terminate reach the command itself.
+class E2bWorkspaceProcess final : public SandboxProcess, private WorkspaceTransfer
 {
     Q_OBJECT
 
@@ -41,18 +36,18 @@ public:
     static QString remoteFolder(const QString &hostRoot);
 
 private:
-    void archived();
+    void send(const QString &archive, Progress progress, Done done) override;
+    void fetch(Sink sink, Done done) override;
     void leased(const Result<E2bSandboxPool::Lease> &lease);
-    void send();
+    void post();
     void sent();
     void upload();
-    void fetch();
     void fetched();
     void removeRemote(const QString &name);
     void runCommand(const QString &remoteDir);
-    void download();
-    void bringBack(const ExitStatus &download);
-    void notBroughtBack(const QString &why);
+    void fetchArchive();
+    void fetchFailed(const QString &why);
+    void abandon();
     std::shared_ptr<E2bProcess> step(const QStringList &argv, const QString &cwd);
     void fail(const QString &why);
     void finish(const ExitStatus &status);
@@ -61,8 +56,11 @@ private:
     std::shared_ptr<E2bSandboxPool> m_pool;
     bool m_internet = false;
     SpawnRequest m_request;
-    E2bWorkspace m_workspace;
-    QProcess m_tar;
+    WorkspaceSync m_sync;
+    QString m_archive;
+    Progress m_progress;
+    Done m_done;
+    Sink m_sink;
     std::shared_ptr<E2bProcess> m_step;
     std::shared_ptr<E2bProcess> m_command;
     QString m_remoteDir;
@@ -70,12 +68,10 @@ private:
     E2bSandbox m_sandbox;
     QNetworkAccessManager *m_network = nullptr;
     QPointer<QNetworkReply> m_transfer;
-    QTemporaryFile m_upload;
-    QTemporaryFile m_download;
     QString m_uploadName; // relative to the sandbox user's home
     QString m_downloadName;
     bool m_replaced = false;
-    bool m_tooLarge = false;
+    bool m_sinkFull = false;
     QByteArray m_collected;
     QByteArray m_errors;
     QByteArray m_stdin;

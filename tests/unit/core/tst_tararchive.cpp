@@ -1,14 +1,14 @@
-// The E2B backend's reader of the archive a sandbox sends back (packs/power/e2b/TarArchive):
+// The reader of the archive a remote backend sends back (engine/core/TarArchive):
 // regular files with their execute bit, links kept apart, an archive cut off before its
 // end told from a whole one, and a member claiming more than the archive holds (8 GiB in
 // GNU's base-256 size) named as such, not as a size that is "not a number".
-#include "e2b/TarArchive.h"
+#include "core/TarArchive.h"
 
 #include <QTest>
 
 #include <cstring>
 
-using sandbox::power::TarArchive;
+using sandbox::TarArchive;
 
 namespace {
 
@@ -37,7 +37,7 @@ const QByteArray endBlocks(1024, '\0');
 
 } // namespace
 
-class TestE2bTarArchive final : public QObject
+class TestTarArchive final : public QObject
 {
     Q_OBJECT
 
@@ -100,6 +100,6 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestE2bTarArchive)
+QTEST_GUILESS_MAIN(TestTarArchive)
 
-#include "tst_e2btararchive.moc"
+#include "tst_tararchive.moc"

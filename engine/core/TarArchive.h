@@ -7,7 +7,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace sandbox::power {
+namespace sandbox {
 
 // Reads the regular files of a tar archive (ustar, GNU long names, pax paths) that came
 // from an untrusted side. Nothing is written: links, devices and every other kind of
@@ -39,4 +39,4 @@ struct TarArchive
     static QString cleanRelative(const QString &path);
 };
 
-} // namespace sandbox::power
+} // namespace sandbox

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "TarArchive.h"
+#include "core/TarArchive.h"
 #include "protocol/Policy.h"
 
 #include <QCoreApplication>
@@ -8,7 +8,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace sandbox::power {
+namespace sandbox {
 
 // A host workspace as the sandbox gets it and gives it back: what is uploaded (everything
 // but the policy's denied paths), and how the sandbox's files come back: a file is written
@@ -22,9 +22,9 @@ namespace sandbox::power {
 // .git or into a directory that is not a git directory here, no HEAD outside one.
 class ArchiveLayout;
 
-class E2bWorkspace final
+class SyncedWorkspace final
 {
-    Q_DECLARE_TR_FUNCTIONS(E2bWorkspace)
+    Q_DECLARE_TR_FUNCTIONS(SyncedWorkspace)
 
 public:
     // The largest workspace uploaded, and the largest archive taken back.
@@ -37,7 +37,7 @@ public:
         QStringList refused;
     };
 
-    E2bWorkspace(QString root, const Policy &policy);
+    SyncedWorkspace(QString root, const Policy &policy);
 
     const QString &root() const { return m_root; }
     // Paths under the root the upload leaves out (relative, "/"-separated).
@@ -75,4 +75,4 @@ private:
     QHash<QString, Stamp> m_snapshot;
 };
 
-} // namespace sandbox::power
+} // namespace sandbox

@@ -1,11 +1,11 @@
-#include "TarArchive.h"
+#include "core/TarArchive.h"
 
 #include <QCoreApplication>
 
 #include <algorithm>
 #include <limits>
 
-namespace sandbox::power {
+namespace sandbox {
 
 namespace {
 
@@ -166,4 +166,4 @@ Result<TarArchive> TarArchive::read(const QByteArray &archive)
     return result;
 }
 
-} // namespace sandbox::power
+} // namespace sandbox

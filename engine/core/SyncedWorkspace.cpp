@@ -1,4 +1,4 @@
-#include "E2bWorkspace.h"
+#include "core/SyncedWorkspace.h"
 
 #include "core/RepositoryRules.h"
 
@@ -8,7 +8,7 @@
 #include <QSaveFile>
 #include <QSet>
 
-namespace sandbox::power {
+namespace sandbox {
 
 namespace {
 
@@ -69,14 +69,14 @@ private:
     QSet<QString> m_folders;
 };
 
-E2bWorkspace::E2bWorkspace(QString root, const Policy &policy)
+SyncedWorkspace::SyncedWorkspace(QString root, const Policy &policy)
     : m_root(QDir::cleanPath(std::move(root)))
     , m_excluded(relativeInside(policy.denied, m_root))
     , m_readOnly(relativeInside(policy.readOnly, m_root))
     , m_writable(relativeInside(policy.writable, m_root))
 { }
 
-QStringList E2bWorkspace::tarArguments() const
+QStringList SyncedWorkspace::tarArguments() const
 {
     QStringList arguments{ QStringLiteral("-c"), QStringLiteral("-f"), QStringLiteral("-") };
     for (const QString &path : m_excluded)
@@ -85,17 +85,17 @@ QStringList E2bWorkspace::tarArguments() const
     return arguments;
 }
 
-bool E2bWorkspace::isExcluded(const QString &relative) const
+bool SyncedWorkspace::isExcluded(const QString &relative) const
 {
     return under(relative, m_excluded);
 }
 
-bool E2bWorkspace::isWritable(const QString &relative) const
+bool SyncedWorkspace::isWritable(const QString &relative) const
 {
     return under(relative, m_writable) && !under(relative, m_readOnly) && !isExcluded(relative);
 }
 
-QString E2bWorkspace::repositoryRefusal(const QString &relative, const ArchiveLayout &layout) const
+QString SyncedWorkspace::repositoryRefusal(const QString &relative, const ArchiveLayout &layout) const
 {
     const auto hostPath
         = [this](const QString &path) { return path.isEmpty() ? m_root : m_root + QLatin1Char('/') + path; };
@@ -124,7 +124,7 @@ QString E2bWorkspace::repositoryRefusal(const QString &relative, const ArchiveLa
     return QString::fromStdString(repository::refusal(m_root.toStdString(), relative.toStdString(), kind, noState));
 }
 
-E2bWorkspace::Stamp E2bWorkspace::stampOf(const QString &relative) const
+SyncedWorkspace::Stamp SyncedWorkspace::stampOf(const QString &relative) const
 {
     const QFileInfo info(m_root + QLatin1Char('/') + relative);
     if (!info.exists() && !info.isSymLink())
@@ -132,7 +132,7 @@ E2bWorkspace::Stamp E2bWorkspace::stampOf(const QString &relative) const
     return Stamp{ info.isSymLink() ? -2 : info.size(), info.lastModified().toMSecsSinceEpoch() };
 }
 
-void E2bWorkspace::snapshot()
+void SyncedWorkspace::snapshot()
 {
     m_snapshot.clear();
     QDirIterator it(m_root, QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
@@ -143,7 +143,7 @@ void E2bWorkspace::snapshot()
     }
 }
 
-bool E2bWorkspace::setExecutable(const QString &relative, bool executable, QString *why) const
+bool SyncedWorkspace::setExecutable(const QString &relative, bool executable, QString *why) const
 {
     const QString target = m_root + QLatin1Char('/') + relative;
     QFile file(target);
@@ -161,7 +161,7 @@ bool E2bWorkspace::setExecutable(const QString &relative, bool executable, QStri
     return true;
 }
 
-bool E2bWorkspace::write(const QString &relative, const QByteArray &data, QString *why) const
+bool SyncedWorkspace::write(const QString &relative, const QByteArray &data, QString *why) const
 {
     // Every folder on the way must be a real folder of the workspace, never a link out.
     QString folder = m_root;
@@ -193,7 +193,7 @@ bool E2bWorkspace::write(const QString &relative, const QByteArray &data, QStrin
     return true;
 }
 
-E2bWorkspace::Outcome E2bWorkspace::apply(const TarArchive &archive) const
+SyncedWorkspace::Outcome SyncedWorkspace::apply(const TarArchive &archive) const
 {
     Outcome outcome;
     outcome.refused = archive.skipped;
@@ -267,4 +267,4 @@ E2bWorkspace::Outcome E2bWorkspace::apply(const TarArchive &archive) const
     return outcome;
 }
 
-} // namespace sandbox::power
+} // namespace sandbox
