@@ -362,6 +362,34 @@
         <source>the runtime refused to start the command: %1</source>
         <translation>die Laufzeitumgebung hat den Start des Befehls verweigert: %1</translation>
     </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation type="unfinished">%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>the runtime at %1 did not take the archive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the runtime at %1 sent a malformed body</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the archive was not taken in whole</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the runtime at %1 did not send the archive within %2 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reading the archive from %1 failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the runtime at %1 ended the archive early</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>DockerLauncher</name>
@@ -376,10 +404,6 @@
     <message>
         <source>Endpoint</source>
         <translation>Endpunkt</translation>
-    </message>
-    <message>
-        <source>The runtime&apos;s unix socket (unix:///path or /path). Empty: DOCKER_HOST, then /var/run/docker.sock, then your Podman socket.</source>
-        <translation>Der Unix-Socket der Laufzeitumgebung (unix:///pfad oder /pfad). Leer: DOCKER_HOST, dann /var/run/docker.sock, dann Ihr Podman-Socket.</translation>
     </message>
     <message>
         <source>Image</source>
@@ -416,10 +440,6 @@
     <message>
         <source>Never granted, whatever the policy allows: no runtime socket, session bus or other channel to the host&apos;s programs is mounted into the container (the filtering proxy&apos;s socket, mounted under the allowlist network mode, only relays connections to the allowed domains).</source>
         <translation>Nie gewährt, was auch immer die Richtlinie erlaubt: Kein Socket der Laufzeitumgebung, kein Sitzungsbus und kein anderer Kanal zu den Programmen des Hosts wird in den Container eingehängt (der Socket des Filter-Proxys, im Netzwerkmodus Allowlist eingehängt, leitet nur Verbindungen zu den erlaubten Domains weiter).</translation>
-    </message>
-    <message>
-        <source>The endpoint &quot;%1&quot; is not a unix socket (unix:///path or /path); only local runtimes are supported.</source>
-        <translation>Der Endpunkt „%1“ ist kein Unix-Socket (unix:///pfad oder /pfad); nur lokale Laufzeitumgebungen werden unterstützt.</translation>
     </message>
     <message>
         <source>DOCKER_HOST is &quot;%1&quot;, which is not a unix socket; set the endpoint to the runtime&apos;s socket.</source>
@@ -532,6 +552,38 @@
     <message>
         <source>the default</source>
         <translation>die Standardlaufzeit</translation>
+    </message>
+    <message>
+        <source>The runtime&apos;s unix socket (unix:///path or /path), or an engine on another host reached over SSH (ssh://user@host[:port][/socket/path]; without a path /var/run/docker.sock), with your SSH keys, agent and known_hosts. Empty: DOCKER_HOST, then /var/run/docker.sock, then your Podman socket.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH identity file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For ssh:// endpoints: the private key to log in with, and only it. Empty: your SSH agent and keys, as ssh chooses them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH known hosts file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For ssh:// endpoints: the known_hosts file the host&apos;s key is checked against. Empty: your ~/.ssh/known_hosts. Host keys are always checked.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The endpoint &quot;%1&quot; is neither a unix socket (unix:///path or /path) nor an SSH endpoint (ssh://user@host[:port][/socket/path]).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine has no folder for the SSH connection&apos;s socket.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine at %1 answers over SSH and holds the image %2 (OCI runtimes: %3), but commands do not run on a remote engine yet: the engine&apos;s helper, the commands&apos; status channels and the workspace would be bind-mounted from the remote host&apos;s filesystem, not this computer&apos;s. Use a local endpoint (unix://) for now.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -721,49 +773,6 @@
     <message>
         <source>These E2B sandboxes could not be deleted and may run until their timeout: %1 (%2)</source>
         <translation>Diese E2B-Sandboxes konnten nicht gelöscht werden und laufen möglicherweise bis zum Ablauf ihrer Zeitgrenze: %1 (%2)</translation>
-    </message>
-</context>
-<context>
-    <name>E2bWorkspace</name>
-    <message>
-        <source>%1 is not a folder of the workspace</source>
-        <translation>%1 ist kein Ordner des Arbeitsbereichs</translation>
-    </message>
-    <message>
-        <source>cannot create the folder %1</source>
-        <translation>der Ordner %1 kann nicht angelegt werden</translation>
-    </message>
-    <message>
-        <source>%1 is a link or a folder on this computer</source>
-        <translation>%1 ist auf diesem Computer ein Link oder ein Ordner</translation>
-    </message>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation>%1 kann nicht geschrieben werden: %2</translation>
-    </message>
-    <message>
-        <source>%1 (the policy does not let commands write it)</source>
-        <translation>%1 (die Richtlinie erlaubt Befehlen nicht, es zu schreiben)</translation>
-    </message>
-    <message>
-        <source>%1 (%2)</source>
-        <translation>%1 (%2)</translation>
-    </message>
-    <message>
-        <source>%1 (changed on this computer too, and %2: %3)</source>
-        <translation>%1 (auch auf diesem Rechner geändert, und %2: %3)</translation>
-    </message>
-    <message>
-        <source>cannot change the permissions of %1: %2</source>
-        <translation>die Berechtigungen von %1 können nicht geändert werden: %2</translation>
-    </message>
-    <message>
-        <source>%1 (a link, to %2; links are not brought back)</source>
-        <translation>%1 (ein Link auf %2; Links werden nicht zurückgeholt)</translation>
-    </message>
-    <message>
-        <source>%1 (its execute bit changed, and the policy, the repository rules or a change on this computer keep it as it is here)</source>
-        <translation>%1 (das Ausführungsbit wurde geändert, aber die Richtlinie, die Regeln für Repositorys oder eine Änderung auf diesem Computer lassen es so, wie es hier ist)</translation>
     </message>
 </context>
 <context>
@@ -1261,6 +1270,162 @@
     </message>
 </context>
 <context>
+    <name>SandboxInitRefusal</name>
+    <message>
+        <source>(unnamed)</source>
+        <translation type="unfinished">(ohne Namen)</translation>
+    </message>
+    <message>
+        <source>host sockets: a command may connect only to the sockets its sandbox offers it (refused by sandbox-init&apos;s connect supervisor)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>repository protection: the files that make git run code, a new repository, a read-only path or a hard-linked file cannot be changed (refused at the write by sandbox-init&apos;s write gate)</source>
+        <translation type="unfinished">Repository-Schutz: die Dateien, die Git Code ausführen lassen, ein neues Repository, ein schreibgeschützter Pfad oder eine hart verlinkte Datei können nicht geändert werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
+    </message>
+    <message>
+        <source>filesystem: %1 is denied by the policy, so nothing beneath it may be written (refused at the write by sandbox-init&apos;s write gate)</source>
+        <translation type="unfinished">Dateisystem: %1 ist durch die Richtlinie verboten, daher darf darunter nichts geschrieben werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
+    </message>
+    <message>
+        <source>filesystem: only files under the policy&apos;s writable paths may change mode or times (refused by sandbox-init&apos;s metadata supervisor)</source>
+        <translation type="unfinished">Dateisystem: nur Dateien unter den beschreibbaren Pfaden der Richtlinie dürfen Modus oder Zeitstempel ändern (abgelehnt vom Metadaten-Supervisor von sandbox-init)</translation>
+    </message>
+    <message>
+        <source>seccomp: the policy denies %1 (refused by sandbox-init in %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SshEndpoint</name>
+    <message>
+        <source>The endpoint &quot;%1&quot; is not an SSH endpoint ssh://user@host[:port][/socket/path]: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it does not start with ssh://</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it names no user (user@host)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the user &quot;%1&quot; holds characters a user name cannot</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the host &quot;%1&quot; is not a host name or address</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>passwords are not accepted; SSH keys and your agent are used</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it has a query or fragment</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the remote socket &quot;%1&quot; is not an absolute path without &apos;:&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SshTunnel</name>
+    <message>
+        <source>The SSH connection to %1 ended: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DNS: the host name %1 could not be resolved (%2). Check the host in the endpoint.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host key: the key %1 presents is not the one your known_hosts holds for it. Someone may be intercepting the connection, or the host&apos;s key was replaced: verify the new key with the host&apos;s administrator, then replace the old entry (ssh-keygen -R).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host key: %1 is not in your known_hosts, and host keys are always checked. Verify its key and add it (connect once with ssh -p %2 %3@%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH authentication: %1 refused the keys offered for %2 (%3). Add your public key to the remote user&apos;s authorized_keys, load it into your SSH agent, or set the identity file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH connection: %1 port %2 cannot be reached (%3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remote socket: the SSH connection to %1 works, but no engine answers on %2 there (%3). Start the engine&apos;s service on that host (podman system service, or Docker), or correct the socket path in the endpoint.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The endpoint %1 needs the ssh program (OpenSSH&apos;s client), which is not installed here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The folder %1 has too long a path for a socket.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ssh could not be started: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ssh to %1 ended without saying why.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SSH connection: %1 port %2 did not answer within %3 seconds.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SyncedWorkspace</name>
+    <message>
+        <source>cannot change the permissions of %1: %2</source>
+        <translation type="unfinished">die Berechtigungen von %1 können nicht geändert werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 is not a folder of the workspace</source>
+        <translation type="unfinished">%1 ist kein Ordner des Arbeitsbereichs</translation>
+    </message>
+    <message>
+        <source>cannot create the folder %1</source>
+        <translation type="unfinished">der Ordner %1 kann nicht angelegt werden</translation>
+    </message>
+    <message>
+        <source>%1 is a link or a folder on this computer</source>
+        <translation type="unfinished">%1 ist auf diesem Computer ein Link oder ein Ordner</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation type="unfinished">%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>%1 (a link, to %2; links are not brought back)</source>
+        <translation type="unfinished">%1 (ein Link auf %2; Links werden nicht zurückgeholt)</translation>
+    </message>
+    <message>
+        <source>%1 (its execute bit changed, and the policy, the repository rules or a change on this computer keep it as it is here)</source>
+        <translation type="unfinished">%1 (das Ausführungsbit wurde geändert, aber die Richtlinie, die Regeln für Repositorys oder eine Änderung auf diesem Computer lassen es so, wie es hier ist)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished">%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 (the policy does not let commands write it)</source>
+        <translation type="unfinished">%1 (die Richtlinie erlaubt Befehlen nicht, es zu schreiben)</translation>
+    </message>
+    <message>
+        <source>%1 (changed on this computer too, and %2: %3)</source>
+        <translation type="unfinished">%1 (auch auf diesem Rechner geändert, und %2: %3)</translation>
+    </message>
+</context>
+<context>
     <name>VmLauncher</name>
     <message>
         <source>Virtual machine</source>
@@ -1353,10 +1518,6 @@
     <message>
         <source>a VM (QEMU with TCG software emulation%1)</source>
         <translation>eine VM (QEMU mit TCG-Software-Emulation%1)</translation>
-    </message>
-    <message>
-        <source>host processes invisible and unreachable (a separate kernel); commands of one VM share it; each command runs under a seccomp filter in the guest (mount, ptrace, namespaces, bpf, io_uring, keyrings, modules, kexec, reboot, perf refused with EPERM and reported on the command&apos;s stderr; foreign architectures killed); QEMU itself runs under its seccomp sandbox (no spawning, no privilege changes)</source>
-        <translation>Host-Prozesse unsichtbar und unerreichbar (ein eigener Kernel); Befehle einer VM teilen sie sich; jeder Befehl läuft im Gast unter einem Seccomp-Filter (mount, ptrace, Namespaces, bpf, io_uring, Schlüsselbunde, Module, kexec, reboot, perf mit EPERM abgewiesen und auf stderr des Befehls gemeldet; fremde Architekturen beendet); QEMU selbst läuft unter seiner Seccomp-Sandbox (kein Starten von Prozessen, keine Rechteänderungen)</translation>
     </message>
     <message>
         <source>unknown driver &quot;%1&quot; (expected auto, qemu, vfkit or hyperv)</source>
@@ -1503,20 +1664,12 @@
         <translation>Arbeitsbereichs-VM aus Baseline %1 wiederhergestellt, %2 Freigaben angebunden (Engine %3 ms, QEMU-Start und Laden des Zustands %4 ms, Handshake %5 ms, Freigaben eingehängt %6 ms)</translation>
     </message>
     <message>
-        <source>%1 with its own kernel; the workspace shared read-write over 9p; readable paths shared read-only (read-only in QEMU itself); denied paths never shared: a directory holding a denied path is not shared, its other subdirectories are (those present when the VM booted; read-only ones whose names hold a tab or line break are left out), its files are not; read-only paths inside the workspace shared read-only on top (a read-only file makes its whole directory read-only); /tmp, /proc, /sys, /dev and /run are the guest&apos;s own, private to the VM; a VM never serves another workspace or a stricter policy; repository files that make git run code are protected only where they are read-only paths of the policy: a new repository, commondir, modules/*/config, info/ and the control files of nested repositories can be written from the guest (the auto backend refuses them at the write)</source>
-        <translation>%1 mit eigenem Kernel; der Arbeitsbereich beschreibbar über 9p freigegeben; lesbare Pfade schreibgeschützt freigegeben (schreibgeschützt in QEMU selbst); verbotene Pfade werden nie freigegeben: Ein Verzeichnis mit einem verbotenen Pfad wird nicht freigegeben, seine anderen Unterverzeichnisse schon (die beim Start der VM vorhandenen; schreibgeschützte, deren Namen einen Tabulator oder Zeilenumbruch enthalten, bleiben weg), seine Dateien nicht; schreibgeschützte Pfade im Arbeitsbereich werden schreibgeschützt darübergelegt (eine schreibgeschützte Datei macht ihr ganzes Verzeichnis schreibgeschützt); /tmp, /proc, /sys, /dev und /run gehören dem Gast, privat für die VM; eine VM dient nie einem anderen Arbeitsbereich oder einer strengeren Richtlinie; Repository-Dateien, die Git Code ausführen lassen, sind nur geschützt, wo sie schreibgeschützte Pfade der Richtlinie sind: ein neues Repository, commondir, modules/*/config, info/ und die Steuerdateien verschachtelter Repositorys können vom Gast geschrieben werden (das Backend auto weist sie beim Schreiben ab)</translation>
-    </message>
-    <message>
         <source>cannot use the engine&apos;s runtime directory for the VM: %1</source>
         <translation>das Laufzeitverzeichnis der Engine ist für die VM nicht nutzbar: %1</translation>
     </message>
     <message>
         <source>cannot read the certificate bundle %1: %2</source>
         <translation>das Zertifikatsbündel %1 kann nicht gelesen werden: %2</translation>
-    </message>
-    <message>
-        <source>Reported as they happen: every system call the guest&apos;s seccomp observer refuses, tied to the command (and still written on the command&apos;s stderr); under the allowlist network mode every connection the filtering proxy refuses, for this backend (one VM&apos;s forwarder serves every command in it, so such a refusal is not tied to one command); every refusal of a command&apos;s SSH agent and every connection to a command&apos;s agent socket from outside its session, tied to the command; and the engine&apos;s own refusals. Not observed: what the guest&apos;s kernel refuses on files (a write to a read-only share; a denied path is simply absent from the guest).</source>
-        <translation>Gemeldet, sobald sie geschehen: jeder Systemaufruf, den der seccomp-Beobachter des Gastes ablehnt, dem Befehl zugeordnet (und weiterhin auf der Standardfehlerausgabe des Befehls geschrieben); im Netzwerkmodus Allowlist jede Verbindung, die der filternde Proxy ablehnt, für dieses Backend (der Weiterleiter einer VM bedient jeden Befehl darin, daher ist eine solche Ablehnung keinem Befehl zugeordnet); jede Ablehnung des SSH-Agenten eines Befehls und jede Verbindung zum Agenten-Socket eines Befehls von außerhalb seiner Sitzung, dem Befehl zugeordnet; und die eigenen Ablehnungen der Engine. Nicht beobachtet: was der Kernel des Gastes bei Dateien ablehnt (ein Schreibzugriff auf eine schreibgeschützte Freigabe; ein gesperrter Pfad fehlt im Gast einfach).</translation>
     </message>
     <message>
         <source>nothing of the host is reachable from the guest whatever the policy says (deny, ask and allow alike): host sockets are not reachable through 9p; the only channels are the exec agent&apos;s (which, with an SSH agent in the policy, carries a command&apos;s agent connections to that command&apos;s filtering agent and nowhere else) and, under network allowlist, the forwarder&apos;s, which the engine connects only to its filtering proxy; under network full the NIC reaches neither the host&apos;s loopback nor its own addresses, except its name resolver and an address of the host the policy names</source>
@@ -1557,6 +1710,18 @@
     <message>
         <source>Needs allowed domains. Commands see a placeholder (in the credential&apos;s variable, set after the request&apos;s own), never the value. The engine&apos;s filtering proxy, the VM&apos;s only way out, terminates TLS only toward a credential&apos;s hosts (a certificate of the engine&apos;s own authority per host; the real host verified against the system&apos;s authorities and the policy&apos;s extra ones), replaces the placeholder with the value only in the allowed headers (inside &quot;Authorization: Basic&quot; too) of requests whose Host header and TLS server name are the tunnel&apos;s host (anything else is refused as domain fronting), refuses TRACE and protocol upgrades, withholds an answer that carries a value back (an echo) and ends the connection, and reports every placeholder it sees going elsewhere, for this backend. The engine&apos;s certificate bundle (the system&apos;s authorities, the engine&apos;s, the policy&apos;s extra ones) is in the VM&apos;s initramfs at %1, which the guest&apos;s init binds read-only over itself and over %2 (commands, root in the guest, cannot mount or unmount), and named by SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT and AWS_CA_BUNDLE. The authority&apos;s private key never enters the VM. Each set of credentials gets a VM of its own.</source>
         <translation>Braucht erlaubte Domains. Befehle sehen einen Platzhalter (in der Variablen des Zugangsdatums, gesetzt nach der eigenen Umgebung der Anfrage), nie den Wert. Der filternde Proxy der Engine, der einzige Weg aus der VM, terminiert TLS nur zu den Hosts eines Zugangsdatums (ein Zertifikat der eigenen Zertifizierungsstelle der Engine pro Host; der echte Host geprüft gegen die Zertifizierungsstellen des Systems und die zusätzlichen der Richtlinie), ersetzt den Platzhalter durch den Wert nur in den erlaubten Headern (auch innerhalb von &quot;Authorization: Basic&quot;) von Anfragen, deren Host-Header und TLS-Servername der Host des Tunnels sind (alles andere wird als Domain Fronting abgelehnt), lehnt TRACE und Protokollwechsel ab, hält eine Antwort zurück, die einen Wert zurückträgt (ein Echo), und beendet die Verbindung, und meldet jeden Platzhalter, den er anderswohin gehen sieht, für dieses Backend. Das Zertifikatsbündel der Engine (die Zertifizierungsstellen des Systems, die der Engine, die zusätzlichen der Richtlinie) liegt im Initramfs der VM unter %1, das der Init des Gastes schreibgeschützt über sich selbst und über %2 bindet (Befehle, im Gast root, können weder ein- noch aushängen), und wird genannt von SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE, CURL_CA_BUNDLE, GIT_SSL_CAINFO, PIP_CERT und AWS_CA_BUNDLE. Der private Schlüssel der Zertifizierungsstelle gelangt nie in die VM. Jede Menge von Zugangsdaten bekommt eine eigene VM.</translation>
+    </message>
+    <message>
+        <source>Reported as they happen: every system call of sandbox-init&apos;s deny list refused in the guest, tied to the command (and still written on the command&apos;s stderr); every write sandbox-init&apos;s write gate refuses in the guest, tied to the command; under the allowlist network mode every connection the filtering proxy refuses, for this backend (one VM&apos;s forwarder serves every command in it, so such a refusal is not tied to one command); every refusal of a command&apos;s SSH agent and every connection to a command&apos;s agent socket from outside its session, tied to the command; and the engine&apos;s own refusals. Not observed: what the guest&apos;s kernel refuses on files (a write to a read-only share; a denied path is simply absent from the guest).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 with its own kernel; the workspace shared read-write over 9p; readable paths shared read-only (read-only in QEMU itself); denied paths never shared: a directory holding a denied path is not shared, its other subdirectories are (those present when the VM booted; read-only ones whose names hold a tab or line break are left out), its files are not; read-only paths inside the workspace shared read-only on top (a read-only file makes its whole directory read-only); /tmp, /proc, /sys, /dev and /run are the guest&apos;s own, private to the VM; a VM never serves another workspace or a stricter policy. Every command runs under sandbox-init&apos;s write gate in the guest, as in the auto backend: its calls that create, write, truncate, link, rename or remove a file are handed to sandbox-init, which judges them by the rules every backend shares and makes them itself. So in the writable shares no command creates or changes a file that makes the host&apos;s git run code, in any repository, existing or new, at any depth: no entry named .git is created, moved or removed, no control file of a git directory (config, hooks, info, commondir, gitdir, config.worktree, the object alternates, in a .git, a bare repository or the git directories under its modules and worktrees) is created or changed, no HEAD is made outside a git directory, nothing is moved into or out of a git directory, no read-only path is changed and no file with other hard links is written, while git add, commit, branch and stash work. Each such write fails with &quot;permission denied&quot; when it is made and is reported; a chmod that sets an execute bit on those files is refused too. Not judged: a unix socket bound to such a name (bind). The gate is bound read-only in the guest and run from a descriptor opened at boot, so no command changes what the next one runs under</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>host processes invisible and unreachable (a separate kernel); commands of one VM share it; each command runs as the guest&apos;s root under sandbox-init, with only the capabilities file work as root needs (owners, modes, any file&apos;s permissions, low ports): none that reaches another process, the kernel, devices or the network&apos;s configuration, so no command can trace, read, rewrite, signal or stop sandbox-init or the guest&apos;s agent, and the writes sandbox-init makes for it carry no more authority; nothing on the guest&apos;s /sys is written; and under sandbox-init&apos;s seccomp deny list (ptrace, process_vm_readv, mount, namespaces, bpf, io_uring, keyrings, modules, kexec, reboot, perf, the clock and syslog refused with EPERM, each reported and written on the command&apos;s stderr; foreign architectures killed); QEMU itself runs under its seccomp sandbox (no spawning, no privilege changes)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3144,26 +3309,6 @@
         <source>The sandbox could not be set up, so the command was not run: %1</source>
         <translation>Die Sandbox konnte nicht eingerichtet werden, daher wurde der Befehl nicht ausgeführt: %1</translation>
     </message>
-    <message>
-        <source>(unnamed)</source>
-        <translation>(ohne Namen)</translation>
-    </message>
-    <message>
-        <source>filesystem: only files under the policy&apos;s writable paths may change mode or times (refused by sandbox-init&apos;s metadata supervisor)</source>
-        <translation>Dateisystem: nur Dateien unter den beschreibbaren Pfaden der Richtlinie dürfen Modus oder Zeitstempel ändern (abgelehnt vom Metadaten-Supervisor von sandbox-init)</translation>
-    </message>
-    <message>
-        <source>repository protection: the files that make git run code, a new repository, a read-only path or a hard-linked file cannot be changed (refused at the write by sandbox-init&apos;s write gate)</source>
-        <translation>Repository-Schutz: die Dateien, die Git Code ausführen lassen, ein neues Repository, ein schreibgeschützter Pfad oder eine hart verlinkte Datei können nicht geändert werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
-    </message>
-    <message>
-        <source>filesystem: %1 is denied by the policy, so nothing beneath it may be written (refused at the write by sandbox-init&apos;s write gate)</source>
-        <translation>Dateisystem: %1 ist durch die Richtlinie verboten, daher darf darunter nichts geschrieben werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
-    </message>
-    <message>
-        <source>host sockets: a command may connect only to the filtering proxy&apos;s socket and its own SSH agent&apos;s (refused by sandbox-init&apos;s connect supervisor)</source>
-        <translation>Host-Sockets: Ein Befehl darf nur mit dem Socket des filternden Proxys und dem seines eigenen SSH-Agenten verbinden (abgelehnt vom Connect-Supervisor von sandbox-init)</translation>
-    </message>
 </context>
 <context>
     <name>sandbox::LocalServer</name>
@@ -4175,6 +4320,29 @@
     </message>
 </context>
 <context>
+    <name>sandbox::TarArchive</name>
+    <message>
+        <source>archive</source>
+        <translation type="unfinished">Archiv</translation>
+    </message>
+    <message>
+        <source>a member&apos;s size at offset %1 is not a number</source>
+        <translation type="unfinished">die Größe eines Eintrags an Position %1 ist keine Zahl</translation>
+    </message>
+    <message>
+        <source>the member at offset %1 claims %2 bytes, more than the %3 bytes left in the archive: the archive ends inside it</source>
+        <translation type="unfinished">der Eintrag an Position %1 gibt %2 Bytes an, mehr als die %3 Bytes, die im Archiv noch übrig sind: das Archiv endet innerhalb des Eintrags</translation>
+    </message>
+    <message>
+        <source>%1 (outside the workspace)</source>
+        <translation type="unfinished">%1 (außerhalb des Arbeitsbereichs)</translation>
+    </message>
+    <message>
+        <source>%1 (not a regular file)</source>
+        <translation type="unfinished">%1 (keine reguläre Datei)</translation>
+    </message>
+</context>
+<context>
     <name>sandbox::TlsStream</name>
     <message>
         <source>cannot make a TLS context: %1</source>
@@ -4435,10 +4603,6 @@
         <translation>sandbox: %1</translation>
     </message>
     <message>
-        <source>seccomp: the policy denies %1 (seen by the guest&apos;s seccomp observer in %2)</source>
-        <translation>Seccomp: die Richtlinie verweigert %1 (vom Seccomp-Beobachter des Gasts in %2 gesehen)</translation>
-    </message>
-    <message>
         <source>%1 (connected by %2, process %3 of the guest)</source>
         <translation>%1 (verbunden von %2, Prozess %3 des Gastes)</translation>
     </message>
@@ -4534,6 +4698,86 @@
     </message>
 </context>
 <context>
+    <name>sandbox::WorkspaceSync</name>
+    <message>
+        <source>tar could not be started on this computer: %1</source>
+        <translation type="unfinished">tar konnte auf diesem Computer nicht gestartet werden: %1</translation>
+    </message>
+    <message>
+        <source>no temporary file for the workspace&apos;s archive: %1</source>
+        <translation type="unfinished">keine temporäre Datei für das Archiv des Arbeitsbereichs: %1</translation>
+    </message>
+    <message>
+        <source>tar could not archive the workspace %1: %2</source>
+        <translation type="unfinished">tar konnte den Arbeitsbereich %1 nicht archivieren: %2</translation>
+    </message>
+    <message>
+        <source>the workspace %1 is larger than %2 MB, too large to upload for every command</source>
+        <translation type="unfinished">der Arbeitsbereich %1 ist größer als %2 MB, zu groß, um ihn für jeden Befehl hochzuladen</translation>
+    </message>
+    <message>
+        <source>sandbox: workspace upload to %1: %2 of %3 MB
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no temporary file for the archive: %1</source>
+        <translation type="unfinished">keine temporäre Datei für das Archiv: %1</translation>
+    </message>
+    <message>
+        <source>was ended by signal %1</source>
+        <translation type="unfinished">wurde durch Signal %1 beendet</translation>
+    </message>
+    <message>
+        <source>exited with status %1</source>
+        <translation type="unfinished">endete mit Status %1</translation>
+    </message>
+    <message>
+        <source>sandbox: the command %1, but nothing of the workspace was brought back from %2: %3; this computer&apos;s workspace is as it was before the command
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>its copy is larger than %1 MB</source>
+        <translation type="unfinished">seine Kopie ist größer als %1 MB</translation>
+    </message>
+    <message>
+        <source>the download did not end properly (%1)</source>
+        <translation type="unfinished">der Download endete nicht ordnungsgemäß (%1)</translation>
+    </message>
+    <message>
+        <source>its archive cannot be read here: %1</source>
+        <translation type="unfinished">sein Archiv kann hier nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>its copy could not be read (%1)</source>
+        <translation type="unfinished">seine Kopie konnte nicht gelesen werden (%1)</translation>
+    </message>
+    <message>
+        <source>the archive of its copy was cut off before its end</source>
+        <translation type="unfinished">das Archiv seiner Kopie wurde vor seinem Ende abgeschnitten</translation>
+    </message>
+    <message>
+        <source>sandbox: %1 changed on this computer while the command ran; the sandbox&apos;s version is %1.sandbox-conflict
+</source>
+        <translation type="unfinished">sandbox: %1 wurde auf diesem Computer geändert, während der Befehl lief; die Version der Sandbox ist %1.sandbox-conflict
+</translation>
+    </message>
+    <message>
+        <source>sandbox: not brought back: %1
+</source>
+        <translation type="unfinished">sandbox: nicht zurückgeholt: %1
+</translation>
+    </message>
+</context>
+<context>
+    <name>sandbox::power::DockerArchiveTransfer</name>
+    <message>
+        <source>the runtime refused the workspace&apos;s archive at %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>sandbox::power::DockerProcess</name>
     <message>
         <source>the runtime refused the command: %1</source>
@@ -4544,24 +4788,8 @@
         <translation>der Statuskanal des Befehls kann nicht angelegt werden: %1</translation>
     </message>
     <message>
-        <source>(unnamed)</source>
-        <translation>(ohne Namen)</translation>
-    </message>
-    <message>
-        <source>repository protection: the files that make git run code, a new repository, a read-only path or a hard-linked file cannot be changed (refused at the write by sandbox-init&apos;s write gate)</source>
-        <translation>Repository-Schutz: die Dateien, die Git Code ausführen lassen, ein neues Repository, ein schreibgeschützter Pfad oder eine hart verlinkte Datei können nicht geändert werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
-    </message>
-    <message>
-        <source>filesystem: %1 is denied by the policy, so nothing beneath it may be written (refused at the write by sandbox-init&apos;s write gate)</source>
-        <translation>Dateisystem: %1 ist durch die Richtlinie verboten, daher darf darunter nichts geschrieben werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
-    </message>
-    <message>
         <source>This engine offers no SSH agent.</source>
         <translation>Diese Engine bietet keinen SSH-Agenten.</translation>
-    </message>
-    <message>
-        <source>unix sockets: a command with an SSH agent may connect only to its own agent&apos;s socket (refused by sandbox-init&apos;s connect supervisor)</source>
-        <translation>Unix-Sockets: Ein Befehl mit SSH-Agent darf sich nur mit dem Socket seines eigenen Agenten verbinden (verweigert vom Verbindungs-Supervisor von sandbox-init)</translation>
     </message>
 </context>
 <context>
@@ -4641,18 +4869,6 @@
 <context>
     <name>sandbox::power::E2bWorkspaceProcess</name>
     <message>
-        <source>tar could not be started on this computer: %1</source>
-        <translation>tar konnte auf diesem Computer nicht gestartet werden: %1</translation>
-    </message>
-    <message>
-        <source>the workspace %1 is larger than %2 MB, too large to upload for every command</source>
-        <translation>der Arbeitsbereich %1 ist größer als %2 MB, zu groß, um ihn für jeden Befehl hochzuladen</translation>
-    </message>
-    <message>
-        <source>tar could not archive the workspace %1: %2</source>
-        <translation>tar konnte den Arbeitsbereich %1 nicht archivieren: %2</translation>
-    </message>
-    <message>
         <source>sandbox: the workspace was not brought back from the E2B sandbox: %1
 </source>
         <translation>sandbox: der Arbeitsbereich wurde nicht aus der E2B-Sandbox zurückgeholt: %1
@@ -4681,22 +4897,6 @@
 </translation>
     </message>
     <message>
-        <source>sandbox: %1 changed on this computer while the command ran; the sandbox&apos;s version is %1.sandbox-conflict
-</source>
-        <translation>sandbox: %1 wurde auf diesem Computer geändert, während der Befehl lief; die Version der Sandbox ist %1.sandbox-conflict
-</translation>
-    </message>
-    <message>
-        <source>sandbox: not brought back: %1
-</source>
-        <translation>sandbox: nicht zurückgeholt: %1
-</translation>
-    </message>
-    <message>
-        <source>no temporary file for the workspace&apos;s archive: %1</source>
-        <translation>keine temporäre Datei für das Archiv des Arbeitsbereichs: %1</translation>
-    </message>
-    <message>
         <source>the workspace&apos;s archive cannot be read: %1</source>
         <translation>das Archiv des Arbeitsbereichs kann nicht gelesen werden: %1</translation>
     </message>
@@ -4709,69 +4909,16 @@
         <translation>HTTP-Status %1 %2</translation>
     </message>
     <message>
-        <source>no temporary file for the archive: %1</source>
-        <translation>keine temporäre Datei für das Archiv: %1</translation>
-    </message>
-    <message>
         <source>HTTP status %1</source>
         <translation>HTTP-Status %1</translation>
     </message>
     <message>
-        <source>was ended by signal %1</source>
-        <translation>wurde durch Signal %1 beendet</translation>
+        <source>the E2B sandbox</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>exited with status %1</source>
-        <translation>endete mit Status %1</translation>
-    </message>
-    <message>
-        <source>sandbox: the command %1, but nothing of the workspace was brought back from the E2B sandbox: %2; this computer&apos;s workspace is as it was before the command
-</source>
-        <translation>sandbox: der Befehl %1, aber nichts vom Arbeitsbereich wurde aus der E2B-Sandbox zurückgeholt: %2; der Arbeitsbereich auf diesem Computer ist so, wie er vor dem Befehl war
-</translation>
-    </message>
-    <message>
-        <source>its copy is larger than %1 MB</source>
-        <translation>seine Kopie ist größer als %1 MB</translation>
-    </message>
-    <message>
-        <source>the download did not end properly (%1)</source>
-        <translation>der Download endete nicht ordnungsgemäß (%1)</translation>
-    </message>
-    <message>
-        <source>its archive cannot be read here: %1</source>
-        <translation>sein Archiv kann hier nicht gelesen werden: %1</translation>
-    </message>
-    <message>
-        <source>its copy could not be read (%1)</source>
-        <translation>seine Kopie konnte nicht gelesen werden (%1)</translation>
-    </message>
-    <message>
-        <source>the archive of its copy was cut off before its end</source>
-        <translation>das Archiv seiner Kopie wurde vor seinem Ende abgeschnitten</translation>
-    </message>
-</context>
-<context>
-    <name>sandbox::power::TarArchive</name>
-    <message>
-        <source>archive</source>
-        <translation>Archiv</translation>
-    </message>
-    <message>
-        <source>a member&apos;s size at offset %1 is not a number</source>
-        <translation>die Größe eines Eintrags an Position %1 ist keine Zahl</translation>
-    </message>
-    <message>
-        <source>%1 (not a regular file)</source>
-        <translation>%1 (keine reguläre Datei)</translation>
-    </message>
-    <message>
-        <source>%1 (outside the workspace)</source>
-        <translation>%1 (außerhalb des Arbeitsbereichs)</translation>
-    </message>
-    <message>
-        <source>the member at offset %1 claims %2 bytes, more than the %3 bytes left in the archive: the archive ends inside it</source>
-        <translation>der Eintrag an Position %1 gibt %2 Bytes an, mehr als die %3 Bytes, die im Archiv noch übrig sind: das Archiv endet innerhalb des Eintrags</translation>
+        <source>the archive was too large</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
