@@ -45,6 +45,16 @@ endif()
 
 find_program(CCACHE_PROGRAM ccache)
 if(CCACHE_PROGRAM)
-    set(CMAKE_C_COMPILER_LAUNCHER ${CCACHE_PROGRAM})
-    set(CMAKE_CXX_COMPILER_LAUNCHER ${CCACHE_PROGRAM})
+    # ccache caches nothing that uses a precompiled header (cmake/Precompiled.cmake) unless
+    # told that __DATE__/__TIME__ and the header's macros are safe to ignore (its manual,
+    # "Precompiled headers"): said here, so no personal ccache configuration is needed.
+    find_program(SANDBOX_ENV_PROGRAM env)
+    if(SANDBOX_ENV_PROGRAM)
+        set(ccache_launcher ${SANDBOX_ENV_PROGRAM})
+    else()
+        set(ccache_launcher ${CMAKE_COMMAND} -E env)
+    endif()
+    list(APPEND ccache_launcher CCACHE_SLOPPINESS=pch_defines,time_macros ${CCACHE_PROGRAM})
+    set(CMAKE_C_COMPILER_LAUNCHER ${ccache_launcher})
+    set(CMAKE_CXX_COMPILER_LAUNCHER ${ccache_launcher})
 endif()

@@ -156,7 +156,8 @@ int main(int argc, char **argv)
     cold.push_back({ QStringLiteral("Docker backend, new container, allowlist"),
                      [&] { return spawnAndWait(*launcher, request, allowlist); },
                      {} });
-    const int coldRuns = std::max(3, runs / 5);
+    // Each creates a container (seconds): a median of three by default.
+    const int coldRuns = std::max(3, runs / 10);
     for (int i = 0; i < coldRuns && ok; ++i) {
         for (Runner &runner : cold) {
             launcher->disposeIdle().waitForFinished();
