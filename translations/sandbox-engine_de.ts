@@ -364,31 +364,31 @@
     </message>
     <message>
         <source>cannot read %1: %2</source>
-        <translation type="unfinished">%1 kann nicht gelesen werden: %2</translation>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
     </message>
     <message>
         <source>the runtime at %1 did not take the archive</source>
-        <translation type="unfinished"></translation>
+        <translation>die Laufzeitumgebung unter %1 hat das Archiv nicht angenommen</translation>
     </message>
     <message>
         <source>the runtime at %1 sent a malformed body</source>
-        <translation type="unfinished"></translation>
+        <translation>die Laufzeitumgebung unter %1 hat einen fehlerhaften Nachrichteninhalt gesendet</translation>
     </message>
     <message>
         <source>the archive was not taken in whole</source>
-        <translation type="unfinished"></translation>
+        <translation>das Archiv wurde nicht vollständig angenommen</translation>
     </message>
     <message>
         <source>the runtime at %1 did not send the archive within %2 s</source>
-        <translation type="unfinished"></translation>
+        <translation>die Laufzeitumgebung unter %1 hat das Archiv nicht innerhalb von %2 s gesendet</translation>
     </message>
     <message>
         <source>reading the archive from %1 failed: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>das Lesen des Archivs von %1 ist fehlgeschlagen: %2</translation>
     </message>
     <message>
         <source>the runtime at %1 ended the archive early</source>
-        <translation type="unfinished"></translation>
+        <translation>die Laufzeitumgebung unter %1 hat das Archiv vorzeitig beendet</translation>
     </message>
 </context>
 <context>
@@ -555,35 +555,35 @@
     </message>
     <message>
         <source>The runtime&apos;s unix socket (unix:///path or /path), or an engine on another host reached over SSH (ssh://user@host[:port][/socket/path]; without a path /var/run/docker.sock), with your SSH keys, agent and known_hosts. Empty: DOCKER_HOST, then /var/run/docker.sock, then your Podman socket.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Unix-Socket der Laufzeitumgebung (unix:///pfad oder /pfad) oder eine Engine auf einem anderen Host, über SSH erreicht (ssh://benutzer@host[:port][/socket/pfad]; ohne Pfad /var/run/docker.sock), mit Ihren SSH-Schlüsseln, Ihrem Agenten und Ihren known_hosts. Leer: DOCKER_HOST, dann /var/run/docker.sock, dann Ihr Podman-Socket.</translation>
     </message>
     <message>
         <source>SSH identity file</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH-Identitätsdatei</translation>
     </message>
     <message>
         <source>For ssh:// endpoints: the private key to log in with, and only it. Empty: your SSH agent and keys, as ssh chooses them.</source>
-        <translation type="unfinished"></translation>
+        <translation>Für ssh://-Endpunkte: der private Schlüssel für die Anmeldung, und nur dieser. Leer: Ihr SSH-Agent und Ihre Schlüssel, wie ssh sie auswählt.</translation>
     </message>
     <message>
         <source>SSH known hosts file</source>
-        <translation type="unfinished"></translation>
+        <translation>Datei der bekannten SSH-Hosts</translation>
     </message>
     <message>
         <source>For ssh:// endpoints: the known_hosts file the host&apos;s key is checked against. Empty: your ~/.ssh/known_hosts. Host keys are always checked.</source>
-        <translation type="unfinished"></translation>
+        <translation>Für ssh://-Endpunkte: die known_hosts-Datei, gegen die der Schlüssel des Hosts geprüft wird. Leer: Ihre ~/.ssh/known_hosts. Hostschlüssel werden immer geprüft.</translation>
     </message>
     <message>
         <source>The endpoint &quot;%1&quot; is neither a unix socket (unix:///path or /path) nor an SSH endpoint (ssh://user@host[:port][/socket/path]).</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Endpunkt „%1“ ist weder ein Unix-Socket (unix:///pfad oder /pfad) noch ein SSH-Endpunkt (ssh://benutzer@host[:port][/socket/pfad]).</translation>
     </message>
     <message>
         <source>The engine has no folder for the SSH connection&apos;s socket.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Engine hat keinen Ordner für den Socket der SSH-Verbindung.</translation>
     </message>
     <message>
         <source>The engine at %1 answers over SSH and holds the image %2 (OCI runtimes: %3), but commands do not run on a remote engine yet: the engine&apos;s helper, the commands&apos; status channels and the workspace would be bind-mounted from the remote host&apos;s filesystem, not this computer&apos;s. Use a local endpoint (unix://) for now.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Engine unter %1 antwortet über SSH und hat das Image %2 (OCI-Laufzeitumgebungen: %3), aber Befehle laufen noch nicht auf einer entfernten Engine: Das Hilfsprogramm der Engine, die Statuskanäle der Befehle und der Arbeitsbereich würden aus dem Dateisystem des entfernten Hosts eingehängt, nicht aus dem dieses Computers. Verwenden Sie vorerst einen lokalen Endpunkt (unix://).</translation>
     </message>
 </context>
 <context>
@@ -1273,156 +1273,156 @@
     <name>SandboxInitRefusal</name>
     <message>
         <source>(unnamed)</source>
-        <translation type="unfinished">(ohne Namen)</translation>
+        <translation>(ohne Namen)</translation>
     </message>
     <message>
         <source>host sockets: a command may connect only to the sockets its sandbox offers it (refused by sandbox-init&apos;s connect supervisor)</source>
-        <translation type="unfinished"></translation>
+        <translation>Host-Sockets: Ein Befehl darf sich nur mit den Sockets verbinden, die seine Sandbox ihm anbietet (abgelehnt vom Connect-Supervisor von sandbox-init)</translation>
     </message>
     <message>
         <source>repository protection: the files that make git run code, a new repository, a read-only path or a hard-linked file cannot be changed (refused at the write by sandbox-init&apos;s write gate)</source>
-        <translation type="unfinished">Repository-Schutz: die Dateien, die Git Code ausführen lassen, ein neues Repository, ein schreibgeschützter Pfad oder eine hart verlinkte Datei können nicht geändert werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
+        <translation>Repository-Schutz: die Dateien, die Git Code ausführen lassen, ein neues Repository, ein schreibgeschützter Pfad oder eine hart verlinkte Datei können nicht geändert werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
     </message>
     <message>
         <source>filesystem: %1 is denied by the policy, so nothing beneath it may be written (refused at the write by sandbox-init&apos;s write gate)</source>
-        <translation type="unfinished">Dateisystem: %1 ist durch die Richtlinie verboten, daher darf darunter nichts geschrieben werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
+        <translation>Dateisystem: %1 ist durch die Richtlinie verboten, daher darf darunter nichts geschrieben werden (beim Schreiben abgewiesen vom Schreibtor von sandbox-init)</translation>
     </message>
     <message>
         <source>filesystem: only files under the policy&apos;s writable paths may change mode or times (refused by sandbox-init&apos;s metadata supervisor)</source>
-        <translation type="unfinished">Dateisystem: nur Dateien unter den beschreibbaren Pfaden der Richtlinie dürfen Modus oder Zeitstempel ändern (abgelehnt vom Metadaten-Supervisor von sandbox-init)</translation>
+        <translation>Dateisystem: nur Dateien unter den beschreibbaren Pfaden der Richtlinie dürfen Modus oder Zeitstempel ändern (abgelehnt vom Metadaten-Supervisor von sandbox-init)</translation>
     </message>
     <message>
         <source>seccomp: the policy denies %1 (refused by sandbox-init in %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>Seccomp: die Richtlinie verweigert %1 (von sandbox-init in %2 abgewiesen)</translation>
     </message>
 </context>
 <context>
     <name>SshEndpoint</name>
     <message>
         <source>The endpoint &quot;%1&quot; is not an SSH endpoint ssh://user@host[:port][/socket/path]: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Endpunkt „%1“ ist kein SSH-Endpunkt ssh://benutzer@host[:port][/socket/pfad]: %2</translation>
     </message>
     <message>
         <source>it does not start with ssh://</source>
-        <translation type="unfinished"></translation>
+        <translation>er beginnt nicht mit ssh://</translation>
     </message>
     <message>
         <source>it names no user (user@host)</source>
-        <translation type="unfinished"></translation>
+        <translation>er nennt keinen Benutzer (benutzer@host)</translation>
     </message>
     <message>
         <source>the user &quot;%1&quot; holds characters a user name cannot</source>
-        <translation type="unfinished"></translation>
+        <translation>der Benutzer „%1“ enthält Zeichen, die in einem Benutzernamen nicht vorkommen können</translation>
     </message>
     <message>
         <source>the host &quot;%1&quot; is not a host name or address</source>
-        <translation type="unfinished"></translation>
+        <translation>der Host „%1“ ist weder ein Hostname noch eine Adresse</translation>
     </message>
     <message>
         <source>passwords are not accepted; SSH keys and your agent are used</source>
-        <translation type="unfinished"></translation>
+        <translation>Passwörter werden nicht akzeptiert; verwendet werden SSH-Schlüssel und Ihr Agent</translation>
     </message>
     <message>
         <source>it has a query or fragment</source>
-        <translation type="unfinished"></translation>
+        <translation>er enthält eine Query oder ein Fragment</translation>
     </message>
     <message>
         <source>the remote socket &quot;%1&quot; is not an absolute path without &apos;:&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>der entfernte Socket „%1“ ist kein absoluter Pfad ohne „:“</translation>
     </message>
 </context>
 <context>
     <name>SshTunnel</name>
     <message>
         <source>The SSH connection to %1 ended: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Die SSH-Verbindung zu %1 wurde beendet: %2</translation>
     </message>
     <message>
         <source>DNS: the host name %1 could not be resolved (%2). Check the host in the endpoint.</source>
-        <translation type="unfinished"></translation>
+        <translation>DNS: Der Hostname %1 konnte nicht aufgelöst werden (%2). Prüfen Sie den Host im Endpunkt.</translation>
     </message>
     <message>
         <source>Host key: the key %1 presents is not the one your known_hosts holds for it. Someone may be intercepting the connection, or the host&apos;s key was replaced: verify the new key with the host&apos;s administrator, then replace the old entry (ssh-keygen -R).</source>
-        <translation type="unfinished"></translation>
+        <translation>Hostschlüssel: Der Schlüssel, den %1 vorlegt, ist nicht der, den Ihre known_hosts für diesen Host enthält. Möglicherweise fängt jemand die Verbindung ab, oder der Schlüssel des Hosts wurde ersetzt: Prüfen Sie den neuen Schlüssel mit dem Administrator des Hosts und ersetzen Sie dann den alten Eintrag (ssh-keygen -R).</translation>
     </message>
     <message>
         <source>Host key: %1 is not in your known_hosts, and host keys are always checked. Verify its key and add it (connect once with ssh -p %2 %3@%1).</source>
-        <translation type="unfinished"></translation>
+        <translation>Hostschlüssel: %1 steht nicht in Ihren known_hosts, und Hostschlüssel werden immer geprüft. Prüfen Sie seinen Schlüssel und fügen Sie ihn hinzu (verbinden Sie sich einmal mit ssh -p %2 %3@%1).</translation>
     </message>
     <message>
         <source>SSH authentication: %1 refused the keys offered for %2 (%3). Add your public key to the remote user&apos;s authorized_keys, load it into your SSH agent, or set the identity file.</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH-Authentifizierung: %1 hat die für %2 angebotenen Schlüssel abgelehnt (%3). Fügen Sie Ihren öffentlichen Schlüssel zu den authorized_keys des entfernten Benutzers hinzu, laden Sie ihn in Ihren SSH-Agenten oder legen Sie die Identitätsdatei fest.</translation>
     </message>
     <message>
         <source>SSH connection: %1 port %2 cannot be reached (%3).</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH-Verbindung: %1 Port %2 ist nicht erreichbar (%3).</translation>
     </message>
     <message>
         <source>Remote socket: the SSH connection to %1 works, but no engine answers on %2 there (%3). Start the engine&apos;s service on that host (podman system service, or Docker), or correct the socket path in the endpoint.</source>
-        <translation type="unfinished"></translation>
+        <translation>Entfernter Socket: Die SSH-Verbindung zu %1 funktioniert, aber dort antwortet keine Engine auf %2 (%3). Starten Sie den Dienst der Engine auf diesem Host (podman system service oder Docker) oder korrigieren Sie den Socket-Pfad im Endpunkt.</translation>
     </message>
     <message>
         <source>The endpoint %1 needs the ssh program (OpenSSH&apos;s client), which is not installed here.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Endpunkt %1 benötigt das Programm ssh (den Client von OpenSSH), das hier nicht installiert ist.</translation>
     </message>
     <message>
         <source>The folder %1 has too long a path for a socket.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Pfad des Ordners %1 ist für einen Socket zu lang.</translation>
     </message>
     <message>
         <source>ssh could not be started: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>ssh konnte nicht gestartet werden: %1</translation>
     </message>
     <message>
         <source>ssh to %1 ended without saying why.</source>
-        <translation type="unfinished"></translation>
+        <translation>ssh zu %1 endete ohne Angabe eines Grundes.</translation>
     </message>
     <message>
         <source>SSH connection: %1 port %2 did not answer within %3 seconds.</source>
-        <translation type="unfinished"></translation>
+        <translation>SSH-Verbindung: %1 Port %2 hat nicht innerhalb von %3 Sekunden geantwortet.</translation>
     </message>
 </context>
 <context>
     <name>SyncedWorkspace</name>
     <message>
         <source>cannot change the permissions of %1: %2</source>
-        <translation type="unfinished">die Berechtigungen von %1 können nicht geändert werden: %2</translation>
+        <translation>die Berechtigungen von %1 können nicht geändert werden: %2</translation>
     </message>
     <message>
         <source>%1 is not a folder of the workspace</source>
-        <translation type="unfinished">%1 ist kein Ordner des Arbeitsbereichs</translation>
+        <translation>%1 ist kein Ordner des Arbeitsbereichs</translation>
     </message>
     <message>
         <source>cannot create the folder %1</source>
-        <translation type="unfinished">der Ordner %1 kann nicht angelegt werden</translation>
+        <translation>der Ordner %1 kann nicht angelegt werden</translation>
     </message>
     <message>
         <source>%1 is a link or a folder on this computer</source>
-        <translation type="unfinished">%1 ist auf diesem Computer ein Link oder ein Ordner</translation>
+        <translation>%1 ist auf diesem Computer ein Link oder ein Ordner</translation>
     </message>
     <message>
         <source>cannot write %1: %2</source>
-        <translation type="unfinished">%1 kann nicht geschrieben werden: %2</translation>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
     </message>
     <message>
         <source>%1 (a link, to %2; links are not brought back)</source>
-        <translation type="unfinished">%1 (ein Link auf %2; Links werden nicht zurückgeholt)</translation>
+        <translation>%1 (ein Link auf %2; Links werden nicht zurückgeholt)</translation>
     </message>
     <message>
         <source>%1 (its execute bit changed, and the policy, the repository rules or a change on this computer keep it as it is here)</source>
-        <translation type="unfinished">%1 (das Ausführungsbit wurde geändert, aber die Richtlinie, die Regeln für Repositorys oder eine Änderung auf diesem Computer lassen es so, wie es hier ist)</translation>
+        <translation>%1 (das Ausführungsbit wurde geändert, aber die Richtlinie, die Regeln für Repositorys oder eine Änderung auf diesem Computer lassen es so, wie es hier ist)</translation>
     </message>
     <message>
         <source>%1 (%2)</source>
-        <translation type="unfinished">%1 (%2)</translation>
+        <translation>%1 (%2)</translation>
     </message>
     <message>
         <source>%1 (the policy does not let commands write it)</source>
-        <translation type="unfinished">%1 (die Richtlinie erlaubt Befehlen nicht, es zu schreiben)</translation>
+        <translation>%1 (die Richtlinie erlaubt Befehlen nicht, es zu schreiben)</translation>
     </message>
     <message>
         <source>%1 (changed on this computer too, and %2: %3)</source>
-        <translation type="unfinished">%1 (auch auf diesem Rechner geändert, und %2: %3)</translation>
+        <translation>%1 (auch auf diesem Rechner geändert, und %2: %3)</translation>
     </message>
 </context>
 <context>
@@ -1713,15 +1713,15 @@
     </message>
     <message>
         <source>Reported as they happen: every system call of sandbox-init&apos;s deny list refused in the guest, tied to the command (and still written on the command&apos;s stderr); every write sandbox-init&apos;s write gate refuses in the guest, tied to the command; under the allowlist network mode every connection the filtering proxy refuses, for this backend (one VM&apos;s forwarder serves every command in it, so such a refusal is not tied to one command); every refusal of a command&apos;s SSH agent and every connection to a command&apos;s agent socket from outside its session, tied to the command; and the engine&apos;s own refusals. Not observed: what the guest&apos;s kernel refuses on files (a write to a read-only share; a denied path is simply absent from the guest).</source>
-        <translation type="unfinished"></translation>
+        <translation>Gemeldet, sobald sie geschehen: jeder Systemaufruf der Sperrliste von sandbox-init, der im Gast abgelehnt wird, dem Befehl zugeordnet (und weiterhin auf der Standardfehlerausgabe des Befehls geschrieben); jeder Schreibvorgang, den das Schreibtor von sandbox-init im Gast ablehnt, dem Befehl zugeordnet; im Netzwerkmodus Allowlist jede Verbindung, die der filternde Proxy ablehnt, für dieses Backend (der Weiterleiter einer VM bedient jeden Befehl darin, daher ist eine solche Ablehnung keinem Befehl zugeordnet); jede Ablehnung des SSH-Agenten eines Befehls und jede Verbindung zum Agenten-Socket eines Befehls von außerhalb seiner Sitzung, dem Befehl zugeordnet; und die eigenen Ablehnungen der Engine. Nicht beobachtet: was der Kernel des Gastes bei Dateien ablehnt (ein Schreibzugriff auf eine schreibgeschützte Freigabe; ein gesperrter Pfad fehlt im Gast einfach).</translation>
     </message>
     <message>
         <source>%1 with its own kernel; the workspace shared read-write over 9p; readable paths shared read-only (read-only in QEMU itself); denied paths never shared: a directory holding a denied path is not shared, its other subdirectories are (those present when the VM booted; read-only ones whose names hold a tab or line break are left out), its files are not; read-only paths inside the workspace shared read-only on top (a read-only file makes its whole directory read-only); /tmp, /proc, /sys, /dev and /run are the guest&apos;s own, private to the VM; a VM never serves another workspace or a stricter policy. Every command runs under sandbox-init&apos;s write gate in the guest, as in the auto backend: its calls that create, write, truncate, link, rename or remove a file are handed to sandbox-init, which judges them by the rules every backend shares and makes them itself. So in the writable shares no command creates or changes a file that makes the host&apos;s git run code, in any repository, existing or new, at any depth: no entry named .git is created, moved or removed, no control file of a git directory (config, hooks, info, commondir, gitdir, config.worktree, the object alternates, in a .git, a bare repository or the git directories under its modules and worktrees) is created or changed, no HEAD is made outside a git directory, nothing is moved into or out of a git directory, no read-only path is changed and no file with other hard links is written, while git add, commit, branch and stash work. Each such write fails with &quot;permission denied&quot; when it is made and is reported; a chmod that sets an execute bit on those files is refused too. Not judged: a unix socket bound to such a name (bind). The gate is bound read-only in the guest and run from a descriptor opened at boot, so no command changes what the next one runs under</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 mit eigenem Kernel; der Arbeitsbereich beschreibbar über 9p freigegeben; lesbare Pfade schreibgeschützt freigegeben (schreibgeschützt in QEMU selbst); verbotene Pfade werden nie freigegeben: Ein Verzeichnis mit einem verbotenen Pfad wird nicht freigegeben, seine anderen Unterverzeichnisse schon (die beim Start der VM vorhandenen; schreibgeschützte, deren Namen einen Tabulator oder Zeilenumbruch enthalten, bleiben weg), seine Dateien nicht; schreibgeschützte Pfade im Arbeitsbereich werden schreibgeschützt darübergelegt (eine schreibgeschützte Datei macht ihr ganzes Verzeichnis schreibgeschützt); /tmp, /proc, /sys, /dev und /run gehören dem Gast, privat für die VM; eine VM dient nie einem anderen Arbeitsbereich oder einer strengeren Richtlinie. Jeder Befehl läuft im Gast unter dem Schreibtor von sandbox-init, wie im Backend auto: Seine Aufrufe, die eine Datei anlegen, schreiben, kürzen, verlinken, umbenennen oder entfernen, gehen an sandbox-init, das sie nach den Regeln beurteilt, die alle Backends teilen, und sie selbst ausführt. In den beschreibbaren Freigaben legt daher kein Befehl eine Datei an oder ändert eine, die Git des Hosts Code ausführen lässt, in keinem Repository, bestehend oder neu, in keiner Tiefe: Kein Eintrag namens .git wird angelegt, verschoben oder entfernt, keine Steuerdatei eines Git-Verzeichnisses (config, hooks, info, commondir, gitdir, config.worktree, die Objekt-Alternates, in einem .git, einem Bare-Repository oder den Git-Verzeichnissen unter seinen modules und worktrees) wird angelegt oder geändert, kein HEAD entsteht außerhalb eines Git-Verzeichnisses, nichts wird in ein Git-Verzeichnis hinein oder aus ihm heraus verschoben, kein schreibgeschützter Pfad wird geändert und keine Datei mit weiteren harten Links wird geschrieben, während git add, commit, branch und stash funktionieren. Jeder solche Schreibzugriff schlägt im Moment des Schreibens mit „permission denied“ fehl und wird gemeldet; ein chmod, das auf diesen Dateien ein Ausführungsbit setzt, wird ebenfalls abgewiesen. Nicht geprüft: ein Unix-Socket, der unter einem solchen Namen gebunden wird (bind). Das Tor ist im Gast schreibgeschützt eingehängt und wird über einen beim Start geöffneten Deskriptor ausgeführt, sodass kein Befehl ändern kann, unter welchem Tor der nächste läuft</translation>
     </message>
     <message>
         <source>host processes invisible and unreachable (a separate kernel); commands of one VM share it; each command runs as the guest&apos;s root under sandbox-init, with only the capabilities file work as root needs (owners, modes, any file&apos;s permissions, low ports): none that reaches another process, the kernel, devices or the network&apos;s configuration, so no command can trace, read, rewrite, signal or stop sandbox-init or the guest&apos;s agent, and the writes sandbox-init makes for it carry no more authority; nothing on the guest&apos;s /sys is written; and under sandbox-init&apos;s seccomp deny list (ptrace, process_vm_readv, mount, namespaces, bpf, io_uring, keyrings, modules, kexec, reboot, perf, the clock and syslog refused with EPERM, each reported and written on the command&apos;s stderr; foreign architectures killed); QEMU itself runs under its seccomp sandbox (no spawning, no privilege changes)</source>
-        <translation type="unfinished"></translation>
+        <translation>Host-Prozesse unsichtbar und unerreichbar (ein eigener Kernel); Befehle einer VM teilen sie sich; jeder Befehl läuft als root des Gasts unter sandbox-init, nur mit den Capabilities, die Dateiarbeit als root braucht (Besitzer, Modi, die Rechte jeder Datei, niedrige Ports): keine, die einen anderen Prozess, den Kernel, Geräte oder die Netzwerkkonfiguration erreicht, daher kann kein Befehl sandbox-init oder den Agenten des Gasts verfolgen, lesen, umschreiben, ihm ein Signal senden oder ihn anhalten, und die Schreibvorgänge, die sandbox-init für ihn ausführt, tragen keine weitere Befugnis; auf /sys des Gasts wird nichts geschrieben; und unter der Seccomp-Sperrliste von sandbox-init (ptrace, process_vm_readv, mount, Namespaces, bpf, io_uring, Schlüsselbunde, Module, kexec, reboot, perf, die Uhr und syslog mit EPERM abgewiesen, jeweils gemeldet und auf stderr des Befehls geschrieben; fremde Architekturen beendet); QEMU selbst läuft unter seiner Seccomp-Sandbox (kein Starten von Prozessen, keine Rechteänderungen)</translation>
     </message>
 </context>
 <context>
@@ -4323,23 +4323,23 @@
     <name>sandbox::TarArchive</name>
     <message>
         <source>archive</source>
-        <translation type="unfinished">Archiv</translation>
+        <translation>Archiv</translation>
     </message>
     <message>
         <source>a member&apos;s size at offset %1 is not a number</source>
-        <translation type="unfinished">die Größe eines Eintrags an Position %1 ist keine Zahl</translation>
+        <translation>die Größe eines Eintrags an Position %1 ist keine Zahl</translation>
     </message>
     <message>
         <source>the member at offset %1 claims %2 bytes, more than the %3 bytes left in the archive: the archive ends inside it</source>
-        <translation type="unfinished">der Eintrag an Position %1 gibt %2 Bytes an, mehr als die %3 Bytes, die im Archiv noch übrig sind: das Archiv endet innerhalb des Eintrags</translation>
+        <translation>der Eintrag an Position %1 gibt %2 Bytes an, mehr als die %3 Bytes, die im Archiv noch übrig sind: das Archiv endet innerhalb des Eintrags</translation>
     </message>
     <message>
         <source>%1 (outside the workspace)</source>
-        <translation type="unfinished">%1 (außerhalb des Arbeitsbereichs)</translation>
+        <translation>%1 (außerhalb des Arbeitsbereichs)</translation>
     </message>
     <message>
         <source>%1 (not a regular file)</source>
-        <translation type="unfinished">%1 (keine reguläre Datei)</translation>
+        <translation>%1 (keine reguläre Datei)</translation>
     </message>
 </context>
 <context>
@@ -4701,72 +4701,74 @@
     <name>sandbox::WorkspaceSync</name>
     <message>
         <source>tar could not be started on this computer: %1</source>
-        <translation type="unfinished">tar konnte auf diesem Computer nicht gestartet werden: %1</translation>
+        <translation>tar konnte auf diesem Computer nicht gestartet werden: %1</translation>
     </message>
     <message>
         <source>no temporary file for the workspace&apos;s archive: %1</source>
-        <translation type="unfinished">keine temporäre Datei für das Archiv des Arbeitsbereichs: %1</translation>
+        <translation>keine temporäre Datei für das Archiv des Arbeitsbereichs: %1</translation>
     </message>
     <message>
         <source>tar could not archive the workspace %1: %2</source>
-        <translation type="unfinished">tar konnte den Arbeitsbereich %1 nicht archivieren: %2</translation>
+        <translation>tar konnte den Arbeitsbereich %1 nicht archivieren: %2</translation>
     </message>
     <message>
         <source>the workspace %1 is larger than %2 MB, too large to upload for every command</source>
-        <translation type="unfinished">der Arbeitsbereich %1 ist größer als %2 MB, zu groß, um ihn für jeden Befehl hochzuladen</translation>
+        <translation>der Arbeitsbereich %1 ist größer als %2 MB, zu groß, um ihn für jeden Befehl hochzuladen</translation>
     </message>
     <message>
         <source>sandbox: workspace upload to %1: %2 of %3 MB
 </source>
-        <translation type="unfinished"></translation>
+        <translation>sandbox: Hochladen des Arbeitsbereichs, Ziel %1: %2 von %3 MB
+</translation>
     </message>
     <message>
         <source>no temporary file for the archive: %1</source>
-        <translation type="unfinished">keine temporäre Datei für das Archiv: %1</translation>
+        <translation>keine temporäre Datei für das Archiv: %1</translation>
     </message>
     <message>
         <source>was ended by signal %1</source>
-        <translation type="unfinished">wurde durch Signal %1 beendet</translation>
+        <translation>wurde durch Signal %1 beendet</translation>
     </message>
     <message>
         <source>exited with status %1</source>
-        <translation type="unfinished">endete mit Status %1</translation>
+        <translation>endete mit Status %1</translation>
     </message>
     <message>
         <source>sandbox: the command %1, but nothing of the workspace was brought back from %2: %3; this computer&apos;s workspace is as it was before the command
 </source>
-        <translation type="unfinished"></translation>
+        <translation>sandbox: der Befehl %1, aber nichts vom Arbeitsbereich wurde zurückgeholt (Quelle: %2): %3; der Arbeitsbereich auf diesem Computer ist so, wie er vor dem Befehl war
+</translation>
     </message>
     <message>
         <source>its copy is larger than %1 MB</source>
-        <translation type="unfinished">seine Kopie ist größer als %1 MB</translation>
+        <translation>seine Kopie ist größer als %1 MB</translation>
     </message>
     <message>
         <source>the download did not end properly (%1)</source>
-        <translation type="unfinished">der Download endete nicht ordnungsgemäß (%1)</translation>
+        <translation>der Download endete nicht ordnungsgemäß (%1)</translation>
     </message>
     <message>
         <source>its archive cannot be read here: %1</source>
-        <translation type="unfinished">sein Archiv kann hier nicht gelesen werden: %1</translation>
+        <translation>sein Archiv kann hier nicht gelesen werden: %1</translation>
     </message>
     <message>
         <source>its copy could not be read (%1)</source>
-        <translation type="unfinished">seine Kopie konnte nicht gelesen werden (%1)</translation>
+        <translation>seine Kopie konnte nicht gelesen werden (%1)</translation>
     </message>
     <message>
         <source>the archive of its copy was cut off before its end</source>
-        <translation type="unfinished">das Archiv seiner Kopie wurde vor seinem Ende abgeschnitten</translation>
+        <translation>das Archiv seiner Kopie wurde vor seinem Ende abgeschnitten</translation>
     </message>
     <message>
         <source>sandbox: %1 changed on this computer while the command ran; the sandbox&apos;s version is %1.sandbox-conflict
 </source>
-        <translation type="unfinished">sandbox: %1 wurde auf diesem Computer geändert, während der Befehl lief; die Version der Sandbox ist %1.sandbox-conflict
+        <translation>sandbox: %1 wurde auf diesem Computer geändert, während der Befehl lief; die Version der Sandbox ist %1.sandbox-conflict
 </translation>
     </message>
     <message>
         <source>sandbox: not brought back: %1
 </source>
-        <translation type="unfinished">sandbox: nicht zurückgeholt: %1
+        <translation>sandbox: nicht zurückgeholt: %1
 </translation>
     </message>
 </context>
@@ -4774,7 +4776,7 @@
     <name>sandbox::power::DockerArchiveTransfer</name>
     <message>
         <source>the runtime refused the workspace&apos;s archive at %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>die Laufzeitumgebung hat das Archiv des Arbeitsbereichs unter %1 abgewiesen: %2</translation>
     </message>
 </context>
 <context>
@@ -4914,11 +4916,11 @@
     </message>
     <message>
         <source>the E2B sandbox</source>
-        <translation type="unfinished"></translation>
+        <translation>die E2B-Sandbox</translation>
     </message>
     <message>
         <source>the archive was too large</source>
-        <translation type="unfinished"></translation>
+        <translation>das Archiv war zu groß</translation>
     </message>
 </context>
 <context>
