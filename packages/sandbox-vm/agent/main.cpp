@@ -314,7 +314,7 @@ void spawnCommand(uint32_t id, const std::string &payload)
                 // The refusal of the command that tried, when a command's session made it.
                 uint32_t offender = id;
                 for (const auto &[otherId, other] : g_commands) {
-                    if (other->pid == peerSession)
+                    if (other->commandPid == peerSession)
                         offender = otherId;
                 }
                 sendText(AgentRefused, offender, what);
