@@ -109,7 +109,9 @@ void takeStatusLine(Command &command, const std::string &line)
     const size_t space = line.find(' ');
     const std::string key = line.substr(0, space);
     const std::string rest = space == std::string::npos ? std::string() : line.substr(space + 1);
-    if (key == "refused") {
+    if (key == "started" && command.commandPid < 0) {
+        command.commandPid = pid_t(std::atoi(rest.c_str()));
+    } else if (key == "refused") {
         if (rest.compare(0, 5, "call ") == 0)
             sendText(Refusal, command.id, rest.substr(5));
         else
@@ -441,25 +443,8 @@ void spawnCommand(uint32_t id, const std::string &payload)
             break;
         }
         if (got <= 0)
-            break;
-        command->reportLine.append(line, size_t(got));
-        const size_t newline = command->reportLine.find('\n');
-        if (newline == std::string::npos) {
-            if (command->reportLine.size() > 4096)
-                break;
-            continue;
-        }
-        const std::string first = command->reportLine.substr(0, newline);
-        command->reportLine.erase(0, newline + 1);
-        if (first.compare(0, 8, "started ") != 0)
-            break;
-        command->commandPid = pid_t(std::atoi(first.c_str() + 8));
-    }
-    // What came with the pid (a refusal, the command's end) is the status channel's too.
-    if (gated) {
-        std::string rest;
-        rest.swap(command->reportLine);
-        forwardReports(*command, rest.data(), rest.size());
+            break; // sandbox-init ended (the error that kept the command from running is on stderr)
+        forwardReports(*command, line, size_t(got));
     }
     command->agent = std::move(agent);
     if (command->agent)
