@@ -851,6 +851,7 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
     }
     EngineFiles::keepReadOnly(effectivePolicy, request.effectiveWorkspace(),
                               { d->options.configDirectory, d->options.stateDirectory });
+    EngineFiles::keepReadOnly(effectivePolicy, request.effectiveWorkspace(), EngineFiles::gitUserConfiguration());
     // The authority exists before the command does, so that keepUnreadable() denies it.
     if (!effectivePolicy.credentials.isEmpty()) {
         if (Status authority = d->injector->prepareAuthority(); !authority.ok()) {

@@ -57,6 +57,20 @@ void EngineFiles::keepReadOnly(Policy &policy, const QString &workspace, const Q
     }
 }
 
+QStringList EngineFiles::gitUserConfiguration()
+{
+    const QString home = QDir::homePath();
+    QStringList files{ QDir(home).filePath(QStringLiteral(".gitconfig")) };
+    // Git ignores a relative XDG_CONFIG_HOME, as the XDG specification says.
+    const QString xdg = qEnvironmentVariable("XDG_CONFIG_HOME");
+    files.append(QDir(QDir::isAbsolutePath(xdg) ? xdg : QDir(home).filePath(QStringLiteral(".config")))
+                     .filePath(QStringLiteral("git")));
+    const QString global = qEnvironmentVariable("GIT_CONFIG_GLOBAL");
+    if (QDir::isAbsolutePath(global))
+        files.append(QDir::cleanPath(global));
+    return files;
+}
+
 QString EngineFiles::certificateAuthorityDirectory(const QString &stateDirectory)
 {
     return QDir(stateDirectory).filePath(QStringLiteral("credential-ca"));

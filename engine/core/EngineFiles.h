@@ -22,6 +22,13 @@ public:
     // was given applies it too.
     static void keepReadOnly(Policy &policy, const QString &workspace, const QStringList &directories);
 
+    // Git's configuration of the user, the files the host's git reads in every repository
+    // (~/.gitconfig, $XDG_CONFIG_HOME/git or ~/.config/git, $GIT_CONFIG_GLOBAL): not the
+    // engine's, but a command that wrote there would make the host's next git run its
+    // code (core.fsmonitor, core.hooksPath, an alias). The engine keeps them read-only with
+    // keepReadOnly() wherever a writable path reaches them, whether they exist or not.
+    static QStringList gitUserConfiguration();
+
     // Where the engine keeps its certificate authority (its private key included), inside
     // the state directory `stateDirectory`.
     static QString certificateAuthorityDirectory(const QString &stateDirectory);

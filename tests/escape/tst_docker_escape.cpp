@@ -171,6 +171,10 @@ void TestDockerEscape::initTestCase()
     // The engine's filtering proxy keeps its sockets in its runtime directory, run/ in the
     // state directory without XDG_RUNTIME_DIR, where the test can look.
     env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
+    // The engine's home is the fake one, whose git configuration it keeps read-only.
+    env.insert(QStringLiteral("HOME"), m_rig.workspace() + QStringLiteral("/home"));
+    for (const char *variable : { "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL" })
+        env.remove(QString::fromLatin1(variable));
     m_rig.start(env);
     if (QTest::currentTestFailed())
         return;
@@ -429,6 +433,13 @@ void TestDockerEscape::escape_data()
            "printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > $d/config && "
            "echo 'ref: refs/heads/main' > $d/HEAD; mv $d {ws}/moved"),
         Ran, QStringLiteral("no-repository:{ws}/moved"));
+    // The engine's home is {home}, inside the workspace: git's configuration of the user there
+    // is read by the host's git in every repository (neither exists yet).
+    row("plant the user's ~/.gitconfig", sh("printf '[core]\\n\\tfsmonitor = touch {marker}\\n' > {home}/.gitconfig"),
+        Refused, QStringLiteral("nofile:{home}/.gitconfig"));
+    row("plant the user's ~/.config/git/config",
+        sh("mkdir -p {home}/.config/git && echo x > {home}/.config/git/config"), Refused,
+        QStringLiteral("nofile:{home}/.config/git"));
     row("write through a hard link made on the host", sh("echo changed > {ws}/linked.txt"), Refused,
         QStringLiteral("content:{root}/outside.txt:original\n"));
     if (m_git) {

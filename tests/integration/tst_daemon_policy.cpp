@@ -19,6 +19,7 @@
 
 using sandbox::test::binary;
 using sandbox::test::Outcome;
+using sandbox::test::runProgram;
 
 class TestDaemonPolicy final : public QObject, private sandbox::test::DaemonFixture
 {
@@ -34,6 +35,7 @@ private slots:
     void unreadablePolicyRefusesRunsUntilReplaced();
     void aChangedPolicyOrStoreTakesEffectOnTheNextCommand();
     void theEngineFilesStayReadOnlyWhereAWritablePathReachesThem();
+    void gitsUserConfigurationStaysReadOnlyWhereAWritablePathReachesIt();
     void proxyRefusalsAreFollowedAsEvents();
     void confinementRefusalIsAnEvent();
     void tierTwoSupervisorRefusalsAreEvents();
@@ -199,6 +201,88 @@ void TestDaemonPolicy::theEngineFilesStayReadOnlyWhereAWritablePathReachesThem()
                     QStringLiteral("echo ok > \"$1/beside\" && cat \"$1/beside\""), QStringLiteral("sh"), work },
                   {}, profile);
         QVERIFY2(wrote.out == "ok\n", QByteArray(wrote.out + wrote.err).constData());
+    }
+}
+
+void TestDaemonPolicy::gitsUserConfigurationStaysReadOnlyWhereAWritablePathReachesIt()
+{
+    // A policy that makes the home writable (a command run from $HOME): git's configuration of
+    // the user there is read by the host's git in every repository, so a command that wrote
+    // core.fsmonitor into it would run its code at the user's next `git status`. The user's
+    // ~/.gitconfig is a link into a dotfiles folder, and ~/.config/git does not exist yet.
+    // In both tiers, through the daemon ("d") and with the engine embedded ("e").
+    const QString home = m_rig.filePath(QStringLiteral("home"));
+    const QString dotfile = home + QStringLiteral("/dotfiles/gitconfig");
+    const QByteArray configured = "[user]\n\tname = The User\n";
+    QVERIFY(QDir().mkpath(QFileInfo(dotfile).path()));
+    QFile dotfileFile(dotfile);
+    QVERIFY(dotfileFile.open(QIODevice::WriteOnly) && dotfileFile.write(configured) == configured.size());
+    dotfileFile.close();
+    QVERIFY(QFile::link(QStringLiteral("dotfiles/gitconfig"), home + QStringLiteral("/.gitconfig")));
+    QProcessEnvironment daemonEnvironment = environment(QStringLiteral("d"));
+    for (const char *name : { "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL" })
+        daemonEnvironment.remove(QString::fromLatin1(name));
+    daemonEnvironment.insert(QStringLiteral("HOME"), home);
+    m_rig.clearLog();
+    m_rig.start(daemonEnvironment);
+    const auto run = [&](const QStringList &args, const QString &profile) {
+        QProcessEnvironment env = environment(profile);
+        for (const char *name : { "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL" })
+            env.remove(QString::fromLatin1(name));
+        env.insert(QStringLiteral("HOME"), home);
+        return runProgram(binary(QStringLiteral("sandboxctl")),
+                          QStringList{ QStringLiteral("--socket"),
+                                       profile == QLatin1String("d")
+                                           ? m_rig.socket()
+                                           : m_rig.filePath(profile + QStringLiteral("/engine.sock")) }
+                              + args,
+                          home, {}, 60000, env);
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(run({ QStringLiteral("status") }, QStringLiteral("d")).out.contains("active backend"),
+                             30000);
+    const QString policyPath = m_rig.filePath(QStringLiteral("work/home-writable.json"));
+    QFile policyFile(policyPath);
+    QVERIFY(policyFile.open(QIODevice::WriteOnly));
+    policyFile.write(QStringLiteral(R"({"filesystem":{"readable":["/"],"writable":["%1","/tmp"],"denied":[],
+        "readOnly":[]},"confinement":{"processes":"isolated"},"network":{"mode":"none","allowedDomains":[],
+        "deniedDomains":[]},"hostExecution":"deny"})")
+                         .arg(home)
+                         .toUtf8());
+    policyFile.close();
+    const QString script
+        = QStringLiteral("for attempt in 'printf \"[core]\\n\\tfsmonitor = touch planted\\n\" >> ~/.gitconfig' "
+                         "'rm ~/.gitconfig' 'mv ~/.gitconfig ~/.gitconfig.old' 'ln -sf /dev/null ~/.gitconfig' "
+                         "'echo planted > ~/dotfiles/gitconfig' 'mkdir -p ~/.config/git' "
+                         "'mkdir -p ~/.config && echo planted > ~/.config/git'; do "
+                         "if sh -c \"$attempt\" 2>/dev/null; then echo \"DONE $attempt\"; fi; done; "
+                         "echo ordinary > ~/notes.txt && echo finished");
+    for (const QString &tier : { QStringLiteral("strongest"), QStringLiteral("landlock-seccomp") }) {
+        // "e" twice: the second run may be served from a recorded plan.
+        for (const QString &profile : { QStringLiteral("d"), QStringLiteral("e"), QStringLiteral("e") }) {
+            QVERIFY(QDir().mkpath(m_rig.filePath(profile + QStringLiteral("/config")))
+                    && QDir().mkpath(m_rig.filePath(profile + QStringLiteral("/state"))));
+            QVERIFY(QFile::setPermissions(m_rig.filePath(profile),
+                                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+            for (const QStringList &setting :
+                 { QStringList{ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:auto"),
+                                QStringLiteral("tier=") + tier },
+                   QStringList{ QStringLiteral("policy"), QStringLiteral("set"), policyPath } }) {
+                const Outcome set = run(setting, profile);
+                QVERIFY2(set.exitCode == 0, QByteArray(set.out + set.err).constData());
+            }
+            const Outcome ran = run(
+                { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"), script },
+                profile);
+            const QByteArray context = (tier + QLatin1Char('/') + profile).toUtf8() + ": " + ran.out + ran.err;
+            QVERIFY2(ran.exitCode == 0 && ran.out.contains("finished"), context.constData());
+            QVERIFY2(!ran.out.contains("DONE"), context.constData());
+            QCOMPARE(QFileInfo(home + QStringLiteral("/.gitconfig")).symLinkTarget(), dotfile);
+            QFile after(dotfile);
+            QVERIFY(after.open(QIODevice::ReadOnly));
+            QCOMPARE(after.readAll(), configured);
+            QVERIFY2(!QFileInfo::exists(home + QStringLiteral("/.config/git")), context.constData());
+            QVERIFY(!QFileInfo::exists(home + QStringLiteral("/.gitconfig.old")));
+        }
     }
 }
 

@@ -121,8 +121,14 @@ void TestVmGuest::layoutSharesWorkspaceWritableAndSplitsAroundDenied()
     const QString ws = m_root->filePath(QStringLiteral("ws"));
     const QString home = m_root->filePath(QStringLiteral("home"));
 
+    QVERIFY(root.mkpath(QStringLiteral("ws/src/generated")));
+    QVERIFY(writeFile(m_root->filePath(QStringLiteral("ws/src/real-config")), "[user]\n"));
+    QVERIFY(QFile::link(QStringLiteral("src/real-config"), m_root->filePath(QStringLiteral("ws/linked-config"))));
     Policy policy = Policy::defaults();
     policy.denied.append(QStringLiteral("${workspace}/keys"));
+    policy.readOnly.append(QStringLiteral("${workspace}/src/generated"));
+    policy.readOnly.append(QStringLiteral("${workspace}/missing/config"));
+    policy.readOnly.append(QStringLiteral("${workspace}/linked-config"));
     const Result<GuestLayout> layout = GuestLayout::fromPolicy(policy, ws, home);
     QVERIFY2(layout.ok(), layout.ok() ? "" : qPrintable(layout.error().toString()));
     const GuestLayout &l = layout.value();
@@ -131,10 +137,19 @@ void TestVmGuest::layoutSharesWorkspaceWritableAndSplitsAroundDenied()
     QVERIFY(!shareAt(l, ws));
     QVERIFY(shareAt(l, ws + QStringLiteral("/src")) && shareAt(l, ws + QStringLiteral("/src"))->writable);
     QVERIFY(!sharesInside(l, ws + QStringLiteral("/keys")));
-    // Read-only paths inside it go on top, read-only: a directory as itself, a file as its directory.
+    // Read-only paths inside it: a directory goes on top, read-only.
     QVERIFY(shareAt(l, ws + QStringLiteral("/.git/hooks"))
             && !shareAt(l, ws + QStringLiteral("/.git/hooks"))->writable);
-    QVERIFY(shareAt(l, ws + QStringLiteral("/.git")) && !shareAt(l, ws + QStringLiteral("/.git"))->writable);
+    // A file, a path that does not exist yet and a link (its own name and its target) are the
+    // write gate's alone: the directory holding them stays writable, so git works in .git.
+    for (const GuestLayout::Share &share : l.shares)
+        QVERIFY2(share.hostPath != ws + QStringLiteral("/.git") || share.writable, "a read-only .git");
+    QVERIFY(shareAt(l, ws + QStringLiteral("/src")) && shareAt(l, ws + QStringLiteral("/src"))->writable);
+    const GuestRequest::Gate gate = GuestRequest::Gate::fromLayout(l);
+    for (const char *path : { "/.git/config", "/missing/config", "/linked-config", "/src/real-config" }) {
+        QVERIFY2(l.gateReadOnly.contains(ws + QLatin1String(path)), path);
+        QVERIFY2(gate.readOnly.contains(ws + QLatin1String(path)), path);
+    }
     // Readable "/": shared read-only, without the guest's own directories or denied paths.
     QVERIFY(shareAt(l, QStringLiteral("/usr")) && !shareAt(l, QStringLiteral("/usr"))->writable);
     for (const char *own : { "/proc", "/sys", "/dev", "/run", "/tmp" })
@@ -147,8 +162,8 @@ void TestVmGuest::layoutSharesWorkspaceWritableAndSplitsAroundDenied()
     }
     // Parents are mounted before what is mounted on top of them.
     const QByteArray file = l.layoutFile();
-    QVERIFY(file.indexOf(QFile::encodeName(ws + QStringLiteral("/.git\n")))
-            < file.indexOf(QFile::encodeName(ws + QStringLiteral("/.git/hooks\n"))));
+    QVERIFY(file.indexOf(QFile::encodeName(ws + QStringLiteral("/src\n")))
+            < file.indexOf(QFile::encodeName(ws + QStringLiteral("/src/generated\n"))));
     if (QFileInfo(QStringLiteral("/bin")).isSymLink()) {
         bool linked = false;
         for (const GuestLayout::Link &link : l.links)

@@ -222,13 +222,17 @@ Result<GuestLayout> GuestLayout::fromPolicy(const Policy &policy, const QString 
     // as its target, and the link itself is recreated in the guest where no share holds it,
     // so programs that name the link (an ELF interpreter, say) find what it points to.
     QList<Link> namedLinks;
-    for (const QString &entry : policy.readable) {
-        const QString path = expand(entry, workspace, home);
-        builder.share(path, false, 0);
-        const QString named = QDir::cleanPath(
+    // A policy entry as named, its symlinks not followed.
+    const auto namedBy = [&](const QString &entry) {
+        return QDir::cleanPath(
             entry.startsWith(QLatin1String("${workspace}"))
                 ? workspace + entry.mid(int(qstrlen("${workspace}")))
                 : (entry == QLatin1String("~") || entry.startsWith(QLatin1String("~/")) ? home + entry.mid(1) : entry));
+    };
+    for (const QString &entry : policy.readable) {
+        const QString path = expand(entry, workspace, home);
+        builder.share(path, false, 0);
+        const QString named = namedBy(entry);
         if (named != path && QFileInfo(named).isSymLink() && !builder.blocked(named, false)) {
             const QString target = readLink(named);
             if (!target.isEmpty())
@@ -237,13 +241,24 @@ Result<GuestLayout> GuestLayout::fromPolicy(const Policy &policy, const QString 
     }
     // Read-only paths inside writable shares go on top, read-only.
     builder.writableRoots.clear();
+    const auto insideWritable = [&](const QString &path) {
+        return std::any_of(writable.cbegin(), writable.cend(),
+                           [&](const QString &root) { return Policy::isInside(path, root); });
+    };
     for (const QString &entry : policy.readOnly) {
         const QString path = expand(entry, workspace, home);
-        const bool insideWritable = std::any_of(writable.cbegin(), writable.cend(),
-                                                [&](const QString &root) { return Policy::isInside(path, root); });
-        if (!insideWritable || !QFileInfo::exists(path))
+        const QString named = namedBy(entry);
+        // A link's own name (a dotfile linked elsewhere) is the gate's to keep as well.
+        if (named != path && QFileInfo(named).isSymLink() && insideWritable(named)
+            && !builder.layout.gateReadOnly.contains(named))
+            builder.layout.gateReadOnly.append(named);
+        if (!insideWritable(path))
             continue;
-        builder.share(QFileInfo(path).isDir() ? path : QFileInfo(path).absolutePath(), false, 0);
+        const QFileInfo info(path);
+        if (info.isDir() && !info.isSymLink())
+            builder.share(path, false, 0);
+        else if (!builder.layout.gateReadOnly.contains(path))
+            builder.layout.gateReadOnly.append(path);
     }
     for (const Link &link : std::as_const(namedLinks)) {
         const bool shared

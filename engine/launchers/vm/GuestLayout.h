@@ -44,6 +44,11 @@ struct GuestLayout
 
     QList<Share> shares; // parents before children
     QList<Link> links;
+    // Read-only paths of the policy inside writable shares that are no directory to share
+    // (a file, a symbolic link, a path that does not exist yet): the write gate alone keeps
+    // them from being made, changed or replaced (GuestRequest::Gate). Not part of key():
+    // a VM's shares are the same whatever its commands' gates refuse.
+    QStringList gateReadOnly;
     // The VM's network: none (no device, no forwarder) unless `proxied`, when its forwarder
     // reaches the engine's filtering proxy under these domain rules (network allowlist), or
     // `userNetwork`, when it has a NIC on user-mode networking whose reach these domain

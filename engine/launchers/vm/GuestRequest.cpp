@@ -31,6 +31,7 @@ GuestRequest::Gate GuestRequest::Gate::fromLayout(const GuestLayout &layout)
             }
         }
     }
+    gate.readOnly.append(layout.gateReadOnly);
     return gate;
 }
 

@@ -173,17 +173,20 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
     }
     spec.m_guarded = writable;
     QStringList readOnly;
+    QStringList notMounted; // the write gate alone keeps these from being made or replaced
     for (const QString &path : policy.readOnly) {
         const QString expanded = expand(path, spec.m_workspace);
-        if (!QFileInfo::exists(expanded) || !mountable(expanded))
-            continue;
         bool inside = false;
         for (const QString &mount : std::as_const(writable))
             inside = inside || Policy::isInside(expanded, mount);
-        if (inside)
+        if (!inside)
+            continue;
+        if (!QFileInfo::exists(expanded) || QFileInfo(expanded).isSymLink())
+            notMounted.append(expanded);
+        else if (mountable(expanded))
             readOnly.append(expanded);
     }
-    spec.m_readOnly = readOnly;
+    spec.m_readOnly = readOnly + notMounted;
     // The repository at the root of each writable mount keeps its existing control files
     // mounted read-only on top, a second wall behind the write gate.
     for (const QString &mount : std::as_const(writable)) {

@@ -103,7 +103,7 @@ private:
     QString m_user;
     QStringList m_binds;
     QStringList m_guarded; // the writable mounts, whose repositories the write gate guards
-    QStringList m_readOnly; // the policy's read-only paths inside them
+    QStringList m_readOnly; // the policy's read-only paths inside them, existing or not
     QStringList m_denied; // the denied folders inside them (covered by an empty one)
     bool m_network = false;
     bool m_proxied = false;

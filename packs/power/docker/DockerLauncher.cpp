@@ -86,7 +86,8 @@ BackendDescriptor DockerLauncher::descriptor() const
         { QStringLiteral("filesystem"),
           tr("The image's root filesystem, read-only, with a private /tmp. Of the host's files only the workspace "
              "and the policy's other writable folders are mounted, read-write at the same path, with the policy's "
-             "read-only paths inside them mounted read-only; besides them the engine's helper program (sandbox-init) "
+             "read-only paths inside them mounted read-only (those that do not exist yet, and a link's own name, "
+             "kept by the write gate); besides them the engine's helper program (sandbox-init) "
              "and a folder of the container's own for its commands' status channels (and SSH agents), both "
              "read-only, under the "
              "allowlist network mode also its filtering proxy socket's folder, read-only, and the small files the "

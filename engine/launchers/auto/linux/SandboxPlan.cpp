@@ -196,8 +196,22 @@ Status SandboxPlan::resolvePaths(const Input &input, FilesystemReads *reads)
         return ok;
     if (Status ok = resolveList(input.policy.writable, QStringLiteral("writable"), m_writable); !ok)
         return ok;
-    if (Status ok = resolveList(input.policy.readOnly, QStringLiteral("readOnly"), m_readOnly); !ok)
-        return ok;
+    // A read-only path that does not exist yet is kept (resolved through its deepest existing
+    // ancestor): the write gate keeps it from being made (git's user configuration, say).
+    for (qsizetype i = 0; i < input.policy.readOnly.size(); ++i) {
+        QString path;
+        if (Status ok = expand(input.policy.readOnly[i], QStringLiteral("policy.filesystem.readOnly[%1]").arg(i), path);
+            !ok)
+            return ok;
+        const QString resolved = HostFilesystem::resolveEvenIfMissing(path, reads);
+        appendUnique(m_readOnly, resolved);
+        // A symbolic link's own name too (a dotfile linked into a dotfiles repository):
+        // replacing the link would change what the path names without touching its target.
+        const QString named = QDir(HostFilesystem::resolveEvenIfMissing(QFileInfo(path).path(), reads))
+                                  .filePath(QFileInfo(path).fileName());
+        if (named != resolved && QFileInfo(named).isSymLink())
+            appendUnique(m_readOnly, named);
+    }
     // Denied paths: a `*` component matches any one existing name, and a path that does
     // not exist yet is kept (resolved through its deepest existing ancestor), so that a
     // store created while the command runs lies under a carve-out too.
@@ -249,6 +263,10 @@ void SandboxPlan::planMounts(const Input &input, FilesystemReads *reads)
     for (const QString &path : m_writable)
         binds.append({ 2, { QStringLiteral("rw"), path, path } });
     for (const QString &path : m_readOnly) {
+        // What does not exist cannot be mounted, nor can a link's own name: the write gate
+        // keeps them from being made or replaced.
+        if (!QFileInfo::exists(path) || QFileInfo(path).isSymLink())
+            continue;
         binds.append({ 3, { QStringLiteral("ro"), path, path } });
         // Every directory between the writable root and a read-only path becomes a mount
         // point of its own: a mount point cannot be renamed or removed, so the sandbox
@@ -446,11 +464,11 @@ void SandboxPlan::planGuard(const Input &input, FilesystemReads *reads)
         bool insideWritable = false;
         for (const QString &root : m_writable)
             insideWritable = insideWritable || (Policy::isInside(path, root) && path != root);
-        // Tier 1 pins what exists with read-only mounts; what does not exist yet, and
-        // everything in tier 2, the write gate keeps from being made or changed.
+        // Tier 1 pins what exists with read-only mounts; what does not exist yet, a link's
+        // own name, and everything in tier 2, the write gate keeps from being made or changed.
         if (insideWritable && input.tier == 1)
             noteResolved(reads, path);
-        if (insideWritable && (input.tier == 2 || !QFileInfo::exists(path)))
+        if (insideWritable && (input.tier == 2 || !QFileInfo::exists(path) || QFileInfo(path).isSymLink()))
             m_guardReadOnly.append(path);
     }
 }

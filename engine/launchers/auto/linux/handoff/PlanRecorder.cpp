@@ -185,6 +185,7 @@ bool PlanRecorder::policyMatches(const Policy &policy, const QString &cwd, QByte
     // policy read here before they are compared.
     const auto enforced = [&](Policy read) {
         EngineFiles::keepReadOnly(read, cwd, { m_configDirectory, m_stateDirectory });
+        EngineFiles::keepReadOnly(read, cwd, EngineFiles::gitUserConfiguration());
         EngineFiles::keepUnreadable(read, m_stateDirectory, m_configDirectory);
         return read;
     };

@@ -183,8 +183,14 @@ WriteGate::WriteGate(const InitConfig &config)
     };
     for (const std::string &root : config.guardRepositories)
         m_roots.push_back(canonical(root));
-    for (const std::string &path : config.guardReadOnly)
+    for (const std::string &path : config.guardReadOnly) {
         m_readOnly.push_back(canonical(path));
+        // A symbolic link's own name too (a dotfile linked elsewhere): replacing the link
+        // would change what the path names without writing its target.
+        struct stat link = {};
+        if (lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
+            m_readOnly.push_back(joinPath(canonical(parentOf(path)), baseOf(path)));
+    }
     for (const std::string &path : config.guardDenied) {
         m_denied.push_back(path);
         if (const std::string real = canonical(path); real != path)
@@ -257,12 +263,6 @@ std::string WriteGate::judge(const std::string &directory, const std::string &na
     const std::string full = joinPath(directory, name);
     if (const std::string denied = deniedPathOf(full); !denied.empty())
         return "beneath " + denied + ", which the policy denies";
-    for (const std::string &path : m_readOnly) {
-        if (isUnder(full, path))
-            return "a read-only path of the policy";
-        if (moving && isUnder(path, full))
-            return "holds a read-only path of the policy";
-    }
     // The roots are known by path: a root moved away (or the directory holding it) would
     // leave its repositories unguarded under the new name.
     if (moving) {
@@ -270,6 +270,12 @@ std::string WriteGate::judge(const std::string &directory, const std::string &na
             if (isUnder(root, full))
                 return "holds a writable path of the policy, whose repositories are guarded";
         }
+    }
+    for (const std::string &path : m_readOnly) {
+        if (isUnder(full, path))
+            return "a read-only path of the policy";
+        if (moving && isUnder(path, full))
+            return "holds a read-only path of the policy";
     }
     if (!underGuardedRoot(full))
         return {};
