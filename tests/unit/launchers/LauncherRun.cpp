@@ -1,5 +1,7 @@
 #include "LauncherRun.h"
 
+#include "launchers/auto/linux/LinuxSandboxProcess.h"
+
 #include <QDir>
 #include <QEventLoop>
 #include <QFile>
@@ -96,6 +98,10 @@ RunResult runIn(Launcher &launcher, const QStringList &argv, const Policy &polic
     });
     QObject::connect(process.get(), &SandboxProcess::finished, &loop, [&](const ExitStatus &status) {
         result.status = status;
+        if (const auto *confined = qobject_cast<LinuxSandboxProcess *>(process.get())) {
+            result.supervisedCalls = confined->supervision().calls;
+            result.supervisedMicroseconds = confined->supervision().microseconds;
+        }
         done = true;
         loop.quit();
     });

@@ -29,6 +29,9 @@ struct RunResult
     qint64 pid = 0;
     QStringList notes; // what the process said about how its sandbox started
     QList<Refusal> refusals; // what the sandbox refused the command, as reported
+    // The auto launcher: the command's calls sandbox-init answered, and the time that took.
+    qint64 supervisedCalls = 0;
+    qint64 supervisedMicroseconds = 0;
 };
 
 // Answers Host Interaction questions with a fixed answer and keeps the activation notes a

@@ -41,6 +41,8 @@ private slots:
     void missingCommandIs127();
     void workspaceIsWritableButNothingElse_data() { tiers(); }
     void workspaceIsWritableButNothingElse();
+    void writingCallsAreCountedAsRoundTrips_data() { tiers(); }
+    void writingCallsAreCountedAsRoundTrips();
     void deniedPathIsUnreadable_data() { tiers(); }
     void deniedPathIsUnreadable();
     void writeBeneathADeniedPathIsRefusedAndReported_data() { tiers(); }
@@ -256,6 +258,24 @@ void TestAutoLauncher::workspaceIsWritableButNothingElse()
     QVERIFY(!QFile::exists(escaped));
     QVERIFY(!QFile::exists(QStringLiteral("/etc/sandbox-test-marker")));
     QVERIFY(run.err.contains(escaped.toLocal8Bit()));
+}
+
+void TestAutoLauncher::writingCallsAreCountedAsRoundTrips()
+{
+    // Each file the command creates is one call sandbox-init answers (the write gate), and
+    // sandbox-init says how many there were: the figure the file-work benchmark divides by.
+    const RunResult none = runIn(launcher(), { QStringLiteral("true") }, Policy::defaults(), m_workspace.path());
+    QCOMPARE(none.status.exitCode, 0);
+    const RunResult run = runIn(launcher(),
+                                { QStringLiteral("sh"), QStringLiteral("-c"),
+                                  QStringLiteral("for i in 1 2 3 4 5 6 7 8; do : > counted-$i; done") },
+                                Policy::defaults(), m_workspace.path());
+    QCOMPARE(run.status.exitCode, 0);
+    QVERIFY(QFile::exists(m_workspace.filePath(QStringLiteral("counted-8"))));
+    QVERIFY2(run.supervisedCalls >= none.supervisedCalls + 8,
+             qPrintable(
+                 QStringLiteral("%1 calls, %2 without the files").arg(run.supervisedCalls).arg(none.supervisedCalls)));
+    QVERIFY(run.supervisedMicroseconds > 0);
 }
 
 void TestAutoLauncher::deniedPathIsUnreadable()

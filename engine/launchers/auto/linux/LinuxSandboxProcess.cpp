@@ -333,6 +333,9 @@ bool LinuxSandboxProcess::readStatus()
         } else if (key == QLatin1String("signal") && !m_haveExit) {
             m_haveExit = true;
             m_exit = ExitStatus{ 0, true, value.toInt(), false };
+        } else if (key == QLatin1String("supervised")) {
+            m_supervision = Supervision{ value.section(QLatin1Char(' '), 0, 0).toLongLong(),
+                                         value.section(QLatin1Char(' '), 1, 1).toLongLong() };
         } else if (key == QLatin1String("refused") && m_reportedRefusals < kMaxReportedRefusals) {
             reportRefusal(value.section(QLatin1Char(' '), 0, 0), value.section(QLatin1Char(' '), 1));
         }

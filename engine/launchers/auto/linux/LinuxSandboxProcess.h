@@ -52,6 +52,16 @@ public:
     void deliverSignal(ProcessSignal signal) override;
     void resizeTerminal(const TerminalSize &size) override;
 
+    // The command's calls sandbox-init answered (seccomp user notification: the write gate,
+    // chmod and utimes, connect) and the time answering them took in sandbox-init, as its
+    // `supervised` line reported; known once finished() was emitted, zero when none were.
+    struct Supervision
+    {
+        qint64 calls = 0;
+        qint64 microseconds = 0;
+    };
+    Supervision supervision() const { return m_supervision; }
+
     static constexpr int kTerminateGraceMs = 3000;
 
 private:
@@ -88,6 +98,7 @@ private:
     bool m_haveExit = false;
     int m_reportedRefusals = 0; // refusals sandbox-init's supervisors reported (bounded)
     ExitStatus m_exit;
+    Supervision m_supervision;
     bool m_killRequested = false;
     QByteArray m_pendingStdin;
     bool m_pendingClose = false;

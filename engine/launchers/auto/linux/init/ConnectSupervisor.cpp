@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <linux/seccomp.h>
 #include <mutex>
@@ -140,6 +141,30 @@ void ConnectSupervisor::handleOne()
         seccomp_notify_free(request, response);
         return;
     }
+    // Counts the call and the time until it is answered, whichever way handleOne() returns.
+    struct Counted
+    {
+        Tally *tally;
+        timespec start = {};
+        explicit Counted(Tally *t)
+            : tally(t)
+        {
+            if (tally)
+                clock_gettime(CLOCK_MONOTONIC, &start);
+        }
+        ~Counted()
+        {
+            if (!tally)
+                return;
+            timespec end = {};
+            clock_gettime(CLOCK_MONOTONIC, &end);
+            ++tally->calls;
+            tally->nanoseconds += static_cast<unsigned long long>((end.tv_sec - start.tv_sec) * 1000000000LL
+                                                                  + (end.tv_nsec - start.tv_nsec));
+        }
+        Counted(const Counted &) = delete;
+        Counted &operator=(const Counted &) = delete;
+    } counted(m_tally);
     response->id = request->id;
     response->flags = 0;
     response->val = 0;

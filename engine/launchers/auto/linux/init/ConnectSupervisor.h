@@ -59,6 +59,15 @@ struct ConnectQueue
 class ConnectSupervisor final
 {
 public:
+    // How many of the command's calls reached sandbox-init and how long answering them took,
+    // kept by the caller: it outlives the supervisor, which goes when the command's last
+    // process does. Reported when the command ends (StatusChannel.h, `supervised`).
+    struct Tally
+    {
+        unsigned long long calls = 0;
+        unsigned long long nanoseconds = 0;
+    };
+
     // `gate` (may be null) outlives the supervisor. With `reportDeniedCalls` (a VM guest) the
     // deny list's calls arrive here too: each is refused (EPERM) and reported.
     ConnectSupervisor(int notifyFd, std::vector<UnixTarget> targets, const std::vector<std::string> &writablePaths,
@@ -68,6 +77,7 @@ public:
     ConnectSupervisor &operator=(const ConnectSupervisor &) = delete;
 
     int fd() const { return m_notifyFd; }
+    void countInto(Tally &tally) { m_tally = &tally; }
 
     // Answers one pending notification (call when fd() is readable; POLLHUP on it means
     // every process under the filter has exited).
@@ -96,6 +106,7 @@ private:
     bool m_reportDeniedCalls = false;
     unsigned m_reportedRefusals = 0;
     std::shared_ptr<ConnectQueue> m_connects = std::make_shared<ConnectQueue>();
+    Tally *m_tally = nullptr;
 };
 
 } // namespace sandbox::init

@@ -10,6 +10,9 @@ namespace sandbox::init {
 // lines from several processes never interleave):
 //   started <pid>     the command is running
 //   error <message>   confinement could not be established; the command never ran
+//   supervised <calls> <us>  how many of the command's calls sandbox-init answered (seccomp
+//                     user notification) and the time answering them took, in microseconds;
+//                     before exit or signal, when there were any
 //   exit <code>       the command exited
 //   signal <n>        the command was killed by signal n
 //   refused <kind> <what>  a supervisor refused the command something (kind: host-socket,

@@ -56,6 +56,14 @@ bool isForwarded(int sig)
     return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
 }
 
+// How many of the command's calls sandbox-init answered, and the time it took in all
+// (microseconds): what a round trip costs the command's work.
+void reportTally(const ConnectSupervisor::Tally &tally)
+{
+    if (tally.calls > 0)
+        report("supervised " + std::to_string(tally.calls) + ' ' + std::to_string(tally.nanoseconds / 1000));
+}
+
 std::string describeExit(int status)
 {
     if (WIFSIGNALED(status))
@@ -396,6 +404,9 @@ std::vector<UnixTarget> unixTargets(const InitConfig &config, int agentFd)
         // every path it sees is one the command sees (chmod that sets an execute bit is
         // asked of the write gate, MetadataSupervisor).
         calls.emplace(notifyFd, unixTargets(config, agentFd), std::vector<std::string>{ "/" }, gate ? &*gate : nullptr);
+    ConnectSupervisor::Tally tally;
+    if (calls)
+        calls->countInto(tally);
 
     int commandStatus = -1;
     std::vector<pollfd> fds;
@@ -434,6 +445,7 @@ std::vector<UnixTarget> unixTargets(const InitConfig &config, int agentFd)
     calls.reset();
     if (gate)
         gate->removeLeftovers();
+    reportTally(tally);
     report(describeExit(commandStatus));
     // Only this process is left. The host side may finish now instead of waiting for the
     // kernel to take the namespaces down after us, which can take milliseconds.
@@ -556,6 +568,9 @@ void runUnshared(const InitConfig &config)
         connections.emplace(notifyFd, unixTargets(config, agentFd),
                             config.inContainer ? std::vector<std::string>{ "/" } : config.landlockWritable,
                             gate ? &*gate : nullptr, config.inGuest);
+    ConnectSupervisor::Tally tally;
+    if (connections)
+        connections->countInto(tally);
     for (;;) {
         pollfd fds[2] = { { signalFd, POLLIN, 0 }, { connections ? connections->fd() : -1, POLLIN, 0 } };
         if (poll(fds, 2, -1) < 0)
@@ -589,6 +604,7 @@ void runUnshared(const InitConfig &config)
                 connections.reset();
                 if (gate)
                     gate->removeLeftovers();
+                reportTally(tally);
                 report(describeExit(status));
                 _exit(shellStatus(status));
             }
