@@ -170,6 +170,54 @@ bool applyRlimits(const InitConfig &config, std::string &error)
     return true;
 }
 
+namespace {
+
+// Capability numbers as a capability set's two 32-bit words hold them.
+struct CapabilityWords
+{
+    __u32 word[2] = {};
+    explicit CapabilityWords(std::initializer_list<int> capabilities)
+    {
+        for (int cap : capabilities)
+            word[cap / 32] |= 1U << (cap % 32);
+    }
+    bool has(int cap) const { return word[cap / 32] & (1U << (cap % 32)); }
+};
+
+} // namespace
+
+bool limitBoundingSet(std::initializer_list<int> keep, std::string &error)
+{
+    const CapabilityWords kept(keep);
+    for (int cap = 0; cap <= 63; ++cap) {
+        if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) < 0)
+            break; // past the last capability this kernel knows
+        if (!kept.has(cap) && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0) {
+            error = errnoText("cannot drop capability " + std::to_string(cap) + " from the bounding set");
+            return false;
+        }
+    }
+    return true;
+}
+
+bool limitEffectiveCapabilities(std::initializer_list<int> effective, std::string &error)
+{
+    const CapabilityWords wanted(effective);
+    __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
+    __user_cap_data_struct data[2] = {};
+    if (syscall(SYS_capget, &header, data) != 0) {
+        error = errnoText("cannot read the capabilities");
+        return false;
+    }
+    for (int i = 0; i < 2; ++i)
+        data[i].effective = wanted.word[i] & data[i].permitted;
+    if (syscall(SYS_capset, &header, data) != 0) {
+        error = errnoText("cannot limit the effective capabilities");
+        return false;
+    }
+    return true;
+}
+
 // A command in a VM guest runs as root: it keeps the capabilities ordinary file work needs
 // as root (files of any owner in the shares, ownership and modes, low ports) and loses the
 // rest, from its bounding set too, so neither it nor anything it runs reaches other
@@ -178,43 +226,30 @@ bool applyRlimits(const InitConfig &config, std::string &error)
 // (sandbox-init gave its own away before starting it).
 bool dropGuestCapabilities(std::string &error)
 {
-    static const int kept[] = { CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_FOWNER, CAP_FSETID, CAP_NET_BIND_SERVICE };
+    const std::initializer_list<int> kept
+        = { CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_FOWNER, CAP_FSETID, CAP_NET_BIND_SERVICE };
     if (setresuid(0, 0, 0) != 0) {
         error = errnoText("cannot take back root as the command's real uid");
         return false;
     }
+    // sandbox-init limited its effective set: dropping from the bounding set needs CAP_SETPCAP.
+    if (!limitEffectiveCapabilities({ CAP_SETPCAP }, error) || !limitBoundingSet(kept, error))
+        return false;
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
+        error = errnoText("cannot clear ambient capabilities");
+        return false;
+    }
+    const CapabilityWords keep(kept);
     __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
     __user_cap_data_struct data[2] = {};
     if (syscall(SYS_capget, &header, data) != 0) {
         error = errnoText("cannot read the capabilities");
         return false;
     }
-    __user_cap_data_struct keep[2] = {};
-    for (int cap : kept)
-        keep[cap / 32].effective |= 1U << (cap % 32);
-    // sandbox-init limited its effective set: dropping from the bounding set needs CAP_SETPCAP.
-    data[0].effective = data[0].permitted;
-    data[1].effective = data[1].permitted;
-    if (syscall(SYS_capset, &header, data) != 0) {
-        error = errnoText("cannot raise the permitted capabilities");
-        return false;
-    }
-    for (int cap = 0; cap <= 63; ++cap) {
-        if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) < 0)
-            break; // past the last capability this kernel knows
-        if (!(keep[cap / 32].effective & (1U << (cap % 32))) && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0) {
-            error = errnoText("cannot drop capability " + std::to_string(cap) + " from the bounding set");
-            return false;
-        }
-    }
-    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
-        error = errnoText("cannot clear ambient capabilities");
-        return false;
-    }
     for (int i = 0; i < 2; ++i) {
-        data[i].effective &= keep[i].effective;
-        data[i].permitted &= keep[i].effective;
-        data[i].inheritable &= keep[i].effective;
+        data[i].effective = data[i].permitted & keep.word[i];
+        data[i].permitted &= keep.word[i];
+        data[i].inheritable &= keep.word[i];
     }
     if (syscall(SYS_capset, &header, data) != 0) {
         error = errnoText("cannot drop capabilities");
@@ -234,14 +269,8 @@ bool dropPrivileges(std::string &error)
             error = errnoText("cannot lock securebits");
             return false;
         }
-        for (int cap = 0; cap <= 63; ++cap) {
-            if (prctl(PR_CAPBSET_READ, cap, 0, 0, 0) < 0)
-                break; // past the last capability this kernel knows
-            if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0) {
-                error = errnoText("cannot drop capability " + std::to_string(cap) + " from the bounding set");
-                return false;
-            }
-        }
+        if (!limitBoundingSet({}, error))
+            return false;
     }
     if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
         error = errnoText("cannot clear ambient capabilities");

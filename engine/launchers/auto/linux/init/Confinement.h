@@ -2,6 +2,7 @@
 
 #include "launchers/auto/linux/handoff/InitConfigFormat.h"
 
+#include <initializer_list>
 #include <string>
 
 namespace sandbox::init {
@@ -13,6 +14,11 @@ int landlockAbi();
 // refuses to run the command (never unconfined).
 bool applyRlimits(const InitConfig &config, std::string &error);
 bool dropPrivileges(std::string &error);
+
+// Drops every capability but `keep` from the bounding set (needs CAP_SETPCAP in effect).
+bool limitBoundingSet(std::initializer_list<int> keep, std::string &error);
+// Makes the effective set `effective`, as far as the permitted set allows; the others stay.
+bool limitEffectiveCapabilities(std::initializer_list<int> effective, std::string &error);
 bool applyLandlock(const InitConfig &config, std::string &error);
 
 // The steps above and applySeccomp (SeccompFilter.h), in the order that keeps each step possible; in a container

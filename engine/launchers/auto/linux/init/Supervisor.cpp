@@ -305,30 +305,17 @@ void becomeGuestSupervisor()
     constexpr uid_t kNobody = 65534;
     if (setresuid(kNobody, 0, kNobody) != 0)
         failSetup(errnoText("cannot give the real uid away"));
-    static const int effective[]
-        = { CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_FOWNER, CAP_FSETID, CAP_NET_BIND_SERVICE, CAP_SYS_PTRACE, CAP_KILL };
-    __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
-    __user_cap_data_struct data[2] = {};
-    if (syscall(SYS_capget, &header, data) != 0)
-        failSetup(errnoText("cannot read the capabilities"));
-    data[0].effective = data[1].effective = 0;
-    for (int cap : effective)
-        data[cap / 32].effective |= 1U << (cap % 32);
-    data[0].effective &= data[0].permitted;
-    data[1].effective &= data[1].permitted;
-    if (syscall(SYS_capset, &header, data) != 0)
-        failSetup(errnoText("cannot limit the effective capabilities"));
+    std::string error;
+    if (!limitEffectiveCapabilities(
+            { CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_FOWNER, CAP_FSETID, CAP_NET_BIND_SERVICE, CAP_SYS_PTRACE, CAP_KILL },
+            error))
+        failSetup(error);
 }
 
 void dropEffectiveCapabilities()
 {
-    __user_cap_header_struct header = { _LINUX_CAPABILITY_VERSION_3, 0 };
-    __user_cap_data_struct data[2] = {};
-    if (syscall(SYS_capget, &header, data) != 0)
-        failSetup(errnoText("cannot read the capabilities"));
-    data[0].effective = data[1].effective = 0;
-    if (syscall(SYS_capset, &header, data) != 0)
-        failSetup(errnoText("cannot drop the effective capabilities"));
+    if (std::string error; !limitEffectiveCapabilities({}, error))
+        failSetup(error);
 }
 
 // A descriptor on the SSH agent's socket (policy.sshAgent), -1 when there is none.
