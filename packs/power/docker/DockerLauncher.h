@@ -13,6 +13,8 @@
 
 namespace sandbox::power {
 
+class SshTunnel;
+
 // atom-pack:power-pack:docker — commands run in a container of a Docker-compatible
 // runtime (Docker Engine, or Podman's Docker-compatible service) reached over the Docker
 // Engine API on its unix socket. prepare() checks the runtime, the image and the OCI runtime
@@ -37,6 +39,8 @@ public:
     QFuture<Availability> isAvailable() override;
     Result<std::shared_ptr<SandboxProcess>> spawn(const SpawnRequest &request, const Policy &policy) override;
     QFuture<Status> disposeIdle() override;
+    // On an ssh:// endpoint the remote shape's claims (ContainerSpec::buildRemote()).
+    QMap<QString, QString> confinement(const Policy &policy) const override;
 
     // The socket the settings lead to: the endpoint setting, else DOCKER_HOST, else
     // /var/run/docker.sock, else the user's Podman socket. Empty with `why` when none.
@@ -49,13 +53,21 @@ private:
     DockerSettings settings() const;
     // An ssh:// endpoint: reached through an SshTunnel whose socket lies in `folder`, and
     // checked as a local one is; what fails says what (DNS, host key, authentication, the
-    // remote socket, the image, the runtime).
-    Status checkRemote(const DockerSettings &current, const QString &folder);
+    // remote socket, the image, the runtime). On success the tunnel goes to `kept` (else it
+    // closes) and the OCI runtime chosen to `chosen`.
+    Status checkRemote(const DockerSettings &current, const QString &folder, std::shared_ptr<SshTunnel> *kept = nullptr,
+                       std::optional<EngineRuntime> *chosen = nullptr);
+    Result<std::shared_ptr<SandboxProcess>> spawnRemote(const SpawnRequest &request, const Policy &policy,
+                                                        const DockerSettings &current);
 
     mutable QMutex m_mutex;
     DockerSettings m_settings;
     std::shared_ptr<ContainerPool> m_pool;
     std::optional<EngineRuntime> m_runtime; // what prepare() found
+    // An ssh:// endpoint's one connection, from prepare() until disposeIdle() (deactivation,
+    // switching away) or the next prepare().
+    std::shared_ptr<SshTunnel> m_tunnel;
+    QString m_instanceLabel;
 };
 
 } // namespace sandbox::power
