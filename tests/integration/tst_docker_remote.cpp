@@ -218,6 +218,14 @@ void TestDockerRemote::remoteEngineRunsCommands()
 {
     const Outcome shown = m_daemon.ctl({ QStringLiteral("status") }, {}, 60000);
     QVERIFY2(shown.out.contains("active backend:  atom-pack:power-pack:docker"), shown.out.constData());
+    // The serving instance claims the remote shape.
+    const Outcome described = m_daemon.ctl({ QStringLiteral("describe"), dockerRef, QStringLiteral("--json") });
+    QVERIFY2(sandbox::test::claimOf(described.out, QStringLiteral("network"))
+                 .contains(QLatin1String("Allowlist: refused on an engine reached over SSH")),
+             described.out.constData());
+    QVERIFY2(sandbox::test::claimOf(described.out, QStringLiteral("filesystem"))
+                 .contains(QLatin1String("nothing of this computer is mounted")),
+             described.out.constData());
     // Output, status, stdin; the helper is the container's own copy (a volume), no host file.
     const Outcome mixed = run(QStringLiteral("echo out; echo err >&2; exit 3"));
     QCOMPARE(mixed.exitCode, 3);

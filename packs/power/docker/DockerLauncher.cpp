@@ -33,7 +33,7 @@ DockerLauncher::DockerLauncher() = default;
 
 DockerLauncher::~DockerLauncher() = default;
 
-BackendDescriptor DockerLauncher::descriptor() const
+QString DockerLauncher::runtimeClaim() const
 {
     std::optional<EngineRuntime> runtime;
     {
@@ -41,10 +41,15 @@ BackendDescriptor DockerLauncher::descriptor() const
         runtime = m_runtime;
     }
     // Which kernel enforces it is the OCI runtime's: known once prepare() has found it.
-    const QString runtimeClaim = runtime ? runtime->kernelClaim()
-                                         : tr("Which kernel enforces this is the OCI runtime's: the host's Linux "
-                                              "kernel under runc and crun, gVisor's user-space kernel (the Sentry) "
-                                              "under runsc.");
+    return runtime ? runtime->kernelClaim()
+                   : tr("Which kernel enforces this is the OCI runtime's: the host's Linux "
+                        "kernel under runc and crun, gVisor's user-space kernel (the Sentry) "
+                        "under runsc.");
+}
+
+BackendDescriptor DockerLauncher::descriptor() const
+{
+    const QString runtimeClaim = this->runtimeClaim();
     BackendDescriptor d;
     d.name = tr("Docker");
     d.description = tr("Runs each command in a container of a Docker-compatible runtime (Docker Engine, or "
@@ -194,14 +199,14 @@ BackendDescriptor DockerLauncher::descriptor() const
                     "socket serves every command in it, so a refusal is not tied to one command); and the engine's "
                     "own refusals. Not observed: what the container's runtime, the seccomp filters or the read-only "
                     "root filesystem refuse inside it.");
+    // Configured for an engine reached over SSH: the remote shape's claims.
+    if (SshEndpoint::isSsh(settings().endpoint))
+        claimRemote(d.enforcement);
     return d;
 }
 
-QMap<QString, QString> DockerLauncher::confinement(const Policy &) const
+void DockerLauncher::claimRemote(QMap<QString, QString> &claims) const
 {
-    QMap<QString, QString> claims = descriptor().enforcement;
-    if (!SshEndpoint::isSsh(settings().endpoint))
-        return claims;
     claims[QStringLiteral("filesystem")]
         = tr("On an engine reached over SSH (ssh://) nothing of this computer is mounted: each command runs in a "
              "container of its own on that host, whose root filesystem is the image's, read-only, with a private "
@@ -216,6 +221,14 @@ QMap<QString, QString> DockerLauncher::confinement(const Policy &) const
              "created, moved or removed, no control file of a git directory is created or changed, no read-only or "
              "denied path is written, each such write failing with \"permission denied\" and reported when the "
              "command has ended.");
+    claims[QStringLiteral("confinement")]
+        = tr("On an engine reached over SSH each command runs in a container of its own on that host, removed when "
+             "the command has ended, in the container's own namespaces as your uid and gid, with every capability "
+             "dropped, no-new-privileges and the container's process limit. Besides the runtime's default seccomp "
+             "profile each command gets sandbox-init's seccomp deny list, as in the auto backend: no command uses "
+             "ptrace or process_vm_readv, creates a namespace, mounts, or uses io_uring, bpf or the kernel keyring, "
+             "and none can trace, read or limit sandbox-init. The host named below is the remote one. ")
+        + runtimeClaim();
     claims[QStringLiteral("network")]
         = tr("Network none: the container has no network interface but loopback. Full: the remote engine's default "
              "network. Allowlist: refused on an engine reached over SSH (nothing runs), since the engine's filtering "
@@ -228,7 +241,6 @@ QMap<QString, QString> DockerLauncher::confinement(const Policy &) const
     claims[QStringLiteral("hostExecution")]
         = tr("Never granted, whatever the policy allows: the container on the remote host gets no runtime socket, "
              "session bus or other channel to that host's programs, nor to this computer's.");
-    return claims;
 }
 
 DockerSettings DockerLauncher::settings() const

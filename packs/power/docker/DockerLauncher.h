@@ -20,7 +20,9 @@ class SshTunnel;
 // Engine API on its unix socket. prepare() checks the runtime, the image and the OCI runtime
 // (the runtime setting, else the engine's default), running sandbox-init's write gate under
 // it once; every command is an exec into a warm container of this activation; disposeIdle()
-// removes them.
+// removes them. An engine reached over SSH (ssh://) is reached through one SshTunnel kept
+// from prepare() to disposeIdle(), and each command there is a RemoteDockerProcess: a
+// container of its own, the workspace synced in and back.
 class DockerLauncher final : public Launcher
 {
     Q_DECLARE_TR_FUNCTIONS(DockerLauncher)
@@ -39,8 +41,6 @@ public:
     QFuture<Availability> isAvailable() override;
     Result<std::shared_ptr<SandboxProcess>> spawn(const SpawnRequest &request, const Policy &policy) override;
     QFuture<Status> disposeIdle() override;
-    // On an ssh:// endpoint the remote shape's claims (ContainerSpec::buildRemote()).
-    QMap<QString, QString> confinement(const Policy &policy) const override;
 
     // The socket the settings lead to: the endpoint setting, else DOCKER_HOST, else
     // /var/run/docker.sock, else the user's Podman socket. Empty with `why` when none.
@@ -51,6 +51,10 @@ public:
 
 private:
     DockerSettings settings() const;
+    // Which kernel enforces the confinement: the chosen OCI runtime's, once prepare() found it.
+    QString runtimeClaim() const;
+    // The claims that differ on an ssh:// endpoint (ContainerSpec::buildRemote()'s shape).
+    void claimRemote(QMap<QString, QString> &claims) const;
     // An ssh:// endpoint: reached through an SshTunnel whose socket lies in `folder`, and
     // checked as a local one is; what fails says what (DNS, host key, authentication, the
     // remote socket, the image, the runtime). On success the tunnel goes to `kept` (else it
