@@ -2,7 +2,8 @@
 // a loopback port is the "remote host", whose Podman service socket the engine reaches only
 // through the system's ssh (the test's key, its own known_hosts). Commands run there: output,
 // status, stdin, a timeout and a kill (their container goes), the workspace synced in and
-// back with a conflict, denied files never sent, the allowlist network mode refused, and the
+// back with a conflict, denied files never sent, the allowlist network mode refused, a switch
+// to the local socket while a remote command runs (its connection closes after it), and the
 // SSH connection killed under a running command. What fails is named: the host key (changed
 // or unknown), the key refused, the name not resolved, the port closed, the remote socket
 // missing; and nothing hangs.
@@ -37,6 +38,7 @@ private slots:
     void workspaceComesBackWithAConflict();
     void deniedFilesAreNeverSent();
     void allowlistIsRefused();
+    void switchingAwayClosesTheConnection();
     void changedHostKeyIsNamed();
     void unknownHostKeyIsNamed();
     void refusedKeyIsNamed();
@@ -59,6 +61,8 @@ private:
     qint64 runningCommand();
     // The containers the engine under test has on the runtime.
     int containersLeft();
+    // The engine's ssh processes holding a forward (children of sandboxd).
+    QList<pid_t> tunnels() const;
     void writeWorkspaceFile(const QString &name, const QByteArray &data);
     QByteArray readWorkspaceFile(const QString &name) const;
 
@@ -102,8 +106,8 @@ void TestDockerRemote::initTestCase()
         { QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) }, {}, 120000);
     QVERIFY2(installed.exitCode == 0, installed.err.constData());
     m_nonePolicy = writePolicy(QStringLiteral("none"));
-    // Every command of these tests runs on the remote engine; a failed activation (the error
-    // cases) leaves this one active.
+    // The commands of the tests up to the switch run on the remote engine; a failed activation
+    // (the error cases) leaves the active backend as it was.
     activateRemote();
 }
 
@@ -179,6 +183,21 @@ qint64 TestDockerRemote::runningCommand()
             return value.toObject().value(QStringLiteral("id")).toInteger();
     }
     return 0;
+}
+
+QList<pid_t> TestDockerRemote::tunnels() const
+{
+    const QByteArray daemonPid = QByteArray::number(m_daemon.daemon()->processId());
+    QList<pid_t> found;
+    for (const QString &name : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QByteArray stat = OpenSshRig::readAll(QStringLiteral("/proc/%1/stat").arg(name));
+        const QByteArray cmdline = OpenSshRig::readAll(QStringLiteral("/proc/%1/cmdline").arg(name));
+        const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+        // A zombie has no command line left: only live ones count.
+        if (fields.value(1) == daemonPid && fields.value(0) != "Z" && cmdline.split('\0').contains("-L"))
+            found.append(pid_t(name.toInt()));
+    }
+    return found;
 }
 
 void TestDockerRemote::writeWorkspaceFile(const QString &name, const QByteArray &data)
@@ -326,6 +345,30 @@ void TestDockerRemote::allowlistIsRefused()
     QTRY_COMPARE_WITH_TIMEOUT(containersLeft(), 0, 20000);
 }
 
+void TestDockerRemote::switchingAwayClosesTheConnection()
+{
+    // A command waits on the remote engine while the backend switches to the local socket.
+    std::unique_ptr<QProcess> remote
+        = startRun(QStringLiteral("echo ready; read go; echo $go > switched.txt; echo done"));
+    QTRY_VERIFY_WITH_TIMEOUT(remote->canReadLine(), 30000);
+    QCOMPARE(remote->readLine(), QByteArray("ready\n"));
+    QCOMPARE(tunnels().size(), 1);
+    const Outcome local = activate(QStringLiteral("unix://") + m_runtime.socket, {}, {});
+    QVERIFY2(local.exitCode == 0, QByteArray(local.out + local.err).constData());
+    // Locally the helper is bind-mounted (no volume at its folder); remotely it is a volume.
+    const Outcome here = run(QStringLiteral("grep -c ' /run/sandbox-studio ' /proc/self/mountinfo"));
+    QCOMPARE(here.out.trimmed(), QByteArray("0"));
+    // The retired activation keeps its connection while its command runs, and closes it after.
+    QCOMPARE(tunnels().size(), 1);
+    remote->write("go\n");
+    remote->closeWriteChannel();
+    QVERIFY(remote->waitForFinished(30000));
+    QVERIFY2(remote->exitCode() == 0, remote->readAllStandardError().constData());
+    QCOMPARE(remote->readAllStandardOutput(), QByteArray("done\n"));
+    QCOMPARE(readWorkspaceFile(QStringLiteral("switched.txt")), QByteArray("go\n"));
+    QTRY_COMPARE_WITH_TIMEOUT(tunnels().size(), 0, 20000);
+}
+
 void TestDockerRemote::changedHostKeyIsNamed()
 {
     const QString wrong = m_rig.path(QStringLiteral("wrong_known_hosts"));
@@ -399,16 +442,9 @@ void TestDockerRemote::deadConnectionEndsTheCommand()
     QTRY_VERIFY_WITH_TIMEOUT(running->canReadLine(), 30000);
     QCOMPARE(running->readLine(), QByteArray("started\n"));
     // The engine's ssh (a child of sandboxd holding the forward) is killed.
-    const QString daemonPid = QString::number(m_daemon.daemon()->processId());
-    pid_t ssh = 0;
-    for (const QString &name : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-        const QByteArray stat = OpenSshRig::readAll(QStringLiteral("/proc/%1/stat").arg(name));
-        const QByteArray cmdline = OpenSshRig::readAll(QStringLiteral("/proc/%1/cmdline").arg(name));
-        const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
-        if (fields.value(1) == daemonPid.toLatin1() && cmdline.split('\0').contains("-L"))
-            ssh = pid_t(name.toInt());
-    }
-    QVERIFY(ssh > 0);
+    const QList<pid_t> held = tunnels();
+    QCOMPARE(held.size(), 1);
+    const pid_t ssh = held.first();
     QCOMPARE(::kill(ssh, SIGKILL), 0);
     QVERIFY(running->waitForFinished(30000));
     const QByteArray err = running->readAllStandardError();
