@@ -213,6 +213,76 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
     return spec;
 }
 
+Result<ContainerSpec> ContainerSpec::buildRemote(const DockerSettings &settings, const Policy &policy,
+                                                 const QString &workspace, uint uid, uint gid,
+                                                 const QString &helperProgram, const QString &endpoint)
+{
+    if (helperProgram.isEmpty() || !QFileInfo(helperProgram).isExecutable())
+        return Error{ QStringLiteral("sandbox-init"),
+                      tr("The engine's helper (sandbox-init) was not found, so no command runs under the write gate "
+                         "that keeps repositories' control files as they are. Reinstall Sandbox Studio."),
+                      {} };
+    // What needs a channel back to this computer: the filtering proxy (allowlist, credentials,
+    // upstream proxy) and the SSH agent. None is forwarded over SSH, and no container may get
+    // more network than the policy allows, so such policies run nowhere remotely.
+    if (policy.network == Policy::NetworkMode::Allowlist)
+        return Error{ QStringLiteral("policy.network"),
+                      tr("The policy's network mode is \"allowlist\", which the Docker backend does not enforce on "
+                         "an engine reached over SSH (the endpoint setting: %1): the engine's filtering proxy, the "
+                         "container's only way out under that mode, is not forwarded over SSH. Set the network mode "
+                         "to \"none\" (or \"full\"), or use a local endpoint (unix://). Nothing was run.")
+                          .arg(endpoint),
+                      {} };
+    if (!policy.credentials.isEmpty() || policy.upstreamProxy)
+        return Error{ policy.credentials.isEmpty() ? QStringLiteral("policy.upstreamProxy")
+                                                   : QStringLiteral("policy.credentials"),
+                      tr("The policy's credentials and upstream proxy need the engine's filtering proxy, which is not "
+                         "forwarded to an engine reached over SSH (the endpoint setting: %1). Use a local endpoint "
+                         "(unix://). Nothing was run.")
+                          .arg(endpoint),
+                      {} };
+    if (policy.sshAgent)
+        return Error{ QStringLiteral("policy.sshAgent"),
+                      tr("The policy's SSH agent is served by the engine on this computer and is not forwarded to an "
+                         "engine reached over SSH (the endpoint setting: %1). Use a local endpoint (unix://). Nothing "
+                         "was run.")
+                          .arg(endpoint),
+                      {} };
+    ContainerSpec spec;
+    spec.m_remote = true;
+    spec.m_helperProgram = helperProgram;
+    spec.m_image = settings.image;
+    spec.m_runtime = settings.runtime;
+    spec.m_workspace = QDir::cleanPath(workspace);
+    spec.m_user = QStringLiteral("%1:%2").arg(uid).arg(gid);
+    spec.m_network = policy.network == Policy::NetworkMode::Full;
+    spec.m_memoryBytes = settings.memoryMb > 0 ? settings.memoryMb * 1024 * 1024 : 0;
+    spec.m_nanoCpus = settings.cpus > 0 ? qint64(settings.cpus * 1e9) : 0;
+    spec.m_pidsLimit = settings.pidsLimit;
+    // Only the workspace is there to write (the sync brings nothing else back); its denied
+    // paths are never uploaded, and the gate keeps them from being made there.
+    spec.m_guarded = { spec.m_workspace };
+    for (const QString &path : policy.denied) {
+        for (const QString &deny : expandComponents(expand(path, spec.m_workspace))) {
+            if (Policy::isInside(spec.m_workspace, deny))
+                return Error{ spec.m_workspace,
+                              tr("%1 lies inside the denied path %2, so it is never sent to a container.")
+                                  .arg(spec.m_workspace, deny),
+                              {} };
+            if (Policy::isInside(deny, spec.m_workspace))
+                spec.m_denied.append(deny);
+        }
+    }
+    for (const QString &path : policy.readOnly) {
+        const QString expanded = expand(path, spec.m_workspace);
+        if (Policy::isInside(expanded, spec.m_workspace))
+            spec.m_readOnly.append(expanded);
+    }
+    spec.m_denied.removeDuplicates();
+    spec.m_readOnly.removeDuplicates();
+    return spec;
+}
+
 QString ContainerSpec::key() const
 {
     QJsonArray credentials;
@@ -281,6 +351,8 @@ QStringList ContainerSpec::gateArguments(const QStringList &argv, const QString 
         arguments << QStringLiteral("--deny") << path;
     // No command opens another's status FIFO for writing, by either path.
     arguments << QStringLiteral("--read-only") << QString::fromLatin1(statusTarget);
+    if (m_remote)
+        arguments << QStringLiteral("--read-only") << QString::fromLatin1(remoteFolder);
     if (!statusDirectory.isEmpty())
         arguments << QStringLiteral("--read-only") << statusDirectory;
     arguments << QStringLiteral("--");
@@ -292,7 +364,8 @@ QJsonObject ContainerSpec::createBody(const QJsonObject &labels, const QString &
 {
     QStringList binds = m_binds;
     const QString helper = QString::fromLatin1(helperTarget);
-    binds.append(m_helperProgram + QLatin1Char(':') + helper + QStringLiteral(":ro"));
+    if (!m_remote)
+        binds.append(m_helperProgram + QLatin1Char(':') + helper + QStringLiteral(":ro"));
     const QJsonArray entrypoint{ helper };
     QJsonArray command{ QStringLiteral("--hold") };
     if (!statusDirectory.isEmpty())
@@ -313,6 +386,7 @@ QJsonObject ContainerSpec::createBody(const QJsonObject &labels, const QString &
     bool tmpMounted = false;
     for (const QString &bind : std::as_const(binds))
         tmpMounted = tmpMounted || bind.section(QLatin1Char(':'), 1, 1) == QLatin1String("/tmp");
+    tmpMounted = tmpMounted || (m_remote && m_workspace == QLatin1String("/tmp"));
     QJsonObject tmpfs;
     if (!tmpMounted)
         tmpfs.insert(QStringLiteral("/tmp"), QStringLiteral("rw,nosuid,nodev,mode=1777"));
@@ -323,6 +397,15 @@ QJsonObject ContainerSpec::createBody(const QJsonObject &labels, const QString &
                       { QStringLiteral("SecurityOpt"), QJsonArray{ QStringLiteral("no-new-privileges") } },
                       { QStringLiteral("NetworkMode"), m_network ? QStringLiteral("bridge") : QStringLiteral("none") },
                       { QStringLiteral("IpcMode"), QStringLiteral("private") } };
+    if (m_remote) {
+        // Volumes of the container's own on the remote host (removed with it): the workspace's
+        // copy, and the helper with the status files.
+        QJsonArray mounts;
+        for (const QString &target : { m_workspace, QString::fromLatin1(remoteFolder) })
+            mounts.append(QJsonObject{ { QStringLiteral("Type"), QStringLiteral("volume") },
+                                       { QStringLiteral("Target"), target } });
+        host.insert(QStringLiteral("Mounts"), mounts);
+    }
     if (!m_runtime.isEmpty())
         host.insert(QStringLiteral("Runtime"), m_runtime);
     if (m_pidsLimit > 0)

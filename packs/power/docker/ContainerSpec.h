@@ -43,6 +43,9 @@ public:
     static constexpr const char *helperTarget = "/run/sandbox-studio/sandbox-init";
     static constexpr const char *proxyTarget = "/run/sandbox-studio/proxy";
     static constexpr const char *statusTarget = "/run/sandbox-studio/status";
+    // The remote shape's volume holding the helper (helperTarget) and the status files
+    // (statusTarget), read-only to every command through the write gate.
+    static constexpr const char *remoteFolder = "/run/sandbox-studio";
     // Where a container whose policy has credentials reads the engine's certificate bundle
     // (also mounted over the system's bundle, systemBundleTarget).
     static constexpr const char *bundleTarget = "/run/sandbox-studio/ca-bundle.pem";
@@ -57,6 +60,17 @@ public:
     static Result<ContainerSpec> build(const DockerSettings &settings, const Policy &policy, const QString &workspace,
                                        uint uid, uint gid, const QString &emptyFolder, const QString &helperProgram);
 
+    // The shape for an engine on another host, reached over SSH (`endpoint`, named in
+    // refusals): only the workspace is writable (a volume, synced), under the write gate as
+    // locally; a policy the shape cannot hold to is refused: the allowlist network mode (the
+    // filtering proxy is not forwarded over SSH), credentials, an upstream proxy and an SSH
+    // agent, which all need a channel to this computer.
+    static Result<ContainerSpec> buildRemote(const DockerSettings &settings, const Policy &policy,
+                                             const QString &workspace, uint uid, uint gid, const QString &helperProgram,
+                                             const QString &endpoint);
+
+    bool remote() const { return m_remote; }
+    QString helperProgram() const { return m_helperProgram; }
     QString workspace() const { return m_workspace; }
     QString user() const { return m_user; }
     bool proxied() const { return m_proxied; }
@@ -108,6 +122,7 @@ private:
     bool m_network = false;
     bool m_proxied = false;
     bool m_sshAgent = false;
+    bool m_remote = false;
     QString m_helperProgram;
     QStringList m_allowedDomains;
     QStringList m_deniedDomains;

@@ -1,11 +1,13 @@
 #include "DockerLauncher.h"
 
 #include "DockerProcess.h"
+#include "RemoteDockerProcess.h"
 #include "SshTunnel.h"
 #include "protocol/RuntimeDirectory.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonObject>
 #include <QUrl>
 #include <QUuid>
 #include <QtConcurrent/QtConcurrentRun>
@@ -31,7 +33,7 @@ DockerLauncher::DockerLauncher() = default;
 
 DockerLauncher::~DockerLauncher() = default;
 
-BackendDescriptor DockerLauncher::descriptor() const
+QString DockerLauncher::runtimeClaim() const
 {
     std::optional<EngineRuntime> runtime;
     {
@@ -39,10 +41,15 @@ BackendDescriptor DockerLauncher::descriptor() const
         runtime = m_runtime;
     }
     // Which kernel enforces it is the OCI runtime's: known once prepare() has found it.
-    const QString runtimeClaim = runtime ? runtime->kernelClaim()
-                                         : tr("Which kernel enforces this is the OCI runtime's: the host's Linux "
-                                              "kernel under runc and crun, gVisor's user-space kernel (the Sentry) "
-                                              "under runsc.");
+    return runtime ? runtime->kernelClaim()
+                   : tr("Which kernel enforces this is the OCI runtime's: the host's Linux "
+                        "kernel under runc and crun, gVisor's user-space kernel (the Sentry) "
+                        "under runsc.");
+}
+
+BackendDescriptor DockerLauncher::descriptor() const
+{
+    const QString runtimeClaim = this->runtimeClaim();
     BackendDescriptor d;
     d.name = tr("Docker");
     d.description = tr("Runs each command in a container of a Docker-compatible runtime (Docker Engine, or "
@@ -51,8 +58,10 @@ BackendDescriptor DockerLauncher::descriptor() const
         FieldSpec::make(QStringLiteral("endpoint"), FieldSpec::Type::String, tr("Endpoint"),
                         tr("The runtime's unix socket (unix:///path or /path), or an engine on another host "
                            "reached over SSH (ssh://user@host[:port][/socket/path]; without a path "
-                           "/var/run/docker.sock), with your SSH keys, agent and known_hosts. Empty: DOCKER_HOST, "
-                           "then /var/run/docker.sock, then your Podman socket."),
+                           "/var/run/docker.sock), with your SSH keys, agent and known_hosts: there each command "
+                           "gets a container of its own, the workspace copied in before it and brought back after "
+                           "it, and the network mode allowlist is refused. Empty: DOCKER_HOST, then "
+                           "/var/run/docker.sock, then your Podman socket."),
                         QString()),
         FieldSpec::make(QStringLiteral("sshIdentityFile"), FieldSpec::Type::String, tr("SSH identity file"),
                         tr("For ssh:// endpoints: the private key to log in with, and only it. Empty: your SSH "
@@ -191,7 +200,48 @@ BackendDescriptor DockerLauncher::descriptor() const
                     "socket serves every command in it, so a refusal is not tied to one command); and the engine's "
                     "own refusals. Not observed: what the container's runtime, the seccomp filters or the read-only "
                     "root filesystem refuse inside it.");
+    // Configured for an engine reached over SSH: the remote shape's claims.
+    if (SshEndpoint::isSsh(settings().endpoint))
+        claimRemote(d.enforcement);
     return d;
+}
+
+void DockerLauncher::claimRemote(QMap<QString, QString> &claims) const
+{
+    claims[QStringLiteral("filesystem")]
+        = tr("On an engine reached over SSH (ssh://) nothing of this computer is mounted: each command runs in a "
+             "container of its own on that host, whose root filesystem is the image's, read-only, with a private "
+             "/tmp. The workspace is a volume at the same path, filled before the command with the workspace's "
+             "files (the policy's denied paths are never sent) and read back after it: what comes back is written "
+             "to this computer only where the policy lets it be written, never into a read-only or denied path, "
+             "never a repository's control file (its hooks, its config and the like), and a file changed on both "
+             "sides is kept as this computer has it, the other copy beside it, with a note. No other folder of the "
+             "host is there, so nothing else the command writes comes back. The engine's helper (sandbox-init) and "
+             "the command's status file are copied into a volume of the container's own, read-only to the command. "
+             "Every command runs under sandbox-init's write gate as on a local engine: no entry named .git is "
+             "created, moved or removed, no control file of a git directory is created or changed, no read-only or "
+             "denied path is written, each such write failing with \"permission denied\" and reported when the "
+             "command has ended.");
+    claims[QStringLiteral("confinement")]
+        = tr("On an engine reached over SSH each command runs in a container of its own on that host, removed when "
+             "the command has ended, in the container's own namespaces as your uid and gid, with every capability "
+             "dropped, no-new-privileges and the container's process limit. Besides the runtime's default seccomp "
+             "profile each command gets sandbox-init's seccomp deny list, as in the auto backend: no command uses "
+             "ptrace or process_vm_readv, creates a namespace, mounts, or uses io_uring, bpf or the kernel keyring, "
+             "and none can trace, read or limit sandbox-init. The host named below is the remote one. ")
+        + runtimeClaim();
+    claims[QStringLiteral("network")]
+        = tr("Network none: the container has no network interface but loopback. Full: the remote engine's default "
+             "network. Allowlist: refused on an engine reached over SSH (nothing runs), since the engine's filtering "
+             "proxy is not forwarded there, and no container gets more network than the policy allows.");
+    // These need a channel to this computer (the filtering proxy, the SSH agent): refused remotely.
+    const QString refused = tr("Refused on an engine reached over SSH (the endpoint setting): the engine's filtering "
+                               "proxy and SSH agent are not forwarded there, so nothing runs under such a policy.");
+    for (const char *dimension : { "allowedDomains", "credentials", "upstreamProxy", "sshAgent" })
+        claims[QString::fromLatin1(dimension)] = refused;
+    claims[QStringLiteral("hostExecution")]
+        = tr("Never granted, whatever the policy allows: the container on the remote host gets no runtime socket, "
+             "session bus or other channel to that host's programs, nor to this computer's.");
 }
 
 DockerSettings DockerLauncher::settings() const
@@ -287,7 +337,8 @@ QString DockerLauncher::check(const QString &socketPath, const QString &image, c
     return {};
 }
 
-Status DockerLauncher::checkRemote(const DockerSettings &current, const QString &folder)
+Status DockerLauncher::checkRemote(const DockerSettings &current, const QString &folder,
+                                   std::shared_ptr<SshTunnel> *kept, std::optional<EngineRuntime> *chosen)
 {
     Result<SshEndpoint> endpoint = SshEndpoint::parse(current.endpoint);
     if (!endpoint.ok())
@@ -307,26 +358,46 @@ Status DockerLauncher::checkRemote(const DockerSettings &current, const QString 
     Result<EngineRuntime::Offer> offer = EngineRuntime::read(DockerApi(tunnel.value()->localSocket()), probeTimeoutMs);
     if (!offer.ok())
         return Error{ QStringLiteral("endpoint"), tunnel.value()->explain(offer.error().message), {} };
-    if (Result<EngineRuntime> runtime = EngineRuntime::choose(offer.value(), current.runtime, shownAs); !runtime.ok())
+    Result<EngineRuntime> runtime = EngineRuntime::choose(offer.value(), current.runtime, shownAs);
+    if (!runtime.ok())
         return runtime.error();
-    // What a command needs of this computer on the engine's host (the helper that gates its
-    // writes, the channel its status comes back on, the workspace) reaches a remote engine only
-    // through bind mounts today, which would mount the remote host's files, not these.
-    return Error{ QStringLiteral("endpoint"),
-                  tr("The engine at %1 answers over SSH and holds the image %2 (OCI runtimes: %3), but commands do "
-                     "not run on a remote engine yet: the engine's helper, the commands' status channels and the "
-                     "workspace would be bind-mounted from the remote host's filesystem, not this computer's. Use a "
-                     "local endpoint (unix://) for now.")
-                      .arg(shownAs, current.image, offer.value().names.join(QStringLiteral(", "))),
-                  {} };
+    // Activation (which keeps the connection) says so; an availability probe does not.
+    if (kept && host())
+        host()->reportActivationNote(
+            tr("The engine at %1 answers over SSH and holds the image %2 (OCI runtimes: %3). Commands run there "
+               "under %4, each in a container of its own, with the workspace copied in before and brought back "
+               "after it.")
+                .arg(shownAs, current.image, offer.value().names.join(QStringLiteral(", ")),
+                     runtime.value().name().isEmpty() ? tr("the default OCI runtime") : runtime.value().name()));
+    if (chosen)
+        *chosen = runtime.value();
+    if (kept)
+        *kept = std::shared_ptr<SshTunnel>(std::move(tunnel).value());
+    return {};
 }
 
 QFuture<Status> DockerLauncher::prepare()
 {
     const DockerSettings current = settings();
     return QtConcurrent::run([this, current]() -> Status {
-        if (SshEndpoint::isSsh(current.endpoint))
-            return checkRemote(current, host() ? host()->runtimeDirectory() : QString());
+        if (SshEndpoint::isSsh(current.endpoint)) {
+            std::shared_ptr<SshTunnel> tunnel;
+            std::optional<EngineRuntime> runtime;
+            if (Status remote
+                = checkRemote(current, host() ? host()->runtimeDirectory() : QString(), &tunnel, &runtime);
+                !remote.ok())
+                return remote;
+            std::shared_ptr<ContainerPool> previousPool;
+            std::shared_ptr<SshTunnel> previousTunnel;
+            QMutexLocker locker(&m_mutex);
+            // The previous activation's connection and containers go (outside the lock).
+            previousPool = std::exchange(m_pool, {});
+            previousTunnel = std::exchange(m_tunnel, tunnel);
+            m_runtime = runtime;
+            m_instanceLabel = QUuid::createUuid().toString(QUuid::Id128);
+            locker.unlock();
+            return {};
+        }
         QString why;
         const QString socket = discoverSocket(current.endpoint, &why);
         if (socket.isEmpty())
@@ -379,9 +450,12 @@ QFuture<Status> DockerLauncher::prepare()
         auto pool = std::make_shared<ContainerPool>(DockerApi(socket), QUuid::createUuid().toString(QUuid::Id128),
                                                     QDir(statusRoot).filePath(QStringLiteral("docker-status")),
                                                     std::move(opener), runtime.name());
+        std::shared_ptr<SshTunnel> previousTunnel;
         QMutexLocker locker(&m_mutex);
         m_pool = std::move(pool);
         m_runtime = runtime;
+        previousTunnel = std::exchange(m_tunnel, {});
+        locker.unlock();
         return {};
     });
 }
@@ -390,8 +464,18 @@ QFuture<Availability> DockerLauncher::isAvailable()
 {
     const DockerSettings current = settings();
     const QString folder = host() ? host()->runtimeDirectory() : QString();
-    return QtConcurrent::run([this, current, folder]() -> Availability {
+    std::shared_ptr<SshTunnel> tunnel;
+    {
+        QMutexLocker locker(&m_mutex);
+        tunnel = m_tunnel;
+    }
+    return QtConcurrent::run([this, current, folder, tunnel]() -> Availability {
         if (SshEndpoint::isSsh(current.endpoint)) {
+            // The activation's connection when it holds: no second one.
+            if (tunnel && tunnel->isRunning()) {
+                const QString problem = check(tunnel->localSocket(), current.image, current.endpoint);
+                return Availability{ problem.isEmpty(), problem.isEmpty() ? QString() : tunnel->explain(problem) };
+            }
             const Status remote = checkRemote(current, folder);
             return Availability{ remote.ok(), remote.ok() ? QString() : remote.error().message };
         }
@@ -420,6 +504,8 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawn(const SpawnRequest
         pool = m_pool;
         current = m_settings;
     }
+    if (SshEndpoint::isSsh(current.endpoint))
+        return spawnRemote(request, policy, current);
     if (!pool)
         return Error{ kind(), tr("The Docker backend is not prepared; activate it first."), {} };
     const QString empty = QDir(host() ? host()->stateDirectory() : QDir::tempPath()).filePath(QStringLiteral("empty"));
@@ -464,12 +550,57 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawn(const SpawnRequest
     return std::shared_ptr<SandboxProcess>(process);
 }
 
+Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawnRemote(const SpawnRequest &request, const Policy &policy,
+                                                                    const DockerSettings &current)
+{
+    std::shared_ptr<SshTunnel> tunnel;
+    QString label;
+    {
+        QMutexLocker locker(&m_mutex);
+        tunnel = m_tunnel;
+        label = m_instanceLabel;
+    }
+    if (!tunnel)
+        return Error{ kind(), tr("The Docker backend is not prepared; activate it first."), {} };
+    if (!tunnel->isRunning())
+        return Error{ QStringLiteral("endpoint"),
+                      tunnel->explain(tr("The SSH connection to the engine has ended.")) + QLatin1Char(' ')
+                          + tr("Activate the backend again."),
+                      {} };
+    const QString helper = host() ? host()->proxyBridgeProgram() : QString();
+    Result<ContainerSpec> spec = ContainerSpec::buildRemote(current, policy, request.effectiveWorkspace(), ::getuid(),
+                                                            ::getgid(), helper, current.endpoint);
+    if (!spec.ok())
+        return spec.error();
+    const QJsonObject labels{ { QStringLiteral("dev.sandbox-studio.launcher"), label },
+                              { QStringLiteral("dev.sandbox-studio.engine-pid"),
+                                QString::number(QCoreApplication::applicationPid()) } };
+    const std::weak_ptr<SshTunnel> weak = tunnel;
+    auto linkLost = [weak](bool failed) -> QString {
+        const std::shared_ptr<SshTunnel> held = weak.lock();
+        if (!held)
+            return tr("the SSH connection was closed when the backend was deactivated");
+        constexpr int graceMs = 2000;
+        if (failed ? held->isRunning(graceMs) : held->isRunning())
+            return {};
+        return held->explain(tr("the SSH connection ended"));
+    };
+    auto process
+        = std::make_shared<RemoteDockerProcess>(DockerApi(tunnel->localSocket()), spec.value(), request, policy, labels,
+                                                tr("the engine at %1").arg(current.endpoint), std::move(linkLost));
+    process->start();
+    return std::shared_ptr<SandboxProcess>(process);
+}
+
 QFuture<Status> DockerLauncher::disposeIdle()
 {
     std::shared_ptr<ContainerPool> pool;
+    std::shared_ptr<SshTunnel> tunnel;
     {
         QMutexLocker locker(&m_mutex);
         pool = m_pool;
+        // Deactivated, or switched away from: the SSH connection closes.
+        tunnel = std::exchange(m_tunnel, {});
     }
     if (!pool)
         return QtFuture::makeReadyFuture(Status());

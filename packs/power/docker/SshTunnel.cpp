@@ -61,12 +61,24 @@ SshTunnel::~SshTunnel()
 
 bool SshTunnel::isRunning() const
 {
+    QMutexLocker locker(&m_mutex);
     if (m_ended)
         return false;
     int status = 0;
     if (::waitpid(m_pid, &status, WNOHANG) == m_pid)
         m_ended = true;
     return !m_ended;
+}
+
+bool SshTunnel::isRunning(int graceMs) const
+{
+    QDeadlineTimer deadline(graceMs);
+    while (isRunning()) {
+        if (deadline.hasExpired())
+            return true;
+        QThread::msleep(10);
+    }
+    return false;
 }
 
 QByteArray SshTunnel::said() const

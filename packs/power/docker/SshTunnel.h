@@ -4,6 +4,7 @@
 #include "protocol/Error.h"
 
 #include <QCoreApplication>
+#include <QMutex>
 #include <QString>
 
 #include <memory>
@@ -37,7 +38,12 @@ public:
     SshTunnel &operator=(const SshTunnel &) = delete;
 
     QString localSocket() const { return m_socket; }
+    // Whether ssh still runs (thread-safe): when it has ended, every API connection through
+    // the tunnel has ended with it.
     bool isRunning() const;
+    // Whether ssh still runs after waiting up to `graceMs` for it to end (a connection through
+    // it has just failed: ssh closes its sockets a moment before it exits).
+    bool isRunning(int graceMs) const;
     // What failed, in a user's words, judged from what ssh said; `fallback` when ssh said
     // nothing that tells (the remote socket did not answer, for one).
     QString explain(const QString &fallback) const;
@@ -52,6 +58,7 @@ private:
     QString m_socket;
     QString m_log;
     pid_t m_pid = -1;
+    mutable QMutex m_mutex;
     mutable bool m_ended = false;
 };
 

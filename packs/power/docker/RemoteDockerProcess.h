@@ -1,0 +1,115 @@
+#pragma once
+
+#include "ContainerSpec.h"
+#include "DockerApi.h"
+#include "DockerArchiveTransfer.h"
+#include "core/SandboxProcess.h"
+#include "core/WorkspaceSync.h"
+
+#include <QJsonObject>
+#include <QMutex>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <thread>
+
+namespace sandbox::power {
+
+// One command on an engine on another host (ContainerSpec::buildRemote()), in a container of
+// its own that nothing of this computer is mounted into:
+//   1. the container is created; the helper (sandbox-init) and the command's empty status
+//      file are put into its helper volume (PUT archive), before it starts;
+//   2. the workspace goes in through WorkspaceSync and DockerArchiveTransfer (its denied
+//      paths never; a large upload reports progress);
+//   3. the container starts and the command runs as an exec under sandbox-init's write gate,
+//      which writes its status lines to the status file; its stream carries stdin, stdout and
+//      stderr;
+//   4. the status file is fetched (the refusals it reports are reported then), the workspace
+//      comes back through WorkspaceSync (its conflict rule and notes), and the container is
+//      removed with its volumes.
+// kill() and terminate() remove the container, which ends everything in it. When the way to
+// the engine (the SSH connection) ends, the command ends with status 255 and a note naming
+// what failed; nothing waits on it. The exec stream is served by a worker thread; everything
+// else runs in this object's thread, which needs an event loop.
+class RemoteDockerProcess final : public SandboxProcess, private WorkspaceTransfer
+{
+    Q_OBJECT
+
+public:
+    // Empty while the way to the engine holds; otherwise what ended it, for the user.
+    // `failed`: a request has just failed, so the way may be ending: worth a moment's wait.
+    using LinkCheck = std::function<QString(bool failed)>;
+
+    // `remote` names the engine in notes ("the engine at ssh://…"); `labels` mark the container.
+    RemoteDockerProcess(DockerApi api, ContainerSpec spec, SpawnRequest request, const Policy &policy,
+                        QJsonObject labels, QString remote, LinkCheck linkLost);
+    ~RemoteDockerProcess() override;
+
+    void start();
+
+    qint64 pid() const override { return 0; }
+    bool isRunning() const override;
+    ExitStatus exitStatus() const override;
+    void writeStdin(const QByteArray &data) override;
+    void closeStdin() override;
+    void terminate() override;
+    void kill() override;
+
+    // The tar archive (ustar) put into the helper volume: `helper` as sandbox-init (root's,
+    // 0555), the status folder (root's, 0755) and in it the empty file `statusName`, the
+    // command's uid:gid's alone (0600), which sandbox-init opens for writing.
+    static Result<QByteArray> helperArchive(const QString &helper, const QString &statusName, uint uid, uint gid);
+
+private:
+    enum class Signal { None, Term, Kill };
+
+    struct Created
+    {
+        QString containerId;
+        QString error;
+    };
+
+    void send(const QString &archive, Progress progress, Done done) override;
+    void fetch(Sink sink, Done done) override;
+    // Creates the container and puts the helper in (a worker thread's part).
+    static Created create(const DockerApi &api, const ContainerSpec &spec, const QJsonObject &labels,
+                          const QString &statusName, const LinkCheck &linkLost);
+    void created(const Created &result);
+    void run();
+    void stream(int fd, QByteArray pending);
+    void readStatus(const QByteArray &lines);
+    void commandEnded(const ExitStatus &status, const QString &lost);
+    void wake();
+    // How the command ended when kill() or terminate() came: removed with its container.
+    std::optional<ExitStatus> endedBySignal() const;
+    // What failed, with the way to the engine's own explanation when that has ended.
+    QString explain(const QString &what) const;
+    void fail(const QString &why);
+    void finish(const ExitStatus &status);
+    void removeContainer();
+
+    DockerApi m_api;
+    ContainerSpec m_spec;
+    SpawnRequest m_request;
+    QJsonObject m_labels;
+    QString m_remote;
+    LinkCheck m_linkLost;
+    QString m_statusName;
+    WorkspaceSync m_sync;
+    std::unique_ptr<DockerArchiveTransfer> m_transfer;
+    QString m_containerId; // set before the worker starts
+    std::thread m_worker;
+    int m_wakeFd = -1;
+    bool m_ended = false; // object thread only
+    bool m_commandRan = false; // object thread only
+
+    mutable QMutex m_mutex;
+    QByteArray m_stdin;
+    bool m_closeStdin = false;
+    Signal m_signal = Signal::None;
+    bool m_running = false;
+    ExitStatus m_exit;
+};
+
+} // namespace sandbox::power
