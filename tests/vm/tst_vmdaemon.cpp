@@ -926,6 +926,21 @@ void TestVmDaemon::allowlistReachesOnlyTheProxy()
     other.kill();
     other.waitForFinished();
 
+    // No command takes the VM's only way out down for the others: the forwarder is out of a
+    // root command's reach, and the next command still gets through.
+    const Outcome killer = ctl(
+        { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"),
+          QStringLiteral("for p in /proc/[0-9]*; do if [ \"$(cat $p/comm 2>/dev/null)\" = sandbox-vm-gvfo ]; then "
+                         "kill -9 ${p#/proc/} 2>/dev/null && echo killed || echo kill-refused; fi; done") });
+    QVERIFY2(killer.out.contains("kill-refused") && !killer.out.contains("killed"),
+             QByteArray(killer.out + killer.err).constData());
+    const Outcome after
+        = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("python3"), QStringLiteral("-c"),
+                QStringLiteral("import urllib.request; print(urllib.request.urlopen("
+                               "'http://localhost:%1/marker.txt', timeout=60).read().decode())")
+                    .arg(m_port) });
+    QVERIFY2(after.out.contains("reached-through-proxy"), QByteArray(after.out + after.err).constData());
+
     // The VM activated again runs it (the guest's kernel).
     const Outcome kernel
         = ctl({ QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("uname"), QStringLiteral("-r") });

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <grp.h>
 #include <map>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -299,6 +300,15 @@ int main(int argc, char **argv)
     const int listener = listenOnLoopback(error);
     if (listener < 0) {
         report(readyFd, error);
+        return 1;
+    }
+    // Nothing more needs root. As nobody, no command (root in the guest, but without CAP_KILL,
+    // CAP_SETUID or CAP_SYS_PTRACE) can signal it or read its memory, so none can take the
+    // VM's only way out down for the commands beside it.
+    constexpr uid_t kNobody = 65534;
+    if (setgroups(0, nullptr) != 0 || setresgid(kNobody, kNobody, kNobody) != 0
+        || setresuid(kNobody, kNobody, kNobody) != 0) {
+        report(readyFd, std::string("cannot become nobody: ") + std::strerror(errno));
         return 1;
     }
     report(readyFd, "ready");
