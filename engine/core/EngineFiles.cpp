@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
@@ -24,13 +25,42 @@ bool overlaps(const QString &a, const QString &b)
     return Policy::isInside(a, b) || Policy::isInside(b, a);
 }
 
-// A directory's names: as given (cleaned) and, where it differs, as the file system resolves it.
-QStringList namesOf(const QString &directory)
+// Where the kernel takes `path`: symbolic links followed, dangling ones too, a missing tail
+// kept as written below the deepest directory that exists.
+QString resolvedName(const QString &path)
 {
-    QStringList names{ QDir::cleanPath(directory) };
-    const QString canonical = QFileInfo(directory).canonicalFilePath();
-    if (!canonical.isEmpty() && !names.contains(canonical))
-        names.append(canonical);
+    QString current = QDir::cleanPath(path);
+    for (int links = 0; links < 40; ++links) {
+        const QFileInfo info(current);
+        if (info.exists())
+            return info.canonicalFilePath();
+        // The first link or missing name on the way, from the top.
+        QString ancestor = current;
+        QString rest;
+        while (ancestor != QLatin1String("/") && !QFileInfo::exists(ancestor) && !QFileInfo(ancestor).isSymLink()) {
+            rest.prepend(QLatin1Char('/') + QFileInfo(ancestor).fileName());
+            ancestor = QFileInfo(ancestor).path();
+        }
+        if (!QFileInfo(ancestor).isSymLink() || QFileInfo::exists(ancestor)) {
+            const QString base = QFileInfo(ancestor).canonicalFilePath();
+            return base.isEmpty() ? current : QDir::cleanPath(base + rest);
+        }
+        // A dangling link: where it points, and the rest below that.
+        const QString target = QFileInfo(ancestor).symLinkTarget();
+        if (target.isEmpty())
+            break;
+        current = QDir::cleanPath(target + rest);
+    }
+    return current;
+}
+
+// A path's names: as given (cleaned) and, where it differs, where the file system takes it.
+QStringList namesOf(const QString &path)
+{
+    QStringList names{ QDir::cleanPath(path) };
+    const QString resolved = resolvedName(path);
+    if (!resolved.isEmpty() && !names.contains(resolved))
+        names.append(resolved);
     return names;
 }
 
@@ -47,9 +77,12 @@ void EngineFiles::keepReadOnly(Policy &policy, const QString &workspace, const Q
         if (directory.isEmpty())
             continue;
         for (const QString &name : namesOf(directory)) {
+            // A writable path by either of its names too (one named through a link).
             const bool reached
                 = std::any_of(policy.writable.cbegin(), policy.writable.cend(), [&](const QString &path) {
-                      return overlaps(QDir::cleanPath(expanded(path, workspace)), name);
+                      const QStringList writableNames = namesOf(expanded(path, workspace));
+                      return std::any_of(writableNames.cbegin(), writableNames.cend(),
+                                         [&](const QString &writable) { return overlaps(writable, name); });
                   });
             if (reached && !policy.readOnly.contains(name))
                 policy.readOnly.append(name);
@@ -60,14 +93,51 @@ void EngineFiles::keepReadOnly(Policy &policy, const QString &workspace, const Q
 QStringList EngineFiles::gitUserConfiguration()
 {
     const QString home = QDir::homePath();
-    QStringList files{ QDir(home).filePath(QStringLiteral(".gitconfig")) };
-    // Git ignores a relative XDG_CONFIG_HOME, as the XDG specification says.
-    const QString xdg = qEnvironmentVariable("XDG_CONFIG_HOME");
-    files.append(QDir(QDir::isAbsolutePath(xdg) ? xdg : QDir(home).filePath(QStringLiteral(".config")))
-                     .filePath(QStringLiteral("git")));
-    const QString global = qEnvironmentVariable("GIT_CONFIG_GLOBAL");
-    if (QDir::isAbsolutePath(global))
-        files.append(QDir::cleanPath(global));
+    // ~/.config/git whatever XDG_CONFIG_HOME says here: git run elsewhere (an editor, another
+    // shell) may read it. A relative XDG_CONFIG_HOME or GIT_CONFIG_GLOBAL names a place under
+    // each working directory git runs in; what the engine cannot name, it cannot keep.
+    QStringList files{ QDir(home).filePath(QStringLiteral(".gitconfig")),
+                       QDir(home).filePath(QStringLiteral(".config/git")) };
+    for (const char *variable : { "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL" }) {
+        const QString value = qEnvironmentVariable(variable);
+        if (!QDir::isAbsolutePath(value))
+            continue;
+        const QString file = variable[0] == 'X' ? QDir(value).filePath(QStringLiteral("git")) : value;
+        if (!files.contains(QDir::cleanPath(file)))
+            files.append(QDir::cleanPath(file));
+    }
+    // The files they include ([include] and [includeIf] path = ...), as git finds them, a few
+    // levels deep: ~/.gitconfig.local is as much the user's configuration.
+    for (qsizetype i = 0; i < files.size() && files.size() < 64; ++i) {
+        QString file = files.at(i);
+        if (QFileInfo(file).isDir())
+            file = QDir(file).filePath(QStringLiteral("config"));
+        QFile config(file);
+        if (config.size() > 1024 * 1024 || !config.open(QIODevice::ReadOnly))
+            continue;
+        bool inInclude = false;
+        for (const QByteArray &raw : config.readAll().split('\n')) {
+            const QByteArray line = raw.trimmed();
+            if (line.startsWith('[')) {
+                const QByteArray section = line.mid(1).toLower();
+                inInclude = section.startsWith("include]") || section.startsWith("includeif ")
+                    || section.startsWith("includeif\"");
+                continue;
+            }
+            const qsizetype equals = line.indexOf('=');
+            if (!inInclude || equals < 0 || line.left(equals).trimmed().toLower() != "path")
+                continue;
+            QString included = QString::fromUtf8(line.mid(equals + 1).trimmed());
+            if (included.size() >= 2 && included.startsWith(QLatin1Char('"')) && included.endsWith(QLatin1Char('"')))
+                included = included.mid(1, included.size() - 2);
+            if (included.startsWith(QLatin1String("~/")))
+                included = home + included.mid(1);
+            else if (!QDir::isAbsolutePath(included))
+                included = QFileInfo(file).dir().filePath(included);
+            if (!included.isEmpty() && !files.contains(QDir::cleanPath(included)))
+                files.append(QDir::cleanPath(included));
+        }
+    }
     return files;
 }
 

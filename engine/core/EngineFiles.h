@@ -23,10 +23,11 @@ public:
     static void keepReadOnly(Policy &policy, const QString &workspace, const QStringList &directories);
 
     // Git's configuration of the user, the files the host's git reads in every repository
-    // (~/.gitconfig, $XDG_CONFIG_HOME/git or ~/.config/git, $GIT_CONFIG_GLOBAL): not the
-    // engine's, but a command that wrote there would make the host's next git run its
-    // code (core.fsmonitor, core.hooksPath, an alias). The engine keeps them read-only with
-    // keepReadOnly() wherever a writable path reaches them, whether they exist or not.
+    // (~/.gitconfig, ~/.config/git, $XDG_CONFIG_HOME/git, $GIT_CONFIG_GLOBAL, and the files
+    // they include): not the engine's, but a command that wrote there would make the host's
+    // next git run its code (core.fsmonitor, core.hooksPath, an alias). The engine keeps them
+    // read-only with keepReadOnly() wherever a writable path reaches them, whether they
+    // exist or not, by the names given and where links take them.
     static QStringList gitUserConfiguration();
 
     // Where the engine keeps its certificate authority (its private key included), inside

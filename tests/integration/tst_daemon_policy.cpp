@@ -2,6 +2,7 @@
 // on the next command, the engine's files stay read-only, and refusals (proxy, confinement,
 // tier 2's supervisors) are followed as events.
 #include "DaemonFixture.h"
+#include "TestFiles.h"
 
 #include <QDir>
 #include <QFile>
@@ -19,7 +20,9 @@
 
 using sandbox::test::binary;
 using sandbox::test::Outcome;
+using sandbox::test::readFile;
 using sandbox::test::runProgram;
+using sandbox::test::writeFile;
 
 class TestDaemonPolicy final : public QObject, private sandbox::test::DaemonFixture
 {
@@ -208,80 +211,108 @@ void TestDaemonPolicy::gitsUserConfigurationStaysReadOnlyWhereAWritablePathReach
 {
     // A policy that makes the home writable (a command run from $HOME): git's configuration of
     // the user there is read by the host's git in every repository, so a command that wrote
-    // core.fsmonitor into it would run its code at the user's next `git status`. The user's
-    // ~/.gitconfig is a link into a dotfiles folder, and ~/.config/git does not exist yet.
-    // In both tiers, through the daemon ("d") and with the engine embedded ("e").
+    // core.fsmonitor into it would run its code at the user's next `git status`. The home is
+    // set up the way dotfiles often are: ~/.gitconfig a link into a dotfiles folder, including
+    // ~/.gitconfig.local; XDG_CONFIG_HOME a folder reached through a link, with no git folder
+    // yet; GIT_CONFIG_GLOBAL a link whose file does not exist yet. A second policy names its
+    // writable path through a link to the dotfiles folder. In both tiers, through the daemon
+    // ("d") and with the engine embedded ("e", twice: the second run may come from a recorded plan).
     const QString home = m_rig.filePath(QStringLiteral("home"));
-    const QString dotfile = home + QStringLiteral("/dotfiles/gitconfig");
-    const QByteArray configured = "[user]\n\tname = The User\n";
-    QVERIFY(QDir().mkpath(QFileInfo(dotfile).path()));
-    QFile dotfileFile(dotfile);
-    QVERIFY(dotfileFile.open(QIODevice::WriteOnly) && dotfileFile.write(configured) == configured.size());
-    dotfileFile.close();
+    const QString dotfiles = home + QStringLiteral("/dotfiles");
+    const QByteArray configured = "[user]\n\tname = The User\n[include]\n\tpath = ~/.gitconfig.local\n";
+    const QByteArray local = "[user]\n\temail = user@example.org\n";
+    QVERIFY(QDir().mkpath(dotfiles + QStringLiteral("/cfg")) && QDir().mkpath(dotfiles + QStringLiteral("/evil/git")));
+    QVERIFY(writeFile(dotfiles + QStringLiteral("/gitconfig"), configured));
+    QVERIFY(writeFile(home + QStringLiteral("/.gitconfig.local"), local));
     QVERIFY(QFile::link(QStringLiteral("dotfiles/gitconfig"), home + QStringLiteral("/.gitconfig")));
-    QProcessEnvironment daemonEnvironment = environment(QStringLiteral("d"));
-    for (const char *name : { "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL" })
-        daemonEnvironment.remove(QString::fromLatin1(name));
-    daemonEnvironment.insert(QStringLiteral("HOME"), home);
-    m_rig.clearLog();
-    m_rig.start(daemonEnvironment);
-    const auto run = [&](const QStringList &args, const QString &profile) {
+    QVERIFY(QFile::link(QStringLiteral("cfg"), dotfiles + QStringLiteral("/config")));
+    QVERIFY(QFile::link(QStringLiteral("missing-global"), dotfiles + QStringLiteral("/global")));
+    QVERIFY(QFile::link(QStringLiteral("dotfiles"), home + QStringLiteral("/wl")));
+    const auto environmentOf = [&](const QString &profile) {
         QProcessEnvironment env = environment(profile);
-        for (const char *name : { "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL" })
-            env.remove(QString::fromLatin1(name));
         env.insert(QStringLiteral("HOME"), home);
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dotfiles + QStringLiteral("/config"));
+        env.insert(QStringLiteral("GIT_CONFIG_GLOBAL"), dotfiles + QStringLiteral("/global"));
+        return env;
+    };
+    m_rig.clearLog();
+    m_rig.start(environmentOf(QStringLiteral("d")));
+    const auto run = [&](const QStringList &args, const QString &profile) {
         return runProgram(binary(QStringLiteral("sandboxctl")),
                           QStringList{ QStringLiteral("--socket"),
                                        profile == QLatin1String("d")
                                            ? m_rig.socket()
                                            : m_rig.filePath(profile + QStringLiteral("/engine.sock")) }
                               + args,
-                          home, {}, 60000, env);
+                          home, {}, 60000, environmentOf(profile));
     };
     QTRY_VERIFY_WITH_TIMEOUT(run({ QStringLiteral("status") }, QStringLiteral("d")).out.contains("active backend"),
                              30000);
-    const QString policyPath = m_rig.filePath(QStringLiteral("work/home-writable.json"));
-    QFile policyFile(policyPath);
-    QVERIFY(policyFile.open(QIODevice::WriteOnly));
-    policyFile.write(QStringLiteral(R"({"filesystem":{"readable":["/"],"writable":["%1","/tmp"],"denied":[],
+    const auto writePolicy = [&](const QString &name, const QString &writable) {
+        const QString path = m_rig.filePath(QStringLiteral("work/") + name);
+        writeFile(path,
+                  QStringLiteral(R"({"filesystem":{"readable":["/"],"writable":["%1","/tmp"],"denied":[],
         "readOnly":[]},"confinement":{"processes":"isolated"},"network":{"mode":"none","allowedDomains":[],
         "deniedDomains":[]},"hostExecution":"deny"})")
-                         .arg(home)
-                         .toUtf8());
-    policyFile.close();
-    const QString script
-        = QStringLiteral("for attempt in 'printf \"[core]\\n\\tfsmonitor = touch planted\\n\" >> ~/.gitconfig' "
-                         "'rm ~/.gitconfig' 'mv ~/.gitconfig ~/.gitconfig.old' 'ln -sf /dev/null ~/.gitconfig' "
-                         "'echo planted > ~/dotfiles/gitconfig' 'mkdir -p ~/.config/git' "
-                         "'mkdir -p ~/.config && echo planted > ~/.config/git'; do "
-                         "if sh -c \"$attempt\" 2>/dev/null; then echo \"DONE $attempt\"; fi; done; "
-                         "echo ordinary > ~/notes.txt && echo finished");
+                      .arg(writable)
+                      .toUtf8());
+        return path;
+    };
+    const QString homeWritable = writePolicy(QStringLiteral("home-writable.json"), home);
+    const QString linkWritable = writePolicy(QStringLiteral("link-writable.json"), home + QStringLiteral("/wl"));
+    const QString plant = QStringLiteral("printf \"[core]\\n\\tfsmonitor = touch planted\\n\"");
+    const auto attempts = [&](const QStringList &tries, const QString &ordinary) -> QString {
+        QString script = QStringLiteral("for attempt in");
+        for (const QString &attempt : tries)
+            script += QStringLiteral(" '") + attempt + QLatin1Char('\'');
+        return script
+            + QStringLiteral("; do if sh -c \"$attempt\" 2>/dev/null; then echo \"DONE $attempt\"; fi; done; ")
+            + ordinary + QStringLiteral(" && echo finished");
+    };
+    const QString fromHome = attempts(
+        { plant + QStringLiteral(" >> ~/.gitconfig"), QStringLiteral("rm ~/.gitconfig"),
+          QStringLiteral("mv ~/.gitconfig ~/.gitconfig.old"), QStringLiteral("ln -sf /dev/null ~/.gitconfig"),
+          plant + QStringLiteral(" > ~/dotfiles/gitconfig"), plant + QStringLiteral(" >> ~/.gitconfig.local"),
+          QStringLiteral("mkdir -p ~/.config/git"), QStringLiteral("mkdir ~/dotfiles/config/git"),
+          QStringLiteral("mkdir ~/dotfiles/cfg/git"), QStringLiteral("rm ~/dotfiles/config"),
+          QStringLiteral("mv ~/dotfiles/config ~/dotfiles/config.old"), QStringLiteral("rmdir ~/dotfiles/cfg"),
+          QStringLiteral("ln -sfn evil ~/dotfiles/config"), plant + QStringLiteral(" > ~/dotfiles/global"),
+          plant + QStringLiteral(" > ~/dotfiles/missing-global"), QStringLiteral("rm ~/dotfiles/global") },
+        QStringLiteral("echo ordinary > ~/notes.txt"));
+    const QString throughLink
+        = attempts({ plant + QStringLiteral(" >> ~/wl/gitconfig"), plant + QStringLiteral(" > ~/wl/missing-global"),
+                     QStringLiteral("mkdir ~/wl/cfg/git") },
+                   QStringLiteral("echo ordinary > ~/wl/notes.txt"));
     for (const QString &tier : { QStringLiteral("strongest"), QStringLiteral("landlock-seccomp") }) {
-        // "e" twice: the second run may be served from a recorded plan.
         for (const QString &profile : { QStringLiteral("d"), QStringLiteral("e"), QStringLiteral("e") }) {
             QVERIFY(QDir().mkpath(m_rig.filePath(profile + QStringLiteral("/config")))
                     && QDir().mkpath(m_rig.filePath(profile + QStringLiteral("/state"))));
             QVERIFY(QFile::setPermissions(m_rig.filePath(profile),
                                           QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
-            for (const QStringList &setting :
-                 { QStringList{ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:auto"),
-                                QStringLiteral("tier=") + tier },
-                   QStringList{ QStringLiteral("policy"), QStringLiteral("set"), policyPath } }) {
-                const Outcome set = run(setting, profile);
-                QVERIFY2(set.exitCode == 0, QByteArray(set.out + set.err).constData());
+            const Outcome set = run({ QStringLiteral("settings"), QStringLiteral("set"), QStringLiteral("builtin:auto"),
+                                      QStringLiteral("tier=") + tier },
+                                    profile);
+            QVERIFY2(set.exitCode == 0, QByteArray(set.out + set.err).constData());
+            for (const auto &[policy, script] :
+                 { std::pair{ homeWritable, fromHome }, std::pair{ linkWritable, throughLink } }) {
+                const Outcome ran = run({ QStringLiteral("run"), QStringLiteral("--policy"), policy,
+                                          QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"), script },
+                                        profile);
+                const QByteArray context = (tier + QLatin1Char('/') + profile + QLatin1Char(' ') + policy).toUtf8()
+                    + ": " + ran.out + ran.err;
+                QVERIFY2(ran.exitCode == 0 && ran.out.contains("finished"), context.constData());
+                QVERIFY2(!ran.out.contains("DONE"), context.constData());
             }
-            const Outcome ran = run(
-                { QStringLiteral("run"), QStringLiteral("--"), QStringLiteral("sh"), QStringLiteral("-c"), script },
-                profile);
-            const QByteArray context = (tier + QLatin1Char('/') + profile).toUtf8() + ": " + ran.out + ran.err;
-            QVERIFY2(ran.exitCode == 0 && ran.out.contains("finished"), context.constData());
-            QVERIFY2(!ran.out.contains("DONE"), context.constData());
-            QCOMPARE(QFileInfo(home + QStringLiteral("/.gitconfig")).symLinkTarget(), dotfile);
-            QFile after(dotfile);
-            QVERIFY(after.open(QIODevice::ReadOnly));
-            QCOMPARE(after.readAll(), configured);
-            QVERIFY2(!QFileInfo::exists(home + QStringLiteral("/.config/git")), context.constData());
-            QVERIFY(!QFileInfo::exists(home + QStringLiteral("/.gitconfig.old")));
+            QCOMPARE(QFileInfo(home + QStringLiteral("/.gitconfig")).symLinkTarget(),
+                     dotfiles + QStringLiteral("/gitconfig"));
+            QCOMPARE(readFile(dotfiles + QStringLiteral("/gitconfig")), configured);
+            QCOMPARE(readFile(home + QStringLiteral("/.gitconfig.local")), local);
+            QCOMPARE(QFileInfo(dotfiles + QStringLiteral("/config")).symLinkTarget(),
+                     dotfiles + QStringLiteral("/cfg"));
+            QVERIFY(QFileInfo(dotfiles + QStringLiteral("/cfg")).isDir());
+            for (const char *absent :
+                 { "/.config/git", "/dotfiles/cfg/git", "/dotfiles/missing-global", "/.gitconfig.old" })
+                QVERIFY2(!QFileInfo::exists(home + QLatin1String(absent)), absent);
         }
     }
 }

@@ -248,9 +248,9 @@ Result<GuestLayout> GuestLayout::fromPolicy(const Policy &policy, const QString 
     for (const QString &entry : policy.readOnly) {
         const QString path = expand(entry, workspace, home);
         const QString named = namedBy(entry);
-        // A link's own name (a dotfile linked elsewhere) is the gate's to keep as well.
-        if (named != path && QFileInfo(named).isSymLink() && insideWritable(named)
-            && !builder.layout.gateReadOnly.contains(named))
+        // Named through a symbolic link (a dotfile linked elsewhere): the gate gets the name
+        // too, and keeps every link on the way from being replaced.
+        if (named != path && !builder.layout.gateReadOnly.contains(named))
             builder.layout.gateReadOnly.append(named);
         if (!insideWritable(path))
             continue;

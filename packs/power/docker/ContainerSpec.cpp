@@ -181,10 +181,10 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
             inside = inside || Policy::isInside(expanded, mount);
         if (!inside)
             continue;
-        if (!QFileInfo::exists(expanded) || QFileInfo(expanded).isSymLink())
-            notMounted.append(expanded);
-        else if (mountable(expanded))
+        if (QFileInfo::exists(expanded) && !QFileInfo(expanded).isSymLink() && mountable(expanded))
             readOnly.append(expanded);
+        else
+            notMounted.append(expanded);
     }
     spec.m_readOnly = readOnly + notMounted;
     // The repository at the root of each writable mount keeps its existing control files

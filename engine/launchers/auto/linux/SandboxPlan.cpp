@@ -205,12 +205,10 @@ Status SandboxPlan::resolvePaths(const Input &input, FilesystemReads *reads)
             return ok;
         const QString resolved = HostFilesystem::resolveEvenIfMissing(path, reads);
         appendUnique(m_readOnly, resolved);
-        // A symbolic link's own name too (a dotfile linked into a dotfiles repository):
-        // replacing the link would change what the path names without touching its target.
-        const QString named = QDir(HostFilesystem::resolveEvenIfMissing(QFileInfo(path).path(), reads))
-                                  .filePath(QFileInfo(path).fileName());
-        if (named != resolved && QFileInfo(named).isSymLink())
-            appendUnique(m_readOnly, named);
+        // Named through a symbolic link (a dotfile linked into a dotfiles folder): the write
+        // gate is given the name too, and keeps every link on the way from being replaced.
+        if (path != resolved)
+            appendUnique(m_readOnlyAsNamed, path);
     }
     // Denied paths: a `*` component matches any one existing name, and a path that does
     // not exist yet is kept (resolved through its deepest existing ancestor), so that a
@@ -263,9 +261,8 @@ void SandboxPlan::planMounts(const Input &input, FilesystemReads *reads)
     for (const QString &path : m_writable)
         binds.append({ 2, { QStringLiteral("rw"), path, path } });
     for (const QString &path : m_readOnly) {
-        // What does not exist cannot be mounted, nor can a link's own name: the write gate
-        // keeps them from being made or replaced.
-        if (!QFileInfo::exists(path) || QFileInfo(path).isSymLink())
+        // What does not exist cannot be mounted: the write gate keeps it from being made.
+        if (!QFileInfo::exists(path))
             continue;
         binds.append({ 3, { QStringLiteral("ro"), path, path } });
         // Every directory between the writable root and a read-only path becomes a mount
@@ -464,13 +461,15 @@ void SandboxPlan::planGuard(const Input &input, FilesystemReads *reads)
         bool insideWritable = false;
         for (const QString &root : m_writable)
             insideWritable = insideWritable || (Policy::isInside(path, root) && path != root);
-        // Tier 1 pins what exists with read-only mounts; what does not exist yet, a link's
-        // own name, and everything in tier 2, the write gate keeps from being made or changed.
+        // Tier 1 pins what exists with read-only mounts; what does not exist yet, and
+        // everything in tier 2, the write gate keeps from being made or changed.
         if (insideWritable && input.tier == 1)
             noteResolved(reads, path);
-        if (insideWritable && (input.tier == 2 || !QFileInfo::exists(path) || QFileInfo(path).isSymLink()))
+        if (insideWritable && (input.tier == 2 || !QFileInfo::exists(path)))
             m_guardReadOnly.append(path);
     }
+    for (const QString &path : m_readOnlyAsNamed)
+        appendUnique(m_guardReadOnly, path);
 }
 
 void SandboxPlan::planEnvironment(const Input &input)

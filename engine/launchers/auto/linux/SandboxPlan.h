@@ -92,6 +92,7 @@ private:
     QStringList m_readable;
     QStringList m_writable;
     QStringList m_readOnly;
+    QStringList m_readOnlyAsNamed; // read-only paths named through a symbolic link, as named
     QStringList m_denied; // resolved, with every alias under which the host shows them
     QStringList m_hostChannels;
     bool m_privateTmp = false;

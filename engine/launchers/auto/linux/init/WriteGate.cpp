@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -65,6 +66,53 @@ std::string baseOf(const std::string &path)
 {
     const size_t slash = path.rfind('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Resolves the absolute `path` as the kernel would: symbolic links followed where they lie on
+// it (dangling ones too), `..` taken from the directory reached, a missing tail kept as
+// written. Each link met on the way goes to `links` (its directory resolved, its own name
+// kept): replacing one would change what `path` names without writing anything under it.
+std::string resolveKeepingLinks(const std::string &path, std::vector<std::string> &links)
+{
+    std::deque<std::string> pending;
+    const auto queue = [&pending](const std::string &text) {
+        std::vector<std::string> parts;
+        for (size_t at = 0; at <= text.size();) {
+            const size_t slash = std::min(text.find('/', at), text.size());
+            if (slash > at)
+                parts.push_back(text.substr(at, slash - at));
+            at = slash + 1;
+        }
+        pending.insert(pending.begin(), parts.begin(), parts.end());
+    };
+    queue(path);
+    std::string resolved = "/";
+    for (int links_followed = 0; !pending.empty();) {
+        const std::string part = pending.front();
+        pending.pop_front();
+        if (part == ".")
+            continue;
+        if (part == "..") {
+            resolved = parentOf(resolved);
+            continue;
+        }
+        const std::string candidate = joinPath(resolved, part);
+        struct stat st = {};
+        if (lstat(candidate.c_str(), &st) == 0 && S_ISLNK(st.st_mode) && links_followed < 40) {
+            ++links_followed;
+            links.push_back(candidate);
+            char target[PATH_MAX + 1];
+            const ssize_t n = readlink(candidate.c_str(), target, PATH_MAX);
+            if (n > 0) {
+                if (target[0] == '/')
+                    resolved = "/";
+                queue(std::string(target, static_cast<size_t>(n)));
+                continue;
+            }
+        }
+        resolved = candidate;
+    }
+    return resolved;
 }
 
 bool onProc(int fd)
@@ -184,12 +232,9 @@ WriteGate::WriteGate(const InitConfig &config)
     for (const std::string &root : config.guardRepositories)
         m_roots.push_back(canonical(root));
     for (const std::string &path : config.guardReadOnly) {
-        m_readOnly.push_back(canonical(path));
-        // A symbolic link's own name too (a dotfile linked elsewhere): replacing the link
-        // would change what the path names without writing its target.
-        struct stat link = {};
-        if (lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode))
-            m_readOnly.push_back(joinPath(canonical(parentOf(path)), baseOf(path)));
+        const std::string resolved = resolveKeepingLinks(path, m_linksToReadOnly);
+        if (std::find(m_readOnly.begin(), m_readOnly.end(), resolved) == m_readOnly.end())
+            m_readOnly.push_back(resolved);
     }
     for (const std::string &path : config.guardDenied) {
         m_denied.push_back(path);
@@ -256,13 +301,16 @@ std::string WriteGate::nearestGitDirectory(const std::string &directory) const
     return {};
 }
 
-std::string WriteGate::judge(const std::string &directory, const std::string &name, bool moving) const
+std::string WriteGate::judge(const std::string &directory, const std::string &name, Change change) const
 {
     if (name == "." || name == "..")
         return {}; // the kernel refuses changing these itself
+    const bool moving = change == Change::Move;
     const std::string full = joinPath(directory, name);
     if (const std::string denied = deniedPathOf(full); !denied.empty())
         return "beneath " + denied + ", which the policy denies";
+    if (std::find(m_linksToReadOnly.begin(), m_linksToReadOnly.end(), full) != m_linksToReadOnly.end())
+        return "a symbolic link on the way to a read-only path of the policy";
     // The roots are known by path: a root moved away (or the directory holding it) would
     // leave its repositories unguarded under the new name.
     if (moving) {
@@ -271,10 +319,12 @@ std::string WriteGate::judge(const std::string &directory, const std::string &na
                 return "holds a writable path of the policy, whose repositories are guarded";
         }
     }
+    // A directory on the way to a read-only path (existing or not yet) is neither moved,
+    // removed nor replaced by something else of that name (a link elsewhere); only made.
     for (const std::string &path : m_readOnly) {
         if (isUnder(full, path))
             return "a read-only path of the policy";
-        if (moving && isUnder(path, full))
+        if (change != Change::MakeDirectory && isUnder(path, full))
             return "holds a read-only path of the policy";
     }
     if (!underGuardedRoot(full))
@@ -717,7 +767,7 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
                 return fail(-ENOENT);
             if (target.parentPath.empty())
                 return fail(-ENOENT);
-            if (const std::string why = judge(target.parentPath, target.name, false); !why.empty())
+            if (const std::string why = judge(target.parentPath, target.name, Change::Write); !why.empty())
                 return refuse(joinPath(target.parentPath, target.name), why);
             if (!mayWrite(target.parentPath, true))
                 return fail(-EACCES);
@@ -783,7 +833,9 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
     case Op::Symlink: {
         if (target.object >= 0)
             return fail(-EEXIST);
-        if (const std::string why = judge(target.parentPath, target.name, false); !why.empty())
+        if (const std::string why
+            = judge(target.parentPath, target.name, op == Op::Mkdir ? Change::MakeDirectory : Change::Write);
+            !why.empty())
             return refuse(where, why);
         if (!mayWrite(target.parentPath, true))
             return fail(-EACCES);
@@ -809,7 +861,7 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
         const std::string real = objectPath(source.object);
         if (const std::string why = judgeEntry(source.object, real); !why.empty())
             return refuse(real, why);
-        if (const std::string why = judge(target.parentPath, target.name, false); !why.empty())
+        if (const std::string why = judge(target.parentPath, target.name, Change::Write); !why.empty())
             return refuse(where, why);
         if (!mayWrite(target.parentPath, true) || !mayWrite(real, false))
             return fail(-EACCES);
@@ -820,9 +872,9 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
         if (source.parentPath.empty())
             return fail(-ENOENT);
         const std::string from = joinPath(source.parentPath, source.name);
-        if (const std::string why = judge(source.parentPath, source.name, true); !why.empty())
+        if (const std::string why = judge(source.parentPath, source.name, Change::Move); !why.empty())
             return refuse(from, why);
-        if (const std::string why = judge(target.parentPath, target.name, true); !why.empty())
+        if (const std::string why = judge(target.parentPath, target.name, Change::Move); !why.empty())
             return refuse(where, why);
         if ((underGuardedRoot(from) || underGuardedRoot(where))
             && nearestGitDirectory(source.parentPath) != nearestGitDirectory(target.parentPath))
@@ -835,7 +887,7 @@ bool WriteGate::answer(int notifyFd, const seccomp_notif &request, seccomp_notif
     case Op::Unlink: {
         if (target.object < 0)
             return fail(-ENOENT);
-        if (const std::string why = judge(target.parentPath, target.name, false); !why.empty())
+        if (const std::string why = judge(target.parentPath, target.name, Change::Write); !why.empty())
             return refuse(where, why);
         if (!mayWrite(target.parentPath, true))
             return fail(-EACCES);
@@ -860,7 +912,7 @@ std::string WriteGate::judgeEntry(int fd, const std::string &real) const
         return "a file with other hard links, which may lie outside the writable paths";
     if (real.empty() || real[0] != '/')
         return {};
-    return judge(parentOf(real), baseOf(real), false);
+    return judge(parentOf(real), baseOf(real), Change::Write);
 }
 
 void WriteGate::removeLeftovers()

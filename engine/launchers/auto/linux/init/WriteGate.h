@@ -75,9 +75,11 @@ private:
 
     int resolve(unsigned pid, int base, const std::string &path, bool followLast, Target &out) const;
     int openBase(unsigned pid, int dirfd, const std::string &path) const;
-    // Why changing `name` in `directory` is refused, or empty when it is not; `moving`:
-    // the entry is renamed away or replaced by a rename.
-    std::string judge(const std::string &directory, const std::string &name, bool moving) const;
+    // What a call does to an entry: makes a directory there, moves it away or replaces it by
+    // a rename, or anything else (creates, writes, links, removes).
+    enum class Change { Write, MakeDirectory, Move };
+    // Why changing `name` in `directory` is refused, or empty when it is not.
+    std::string judge(const std::string &directory, const std::string &name, Change change) const;
     std::string nearestGitDirectory(const std::string &directory) const;
     bool underGuardedRoot(const std::string &path) const;
     // The denied path of the policy that `path` lies beneath, or empty.
@@ -92,7 +94,8 @@ private:
     int m_tier = 1;
     bool m_guest = false; // a VM guest: nothing on its sysfs is written
     std::vector<std::string> m_roots; // canonical guarded roots
-    std::vector<std::string> m_readOnly; // canonical read-only paths inside them
+    std::vector<std::string> m_readOnly; // read-only paths inside them, resolved (resolveKeepingLinks)
+    std::vector<std::string> m_linksToReadOnly; // the symbolic links on the way to them
     std::vector<std::string> m_denied; // the policy's denied paths, as given and canonical
     std::vector<std::string> m_writable; // tier 2: where the command may write at all
     std::vector<std::string> m_devices; // tier 2: device nodes it may open for writing
