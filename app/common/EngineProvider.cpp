@@ -3,7 +3,7 @@
 #include "ConfigurationLocation.h"
 #include "ConfigurationMigration.h"
 #include "PlaintextSecretsOptIn.h"
-#include "core/AtomPack.h"
+#include "core/packs/AtomPack.h"
 #include "launchers/Builtins.h"
 #include "protocol/RuntimeDirectory.h"
 #include "server/Client.h"

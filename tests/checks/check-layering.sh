@@ -38,7 +38,7 @@ fi
 engine_include='#include "(core|launchers|net|server|protocol|fdio)/'
 handoff_plain='launchers/auto/linux/handoff/(InitConfigFormat|InitHandoff|PlanRecord|RecordedEntry|Sha256)\.h'
 if grep -rnE "$engine_include" app/common \
-    | grep -vE '#include "(core/[A-Za-z]+\.h|server/[A-Za-z]+\.h|protocol/[A-Za-z]+\.h|launchers/Builtins\.h)"'; then
+    | grep -vE '#include "(core/([a-z]+/)?[A-Za-z]+\.h|server/[A-Za-z]+\.h|protocol/[A-Za-z]+\.h|launchers/Builtins\.h)"'; then
     report "app/common/ hosts the engine through core/, server/, protocol/ and launchers/Builtins.h only (lines above)"
 fi
 # The one exception: sandboxctl makes the recorder of builtin:auto's plans, which only it can

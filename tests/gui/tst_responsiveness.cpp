@@ -6,7 +6,7 @@
 #include "GuiTest.h"
 #include "MainWindow.h"
 #include "SchemaForm.h"
-#include "core/KeychainSecretStore.h"
+#include "core/secrets/KeychainSecretStore.h"
 #include "server/Client.h"
 #include "server/EngineThread.h"
 

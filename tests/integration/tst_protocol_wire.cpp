@@ -3,7 +3,7 @@
 // and missing parameters. Each gets a JSON-RPC error naming what is wrong (or, for a
 // broken stream, a clean hang-up), and the server keeps serving everyone else.
 #include "core/Engine.h"
-#include "core/Launcher.h"
+#include "core/launcher/Launcher.h"
 #include "server/Client.h"
 #include "server/FrameDecoder.h"
 #include "server/InProcessTransport.h"

@@ -2,7 +2,7 @@
 // drives it: frames on the socket the VM's port would connect to, the engine's real
 // filtering proxy behind it, a real HTTP server on loopback. No VM is booted.
 #include "ForwarderProtocol.h"
-#include "core/BackendHost.h"
+#include "core/backends/BackendHost.h"
 #include "launchers/vm/GuestProxyLink.h"
 #include "launchers/vm/LittleEndian.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/ProxyChannel.h"
+#include "core/launcher/ProxyChannel.h"
 #include "protocol/Error.h"
 
 #include <QByteArray>

@@ -4,7 +4,7 @@
 #include "GuestLayout.h"
 #include "GuestRequest.h"
 #include "VmDriver.h"
-#include "core/Launcher.h"
+#include "core/launcher/Launcher.h"
 
 #include <QCoreApplication>
 #include <QList>
