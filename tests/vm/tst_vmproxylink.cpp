@@ -3,8 +3,8 @@
 // filtering proxy behind it, a real HTTP server on loopback. No VM is booted.
 #include "ForwarderProtocol.h"
 #include "core/backends/BackendHost.h"
-#include "launchers/vm/GuestProxyLink.h"
-#include "launchers/vm/LittleEndian.h"
+#include "launchers/vm/guest/GuestProxyLink.h"
+#include "launchers/vm/image/LittleEndian.h"
 
 #include <QLocalSocket>
 #include <QTcpServer>

@@ -1,7 +1,7 @@
 #include "HyperVDriver.h"
 
 #include "GuestProtocol.h"
-#include "HyperVBootDisk.h"
+#include "launchers/vm/image/HyperVBootDisk.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -1,7 +1,7 @@
 #include "GuestAgentRelay.h"
 
 #include "GuestProtocol.h"
-#include "LittleEndian.h"
+#include "launchers/vm/image/LittleEndian.h"
 
 #include <QLocalSocket>
 

@@ -1,6 +1,6 @@
 #include "GuestImage.h"
 
-#include "CpioArchive.h"
+#include "launchers/vm/image/CpioArchive.h"
 
 #include <QCoreApplication>
 #include <QDir>

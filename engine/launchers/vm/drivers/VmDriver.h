@@ -1,7 +1,7 @@
 #pragma once
 
-#include "GuestLayout.h"
-#include "OpenedShares.h"
+#include "launchers/vm/guest/GuestLayout.h"
+#include "launchers/vm/guest/OpenedShares.h"
 #include "protocol/BackendInfo.h"
 #include "protocol/Error.h"
 

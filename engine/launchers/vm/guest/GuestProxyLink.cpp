@@ -1,7 +1,7 @@
 #include "GuestProxyLink.h"
 
 #include "ForwarderProtocol.h"
-#include "LittleEndian.h"
+#include "launchers/vm/image/LittleEndian.h"
 
 #include <QCoreApplication>
 #include <QDir>
