@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ProtocolNames.h"
+#include "client/ProtocolNames.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "FrameDecoder.h"
+#include "client/FrameDecoder.h"
 
 #include <QJsonObject>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "InProcessTransport.h"
+#include "client/InProcessTransport.h"
 
 #include <QMutex>
 #include <QMutexLocker>

@@ -1,4 +1,4 @@
-#include "ProtocolMethods.h"
+#include "client/ProtocolMethods.h"
 
 namespace sandbox {
 

@@ -1,4 +1,4 @@
-#include "PeerCredentials.h"
+#include "client/PeerCredentials.h"
 
 #include <sys/socket.h>
 #include <sys/types.h>

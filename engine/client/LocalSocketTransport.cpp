@@ -1,6 +1,6 @@
-#include "LocalSocketTransport.h"
+#include "client/LocalSocketTransport.h"
 
-#include "PeerCredentials.h"
+#include "client/PeerCredentials.h"
 
 #include <QCoreApplication>
 #include <QPointer>

@@ -1,9 +1,9 @@
-#include "Client.h"
+#include "client/Client.h"
 
-#include "ClientProcess.h"
-#include "ProtocolMethods.h"
-#include "RpcMessage.h"
-#include "Transport.h"
+#include "client/ClientProcess.h"
+#include "client/ProtocolMethods.h"
+#include "client/RpcMessage.h"
+#include "client/Transport.h"
 #include "protocol/TextCatalog.h"
 
 #include <QCoreApplication>

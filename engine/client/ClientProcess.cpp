@@ -1,6 +1,6 @@
-#include "ClientProcess.h"
+#include "client/ClientProcess.h"
 
-#include "ProtocolMethods.h"
+#include "client/ProtocolMethods.h"
 
 namespace sandbox {
 

@@ -1,4 +1,4 @@
-#include "FrameDecoder.h"
+#include "client/FrameDecoder.h"
 
 #include <QCoreApplication>
 #include <QtEndian>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ProtocolNames.h" // RpcErrorCode
+#include "client/ProtocolNames.h" // RpcErrorCode
 #include "protocol/Error.h"
 
 #include <QByteArray>

@@ -1,4 +1,4 @@
-#include "OwnerLock.h"
+#include "client/OwnerLock.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "RpcMessage.h"
+#include "client/RpcMessage.h"
 
 #include "protocol/JsonReader.h"
 

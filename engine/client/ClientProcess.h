@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Client.h"
+#include "client/Client.h"
 
 #include <QByteArrayList>
 #include <QJsonObject>

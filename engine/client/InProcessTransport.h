@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Transport.h"
+#include "client/Transport.h"
 
 #include <memory>
 #include <utility>

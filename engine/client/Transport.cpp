@@ -1,6 +1,6 @@
-#include "Transport.h"
+#include "client/Transport.h"
 
-#include "RpcMessage.h"
+#include "client/RpcMessage.h"
 
 #include <QJsonDocument>
 #include <QPointer>
