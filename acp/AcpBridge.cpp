@@ -4,9 +4,9 @@
 #include "AcpTerminal.h"
 #include "AgentPeer.h"
 #include "JsonRpcLine.h"
+#include "client/Client.h"
+#include "client/WhenReady.h"
 #include "fdio/FdIo.h"
-#include "server/Client.h"
-#include "server/WhenReady.h"
 
 #include <QDir>
 #include <QFileInfo>

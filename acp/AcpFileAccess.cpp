@@ -1,7 +1,7 @@
 #include "AcpBridge.h"
 #include "AcpParams.h"
 #include "JsonRpcLine.h"
-#include "server/Client.h"
+#include "client/Client.h"
 
 namespace sandbox {
 

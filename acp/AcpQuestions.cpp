@@ -1,8 +1,8 @@
 #include "AcpBridge.h"
 #include "AcpParams.h"
 #include "JsonRpcLine.h"
-#include "server/Client.h"
-#include "server/WhenReady.h"
+#include "client/Client.h"
+#include "client/WhenReady.h"
 
 #include <QJsonArray>
 #include <QTimer>

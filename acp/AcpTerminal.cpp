@@ -1,6 +1,6 @@
 #include "AcpTerminal.h"
 
-#include "server/Client.h"
+#include "client/Client.h"
 
 #include <QString>
 

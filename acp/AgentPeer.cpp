@@ -1,7 +1,7 @@
 #include "AgentPeer.h"
 
 #include "JsonRpcLine.h"
-#include "server/Client.h"
+#include "client/Client.h"
 
 #include <QProcessEnvironment>
 

@@ -1,8 +1,8 @@
 #include "TerminalUi.h"
 
+#include "client/Client.h"
+#include "client/WhenReady.h"
 #include "common/SignalWatcher.h"
-#include "server/Client.h"
-#include "server/WhenReady.h"
 
 #include <QJsonDocument>
 #include <QSocketNotifier>

@@ -1,7 +1,7 @@
 #include "ActivationProgress.h"
 
 #include "ActivationText.h"
-#include "server/Client.h"
+#include "client/Client.h"
 
 #include <QLabel>
 #include <QListWidget>

@@ -5,8 +5,8 @@
 #include "AdaptiveSplitter.h"
 #include "BackendList.h"
 #include "SchemaForm.h"
-#include "server/Client.h"
-#include "server/WhenReady.h"
+#include "client/Client.h"
+#include "client/WhenReady.h"
 
 #include <QFormLayout>
 #include <QGridLayout>

@@ -1,8 +1,8 @@
 #include "CredentialValues.h"
 
 #include "SecretField.h"
-#include "server/Client.h"
-#include "server/WhenReady.h"
+#include "client/Client.h"
+#include "client/WhenReady.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

@@ -1,6 +1,6 @@
 #include "HostInteractionPresenter.h"
 
-#include "server/Client.h"
+#include "client/Client.h"
 
 #include <QAbstractButton>
 #include <QComboBox>

@@ -11,8 +11,8 @@
 #include "SandboxPage.h"
 #include "StatusIcons.h"
 #include "TrayController.h"
-#include "server/Client.h"
-#include "server/WhenReady.h"
+#include "client/Client.h"
+#include "client/WhenReady.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,7 +1,7 @@
 #include "PacksPage.h"
 
-#include "server/Client.h"
-#include "server/WhenReady.h"
+#include "client/Client.h"
+#include "client/WhenReady.h"
 
 #include <QDir>
 #include <QFileDialog>

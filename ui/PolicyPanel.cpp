@@ -3,8 +3,8 @@
 #include "CredentialValues.h"
 #include "StringListEditor.h"
 #include "WheelGuard.h"
-#include "server/Client.h"
-#include "server/WhenReady.h"
+#include "client/Client.h"
+#include "client/WhenReady.h"
 
 #include <QComboBox>
 #include <QDir>

@@ -1,8 +1,8 @@
 #include "ProcessesView.h"
 
 #include "RunningProcesses.h"
-#include "server/Client.h"
-#include "server/WhenReady.h"
+#include "client/Client.h"
+#include "client/WhenReady.h"
 
 #include <QDateTime>
 #include <QHBoxLayout>

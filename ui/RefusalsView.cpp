@@ -1,8 +1,8 @@
 #include "RefusalsView.h"
 
+#include "client/Client.h"
+#include "client/WhenReady.h"
 #include "protocol/Refusal.h"
-#include "server/Client.h"
-#include "server/WhenReady.h"
 
 #include <QDateTime>
 #include <QDialog>

@@ -1,7 +1,7 @@
 #include "RunningProcesses.h"
 
-#include "server/Client.h"
-#include "server/WhenReady.h"
+#include "client/Client.h"
+#include "client/WhenReady.h"
 
 #include <algorithm>
 

@@ -4,8 +4,8 @@
 #include "BackendList.h"
 #include "RunningProcesses.h"
 #include "StatusIcons.h"
-#include "server/Client.h"
-#include "server/WhenReady.h"
+#include "client/Client.h"
+#include "client/WhenReady.h"
 
 #include <QAction>
 #include <QActionGroup>

@@ -1,8 +1,8 @@
 // sandbox-acp: wiring only. Reaches (or hosts) the engine, then lets AcpBridge stand
 // between the editor on stdin/stdout and the agent named after "--".
 #include "AcpBridge.h"
+#include "client/Client.h"
 #include "common/EngineProvider.h"
-#include "server/Client.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

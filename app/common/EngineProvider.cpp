@@ -3,13 +3,13 @@
 #include "ConfigurationLocation.h"
 #include "ConfigurationMigration.h"
 #include "PlaintextSecretsOptIn.h"
-#include "core/AtomPack.h"
+#include "client/Client.h"
+#include "client/LocalSocketTransport.h"
+#include "client/OwnerLock.h"
+#include "core/packs/AtomPack.h"
 #include "launchers/Builtins.h"
 #include "protocol/RuntimeDirectory.h"
-#include "server/Client.h"
 #include "server/EngineThread.h"
-#include "server/LocalSocketTransport.h"
-#include "server/OwnerLock.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

@@ -1,6 +1,6 @@
 #include "PlaintextSecretsOptIn.h"
 
-#include "core/LockedJsonFile.h"
+#include "core/settings/LockedJsonFile.h"
 #include "protocol/JsonReader.h"
 
 #include <QDir>

@@ -2,7 +2,7 @@
 
 #include "ActivationReport.h"
 #include "EngineConnection.h"
-#include "server/Client.h"
+#include "client/Client.h"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 #include "Command.h"
 #include "EngineConnection.h"
 #include "Terminal.h"
-#include "server/Client.h"
+#include "client/Client.h"
 
 #include <QSet>
 

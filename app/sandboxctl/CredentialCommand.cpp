@@ -3,7 +3,7 @@
 #include "EngineConnection.h"
 #include "Listing.h"
 #include "Terminal.h"
-#include "server/Client.h"
+#include "client/Client.h"
 
 #include <QJsonArray>
 

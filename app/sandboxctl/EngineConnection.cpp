@@ -3,8 +3,8 @@
 #include "Command.h"
 #include "InteractionResponder.h"
 #include "Terminal.h"
+#include "client/Client.h"
 #include "common/EngineProvider.h"
-#include "server/Client.h"
 
 #ifdef Q_OS_LINUX
 #include "launchers/auto/linux/handoff/PlanRecorder.h"

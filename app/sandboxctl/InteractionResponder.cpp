@@ -1,7 +1,7 @@
 #include "InteractionResponder.h"
 
 #include "Terminal.h"
-#include "server/Client.h"
+#include "client/Client.h"
 
 namespace sandbox {
 

@@ -2,7 +2,7 @@
 
 #include "EngineConnection.h"
 #include "Terminal.h"
-#include "server/Client.h"
+#include "client/Client.h"
 
 namespace sandbox {
 

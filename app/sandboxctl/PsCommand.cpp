@@ -2,7 +2,7 @@
 
 #include "EngineConnection.h"
 #include "Listing.h"
-#include "server/Client.h"
+#include "client/Client.h"
 
 namespace sandbox {
 

@@ -3,6 +3,7 @@
 #include "EngineConnection.h"
 #include "InteractionResponder.h"
 #include "Terminal.h"
+#include "client/Client.h"
 #include "common/ConfigurationLocation.h"
 #include "common/ConfigurationMigration.h"
 #include "common/EngineProvider.h"
@@ -10,7 +11,6 @@
 #include "common/SignalWatcher.h"
 #include "core/Engine.h"
 #include "protocol/JsonReader.h"
-#include "server/Client.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,10 +3,10 @@
 #include "ActivationReport.h"
 #include "EngineConnection.h"
 #include "Terminal.h"
+#include "client/Client.h"
 #include "common/ConfigurationLocation.h"
 #include "common/EngineProvider.h"
 #include "common/PlaintextSecretsOptIn.h"
-#include "server/Client.h"
 
 #include <QDir>
 

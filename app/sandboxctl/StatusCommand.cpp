@@ -3,8 +3,8 @@
 #include "EngineConnection.h"
 #include "Listing.h"
 #include "Terminal.h"
+#include "client/Client.h"
 #include "common/EngineProvider.h"
-#include "server/Client.h"
 
 namespace sandbox {
 

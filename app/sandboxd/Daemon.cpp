@@ -1,11 +1,11 @@
 #include "Daemon.h"
 
+#include "client/Client.h"
 #include "common/ConfigurationLocation.h"
 #include "common/EngineProvider.h"
 #include "common/SignalWatcher.h"
 #include "core/Engine.h"
 #include "protocol/RuntimeDirectory.h"
-#include "server/Client.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -8,10 +8,10 @@
 #include "StudioLog.h"
 #include "StudioTranslations.h"
 #include "TrayController.h"
+#include "client/Client.h"
 #include "common/ConfigurationLocation.h"
 #include "common/EngineProvider.h"
 #include "common/SignalWatcher.h"
-#include "server/Client.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

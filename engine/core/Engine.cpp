@@ -1,27 +1,27 @@
 #include "Engine.h"
 
-#include "ActivationTransaction.h"
-#include "ActiveBackend.h"
-#include "BackendRegistry.h"
-#include "CleanupScheduler.h"
-#include "ConfinementCheck.h"
-#include "CredentialStore.h"
-#include "CredentialVault.h"
 #include "EngineFiles.h"
-#include "FileSettingsStore.h"
-#include "FutureWait.h"
-#include "HostInteractionBroker.h"
-#include "KeychainSecretStore.h"
-#include "PackManager.h"
-#include "PlaintextSecretStore.h"
-#include "PolicyStore.h"
-#include "ProcessTable.h"
-#include "ProcessWatch.h"
-#include "RefusalLog.h"
-#include "SecretStore.h"
-#include "SecretUpdateBatch.h"
-#include "SettingsStore.h"
-#include "StopSignal.h"
+#include "core/backends/ActivationTransaction.h"
+#include "core/backends/ActiveBackend.h"
+#include "core/backends/AvailabilityProbe.h"
+#include "core/backends/BackendRegistry.h"
+#include "core/backends/CleanupScheduler.h"
+#include "core/backends/ConfinementCheck.h"
+#include "core/backends/HostInteractionBroker.h"
+#include "core/backends/StopSignal.h"
+#include "core/packs/PackManager.h"
+#include "core/processes/ProcessTable.h"
+#include "core/processes/ProcessWatch.h"
+#include "core/processes/RefusalLog.h"
+#include "core/secrets/CredentialStore.h"
+#include "core/secrets/CredentialVault.h"
+#include "core/secrets/KeychainSecretStore.h"
+#include "core/secrets/PlaintextSecretStore.h"
+#include "core/secrets/SecretStore.h"
+#include "core/secrets/SecretUpdateBatch.h"
+#include "core/settings/FileSettingsStore.h"
+#include "core/settings/PolicyStore.h"
+#include "core/settings/SettingsStore.h"
 #include "net/CertificateAuthority.h"
 #include "net/CredentialInjector.h"
 #include "protocol/JsonReader.h"
@@ -30,15 +30,10 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QMetaMethod>
-#include <QPointer>
-#include <QSet>
 #include <QStandardPaths>
 #include <QThread>
 #include <QThreadPool>
-#include <QTimer>
-#include <QWaitCondition>
 #include <QtConcurrent/QtConcurrentRun>
 
 #ifdef Q_OS_LINUX
@@ -58,17 +53,6 @@ public:
                                     const QList<SecretUpdate> &secrets);
     ActivationResult restoreSelection(quint64 id);
     Status fallBackFrom(const QString &packId, const QString &action);
-    // Probes a backend's availability: the serving instance when it is active, otherwise
-    // its catalog instance configured with the saved settings and secrets. `settingsChanged`:
-    // a probe already in flight may have used the old settings, so another follows it.
-    void refreshAvailability(const BackendRef &ref, bool settingsChanged = false);
-    // Configures `catalog` with the saved settings of `ref` (secrets resolved here, inside
-    // the engine), then probes it; runs on the probe pool.
-    Availability probeWithSavedSettings(const BackendRef &ref, const std::shared_ptr<Launcher> &catalog,
-                                        const LauncherBounds &bounds);
-    // Probes `launcher` on this thread within the probe bound.
-    Availability awaitAvailability(const BackendRef &ref, const std::shared_ptr<Launcher> &launcher,
-                                   const LauncherBounds &bounds);
     void addWarning(const QString &warning);
     LauncherBounds boundsFor(const BackendRef &ref) const;
     void publishRefusal(Refusal refusal);
@@ -132,12 +116,7 @@ public:
 
     mutable QMutex warningsMutex;
     QStringList warnings;
-    QSet<BackendRef> refreshing;
-    QSet<BackendRef> refreshAgain; // settings changed while a probe of them was in flight
-    QWaitCondition probesSettled; // with warningsMutex: a probe ended
-    // Configures and probes catalog instances (not the serving ones), off the event thread:
-    // reading secrets and configuring may take a while.
-    QThreadPool probePool;
+    std::unique_ptr<AvailabilityProbe> probes;
 };
 
 namespace {
@@ -187,8 +166,11 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
     policyStore = std::make_unique<PolicyStore>(options.configDirectory);
     credentials = std::make_unique<CredentialStore>(*secrets, options.configDirectory);
     registry = std::make_unique<BackendRegistry>(
-        options.stateDirectory, broker.get(), [this](const BackendRef &ref) { refreshAvailability(ref); },
+        options.stateDirectory, broker.get(), [this](const BackendRef &ref) { probes->refresh(ref); },
         [this](const Refusal &refusal) { publishRefusal(refusal); });
+    probes = std::make_unique<AvailabilityProbe>(AvailabilityProbe::Context{
+        *registry, *settings, *secrets, active, [this](const BackendRef &ref) { return boundsFor(ref); }, &stop,
+        eventContext, q, [this] { emit q->backendsChanged(); } });
     const QString runtimeDirectory = RuntimeDirectory::directoryFor(options.stateDirectory);
     engineDirectories = { options.configDirectory, options.stateDirectory, runtimeDirectory };
     registry->setEngineDirectories(engineDirectories, runtimeDirectory);
@@ -223,13 +205,11 @@ Engine::Private::Private(Engine *engine, Options engineOptions)
     activationPool.setMaxThreadCount(1);
     activationPool.setExpiryTimeout(-1);
     activationPool.setObjectName(QStringLiteral("sandbox-activation"));
-    probePool.setMaxThreadCount(1);
-    probePool.setObjectName(QStringLiteral("sandbox-availability"));
 
     packs = std::make_unique<PackManager>(
-        PackManager::Context{
-            *registry, *settings, *secrets, [this](const BackendRef &ref) { refreshAvailability(ref); },
-            [this](const QString &warning) { addWarning(warning); }, [this] { emit q->backendsChanged(); } },
+        PackManager::Context{ *registry, *settings, *secrets, [this](const BackendRef &ref) { probes->refresh(ref); },
+                              [this](const QString &warning) { addWarning(warning); },
+                              [this] { emit q->backendsChanged(); } },
         options.configDirectory, QDir(options.stateDirectory).filePath(QStringLiteral("packs")));
 }
 
@@ -253,7 +233,7 @@ Engine::Private::~Private()
     cleanup->shutdown();
     broker->refuseAll();
     activationPool.waitForDone();
-    probePool.waitForDone();
+    probes->waitForDone();
     QMetaObject::invokeMethod(eventContext, &QObject::deleteLater);
     eventThread.quit();
     eventThread.wait();
@@ -334,143 +314,6 @@ ActivationResult Engine::Private::runTransaction(quint64 id, const BackendRef &r
     return result;
 }
 
-Availability Engine::Private::probeWithSavedSettings(const BackendRef &ref, const std::shared_ptr<Launcher> &catalog,
-                                                     const LauncherBounds &bounds)
-{
-    const std::optional<BackendEntry> entry = registry->entry(ref);
-    if (!entry)
-        return Availability{ false, Engine::tr("No backend %1 is registered.").arg(ref.toString()) };
-    const Result<SettingsDocument> document = settings->load();
-    if (!document.ok())
-        return Availability{ false, document.error().toString() };
-    const Result<SettingsValues> stored
-        = SettingsValues::fromJson(document.value().backends.value(ref.toString()), ref.toString());
-    if (!stored.ok())
-        return Availability{ false, stored.error().toString() };
-    if (!BackendRegistry::missingSettings(*entry, document, *secrets).isEmpty()) {
-        // Nothing complete to configure it with: what a backend says before it is configured
-        // is what is known (presenters name the missing settings), from an instance that was
-        // never configured, not from the catalog's earlier settings.
-        Result<BackendRegistry::Instance> fresh = registry->instantiate(ref);
-        if (!fresh.ok())
-            return Availability{ false, fresh.error().message };
-        return awaitAvailability(ref, fresh.value().launcher, bounds);
-    }
-    if (Status valid = stored.value().validate(entry->descriptor, ref.toString()); !valid.ok())
-        return Availability{ false, valid.error().toString() };
-    ResolvedSettings resolved;
-    resolved.values = stored.value().withDefaults(entry->descriptor);
-    for (const FieldSpec &field : std::as_const(entry->descriptor.fields)) {
-        if (field.type != FieldSpec::Type::Secret)
-            continue;
-        Result<std::optional<QString>> secret = secrets->read(ref, field.id);
-        if (!secret.ok())
-            return Availability{ false, secret.error().toString() };
-        if (secret.value())
-            resolved.secrets.insert(field.id, *secret.value());
-    }
-    const Status configured = awaitLauncherCall(catalog->configure(resolved), bounds.configureMs, &stop, ref.toString(),
-                                                QStringLiteral("configure()"));
-    resolved.secrets.clear();
-    if (!configured.ok())
-        return Availability{ false, configured.error().message };
-    return awaitAvailability(ref, catalog, bounds);
-}
-
-Availability Engine::Private::awaitAvailability(const BackendRef &ref, const std::shared_ptr<Launcher> &launcher,
-                                                const LauncherBounds &bounds)
-{
-    QFuture<Availability> probed = launcher->isAvailable();
-    const QString call = QStringLiteral("availability probe");
-    switch (waitForFuture(QFuture<void>(probed), bounds.probeMs, &stop)) {
-    case WaitOutcome::Finished:
-        break;
-    case WaitOutcome::TimedOut:
-        probed.cancel();
-        return Availability{ false, launcherCallTimedOut(ref.toString(), call, bounds.probeMs).message };
-    case WaitOutcome::Stopped:
-        probed.cancel();
-        return Availability{ false, launcherCallStopped(ref.toString(), call).message };
-    }
-    if (probed.isCanceled() || probed.resultCount() == 0)
-        return Availability{ false, Engine::tr("The backend's availability probe ended without a result.") };
-    return probed.result();
-}
-
-void Engine::Private::refreshAvailability(const BackendRef &ref, bool settingsChanged)
-{
-    {
-        // One probe per backend at a time: a notice that arrives while probing (even one
-        // the probe itself caused) is covered by the probe in flight; changed settings are
-        // probed again once it ends.
-        QMutexLocker locker(&warningsMutex);
-        if (refreshing.contains(ref)) {
-            if (settingsChanged)
-                refreshAgain.insert(ref);
-            return;
-        }
-        refreshing.insert(ref);
-    }
-    const ActiveBackend::Snapshot current = active.current();
-    const bool serving = current.ref && *current.ref == ref;
-    std::shared_ptr<Launcher> launcher = serving ? current.launcher : registry->catalog(ref);
-    if (!launcher) {
-        QMutexLocker locker(&warningsMutex);
-        refreshing.remove(ref);
-        return;
-    }
-    // A catalog instance apart from the activations' is configured with the saved settings
-    // before it is probed: what it reports is what activating the backend would meet.
-    const bool configureFirst = !serving && !registry->catalogServesActivations(ref);
-    const LauncherBounds bounds = boundsFor(ref);
-    const int boundMs = configureFirst ? bounds.configureMs + bounds.probeMs : bounds.probeMs;
-    QPointer<Engine> engine(q);
-    QMetaObject::invokeMethod(eventContext, [this, engine, launcher, ref, boundMs, configureFirst, bounds] {
-        // Whichever comes first, the probe's answer or its bound, settles it.
-        auto *watcher = new QFutureWatcher<Availability>(eventContext);
-        auto *bound = new QTimer(watcher);
-        bound->setSingleShot(true);
-        const auto settle = [this, engine, watcher, bound, ref](const Availability &availability) {
-            watcher->disconnect();
-            bound->stop();
-            watcher->deleteLater();
-            // Recorded before the probe counts as ended: whoever waits for the probes to
-            // settle then lists what they found.
-            if (engine)
-                registry->setAvailability(ref, availability);
-            bool again = false;
-            {
-                QMutexLocker locker(&warningsMutex);
-                refreshing.remove(ref);
-                again = refreshAgain.remove(ref);
-                probesSettled.wakeAll();
-            }
-            if (!engine)
-                return;
-            emit q->backendsChanged();
-            if (again && !stop.isStopped())
-                refreshAvailability(ref, false);
-        };
-        QObject::connect(watcher, &QFutureWatcher<Availability>::finished, eventContext, [watcher, settle] {
-            const QFuture<Availability> future = watcher->future();
-            settle((future.isCanceled() || future.resultCount() == 0)
-                       ? Availability{ false, Engine::tr("The backend's availability probe ended without a result.") }
-                       : future.result());
-        });
-        QObject::connect(bound, &QTimer::timeout, eventContext, [watcher, settle, ref, boundMs] {
-            QFuture<Availability> abandoned = watcher->future();
-            abandoned.cancel();
-            settle(Availability{
-                false, launcherCallTimedOut(ref.toString(), QStringLiteral("availability probe"), boundMs).message });
-        });
-        watcher->setFuture(
-            configureFirst ? QtConcurrent::run(
-                &probePool, [this, ref, launcher, bounds] { return probeWithSavedSettings(ref, launcher, bounds); })
-                           : launcher->isAvailable());
-        bound->start(boundMs);
-    });
-}
-
 ActivationResult Engine::Private::restoreSelection(quint64 id)
 {
     const BackendRef fallback = options.fallback;
@@ -491,12 +334,7 @@ ActivationResult Engine::Private::restoreSelection(quint64 id)
     // The start is over once every backend's availability is known too: a presenter that
     // lists them after the restore sees what the probes found (within the probe bounds).
     const LauncherBounds bounds = LauncherBounds::resolve(BackendDescriptor(), options.launcherBounds);
-    QDeadlineTimer deadline(bounds.configureMs + bounds.probeMs);
-    {
-        QMutexLocker locker(&warningsMutex);
-        while (!refreshing.isEmpty() && !stop.isStopped() && !deadline.hasExpired())
-            probesSettled.wait(&warningsMutex, QDeadlineTimer(qMin<qint64>(deadline.remainingTime(), 100)));
-    }
+    probes->waitSettled(QDeadlineTimer(bounds.configureMs + bounds.probeMs));
     if (!result.ok) {
         addWarning(Engine::tr("No sandbox backend could be activated (%1). Commands will not run until a backend "
                               "is activated.")
@@ -554,7 +392,7 @@ void Engine::registerBuiltin(std::shared_ptr<Launcher> launcher)
             tr("The built-in backend %1 could not be registered: %2").arg(ref.toString(), status.error().toString()));
         return;
     }
-    d->refreshAvailability(ref);
+    d->probes->refresh(ref);
     emit backendsChanged();
 }
 
@@ -566,7 +404,7 @@ Status Engine::registerBuiltin(const QString &kind, std::function<std::shared_pt
         return Error{ ref.toString(), tr("The backend's factory did not create a launcher."), {} };
     if (Status status = d->registry->add(ref, tr("Built-in"), {}, std::move(catalog), std::move(factory)); !status.ok())
         return status;
-    d->refreshAvailability(ref);
+    d->probes->refresh(ref);
     emit backendsChanged();
     return {};
 }
@@ -664,7 +502,7 @@ Status Engine::updateSettings(const BackendRef &ref, const SettingsValues &value
         secretUpdates.undo();
     else {
         emit backendsChanged(); // what is still missing may have changed
-        d->refreshAvailability(ref, true); // and whether the backend is available with them
+        d->probes->refresh(ref, true); // and whether the backend is available with them
     }
     return status;
 }

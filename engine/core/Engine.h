@@ -1,8 +1,8 @@
 #pragma once
 
-#include "AtomPack.h"
-#include "Launcher.h"
-#include "LauncherBounds.h"
+#include "core/backends/LauncherBounds.h"
+#include "core/launcher/Launcher.h"
+#include "core/packs/AtomPack.h"
 #include "protocol/ActivationEvent.h"
 #include "protocol/BackendInfo.h"
 #include "protocol/CredentialInfo.h"

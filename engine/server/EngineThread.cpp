@@ -1,9 +1,9 @@
 #include "EngineThread.h"
 
-#include "Client.h"
-#include "InProcessTransport.h"
 #include "LocalServer.h"
 #include "ProtocolServer.h"
+#include "client/Client.h"
+#include "client/InProcessTransport.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

@@ -1,11 +1,11 @@
 #include "LocalServer.h"
 
-#include "LocalSocketTransport.h"
-#include "PeerCredentials.h"
 #include "ProtocolServer.h"
-#include "RpcMessage.h"
 #include "SandboxedPeer.h"
 #include "ServerLog.h"
+#include "client/LocalSocketTransport.h"
+#include "client/PeerCredentials.h"
+#include "client/RpcMessage.h"
 #include "core/Engine.h"
 #include "protocol/RuntimeDirectory.h"
 

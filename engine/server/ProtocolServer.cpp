@@ -1,10 +1,10 @@
 #include "ProtocolServer.h"
 
-#include "ProtocolMethods.h"
 #include "ServerLog.h"
 #include "ServerParams.h"
 #include "ServerSession.h"
-#include "Transport.h"
+#include "client/ProtocolMethods.h"
+#include "client/Transport.h"
 #include "core/Engine.h"
 #include "protocol/JsonReader.h"
 

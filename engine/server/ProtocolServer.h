@@ -1,6 +1,6 @@
 #pragma once
 
-#include "RpcMessage.h"
+#include "client/RpcMessage.h"
 #include "protocol/ActivationEvent.h"
 
 #include <QFuture>

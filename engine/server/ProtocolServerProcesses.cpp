@@ -1,7 +1,7 @@
-#include "ProtocolMethods.h"
 #include "ProtocolServer.h"
 #include "ServerParams.h"
 #include "ServerSession.h"
+#include "client/ProtocolMethods.h"
 #include "core/Engine.h"
 #include "protocol/JsonReader.h"
 

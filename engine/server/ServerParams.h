@@ -1,7 +1,7 @@
 #pragma once
 
-#include "RpcMessage.h"
-#include "WhenReady.h"
+#include "client/RpcMessage.h"
+#include "client/WhenReady.h"
 #include "protocol/BackendRef.h"
 #include "protocol/Error.h"
 #include "protocol/SettingsValues.h"

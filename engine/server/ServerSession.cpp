@@ -1,6 +1,6 @@
 #include "ServerSession.h"
 
-#include "core/SandboxProcess.h"
+#include "core/launcher/SandboxProcess.h"
 
 #include <QCoreApplication>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "RpcMessage.h"
-#include "Transport.h"
+#include "client/RpcMessage.h"
+#include "client/Transport.h"
 
 #include <QHash>
 #include <QObject>

@@ -6,9 +6,9 @@
 // a new container. Prints median and p95 wall time; measures only, never fails on a figure.
 #include "LatencyTable.h"
 #include "LauncherCommand.h"
-#include "core/AtomPack.h"
-#include "core/BackendHost.h"
-#include "core/HostInteractionBroker.h"
+#include "core/backends/BackendHost.h"
+#include "core/backends/HostInteractionBroker.h"
+#include "core/packs/AtomPack.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -9,7 +9,7 @@
 // resident memory of this process, where the backend runs as it does in the engine.
 #include "LatencyTable.h"
 #include "LauncherCommand.h"
-#include "core/AtomPack.h"
+#include "core/packs/AtomPack.h"
 
 #include <QCoreApplication>
 #include <QDir>

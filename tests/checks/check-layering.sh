@@ -3,12 +3,13 @@
 #  - engine/ links and includes no QtWidgets; engine/fdio/ no Qt at all;
 #  - nothing outside packs/ names a contributed backend's provider (the specification
 #    forbids provider-specific branches in core, protocol, daemon settings and Studio);
-#  - ui/, tui/ and acp/ reach the engine only through the client API and protocol objects;
-#  - app/ wires: app/common/ builds and hosts the engine (core/, server/, protocol/ and
+#  - ui/, tui/ and acp/ reach the engine only through the client API (client/) and protocol
+#    objects;
+#  - app/ wires: app/common/ builds and hosts the engine (core/, server/, client/, protocol/ and
 #    launchers/Builtins.h); the programs (app/sandboxctl, sandboxd, studio, acp) reach it
-#    through the client API (server/Client.h), protocol objects, app/common and fdio/, plus
+#    through the client API (client/Client.h), protocol objects, app/common and fdio/, plus
 #    the hosted engine's core/Engine.h; sandboxctl's run front (app/sandboxctl/front) is
-#    plain C++ and uses only fdio/, server/ProtocolNames.h and the plain C++ of
+#    plain C++ and uses only fdio/, client/ProtocolNames.h and the plain C++ of
 #    launchers/auto/linux/handoff/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,37 +25,37 @@ fi
 if grep -rniE 'docker|podman|e2b' engine ui tui app acp; then
     report "only packs/ may name a contributed backend's provider (lines above)"
 fi
-if grep -rnE '#include "(core|launchers|net)/' ui; then
-    report "ui/ must reach the engine through server/Client.h and protocol/ only (lines above)"
+if grep -rnE '#include "(core|launchers|net|server)/' ui; then
+    report "ui/ must reach the engine through client/ and protocol/ only (lines above)"
 fi
-if grep -rnE '#include "(core|launchers|net)/' tui; then
-    report "tui/ must reach the engine through server/Client.h and protocol/ only (lines above)"
+if grep -rnE '#include "(core|launchers|net|server)/' tui; then
+    report "tui/ must reach the engine through client/ and protocol/ only (lines above)"
 fi
-if grep -rnE '#include "(core|launchers|net|common)/' acp; then
-    report "acp/ (the ACP bridge) must reach the engine through server/Client.h and protocol/ only (lines above)"
+if grep -rnE '#include "(core|launchers|net|server|common)/' acp; then
+    report "acp/ (the ACP bridge) must reach the engine through client/ and protocol/ only (lines above)"
 fi
 
 # app/: every include of an engine folder that its part of app/ may not use.
-engine_include='#include "(core|launchers|net|server|protocol|fdio)/'
+engine_include='#include "(core|launchers|net|server|client|protocol|fdio)/'
 handoff_plain='launchers/auto/linux/handoff/(InitConfigFormat|InitHandoff|PlanRecord|RecordedEntry|Sha256)\.h'
 if grep -rnE "$engine_include" app/common \
-    | grep -vE '#include "(core/[A-Za-z]+\.h|server/[A-Za-z]+\.h|protocol/[A-Za-z]+\.h|launchers/Builtins\.h)"'; then
+    | grep -vE '#include "(core/([a-z]+/)?[A-Za-z]+\.h|(server|client)/[A-Za-z]+\.h|protocol/[A-Za-z]+\.h|launchers/Builtins\.h)"'; then
     report "app/common/ hosts the engine through core/, server/, protocol/ and launchers/Builtins.h only (lines above)"
 fi
 # The one exception: sandboxctl makes the recorder of builtin:auto's plans, which only it can
 # (it knows the run's --policy), and gives it to the engine it hosts (EngineConnection.cpp,
 # RunCommand.cpp; main.cpp captures the process's start for it).
 if grep -rnE "$engine_include" app --exclude-dir=common --exclude-dir=front \
-    | grep -vE '#include "(server/Client\.h|server/ProtocolNames\.h|protocol/[A-Za-z]+\.h|fdio/[A-Za-z]+\.h|core/Engine\.h)"' \
+    | grep -vE '#include "(client/Client\.h|client/ProtocolNames\.h|protocol/[A-Za-z]+\.h|fdio/[A-Za-z]+\.h|core/Engine\.h)"' \
     | grep -vE '^app/sandboxctl/(main|RunCommand|EngineConnection)\.cpp:[0-9]+:#include "launchers/auto/linux/handoff/PlanRecorder\.h"$'; then
-    report "app/ programs reach the engine through server/Client.h, protocol/, fdio/ and the hosted core/Engine.h only (lines above)"
+    report "app/ programs reach the engine through client/Client.h, protocol/, fdio/ and the hosted core/Engine.h only (lines above)"
 fi
 if grep -rnE '#include <Q|Qt6::' app/sandboxctl/front; then
     report "app/sandboxctl/front/ (the run front) is plain C++: no Qt (lines above)"
 fi
 if grep -rnE "$engine_include" app/sandboxctl/front \
-    | grep -vE "#include \"(fdio/[A-Za-z]+\\.h|server/ProtocolNames\\.h|$handoff_plain)\""; then
-    report "app/sandboxctl/front/ uses only fdio/, server/ProtocolNames.h and the plain C++ of launchers/auto/linux/handoff/ (lines above)"
+    | grep -vE "#include \"(fdio/[A-Za-z]+\\.h|client/ProtocolNames\\.h|$handoff_plain)\""; then
+    report "app/sandboxctl/front/ uses only fdio/, client/ProtocolNames.h and the plain C++ of launchers/auto/linux/handoff/ (lines above)"
 fi
 handoff=engine/launchers/auto/linux/handoff
 if grep -nE '#include <Q' $handoff/{InitConfigFormat,InitHandoff,PlanRecord,RecordedEntry,Sha256}.{h,cpp}; then

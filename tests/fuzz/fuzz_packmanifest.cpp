@@ -1,10 +1,10 @@
-// libFuzzer target for pack.json (engine/core/PackManifest): the manifest a contributed pack
+// libFuzzer target for pack.json (engine/core/packs/PackManifest): the manifest a contributed pack
 // carries, read before any of its code is loaded. Beyond "no crash": a refusal names where
 // and what, an accepted manifest keeps every promise fromJson() makes (valid id, at least
 // one kind, no duplicate and no built-in kind, this engine's API), and writing it back out
 // as JSON reads back as the same manifest.
 #include "FuzzSupport.h"
-#include "core/PackManifest.h"
+#include "core/packs/PackManifest.h"
 #include "protocol/BackendRef.h"
 
 #include <QJsonArray>

@@ -4,8 +4,8 @@
 // Beyond "no crash": errors name where and what, a broken stream stays broken, framing
 // round-trips, and an accepted message survives toJson() -> fromJson().
 #include "FuzzSupport.h"
-#include "server/FrameDecoder.h"
-#include "server/RpcMessage.h"
+#include "client/FrameDecoder.h"
+#include "client/RpcMessage.h"
 
 #include <QtEndian>
 

@@ -8,7 +8,7 @@
 #include "TestPack.h"
 #include "UnconfinedPolicy.h"
 #include "WidgetWalk.h"
-#include "server/Client.h"
+#include "client/Client.h"
 
 #include <QFileInfo>
 #include <QLabel>

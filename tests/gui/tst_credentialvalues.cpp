@@ -6,7 +6,7 @@
 #include "PolicyPanel.h"
 #include "StudioHarness.h"
 #include "WidgetWalk.h"
-#include "server/Client.h"
+#include "client/Client.h"
 #include "server/LocalServer.h"
 
 #include <QApplication>

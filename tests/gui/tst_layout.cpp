@@ -11,7 +11,7 @@
 #include "SchemaForm.h"
 #include "StudioHarness.h"
 #include "WidgetWalk.h"
-#include "server/Client.h"
+#include "client/Client.h"
 
 #include <QComboBox>
 #include <QGroupBox>

@@ -9,7 +9,7 @@
 #include "SchemaForm.h"
 #include "StudioHarness.h"
 #include "WidgetWalk.h"
-#include "server/Client.h"
+#include "client/Client.h"
 
 #include <QLabel>
 #include <QLineEdit>

@@ -8,9 +8,9 @@
 #include "StudioTranslations.h"
 #include "TrayController.h"
 #include "WidgetWalk.h"
+#include "client/Client.h"
 #include "protocol/Refusal.h"
 #include "protocol/TextCatalog.h"
-#include "server/Client.h"
 
 #include <QDialog>
 #include <QDir>

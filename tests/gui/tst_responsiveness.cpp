@@ -6,8 +6,8 @@
 #include "GuiTest.h"
 #include "MainWindow.h"
 #include "SchemaForm.h"
-#include "core/KeychainSecretStore.h"
-#include "server/Client.h"
+#include "client/Client.h"
+#include "core/secrets/KeychainSecretStore.h"
 #include "server/EngineThread.h"
 
 #include <QKeyEvent>

@@ -10,8 +10,8 @@
 #include "SandboxPage.h"
 #include "StudioHarness.h"
 #include "WidgetWalk.h"
+#include "client/Client.h"
 #include "launchers/Builtins.h"
-#include "server/Client.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -5,7 +5,7 @@
 #include "SecretField.h"
 #include "StudioHarness.h"
 #include "WidgetWalk.h"
-#include "server/Client.h"
+#include "client/Client.h"
 
 #include <QCheckBox>
 #include <QComboBox>

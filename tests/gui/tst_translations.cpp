@@ -10,9 +10,9 @@
 #include "StudioTranslations.h"
 #include "UnconfinedPolicy.h"
 #include "WidgetWalk.h"
+#include "client/Client.h"
 #include "launchers/Builtins.h"
 #include "protocol/TextCatalog.h"
-#include "server/Client.h"
 
 #include <QFile>
 #include <QFileInfo>

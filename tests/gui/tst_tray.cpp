@@ -10,7 +10,7 @@
 #include "StudioHarness.h"
 #include "TrayController.h"
 #include "WidgetWalk.h"
-#include "server/Client.h"
+#include "client/Client.h"
 
 #include <QAction>
 #include <QApplication>

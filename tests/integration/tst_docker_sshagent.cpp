@@ -12,8 +12,8 @@
 #include "OpenSshRig.h"
 #include "SshAgentChecks.h"
 #include "TestFiles.h"
-#include "server/Client.h"
-#include "server/LocalSocketTransport.h"
+#include "client/Client.h"
+#include "client/LocalSocketTransport.h"
 
 #include <QDir>
 #include <QDirIterator>

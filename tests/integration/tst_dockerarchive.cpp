@@ -4,7 +4,7 @@
 // command there changes it; what comes back follows the conflict rule and the repository
 // rules, and a denied file never reaches the container.
 #include "DaemonRig.h"
-#include "core/WorkspaceSync.h"
+#include "core/workspace/WorkspaceSync.h"
 #include "docker/DockerArchiveTransfer.h"
 
 #include <QDir>

@@ -2,16 +2,16 @@
 // streams cut anywhere, garbage, truncated and oversized frames, unknown methods, wrong
 // and missing parameters. Each gets a JSON-RPC error naming what is wrong (or, for a
 // broken stream, a clean hang-up), and the server keeps serving everyone else.
+#include "client/Client.h"
+#include "client/FrameDecoder.h"
+#include "client/InProcessTransport.h"
+#include "client/LocalSocketTransport.h"
+#include "client/ProtocolMethods.h"
+#include "client/RpcMessage.h"
 #include "core/Engine.h"
-#include "core/Launcher.h"
-#include "server/Client.h"
-#include "server/FrameDecoder.h"
-#include "server/InProcessTransport.h"
+#include "core/launcher/Launcher.h"
 #include "server/LocalServer.h"
-#include "server/LocalSocketTransport.h"
-#include "server/ProtocolMethods.h"
 #include "server/ProtocolServer.h"
-#include "server/RpcMessage.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #include "SshAgentChecks.h"
 
-#include "server/Client.h"
-#include "server/LocalSocketTransport.h"
+#include "client/Client.h"
+#include "client/LocalSocketTransport.h"
 
 #include <QDir>
 #include <QTest>

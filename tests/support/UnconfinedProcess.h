@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/SandboxProcess.h"
+#include "core/launcher/SandboxProcess.h"
 
 #include <QProcess>
 

@@ -4,16 +4,16 @@
 // UEFI firmware from the VHDX to the guest's exec agent reporting ready.
 #include "GuestProtocol.h"
 #include "TestFiles.h"
-#include "launchers/vm/FatImage.h"
-#include "launchers/vm/GptDisk.h"
-#include "launchers/vm/GuestImage.h"
-#include "launchers/vm/GuestLayout.h"
-#include "launchers/vm/HyperVBootDisk.h"
-#include "launchers/vm/HyperVDriver.h"
-#include "launchers/vm/LittleEndian.h"
-#include "launchers/vm/UnifiedKernelImage.h"
-#include "launchers/vm/VhdxImage.h"
 #include "launchers/vm/VmLauncher.h"
+#include "launchers/vm/drivers/HyperVDriver.h"
+#include "launchers/vm/guest/GuestImage.h"
+#include "launchers/vm/guest/GuestLayout.h"
+#include "launchers/vm/image/FatImage.h"
+#include "launchers/vm/image/GptDisk.h"
+#include "launchers/vm/image/HyperVBootDisk.h"
+#include "launchers/vm/image/LittleEndian.h"
+#include "launchers/vm/image/UnifiedKernelImage.h"
+#include "launchers/vm/image/VhdxImage.h"
 
 #include <QDir>
 #include <QElapsedTimer>

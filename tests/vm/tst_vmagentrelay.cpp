@@ -4,8 +4,8 @@
 // holding two keys. No VM is booted.
 #include "GuestProtocol.h"
 #include "OpenSshRig.h"
-#include "launchers/vm/GuestAgentRelay.h"
-#include "launchers/vm/LittleEndian.h"
+#include "launchers/vm/guest/GuestAgentRelay.h"
+#include "launchers/vm/image/LittleEndian.h"
 #include "net/SshAgentService.h"
 
 #include <QFuture>

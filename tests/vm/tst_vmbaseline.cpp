@@ -9,15 +9,15 @@
 // starts a restored workspace VM without the backend of the share it names: a real hot-add
 // failure (shares beyond the baseline's pre-plugged slots are hot-added).
 #include "LauncherRun.h"
-#include "launchers/vm/BaselineCache.h"
-#include "launchers/vm/BaselineLease.h"
-#include "launchers/vm/BaselineManifest.h"
-#include "launchers/vm/FileDigest.h"
-#include "launchers/vm/GuestLayout.h"
-#include "launchers/vm/HyperVDriver.h"
-#include "launchers/vm/QemuDriver.h"
-#include "launchers/vm/VfkitDriver.h"
 #include "launchers/vm/VmLauncher.h"
+#include "launchers/vm/baseline/BaselineCache.h"
+#include "launchers/vm/baseline/BaselineLease.h"
+#include "launchers/vm/baseline/BaselineManifest.h"
+#include "launchers/vm/baseline/FileDigest.h"
+#include "launchers/vm/drivers/HyperVDriver.h"
+#include "launchers/vm/drivers/QemuDriver.h"
+#include "launchers/vm/drivers/VfkitDriver.h"
+#include "launchers/vm/guest/GuestLayout.h"
 
 #include <QCryptographicHash>
 #include <QDir>

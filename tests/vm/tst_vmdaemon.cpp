@@ -2,8 +2,8 @@
 // guest (TCG here), the guest helpers fetched from a real loopback HTTP server. Boots are
 // slow without KVM, so one daemon and its VMs serve the functions in order.
 #include "ProgramRun.h"
-#include "server/Client.h"
-#include "server/LocalSocketTransport.h"
+#include "client/Client.h"
+#include "client/LocalSocketTransport.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

@@ -2,16 +2,16 @@
 // the engine assembles (unpacked by the real cpio tool), the QEMU command line, and the
 // helper store against a real loopback HTTP server.
 #include "TestFiles.h"
-#include "launchers/vm/CpioArchive.h"
-#include "launchers/vm/GuestImage.h"
-#include "launchers/vm/GuestLayout.h"
-#include "launchers/vm/GuestRequest.h"
-#include "launchers/vm/HelperStore.h"
-#include "launchers/vm/HyperVDriver.h"
-#include "launchers/vm/OpenedShares.h"
-#include "launchers/vm/QemuDriver.h"
-#include "launchers/vm/VfkitDriver.h"
 #include "launchers/vm/VmLauncher.h"
+#include "launchers/vm/drivers/HyperVDriver.h"
+#include "launchers/vm/drivers/QemuDriver.h"
+#include "launchers/vm/drivers/VfkitDriver.h"
+#include "launchers/vm/guest/GuestImage.h"
+#include "launchers/vm/guest/GuestLayout.h"
+#include "launchers/vm/guest/GuestRequest.h"
+#include "launchers/vm/guest/HelperStore.h"
+#include "launchers/vm/guest/OpenedShares.h"
+#include "launchers/vm/image/CpioArchive.h"
 
 #include <QCryptographicHash>
 #include <QDir>

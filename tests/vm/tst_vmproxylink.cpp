@@ -2,9 +2,9 @@
 // drives it: frames on the socket the VM's port would connect to, the engine's real
 // filtering proxy behind it, a real HTTP server on loopback. No VM is booted.
 #include "ForwarderProtocol.h"
-#include "core/BackendHost.h"
-#include "launchers/vm/GuestProxyLink.h"
-#include "launchers/vm/LittleEndian.h"
+#include "core/backends/BackendHost.h"
+#include "launchers/vm/guest/GuestProxyLink.h"
+#include "launchers/vm/image/LittleEndian.h"
 
 #include <QLocalSocket>
 #include <QTcpServer>

@@ -1,7 +1,7 @@
 // Network "full" for the VM backend without a VM: what a policy opens and closes, the routes
 // that keep the host and internal networks out, and the namespace a program (QEMU in the
 // backend, a shell here) really starts in, with slirp4netns as its only way out.
-#include "launchers/vm/UserNetwork.h"
+#include "launchers/vm/drivers/UserNetwork.h"
 
 #include <QHostAddress>
 #include <QNetworkInterface>

@@ -1,8 +1,8 @@
 #include "DaemonRun.h"
 
 #include "Base64.h"
+#include "client/ProtocolNames.h"
 #include "fdio/FdIo.h"
-#include "server/ProtocolNames.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -20,7 +20,7 @@ namespace sandbox::front {
 
 namespace {
 
-// The protocol's limits and names are engine/server's (ProtocolNames.h); an error's details
+// The protocol's limits and names are engine/client's (ProtocolNames.h); an error's details
 // are read as engine/protocol's Error reads them.
 constexpr std::uint32_t maxPayload = MaxPayloadBytes;
 constexpr size_t stdinChunk = StdinChunkBytes;

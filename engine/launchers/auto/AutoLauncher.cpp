@@ -1,9 +1,9 @@
 #include "AutoLauncher.h"
 
 #include "core/EngineFiles.h"
-#include "core/LauncherBounds.h"
-#include "core/RefusalRoute.h"
-#include "core/SandboxInitLocation.h"
+#include "core/backends/LauncherBounds.h"
+#include "core/launcher/RefusalRoute.h"
+#include "core/launcher/SandboxInitLocation.h"
 #include "linux/KernelProbe.h"
 #include "linux/LinuxSandboxProcess.h"
 #include "linux/SandboxPlan.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/Launcher.h"
+#include "core/launcher/Launcher.h"
 #include "linux/SandboxPlan.h"
 
 #include <QMutex>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "BaselineCache.h"
-#include "GuestLayout.h"
-#include "GuestRequest.h"
-#include "VmDriver.h"
-#include "core/Launcher.h"
+#include "core/launcher/Launcher.h"
+#include "launchers/vm/baseline/BaselineCache.h"
+#include "launchers/vm/drivers/VmDriver.h"
+#include "launchers/vm/guest/GuestLayout.h"
+#include "launchers/vm/guest/GuestRequest.h"
 
 #include <QCoreApplication>
 #include <QList>

@@ -1,8 +1,8 @@
-#include "FileDigest.h"
-#include "GuestRequest.h"
 #include "VmLauncher.h"
 #include "VmLauncherCommon.h"
 #include "VmMachine.h"
+#include "launchers/vm/baseline/FileDigest.h"
+#include "launchers/vm/guest/GuestRequest.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,9 +1,9 @@
-#include "GuestRequest.h"
-#include "UserNetwork.h"
 #include "VmLauncher.h"
 #include "VmLauncherCommon.h"
 #include "VmMachine.h"
 #include "VmProcess.h"
+#include "launchers/vm/drivers/UserNetwork.h"
+#include "launchers/vm/guest/GuestRequest.h"
 
 #include <QDir>
 #include <QFile>

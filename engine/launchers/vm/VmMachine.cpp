@@ -1,8 +1,8 @@
 #include "VmMachine.h"
 
-#include "GuestAgentRelay.h"
 #include "GuestProtocol.h"
-#include "LittleEndian.h"
+#include "launchers/vm/guest/GuestAgentRelay.h"
+#include "launchers/vm/image/LittleEndian.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "UserNetwork.h"
-#include "VmDriver.h"
+#include "launchers/vm/drivers/UserNetwork.h"
+#include "launchers/vm/drivers/VmDriver.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>

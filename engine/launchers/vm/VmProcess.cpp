@@ -2,7 +2,7 @@
 
 #include "GuestProtocol.h"
 #include "VmMachine.h"
-#include "core/SandboxInitRefusal.h"
+#include "core/launcher/SandboxInitRefusal.h"
 
 #include <QCoreApplication>
 #include <QDir>

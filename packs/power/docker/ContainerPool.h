@@ -2,7 +2,7 @@
 
 #include "ContainerSpec.h"
 #include "DockerApi.h"
-#include "core/ProxyChannel.h"
+#include "core/launcher/ProxyChannel.h"
 
 #include <QCoreApplication>
 #include <QHash>

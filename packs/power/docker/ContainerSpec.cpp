@@ -1,6 +1,6 @@
 #include "ContainerSpec.h"
 
-#include "core/RepositoryRules.h"
+#include "core/workspace/RepositoryRules.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -52,7 +52,7 @@ bool mountable(const QString &path)
     return !path.contains(QLatin1Char(':')) && !path.contains(QLatin1Char(','));
 }
 
-// The existing control files (core/RepositoryRules.h) of the git directory `gitDirectory`
+// The existing control files (core/workspace/RepositoryRules.h) of the git directory `gitDirectory`
 // and of the git directories below its modules/ and worktrees/, appended to `paths`.
 // Links are left out: a bind mount would follow them.
 void appendControlFiles(const QString &gitDirectory, QStringList &paths, int depth = 0)

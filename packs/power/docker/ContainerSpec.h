@@ -18,7 +18,7 @@ namespace sandbox::power {
 //   - the image's root filesystem read-only; a private /tmp (tmpfs)
 //   - the workspace bind-mounted read-write at the same path, other writable paths that
 //     exist likewise; the policy's read-only paths inside them, and the existing control
-//     files of the repository at the root of each (core/RepositoryRules.h), mounted
+//     files of the repository at the root of each (core/workspace/RepositoryRules.h), mounted
 //     read-only on top
 //   - a denied folder inside a mounted path is covered by an empty folder, read-only; a
 //     denied file there, or a mounted path inside a denied one, refuses the spawn

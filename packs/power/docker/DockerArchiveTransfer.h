@@ -1,7 +1,7 @@
 #pragma once
 
 #include "DockerApi.h"
-#include "core/WorkspaceTransfer.h"
+#include "core/workspace/WorkspaceTransfer.h"
 
 #include <QObject>
 

@@ -3,7 +3,7 @@
 #include "ContainerPool.h"
 #include "DockerSettings.h"
 #include "EngineRuntime.h"
-#include "core/Launcher.h"
+#include "core/launcher/Launcher.h"
 
 #include <QCoreApplication>
 #include <QMutex>

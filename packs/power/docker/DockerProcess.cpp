@@ -1,6 +1,6 @@
 #include "DockerProcess.h"
 
-#include "core/SandboxInitRefusal.h"
+#include "core/launcher/SandboxInitRefusal.h"
 
 #include <QDeadlineTimer>
 #include <QDir>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "ContainerPool.h"
-#include "core/Launcher.h"
-#include "core/SandboxProcess.h"
+#include "core/launcher/Launcher.h"
+#include "core/launcher/SandboxProcess.h"
 
 #include <QMutex>
 

@@ -1,8 +1,8 @@
 #include "RemoteDockerProcess.h"
 
 #include "ContainerPool.h"
-#include "core/SandboxInitRefusal.h"
-#include "core/TarArchive.h"
+#include "core/launcher/SandboxInitRefusal.h"
+#include "core/workspace/TarArchive.h"
 
 #include <QDeadlineTimer>
 #include <QDir>

@@ -3,8 +3,8 @@
 #include "ContainerSpec.h"
 #include "DockerApi.h"
 #include "DockerArchiveTransfer.h"
-#include "core/SandboxProcess.h"
-#include "core/WorkspaceSync.h"
+#include "core/launcher/SandboxProcess.h"
+#include "core/workspace/WorkspaceSync.h"
 
 #include <QJsonObject>
 #include <QMutex>

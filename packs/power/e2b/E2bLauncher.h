@@ -2,7 +2,7 @@
 
 #include "E2bSandboxPool.h"
 #include "E2bSettings.h"
-#include "core/Launcher.h"
+#include "core/launcher/Launcher.h"
 
 #include <QCoreApplication>
 #include <QMutex>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "E2bSandboxPool.h"
-#include "core/SandboxProcess.h"
+#include "core/launcher/SandboxProcess.h"
 
 #include <QJsonObject>
 #include <QMutex>

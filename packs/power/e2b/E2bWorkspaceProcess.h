@@ -1,7 +1,7 @@
 #pragma once
 
 #include "E2bProcess.h"
-#include "core/WorkspaceSync.h"
+#include "core/workspace/WorkspaceSync.h"
 
 #include <QPointer>
 

@@ -2,8 +2,8 @@
 
 #include "TestPack.h"
 #include "UnconfinedPolicy.h"
-#include "server/Client.h"
-#include "server/InProcessTransport.h"
+#include "client/Client.h"
+#include "client/InProcessTransport.h"
 #include "server/ProtocolServer.h"
 
 #include <QDir>

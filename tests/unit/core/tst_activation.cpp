@@ -2,7 +2,7 @@
 // process ownership across swaps, restore at start-up, Host Interaction.
 #include "EngineRig.h"
 #include "UnconfinedPolicy.h"
-#include "core/PlaintextSecretStore.h"
+#include "core/secrets/PlaintextSecretStore.h"
 #include "launchers/vm/VmLauncher.h"
 
 #include <QDeadlineTimer>

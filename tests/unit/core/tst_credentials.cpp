@@ -4,7 +4,7 @@
 // a policy with credentials runs only where a backend injects them.
 #include "EngineRig.h"
 #include "UnconfinedPolicy.h"
-#include "core/KeychainSecretStore.h"
+#include "core/secrets/KeychainSecretStore.h"
 
 #include <QDirIterator>
 #include <QJsonDocument>

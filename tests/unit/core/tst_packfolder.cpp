@@ -2,7 +2,7 @@
 // strictly, installed for the user under the data directory, loaded again at start-up,
 // and gone for good once removed. Also: a disable whose pack state cannot be saved.
 #include "EngineRig.h"
-#include "core/AtomPack.h"
+#include "core/packs/AtomPack.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,7 +3,7 @@
 // refused), and settings that return with the same pack identity only.
 #include "EngineRig.h"
 #include "TestPack.h"
-#include "core/PlaintextSecretStore.h"
+#include "core/secrets/PlaintextSecretStore.h"
 
 #include <QDir>
 #include <QSignalSpy>

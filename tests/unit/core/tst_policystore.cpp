@@ -1,6 +1,6 @@
 // policy.json as every spawn reads it: a file unchanged since the last load is answered
 // from memory, and any change to it (a save, an edit by hand, removal) is seen at once.
-#include "core/PolicyStore.h"
+#include "core/settings/PolicyStore.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,8 +2,8 @@
 // tests/with-keyring.sh): values go only into the keychain and into configure(); reads
 // say configured true/false; empty input keeps, Replace and Remove are explicit.
 #include "EngineRig.h"
-#include "core/KeychainSecretStore.h"
-#include "core/PlaintextSecretStore.h"
+#include "core/secrets/KeychainSecretStore.h"
+#include "core/secrets/PlaintextSecretStore.h"
 
 #include <QDirIterator>
 #include <QRandomGenerator>

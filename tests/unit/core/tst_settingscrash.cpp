@@ -1,7 +1,7 @@
 // Crash safety of settings.json: a writer process is SIGKILLed at random points, many
 // times; after each kill the file holds the old state or the new one, never a torn or
 // corrupt one, and the lock left behind by the dead writer does not block anyone.
-#include "core/FileSettingsStore.h"
+#include "core/settings/FileSettingsStore.h"
 
 #include <QDir>
 #include <QProcess>

@@ -2,7 +2,7 @@
 // non-default values written, corrupt files kept as backups and reported.
 #include "EngineRig.h"
 #include "UnconfinedPolicy.h"
-#include "core/FileSettingsStore.h"
+#include "core/settings/FileSettingsStore.h"
 
 #include <QDir>
 #include <QJsonDocument>

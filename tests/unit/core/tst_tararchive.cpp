@@ -1,8 +1,8 @@
-// The reader of the archive a remote backend sends back (engine/core/TarArchive):
+// The reader of the archive a remote backend sends back (engine/core/workspace/TarArchive):
 // regular files with their execute bit, links kept apart, an archive cut off before its
 // end told from a whole one, and a member claiming more than the archive holds (8 GiB in
 // GNU's base-256 size) named as such, not as a size that is "not a number".
-#include "core/TarArchive.h"
+#include "core/workspace/TarArchive.h"
 
 #include <QTest>
 

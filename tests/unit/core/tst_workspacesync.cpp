@@ -1,9 +1,9 @@
-// The workspace round trip every remote backend shares (engine/core/WorkspaceSync): what is
+// The workspace round trip every remote backend shares (engine/core/workspace/WorkspaceSync): what is
 // uploaded (never a denied path), what comes back (the conflict rule, the repository rules,
 // the policy's writable paths), an archive cut off or too large, and the progress of a
 // large upload. The "remote" side is a folder this test unpacks into and archives with the
 // system's tar, as a remote backend's own tar would.
-#include "core/WorkspaceSync.h"
+#include "core/workspace/WorkspaceSync.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/Launcher.h"
+#include "core/launcher/Launcher.h"
 #include "launchers/auto/AutoLauncher.h"
 #include "protocol/Policy.h"
 #include "protocol/Refusal.h"

@@ -6,7 +6,7 @@
 // a rule of its own.
 #include "PolicyVariants.h"
 #include "SbplReader.h"
-#include "core/RepositoryRules.h"
+#include "core/workspace/RepositoryRules.h"
 #include "launchers/auto/macos/SeatbeltProfile.h"
 
 #include <QTest>

@@ -3,7 +3,7 @@
 // read-only), the network (off, only the proxy's port, or full), what is undone, and the
 // plan's text: a round trip, and a parser that refuses anything else naming line and field.
 #include "PolicyVariants.h"
-#include "core/RepositoryRules.h"
+#include "core/workspace/RepositoryRules.h"
 #include "launchers/auto/windows/WindowsPlanBuilder.h"
 
 #include <QRandomGenerator>

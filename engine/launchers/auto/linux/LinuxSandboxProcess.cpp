@@ -1,6 +1,6 @@
 #include "LinuxSandboxProcess.h"
 
-#include "core/SandboxInitRefusal.h"
+#include "core/launcher/SandboxInitRefusal.h"
 #include "fdio/FdIo.h"
 #include "handoff/InitHandoff.h"
 

@@ -1,6 +1,6 @@
 #include "SeatbeltProfile.h"
 
-#include "core/RepositoryRules.h"
+#include "core/workspace/RepositoryRules.h"
 #include "launchers/auto/PolicyPaths.h"
 
 #include <QCoreApplication>

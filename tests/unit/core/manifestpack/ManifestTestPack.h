@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/AtomPack.h"
+#include "core/packs/AtomPack.h"
 
 #include <QObject>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/FileSettingsStore.h"
+#include "core/settings/FileSettingsStore.h"
 
 #include <QAtomicInt>
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "FaultInjectingLauncher.h"
-#include "core/AtomPack.h"
+#include "core/packs/AtomPack.h"
 
 namespace sandbox::test {
 

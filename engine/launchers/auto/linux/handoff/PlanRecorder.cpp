@@ -4,7 +4,7 @@
 #include "RecordedEntry.h"
 #include "Sha256.h"
 #include "core/EngineFiles.h"
-#include "core/SettingsDocument.h"
+#include "core/settings/SettingsDocument.h"
 #include "protocol/BackendRef.h"
 #include "protocol/JsonReader.h"
 

@@ -39,7 +39,7 @@ namespace sandbox {
 // link or other entry since the build started and no regular file (binaries, the probe
 // cache) since the process started, by its status change time, which user space cannot
 // set, older than the coarse clock then. What the build read is then what is recorded
-// (engine/launchers/vm/FileDigest.cpp says why the rule holds).
+// (engine/launchers/vm/baseline/FileDigest.cpp says why the rule holds).
 class PlanRecorder final
 {
 public:

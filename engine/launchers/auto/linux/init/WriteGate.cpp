@@ -2,7 +2,7 @@
 
 #include "CallerAccess.h"
 #include "ControllingTerminal.h"
-#include "core/RepositoryRules.h"
+#include "core/workspace/RepositoryRules.h"
 
 #include <algorithm>
 #include <atomic>

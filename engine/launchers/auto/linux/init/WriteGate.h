@@ -19,7 +19,7 @@ namespace sandbox::init {
 // is then made by sandbox-init itself on the directory it resolved, so nothing the command
 // changes afterwards redirects it. An opened file is installed into the caller.
 //
-// Judged, beneath a guarded root, by the rules every backend shares (core/RepositoryRules.h):
+// Judged, beneath a guarded root, by the rules every backend shares (core/workspace/RepositoryRules.h):
 // - no entry named .git is created, written, renamed or removed (no new repository, no
 //   .git file pointing elsewhere, no repository moved aside), and nothing is changed
 //   through a .git that is not a git directory;
