@@ -86,6 +86,19 @@ void appendControlFiles(const QString &gitDirectory, QStringList &paths, int dep
 
 } // namespace
 
+void ContainerSpec::setBasics(const DockerSettings &settings, const Policy &policy, const QString &workspace, uint uid,
+                              uint gid)
+{
+    m_image = settings.image;
+    m_runtime = settings.runtime;
+    m_workspace = QDir::cleanPath(workspace);
+    m_user = QStringLiteral("%1:%2").arg(uid).arg(gid);
+    m_network = policy.network == Policy::NetworkMode::Full;
+    m_memoryBytes = settings.memoryMb > 0 ? settings.memoryMb * 1024 * 1024 : 0;
+    m_nanoCpus = settings.cpus > 0 ? qint64(settings.cpus * 1e9) : 0;
+    m_pidsLimit = settings.pidsLimit;
+}
+
 Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const Policy &policy,
                                            const QString &workspace, uint uid, uint gid, const QString &emptyFolder,
                                            const QString &helperProgram)
@@ -122,14 +135,7 @@ Result<ContainerSpec> ContainerSpec::build(const DockerSettings &settings, const
             spec.m_extraCaCertificates = policy.extraCaCertificates;
         }
     }
-    spec.m_image = settings.image;
-    spec.m_runtime = settings.runtime;
-    spec.m_workspace = QDir::cleanPath(workspace);
-    spec.m_user = QStringLiteral("%1:%2").arg(uid).arg(gid);
-    spec.m_network = policy.network == Policy::NetworkMode::Full;
-    spec.m_memoryBytes = settings.memoryMb > 0 ? settings.memoryMb * 1024 * 1024 : 0;
-    spec.m_nanoCpus = settings.cpus > 0 ? qint64(settings.cpus * 1e9) : 0;
-    spec.m_pidsLimit = settings.pidsLimit;
+    spec.setBasics(settings, policy, workspace, uid, gid);
 
     QStringList denied;
     for (const QString &path : policy.denied)
@@ -251,14 +257,7 @@ Result<ContainerSpec> ContainerSpec::buildRemote(const DockerSettings &settings,
     ContainerSpec spec;
     spec.m_remote = true;
     spec.m_helperProgram = helperProgram;
-    spec.m_image = settings.image;
-    spec.m_runtime = settings.runtime;
-    spec.m_workspace = QDir::cleanPath(workspace);
-    spec.m_user = QStringLiteral("%1:%2").arg(uid).arg(gid);
-    spec.m_network = policy.network == Policy::NetworkMode::Full;
-    spec.m_memoryBytes = settings.memoryMb > 0 ? settings.memoryMb * 1024 * 1024 : 0;
-    spec.m_nanoCpus = settings.cpus > 0 ? qint64(settings.cpus * 1e9) : 0;
-    spec.m_pidsLimit = settings.pidsLimit;
+    spec.setBasics(settings, policy, workspace, uid, gid);
     // Only the workspace is there to write (the sync brings nothing else back); its denied
     // paths are never uploaded, and the gate keeps them from being made there.
     spec.m_guarded = { spec.m_workspace };

@@ -111,6 +111,9 @@ public:
     QStringList proxyEnvironment() const;
 
 private:
+    // What local and remote containers take alike from the settings, the policy and the caller.
+    void setBasics(const DockerSettings &settings, const Policy &policy, const QString &workspace, uint uid, uint gid);
+
     QString m_image;
     QString m_runtime; // HostConfig.Runtime; empty: the engine's default
     QString m_workspace;

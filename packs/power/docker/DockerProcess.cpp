@@ -15,8 +15,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/eventfd.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -56,17 +54,11 @@ DockerProcess::DockerProcess(std::shared_ptr<ContainerPool> pool, ContainerSpec 
     , m_request(std::move(request))
     , m_openAgent(std::move(openAgent))
     , m_tag(QUuid::createUuid().toString(QUuid::Id128))
-    , m_wakeFd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK))
 { }
 
 DockerProcess::~DockerProcess()
 {
-    if (m_worker.joinable()) {
-        kill();
-        m_worker.join();
-    }
-    if (m_wakeFd >= 0)
-        ::close(m_wakeFd);
+    stopWorker();
 }
 
 void DockerProcess::start()
@@ -82,63 +74,6 @@ qint64 DockerProcess::pid() const
 {
     QMutexLocker locker(&m_mutex);
     return m_pid;
-}
-
-bool DockerProcess::isRunning() const
-{
-    QMutexLocker locker(&m_mutex);
-    return m_running;
-}
-
-ExitStatus DockerProcess::exitStatus() const
-{
-    QMutexLocker locker(&m_mutex);
-    return m_exit;
-}
-
-void DockerProcess::wake()
-{
-    const uint64_t one = 1;
-    [[maybe_unused]] const ssize_t written = ::write(m_wakeFd, &one, sizeof one);
-}
-
-void DockerProcess::writeStdin(const QByteArray &data)
-{
-    {
-        QMutexLocker locker(&m_mutex);
-        if (m_closeStdin)
-            return;
-        m_stdin.append(data);
-    }
-    wake();
-}
-
-void DockerProcess::closeStdin()
-{
-    {
-        QMutexLocker locker(&m_mutex);
-        m_closeStdin = true;
-    }
-    wake();
-}
-
-void DockerProcess::terminate()
-{
-    {
-        QMutexLocker locker(&m_mutex);
-        if (m_signal == Signal::None)
-            m_signal = Signal::Term;
-    }
-    wake();
-}
-
-void DockerProcess::kill()
-{
-    {
-        QMutexLocker locker(&m_mutex);
-        m_signal = Signal::Kill;
-    }
-    wake();
 }
 
 void DockerProcess::fail(const Error &error)
@@ -408,45 +343,15 @@ void DockerProcess::stream(int fd, QByteArray pending)
     bool statusOpen = m_statusFd >= 0;
     bool termSent = false;
     QDeadlineTimer killAt = QDeadlineTimer::Forever;
-    char chunk[65536];
     for (;;) {
-        // Demultiplex: [stream, 0, 0, 0, size (big-endian 32 bits)] then size bytes.
-        while (pending.size() >= 8) {
-            const auto *header = reinterpret_cast<const uchar *>(pending.constData());
-            const quint32 size = (quint32(header[4]) << 24) | (quint32(header[5]) << 16) | (quint32(header[6]) << 8)
-                | quint32(header[7]);
-            if (pending.size() < qsizetype(8 + size))
-                break;
-            const QByteArray payload = pending.mid(8, size);
-            const uchar kind = header[0];
-            pending.remove(0, 8 + size);
-            if (payload.isEmpty())
-                continue;
-            QMetaObject::invokeMethod(
-                this,
-                [this, kind, payload] {
-                    if (kind == 2)
-                        emit stderrReady(payload);
-                    else
-                        emit stdoutReady(payload);
-                },
-                Qt::QueuedConnection);
-        }
+        emitFrames(pending);
 
-        QByteArray input;
-        bool close = false;
-        Signal signal = Signal::None;
-        {
-            QMutexLocker locker(&m_mutex);
-            input.swap(m_stdin);
-            close = m_closeStdin;
-            signal = m_signal;
-        }
-        if (signal == Signal::Kill) {
+        const Requests requests = takeRequests();
+        if (requests.signal == Signal::Kill) {
             endAll(SIGKILL);
             return;
         }
-        if (signal == Signal::Term && !termSent) {
+        if (requests.signal == Signal::Term && !termSent) {
             endAll(SIGTERM);
             termSent = true;
             killAt = QDeadlineTimer(terminateGraceMs);
@@ -455,46 +360,19 @@ void DockerProcess::stream(int fd, QByteArray pending)
             endAll(SIGKILL);
             return;
         }
-        if (stdinOpen && !input.isEmpty()) {
-            qsizetype done = 0;
-            while (done < input.size()) {
-                const ssize_t n = ::send(fd, input.constData() + done, size_t(input.size() - done), MSG_NOSIGNAL);
-                if (n < 0 && errno == EINTR)
-                    continue;
-                if (n < 0 && errno == EAGAIN) {
-                    pollfd out{ fd, POLLOUT, 0 };
-                    ::poll(&out, 1, 100);
-                    continue;
-                }
-                if (n <= 0)
-                    break;
-                done += n;
-            }
-        }
-        if (stdinOpen && close) {
-            ::shutdown(fd, SHUT_WR);
-            stdinOpen = false;
-        }
+        passInput(fd, requests, stdinOpen);
 
-        pollfd fds[3] = { { fd, POLLIN, 0 }, { m_wakeFd, POLLIN, 0 }, { statusOpen ? m_statusFd : -1, POLLIN, 0 } };
+        pollfd fds[3] = { { fd, POLLIN, 0 }, { wakeFd(), POLLIN, 0 }, { statusOpen ? m_statusFd : -1, POLLIN, 0 } };
         const int timeout = termSent ? int(qMax<qint64>(1, killAt.remainingTime())) : -1;
         const int n = ::poll(fds, 3, timeout);
         if (n < 0 && errno != EINTR)
             return;
-        if (fds[1].revents & POLLIN) {
-            uint64_t count = 0;
-            [[maybe_unused]] const ssize_t drained = ::read(m_wakeFd, &count, sizeof count);
-        }
+        if (fds[1].revents & POLLIN)
+            drainWake();
         if (fds[2].revents & (POLLIN | POLLHUP | POLLERR))
             statusOpen = readStatus();
-        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-            const ssize_t got = ::recv(fd, chunk, sizeof chunk, 0);
-            if (got < 0 && (errno == EINTR || errno == EAGAIN))
-                continue;
-            if (got <= 0)
-                return;
-            pending.append(chunk, got);
-        }
+        if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) && !receive(fd, pending))
+            return;
     }
 }
 

@@ -1,13 +1,10 @@
 #pragma once
 
 #include "ContainerPool.h"
+#include "ExecStreamProcess.h"
 #include "core/launcher/Launcher.h"
-#include "core/launcher/SandboxProcess.h"
-
-#include <QMutex>
 
 #include <memory>
-#include <thread>
 
 namespace sandbox::power {
 
@@ -17,7 +14,7 @@ namespace sandbox::power {
 // delivered in the thread the object lives in. Every process of the command carries a tag
 // in its environment, so kill() and the command's end reach all of them, also those
 // that left the command's process tree.
-class DockerProcess final : public SandboxProcess
+class DockerProcess final : public ExecStreamProcess
 {
     Q_OBJECT
 
@@ -35,22 +32,13 @@ public:
     void start();
 
     qint64 pid() const override;
-    bool isRunning() const override;
-    ExitStatus exitStatus() const override;
-    void writeStdin(const QByteArray &data) override;
-    void closeStdin() override;
-    void terminate() override;
-    void kill() override;
 
 private:
-    enum class Signal { None, Term, Kill };
-
     void run();
     void stream(int fd, QByteArray pending);
     // Takes in what sandbox-init has reported on the status FIFO so far; false at its end.
     bool readStatus();
     void endAll(int signal);
-    void wake();
     void fail(const Error &error);
     void finish(const ExitStatus &status);
 
@@ -59,22 +47,15 @@ private:
     SpawnRequest m_request;
     AgentOpener m_openAgent;
     QString m_tag;
-    std::thread m_worker;
-    int m_wakeFd = -1;
     int m_statusFd = -1; // the read end of the command's status FIFO (worker thread only)
     QByteArray m_statusBuffer;
     unsigned m_reportedRefusals = 0;
     bool m_initEnded = false; // sandbox-init reported the command's end (worker thread only)
 
-    mutable QMutex m_mutex;
-    QByteArray m_stdin;
-    bool m_closeStdin = false;
-    Signal m_signal = Signal::None;
+    // Guarded by m_mutex.
     qint64 m_pid = 0;
     QString m_containerId;
-    bool m_running = false;
     bool m_ended = false;
-    ExitStatus m_exit;
 };
 
 } // namespace sandbox::power

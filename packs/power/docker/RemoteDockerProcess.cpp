@@ -17,8 +17,6 @@
 #include <cerrno>
 #include <csignal>
 #include <poll.h>
-#include <sys/eventfd.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 namespace sandbox::power {
@@ -84,7 +82,6 @@ RemoteDockerProcess::RemoteDockerProcess(DockerApi api, ContainerSpec spec, Spaw
     , m_linkLost(std::move(linkLost))
     , m_statusName(QUuid::createUuid().toString(QUuid::Id128))
     , m_sync(m_request.effectiveWorkspace(), policy, *this, m_remote)
-    , m_wakeFd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK))
 {
     connect(&m_sync, &WorkspaceSync::uploaded, this, [this] {
         if (m_ended)
@@ -105,12 +102,7 @@ RemoteDockerProcess::RemoteDockerProcess(DockerApi api, ContainerSpec spec, Spaw
 
 RemoteDockerProcess::~RemoteDockerProcess()
 {
-    if (m_worker.joinable()) {
-        kill();
-        m_worker.join();
-    }
-    if (m_wakeFd >= 0)
-        ::close(m_wakeFd);
+    stopWorker();
 }
 
 Result<QByteArray> RemoteDockerProcess::helperArchive(const QString &helper, const QString &statusName, uint uid,
@@ -129,52 +121,9 @@ Result<QByteArray> RemoteDockerProcess::helperArchive(const QString &helper, con
     return archive;
 }
 
-bool RemoteDockerProcess::isRunning() const
-{
-    QMutexLocker locker(&m_mutex);
-    return m_running;
-}
-
-ExitStatus RemoteDockerProcess::exitStatus() const
-{
-    QMutexLocker locker(&m_mutex);
-    return m_exit;
-}
-
-void RemoteDockerProcess::wake()
-{
-    const uint64_t one = 1;
-    [[maybe_unused]] const ssize_t written = ::write(m_wakeFd, &one, sizeof one);
-}
-
-void RemoteDockerProcess::writeStdin(const QByteArray &data)
-{
-    {
-        QMutexLocker locker(&m_mutex);
-        if (m_closeStdin)
-            return;
-        m_stdin.append(data);
-    }
-    wake();
-}
-
-void RemoteDockerProcess::closeStdin()
-{
-    {
-        QMutexLocker locker(&m_mutex);
-        m_closeStdin = true;
-    }
-    wake();
-}
-
 void RemoteDockerProcess::terminate()
 {
-    {
-        QMutexLocker locker(&m_mutex);
-        if (m_signal == Signal::None)
-            m_signal = Signal::Term;
-    }
-    wake();
+    ExecStreamProcess::terminate();
     // Before the command runs there is nothing to signal: the upload stops instead.
     if (!m_commandRan)
         m_sync.abort();
@@ -182,11 +131,7 @@ void RemoteDockerProcess::terminate()
 
 void RemoteDockerProcess::kill()
 {
-    {
-        QMutexLocker locker(&m_mutex);
-        m_signal = Signal::Kill;
-    }
-    wake();
+    ExecStreamProcess::kill();
     if (!m_commandRan)
         m_sync.abort();
 }
@@ -392,83 +337,26 @@ void RemoteDockerProcess::readStatus(const QByteArray &lines)
 void RemoteDockerProcess::stream(int fd, QByteArray pending)
 {
     bool stdinOpen = true;
-    char chunk[65536];
     for (;;) {
-        // Demultiplex: [stream, 0, 0, 0, size (big-endian 32 bits)] then size bytes.
-        while (pending.size() >= 8) {
-            const auto *header = reinterpret_cast<const uchar *>(pending.constData());
-            const quint32 size = (quint32(header[4]) << 24) | (quint32(header[5]) << 16) | (quint32(header[6]) << 8)
-                | quint32(header[7]);
-            if (pending.size() < qsizetype(8 + size))
-                break;
-            const QByteArray payload = pending.mid(8, size);
-            const uchar kind = header[0];
-            pending.remove(0, 8 + size);
-            if (payload.isEmpty())
-                continue;
-            QMetaObject::invokeMethod(
-                this,
-                [this, kind, payload] {
-                    if (kind == 2)
-                        emit stderrReady(payload);
-                    else
-                        emit stdoutReady(payload);
-                },
-                Qt::QueuedConnection);
-        }
+        emitFrames(pending);
 
-        QByteArray input;
-        bool close = false;
-        Signal signal = Signal::None;
-        {
-            QMutexLocker locker(&m_mutex);
-            input.swap(m_stdin);
-            close = m_closeStdin;
-            signal = m_signal;
-        }
+        const Requests requests = takeRequests();
         // Nothing of the command may outlive it: removing its container ends all of it (the
         // engine cannot reach the remote host's processes one by one).
-        if (signal != Signal::None) {
+        if (requests.signal != Signal::None) {
             m_api.remove(QStringLiteral("/containers/") + m_containerId + QStringLiteral("?force=true&v=true"),
                          ContainerPool::requestTimeoutMs);
             return;
         }
-        if (stdinOpen && !input.isEmpty()) {
-            qsizetype done = 0;
-            while (done < input.size()) {
-                const ssize_t n = ::send(fd, input.constData() + done, size_t(input.size() - done), MSG_NOSIGNAL);
-                if (n < 0 && errno == EINTR)
-                    continue;
-                if (n < 0 && errno == EAGAIN) {
-                    pollfd out{ fd, POLLOUT, 0 };
-                    ::poll(&out, 1, 100);
-                    continue;
-                }
-                if (n <= 0)
-                    break;
-                done += n;
-            }
-        }
-        if (stdinOpen && close) {
-            ::shutdown(fd, SHUT_WR);
-            stdinOpen = false;
-        }
-        pollfd fds[2] = { { fd, POLLIN, 0 }, { m_wakeFd, POLLIN, 0 } };
+        passInput(fd, requests, stdinOpen);
+        pollfd fds[2] = { { fd, POLLIN, 0 }, { wakeFd(), POLLIN, 0 } };
         const int n = ::poll(fds, 2, -1);
         if (n < 0 && errno != EINTR)
             return;
-        if (fds[1].revents & POLLIN) {
-            uint64_t count = 0;
-            [[maybe_unused]] const ssize_t drained = ::read(m_wakeFd, &count, sizeof count);
-        }
-        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-            const ssize_t got = ::recv(fd, chunk, sizeof chunk, 0);
-            if (got < 0 && (errno == EINTR || errno == EAGAIN))
-                continue;
-            if (got <= 0)
-                return;
-            pending.append(chunk, got);
-        }
+        if (fds[1].revents & POLLIN)
+            drainWake();
+        if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) && !receive(fd, pending))
+            return;
     }
 }
 

@@ -3,16 +3,14 @@
 #include "ContainerSpec.h"
 #include "DockerApi.h"
 #include "DockerArchiveTransfer.h"
-#include "core/launcher/SandboxProcess.h"
+#include "ExecStreamProcess.h"
 #include "core/workspace/WorkspaceSync.h"
 
 #include <QJsonObject>
-#include <QMutex>
 
 #include <functional>
 #include <memory>
 #include <optional>
-#include <thread>
 
 namespace sandbox::power {
 
@@ -32,7 +30,7 @@ namespace sandbox::power {
 // the engine (the SSH connection) ends, the command ends with status 255 and a note naming
 // what failed; nothing waits on it. The exec stream is served by a worker thread; everything
 // else runs in this object's thread, which needs an event loop.
-class RemoteDockerProcess final : public SandboxProcess, private WorkspaceTransfer
+class RemoteDockerProcess final : public ExecStreamProcess, private WorkspaceTransfer
 {
     Q_OBJECT
 
@@ -49,10 +47,6 @@ public:
     void start();
 
     qint64 pid() const override { return 0; }
-    bool isRunning() const override;
-    ExitStatus exitStatus() const override;
-    void writeStdin(const QByteArray &data) override;
-    void closeStdin() override;
     void terminate() override;
     void kill() override;
 
@@ -62,8 +56,6 @@ public:
     static Result<QByteArray> helperArchive(const QString &helper, const QString &statusName, uint uid, uint gid);
 
 private:
-    enum class Signal { None, Term, Kill };
-
     struct Created
     {
         QString containerId;
@@ -80,7 +72,6 @@ private:
     void stream(int fd, QByteArray pending);
     void readStatus(const QByteArray &lines);
     void commandEnded(const ExitStatus &status, const QString &lost);
-    void wake();
     // How the command ended when kill() or terminate() came: removed with its container.
     std::optional<ExitStatus> endedBySignal() const;
     // What failed, with the way to the engine's own explanation when that has ended.
@@ -99,17 +90,8 @@ private:
     WorkspaceSync m_sync;
     std::unique_ptr<DockerArchiveTransfer> m_transfer;
     QString m_containerId; // set before the worker starts
-    std::thread m_worker;
-    int m_wakeFd = -1;
     bool m_ended = false; // object thread only
     bool m_commandRan = false; // object thread only
-
-    mutable QMutex m_mutex;
-    QByteArray m_stdin;
-    bool m_closeStdin = false;
-    Signal m_signal = Signal::None;
-    bool m_running = false;
-    ExitStatus m_exit;
 };
 
 } // namespace sandbox::power
