@@ -687,9 +687,10 @@ Result<std::shared_ptr<SandboxProcess>> Engine::spawn(const SpawnRequest &reques
                           {} };
         }
     }
+    // The engine's own directories, and git's configuration of the user, in one pass.
     EngineFiles::keepReadOnly(effectivePolicy, request.effectiveWorkspace(),
-                              { d->options.configDirectory, d->options.stateDirectory });
-    EngineFiles::keepReadOnly(effectivePolicy, request.effectiveWorkspace(), EngineFiles::gitUserConfiguration());
+                              QStringList{ d->options.configDirectory, d->options.stateDirectory }
+                                  + EngineFiles::gitUserConfiguration());
     // The authority exists before the command does, so that keepUnreadable() denies it.
     if (!effectivePolicy.credentials.isEmpty()) {
         if (Status authority = d->injector->prepareAuthority(); !authority.ok()) {

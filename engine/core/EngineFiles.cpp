@@ -73,17 +73,16 @@ QString tr(const char *text)
 
 void EngineFiles::keepReadOnly(Policy &policy, const QString &workspace, const QStringList &directories)
 {
+    // Every writable path by either of its names (one named through a link), resolved once.
+    QStringList writableNames;
+    for (const QString &path : std::as_const(policy.writable))
+        writableNames += namesOf(expanded(path, workspace));
     for (const QString &directory : directories) {
         if (directory.isEmpty())
             continue;
         for (const QString &name : namesOf(directory)) {
-            // A writable path by either of its names too (one named through a link).
-            const bool reached
-                = std::any_of(policy.writable.cbegin(), policy.writable.cend(), [&](const QString &path) {
-                      const QStringList writableNames = namesOf(expanded(path, workspace));
-                      return std::any_of(writableNames.cbegin(), writableNames.cend(),
-                                         [&](const QString &writable) { return overlaps(writable, name); });
-                  });
+            const bool reached = std::any_of(writableNames.cbegin(), writableNames.cend(),
+                                             [&](const QString &writable) { return overlaps(writable, name); });
             if (reached && !policy.readOnly.contains(name))
                 policy.readOnly.append(name);
         }

@@ -184,8 +184,8 @@ bool PlanRecorder::policyMatches(const Policy &policy, const QString &cwd, QByte
     // The launcher was given the policy as the engine enforces it (EngineFiles): so is the
     // policy read here before they are compared.
     const auto enforced = [&](Policy read) {
-        EngineFiles::keepReadOnly(read, cwd, { m_configDirectory, m_stateDirectory });
-        EngineFiles::keepReadOnly(read, cwd, EngineFiles::gitUserConfiguration());
+        EngineFiles::keepReadOnly(
+            read, cwd, QStringList{ m_configDirectory, m_stateDirectory } + EngineFiles::gitUserConfiguration());
         EngineFiles::keepUnreadable(read, m_stateDirectory, m_configDirectory);
         return read;
     };
