@@ -774,6 +774,7 @@ void TestVmDaemon::repositoryFilesAreRefusedAtTheWrite()
 
     // Neither the gate nor the guest's agent can be rewritten, traced or swapped for the next command.
     const Outcome tamper = inGuest(QStringLiteral(
+        "echo boot-$(cat /proc/sys/kernel/random/boot_id); "
         "echo x >> /.sandbox/sandbox-vm-gate || echo gate-refused; "
         "dd if=/proc/$PPID/mem of=/dev/null bs=1 count=1 2>&1 | grep -q 'Permission denied' && echo "
         "gate-memory-refused; "
@@ -801,10 +802,16 @@ void TestVmDaemon::repositoryFilesAreRefusedAtTheWrite()
     const QByteArray log = ctl({ QStringLiteral("events"), QStringLiteral("--json") }).out;
     QVERIFY2(log.contains(QString(m_root->path() + QStringLiteral(" (holds a writable path")).toUtf8()),
              log.constData());
-    const Outcome after = inGuest(QStringLiteral("echo x > repo/.git/hooks/pre-push || echo still-refused; "
+    const Outcome after = inGuest(QStringLiteral("echo boot-$(cat /proc/sys/kernel/random/boot_id); "
+                                                 "echo x > repo/.git/hooks/pre-push || echo still-refused; "
                                                  "rm -rf /.sandbox && mv /.sandbox-moved /.sandbox && echo restored"));
-    QVERIFY2(after.out.contains("still-refused") && after.out.contains("restored"),
-             QByteArray(after.out + after.err).constData());
+    QVERIFY2(after.out.contains("still-refused"), QByteArray(after.out + after.err).constData());
+    // The swapped gate was in place for this command when it ran in the same VM; under
+    // parallel load a change of the host's folders may make the engine boot another VM (whose
+    // /.sandbox is untouched, so there is nothing to restore).
+    const auto bootOf = [](const QByteArray &out) { return out.mid(out.indexOf("boot-"), 41); };
+    if (bootOf(after.out) == bootOf(tamper.out))
+        QVERIFY2(after.out.contains("restored"), QByteArray(after.out + after.err).constData());
     QVERIFY(!QFileInfo::exists(repo + QStringLiteral("/.git/hooks/pre-push")));
 }
 
