@@ -230,7 +230,11 @@ Outcome TestDockerRemote::activate(const QString &endpoint, const QString &ident
         {}, 60000);
     if (set.exitCode != 0)
         return set;
-    return m_daemon.ctl({ QStringLiteral("activate"), dockerRef }, {}, 90000);
+    // Changed settings of the active backend activate it again: what that said comes first.
+    Outcome activated = m_daemon.ctl({ QStringLiteral("activate"), dockerRef }, {}, 90000);
+    activated.out.prepend(set.out);
+    activated.err.prepend(set.err);
+    return activated;
 }
 
 void TestDockerRemote::remoteEngineRunsCommands()
@@ -457,6 +461,14 @@ void TestDockerRemote::deadConnectionEndsTheCommand()
     const Outcome after = run(QStringLiteral("echo never"));
     QVERIFY(after.exitCode != 0);
     QVERIFY2(after.err.contains("Activate the backend again"), after.err.constData());
+    // The killed command's container could not be removed over the dead connection: the next
+    // activation removes it, and says so.
+    QCOMPARE(containersLeft(), 1);
+    const Outcome again = activate(endpoint(), m_login, m_rig.path(QStringLiteral("known_hosts")));
+    QVERIFY2(again.exitCode == 0, again.err.constData());
+    QVERIFY2(QByteArray(again.out + again.err).contains("Removed 1 container(s) from the engine at ssh://"),
+             QByteArray(again.out + again.err).constData());
+    QCOMPARE(containersLeft(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestDockerRemote)

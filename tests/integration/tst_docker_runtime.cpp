@@ -4,7 +4,10 @@
 // ignores the runtime an API request names). What is checked: the runtimes the engine offers
 // are listed at activation, an unknown runtime is refused naming it, commands run under runc
 // on the host's kernel, runsc runs commands under gVisor's kernel, and the backend refuses
-// runsc with the measured reason: sandbox-init's write gate does not start under gVisor.
+// runsc with the measured reason: sandbox-init's write gate does not start under gVisor, on a
+// local engine and on one reached over SSH (Debian's sshd on loopback), where the helper is
+// copied into the probe's container rather than mounted.
+#include "OpenSshRig.h"
 #include "ProgramRun.h"
 
 #include <QDir>
@@ -25,6 +28,7 @@ const QString dockerRef = QStringLiteral("atom-pack:power-pack:docker");
 const QString rigScript = QStringLiteral(SANDBOX_SOURCE_DIR "/tests/integration/podman-runtime.sh");
 
 using sandbox::test::binary;
+using sandbox::test::OpenSshRig;
 using sandbox::test::Outcome;
 
 // A request to the Docker Engine API at `socket`, with curl (a test dependency).
@@ -70,6 +74,7 @@ private slots:
     void runtimeTheEngineDoesNotHonourIsRefused();
     void gvisorRunsCommandsUnderItsOwnKernel();
     void backendRefusesGvisorWithTheMeasuredReason();
+    void remoteEngineIsMeasuredAtActivation();
     void crunRunsCommandsOrIsRefusedWithTheEnginesWords();
     void containerUnderAnotherRuntimeThanActivatedIsRefused();
 
@@ -292,6 +297,42 @@ void TestDockerRuntime::runtimeTheEngineDoesNotHonourIsRefused()
         QVERIFY2(said.contains(QStringLiteral("was asked for the OCI runtime runsc but made the container under runc")),
                  qPrintable(said));
     QCOMPARE(activeRef(), QStringLiteral("builtin:auto"));
+}
+
+void TestDockerRuntime::remoteEngineIsMeasuredAtActivation()
+{
+    // The gVisor engine as a remote host's, its socket reachable through SSH only.
+    OpenSshRig rig;
+    QVERIFY2(rig.start().isEmpty(), "the SSH rig did not start");
+    const QString server = rig.startServer();
+    QVERIFY2(server.isEmpty(), qPrintable(server));
+    const QString login = rig.path(QStringLiteral("login"));
+    QVERIFY(rig.generateKey(login, QStringLiteral("login@test")).isEmpty());
+    QVERIFY(OpenSshRig::writeFile(rig.path(QStringLiteral("authorized_keys")),
+                                  OpenSshRig::readAll(rig.path(QStringLiteral("authorized_keys")))
+                                      + OpenSshRig::readAll(login + QStringLiteral(".pub"))));
+    install(m_gvisorSocket, {});
+    const Outcome set = ctl({ QStringLiteral("settings"), QStringLiteral("set"), dockerRef,
+                              QStringLiteral("endpoint=ssh://%1@127.0.0.1:%2%3")
+                                  .arg(rig.userName())
+                                  .arg(rig.serverPort())
+                                  .arg(m_gvisorSocket),
+                              QStringLiteral("sshIdentityFile=") + login,
+                              QStringLiteral("sshKnownHostsFile=") + rig.path(QStringLiteral("known_hosts")) });
+    QVERIFY2(set.exitCode == 0, set.err.constData());
+    const Outcome activated = ctl({ QStringLiteral("activate"), dockerRef });
+    QVERIFY(activated.exitCode != 0);
+    const QString said = QString::fromUtf8(activated.out + activated.err);
+    // Refused at activation, with the gate's own words from the remote host's runtime.
+    QVERIFY2(said.contains(QStringLiteral("Commands cannot run confined under the OCI runtime runsc")),
+             qPrintable(said));
+    QVERIFY2(said.contains(QStringLiteral("offers no seccomp user notification")), qPrintable(said));
+    QCOMPARE(activeRef(), QStringLiteral("builtin:auto"));
+    const Outcome listed
+        = dockerRequest(m_gvisorSocket, QStringLiteral("GET"), QStringLiteral("/containers/json?all=1"));
+    QCOMPARE(QJsonDocument::fromJson(listed.out).array().size(), 0);
+    const Outcome volumes = dockerRequest(m_gvisorSocket, QStringLiteral("GET"), QStringLiteral("/volumes"));
+    QCOMPARE(QJsonDocument::fromJson(volumes.out).object().value(QStringLiteral("Volumes")).toArray().size(), 0);
 }
 
 void TestDockerRuntime::gvisorRunsCommandsUnderItsOwnKernel()

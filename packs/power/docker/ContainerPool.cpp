@@ -50,6 +50,7 @@ Result<ContainerPool::Instance> ContainerPool::containerFor(const ContainerSpec 
     }
 
     const QString name = QStringLiteral("sandbox-studio-") + QUuid::createUuid().toString(QUuid::Id128).left(16);
+    container.hold = ContainerLeftovers::hold(name);
     // The commands' status FIFOs: a folder of this container's own, owner-only on the host.
     const QFile::Permissions ownerOnly = QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner;
     if (m_statusRoot.isEmpty() || !QDir().mkpath(m_statusRoot) || !QFile::setPermissions(m_statusRoot, ownerOnly))
@@ -58,9 +59,7 @@ Result<ContainerPool::Instance> ContainerPool::containerFor(const ContainerSpec 
     if (!QDir().mkdir(container.statusDirectory) || !QFile::setPermissions(container.statusDirectory, ownerOnly))
         return Error{ container.statusDirectory, tr("cannot create this folder"), {} };
     auto removeStatus = [&container] { QDir(container.statusDirectory).removeRecursively(); };
-    const QJsonObject labels{ { QStringLiteral("dev.sandbox-studio.launcher"), m_instanceLabel },
-                              { QStringLiteral("dev.sandbox-studio.engine-pid"),
-                                QString::number(QCoreApplication::applicationPid()) } };
+    const QJsonObject labels = ContainerLeftovers::labels(m_instanceLabel);
     Result<DockerApi::Response> created = m_api.post(
         QStringLiteral("/containers/create?name=") + name,
         container.channel ? spec.createBody(labels, container.statusDirectory, container.channel->directory(),

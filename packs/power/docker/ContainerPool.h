@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ContainerLeftovers.h"
 #include "ContainerSpec.h"
 #include "DockerApi.h"
 #include "core/launcher/ProxyChannel.h"
@@ -65,6 +66,7 @@ private:
         QString id;
         QString statusDirectory;
         std::shared_ptr<ProxyChannel> channel; // proxied containers only
+        std::shared_ptr<const ContainerLeftovers::Hold> hold; // no sweep removes it while held
     };
 
     // Force-removes `container` (what runs in it too) and its status folder; empty on

@@ -244,6 +244,23 @@ void DockerLauncher::claimRemote(QMap<QString, QString> &claims) const
              "session bus or other channel to that host's programs, nor to this computer's.");
 }
 
+void DockerLauncher::sweepLeftovers(const DockerApi &api, const QString &shownAs)
+{
+    const ContainerLeftovers::Swept swept = ContainerLeftovers::sweep(api, probeTimeoutMs);
+    if (!host())
+        return;
+    if (swept.removed > 0)
+        host()->reportActivationNote(tr("Removed %n container(s) from the engine at %1 that commands of this "
+                                        "computer had left there (their engine process ended, or its connection "
+                                        "to the engine died under them).",
+                                        nullptr, swept.removed)
+                                         .arg(shownAs));
+    if (!swept.problem.isEmpty())
+        host()->reportActivationNote(
+            tr("Containers left on the engine at %1 by earlier commands could not all be removed: %2")
+                .arg(shownAs, swept.problem));
+}
+
 DockerSettings DockerLauncher::settings() const
 {
     QMutexLocker locker(&m_mutex);
@@ -358,9 +375,21 @@ Status DockerLauncher::checkRemote(const DockerSettings &current, const QString 
     Result<EngineRuntime::Offer> offer = EngineRuntime::read(DockerApi(tunnel.value()->localSocket()), probeTimeoutMs);
     if (!offer.ok())
         return Error{ QStringLiteral("endpoint"), tunnel.value()->explain(offer.error().message), {} };
-    Result<EngineRuntime> runtime = EngineRuntime::choose(offer.value(), current.runtime, shownAs);
-    if (!runtime.ok())
-        return runtime.error();
+    Result<EngineRuntime> chosenRuntime = EngineRuntime::choose(offer.value(), current.runtime, shownAs);
+    if (!chosenRuntime.ok())
+        return chosenRuntime.error();
+    EngineRuntime runtime = chosenRuntime.value();
+    // Activation measures the write gate there as on a local engine, the helper copied in:
+    // what runs no command confined is refused now rather than at the first command.
+    const QString helper = kept && host() ? host()->proxyBridgeProgram() : QString();
+    if (!helper.isEmpty()) {
+        if (Status probed = runtime.probe(DockerApi(tunnel.value()->localSocket()), current.image, helper,
+                                          QStringLiteral("%1:%2").arg(::getuid()).arg(::getgid()),
+                                          offer.value().names.join(QStringLiteral(", ")), gateProbeTimeoutMs,
+                                          EngineRuntime::Helper::Copied);
+            !probed.ok())
+            return Error{ probed.error().where, tunnel.value()->explain(probed.error().message), {} };
+    }
     // Activation (which keeps the connection) says so; an availability probe does not.
     if (kept && host())
         host()->reportActivationNote(
@@ -368,9 +397,9 @@ Status DockerLauncher::checkRemote(const DockerSettings &current, const QString 
                "under %4, each in a container of its own, with the workspace copied in before and brought back "
                "after it.")
                 .arg(shownAs, current.image, offer.value().names.join(QStringLiteral(", ")),
-                     runtime.value().name().isEmpty() ? tr("the default OCI runtime") : runtime.value().name()));
+                     runtime.name().isEmpty() ? tr("the default OCI runtime") : runtime.name()));
     if (chosen)
-        *chosen = runtime.value();
+        *chosen = runtime;
     if (kept)
         *kept = std::shared_ptr<SshTunnel>(std::move(tunnel).value());
     return {};
@@ -387,6 +416,7 @@ QFuture<Status> DockerLauncher::prepare()
                 = checkRemote(current, host() ? host()->runtimeDirectory() : QString(), &tunnel, &runtime);
                 !remote.ok())
                 return remote;
+            sweepLeftovers(DockerApi(tunnel->localSocket()), current.endpoint);
             std::shared_ptr<ContainerPool> previousPool;
             std::shared_ptr<SshTunnel> previousTunnel;
             QMutexLocker locker(&m_mutex);
@@ -430,6 +460,7 @@ QFuture<Status> DockerLauncher::prepare()
                     .arg(socket, offered,
                          offer.value().defaultRuntime.isEmpty() ? tr("not said") : offer.value().defaultRuntime,
                          runtime.name().isEmpty() ? tr("the default") : runtime.name()));
+        sweepLeftovers(api, socket);
         ContainerPool::ChannelOpener opener;
         if (launcherHost)
             opener = [launcherHost](const QStringList &allowed, const QStringList &denied,
@@ -572,9 +603,7 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawnRemote(const SpawnR
                                                             ::getgid(), helper, current.endpoint);
     if (!spec.ok())
         return spec.error();
-    const QJsonObject labels{ { QStringLiteral("dev.sandbox-studio.launcher"), label },
-                              { QStringLiteral("dev.sandbox-studio.engine-pid"),
-                                QString::number(QCoreApplication::applicationPid()) } };
+    const QJsonObject labels = ContainerLeftovers::labels(label);
     const std::weak_ptr<SshTunnel> weak = tunnel;
     auto linkLost = [weak](bool failed) -> QString {
         const std::shared_ptr<SshTunnel> held = weak.lock();

@@ -61,6 +61,9 @@ private:
     // closes) and the OCI runtime chosen to `chosen`.
     Status checkRemote(const DockerSettings &current, const QString &folder, std::shared_ptr<SshTunnel> *kept = nullptr,
                        std::optional<EngineRuntime> *chosen = nullptr);
+    // Removes the containers that earlier commands of this computer left on the engine
+    // (ContainerLeftovers), saying so in an activation note.
+    void sweepLeftovers(const DockerApi &api, const QString &shownAs);
     Result<std::shared_ptr<SandboxProcess>> spawnRemote(const SpawnRequest &request, const Policy &policy,
                                                         const DockerSettings &current);
 

@@ -1,6 +1,7 @@
 #include "EngineRuntime.h"
 
 #include "ContainerSpec.h"
+#include "RemoteDockerProcess.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -74,18 +75,24 @@ Result<EngineRuntime> EngineRuntime::choose(const Offer &offer, const QString &s
 }
 
 Status EngineRuntime::probe(const DockerApi &api, const QString &image, const QString &helperProgram,
-                            const QString &user, const QString &offered, int timeoutMs)
+                            const QString &user, const QString &offered, int timeoutMs, Helper placement)
 {
     const QString helper = QString::fromLatin1(ContainerSpec::helperTarget);
     // As every command's container is made, with the gate guarding the container's /tmp.
-    QJsonObject host{ { QStringLiteral("Binds"),
-                        QJsonArray{ QString(helperProgram + QLatin1Char(':') + helper + QStringLiteral(":ro")) } },
-                      { QStringLiteral("Tmpfs"),
+    QJsonObject host{ { QStringLiteral("Tmpfs"),
                         QJsonObject{ { QStringLiteral("/tmp"), QStringLiteral("rw,nosuid,nodev,mode=1777") } } },
                       { QStringLiteral("ReadonlyRootfs"), true },
                       { QStringLiteral("CapDrop"), QJsonArray{ QStringLiteral("ALL") } },
                       { QStringLiteral("SecurityOpt"), QJsonArray{ QStringLiteral("no-new-privileges") } },
                       { QStringLiteral("NetworkMode"), QStringLiteral("none") } };
+    if (placement == Helper::Mounted)
+        host.insert(QStringLiteral("Binds"),
+                    QJsonArray{ QString(helperProgram + QLatin1Char(':') + helper + QStringLiteral(":ro")) });
+    else
+        host.insert(QStringLiteral("Mounts"),
+                    QJsonArray{ QJsonObject{
+                        { QStringLiteral("Type"), QStringLiteral("volume") },
+                        { QStringLiteral("Target"), QString::fromLatin1(ContainerSpec::remoteFolder) } } });
     if (!m_requested.isEmpty())
         host.insert(QStringLiteral("Runtime"), m_requested);
     const QJsonObject labels{ { QStringLiteral("dev.sandbox-studio.probe"), QStringLiteral("gate") } };
@@ -116,9 +123,16 @@ Status EngineRuntime::probe(const DockerApi &api, const QString &image, const QS
         return failed(tr("the runtime could not create a container under it (%1)").arg(created.value().message()));
     const QString id = created.value().json().value(QStringLiteral("Id")).toString();
     auto removed = [&api, &id, timeoutMs](const Status &status) {
-        api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true"), timeoutMs);
+        api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"), timeoutMs);
         return status;
     };
+    if (placement == Helper::Copied) {
+        const QStringList ids = user.split(QLatin1Char(':'));
+        if (const QString why = RemoteDockerProcess::putHelper(api, id, helperProgram, QStringLiteral("probe"),
+                                                               ids.value(0).toUInt(), ids.value(1).toUInt(), timeoutMs);
+            !why.isEmpty())
+            return removed(Error{ QStringLiteral("endpoint"), why, {} });
+    }
     const QString used = runtimeOf(api, id, timeoutMs);
     if (!m_requested.isEmpty() && used != m_requested)
         return removed(

@@ -39,8 +39,11 @@ public:
     // in the helper's own words, and naming the runtimes `offered`. The runtime the engine
     // reports having used becomes this one's name: an engine that runs another runtime than
     // the one asked for (Podman 4 ignores HostConfig.Runtime) is refused.
+    // On an engine of another host (`copied`) nothing of this computer can be mounted: the
+    // helper is copied into a volume of the container's own, as for every command there.
+    enum class Helper { Mounted, Copied };
     Status probe(const DockerApi &api, const QString &image, const QString &helperProgram, const QString &user,
-                 const QString &offered, int timeoutMs);
+                 const QString &offered, int timeoutMs, Helper placement = Helper::Mounted);
 
     // The OCI runtime the engine says the container `containerId` runs under; empty when it
     // does not say.

@@ -157,29 +157,23 @@ void RemoteDockerProcess::start()
         m_running = true;
     }
     // Nothing of this object is touched off its thread but through copies: it may go first.
-    QtConcurrent::run([api = m_api, spec = m_spec, labels = m_labels, statusName = m_statusName,
-                       linkLost = m_linkLost] {
-        return create(api, spec, labels, statusName, linkLost);
+    // Held from before the container is made: no activation's sweep can take it for a leftover.
+    const QString name = QStringLiteral("sandbox-studio-") + QUuid::createUuid().toString(QUuid::Id128).left(16);
+    m_hold = ContainerLeftovers::hold(name);
+    QtConcurrent::run([api = m_api, spec = m_spec, labels = m_labels, statusName = m_statusName, linkLost = m_linkLost,
+                       name] {
+        return create(api, spec, labels, name, statusName, linkLost);
     }).then(this, [this](const Created &result) { created(result); });
 }
 
 RemoteDockerProcess::Created RemoteDockerProcess::create(const DockerApi &api, const ContainerSpec &spec,
-                                                         const QJsonObject &labels, const QString &statusName,
-                                                         const LinkCheck &linkLost)
+                                                         const QJsonObject &labels, const QString &name,
+                                                         const QString &statusName, const LinkCheck &linkLost)
 {
     auto explain = [&linkLost](const QString &what) {
         const QString lost = linkLost ? linkLost(true) : QString();
         return lost.isEmpty() ? what : lost;
     };
-    const QStringList user = spec.user().split(QLatin1Char(':'));
-    Result<QByteArray> archive
-        = helperArchive(spec.helperProgram(), statusName, user.value(0).toUInt(), user.value(1).toUInt());
-    if (!archive.ok())
-        return Created{ {}, archive.error().message };
-    QTemporaryFile file(QDir::tempPath() + QStringLiteral("/sandbox-helper-XXXXXX.tar"));
-    if (!file.open() || file.write(archive.value()) != archive.value().size() || !file.flush())
-        return Created{ {}, tr("the helper's archive cannot be written: %1").arg(file.errorString()) };
-    const QString name = QStringLiteral("sandbox-studio-") + QUuid::createUuid().toString(QUuid::Id128).left(16);
     Result<DockerApi::Response> made = api.post(QStringLiteral("/containers/create?name=") + name,
                                                 spec.createBody(labels), ContainerPool::requestTimeoutMs);
     if (!made.ok())
@@ -187,15 +181,33 @@ RemoteDockerProcess::Created RemoteDockerProcess::create(const DockerApi &api, c
     if (made.value().status != 201)
         return Created{ {}, tr("the runtime refused to create the container: %1").arg(made.value().message()) };
     const QString id = made.value().json().value(QStringLiteral("Id")).toString();
-    Result<DockerApi::Response> put = api.putArchive(archivePath(id, QString::fromLatin1(ContainerSpec::remoteFolder)),
-                                                     file.fileName(), {}, ContainerPool::requestTimeoutMs);
-    if (!put.ok() || put.value().status != 200) {
-        const QString why = put.ok() ? put.value().message() : explain(put.error().message);
+    const QStringList user = spec.user().split(QLatin1Char(':'));
+    if (const QString why = putHelper(api, id, spec.helperProgram(), statusName, user.value(0).toUInt(),
+                                      user.value(1).toUInt(), ContainerPool::requestTimeoutMs);
+        !why.isEmpty()) {
         api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"),
                    ContainerPool::requestTimeoutMs);
-        return Created{ {}, tr("the engine's helper could not be put into the container: %1").arg(why) };
+        return Created{ {}, explain(why) };
     }
     return Created{ id, {} };
+}
+
+QString RemoteDockerProcess::putHelper(const DockerApi &api, const QString &containerId, const QString &helper,
+                                       const QString &statusName, uint uid, uint gid, int timeoutMs)
+{
+    Result<QByteArray> archive = helperArchive(helper, statusName, uid, gid);
+    if (!archive.ok())
+        return archive.error().message;
+    QTemporaryFile file(QDir::tempPath() + QStringLiteral("/sandbox-helper-XXXXXX.tar"));
+    if (!file.open() || file.write(archive.value()) != archive.value().size() || !file.flush())
+        return tr("the helper's archive cannot be written: %1").arg(file.errorString());
+    Result<DockerApi::Response> put = api.putArchive(
+        archivePath(containerId, QString::fromLatin1(ContainerSpec::remoteFolder)), file.fileName(), {}, timeoutMs);
+    if (!put.ok())
+        return tr("the engine's helper could not be put into the container: %1").arg(put.error().message);
+    if (put.value().status != 200)
+        return tr("the engine's helper could not be put into the container: %1").arg(put.value().message());
+    return {};
 }
 
 void RemoteDockerProcess::created(const Created &result)
@@ -383,13 +395,18 @@ void RemoteDockerProcess::commandEnded(const ExitStatus &status, const QString &
 
 void RemoteDockerProcess::removeContainer()
 {
-    if (m_containerId.isEmpty())
+    if (m_containerId.isEmpty()) {
+        m_hold.reset();
         return;
-    // Not waited for: the command's result does not depend on it.
-    [[maybe_unused]] QFuture<void> removed = QtConcurrent::run([api = m_api, id = m_containerId] {
-        api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"),
-                   ContainerPool::requestTimeoutMs);
-    });
+    }
+    // Not waited for: the command's result does not depend on it. Let go once asked, whatever
+    // the answer: a container the engine did not remove is a leftover for the next sweep.
+    [[maybe_unused]] QFuture<void> removed
+        = QtConcurrent::run([api = m_api, id = m_containerId, hold = std::exchange(m_hold, {})]() mutable {
+              api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"),
+                         ContainerPool::requestTimeoutMs);
+              hold.reset();
+          });
 }
 
 void RemoteDockerProcess::fail(const QString &why)

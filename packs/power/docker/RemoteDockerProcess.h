@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ContainerLeftovers.h"
 #include "ContainerSpec.h"
 #include "DockerApi.h"
 #include "DockerArchiveTransfer.h"
@@ -54,6 +55,10 @@ public:
     // 0555), the status folder (root's, 0755) and in it the empty file `statusName`, the
     // command's uid:gid's alone (0600), which sandbox-init opens for writing.
     static Result<QByteArray> helperArchive(const QString &helper, const QString &statusName, uint uid, uint gid);
+    // Puts helperArchive() into the helper volume of the created container `containerId`; empty
+    // on success, else what failed.
+    static QString putHelper(const DockerApi &api, const QString &containerId, const QString &helper,
+                             const QString &statusName, uint uid, uint gid, int timeoutMs);
 
 private:
     struct Created
@@ -66,7 +71,7 @@ private:
     void fetch(Sink sink, Done done) override;
     // Creates the container and puts the helper in (a worker thread's part).
     static Created create(const DockerApi &api, const ContainerSpec &spec, const QJsonObject &labels,
-                          const QString &statusName, const LinkCheck &linkLost);
+                          const QString &name, const QString &statusName, const LinkCheck &linkLost);
     void created(const Created &result);
     void run();
     void stream(int fd, QByteArray pending);
@@ -90,6 +95,9 @@ private:
     WorkspaceSync m_sync;
     std::unique_ptr<DockerArchiveTransfer> m_transfer;
     QString m_containerId; // set before the worker starts
+    // Held from start() until the container's removal has been asked for: then a container the
+    // engine could not remove (the connection died) is a leftover to sweep.
+    std::shared_ptr<const ContainerLeftovers::Hold> m_hold;
     bool m_ended = false; // object thread only
     bool m_commandRan = false; // object thread only
 };
