@@ -2,19 +2,25 @@
 // a loopback port is the "remote host", whose Podman service socket the engine reaches only
 // through the system's ssh (the test's key, its own known_hosts). Commands run there: output,
 // status, stdin, a timeout and a kill (their container goes), the workspace synced in and
-// back with a conflict, denied files never sent, the allowlist network mode refused, a switch
+// back with a conflict, denied files never sent, the allowlist network mode through the
+// engine's filtering proxy forwarded over SSH (an HTTP server on this computer's loopback the
+// allowed destination; a denied name refused and reported; nothing around the proxy; the
+// remote folder holding the socket alone, owner-only, and gone after the command), a switch
 // to the local socket while a remote command runs (its connection closes after it), and the
-// SSH connection killed under a running command. What fails is named: the host key (changed
-// or unknown), the key refused, the name not resolved, the port closed, the remote socket
-// missing; and nothing hangs.
+// SSH connection killed under a running command (the proxy folder goes with it). What fails is
+// named: the host key (changed or unknown), the key refused, the name not resolved, the port
+// closed, the remote socket missing; and nothing hangs.
 #include "DaemonRig.h"
 #include "OpenSshRig.h"
+#include "UpstreamServer.h"
 #include "docker/DockerApi.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkInterface>
 #include <QTcpServer>
 #include <QTest>
 #include <QUrl>
@@ -37,7 +43,7 @@ private slots:
     void timeoutAndKillEndTheCommand();
     void workspaceComesBackWithAConflict();
     void deniedFilesAreNeverSent();
-    void allowlistIsRefused();
+    void allowlistGoesOnlyThroughTheForwardedProxy();
     void switchingAwayClosesTheConnection();
     void changedHostKeyIsNamed();
     void unknownHostKeyIsNamed();
@@ -52,11 +58,16 @@ private:
     Outcome activate(const QString &endpoint, const QString &identity, const QString &knownHosts);
     QString endpoint(const QString &host = QStringLiteral("127.0.0.1")) const;
     void activateRemote();
-    // A policy file: the workspace writable, network `network`, `denied` paths denied.
-    QString writePolicy(const QString &network, const QStringList &denied = {}, const QStringList &allowed = {});
+    // A policy file: the workspace writable, network `network`, `denied` paths denied, the
+    // domain rules `allowed` and `deniedDomains`.
+    QString writePolicy(const QString &network, const QStringList &denied = {}, const QStringList &allowed = {},
+                        const QStringList &deniedDomains = {});
     // `sandboxctl run --policy POLICY -- /bin/sh -c SCRIPT` (a policy with network none unless given).
     Outcome run(const QString &script, const QByteArray &input = {}, const QString &policy = {});
-    std::unique_ptr<QProcess> startRun(const QString &script);
+    std::unique_ptr<QProcess> startRun(const QString &script, const QString &policy = {});
+    // The host folder bind-mounted at `target` in a running container of the engine's; empty
+    // when none.
+    QString mountSource(const QString &target);
     // The id of the engine's running command.
     qint64 runningCommand();
     // The containers the engine under test has on the runtime.
@@ -72,6 +83,10 @@ private:
     QString m_login;
     QString m_stranger;
     QString m_nonePolicy;
+    // The allowed destination of the allowlist tests, on this computer's loopback, and a
+    // listener on every address that nothing may reach.
+    sandbox::test::UpstreamServer m_allowed;
+    QTcpServer m_open;
 };
 
 namespace {
@@ -106,6 +121,8 @@ void TestDockerRemote::initTestCase()
         { QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) }, {}, 120000);
     QVERIFY2(installed.exitCode == 0, installed.err.constData());
     m_nonePolicy = writePolicy(QStringLiteral("none"));
+    QVERIFY(m_allowed.start());
+    QVERIFY(m_open.listen(QHostAddress::Any, 0));
     // The commands of the tests up to the switch run on the remote engine; a failed activation
     // (the error cases) leaves the active backend as it was.
     activateRemote();
@@ -144,11 +161,14 @@ int TestDockerRemote::containersLeft()
         : -1;
 }
 
-QString TestDockerRemote::writePolicy(const QString &network, const QStringList &denied, const QStringList &allowed)
+QString TestDockerRemote::writePolicy(const QString &network, const QStringList &denied, const QStringList &allowed,
+                                      const QStringList &deniedDomains)
 {
     QJsonObject networkRules{ { QStringLiteral("mode"), network } };
     if (!allowed.isEmpty())
         networkRules.insert(QStringLiteral("allowedDomains"), QJsonArray::fromStringList(allowed));
+    if (!deniedDomains.isEmpty())
+        networkRules.insert(QStringLiteral("deniedDomains"), QJsonArray::fromStringList(deniedDomains));
     const QJsonObject policy{
         { QStringLiteral("filesystem"),
           QJsonObject{ { QStringLiteral("readable"), QJsonArray{ QStringLiteral("/") } },
@@ -169,10 +189,35 @@ Outcome TestDockerRemote::run(const QString &script, const QByteArray &input, co
                         input, 60000);
 }
 
-std::unique_ptr<QProcess> TestDockerRemote::startRun(const QString &script)
+std::unique_ptr<QProcess> TestDockerRemote::startRun(const QString &script, const QString &policy)
 {
-    return m_daemon.startCtl({ QStringLiteral("run"), QStringLiteral("--policy"), m_nonePolicy, QStringLiteral("--"),
+    return m_daemon.startCtl({ QStringLiteral("run"), QStringLiteral("--policy"),
+                               policy.isEmpty() ? m_nonePolicy : policy, QStringLiteral("--"),
                                QStringLiteral("/bin/sh"), QStringLiteral("-c"), script });
+}
+
+QString TestDockerRemote::mountSource(const QString &target)
+{
+    const DockerApi api(m_runtime.socket);
+    const QString filter
+        = QStringLiteral("{\"label\":[\"dev.sandbox-studio.engine-pid=%1\"]}").arg(m_daemon.daemon()->processId());
+    const Result<DockerApi::Response> listed = api.get(
+        QStringLiteral("/containers/json?filters=") + QString::fromLatin1(QUrl::toPercentEncoding(filter)), 10000);
+    if (!listed.ok())
+        return {};
+    for (const QJsonValue &container : QJsonDocument::fromJson(listed.value().body).array()) {
+        const Result<DockerApi::Response> inspected = api.get(
+            QStringLiteral("/containers/%1/json").arg(container.toObject().value(QStringLiteral("Id")).toString()),
+            10000);
+        if (!inspected.ok())
+            continue;
+        const QJsonArray mounts = inspected.value().json().value(QStringLiteral("Mounts")).toArray();
+        for (const QJsonValue &mount : mounts) {
+            if (mount.toObject().value(QStringLiteral("Destination")).toString() == target)
+                return mount.toObject().value(QStringLiteral("Source")).toString();
+        }
+    }
+    return {};
 }
 
 qint64 TestDockerRemote::runningCommand()
@@ -240,7 +285,7 @@ void TestDockerRemote::remoteEngineRunsCommands()
     // The serving instance claims the remote shape.
     const Outcome described = m_daemon.ctl({ QStringLiteral("describe"), dockerRef, QStringLiteral("--json") });
     QVERIFY2(sandbox::test::claimOf(described.out, QStringLiteral("network"))
-                 .contains(QLatin1String("Allowlist: refused on an engine reached over SSH")),
+                 .contains(QLatin1String("forwarded from this computer over the SSH connection")),
              described.out.constData());
     QVERIFY2(sandbox::test::claimOf(described.out, QStringLiteral("filesystem"))
                  .contains(QLatin1String("nothing of this computer is mounted")),
@@ -334,14 +379,61 @@ void TestDockerRemote::deniedFilesAreNeverSent()
     QCOMPARE(readWorkspaceFile(QStringLiteral("private/key")), QByteArray("nor me\n"));
 }
 
-void TestDockerRemote::allowlistIsRefused()
+void TestDockerRemote::allowlistGoesOnlyThroughTheForwardedProxy()
 {
-    const Outcome refused = run(QStringLiteral("echo never"), {},
-                                writePolicy(QStringLiteral("allowlist"), {}, { QStringLiteral("example.org") }));
-    QVERIFY(refused.exitCode != 0);
-    QVERIFY(!refused.out.contains("never"));
-    QVERIFY2(refused.err.contains("network mode is \"allowlist\"") && refused.err.contains("endpoint setting"),
-             refused.err.constData());
+    const QString port = QString::number(m_allowed.port());
+    QString hostAddress = QStringLiteral("127.0.0.1");
+    for (const QHostAddress &candidate : QNetworkInterface::allAddresses()) {
+        if (candidate.protocol() == QAbstractSocket::IPv4Protocol && !candidate.isLoopback()) {
+            hostAddress = candidate.toString();
+            break;
+        }
+    }
+    const QString policy = writePolicy(QStringLiteral("allowlist"), {},
+                                       { QStringLiteral("localhost:") + port, QStringLiteral("*.example.org") },
+                                       { QStringLiteral("denied.example.org") });
+    const int before = m_allowed.connections();
+    // Through the proxy to the allowed server on this computer's loopback; a denied name; then
+    // around the proxy (the container's loopback, the remote host's address); then the bind:
+    // the forwarded socket alone, read-only; nothing of the remote engine.
+    const QString script
+        = QStringLiteral(
+              "wget -q -O - http://localhost:%1/remote | grep -o -e upstream-ok -e 'GET /remote'; "
+              "wget -q -O - http://denied.example.org/ 2>&1 | grep -o 403; "
+              "nc -w 3 127.0.0.1 %1 </dev/null && echo AROUND; nc -w 3 %2 %3 </dev/null && echo AROUND; "
+              "ls -A /run/sandbox-studio/proxy; "
+              "for t in 'echo x > /run/sandbox-studio/proxy/planted' 'ln -s / /run/sandbox-studio/proxy/root' "
+              "'rm -f /run/sandbox-studio/proxy/proxy.sock' 'mkdir /run/sandbox-studio/proxy/d'; do "
+              "sh -c \"$t\" 2>/dev/null && echo PLANTED; done; "
+              "test -e %4 && echo ENGINE; ls /sys/class/net; echo ready; read go")
+              .arg(port, hostAddress)
+              .arg(m_open.serverPort())
+              .arg(m_runtime.socket);
+    std::unique_ptr<QProcess> running = startRun(script, policy);
+    QByteArray out;
+    QTRY_VERIFY_WITH_TIMEOUT((out += running->readAllStandardOutput()).contains("ready\n"), 60000);
+    QCOMPARE(out, QByteArray("upstream-ok\nGET /remote\n403\nproxy.sock\nlo\nready\n"));
+    QCOMPARE(m_allowed.connections(), before + 1);
+    QVERIFY(!m_open.hasPendingConnections());
+    // On the remote host (this one): the folder holding the socket alone, owner-only.
+    const QString folder = mountSource(QStringLiteral("/run/sandbox-studio/proxy"));
+    QVERIFY2(folder.contains(QLatin1String("sandbox-studio-proxy.")), qPrintable(folder));
+    const QFileInfo info(folder);
+    QVERIFY(info.isDir());
+    QCOMPARE(info.permissions()
+                 & ~(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadUser | QFile::WriteUser
+                     | QFile::ExeUser),
+             QFile::Permissions());
+    QCOMPARE(QDir(folder).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System),
+             QStringList{ QStringLiteral("proxy.sock") });
+    running->write("go\n");
+    running->closeWriteChannel();
+    QVERIFY(running->waitForFinished(30000));
+    QVERIFY2(running->exitCode() == 0, running->readAllStandardError().constData());
+    // The denied name was reported as locally; the folder and the container are gone.
+    const Outcome events = m_daemon.ctl({ QStringLiteral("events"), QStringLiteral("--json") });
+    QVERIFY2(events.out.contains("denied.example.org"), events.out.constData());
+    QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(folder), 20000);
     QTRY_COMPARE_WITH_TIMEOUT(containersLeft(), 0, 20000);
 }
 
@@ -438,9 +530,15 @@ void TestDockerRemote::closedPortIsNamed()
 void TestDockerRemote::deadConnectionEndsTheCommand()
 {
     activateRemote();
-    std::unique_ptr<QProcess> running = startRun(QStringLiteral("echo started; sleep 60; echo never"));
+    // Under the allowlist: the proxy's forward dies with the connection, and the remote host
+    // removes its folder by itself.
+    std::unique_ptr<QProcess> running
+        = startRun(QStringLiteral("echo started; sleep 60; echo never"),
+                   writePolicy(QStringLiteral("allowlist"), {}, { QStringLiteral("example.org") }));
     QTRY_VERIFY_WITH_TIMEOUT(running->canReadLine(), 30000);
     QCOMPARE(running->readLine(), QByteArray("started\n"));
+    const QString folder = mountSource(QStringLiteral("/run/sandbox-studio/proxy"));
+    QVERIFY2(QFileInfo(folder).isDir(), qPrintable(folder));
     // The engine's ssh (a child of sandboxd holding the forward) is killed.
     const QList<pid_t> held = tunnels();
     QCOMPARE(held.size(), 1);
@@ -453,6 +551,7 @@ void TestDockerRemote::deadConnectionEndsTheCommand()
                  && err.contains("The SSH connection to 127.0.0.1 ended"),
              err.constData());
     QVERIFY(!running->readAllStandardOutput().contains("never"));
+    QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(folder), 20000);
     // The next command is refused at once, saying what to do.
     const Outcome after = run(QStringLiteral("echo never"));
     QVERIFY(after.exitCode != 0);

@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QSet>
 #include <QTemporaryFile>
 #include <QUrl>
 #include <QUuid>
@@ -73,13 +74,14 @@ QString archivePath(const QString &containerId, const QString &path)
 } // namespace
 
 RemoteDockerProcess::RemoteDockerProcess(DockerApi api, ContainerSpec spec, SpawnRequest request, const Policy &policy,
-                                         QJsonObject labels, QString remote, LinkCheck linkLost)
+                                         QJsonObject labels, QString remote, LinkCheck linkLost, ProxyOpener openProxy)
     : m_api(std::move(api))
     , m_spec(std::move(spec))
     , m_request(std::move(request))
     , m_labels(std::move(labels))
     , m_remote(std::move(remote))
     , m_linkLost(std::move(linkLost))
+    , m_openProxy(std::move(openProxy))
     , m_statusName(QUuid::createUuid().toString(QUuid::Id128))
     , m_sync(m_request.effectiveWorkspace(), policy, *this, m_remote)
 {
@@ -157,15 +159,15 @@ void RemoteDockerProcess::start()
         m_running = true;
     }
     // Nothing of this object is touched off its thread but through copies: it may go first.
-    QtConcurrent::run([api = m_api, spec = m_spec, labels = m_labels, statusName = m_statusName,
-                       linkLost = m_linkLost] {
-        return create(api, spec, labels, statusName, linkLost);
+    QtConcurrent::run([api = m_api, spec = m_spec, labels = m_labels, statusName = m_statusName, linkLost = m_linkLost,
+                       openProxy = m_openProxy] {
+        return create(api, spec, labels, statusName, linkLost, openProxy);
     }).then(this, [this](const Created &result) { created(result); });
 }
 
-RemoteDockerProcess::Created RemoteDockerProcess::create(const DockerApi &api, const ContainerSpec &spec,
+RemoteDockerProcess::Created RemoteDockerProcess::create(const DockerApi &api, ContainerSpec spec,
                                                          const QJsonObject &labels, const QString &statusName,
-                                                         const LinkCheck &linkLost)
+                                                         const LinkCheck &linkLost, const ProxyOpener &openProxy)
 {
     auto explain = [&linkLost](const QString &what) {
         const QString lost = linkLost ? linkLost(true) : QString();
@@ -175,17 +177,30 @@ RemoteDockerProcess::Created RemoteDockerProcess::create(const DockerApi &api, c
     Result<QByteArray> archive
         = helperArchive(spec.helperProgram(), statusName, user.value(0).toUInt(), user.value(1).toUInt());
     if (!archive.ok())
-        return Created{ {}, archive.error().message };
+        return Created{ {}, archive.error().message, {} };
     QTemporaryFile file(QDir::tempPath() + QStringLiteral("/sandbox-helper-XXXXXX.tar"));
     if (!file.open() || file.write(archive.value()) != archive.value().size() || !file.flush())
-        return Created{ {}, tr("the helper's archive cannot be written: %1").arg(file.errorString()) };
+        return Created{ {}, tr("the helper's archive cannot be written: %1").arg(file.errorString()), {} };
+    // The proxy's forward exists before the container that mounts its folder, and goes after it.
+    std::optional<RemoteProxy> proxy;
+    if (spec.proxied()) {
+        if (!openProxy)
+            return Created{ {}, tr("no filtering proxy is available to this backend"), {} };
+        Result<RemoteProxy> opened = openProxy(spec);
+        if (!opened.ok())
+            return Created{ {}, opened.error().message, {} };
+        proxy = opened.value();
+        spec.setBridgeUser(proxy->bridgeUser);
+    }
     const QString name = QStringLiteral("sandbox-studio-") + QUuid::createUuid().toString(QUuid::Id128).left(16);
-    Result<DockerApi::Response> made = api.post(QStringLiteral("/containers/create?name=") + name,
-                                                spec.createBody(labels), ContainerPool::requestTimeoutMs);
+    Result<DockerApi::Response> made
+        = api.post(QStringLiteral("/containers/create?name=") + name,
+                   proxy ? spec.createBody(labels, {}, proxy->folder, proxy->socketName) : spec.createBody(labels),
+                   ContainerPool::requestTimeoutMs);
     if (!made.ok())
-        return Created{ {}, explain(made.error().message) };
+        return Created{ {}, explain(made.error().message), proxy };
     if (made.value().status != 201)
-        return Created{ {}, tr("the runtime refused to create the container: %1").arg(made.value().message()) };
+        return Created{ {}, tr("the runtime refused to create the container: %1").arg(made.value().message()), proxy };
     const QString id = made.value().json().value(QStringLiteral("Id")).toString();
     Result<DockerApi::Response> put = api.putArchive(archivePath(id, QString::fromLatin1(ContainerSpec::remoteFolder)),
                                                      file.fileName(), {}, ContainerPool::requestTimeoutMs);
@@ -193,19 +208,20 @@ RemoteDockerProcess::Created RemoteDockerProcess::create(const DockerApi &api, c
         const QString why = put.ok() ? put.value().message() : explain(put.error().message);
         api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"),
                    ContainerPool::requestTimeoutMs);
-        return Created{ {}, tr("the engine's helper could not be put into the container: %1").arg(why) };
+        return Created{ {}, tr("the engine's helper could not be put into the container: %1").arg(why), proxy };
     }
-    return Created{ id, {} };
+    return Created{ id, {}, proxy };
 }
 
 void RemoteDockerProcess::created(const Created &result)
 {
-    if (m_ended)
-        return;
+    m_proxy = result.proxy;
     if (!result.containerId.isEmpty()) {
         m_containerId = result.containerId;
         m_transfer = std::make_unique<DockerArchiveTransfer>(m_api, m_containerId, m_spec.workspace());
     }
+    if (m_ended)
+        return removeContainer();
     if (const std::optional<ExitStatus> ended = endedBySignal())
         return finish(*ended);
     if (!result.error.isEmpty())
@@ -241,14 +257,36 @@ void RemoteDockerProcess::run()
         return failed(explain(launched.error().message));
     if (launched.value().status != 204 && launched.value().status != 304)
         return failed(tr("the runtime could not start the container: %1").arg(launched.value().message()));
+    // The command may connect to the proxy at once: the bridge listens first.
+    if (m_spec.proxied()) {
+        Result<int> ready = ContainerPool::execute(m_api, m_containerId,
+                                                   { QString::fromLatin1(ContainerSpec::helperTarget),
+                                                     QStringLiteral("--proxy-bridge-wait"),
+                                                     QString::number(ContainerSpec::proxyPort) },
+                                                   m_spec.user());
+        if (!ready.ok() || ready.value() != 0)
+            return failed(
+                explain(tr("the container's proxy bridge did not start: %1")
+                            .arg(ready.ok() ? tr("exit status %1").arg(ready.value()) : ready.error().message)));
+    }
     // The command starts where it asked to when that lies in the workspace, the only folder
     // of the host's there; else at the workspace's root.
     const QString cwd = Policy::isInside(QDir::cleanPath(m_request.cwd), m_spec.workspace())
         ? QDir::cleanPath(m_request.cwd)
         : m_spec.workspace();
+    // The proxy variables replace the request's: it cannot point tools elsewhere (and there is
+    // nowhere else to go).
+    const QStringList proxyEnvironment = m_spec.proxyEnvironment();
+    QSet<QString> reserved;
+    for (const QString &variable : proxyEnvironment)
+        reserved.insert(variable.section(QLatin1Char('='), 0, 0));
     QJsonArray env;
-    for (auto it = m_request.env.cbegin(); it != m_request.env.cend(); ++it)
-        env.append(QString(it.key() + QLatin1Char('=') + it.value()));
+    for (auto it = m_request.env.cbegin(); it != m_request.env.cend(); ++it) {
+        if (!reserved.contains(it.key()))
+            env.append(QString(it.key() + QLatin1Char('=') + it.value()));
+    }
+    for (const QString &variable : proxyEnvironment)
+        env.append(variable);
     const QJsonObject execBody{ { QStringLiteral("AttachStdin"), true },
                                 { QStringLiteral("AttachStdout"), true },
                                 { QStringLiteral("AttachStderr"), true },
@@ -373,6 +411,13 @@ void RemoteDockerProcess::commandEnded(const ExitStatus &status, const QString &
                              .toUtf8());
         return finish(status);
     }
+    // The forward ended under the command (its remote folder's keeper is gone): its
+    // connections through the proxy failed from then on, and nothing else was open to it.
+    if (m_proxy && m_proxy->holding && !m_proxy->holding())
+        emit stderrReady(tr("sandbox: the filtering proxy's forward to %1 ended while the command ran; its "
+                            "connections through the proxy failed from then on\n")
+                             .arg(m_remote)
+                             .toUtf8());
     // Killed: its container (the workspace's copy with it) is gone.
     if (status.signaled) {
         emit stderrReady(tr("sandbox: the workspace was not brought back from %1\n").arg(m_remote).toUtf8());
@@ -383,13 +428,18 @@ void RemoteDockerProcess::commandEnded(const ExitStatus &status, const QString &
 
 void RemoteDockerProcess::removeContainer()
 {
-    if (m_containerId.isEmpty())
+    std::optional<RemoteProxy> proxy = std::exchange(m_proxy, std::nullopt);
+    if (m_containerId.isEmpty() && !proxy)
         return;
-    // Not waited for: the command's result does not depend on it.
-    [[maybe_unused]] QFuture<void> removed = QtConcurrent::run([api = m_api, id = m_containerId] {
-        api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"),
-                   ContainerPool::requestTimeoutMs);
-    });
+    // Not waited for: the command's result does not depend on it. The proxy's forward and its
+    // remote folder go once nothing mounts them.
+    [[maybe_unused]] QFuture<void> removed
+        = QtConcurrent::run([api = m_api, id = m_containerId, proxy = std::move(proxy)]() mutable {
+              if (!id.isEmpty())
+                  api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"),
+                             ContainerPool::requestTimeoutMs);
+              proxy.reset();
+          });
 }
 
 void RemoteDockerProcess::fail(const QString &why)
