@@ -6,7 +6,8 @@
 // engine's filtering proxy forwarded over SSH (an HTTP server on this computer's loopback the
 // allowed destination; a denied name refused and reported; nothing around the proxy; the
 // remote folder holding the socket alone, owner-only, and gone after the command), a switch
-// to the local socket while a remote command runs (its connection closes after it), and the
+// to the local socket while a remote command runs (its connection and its proxy's forward
+// hold until it ends, then close), and the
 // SSH connection killed under a running command (the proxy folder goes with it). What fails is
 // named: the host key (changed or unknown), the key refused, the name not resolved, the port
 // closed, the remote socket missing; and nothing hangs.
@@ -439,12 +440,19 @@ void TestDockerRemote::allowlistGoesOnlyThroughTheForwardedProxy()
 
 void TestDockerRemote::switchingAwayClosesTheConnection()
 {
-    // A command waits on the remote engine while the backend switches to the local socket.
+    // A command waits on the remote engine while the backend switches to the local socket; under
+    // the allowlist, its proxy's forward holds across the switch and its folder goes after it.
+    const QString port = QString::number(m_allowed.port());
     std::unique_ptr<QProcess> remote
-        = startRun(QStringLiteral("echo ready; read go; echo $go > switched.txt; echo done"));
+        = startRun(QStringLiteral("echo ready; read go; echo $go > switched.txt; "
+                                  "wget -q -O - http://localhost:%1/after | grep -o upstream-ok; echo done")
+                       .arg(port),
+                   writePolicy(QStringLiteral("allowlist"), {}, { QStringLiteral("localhost:") + port }));
     QTRY_VERIFY_WITH_TIMEOUT(remote->canReadLine(), 30000);
     QCOMPARE(remote->readLine(), QByteArray("ready\n"));
     QCOMPARE(tunnels().size(), 1);
+    const QString folder = mountSource(QStringLiteral("/run/sandbox-studio/proxy"));
+    QVERIFY2(QFileInfo(folder).isDir(), qPrintable(folder));
     const Outcome local = activate(QStringLiteral("unix://") + m_runtime.socket, {}, {});
     QVERIFY2(local.exitCode == 0, QByteArray(local.out + local.err).constData());
     // Locally the helper is bind-mounted (no volume at its folder); remotely it is a volume.
@@ -456,9 +464,10 @@ void TestDockerRemote::switchingAwayClosesTheConnection()
     remote->closeWriteChannel();
     QVERIFY(remote->waitForFinished(30000));
     QVERIFY2(remote->exitCode() == 0, remote->readAllStandardError().constData());
-    QCOMPARE(remote->readAllStandardOutput(), QByteArray("done\n"));
+    QCOMPARE(remote->readAllStandardOutput(), QByteArray("upstream-ok\ndone\n"));
     QCOMPARE(readWorkspaceFile(QStringLiteral("switched.txt")), QByteArray("go\n"));
     QTRY_COMPARE_WITH_TIMEOUT(tunnels().size(), 0, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(folder), 20000);
 }
 
 void TestDockerRemote::changedHostKeyIsNamed()

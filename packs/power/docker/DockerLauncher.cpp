@@ -239,8 +239,9 @@ void DockerLauncher::claimRemote(QMap<QString, QString> &claims) const
              "engine's proxy bridge (sandbox-init), which relays 127.0.0.1:3128 inside the container to a filtering "
              "proxy socket of the command's own, forwarded from this computer over the SSH connection (OpenSSH's "
              "remote stream-local forwarding) into a folder made for it on the remote host, owner-only, holding "
-             "nothing else, mounted read-only. Only the remote user (and that host's root) can connect to it, and "
-             "the bridge runs as that user. The forward and the folder are removed when the command has ended, and "
+             "nothing else, mounted read-only. Only the remote user can connect to it (besides that host's root, "
+             "and whoever may use its engine, which can mount any of its paths), and the bridge runs as that "
+             "user's uid and gid. The forward and the folder are removed when the command has ended, and "
              "by the remote host when the SSH connection ends. When the forward ends under a command, its "
              "connections through the proxy fail from then on and a note says so.");
     claims[QStringLiteral("allowedDomains")]
