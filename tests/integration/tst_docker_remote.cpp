@@ -5,7 +5,8 @@
 // back with a conflict, denied files never sent, the allowlist network mode through the
 // engine's filtering proxy forwarded over SSH (an HTTP server on this computer's loopback the
 // allowed destination; a denied name refused and reported; nothing around the proxy; the
-// remote folder holding the socket alone, owner-only, and gone after the command), a switch
+// remote folder holding the socket alone, owner-only, and gone after the command; the
+// forward's remote session ended under a command: its proxy out of reach, a note), a switch
 // to the local socket while a remote command runs (its connection and its proxy's forward
 // hold until it ends, then close), and the
 // SSH connection killed under a running command (the proxy folder goes with it). What fails is
@@ -45,6 +46,7 @@ private slots:
     void workspaceComesBackWithAConflict();
     void deniedFilesAreNeverSent();
     void allowlistGoesOnlyThroughTheForwardedProxy();
+    void endedForwardFailsClosed();
     void switchingAwayClosesTheConnection();
     void changedHostKeyIsNamed();
     void unknownHostKeyIsNamed();
@@ -75,6 +77,8 @@ private:
     int containersLeft();
     // The engine's ssh processes holding a forward (children of sandboxd).
     QList<pid_t> tunnels() const;
+    // The live children of sandboxd whose command line holds `needle`.
+    QList<pid_t> children(const QByteArray &needle) const;
     void writeWorkspaceFile(const QString &name, const QByteArray &data);
     QByteArray readWorkspaceFile(const QString &name) const;
 
@@ -241,6 +245,20 @@ QList<pid_t> TestDockerRemote::tunnels() const
         const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
         // A zombie has no command line left: only live ones count.
         if (fields.value(1) == daemonPid && fields.value(0) != "Z" && cmdline.split('\0').contains("-L"))
+            found.append(pid_t(name.toInt()));
+    }
+    return found;
+}
+
+QList<pid_t> TestDockerRemote::children(const QByteArray &needle) const
+{
+    const QByteArray daemonPid = QByteArray::number(m_daemon.daemon()->processId());
+    QList<pid_t> found;
+    for (const QString &name : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QByteArray stat = OpenSshRig::readAll(QStringLiteral("/proc/%1/stat").arg(name));
+        const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+        if (fields.value(1) == daemonPid && fields.value(0) != "Z"
+            && OpenSshRig::readAll(QStringLiteral("/proc/%1/cmdline").arg(name)).contains(needle))
             found.append(pid_t(name.toInt()));
     }
     return found;
@@ -435,6 +453,36 @@ void TestDockerRemote::allowlistGoesOnlyThroughTheForwardedProxy()
     const Outcome events = m_daemon.ctl({ QStringLiteral("events"), QStringLiteral("--json") });
     QVERIFY2(events.out.contains("denied.example.org"), events.out.constData());
     QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(folder), 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(containersLeft(), 0, 20000);
+}
+
+void TestDockerRemote::endedForwardFailsClosed()
+{
+    const QString port = QString::number(m_allowed.port());
+    std::unique_ptr<QProcess> running = startRun(
+        QStringLiteral("echo ready; read go; wget -q -T 10 -O - http://localhost:%1/late; echo status=$?").arg(port),
+        writePolicy(QStringLiteral("allowlist"), {}, { QStringLiteral("localhost:") + port }));
+    QTRY_VERIFY_WITH_TIMEOUT(running->canReadLine(), 30000);
+    QCOMPARE(running->readLine(), QByteArray("ready\n"));
+    const QString folder = mountSource(QStringLiteral("/run/sandbox-studio/proxy"));
+    QVERIFY2(QFileInfo(folder).isDir(), qPrintable(folder));
+    // The remote session that keeps the folder ends under the command (the SSH connection
+    // holds): the remote host removes the folder, and the proxy is out of reach.
+    const QList<pid_t> keepers = children("sandbox-studio-proxy.");
+    QCOMPARE(keepers.size(), 1);
+    QCOMPARE(::kill(keepers.first(), SIGKILL), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(folder), 20000);
+    const int before = m_allowed.connections();
+    running->write("go\n");
+    running->closeWriteChannel();
+    QVERIFY(running->waitForFinished(30000));
+    const QByteArray out = running->readAllStandardOutput();
+    const QByteArray err = running->readAllStandardError();
+    QVERIFY2(out.contains("status=") && !out.contains("status=0") && !out.contains("upstream-ok"), out.constData());
+    QVERIFY2(err.contains("filtering proxy's forward to the engine at ssh://")
+                 && err.contains("ended while the command ran"),
+             err.constData());
+    QCOMPARE(m_allowed.connections(), before);
     QTRY_COMPARE_WITH_TIMEOUT(containersLeft(), 0, 20000);
 }
 
