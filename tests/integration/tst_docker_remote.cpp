@@ -6,7 +6,8 @@
 // engine's filtering proxy forwarded over SSH (an HTTP server on this computer's loopback the
 // allowed destination; a denied name refused and reported; nothing around the proxy; the
 // remote folder holding the socket alone, owner-only, and gone after the command; the
-// forward's remote session ended under a command: its proxy out of reach, a note), a switch
+// forward's remote session ended under a command: its proxy out of reach, a note; chained to
+// an upstream CONNECT proxy on loopback, connect-proxy.py), a switch
 // to the local socket while a remote command runs (its connection and its proxy's forward
 // hold until it ends, then close), and the
 // SSH connection killed under a running command (the proxy folder goes with it). What fails is
@@ -47,6 +48,7 @@ private slots:
     void deniedFilesAreNeverSent();
     void allowlistGoesOnlyThroughTheForwardedProxy();
     void endedForwardFailsClosed();
+    void upstreamProxyCarriesTheForwardedProxy();
     void switchingAwayClosesTheConnection();
     void changedHostKeyIsNamed();
     void unknownHostKeyIsNamed();
@@ -92,6 +94,10 @@ private:
     // listener on every address that nothing may reach.
     sandbox::test::UpstreamServer m_allowed;
     QTcpServer m_open;
+    // A corporate-style CONNECT proxy on loopback (connect-proxy.py), asking for no credential.
+    QProcess m_upstream;
+    QString m_upstreamLog;
+    quint16 m_upstreamPort = 0;
 };
 
 namespace {
@@ -128,6 +134,20 @@ void TestDockerRemote::initTestCase()
     m_nonePolicy = writePolicy(QStringLiteral("none"));
     QVERIFY(m_allowed.start());
     QVERIFY(m_open.listen(QHostAddress::Any, 0));
+    // An empty credential file: the proxy lets requests without one through.
+    const QString credential = m_rig.path(QStringLiteral("upstream-credential"));
+    QVERIFY(OpenSshRig::writeFile(credential, QByteArray()));
+    m_upstreamLog = m_rig.path(QStringLiteral("upstream.jsonl"));
+    m_upstream.setProgram(QStringLiteral("/usr/bin/python3"));
+    m_upstream.setArguments({ QFINDTESTDATA("connect-proxy.py"), QStringLiteral("--credential-file"), credential,
+                              QStringLiteral("--log"), m_upstreamLog });
+    m_upstream.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    m_upstream.start();
+    QVERIFY2(m_upstream.waitForStarted(), qPrintable(m_upstream.errorString()));
+    QTRY_VERIFY_WITH_TIMEOUT(m_upstream.canReadLine() || m_upstream.state() != QProcess::Running, 30000);
+    m_upstreamPort
+        = quint16(QJsonDocument::fromJson(m_upstream.readLine()).object().value(QStringLiteral("http")).toInt());
+    QVERIFY2(m_upstreamPort != 0, "the upstream proxy did not say its port");
     // The commands of the tests up to the switch run on the remote engine; a failed activation
     // (the error cases) leaves the active backend as it was.
     activateRemote();
@@ -138,6 +158,13 @@ void TestDockerRemote::cleanupTestCase()
     // What the killed connection left on the "remote" runtime.
     const qint64 daemonPid = m_daemon.daemon() ? m_daemon.daemon()->processId() : 0;
     m_daemon.destroy();
+    if (m_upstream.state() != QProcess::NotRunning) {
+        m_upstream.closeWriteChannel();
+        if (!m_upstream.waitForFinished(10000)) {
+            m_upstream.kill();
+            m_upstream.waitForFinished(10000);
+        }
+    }
     if (daemonPid <= 0 || m_runtime.socket.isEmpty())
         return;
     const DockerApi api(m_runtime.socket);
@@ -486,6 +513,32 @@ void TestDockerRemote::endedForwardFailsClosed()
     QTRY_COMPARE_WITH_TIMEOUT(containersLeft(), 0, 20000);
 }
 
+void TestDockerRemote::upstreamProxyCarriesTheForwardedProxy()
+{
+    const QString port = QString::number(m_allowed.port());
+    const QString file = writePolicy(QStringLiteral("allowlist"), {}, { QStringLiteral("localhost:") + port });
+    QJsonObject policy = QJsonDocument::fromJson(OpenSshRig::readAll(file)).object();
+    QJsonObject network = policy.value(QStringLiteral("network")).toObject();
+    network.insert(QStringLiteral("upstreamProxy"),
+                   QJsonObject{ { QStringLiteral("url"), QStringLiteral("http://127.0.0.1:%1").arg(m_upstreamPort) } });
+    policy.insert(QStringLiteral("network"), network);
+    QVERIFY(OpenSshRig::writeFile(file, QJsonDocument(policy).toJson()));
+    const int before = m_allowed.connections();
+    // The allowed server through the upstream proxy; a name not allowed never reaches it.
+    const Outcome ran = run(QStringLiteral("wget -q -O - http://localhost:%1/chained | grep -o 'GET /chained'; "
+                                           "wget -q -O - http://elsewhere.example.org/ 2>&1 | grep -o 403")
+                                .arg(port),
+                            {}, file);
+    QVERIFY2(ran.exitCode == 0, ran.err.constData());
+    QCOMPARE(ran.out, QByteArray("GET /chained\n403\n"));
+    QCOMPARE(m_allowed.connections(), before + 1);
+    const QByteArray asked = OpenSshRig::readAll(m_upstreamLog);
+    const QByteArray connected = "\"CONNECT\", \"target\": \"localhost:" + port.toUtf8();
+    QVERIFY2(asked.contains(connected), asked.constData());
+    QVERIFY2(!asked.contains("elsewhere.example.org"), asked.constData());
+    QTRY_COMPARE_WITH_TIMEOUT(containersLeft(), 0, 20000);
+}
+
 void TestDockerRemote::switchingAwayClosesTheConnection()
 {
     // A command waits on the remote engine while the backend switches to the local socket; under
@@ -516,6 +569,8 @@ void TestDockerRemote::switchingAwayClosesTheConnection()
     QCOMPARE(readWorkspaceFile(QStringLiteral("switched.txt")), QByteArray("go\n"));
     QTRY_COMPARE_WITH_TIMEOUT(tunnels().size(), 0, 20000);
     QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(folder), 20000);
+    // Its container went before its connection closed: only the local activation's is left.
+    QCOMPARE(mountSource(QStringLiteral("/run/sandbox-studio/proxy")), QString());
 }
 
 void TestDockerRemote::changedHostKeyIsNamed()

@@ -76,7 +76,6 @@ void TestRemoteContainerSpec::refusesWhatNeedsThisComputer_data()
     QTest::addColumn<int>("which");
     QTest::addColumn<QString>("field");
     QTest::newRow("credentials") << 1 << QStringLiteral("policy.credentials");
-    QTest::newRow("upstream proxy") << 2 << QStringLiteral("policy.upstreamProxy");
     QTest::newRow("ssh agent") << 3 << QStringLiteral("policy.sshAgent");
     QTest::newRow("no helper") << 4 << QStringLiteral("sandbox-init");
     QTest::newRow("workspace denied") << 5 << m_workspace;
@@ -91,8 +90,6 @@ void TestRemoteContainerSpec::refusesWhatNeedsThisComputer()
     if (which == 1) {
         p.credentials = { PolicyCredential{
             QStringLiteral("token"), QStringLiteral("TOKEN"), { QStringLiteral("api.example.org") }, {}, {} } };
-    } else if (which == 2) {
-        p.upstreamProxy = PolicyUpstreamProxy{ QStringLiteral("http://proxy.example:3128"), {} };
     } else if (which == 3) {
         p.sshAgent = PolicySshAgent{};
     } else if (which == 4) {
@@ -146,6 +143,8 @@ void TestRemoteContainerSpec::allowlistGetsTheForwardedProxyOnly()
     Policy p = policy(Policy::NetworkMode::Allowlist);
     p.allowedDomains = { QStringLiteral("example.org") };
     p.deniedDomains = { QStringLiteral("bad.example.org") };
+    p.upstreamProxy = PolicyUpstreamProxy{ QStringLiteral("https://proxy.example:3128"), QStringLiteral("corp") };
+    p.extraCaCertificates = { m_dir.filePath(QStringLiteral("corp-ca.pem")) };
     const sandbox::Result<ContainerSpec> built
         = ContainerSpec::buildRemote(m_settings, p, m_workspace, 1234, 1234, m_helper, endpoint);
     QVERIFY2(built.ok(), built.ok() ? "" : qPrintable(built.error().message));
@@ -153,6 +152,10 @@ void TestRemoteContainerSpec::allowlistGetsTheForwardedProxyOnly()
     QVERIFY(spec.proxied());
     QCOMPARE(spec.allowedDomains(), p.allowedDomains);
     QCOMPARE(spec.deniedDomains(), p.deniedDomains);
+    // The engine's proxy chains to the upstream one; nothing of it goes to the remote host.
+    QVERIFY(spec.upstreamProxy().has_value());
+    QCOMPARE(spec.upstreamProxy()->url, p.upstreamProxy->url);
+    QCOMPARE(spec.extraCaCertificates(), p.extraCaCertificates);
     spec.setBridgeUser(QStringLiteral("1000:1000"));
     const QString folder = QStringLiteral("/tmp/sandbox-studio-proxy.abc");
     const QJsonObject body = spec.createBody({}, {}, folder, QStringLiteral("proxy.sock"));

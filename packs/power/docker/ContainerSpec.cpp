@@ -229,20 +229,15 @@ Result<ContainerSpec> ContainerSpec::buildRemote(const DockerSettings &settings,
                          "that keeps repositories' control files as they are. Reinstall Sandbox Studio."),
                       {} };
     // The filtering proxy reaches the remote container through a forward of its socket over
-    // SSH (SshReverseForward): the allowlist network mode. What else needs this computer is
-    // not brought there, and no container may get more than the policy allows, so such
-    // policies run nowhere remotely.
+    // SSH (SshReverseForward): the allowlist network mode, and the upstream proxy the engine's
+    // proxy chains to. What else needs this computer (the certificate authority's bundle
+    // inside the container, the SSH agent) is not brought there, and no container may get
+    // more than the policy allows, so such policies run nowhere remotely.
     if (!policy.credentials.isEmpty())
         return Error{ QStringLiteral("policy.credentials"),
                       tr("The policy's credentials need the engine's certificate authority inside the container, which "
                          "the Docker backend does not put there on an engine reached over SSH (the endpoint setting: "
                          "%1). Use a local endpoint (unix://). Nothing was run.")
-                          .arg(endpoint),
-                      {} };
-    if (policy.upstreamProxy)
-        return Error{ QStringLiteral("policy.upstreamProxy"),
-                      tr("The policy's upstream proxy is not offered on an engine reached over SSH (the endpoint "
-                         "setting: %1). Use a local endpoint (unix://). Nothing was run.")
                           .arg(endpoint),
                       {} };
     if (policy.sshAgent)
@@ -260,6 +255,12 @@ Result<ContainerSpec> ContainerSpec::buildRemote(const DockerSettings &settings,
         spec.m_proxied = true;
         spec.m_allowedDomains = policy.allowedDomains;
         spec.m_deniedDomains = policy.deniedDomains;
+        // The engine, not the container, connects to the upstream proxy: nothing of it is
+        // needed on the remote host. The trust toward an https one is extraCaCertificates.
+        if (policy.upstreamProxy) {
+            spec.m_upstreamProxy = policy.upstreamProxy;
+            spec.m_extraCaCertificates = policy.extraCaCertificates;
+        }
     }
     // Only the workspace is there to write (the sync brings nothing else back); its denied
     // paths are never uploaded, and the gate keeps them from being made there.

@@ -64,8 +64,8 @@ public:
     // refusals): only the workspace is writable (a volume, synced), under the write gate as
     // locally; under the allowlist network mode the proxy bridge relays to the filtering
     // proxy's socket forwarded to that host (createBody()'s `proxyDirectory` is the remote
-    // folder holding it). A policy the shape cannot hold to is refused: credentials, an
-    // upstream proxy and an SSH agent.
+    // folder holding it), chained to the policy's upstream proxy when it names one. A policy
+    // the shape cannot hold to is refused: credentials and an SSH agent.
     static Result<ContainerSpec> buildRemote(const DockerSettings &settings, const Policy &policy,
                                              const QString &workspace, uint uid, uint gid, const QString &helperProgram,
                                              const QString &endpoint);

@@ -250,11 +250,21 @@ void DockerLauncher::claimRemote(QMap<QString, QString> &claims) const
              "(HTTP, HTTPS through CONNECT, SOCKS5), and the proxy connects from this computer only to the policy's "
              "allowed domains and addresses, a denied entry winning. Nothing else leaves the container, name lookups "
              "included (the proxy resolves names). Its refusals are reported as they happen, for this backend.");
-    // These need more of this computer than the proxy's socket: refused remotely.
+    claims[QStringLiteral("upstreamProxy")]
+        = tr("Needs allowed domains. On an engine reached over SSH as locally: the engine's filtering proxy, on this "
+             "computer, checks every target against the allowed and denied domains first, then reaches it only "
+             "through the upstream proxy (CONNECT host:port, over TLS to the proxy when its URL is https, verified "
+             "against the system's authorities and the policy's extra ones; plain HTTP requests too), never "
+             "directly; the engine, not the container, connects to the upstream proxy, and the upstream proxy "
+             "resolves the names. Its credential is read from the secret storage when a connection needs it and "
+             "sent to the upstream proxy alone, never to the remote host. Its refusals (407, 403) are reported as "
+             "network refusals for this backend; its other failures, and an unreachable proxy, answer the command's "
+             "connection with the reason.");
+    // These need more of this computer inside the container than the proxy's socket.
     const QString refused = tr("Refused on an engine reached over SSH (the endpoint setting): only the filtering "
-                               "proxy's socket is forwarded there, not the engine's certificate authority, upstream "
-                               "proxy or SSH agent, so nothing runs under such a policy.");
-    for (const char *dimension : { "credentials", "upstreamProxy", "sshAgent" })
+                               "proxy's socket is forwarded there, not the engine's certificate authority's bundle "
+                               "or its SSH agent, so nothing runs under such a policy.");
+    for (const char *dimension : { "credentials", "sshAgent" })
         claims[QString::fromLatin1(dimension)] = refused;
     claims[QStringLiteral("hostExecution")]
         = tr("Never granted, whatever the policy allows: the container on the remote host gets no runtime socket, "
@@ -610,7 +620,8 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawnRemote(const SpawnR
     if (LauncherHost *launcherHost = host(); launcherHost && spec.value().proxied())
         openProxy = [launcherHost, weak](const ContainerSpec &proxied) -> Result<RemoteDockerProcess::RemoteProxy> {
             Result<std::shared_ptr<ProxyChannel>> channel
-                = launcherHost->openProxyChannel(proxied.allowedDomains(), proxied.deniedDomains());
+                = launcherHost->openProxyChannel(proxied.allowedDomains(), proxied.deniedDomains(), {},
+                                                 proxied.extraCaCertificates(), proxied.upstreamProxy());
             if (!channel.ok())
                 return channel.error();
             const std::shared_ptr<SshTunnel> held = weak.lock();
@@ -638,7 +649,8 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawnRemote(const SpawnR
         };
     auto process = std::make_shared<RemoteDockerProcess>(DockerApi(tunnel->localSocket()), spec.value(), request,
                                                          policy, labels, tr("the engine at %1").arg(current.endpoint),
-                                                         std::move(linkLost), std::move(openProxy));
+                                                         std::move(linkLost), std::move(openProxy),
+                                                         [weak] { return std::shared_ptr<void>(weak.lock()); });
     process->start();
     return std::shared_ptr<SandboxProcess>(process);
 }

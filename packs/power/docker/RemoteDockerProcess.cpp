@@ -74,7 +74,8 @@ QString archivePath(const QString &containerId, const QString &path)
 } // namespace
 
 RemoteDockerProcess::RemoteDockerProcess(DockerApi api, ContainerSpec spec, SpawnRequest request, const Policy &policy,
-                                         QJsonObject labels, QString remote, LinkCheck linkLost, ProxyOpener openProxy)
+                                         QJsonObject labels, QString remote, LinkCheck linkLost, ProxyOpener openProxy,
+                                         ConnectionHold holdConnection)
     : m_api(std::move(api))
     , m_spec(std::move(spec))
     , m_request(std::move(request))
@@ -82,6 +83,7 @@ RemoteDockerProcess::RemoteDockerProcess(DockerApi api, ContainerSpec spec, Spaw
     , m_remote(std::move(remote))
     , m_linkLost(std::move(linkLost))
     , m_openProxy(std::move(openProxy))
+    , m_holdConnection(std::move(holdConnection))
     , m_statusName(QUuid::createUuid().toString(QUuid::Id128))
     , m_sync(m_request.effectiveWorkspace(), policy, *this, m_remote)
 {
@@ -432,13 +434,15 @@ void RemoteDockerProcess::removeContainer()
     if (m_containerId.isEmpty() && !proxy)
         return;
     // Not waited for: the command's result does not depend on it. The proxy's forward and its
-    // remote folder go once nothing mounts them.
+    // remote folder go once nothing mounts them; the connection is held until both are done.
     [[maybe_unused]] QFuture<void> removed
-        = QtConcurrent::run([api = m_api, id = m_containerId, proxy = std::move(proxy)]() mutable {
+        = QtConcurrent::run([api = m_api, id = m_containerId, proxy = std::move(proxy),
+                             connection = m_holdConnection ? m_holdConnection() : std::shared_ptr<void>()]() mutable {
               if (!id.isEmpty())
                   api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"),
                              ContainerPool::requestTimeoutMs);
               proxy.reset();
+              connection.reset();
           });
 }
 

@@ -55,10 +55,15 @@ public:
     };
     // Opens the proxy for a proxied spec (on a worker thread): the policy's domain rules.
     using ProxyOpener = std::function<Result<RemoteProxy>(const ContainerSpec &spec)>;
+    // The way to the engine while it still holds (empty when it does not), kept by the removal
+    // of the container and the proxy after the command: a backend switched away from closes
+    // it once its commands have ended, which must not cut those requests short.
+    using ConnectionHold = std::function<std::shared_ptr<void>()>;
 
     // `remote` names the engine in notes ("the engine at ssh://…"); `labels` mark the container.
     RemoteDockerProcess(DockerApi api, ContainerSpec spec, SpawnRequest request, const Policy &policy,
-                        QJsonObject labels, QString remote, LinkCheck linkLost, ProxyOpener openProxy = {});
+                        QJsonObject labels, QString remote, LinkCheck linkLost, ProxyOpener openProxy = {},
+                        ConnectionHold holdConnection = {});
     ~RemoteDockerProcess() override;
 
     void start();
@@ -105,6 +110,7 @@ private:
     QString m_remote;
     LinkCheck m_linkLost;
     ProxyOpener m_openProxy;
+    ConnectionHold m_holdConnection;
     std::optional<RemoteProxy> m_proxy; // object thread only
     QString m_statusName;
     WorkspaceSync m_sync;
