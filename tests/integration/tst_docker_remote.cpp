@@ -2,19 +2,28 @@
 // a loopback port is the "remote host", whose Podman service socket the engine reaches only
 // through the system's ssh (the test's key, its own known_hosts). Commands run there: output,
 // status, stdin, a timeout and a kill (their container goes), the workspace synced in and
-// back with a conflict, denied files never sent, the allowlist network mode refused, a switch
-// to the local socket while a remote command runs (its connection closes after it), and the
-// SSH connection killed under a running command. What fails is named: the host key (changed
-// or unknown), the key refused, the name not resolved, the port closed, the remote socket
-// missing; and nothing hangs.
+// back with a conflict, denied files never sent, the allowlist network mode through the
+// engine's filtering proxy forwarded over SSH (an HTTP server on this computer's loopback the
+// allowed destination; a denied name refused and reported; nothing around the proxy; the
+// remote folder holding the socket alone, owner-only, and gone after the command; the
+// forward's remote session ended under a command: its proxy out of reach, a note; chained to
+// an upstream CONNECT proxy on loopback, connect-proxy.py), a switch
+// to the local socket while a remote command runs (its connection and its proxy's forward
+// hold until it ends, then close), and the
+// SSH connection killed under a running command (the proxy folder goes with it). What fails is
+// named: the host key (changed or unknown), the key refused, the name not resolved, the port
+// closed, the remote socket missing; and nothing hangs.
 #include "DaemonRig.h"
 #include "OpenSshRig.h"
+#include "UpstreamServer.h"
 #include "docker/DockerApi.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QNetworkInterface>
 #include <QTcpServer>
 #include <QTest>
 #include <QUrl>
@@ -37,7 +46,9 @@ private slots:
     void timeoutAndKillEndTheCommand();
     void workspaceComesBackWithAConflict();
     void deniedFilesAreNeverSent();
-    void allowlistIsRefused();
+    void allowlistGoesOnlyThroughTheForwardedProxy();
+    void endedForwardFailsClosed();
+    void upstreamProxyCarriesTheForwardedProxy();
     void switchingAwayClosesTheConnection();
     void changedHostKeyIsNamed();
     void unknownHostKeyIsNamed();
@@ -52,17 +63,24 @@ private:
     Outcome activate(const QString &endpoint, const QString &identity, const QString &knownHosts);
     QString endpoint(const QString &host = QStringLiteral("127.0.0.1")) const;
     void activateRemote();
-    // A policy file: the workspace writable, network `network`, `denied` paths denied.
-    QString writePolicy(const QString &network, const QStringList &denied = {}, const QStringList &allowed = {});
+    // A policy file: the workspace writable, network `network`, `denied` paths denied, the
+    // domain rules `allowed` and `deniedDomains`.
+    QString writePolicy(const QString &network, const QStringList &denied = {}, const QStringList &allowed = {},
+                        const QStringList &deniedDomains = {});
     // `sandboxctl run --policy POLICY -- /bin/sh -c SCRIPT` (a policy with network none unless given).
     Outcome run(const QString &script, const QByteArray &input = {}, const QString &policy = {});
-    std::unique_ptr<QProcess> startRun(const QString &script);
+    std::unique_ptr<QProcess> startRun(const QString &script, const QString &policy = {});
+    // The host folder bind-mounted at `target` in a running container of the engine's; empty
+    // when none.
+    QString mountSource(const QString &target);
     // The id of the engine's running command.
     qint64 runningCommand();
     // The containers the engine under test has on the runtime.
     int containersLeft();
     // The engine's ssh processes holding a forward (children of sandboxd).
     QList<pid_t> tunnels() const;
+    // The live children of sandboxd whose command line holds `needle`.
+    QList<pid_t> children(const QByteArray &needle) const;
     void writeWorkspaceFile(const QString &name, const QByteArray &data);
     QByteArray readWorkspaceFile(const QString &name) const;
 
@@ -72,6 +90,14 @@ private:
     QString m_login;
     QString m_stranger;
     QString m_nonePolicy;
+    // The allowed destination of the allowlist tests, on this computer's loopback, and a
+    // listener on every address that nothing may reach.
+    sandbox::test::UpstreamServer m_allowed;
+    QTcpServer m_open;
+    // A corporate-style CONNECT proxy on loopback (connect-proxy.py), asking for no credential.
+    QProcess m_upstream;
+    QString m_upstreamLog;
+    quint16 m_upstreamPort = 0;
 };
 
 namespace {
@@ -106,6 +132,22 @@ void TestDockerRemote::initTestCase()
         { QStringLiteral("packs"), QStringLiteral("install"), QStringLiteral(SANDBOX_POWER_PACK_DIR) }, {}, 120000);
     QVERIFY2(installed.exitCode == 0, installed.err.constData());
     m_nonePolicy = writePolicy(QStringLiteral("none"));
+    QVERIFY(m_allowed.start());
+    QVERIFY(m_open.listen(QHostAddress::Any, 0));
+    // An empty credential file: the proxy lets requests without one through.
+    const QString credential = m_rig.path(QStringLiteral("upstream-credential"));
+    QVERIFY(OpenSshRig::writeFile(credential, QByteArray()));
+    m_upstreamLog = m_rig.path(QStringLiteral("upstream.jsonl"));
+    m_upstream.setProgram(QStringLiteral("/usr/bin/python3"));
+    m_upstream.setArguments({ QFINDTESTDATA("connect-proxy.py"), QStringLiteral("--credential-file"), credential,
+                              QStringLiteral("--log"), m_upstreamLog });
+    m_upstream.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    m_upstream.start();
+    QVERIFY2(m_upstream.waitForStarted(), qPrintable(m_upstream.errorString()));
+    QTRY_VERIFY_WITH_TIMEOUT(m_upstream.canReadLine() || m_upstream.state() != QProcess::Running, 30000);
+    m_upstreamPort
+        = quint16(QJsonDocument::fromJson(m_upstream.readLine()).object().value(QStringLiteral("http")).toInt());
+    QVERIFY2(m_upstreamPort != 0, "the upstream proxy did not say its port");
     // The commands of the tests up to the switch run on the remote engine; a failed activation
     // (the error cases) leaves the active backend as it was.
     activateRemote();
@@ -116,6 +158,13 @@ void TestDockerRemote::cleanupTestCase()
     // What the killed connection left on the "remote" runtime.
     const qint64 daemonPid = m_daemon.daemon() ? m_daemon.daemon()->processId() : 0;
     m_daemon.destroy();
+    if (m_upstream.state() != QProcess::NotRunning) {
+        m_upstream.closeWriteChannel();
+        if (!m_upstream.waitForFinished(10000)) {
+            m_upstream.kill();
+            m_upstream.waitForFinished(10000);
+        }
+    }
     if (daemonPid <= 0 || m_runtime.socket.isEmpty())
         return;
     const DockerApi api(m_runtime.socket);
@@ -144,11 +193,14 @@ int TestDockerRemote::containersLeft()
         : -1;
 }
 
-QString TestDockerRemote::writePolicy(const QString &network, const QStringList &denied, const QStringList &allowed)
+QString TestDockerRemote::writePolicy(const QString &network, const QStringList &denied, const QStringList &allowed,
+                                      const QStringList &deniedDomains)
 {
     QJsonObject networkRules{ { QStringLiteral("mode"), network } };
     if (!allowed.isEmpty())
         networkRules.insert(QStringLiteral("allowedDomains"), QJsonArray::fromStringList(allowed));
+    if (!deniedDomains.isEmpty())
+        networkRules.insert(QStringLiteral("deniedDomains"), QJsonArray::fromStringList(deniedDomains));
     const QJsonObject policy{
         { QStringLiteral("filesystem"),
           QJsonObject{ { QStringLiteral("readable"), QJsonArray{ QStringLiteral("/") } },
@@ -169,10 +221,35 @@ Outcome TestDockerRemote::run(const QString &script, const QByteArray &input, co
                         input, 60000);
 }
 
-std::unique_ptr<QProcess> TestDockerRemote::startRun(const QString &script)
+std::unique_ptr<QProcess> TestDockerRemote::startRun(const QString &script, const QString &policy)
 {
-    return m_daemon.startCtl({ QStringLiteral("run"), QStringLiteral("--policy"), m_nonePolicy, QStringLiteral("--"),
+    return m_daemon.startCtl({ QStringLiteral("run"), QStringLiteral("--policy"),
+                               policy.isEmpty() ? m_nonePolicy : policy, QStringLiteral("--"),
                                QStringLiteral("/bin/sh"), QStringLiteral("-c"), script });
+}
+
+QString TestDockerRemote::mountSource(const QString &target)
+{
+    const DockerApi api(m_runtime.socket);
+    const QString filter
+        = QStringLiteral("{\"label\":[\"dev.sandbox-studio.engine-pid=%1\"]}").arg(m_daemon.daemon()->processId());
+    const Result<DockerApi::Response> listed = api.get(
+        QStringLiteral("/containers/json?filters=") + QString::fromLatin1(QUrl::toPercentEncoding(filter)), 10000);
+    if (!listed.ok())
+        return {};
+    for (const QJsonValue &container : QJsonDocument::fromJson(listed.value().body).array()) {
+        const Result<DockerApi::Response> inspected = api.get(
+            QStringLiteral("/containers/%1/json").arg(container.toObject().value(QStringLiteral("Id")).toString()),
+            10000);
+        if (!inspected.ok())
+            continue;
+        const QJsonArray mounts = inspected.value().json().value(QStringLiteral("Mounts")).toArray();
+        for (const QJsonValue &mount : mounts) {
+            if (mount.toObject().value(QStringLiteral("Destination")).toString() == target)
+                return mount.toObject().value(QStringLiteral("Source")).toString();
+        }
+    }
+    return {};
 }
 
 qint64 TestDockerRemote::runningCommand()
@@ -195,6 +272,20 @@ QList<pid_t> TestDockerRemote::tunnels() const
         const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
         // A zombie has no command line left: only live ones count.
         if (fields.value(1) == daemonPid && fields.value(0) != "Z" && cmdline.split('\0').contains("-L"))
+            found.append(pid_t(name.toInt()));
+    }
+    return found;
+}
+
+QList<pid_t> TestDockerRemote::children(const QByteArray &needle) const
+{
+    const QByteArray daemonPid = QByteArray::number(m_daemon.daemon()->processId());
+    QList<pid_t> found;
+    for (const QString &name : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QByteArray stat = OpenSshRig::readAll(QStringLiteral("/proc/%1/stat").arg(name));
+        const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+        if (fields.value(1) == daemonPid && fields.value(0) != "Z"
+            && OpenSshRig::readAll(QStringLiteral("/proc/%1/cmdline").arg(name)).contains(needle))
             found.append(pid_t(name.toInt()));
     }
     return found;
@@ -244,7 +335,7 @@ void TestDockerRemote::remoteEngineRunsCommands()
     // The serving instance claims the remote shape.
     const Outcome described = m_daemon.ctl({ QStringLiteral("describe"), dockerRef, QStringLiteral("--json") });
     QVERIFY2(sandbox::test::claimOf(described.out, QStringLiteral("network"))
-                 .contains(QLatin1String("Allowlist: refused on an engine reached over SSH")),
+                 .contains(QLatin1String("forwarded from this computer over the SSH connection")),
              described.out.constData());
     QVERIFY2(sandbox::test::claimOf(described.out, QStringLiteral("filesystem"))
                  .contains(QLatin1String("nothing of this computer is mounted")),
@@ -338,25 +429,135 @@ void TestDockerRemote::deniedFilesAreNeverSent()
     QCOMPARE(readWorkspaceFile(QStringLiteral("private/key")), QByteArray("nor me\n"));
 }
 
-void TestDockerRemote::allowlistIsRefused()
+void TestDockerRemote::allowlistGoesOnlyThroughTheForwardedProxy()
 {
-    const Outcome refused = run(QStringLiteral("echo never"), {},
-                                writePolicy(QStringLiteral("allowlist"), {}, { QStringLiteral("example.org") }));
-    QVERIFY(refused.exitCode != 0);
-    QVERIFY(!refused.out.contains("never"));
-    QVERIFY2(refused.err.contains("network mode is \"allowlist\"") && refused.err.contains("endpoint setting"),
-             refused.err.constData());
+    const QString port = QString::number(m_allowed.port());
+    QString hostAddress = QStringLiteral("127.0.0.1");
+    for (const QHostAddress &candidate : QNetworkInterface::allAddresses()) {
+        if (candidate.protocol() == QAbstractSocket::IPv4Protocol && !candidate.isLoopback()) {
+            hostAddress = candidate.toString();
+            break;
+        }
+    }
+    const QString policy = writePolicy(QStringLiteral("allowlist"), {},
+                                       { QStringLiteral("localhost:") + port, QStringLiteral("*.example.org") },
+                                       { QStringLiteral("denied.example.org") });
+    const int before = m_allowed.connections();
+    // Through the proxy to the allowed server on this computer's loopback; a denied name; then
+    // around the proxy (the container's loopback, the remote host's address); then the bind:
+    // the forwarded socket alone, read-only; nothing of the remote engine.
+    const QString script
+        = QStringLiteral(
+              "wget -q -O - http://localhost:%1/remote | grep -o -e upstream-ok -e 'GET /remote'; "
+              "wget -q -O - http://denied.example.org/ 2>&1 | grep -o 403; "
+              "nc -w 3 127.0.0.1 %1 </dev/null && echo AROUND; nc -w 3 %2 %3 </dev/null && echo AROUND; "
+              "ls -A /run/sandbox-studio/proxy; "
+              "for t in 'echo x > /run/sandbox-studio/proxy/planted' 'ln -s / /run/sandbox-studio/proxy/root' "
+              "'rm -f /run/sandbox-studio/proxy/proxy.sock' 'mkdir /run/sandbox-studio/proxy/d'; do "
+              "sh -c \"$t\" 2>/dev/null && echo PLANTED; done; "
+              "test -e %4 && echo ENGINE; ls /sys/class/net; echo ready; read go")
+              .arg(port, hostAddress)
+              .arg(m_open.serverPort())
+              .arg(m_runtime.socket);
+    std::unique_ptr<QProcess> running = startRun(script, policy);
+    QByteArray out;
+    QTRY_VERIFY_WITH_TIMEOUT((out += running->readAllStandardOutput()).contains("ready\n"), 60000);
+    QCOMPARE(out, QByteArray("upstream-ok\nGET /remote\n403\nproxy.sock\nlo\nready\n"));
+    QCOMPARE(m_allowed.connections(), before + 1);
+    QVERIFY(!m_open.hasPendingConnections());
+    // On the remote host (this one): the folder holding the socket alone, owner-only.
+    const QString folder = mountSource(QStringLiteral("/run/sandbox-studio/proxy"));
+    QVERIFY2(folder.contains(QLatin1String("sandbox-studio-proxy.")), qPrintable(folder));
+    const QFileInfo info(folder);
+    QVERIFY(info.isDir());
+    QCOMPARE(info.permissions()
+                 & ~(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadUser | QFile::WriteUser
+                     | QFile::ExeUser),
+             QFile::Permissions());
+    QCOMPARE(QDir(folder).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System),
+             QStringList{ QStringLiteral("proxy.sock") });
+    running->write("go\n");
+    running->closeWriteChannel();
+    QVERIFY(running->waitForFinished(30000));
+    QVERIFY2(running->exitCode() == 0, running->readAllStandardError().constData());
+    // The denied name was reported as locally; the folder and the container are gone.
+    const Outcome events = m_daemon.ctl({ QStringLiteral("events"), QStringLiteral("--json") });
+    QVERIFY2(events.out.contains("denied.example.org"), events.out.constData());
+    QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(folder), 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(containersLeft(), 0, 20000);
+}
+
+void TestDockerRemote::endedForwardFailsClosed()
+{
+    const QString port = QString::number(m_allowed.port());
+    std::unique_ptr<QProcess> running = startRun(
+        QStringLiteral("echo ready; read go; wget -q -T 10 -O - http://localhost:%1/late; echo status=$?").arg(port),
+        writePolicy(QStringLiteral("allowlist"), {}, { QStringLiteral("localhost:") + port }));
+    QTRY_VERIFY_WITH_TIMEOUT(running->canReadLine(), 30000);
+    QCOMPARE(running->readLine(), QByteArray("ready\n"));
+    const QString folder = mountSource(QStringLiteral("/run/sandbox-studio/proxy"));
+    QVERIFY2(QFileInfo(folder).isDir(), qPrintable(folder));
+    // The remote session that keeps the folder ends under the command (the SSH connection
+    // holds): the remote host removes the folder, and the proxy is out of reach.
+    const QList<pid_t> keepers = children("sandbox-studio-proxy.");
+    QCOMPARE(keepers.size(), 1);
+    QCOMPARE(::kill(keepers.first(), SIGKILL), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(folder), 20000);
+    const int before = m_allowed.connections();
+    running->write("go\n");
+    running->closeWriteChannel();
+    QVERIFY(running->waitForFinished(30000));
+    const QByteArray out = running->readAllStandardOutput();
+    const QByteArray err = running->readAllStandardError();
+    QVERIFY2(out.contains("status=") && !out.contains("status=0") && !out.contains("upstream-ok"), out.constData());
+    QVERIFY2(err.contains("filtering proxy's forward to the engine at ssh://")
+                 && err.contains("ended while the command ran"),
+             err.constData());
+    QCOMPARE(m_allowed.connections(), before);
+    QTRY_COMPARE_WITH_TIMEOUT(containersLeft(), 0, 20000);
+}
+
+void TestDockerRemote::upstreamProxyCarriesTheForwardedProxy()
+{
+    const QString port = QString::number(m_allowed.port());
+    const QString file = writePolicy(QStringLiteral("allowlist"), {}, { QStringLiteral("localhost:") + port });
+    QJsonObject policy = QJsonDocument::fromJson(OpenSshRig::readAll(file)).object();
+    QJsonObject network = policy.value(QStringLiteral("network")).toObject();
+    network.insert(QStringLiteral("upstreamProxy"),
+                   QJsonObject{ { QStringLiteral("url"), QStringLiteral("http://127.0.0.1:%1").arg(m_upstreamPort) } });
+    policy.insert(QStringLiteral("network"), network);
+    QVERIFY(OpenSshRig::writeFile(file, QJsonDocument(policy).toJson()));
+    const int before = m_allowed.connections();
+    // The allowed server through the upstream proxy; a name not allowed never reaches it.
+    const Outcome ran = run(QStringLiteral("wget -q -O - http://localhost:%1/chained | grep -o 'GET /chained'; "
+                                           "wget -q -O - http://elsewhere.example.org/ 2>&1 | grep -o 403")
+                                .arg(port),
+                            {}, file);
+    QVERIFY2(ran.exitCode == 0, ran.err.constData());
+    QCOMPARE(ran.out, QByteArray("GET /chained\n403\n"));
+    QCOMPARE(m_allowed.connections(), before + 1);
+    const QByteArray asked = OpenSshRig::readAll(m_upstreamLog);
+    const QByteArray connected = "\"CONNECT\", \"target\": \"localhost:" + port.toUtf8();
+    QVERIFY2(asked.contains(connected), asked.constData());
+    QVERIFY2(!asked.contains("elsewhere.example.org"), asked.constData());
     QTRY_COMPARE_WITH_TIMEOUT(containersLeft(), 0, 20000);
 }
 
 void TestDockerRemote::switchingAwayClosesTheConnection()
 {
-    // A command waits on the remote engine while the backend switches to the local socket.
+    // A command waits on the remote engine while the backend switches to the local socket; under
+    // the allowlist, its proxy's forward holds across the switch and its folder goes after it.
+    const QString port = QString::number(m_allowed.port());
     std::unique_ptr<QProcess> remote
-        = startRun(QStringLiteral("echo ready; read go; echo $go > switched.txt; echo done"));
+        = startRun(QStringLiteral("echo ready; read go; echo $go > switched.txt; "
+                                  "wget -q -O - http://localhost:%1/after | grep -o upstream-ok; echo done")
+                       .arg(port),
+                   writePolicy(QStringLiteral("allowlist"), {}, { QStringLiteral("localhost:") + port }));
     QTRY_VERIFY_WITH_TIMEOUT(remote->canReadLine(), 30000);
     QCOMPARE(remote->readLine(), QByteArray("ready\n"));
     QCOMPARE(tunnels().size(), 1);
+    const QString folder = mountSource(QStringLiteral("/run/sandbox-studio/proxy"));
+    QVERIFY2(QFileInfo(folder).isDir(), qPrintable(folder));
     const Outcome local = activate(QStringLiteral("unix://") + m_runtime.socket, {}, {});
     QVERIFY2(local.exitCode == 0, QByteArray(local.out + local.err).constData());
     // Locally the helper is bind-mounted (no volume at its folder); remotely it is a volume.
@@ -368,9 +569,12 @@ void TestDockerRemote::switchingAwayClosesTheConnection()
     remote->closeWriteChannel();
     QVERIFY(remote->waitForFinished(30000));
     QVERIFY2(remote->exitCode() == 0, remote->readAllStandardError().constData());
-    QCOMPARE(remote->readAllStandardOutput(), QByteArray("done\n"));
+    QCOMPARE(remote->readAllStandardOutput(), QByteArray("upstream-ok\ndone\n"));
     QCOMPARE(readWorkspaceFile(QStringLiteral("switched.txt")), QByteArray("go\n"));
     QTRY_COMPARE_WITH_TIMEOUT(tunnels().size(), 0, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(folder), 20000);
+    // Its container went before its connection closed: only the local activation's is left.
+    QCOMPARE(mountSource(QStringLiteral("/run/sandbox-studio/proxy")), QString());
 }
 
 void TestDockerRemote::changedHostKeyIsNamed()
@@ -442,9 +646,15 @@ void TestDockerRemote::closedPortIsNamed()
 void TestDockerRemote::deadConnectionEndsTheCommand()
 {
     activateRemote();
-    std::unique_ptr<QProcess> running = startRun(QStringLiteral("echo started; sleep 60; echo never"));
+    // Under the allowlist: the proxy's forward dies with the connection, and the remote host
+    // removes its folder by itself.
+    std::unique_ptr<QProcess> running
+        = startRun(QStringLiteral("echo started; sleep 60; echo never"),
+                   writePolicy(QStringLiteral("allowlist"), {}, { QStringLiteral("example.org") }));
     QTRY_VERIFY_WITH_TIMEOUT(running->canReadLine(), 30000);
     QCOMPARE(running->readLine(), QByteArray("started\n"));
+    const QString folder = mountSource(QStringLiteral("/run/sandbox-studio/proxy"));
+    QVERIFY2(QFileInfo(folder).isDir(), qPrintable(folder));
     // The engine's ssh (a child of sandboxd holding the forward) is killed.
     const QList<pid_t> held = tunnels();
     QCOMPARE(held.size(), 1);
@@ -457,6 +667,7 @@ void TestDockerRemote::deadConnectionEndsTheCommand()
                  && err.contains("The SSH connection to 127.0.0.1 ended"),
              err.constData());
     QVERIFY(!running->readAllStandardOutput().contains("never"));
+    QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(folder), 20000);
     // The next command is refused at once, saying what to do.
     const Outcome after = run(QStringLiteral("echo never"));
     QVERIFY(after.exitCode != 0);

@@ -1,6 +1,8 @@
 // The Docker backend's remote shape without an engine: what ContainerSpec::buildRemote()
 // refuses (each with the policy field named), the container it asks for (no bind mount, two
-// volumes of its own, the network the policy allows and no more), the write gate's arguments,
+// volumes of its own, the network the policy allows and no more; under the allowlist network
+// mode only the forwarded proxy socket's remote folder, read-only, with the bridge as the
+// container's first process under that socket's owner), the write gate's arguments,
 // and the helper's archive as the system's tar reads it (owners, modes, contents).
 #include "docker/ContainerSpec.h"
 #include "docker/RemoteDockerProcess.h"
@@ -31,6 +33,7 @@ private slots:
     void refusesWhatNeedsThisComputer_data();
     void refusesWhatNeedsThisComputer();
     void asksForNothingOfThisComputer();
+    void allowlistGetsTheForwardedProxyOnly();
     void gateGuardsTheWorkspaceAndTheHelper();
     void helperArchiveIsWhatTarReads();
 
@@ -72,9 +75,7 @@ void TestRemoteContainerSpec::refusesWhatNeedsThisComputer_data()
 {
     QTest::addColumn<int>("which");
     QTest::addColumn<QString>("field");
-    QTest::newRow("allowlist") << 0 << QStringLiteral("policy.network");
     QTest::newRow("credentials") << 1 << QStringLiteral("policy.credentials");
-    QTest::newRow("upstream proxy") << 2 << QStringLiteral("policy.upstreamProxy");
     QTest::newRow("ssh agent") << 3 << QStringLiteral("policy.sshAgent");
     QTest::newRow("no helper") << 4 << QStringLiteral("sandbox-init");
     QTest::newRow("workspace denied") << 5 << m_workspace;
@@ -86,14 +87,9 @@ void TestRemoteContainerSpec::refusesWhatNeedsThisComputer()
     QFETCH(QString, field);
     Policy p = policy(Policy::NetworkMode::None);
     QString helper = m_helper;
-    if (which == 0) {
-        p.network = Policy::NetworkMode::Allowlist;
-        p.allowedDomains = { QStringLiteral("example.org") };
-    } else if (which == 1) {
+    if (which == 1) {
         p.credentials = { PolicyCredential{
             QStringLiteral("token"), QStringLiteral("TOKEN"), { QStringLiteral("api.example.org") }, {}, {} } };
-    } else if (which == 2) {
-        p.upstreamProxy = PolicyUpstreamProxy{ QStringLiteral("http://proxy.example:3128"), {} };
     } else if (which == 3) {
         p.sshAgent = PolicySshAgent{};
     } else if (which == 4) {
@@ -140,6 +136,42 @@ void TestRemoteContainerSpec::asksForNothingOfThisComputer()
                  QJsonArray{ QString::fromLatin1(ContainerSpec::helperTarget) });
         QCOMPARE(body.value(QStringLiteral("User")).toString(), QStringLiteral("1234:1234"));
     }
+}
+
+void TestRemoteContainerSpec::allowlistGetsTheForwardedProxyOnly()
+{
+    Policy p = policy(Policy::NetworkMode::Allowlist);
+    p.allowedDomains = { QStringLiteral("example.org") };
+    p.deniedDomains = { QStringLiteral("bad.example.org") };
+    p.upstreamProxy = PolicyUpstreamProxy{ QStringLiteral("https://proxy.example:3128"), QStringLiteral("corp") };
+    p.extraCaCertificates = { m_dir.filePath(QStringLiteral("corp-ca.pem")) };
+    const sandbox::Result<ContainerSpec> built
+        = ContainerSpec::buildRemote(m_settings, p, m_workspace, 1234, 1234, m_helper, endpoint);
+    QVERIFY2(built.ok(), built.ok() ? "" : qPrintable(built.error().message));
+    ContainerSpec spec = built.value();
+    QVERIFY(spec.proxied());
+    QCOMPARE(spec.allowedDomains(), p.allowedDomains);
+    QCOMPARE(spec.deniedDomains(), p.deniedDomains);
+    // The engine's proxy chains to the upstream one; nothing of it goes to the remote host.
+    QVERIFY(spec.upstreamProxy().has_value());
+    QCOMPARE(spec.upstreamProxy()->url, p.upstreamProxy->url);
+    QCOMPARE(spec.extraCaCertificates(), p.extraCaCertificates);
+    spec.setBridgeUser(QStringLiteral("1000:1000"));
+    const QString folder = QStringLiteral("/tmp/sandbox-studio-proxy.abc");
+    const QJsonObject body = spec.createBody({}, {}, folder, QStringLiteral("proxy.sock"));
+    const QJsonObject host = body.value(QStringLiteral("HostConfig")).toObject();
+    const QString bind
+        = folder + QLatin1Char(':') + QString::fromLatin1(ContainerSpec::proxyTarget) + QStringLiteral(":ro");
+    QCOMPARE(host.value(QStringLiteral("Binds")).toArray(), QJsonArray{ bind });
+    QCOMPARE(host.value(QStringLiteral("NetworkMode")).toString(), QStringLiteral("none"));
+    QVERIFY(body.value(QStringLiteral("NetworkDisabled")).toBool());
+    const QString socket = QString::fromLatin1(ContainerSpec::proxyTarget) + QStringLiteral("/proxy.sock");
+    QCOMPARE(body.value(QStringLiteral("Cmd")).toArray(),
+             QJsonArray({ QStringLiteral("--proxy-bridge"), QString::number(ContainerSpec::proxyPort), socket }));
+    // The bridge runs as the socket's owner; the commands (exec) as the caller.
+    QCOMPARE(body.value(QStringLiteral("User")).toString(), QStringLiteral("1000:1000"));
+    QCOMPARE(spec.user(), QStringLiteral("1234:1234"));
+    QVERIFY(spec.proxyEnvironment().contains(QStringLiteral("HTTPS_PROXY=http://127.0.0.1:3128")));
 }
 
 void TestRemoteContainerSpec::gateGuardsTheWorkspaceAndTheHelper()

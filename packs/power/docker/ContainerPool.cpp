@@ -106,7 +106,7 @@ Result<ContainerPool::Instance> ContainerPool::containerFor(const ContainerSpec 
     if (container.channel) {
         // The first command may connect to the proxy at once: wait until the bridge listens.
         Result<int> ready
-            = execute(id,
+            = execute(m_api, id,
                       { QString::fromLatin1(ContainerSpec::helperTarget), QStringLiteral("--proxy-bridge-wait"),
                         QString::number(ContainerSpec::proxyPort) },
                       spec.user());
@@ -124,7 +124,8 @@ Result<ContainerPool::Instance> ContainerPool::containerFor(const ContainerSpec 
     return Instance{ id, container.statusDirectory };
 }
 
-Result<int> ContainerPool::execute(const QString &id, const QStringList &argv, const QString &user)
+Result<int> ContainerPool::execute(const DockerApi &api, const QString &id, const QStringList &argv,
+                                   const QString &user)
 {
     const QJsonObject body{ { QStringLiteral("AttachStdin"), false },
                             { QStringLiteral("AttachStdout"), true },
@@ -132,7 +133,7 @@ Result<int> ContainerPool::execute(const QString &id, const QStringList &argv, c
                             { QStringLiteral("Cmd"), QJsonArray::fromStringList(argv) },
                             { QStringLiteral("User"), user } };
     Result<DockerApi::Response> created
-        = m_api.post(QStringLiteral("/containers/") + id + QStringLiteral("/exec"), body, requestTimeoutMs);
+        = api.post(QStringLiteral("/containers/") + id + QStringLiteral("/exec"), body, requestTimeoutMs);
     if (!created.ok())
         return created.error();
     if (created.value().status != 201)
@@ -140,7 +141,7 @@ Result<int> ContainerPool::execute(const QString &id, const QStringList &argv, c
     const QString execId = created.value().json().value(QStringLiteral("Id")).toString();
     // Attached: the stream ends when the program does (a detached exec's state is not
     // always updated by Podman).
-    Result<DockerApi::Stream> stream = m_api.startExec(execId, requestTimeoutMs);
+    Result<DockerApi::Stream> stream = api.startExec(execId, requestTimeoutMs);
     if (!stream.ok())
         return stream.error();
     QDeadlineTimer deadline(requestTimeoutMs);
@@ -164,7 +165,7 @@ Result<int> ContainerPool::execute(const QString &id, const QStringList &argv, c
     ::close(stream.value().fd);
     for (;;) {
         Result<DockerApi::Response> state
-            = m_api.get(QStringLiteral("/exec/") + execId + QStringLiteral("/json"), requestTimeoutMs);
+            = api.get(QStringLiteral("/exec/") + execId + QStringLiteral("/json"), requestTimeoutMs);
         if (!state.ok())
             return state.error();
         const QJsonObject json = state.value().json();

@@ -59,6 +59,8 @@ public:
     // Removes every container of this pool (and anything still running in it); those that
     // could not be removed stay listed for the next attempt.
     Status removeAll(int timeoutMs = requestTimeoutMs);
+    // Runs `argv` as `user` in the running container `id` to its end, and returns its exit code.
+    static Result<int> execute(const DockerApi &api, const QString &id, const QStringList &argv, const QString &user);
 
 private:
     struct Container
@@ -72,8 +74,6 @@ private:
     // Force-removes `container` (what runs in it too) and its status folder; empty on
     // success (or when the runtime no longer has it), else what the runtime said.
     QString remove(const Container &container, int timeoutMs);
-    // Runs `argv` in the container (detached) and returns its exit code.
-    Result<int> execute(const QString &id, const QStringList &argv, const QString &user);
 
     DockerApi m_api;
     QString m_instanceLabel;

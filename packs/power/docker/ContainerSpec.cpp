@@ -228,23 +228,16 @@ Result<ContainerSpec> ContainerSpec::buildRemote(const DockerSettings &settings,
                       tr("The engine's helper (sandbox-init) was not found, so no command runs under the write gate "
                          "that keeps repositories' control files as they are. Reinstall Sandbox Studio."),
                       {} };
-    // What needs a channel back to this computer: the filtering proxy (allowlist, credentials,
-    // upstream proxy) and the SSH agent. None is forwarded over SSH, and no container may get
-    // more network than the policy allows, so such policies run nowhere remotely.
-    if (policy.network == Policy::NetworkMode::Allowlist)
-        return Error{ QStringLiteral("policy.network"),
-                      tr("The policy's network mode is \"allowlist\", which the Docker backend does not enforce on "
-                         "an engine reached over SSH (the endpoint setting: %1): the engine's filtering proxy, the "
-                         "container's only way out under that mode, is not forwarded over SSH. Set the network mode "
-                         "to \"none\" (or \"full\"), or use a local endpoint (unix://). Nothing was run.")
-                          .arg(endpoint),
-                      {} };
-    if (!policy.credentials.isEmpty() || policy.upstreamProxy)
-        return Error{ policy.credentials.isEmpty() ? QStringLiteral("policy.upstreamProxy")
-                                                   : QStringLiteral("policy.credentials"),
-                      tr("The policy's credentials and upstream proxy need the engine's filtering proxy, which is not "
-                         "forwarded to an engine reached over SSH (the endpoint setting: %1). Use a local endpoint "
-                         "(unix://). Nothing was run.")
+    // The filtering proxy reaches the remote container through a forward of its socket over
+    // SSH (SshReverseForward): the allowlist network mode, and the upstream proxy the engine's
+    // proxy chains to. What else needs this computer (the certificate authority's bundle
+    // inside the container, the SSH agent) is not brought there, and no container may get
+    // more than the policy allows, so such policies run nowhere remotely.
+    if (!policy.credentials.isEmpty())
+        return Error{ QStringLiteral("policy.credentials"),
+                      tr("The policy's credentials need the engine's certificate authority inside the container, which "
+                         "the Docker backend does not put there on an engine reached over SSH (the endpoint setting: "
+                         "%1). Use a local endpoint (unix://). Nothing was run.")
                           .arg(endpoint),
                       {} };
     if (policy.sshAgent)
@@ -258,6 +251,17 @@ Result<ContainerSpec> ContainerSpec::buildRemote(const DockerSettings &settings,
     spec.m_remote = true;
     spec.m_helperProgram = helperProgram;
     spec.setBasics(settings, policy, workspace, uid, gid);
+    if (policy.network == Policy::NetworkMode::Allowlist) {
+        spec.m_proxied = true;
+        spec.m_allowedDomains = policy.allowedDomains;
+        spec.m_deniedDomains = policy.deniedDomains;
+        // The engine, not the container, connects to the upstream proxy: nothing of it is
+        // needed on the remote host. The trust toward an https one is extraCaCertificates.
+        if (policy.upstreamProxy) {
+            spec.m_upstreamProxy = policy.upstreamProxy;
+            spec.m_extraCaCertificates = policy.extraCaCertificates;
+        }
+    }
     // Only the workspace is there to write (the sync brings nothing else back); its denied
     // paths are never uploaded, and the gate keeps them from being made there.
     spec.m_guarded = { spec.m_workspace };
@@ -416,7 +420,7 @@ QJsonObject ContainerSpec::createBody(const QJsonObject &labels, const QString &
     QJsonObject body{ { QStringLiteral("Image"), m_image },
                       { QStringLiteral("Entrypoint"), entrypoint },
                       { QStringLiteral("Cmd"), command },
-                      { QStringLiteral("User"), m_user },
+                      { QStringLiteral("User"), m_bridgeUser.isEmpty() ? m_user : m_bridgeUser },
                       { QStringLiteral("WorkingDir"), m_workspace },
                       { QStringLiteral("NetworkDisabled"), !m_network },
                       { QStringLiteral("HostConfig"), host } };

@@ -62,9 +62,10 @@ public:
 
     // The shape for an engine on another host, reached over SSH (`endpoint`, named in
     // refusals): only the workspace is writable (a volume, synced), under the write gate as
-    // locally; a policy the shape cannot hold to is refused: the allowlist network mode (the
-    // filtering proxy is not forwarded over SSH), credentials, an upstream proxy and an SSH
-    // agent, which all need a channel to this computer.
+    // locally; under the allowlist network mode the proxy bridge relays to the filtering
+    // proxy's socket forwarded to that host (createBody()'s `proxyDirectory` is the remote
+    // folder holding it), chained to the policy's upstream proxy when it names one. A policy
+    // the shape cannot hold to is refused: credentials and an SSH agent.
     static Result<ContainerSpec> buildRemote(const DockerSettings &settings, const Policy &policy,
                                              const QString &workspace, uint uid, uint gid, const QString &helperProgram,
                                              const QString &endpoint);
@@ -106,6 +107,9 @@ public:
     // container's status folder, and every command of such a container runs with connect()
     // supervised (so no command reaches another's agent).
     bool sshAgent() const { return m_sshAgent; }
+    // The uid:gid of the container's first process (the proxy bridge), when it is not the
+    // commands' user(): remotely, the owner of the forwarded socket, who alone can connect.
+    void setBridgeUser(const QString &user) { m_bridgeUser = user; }
     // The variables a proxied container's commands get last, pointing every tool at the
     // bridge (and nowhere else).
     QStringList proxyEnvironment() const;
@@ -118,6 +122,7 @@ private:
     QString m_runtime; // HostConfig.Runtime; empty: the engine's default
     QString m_workspace;
     QString m_user;
+    QString m_bridgeUser;
     QStringList m_binds;
     QStringList m_guarded; // the writable mounts, whose repositories the write gate guards
     QStringList m_readOnly; // the policy's read-only paths inside them, existing or not

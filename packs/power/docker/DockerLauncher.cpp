@@ -2,6 +2,7 @@
 
 #include "DockerProcess.h"
 #include "RemoteDockerProcess.h"
+#include "SshReverseForward.h"
 #include "SshTunnel.h"
 #include "protocol/RuntimeDirectory.h"
 
@@ -60,7 +61,7 @@ BackendDescriptor DockerLauncher::descriptor() const
                            "reached over SSH (ssh://user@host[:port][/socket/path]; without a path "
                            "/var/run/docker.sock), with your SSH keys, agent and known_hosts: there each command "
                            "gets a container of its own, the workspace copied in before it and brought back after "
-                           "it, and the network mode allowlist is refused. Empty: DOCKER_HOST, then "
+                           "it, and the filtering proxy forwarded there over SSH. Empty: DOCKER_HOST, then "
                            "/var/run/docker.sock, then your Podman socket."),
                         QString()),
         FieldSpec::make(QStringLiteral("sshIdentityFile"), FieldSpec::Type::String, tr("SSH identity file"),
@@ -216,7 +217,9 @@ void DockerLauncher::claimRemote(QMap<QString, QString> &claims) const
              "to this computer only where the policy lets it be written, never into a read-only or denied path, "
              "never a repository's control file (its hooks, its config and the like), and a file changed on both "
              "sides is kept as this computer has it, the other copy beside it, with a note. No other folder of the "
-             "host is there, so nothing else the command writes comes back. The engine's helper (sandbox-init) and "
+             "host is there, so nothing else the command writes comes back. Under the allowlist network mode the "
+             "folder on the remote host holding the filtering proxy's forwarded socket, and nothing else, is "
+             "mounted read-only. The engine's helper (sandbox-init) and "
              "the command's status file are copied into a volume of the container's own, read-only to the command. "
              "Every command runs under sandbox-init's write gate as on a local engine: no entry named .git is "
              "created, moved or removed, no control file of a git directory is created or changed, no read-only or "
@@ -232,16 +235,42 @@ void DockerLauncher::claimRemote(QMap<QString, QString> &claims) const
         + runtimeClaim();
     claims[QStringLiteral("network")]
         = tr("Network none: the container has no network interface but loopback. Full: the remote engine's default "
-             "network. Allowlist: refused on an engine reached over SSH (nothing runs), since the engine's filtering "
-             "proxy is not forwarded there, and no container gets more network than the policy allows.");
-    // These need a channel to this computer (the filtering proxy, the SSH agent): refused remotely.
-    const QString refused = tr("Refused on an engine reached over SSH (the endpoint setting): the engine's filtering "
-                               "proxy and SSH agent are not forwarded there, so nothing runs under such a policy.");
-    for (const char *dimension : { "allowedDomains", "credentials", "upstreamProxy", "sshAgent" })
+             "network. Allowlist: no network interface but loopback either; the container's first process is the "
+             "engine's proxy bridge (sandbox-init), which relays 127.0.0.1:3128 inside the container to a filtering "
+             "proxy socket of the command's own, forwarded from this computer over the SSH connection (OpenSSH's "
+             "remote stream-local forwarding) into a folder made for it on the remote host, owner-only, holding "
+             "nothing else, mounted read-only. Only the remote user can connect to it (besides that host's root, "
+             "and whoever may use its engine, which can mount any of its paths), and the bridge runs as that "
+             "user's uid and gid. The forward and the folder are removed when the command has ended, and "
+             "by the remote host when the SSH connection ends. When the forward ends under a command, its "
+             "connections through the proxy fail from then on and a note says so.");
+    claims[QStringLiteral("allowedDomains")]
+        = tr("Under the allowlist network mode the engine's filtering proxy, on this computer, is the remote "
+             "container's only way out: commands get HTTP_PROXY, HTTPS_PROXY and ALL_PROXY pointing at the bridge "
+             "(HTTP, HTTPS through CONNECT, SOCKS5), and the proxy connects from this computer only to the policy's "
+             "allowed domains and addresses, a denied entry winning. Nothing else leaves the container, name lookups "
+             "included (the proxy resolves names). Its refusals are reported as they happen, for this backend.");
+    claims[QStringLiteral("upstreamProxy")]
+        = tr("Needs allowed domains. On an engine reached over SSH as locally: the engine's filtering proxy, on this "
+             "computer, checks every target against the allowed and denied domains first, then reaches it only "
+             "through the upstream proxy (CONNECT host:port, over TLS to the proxy when its URL is https, verified "
+             "against the system's authorities and the policy's extra ones; plain HTTP requests too), never "
+             "directly; the engine, not the container, connects to the upstream proxy, and the upstream proxy "
+             "resolves the names. Its credential is read from the secret storage when a connection needs it and "
+             "sent to the upstream proxy alone, never to the remote host. Its refusals (407, 403) are reported as "
+             "network refusals for this backend; its other failures, and an unreachable proxy, answer the command's "
+             "connection with the reason.");
+    // These need more of this computer inside the container than the proxy's socket.
+    const QString refused = tr("Refused on an engine reached over SSH (the endpoint setting): only the filtering "
+                               "proxy's socket is forwarded there, not the engine's certificate authority's bundle "
+                               "or its SSH agent, so nothing runs under such a policy.");
+    for (const char *dimension : { "credentials", "sshAgent" })
         claims[QString::fromLatin1(dimension)] = refused;
     claims[QStringLiteral("hostExecution")]
         = tr("Never granted, whatever the policy allows: the container on the remote host gets no runtime socket, "
-             "session bus or other channel to that host's programs, nor to this computer's.");
+             "session bus or other channel to that host's programs, nor to this computer's (the filtering proxy's "
+             "forwarded socket, mounted under the allowlist network mode, only relays connections to the allowed "
+             "domains).");
 }
 
 void DockerLauncher::sweepLeftovers(const DockerApi &api, const QString &shownAs)
@@ -614,9 +643,43 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawnRemote(const SpawnR
             return {};
         return held->explain(tr("the SSH connection ended"));
     };
-    auto process
-        = std::make_shared<RemoteDockerProcess>(DockerApi(tunnel->localSocket()), spec.value(), request, policy, labels,
-                                                tr("the engine at %1").arg(current.endpoint), std::move(linkLost));
+    // Under the allowlist network mode: a filtering proxy channel of the command's own,
+    // forwarded to the remote host through the activation's connection.
+    RemoteDockerProcess::ProxyOpener openProxy;
+    if (LauncherHost *launcherHost = host(); launcherHost && spec.value().proxied())
+        openProxy = [launcherHost, weak](const ContainerSpec &proxied) -> Result<RemoteDockerProcess::RemoteProxy> {
+            Result<std::shared_ptr<ProxyChannel>> channel
+                = launcherHost->openProxyChannel(proxied.allowedDomains(), proxied.deniedDomains(), {},
+                                                 proxied.extraCaCertificates(), proxied.upstreamProxy());
+            if (!channel.ok())
+                return channel.error();
+            const std::shared_ptr<SshTunnel> held = weak.lock();
+            if (!held)
+                return Error{ QStringLiteral("endpoint"),
+                              tr("the SSH connection was closed when the backend was deactivated"),
+                              {} };
+            // The forward goes before the channel it leads to.
+            struct Lease
+            {
+                std::shared_ptr<ProxyChannel> channel;
+                std::unique_ptr<SshReverseForward> forward;
+            };
+            auto lease = std::make_shared<Lease>();
+            lease->channel = channel.value();
+            Result<std::unique_ptr<SshReverseForward>> forward = SshReverseForward::open(
+                held, QDir(lease->channel->directory()).filePath(lease->channel->socketName()), probeTimeoutMs);
+            if (!forward.ok())
+                return forward.error();
+            lease->forward = std::move(forward).value();
+            return RemoteDockerProcess::RemoteProxy{ lease, lease->forward->remoteFolder(),
+                                                     QString::fromLatin1(SshReverseForward::socketName),
+                                                     lease->forward->remoteUser(),
+                                                     [lease] { return lease->forward->isHolding(); } };
+        };
+    auto process = std::make_shared<RemoteDockerProcess>(DockerApi(tunnel->localSocket()), spec.value(), request,
+                                                         policy, labels, tr("the engine at %1").arg(current.endpoint),
+                                                         std::move(linkLost), std::move(openProxy),
+                                                         [weak] { return std::shared_ptr<void>(weak.lock()); });
     process->start();
     return std::shared_ptr<SandboxProcess>(process);
 }

@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QSet>
 #include <QTemporaryFile>
 #include <QUrl>
 #include <QUuid>
@@ -73,13 +74,16 @@ QString archivePath(const QString &containerId, const QString &path)
 } // namespace
 
 RemoteDockerProcess::RemoteDockerProcess(DockerApi api, ContainerSpec spec, SpawnRequest request, const Policy &policy,
-                                         QJsonObject labels, QString remote, LinkCheck linkLost)
+                                         QJsonObject labels, QString remote, LinkCheck linkLost, ProxyOpener openProxy,
+                                         ConnectionHold holdConnection)
     : m_api(std::move(api))
     , m_spec(std::move(spec))
     , m_request(std::move(request))
     , m_labels(std::move(labels))
     , m_remote(std::move(remote))
     , m_linkLost(std::move(linkLost))
+    , m_openProxy(std::move(openProxy))
+    , m_holdConnection(std::move(holdConnection))
     , m_statusName(QUuid::createUuid().toString(QUuid::Id128))
     , m_sync(m_request.effectiveWorkspace(), policy, *this, m_remote)
 {
@@ -160,26 +164,40 @@ void RemoteDockerProcess::start()
     // Held from before the container is made: no activation's sweep can take it for a leftover.
     const QString name = QStringLiteral("sandbox-studio-") + QUuid::createUuid().toString(QUuid::Id128).left(16);
     m_hold = ContainerLeftovers::hold(name);
-    QtConcurrent::run([api = m_api, spec = m_spec, labels = m_labels, statusName = m_statusName, linkLost = m_linkLost,
-                       name] {
-        return create(api, spec, labels, name, statusName, linkLost);
+    QtConcurrent::run([api = m_api, spec = m_spec, labels = m_labels, name, statusName = m_statusName,
+                       linkLost = m_linkLost, openProxy = m_openProxy] {
+        return create(api, spec, labels, name, statusName, linkLost, openProxy);
     }).then(this, [this](const Created &result) { created(result); });
 }
 
-RemoteDockerProcess::Created RemoteDockerProcess::create(const DockerApi &api, const ContainerSpec &spec,
+RemoteDockerProcess::Created RemoteDockerProcess::create(const DockerApi &api, ContainerSpec spec,
                                                          const QJsonObject &labels, const QString &name,
-                                                         const QString &statusName, const LinkCheck &linkLost)
+                                                         const QString &statusName, const LinkCheck &linkLost,
+                                                         const ProxyOpener &openProxy)
 {
     auto explain = [&linkLost](const QString &what) {
         const QString lost = linkLost ? linkLost(true) : QString();
         return lost.isEmpty() ? what : lost;
     };
-    Result<DockerApi::Response> made = api.post(QStringLiteral("/containers/create?name=") + name,
-                                                spec.createBody(labels), ContainerPool::requestTimeoutMs);
+    // The proxy's forward exists before the container that mounts its folder, and goes after it.
+    std::optional<RemoteProxy> proxy;
+    if (spec.proxied()) {
+        if (!openProxy)
+            return Created{ {}, tr("no filtering proxy is available to this backend"), {} };
+        Result<RemoteProxy> opened = openProxy(spec);
+        if (!opened.ok())
+            return Created{ {}, opened.error().message, {} };
+        proxy = opened.value();
+        spec.setBridgeUser(proxy->bridgeUser);
+    }
+    Result<DockerApi::Response> made
+        = api.post(QStringLiteral("/containers/create?name=") + name,
+                   proxy ? spec.createBody(labels, {}, proxy->folder, proxy->socketName) : spec.createBody(labels),
+                   ContainerPool::requestTimeoutMs);
     if (!made.ok())
-        return Created{ {}, explain(made.error().message) };
+        return Created{ {}, explain(made.error().message), proxy };
     if (made.value().status != 201)
-        return Created{ {}, tr("the runtime refused to create the container: %1").arg(made.value().message()) };
+        return Created{ {}, tr("the runtime refused to create the container: %1").arg(made.value().message()), proxy };
     const QString id = made.value().json().value(QStringLiteral("Id")).toString();
     const QStringList user = spec.user().split(QLatin1Char(':'));
     if (const QString why = putHelper(api, id, spec.helperProgram(), statusName, user.value(0).toUInt(),
@@ -187,9 +205,9 @@ RemoteDockerProcess::Created RemoteDockerProcess::create(const DockerApi &api, c
         !why.isEmpty()) {
         api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"),
                    ContainerPool::requestTimeoutMs);
-        return Created{ {}, explain(why) };
+        return Created{ {}, explain(why), proxy };
     }
-    return Created{ id, {} };
+    return Created{ id, {}, proxy };
 }
 
 QString RemoteDockerProcess::putHelper(const DockerApi &api, const QString &containerId, const QString &helper,
@@ -212,12 +230,13 @@ QString RemoteDockerProcess::putHelper(const DockerApi &api, const QString &cont
 
 void RemoteDockerProcess::created(const Created &result)
 {
-    if (m_ended)
-        return;
+    m_proxy = result.proxy;
     if (!result.containerId.isEmpty()) {
         m_containerId = result.containerId;
         m_transfer = std::make_unique<DockerArchiveTransfer>(m_api, m_containerId, m_spec.workspace());
     }
+    if (m_ended)
+        return removeContainer();
     if (const std::optional<ExitStatus> ended = endedBySignal())
         return finish(*ended);
     if (!result.error.isEmpty())
@@ -253,14 +272,36 @@ void RemoteDockerProcess::run()
         return failed(explain(launched.error().message));
     if (launched.value().status != 204 && launched.value().status != 304)
         return failed(tr("the runtime could not start the container: %1").arg(launched.value().message()));
+    // The command may connect to the proxy at once: the bridge listens first.
+    if (m_spec.proxied()) {
+        Result<int> ready = ContainerPool::execute(m_api, m_containerId,
+                                                   { QString::fromLatin1(ContainerSpec::helperTarget),
+                                                     QStringLiteral("--proxy-bridge-wait"),
+                                                     QString::number(ContainerSpec::proxyPort) },
+                                                   m_spec.user());
+        if (!ready.ok() || ready.value() != 0)
+            return failed(
+                explain(tr("the container's proxy bridge did not start: %1")
+                            .arg(ready.ok() ? tr("exit status %1").arg(ready.value()) : ready.error().message)));
+    }
     // The command starts where it asked to when that lies in the workspace, the only folder
     // of the host's there; else at the workspace's root.
     const QString cwd = Policy::isInside(QDir::cleanPath(m_request.cwd), m_spec.workspace())
         ? QDir::cleanPath(m_request.cwd)
         : m_spec.workspace();
+    // The proxy variables replace the request's: it cannot point tools elsewhere (and there is
+    // nowhere else to go).
+    const QStringList proxyEnvironment = m_spec.proxyEnvironment();
+    QSet<QString> reserved;
+    for (const QString &variable : proxyEnvironment)
+        reserved.insert(variable.section(QLatin1Char('='), 0, 0));
     QJsonArray env;
-    for (auto it = m_request.env.cbegin(); it != m_request.env.cend(); ++it)
-        env.append(QString(it.key() + QLatin1Char('=') + it.value()));
+    for (auto it = m_request.env.cbegin(); it != m_request.env.cend(); ++it) {
+        if (!reserved.contains(it.key()))
+            env.append(QString(it.key() + QLatin1Char('=') + it.value()));
+    }
+    for (const QString &variable : proxyEnvironment)
+        env.append(variable);
     const QJsonObject execBody{ { QStringLiteral("AttachStdin"), true },
                                 { QStringLiteral("AttachStdout"), true },
                                 { QStringLiteral("AttachStderr"), true },
@@ -385,6 +426,13 @@ void RemoteDockerProcess::commandEnded(const ExitStatus &status, const QString &
                              .toUtf8());
         return finish(status);
     }
+    // The forward ended under the command (its remote folder's keeper is gone): its
+    // connections through the proxy failed from then on, and nothing else was open to it.
+    if (m_proxy && m_proxy->holding && !m_proxy->holding())
+        emit stderrReady(tr("sandbox: the filtering proxy's forward to %1 ended while the command ran; its "
+                            "connections through the proxy failed from then on\n")
+                             .arg(m_remote)
+                             .toUtf8());
     // Killed: its container (the workspace's copy with it) is gone.
     if (status.signaled) {
         emit stderrReady(tr("sandbox: the workspace was not brought back from %1\n").arg(m_remote).toUtf8());
@@ -395,18 +443,25 @@ void RemoteDockerProcess::commandEnded(const ExitStatus &status, const QString &
 
 void RemoteDockerProcess::removeContainer()
 {
-    if (m_containerId.isEmpty()) {
+    std::optional<RemoteProxy> proxy = std::exchange(m_proxy, std::nullopt);
+    if (m_containerId.isEmpty() && !proxy) {
         m_hold.reset();
         return;
     }
-    // Not waited for: the command's result does not depend on it. Let go once asked, whatever
-    // the answer: a container the engine did not remove is a leftover for the next sweep.
-    [[maybe_unused]] QFuture<void> removed
-        = QtConcurrent::run([api = m_api, id = m_containerId, hold = std::exchange(m_hold, {})]() mutable {
-              api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"),
-                         ContainerPool::requestTimeoutMs);
-              hold.reset();
-          });
+    // Not waited for: the command's result does not depend on it. The proxy's forward and its
+    // remote folder go once nothing mounts them; the connection is held until both are done.
+    // The container is let go once its removal was asked, whatever the answer: one the engine
+    // did not remove is a leftover for the next activation's sweep.
+    [[maybe_unused]] QFuture<void> removed = QtConcurrent::run(
+        [api = m_api, id = m_containerId, proxy = std::move(proxy), hold = std::exchange(m_hold, {}),
+         connection = m_holdConnection ? m_holdConnection() : std::shared_ptr<void>()]() mutable {
+            if (!id.isEmpty())
+                api.remove(QStringLiteral("/containers/") + id + QStringLiteral("?force=true&v=true"),
+                           ContainerPool::requestTimeoutMs);
+            hold.reset();
+            proxy.reset();
+            connection.reset();
+        });
 }
 
 void RemoteDockerProcess::fail(const QString &why)

@@ -23,11 +23,15 @@ namespace sandbox::power {
 //      paths never; a large upload reports progress);
 //   3. the container starts and the command runs as an exec under sandbox-init's write gate,
 //      which writes its status lines to the status file; its stream carries stdin, stdout and
-//      stderr;
+//      stderr. Under the allowlist network mode a filtering proxy channel of the command's own
+//      is forwarded to the remote host before the container is made (ProxyOpener), its remote
+//      folder mounted read-only and relayed by the container's proxy bridge, which listens
+//      before the command starts;
 //   4. the status file is fetched (the refusals it reports are reported then), the workspace
 //      comes back through WorkspaceSync (its conflict rule and notes), and the container is
 //      removed with its volumes.
-// kill() and terminate() remove the container, which ends everything in it. When the way to
+// kill() and terminate() remove the container, which ends everything in it; the proxy's forward
+// and its remote folder go after the container. When the way to
 // the engine (the SSH connection) ends, the command ends with status 255 and a note naming
 // what failed; nothing waits on it. The exec stream is served by a worker thread; everything
 // else runs in this object's thread, which needs an event loop.
@@ -39,10 +43,28 @@ public:
     // Empty while the way to the engine holds; otherwise what ended it, for the user.
     // `failed`: a request has just failed, so the way may be ending: worth a moment's wait.
     using LinkCheck = std::function<QString(bool failed)>;
+    // The filtering proxy as the remote host sees it: a folder there holding `socketName`
+    // alone, which `bridgeUser` (uid:gid) alone can connect to; it lasts while `lease` does.
+    // `holding` says whether the forward still holds.
+    struct RemoteProxy
+    {
+        std::shared_ptr<void> lease;
+        QString folder;
+        QString socketName;
+        QString bridgeUser;
+        std::function<bool()> holding;
+    };
+    // Opens the proxy for a proxied spec (on a worker thread): the policy's domain rules.
+    using ProxyOpener = std::function<Result<RemoteProxy>(const ContainerSpec &spec)>;
+    // The way to the engine while it still holds (empty when it does not), kept by the removal
+    // of the container and the proxy after the command: a backend switched away from closes
+    // it once its commands have ended, which must not cut those requests short.
+    using ConnectionHold = std::function<std::shared_ptr<void>()>;
 
     // `remote` names the engine in notes ("the engine at ssh://…"); `labels` mark the container.
     RemoteDockerProcess(DockerApi api, ContainerSpec spec, SpawnRequest request, const Policy &policy,
-                        QJsonObject labels, QString remote, LinkCheck linkLost);
+                        QJsonObject labels, QString remote, LinkCheck linkLost, ProxyOpener openProxy = {},
+                        ConnectionHold holdConnection = {});
     ~RemoteDockerProcess() override;
 
     void start();
@@ -65,13 +87,14 @@ private:
     {
         QString containerId;
         QString error;
+        std::optional<RemoteProxy> proxy;
     };
 
     void send(const QString &archive, Progress progress, Done done) override;
     void fetch(Sink sink, Done done) override;
     // Creates the container and puts the helper in (a worker thread's part).
-    static Created create(const DockerApi &api, const ContainerSpec &spec, const QJsonObject &labels,
-                          const QString &name, const QString &statusName, const LinkCheck &linkLost);
+    static Created create(const DockerApi &api, ContainerSpec spec, const QJsonObject &labels, const QString &name,
+                          const QString &statusName, const LinkCheck &linkLost, const ProxyOpener &openProxy);
     void created(const Created &result);
     void run();
     void stream(int fd, QByteArray pending);
@@ -91,6 +114,9 @@ private:
     QJsonObject m_labels;
     QString m_remote;
     LinkCheck m_linkLost;
+    ProxyOpener m_openProxy;
+    ConnectionHold m_holdConnection;
+    std::optional<RemoteProxy> m_proxy; // object thread only
     QString m_statusName;
     WorkspaceSync m_sync;
     std::unique_ptr<DockerArchiveTransfer> m_transfer;

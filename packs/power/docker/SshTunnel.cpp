@@ -42,9 +42,10 @@ bool accepts(const QString &socket)
 
 } // namespace
 
-SshTunnel::SshTunnel(SshEndpoint endpoint, QString socket, QString log, pid_t pid)
+SshTunnel::SshTunnel(SshEndpoint endpoint, QString socket, QString control, QString log, pid_t pid)
     : m_endpoint(std::move(endpoint))
     , m_socket(std::move(socket))
+    , m_control(std::move(control))
     , m_log(std::move(log))
     , m_pid(pid)
 { }
@@ -56,7 +57,25 @@ SshTunnel::~SshTunnel()
         ::waitpid(m_pid, nullptr, 0);
     }
     QFile::remove(m_socket);
+    QFile::remove(m_control);
     QFile::remove(m_log);
+}
+
+QStringList SshTunnel::controlArguments() const
+{
+    // ssh expands %-tokens in a control path.
+    QString control = m_control;
+    control.replace(QLatin1Char('%'), QStringLiteral("%%"));
+    return { QStringLiteral("-S"), control,
+             QStringLiteral("-o"), QStringLiteral("ControlMaster=no"),
+             QStringLiteral("-o"), QStringLiteral("BatchMode=yes") };
+}
+
+QStringList SshTunnel::destinationArguments() const
+{
+    return { QStringLiteral("-p"), QString::number(m_endpoint.port),
+             QStringLiteral("-l"), m_endpoint.user,
+             QStringLiteral("--"), m_endpoint.host };
 }
 
 bool SshTunnel::isRunning() const
@@ -145,23 +164,30 @@ Result<std::unique_ptr<SshTunnel>> SshTunnel::open(const SshEndpoint &endpoint, 
     const QString unique = QUuid::createUuid().toString(QUuid::Id128).left(12);
     const QString socket = QDir(folder).filePath(QStringLiteral("docker-ssh-%1.sock").arg(unique));
     const QString log = QDir(folder).filePath(QStringLiteral("docker-ssh-%1.log").arg(unique));
-    if (QFile::encodeName(socket).size() >= qsizetype(sizeof(sockaddr_un::sun_path)))
+    const QString control = QDir(folder).filePath(QStringLiteral("docker-ssh-%1.ctl").arg(unique));
+    // ssh binds the control socket under a name 17 characters longer, then renames it.
+    constexpr qsizetype controlSuffix = 17;
+    if (QFile::encodeName(socket).size() >= qsizetype(sizeof(sockaddr_un::sun_path))
+        || QFile::encodeName(control).size() + controlSuffix >= qsizetype(sizeof(sockaddr_un::sun_path)))
         return Error{ folder, tr("The folder %1 has too long a path for a socket.").arg(folder), {} };
 
-    QStringList arguments{ QStringLiteral("-N"), QStringLiteral("-T"),
-                           // Never a question (no password, no host key prompt), always checked.
-                           QStringLiteral("-o"), QStringLiteral("BatchMode=yes"), QStringLiteral("-o"),
-                           QStringLiteral("StrictHostKeyChecking=yes"), QStringLiteral("-o"),
-                           QStringLiteral("ExitOnForwardFailure=yes"), QStringLiteral("-o"),
-                           QStringLiteral("StreamLocalBindMask=0177"), QStringLiteral("-o"),
-                           QStringLiteral("StreamLocalBindUnlink=yes"),
-                           // A connection shared with the user's other sessions would outlive this one's settings.
-                           QStringLiteral("-o"), QStringLiteral("ControlPath=none"), QStringLiteral("-o"),
-                           QStringLiteral("ConnectTimeout=%1").arg(qMax(1, timeoutMs / 1000)), QStringLiteral("-o"),
-                           QStringLiteral("ServerAliveInterval=15"), QStringLiteral("-o"),
-                           QStringLiteral("ServerAliveCountMax=3"), QStringLiteral("-p"),
-                           QString::number(endpoint.port), QStringLiteral("-l"), endpoint.user, QStringLiteral("-L"),
-                           socket + QLatin1Char(':') + endpoint.socketPath };
+    QStringList arguments{
+        QStringLiteral("-N"), QStringLiteral("-T"),
+        // Never a question (no password, no host key prompt), always checked.
+        QStringLiteral("-o"), QStringLiteral("BatchMode=yes"), QStringLiteral("-o"),
+        QStringLiteral("StrictHostKeyChecking=yes"), QStringLiteral("-o"), QStringLiteral("ExitOnForwardFailure=yes"),
+        QStringLiteral("-o"), QStringLiteral("StreamLocalBindMask=0177"), QStringLiteral("-o"),
+        QStringLiteral("StreamLocalBindUnlink=yes"),
+        // A control socket of this connection's own, in the engine's owner-only folder: a
+        // connection shared with the user's other sessions would outlive this one's settings.
+        QStringLiteral("-o"), QStringLiteral("ControlMaster=yes"), QStringLiteral("-o"),
+        QStringLiteral("ControlPath=") + QString(control).replace(QLatin1Char('%'), QStringLiteral("%%")),
+        QStringLiteral("-o"), QStringLiteral("ControlPersist=no"), QStringLiteral("-o"),
+        QStringLiteral("ConnectTimeout=%1").arg(qMax(1, timeoutMs / 1000)), QStringLiteral("-o"),
+        QStringLiteral("ServerAliveInterval=15"), QStringLiteral("-o"), QStringLiteral("ServerAliveCountMax=3"),
+        QStringLiteral("-p"), QString::number(endpoint.port), QStringLiteral("-l"), endpoint.user, QStringLiteral("-L"),
+        socket + QLatin1Char(':') + endpoint.socketPath
+    };
     if (!options.identityFile.isEmpty())
         arguments << QStringLiteral("-i") << options.identityFile << QStringLiteral("-o")
                   << QStringLiteral("IdentitiesOnly=yes");
@@ -191,11 +217,12 @@ Result<std::unique_ptr<SshTunnel>> SshTunnel::open(const SshEndpoint &endpoint, 
         return Error{ QStringLiteral("endpoint"),
                       tr("ssh could not be started: %1").arg(QString::fromLocal8Bit(std::strerror(spawned))),
                       {} };
-    std::unique_ptr<SshTunnel> tunnel(new SshTunnel(endpoint, socket, log, pid));
+    std::unique_ptr<SshTunnel> tunnel(new SshTunnel(endpoint, socket, control, log, pid));
 
-    // ssh binds the local socket once it is connected and authenticated.
+    // ssh binds the local socket once it is connected and authenticated, and its control
+    // socket right after.
     const QDeadlineTimer deadline(timeoutMs);
-    while (!accepts(socket)) {
+    while (!accepts(socket) || !accepts(control)) {
         if (!tunnel->isRunning())
             return Error{ QStringLiteral("endpoint"),
                           tunnel->explain(tr("ssh to %1 ended without saying why.").arg(endpoint.host)),

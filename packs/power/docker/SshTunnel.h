@@ -17,7 +17,10 @@ namespace sandbox::power {
 // socket is a channel of the one SSH connection, so DockerApi talks to the remote engine
 // as to a local one. ssh runs with the user's keys, agent, configuration and known_hosts,
 // host key checking on and never asking (BatchMode); what it says goes to a log file beside
-// the socket, read to tell what failed. The tunnel ends with this object.
+// the socket, read to tell what failed. The tunnel ends with this object. It is the master of
+// a control socket of its own beside the local one (owner-only folder, not the user's
+// ControlPath), through which SshReverseForward adds and removes forwards and runs remote
+// commands without a second login.
 class SshTunnel final
 {
     Q_DECLARE_TR_FUNCTIONS(SshTunnel)
@@ -44,6 +47,12 @@ public:
     // Whether ssh still runs after waiting up to `graceMs` for it to end (a connection through
     // it has just failed: ssh closes its sockets a moment before it exits).
     bool isRunning(int graceMs) const;
+    // The arguments that make ssh a client of this connection's control socket, to put
+    // between the program and its own options and destination (multiplexed, never a master).
+    QStringList controlArguments() const;
+    // The arguments that end such a command line: the login and the host.
+    QStringList destinationArguments() const;
+    const SshEndpoint &endpoint() const { return m_endpoint; }
     // What failed, in a user's words, judged from what ssh said; `fallback` when ssh said
     // nothing that tells (the remote socket did not answer, for one).
     QString explain(const QString &fallback) const;
@@ -51,11 +60,12 @@ public:
     static QString explain(const QByteArray &said, const SshEndpoint &endpoint);
 
 private:
-    SshTunnel(SshEndpoint endpoint, QString socket, QString log, pid_t pid);
+    SshTunnel(SshEndpoint endpoint, QString socket, QString control, QString log, pid_t pid);
     QByteArray said() const;
 
     SshEndpoint m_endpoint;
     QString m_socket;
+    QString m_control;
     QString m_log;
     pid_t m_pid = -1;
     mutable QMutex m_mutex;
