@@ -229,31 +229,35 @@ Result<ContainerSpec> ContainerSpec::buildRemote(const DockerSettings &settings,
                          "that keeps repositories' control files as they are. Reinstall Sandbox Studio."),
                       {} };
     // What needs a channel back to this computer: the filtering proxy (allowlist, credentials,
-    // upstream proxy) and the SSH agent. None is forwarded over SSH, and no container may get
+    // upstream proxy) and the SSH agent. None is forwarded to a remote engine, and no container may get
     // more network than the policy allows, so such policies run nowhere remotely.
     if (policy.network == Policy::NetworkMode::Allowlist)
         return Error{ QStringLiteral("policy.network"),
                       tr("The policy's network mode is \"allowlist\", which the Docker backend does not enforce on "
-                         "an engine reached over SSH (the endpoint setting: %1): the engine's filtering proxy, the "
-                         "container's only way out under that mode, is not forwarded over SSH. Set the network mode "
+                         "an engine reached over SSH or TLS (the endpoint setting: %1): the engine's filtering proxy, "
+                         "the container's only way out under that mode, is not forwarded there. Set the network mode "
                          "to \"none\" (or \"full\"), or use a local endpoint (unix://). Nothing was run.")
                           .arg(endpoint),
                       {} };
     if (!policy.credentials.isEmpty() || policy.upstreamProxy)
-        return Error{ policy.credentials.isEmpty() ? QStringLiteral("policy.upstreamProxy")
-                                                   : QStringLiteral("policy.credentials"),
-                      tr("The policy's credentials and upstream proxy need the engine's filtering proxy, which is not "
-                         "forwarded to an engine reached over SSH (the endpoint setting: %1). Use a local endpoint "
-                         "(unix://). Nothing was run.")
-                          .arg(endpoint),
-                      {} };
+        return Error{
+            policy.credentials.isEmpty() ? QStringLiteral("policy.upstreamProxy")
+                                         : QStringLiteral("policy.credentials"),
+            tr("The policy's credentials and upstream proxy need the engine's filtering proxy, which is not "
+               "forwarded to an engine reached over SSH or TLS (the endpoint setting: %1). Use a local endpoint "
+               "(unix://). Nothing was run.")
+                .arg(endpoint),
+            {}
+        };
     if (policy.sshAgent)
-        return Error{ QStringLiteral("policy.sshAgent"),
-                      tr("The policy's SSH agent is served by the engine on this computer and is not forwarded to an "
-                         "engine reached over SSH (the endpoint setting: %1). Use a local endpoint (unix://). Nothing "
-                         "was run.")
-                          .arg(endpoint),
-                      {} };
+        return Error{
+            QStringLiteral("policy.sshAgent"),
+            tr("The policy's SSH agent is served by the engine on this computer and is not forwarded to an "
+               "engine reached over SSH or TLS (the endpoint setting: %1). Use a local endpoint (unix://). Nothing "
+               "was run.")
+                .arg(endpoint),
+            {}
+        };
     ContainerSpec spec;
     spec.m_remote = true;
     spec.m_helperProgram = helperProgram;

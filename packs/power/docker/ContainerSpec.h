@@ -60,10 +60,10 @@ public:
     static Result<ContainerSpec> build(const DockerSettings &settings, const Policy &policy, const QString &workspace,
                                        uint uid, uint gid, const QString &emptyFolder, const QString &helperProgram);
 
-    // The shape for an engine on another host, reached over SSH (`endpoint`, named in
+    // The shape for an engine on another host, reached over SSH or TLS (`endpoint`, named in
     // refusals): only the workspace is writable (a volume, synced), under the write gate as
     // locally; a policy the shape cannot hold to is refused: the allowlist network mode (the
-    // filtering proxy is not forwarded over SSH), credentials, an upstream proxy and an SSH
+    // filtering proxy is not forwarded there), credentials, an upstream proxy and an SSH
     // agent, which all need a channel to this computer.
     static Result<ContainerSpec> buildRemote(const DockerSettings &settings, const Policy &policy,
                                              const QString &workspace, uint uid, uint gid, const QString &helperProgram,
