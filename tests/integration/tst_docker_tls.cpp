@@ -44,6 +44,7 @@ private slots:
     void unresolvedNameIsNamed();
     void closedPortIsNamed();
     void plainTcpIsRefusedBeyondLoopback();
+    void deadFrontEndsTheCommand();
 
 private:
     struct Tls
@@ -376,6 +377,31 @@ void TestDockerTls::plainTcpIsRefusedBeyondLoopback()
                   QStringLiteral("Plain TCP to tcp://192.0.2.1:2375 is refused"));
     expectRefusal(activate(QStringLiteral("tcp://[2001:db8::1]:2375"), Tls{}), QStringLiteral("endpoint"),
                   QStringLiteral("Plain TCP to tcp://[2001:db8::1]:2375 is refused"));
+}
+
+void TestDockerTls::deadFrontEndsTheCommand()
+{
+    QVERIFY(activate(endpoint(m_front.port()), goodTls()).exitCode == 0);
+    std::unique_ptr<QProcess> running = startRun(QStringLiteral("echo started; sleep 60; echo never"));
+    QTRY_VERIFY_WITH_TIMEOUT(running->canReadLine(), 30000);
+    QCOMPARE(running->readLine(), QByteArray("started\n"));
+    // The engine's TLS front goes away under the command: it ends, saying why, and nothing waits.
+    m_front.stop();
+    QVERIFY(running->waitForFinished(30000));
+    const QByteArray err = running->readAllStandardError();
+    QCOMPARE(running->exitCode(), 255);
+    QVERIFY2(err.contains(QStringLiteral("the command ended with the connection to the engine at %1")
+                              .arg(endpoint(m_front.port()))
+                              .toUtf8())
+                 && err.contains(QStringLiteral("Connection refused: nothing listens on 127.0.0.1 port %1")
+                                     .arg(m_front.port())
+                                     .toUtf8()),
+             err.constData());
+    QVERIFY(!running->readAllStandardOutput().contains("never"));
+    // The next command is refused, naming the same.
+    const Outcome after = run(QStringLiteral("echo never"));
+    QVERIFY(after.exitCode != 0);
+    QVERIFY2(after.err.contains("Connection refused: nothing listens on 127.0.0.1"), after.err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestDockerTls)

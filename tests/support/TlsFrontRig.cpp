@@ -18,6 +18,12 @@ TlsFrontRig::~TlsFrontRig()
     }
 }
 
+void TlsFrontRig::stop()
+{
+    m_stunnel.kill();
+    m_stunnel.waitForFinished(10000);
+}
+
 QByteArray TlsFrontRig::log()
 {
     m_log += m_stunnel.readAll();

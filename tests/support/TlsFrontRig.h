@@ -26,6 +26,8 @@ public:
     // Makes the certificates and starts stunnel before `engineSocket`; empty on success, else
     // what failed.
     QString start(const QString &engineSocket);
+    // Ends stunnel, and with it every connection through the front.
+    void stop();
     quint16 port() const { return m_port; }
     quint16 misnamedPort() const { return m_misnamedPort; }
     // ca.pem, client.pem, client-key.pem, stranger-ca.pem, stranger.pem (client-key.pem's)

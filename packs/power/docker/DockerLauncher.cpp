@@ -637,8 +637,9 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawnRemote(const SpawnR
         if (!held)
             return tr("the connection to the engine was closed when the backend was deactivated");
         constexpr int graceMs = 2000;
+        // A way that holds may still have failed this connection (over TLS each is its own).
         if (failed ? held->isRunning(graceMs) : held->isRunning())
-            return {};
+            return failed ? held->lastFailure() : QString();
         return held->explain(tr("the connection to the engine ended"));
     };
     auto process

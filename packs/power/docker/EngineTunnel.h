@@ -21,6 +21,9 @@ public:
     // What failed, in a user's words, judged from what the way saw; `fallback` when it saw
     // nothing that tells.
     virtual QString explain(const QString &fallback) const = 0;
+    // What failed on the latest connection through a way that holds (each connection its
+    // own, as over TLS), until one works again; empty when nothing did, or the way cannot tell.
+    virtual QString lastFailure() const { return {}; }
     // The settings field a failure explain() tells of lies in ("endpoint" unless a TLS file or
     // key is at fault).
     virtual QString failedField() const { return QStringLiteral("endpoint"); }

@@ -48,6 +48,7 @@ public:
     bool isRunning() const override { return true; }
     bool isRunning(int) const override { return true; }
     QString explain(const QString &fallback) const override;
+    QString lastFailure() const override { return explain({}); }
     QString failedField() const override;
     QString reachedHow() const override;
 
