@@ -19,6 +19,8 @@ class TlsTunnel;
 
 // TlsTunnel's threads: one accepting on the listening socket, one per connection relaying it
 // to the engine (TLS when a context is given, else plain TCP). All end when this object does.
+// TlsRelayConnect.cpp holds the way to the engine (connecting, the handshake, what failures
+// mean); TlsRelay.cpp the threads and the relaying.
 class TlsRelay final
 {
     Q_DECLARE_TR_FUNCTIONS(TlsRelay)
@@ -65,7 +67,8 @@ private:
     // 1 when `fd` is ready for `events`, 0 at the deadline, -1 when stopping.
     int waitFor(int fd, short events, qint64 deadlineMs) const;
     void relay(int local, int remote, ssl_st *ssl);
-    void fail(const Failure &failure);
+    // Tells the tunnel; `established`: the engine had answered on the connection.
+    void fail(const Failure &failure, bool established = false);
 
     Settings m_settings;
     int m_listen = -1;

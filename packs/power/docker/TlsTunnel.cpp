@@ -181,9 +181,11 @@ QString TlsTunnel::reachedHow() const
     return m_plain ? tr("over plain TCP (loopback)") : tr("over TLS");
 }
 
-void TlsTunnel::recordFailure(const QString &field, const QString &message)
+void TlsTunnel::recordFailure(const QString &field, const QString &message, bool established)
 {
     QMutexLocker locker(&m_mutex);
+    if (established && !m_failure.isEmpty())
+        return;
     m_failedField = field;
     m_failure = message;
 }

@@ -52,8 +52,10 @@ public:
     QString failedField() const override;
     QString reachedHow() const override;
 
-    // Called by the relays: what failed on a connection, and that one worked.
-    void recordFailure(const QString &field, const QString &message);
+    // Called by the relays: what failed on a connection, and that one worked. A connection the
+    // engine had answered on that breaks tells less than one that cannot be made (the engine
+    // gone, say): its failure is kept only when no other is.
+    void recordFailure(const QString &field, const QString &message, bool established);
     void recordSuccess();
 
 private:
