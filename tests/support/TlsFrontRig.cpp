@@ -130,10 +130,12 @@ QString TlsFrontRig::start(const QString &engineSocket)
             m_port = first.serverPort();
             m_misnamedPort = second.serverPort();
         }
+        // Notices (its readiness among them) for the front as a whole, only errors for each
+        // connection: nothing reads its output while a test runs, and a full pipe would stop it.
         QString config = QStringLiteral("foreground = yes\npid =\ndebug = 5\n");
         const auto service = [&](const QString &name, quint16 port, const QString &certificate) {
             config += QStringLiteral("[%1]\naccept = 127.0.0.1:%2\nconnect = %3\ncert = %4\nkey = %5\n"
-                                     "CAfile = %6\nverifyChain = yes\nrequireCert = yes\n")
+                                     "CAfile = %6\nverifyChain = yes\nrequireCert = yes\ndebug = 3\n")
                           .arg(name)
                           .arg(port)
                           .arg(engineSocket, path(certificate + QStringLiteral(".pem")),
