@@ -224,9 +224,8 @@ void DockerLauncher::claimRemote(QMap<QString, QString> &claims) const
 {
     claims[QStringLiteral("filesystem")]
         = tr("On an engine reached over SSH or TLS (ssh://, tcp://) nothing of this computer is mounted: each command "
-             "runs in a "
-             "container of its own on that host, whose root filesystem is the image's, read-only, with a private "
-             "/tmp. The workspace is a volume at the same path, filled before the command with the workspace's "
+             "runs in a container of its own on that host, whose root filesystem is the image's, read-only, with a "
+             "private /tmp. The workspace is a volume at the same path, filled before the command with the workspace's "
              "files (the policy's denied paths are never sent) and read back after it: what comes back is written "
              "to this computer only where the policy lets it be written, never into a read-only or denied path, "
              "never a repository's control file (its hooks, its config and the like), and a file changed on both "
@@ -239,8 +238,7 @@ void DockerLauncher::claimRemote(QMap<QString, QString> &claims) const
              "command has ended.");
     claims[QStringLiteral("confinement")]
         = tr("On an engine reached over SSH or TLS each command runs in a container of its own on that host, removed "
-             "when "
-             "the command has ended, in the container's own namespaces as your uid and gid, with every capability "
+             "when the command has ended, in the container's own namespaces as your uid and gid, with every capability "
              "dropped, no-new-privileges and the container's process limit. Besides the runtime's default seccomp "
              "profile each command gets sandbox-init's seccomp deny list, as in the auto backend: no command uses "
              "ptrace or process_vm_readv, creates a namespace, mounts, or uses io_uring, bpf or the kernel keyring, "
