@@ -6,7 +6,8 @@
 // the key not stored, a CA that did not make the engine's certificate, a certificate that does
 // not name the host, no client certificate or one the front does not trust, an unreadable
 // certificate file, the name not resolved, the port closed, and plain TCP to a host that is
-// not loopback; a failed activation leaves the active backend as it was.
+// not loopback (plain TCP to loopback runs, through tcp-forward.py); a failed activation
+// leaves the active backend as it was. Last, the front stops under a running command.
 #include "DaemonRig.h"
 #include "TlsFrontRig.h"
 #include "docker/DockerApi.h"
@@ -44,6 +45,7 @@ private slots:
     void unresolvedNameIsNamed();
     void closedPortIsNamed();
     void plainTcpIsRefusedBeyondLoopback();
+    void plainTcpRunsToLoopback();
     void deadFrontEndsTheCommand();
 
 private:
@@ -377,6 +379,28 @@ void TestDockerTls::plainTcpIsRefusedBeyondLoopback()
                   QStringLiteral("Plain TCP to tcp://192.0.2.1:2375 is refused"));
     expectRefusal(activate(QStringLiteral("tcp://[2001:db8::1]:2375"), Tls{}), QStringLiteral("endpoint"),
                   QStringLiteral("Plain TCP to tcp://[2001:db8::1]:2375 is refused"));
+}
+
+void TestDockerTls::plainTcpRunsToLoopback()
+{
+    // An engine's unencrypted port on loopback (tcp-forward.py before the Podman socket).
+    QProcess front;
+    front.start(QStringLiteral("python3"), { QFINDTESTDATA("tcp-forward.py"), m_runtime.socket });
+    QVERIFY(front.waitForStarted(10000));
+    QVERIFY(front.waitForReadyRead(10000));
+    const quint16 port = quint16(front.readLine().trimmed().toUInt());
+    QVERIFY(port > 0);
+    const Outcome activated = activate(endpoint(port), Tls{});
+    QVERIFY2(activated.exitCode == 0, QByteArray(activated.out + activated.err).constData());
+    QVERIFY2(activated.out.contains("answers over plain TCP (loopback)"), activated.out.constData());
+    const Outcome counted = run(QStringLiteral("wc -l"), "one\ntwo\n");
+    QVERIFY2(counted.exitCode == 0, counted.err.constData());
+    QCOMPARE(counted.out.trimmed(), QByteArray("2"));
+    // Back to TLS; the front ends with its standard input.
+    const Outcome back = activate(endpoint(m_front.port()), goodTls());
+    QVERIFY2(back.exitCode == 0, QByteArray(back.out + back.err).constData());
+    front.closeWriteChannel();
+    QVERIFY(front.waitForFinished(10000));
 }
 
 void TestDockerTls::deadFrontEndsTheCommand()
