@@ -23,6 +23,9 @@ test_packages=(
     # systemd the server package also enables its own service on port 22; turn it off with
     # `systemctl disable --now ssh` where that is not wanted.
     openssh-client openssh-server
+    # tcp:// Docker endpoints are tested through a TLS front of stunnel's before Podman. The
+    # package ships a stunnel service, off until configured.
+    stunnel4
     # runsc: gVisor, registered as a second OCI runtime of the tests' Podman; crun: a third.
     podman runc runsc crun busybox-static
     qemu-system-x86 linux-image-amd64 cpio slirp4netns wine64 g++-mingw-w64-x86-64-posix

@@ -70,6 +70,9 @@ struct ResolvedSettings
 {
     SettingsValues values;
     QMap<QString, QString> secrets;
+    // Optional secret fields the secret store could not be read for (no keychain reachable),
+    // with why: the backend works without them until its settings need one, then says why.
+    QMap<QString, QString> unreadSecrets;
 };
 
 } // namespace sandbox

@@ -79,6 +79,9 @@ void TestRemoteContainerSpec::refusesWhatNeedsThisComputer_data()
     QTest::newRow("ssh agent") << 3 << QStringLiteral("policy.sshAgent");
     QTest::newRow("no helper") << 4 << QStringLiteral("sandbox-init");
     QTest::newRow("workspace denied") << 5 << m_workspace;
+    // Over TLS there is no way back to this computer for the filtering proxy.
+    QTest::newRow("allowlist over tls") << 6 << QStringLiteral("policy.network");
+    QTest::newRow("upstream proxy over tls") << 7 << QStringLiteral("policy.upstreamProxy");
 }
 
 void TestRemoteContainerSpec::refusesWhatNeedsThisComputer()
@@ -87,6 +90,14 @@ void TestRemoteContainerSpec::refusesWhatNeedsThisComputer()
     QFETCH(QString, field);
     Policy p = policy(Policy::NetworkMode::None);
     QString helper = m_helper;
+    QString at = endpoint;
+    if (which >= 6) {
+        at = QStringLiteral("tcp://remote.example:2376");
+        p = policy(Policy::NetworkMode::Allowlist);
+        p.allowedDomains = { QStringLiteral("example.org") };
+        if (which == 7)
+            p.upstreamProxy = PolicyUpstreamProxy{ QStringLiteral("http://proxy.example:3128"), {} };
+    }
     if (which == 1) {
         p.credentials = { PolicyCredential{
             QStringLiteral("token"), QStringLiteral("TOKEN"), { QStringLiteral("api.example.org") }, {}, {} } };
@@ -94,15 +105,15 @@ void TestRemoteContainerSpec::refusesWhatNeedsThisComputer()
         p.sshAgent = PolicySshAgent{};
     } else if (which == 4) {
         helper = m_dir.filePath(QStringLiteral("missing"));
-    } else {
+    } else if (which == 5) {
         p.denied = { m_dir.path() };
     }
     const sandbox::Result<ContainerSpec> spec
-        = ContainerSpec::buildRemote(m_settings, p, m_workspace, 1234, 1234, helper, endpoint);
+        = ContainerSpec::buildRemote(m_settings, p, m_workspace, 1234, 1234, helper, at);
     QVERIFY(!spec.ok());
     QCOMPARE(spec.error().where, field);
-    if (which <= 3)
-        QVERIFY2(spec.error().message.contains(endpoint), qPrintable(spec.error().message));
+    if (which <= 3 || which >= 6)
+        QVERIFY2(spec.error().message.contains(at), qPrintable(spec.error().message));
 }
 
 void TestRemoteContainerSpec::asksForNothingOfThisComputer()

@@ -153,11 +153,16 @@ Status ActivationTransaction::resolveSecrets()
         // Read even when an update replaces it: that proves the store is reachable before
         // anything changes, and the stored value is what an undo restores.
         Result<std::optional<QString>> stored = m_context.secrets.read(m_request.ref, field.id);
+        auto update = std::find_if(m_secretUpdates.cbegin(), m_secretUpdates.cend(),
+                                   [&](const SecretUpdate &u) { return u.fieldId == field.id; });
+        // An optional secret nothing changes: the backend may not need it for these settings.
+        if (!stored.ok() && !field.required && update == m_secretUpdates.cend()) {
+            m_resolved.unreadSecrets.insert(field.id, stored.error().message);
+            continue;
+        }
         if (!stored.ok())
             return stored.error();
         std::optional<QString> value = stored.value();
-        auto update = std::find_if(m_secretUpdates.cbegin(), m_secretUpdates.cend(),
-                                   [&](const SecretUpdate &u) { return u.fieldId == field.id; });
         if (update != m_secretUpdates.cend()) {
             m_storedSecrets.insert(field.id, stored.value());
             value = update->action == SecretUpdate::Action::Replace ? std::optional<QString>(update->value)

@@ -51,6 +51,10 @@ Availability AvailabilityProbe::probeWithSavedSettings(const BackendRef &ref, co
         if (field.type != FieldSpec::Type::Secret)
             continue;
         Result<std::optional<QString>> secret = m_context.secrets.read(ref, field.id);
+        if (!secret.ok() && !field.required) {
+            resolved.unreadSecrets.insert(field.id, secret.error().message);
+            continue;
+        }
         if (!secret.ok())
             return Availability{ false, secret.error().toString() };
         if (secret.value())

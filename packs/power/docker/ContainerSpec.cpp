@@ -1,5 +1,6 @@
 #include "ContainerSpec.h"
 
+#include "SshEndpoint.h"
 #include "core/workspace/RepositoryRules.h"
 
 #include <QCryptographicHash>
@@ -230,23 +231,44 @@ Result<ContainerSpec> ContainerSpec::buildRemote(const DockerSettings &settings,
                       {} };
     // The filtering proxy reaches the remote container through a forward of its socket over
     // SSH (SshReverseForward): the allowlist network mode, and the upstream proxy the engine's
-    // proxy chains to. What else needs this computer (the certificate authority's bundle
-    // inside the container, the SSH agent) is not brought there, and no container may get
-    // more than the policy allows, so such policies run nowhere remotely.
+    // proxy chains to. A TLS connection has no way back to this computer. What else needs this
+    // computer (the certificate authority's bundle inside the container, the SSH agent) is not
+    // brought there, and no container may get more than the policy allows, so such policies run
+    // nowhere remotely.
+    if (!SshEndpoint::isSsh(endpoint)) {
+        if (policy.network == Policy::NetworkMode::Allowlist)
+            return Error{ QStringLiteral("policy.network"),
+                          tr("The policy's network mode is \"allowlist\", which the Docker backend does not enforce "
+                             "on an engine reached over TLS (the endpoint setting: %1): the engine's filtering proxy, "
+                             "the container's only way out under that mode, is forwarded to engines reached over SSH "
+                             "(ssh://) only. Set the network mode to \"none\" (or \"full\"), or use an ssh:// or a "
+                             "local endpoint (unix://). Nothing was run.")
+                              .arg(endpoint),
+                          {} };
+        if (policy.upstreamProxy)
+            return Error{ QStringLiteral("policy.upstreamProxy"),
+                          tr("The policy's upstream proxy needs the engine's filtering proxy, which is not forwarded "
+                             "to an engine reached over TLS (the endpoint setting: %1). Use an ssh:// or a local "
+                             "endpoint (unix://). Nothing was run.")
+                              .arg(endpoint),
+                          {} };
+    }
     if (!policy.credentials.isEmpty())
         return Error{ QStringLiteral("policy.credentials"),
                       tr("The policy's credentials need the engine's certificate authority inside the container, which "
-                         "the Docker backend does not put there on an engine reached over SSH (the endpoint setting: "
-                         "%1). Use a local endpoint (unix://). Nothing was run.")
+                         "the Docker backend does not put there on an engine reached over SSH or TLS (the endpoint "
+                         "setting: %1). Use a local endpoint (unix://). Nothing was run.")
                           .arg(endpoint),
                       {} };
     if (policy.sshAgent)
-        return Error{ QStringLiteral("policy.sshAgent"),
-                      tr("The policy's SSH agent is served by the engine on this computer and is not forwarded to an "
-                         "engine reached over SSH (the endpoint setting: %1). Use a local endpoint (unix://). Nothing "
-                         "was run.")
-                          .arg(endpoint),
-                      {} };
+        return Error{
+            QStringLiteral("policy.sshAgent"),
+            tr("The policy's SSH agent is served by the engine on this computer and is not forwarded to an "
+               "engine reached over SSH or TLS (the endpoint setting: %1). Use a local endpoint (unix://). Nothing "
+               "was run.")
+                .arg(endpoint),
+            {}
+        };
     ContainerSpec spec;
     spec.m_remote = true;
     spec.m_helperProgram = helperProgram;

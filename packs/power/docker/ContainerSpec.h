@@ -60,12 +60,13 @@ public:
     static Result<ContainerSpec> build(const DockerSettings &settings, const Policy &policy, const QString &workspace,
                                        uint uid, uint gid, const QString &emptyFolder, const QString &helperProgram);
 
-    // The shape for an engine on another host, reached over SSH (`endpoint`, named in
+    // The shape for an engine on another host, reached over SSH or TLS (`endpoint`, named in
     // refusals): only the workspace is writable (a volume, synced), under the write gate as
     // locally; under the allowlist network mode the proxy bridge relays to the filtering
-    // proxy's socket forwarded to that host (createBody()'s `proxyDirectory` is the remote
-    // folder holding it), chained to the policy's upstream proxy when it names one. A policy
-    // the shape cannot hold to is refused: credentials and an SSH agent.
+    // proxy's socket forwarded to that host over SSH (createBody()'s `proxyDirectory` is the
+    // remote folder holding it), chained to the policy's upstream proxy when it names one. A
+    // policy the shape cannot hold to is refused: credentials, an SSH agent, and over TLS
+    // (which has no way back to this computer) the allowlist and an upstream proxy.
     static Result<ContainerSpec> buildRemote(const DockerSettings &settings, const Policy &policy,
                                              const QString &workspace, uint uid, uint gid, const QString &helperProgram,
                                              const QString &endpoint);

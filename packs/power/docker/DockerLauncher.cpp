@@ -4,6 +4,7 @@
 #include "RemoteDockerProcess.h"
 #include "SshReverseForward.h"
 #include "SshTunnel.h"
+#include "TlsTunnel.h"
 #include "protocol/RuntimeDirectory.h"
 
 #include <QDir>
@@ -59,10 +60,12 @@ BackendDescriptor DockerLauncher::descriptor() const
         FieldSpec::make(QStringLiteral("endpoint"), FieldSpec::Type::String, tr("Endpoint"),
                         tr("The runtime's unix socket (unix:///path or /path), or an engine on another host "
                            "reached over SSH (ssh://user@host[:port][/socket/path]; without a path "
-                           "/var/run/docker.sock), with your SSH keys, agent and known_hosts: there each command "
-                           "gets a container of its own, the workspace copied in before it and brought back after "
-                           "it, and the filtering proxy forwarded there over SSH. Empty: DOCKER_HOST, then "
-                           "/var/run/docker.sock, then your Podman socket."),
+                           "/var/run/docker.sock), with your SSH keys, agent and known_hosts, or over TLS "
+                           "(tcp://host:port, with the TLS settings below; plain TCP only to a loopback address): "
+                           "there each command gets a container of its own, the workspace copied in before it and "
+                           "brought back after it; over SSH the filtering proxy is forwarded there, over TLS the "
+                           "network mode allowlist is refused. Empty: DOCKER_HOST, then /var/run/docker.sock, then "
+                           "your Podman socket."),
                         QString()),
         FieldSpec::make(QStringLiteral("sshIdentityFile"), FieldSpec::Type::String, tr("SSH identity file"),
                         tr("For ssh:// endpoints: the private key to log in with, and only it. Empty: your SSH "
@@ -72,6 +75,18 @@ BackendDescriptor DockerLauncher::descriptor() const
                         tr("For ssh:// endpoints: the known_hosts file the host's key is checked against. Empty: "
                            "your ~/.ssh/known_hosts. Host keys are always checked."),
                         QString()),
+        FieldSpec::make(QStringLiteral("tlsCaCert"), FieldSpec::Type::String, tr("TLS CA certificate"),
+                        tr("For tcp:// endpoints: the file of the CA certificate the engine's certificate is checked "
+                           "against (only it, not the system's authorities); the certificate must also name the "
+                           "endpoint's host. Empty: plain TCP, accepted only to a loopback address."),
+                        QString()),
+        FieldSpec::make(QStringLiteral("tlsCert"), FieldSpec::Type::String, tr("TLS client certificate"),
+                        tr("For tcp:// endpoints: the file of the client certificate presented to the engine, its "
+                           "key kept as the secret below. Empty: none."),
+                        QString()),
+        FieldSpec::make(QStringLiteral("tlsKey"), FieldSpec::Type::Secret, tr("TLS client key"),
+                        tr("For tcp:// endpoints: the client certificate's private key (its PEM text, without a "
+                           "passphrase). It is kept in the keychain and used only to connect to the engine.")),
         FieldSpec::make(QStringLiteral("image"), FieldSpec::Type::String, tr("Image"),
                         tr("The image commands run in. It must be present in the runtime, and needs only the "
                            "programs the commands use."))
@@ -201,18 +216,25 @@ BackendDescriptor DockerLauncher::descriptor() const
                     "socket serves every command in it, so a refusal is not tied to one command); and the engine's "
                     "own refusals. Not observed: what the container's runtime, the seccomp filters or the read-only "
                     "root filesystem refuse inside it.");
-    // Configured for an engine reached over SSH: the remote shape's claims.
-    if (SshEndpoint::isSsh(settings().endpoint))
+    // Configured for an engine on another host: the remote shape's claims.
+    if (settings().isRemote()) {
         claimRemote(d.enforcement);
+        d.refusals = tr("On an engine on another host: every write sandbox-init's write gate refuses, tied to the "
+                        "command (at most 64 a command), reported when the command has ended (read from its status "
+                        "file); every connection the filtering proxy refuses under the allowlist network mode over "
+                        "SSH, the upstream proxy's refusals included, reported as it happens, for this backend; and "
+                        "the engine's own refusals. Not observed: what the container's runtime, the seccomp filters "
+                        "or the read-only root filesystem refuse inside it.");
+    }
     return d;
 }
 
 void DockerLauncher::claimRemote(QMap<QString, QString> &claims) const
 {
     claims[QStringLiteral("filesystem")]
-        = tr("On an engine reached over SSH (ssh://) nothing of this computer is mounted: each command runs in a "
-             "container of its own on that host, whose root filesystem is the image's, read-only, with a private "
-             "/tmp. The workspace is a volume at the same path, filled before the command with the workspace's "
+        = tr("On an engine reached over SSH or TLS (ssh://, tcp://) nothing of this computer is mounted: each command "
+             "runs in a container of its own on that host, whose root filesystem is the image's, read-only, with a "
+             "private /tmp. The workspace is a volume at the same path, filled before the command with the workspace's "
              "files (the policy's denied paths are never sent) and read back after it: what comes back is written "
              "to this computer only where the policy lets it be written, never into a read-only or denied path, "
              "never a repository's control file (its hooks, its config and the like), and a file changed on both "
@@ -226,46 +248,59 @@ void DockerLauncher::claimRemote(QMap<QString, QString> &claims) const
              "denied path is written, each such write failing with \"permission denied\" and reported when the "
              "command has ended.");
     claims[QStringLiteral("confinement")]
-        = tr("On an engine reached over SSH each command runs in a container of its own on that host, removed when "
-             "the command has ended, in the container's own namespaces as your uid and gid, with every capability "
+        = tr("On an engine reached over SSH or TLS each command runs in a container of its own on that host, removed "
+             "when the command has ended, in the container's own namespaces as your uid and gid, with every capability "
              "dropped, no-new-privileges and the container's process limit. Besides the runtime's default seccomp "
              "profile each command gets sandbox-init's seccomp deny list, as in the auto backend: no command uses "
              "ptrace or process_vm_readv, creates a namespace, mounts, or uses io_uring, bpf or the kernel keyring, "
              "and none can trace, read or limit sandbox-init. The host named below is the remote one. ")
         + runtimeClaim();
-    claims[QStringLiteral("network")]
-        = tr("Network none: the container has no network interface but loopback. Full: the remote engine's default "
-             "network. Allowlist: no network interface but loopback either; the container's first process is the "
-             "engine's proxy bridge (sandbox-init), which relays 127.0.0.1:3128 inside the container to a filtering "
-             "proxy socket of the command's own, forwarded from this computer over the SSH connection (OpenSSH's "
-             "remote stream-local forwarding) into a folder made for it on the remote host, owner-only, holding "
-             "nothing else, mounted read-only. Only the remote user can connect to it (besides that host's root, "
-             "and whoever may use its engine, which can mount any of its paths), and the bridge runs as that "
-             "user's uid and gid. The forward and the folder are removed when the command has ended, and "
-             "by the remote host when the SSH connection ends. When the forward ends under a command, its "
-             "connections through the proxy fail from then on and a note says so.");
-    claims[QStringLiteral("allowedDomains")]
-        = tr("Under the allowlist network mode the engine's filtering proxy, on this computer, is the remote "
-             "container's only way out: commands get HTTP_PROXY, HTTPS_PROXY and ALL_PROXY pointing at the bridge "
-             "(HTTP, HTTPS through CONNECT, SOCKS5), and the proxy connects from this computer only to the policy's "
-             "allowed domains and addresses, a denied entry winning. Nothing else leaves the container, name lookups "
-             "included (the proxy resolves names). Its refusals are reported as they happen, for this backend.");
-    claims[QStringLiteral("upstreamProxy")]
-        = tr("Needs allowed domains. On an engine reached over SSH as locally: the engine's filtering proxy, on this "
-             "computer, checks every target against the allowed and denied domains first, then reaches it only "
-             "through the upstream proxy (CONNECT host:port, over TLS to the proxy when its URL is https, verified "
-             "against the system's authorities and the policy's extra ones; plain HTTP requests too), never "
-             "directly; the engine, not the container, connects to the upstream proxy, and the upstream proxy "
-             "resolves the names. Its credential is read from the secret storage when a connection needs it and "
-             "sent to the upstream proxy alone, never to the remote host. Its refusals (407, 403) are reported as "
-             "network refusals for this backend; its other failures, and an unreachable proxy, answer the command's "
-             "connection with the reason.");
-    // These need more of this computer inside the container than the proxy's socket.
-    const QString refused = tr("Refused on an engine reached over SSH (the endpoint setting): only the filtering "
-                               "proxy's socket is forwarded there, not the engine's certificate authority's bundle "
-                               "or its SSH agent, so nothing runs under such a policy.");
-    for (const char *dimension : { "credentials", "sshAgent" })
-        claims[QString::fromLatin1(dimension)] = refused;
+    if (SshEndpoint::isSsh(settings().endpoint)) {
+        claims[QStringLiteral("network")] = tr(
+            "Network none: the container has no network interface but loopback. Full: the remote engine's default "
+            "network. Allowlist: no network interface but loopback either; the container's first process is the "
+            "engine's proxy bridge (sandbox-init), which relays 127.0.0.1:3128 inside the container to a filtering "
+            "proxy socket of the command's own, forwarded from this computer over the SSH connection (OpenSSH's "
+            "remote stream-local forwarding) into a folder made for it on the remote host, owner-only, holding "
+            "nothing else, mounted read-only. Only the remote user can connect to it (besides that host's root, "
+            "and whoever may use its engine, which can mount any of its paths), and the bridge runs as that "
+            "user's uid and gid. The forward and the folder are removed when the command has ended, and "
+            "by the remote host when the SSH connection ends. When the forward ends under a command, its "
+            "connections through the proxy fail from then on and a note says so.");
+        claims[QStringLiteral("allowedDomains")] = tr(
+            "Under the allowlist network mode the engine's filtering proxy, on this computer, is the remote "
+            "container's only way out: commands get HTTP_PROXY, HTTPS_PROXY and ALL_PROXY pointing at the bridge "
+            "(HTTP, HTTPS through CONNECT, SOCKS5), and the proxy connects from this computer only to the policy's "
+            "allowed domains and addresses, a denied entry winning. Nothing else leaves the container, name lookups "
+            "included (the proxy resolves names). Its refusals are reported as they happen, for this backend.");
+        claims[QStringLiteral("upstreamProxy")] = tr(
+            "Needs allowed domains. On an engine reached over SSH as locally: the engine's filtering proxy, on this "
+            "computer, checks every target against the allowed and denied domains first, then reaches it only "
+            "through the upstream proxy (CONNECT host:port, over TLS to the proxy when its URL is https, verified "
+            "against the system's authorities and the policy's extra ones; plain HTTP requests too), never "
+            "directly; the engine, not the container, connects to the upstream proxy, and the upstream proxy "
+            "resolves the names. Its credential is read from the secret storage when a connection needs it and "
+            "sent to the upstream proxy alone, never to the remote host. Its refusals (407, 403) are reported as "
+            "network refusals for this backend; its other failures, and an unreachable proxy, answer the command's "
+            "connection with the reason.");
+        // These need more of this computer inside the container than the proxy's socket.
+        const QString refused = tr("Refused on an engine reached over SSH (the endpoint setting): only the filtering "
+                                   "proxy's socket is forwarded there, not the engine's certificate authority's bundle "
+                                   "or its SSH agent, so nothing runs under such a policy.");
+        for (const char *dimension : { "credentials", "sshAgent" })
+            claims[QString::fromLatin1(dimension)] = refused;
+    } else {
+        claims[QStringLiteral("network")] = tr(
+            "Network none: the container has no network interface but loopback. Full: the remote engine's default "
+            "network. Allowlist: refused on an engine reached over TLS (nothing runs), since the engine's filtering "
+            "proxy is forwarded over SSH only, and no container gets more network than the policy allows.");
+        // These need a channel to this computer (the filtering proxy, the SSH agent): refused over TLS.
+        const QString refused
+            = tr("Refused on an engine reached over TLS (the endpoint setting): the engine's filtering proxy and SSH "
+                 "agent are not forwarded there, so nothing runs under such a policy.");
+        for (const char *dimension : { "allowedDomains", "credentials", "upstreamProxy", "sshAgent" })
+            claims[QString::fromLatin1(dimension)] = refused;
+    }
     claims[QStringLiteral("hostExecution")]
         = tr("Never granted, whatever the policy allows: the container on the remote host gets no runtime socket, "
              "session bus or other channel to that host's programs, nor to this computer's (the filtering proxy's "
@@ -300,7 +335,9 @@ QFuture<Status> DockerLauncher::configure(const ResolvedSettings &settings)
 {
     // The descriptor's defaults for what is not given (the engine gives them all; a direct
     // caller may not): they are written there only.
-    const DockerSettings read = DockerSettings::fromValues(settings.values.withDefaults(descriptor()));
+    DockerSettings read = DockerSettings::fromValues(settings.values.withDefaults(descriptor()));
+    read.tlsKey = settings.secrets.value(QStringLiteral("tlsKey"));
+    read.tlsKeyUnread = settings.unreadSecrets.value(QStringLiteral("tlsKey"));
     QMutexLocker locker(&m_mutex);
     m_settings = read;
     return QtFuture::makeReadyFuture(Status());
@@ -315,13 +352,13 @@ QString DockerLauncher::discoverSocket(const QString &endpoint, QString *why)
             return text;
         return {};
     };
-    if (SshEndpoint::isSsh(endpoint))
+    if (SshEndpoint::isSsh(endpoint) || TcpEndpoint::isTcp(endpoint))
         return {};
     if (!endpoint.isEmpty()) {
         const QString socket = socketOf(endpoint);
         if (socket.isEmpty() && why)
-            *why = tr("The endpoint \"%1\" is neither a unix socket (unix:///path or /path) nor an SSH endpoint "
-                      "(ssh://user@host[:port][/socket/path]).")
+            *why = tr("The endpoint \"%1\" is neither a unix socket (unix:///path or /path), an SSH endpoint "
+                      "(ssh://user@host[:port][/socket/path]) nor a TCP endpoint (tcp://host:port).")
                        .arg(endpoint);
         return socket;
     }
@@ -383,27 +420,63 @@ QString DockerLauncher::check(const QString &socketPath, const QString &image, c
     return {};
 }
 
-Status DockerLauncher::checkRemote(const DockerSettings &current, const QString &folder,
-                                   std::shared_ptr<SshTunnel> *kept, std::optional<EngineRuntime> *chosen)
+Result<std::unique_ptr<EngineTunnel>> DockerLauncher::openTunnel(const DockerSettings &current, const QString &folder)
 {
-    Result<SshEndpoint> endpoint = SshEndpoint::parse(current.endpoint);
+    const auto opened = [](auto result) -> Result<std::unique_ptr<EngineTunnel>> {
+        if (!result.ok())
+            return result.error();
+        return std::unique_ptr<EngineTunnel>(std::move(result).value());
+    };
+    if (folder.isEmpty())
+        return Error{ QStringLiteral("docker"), tr("The engine has no folder for the remote engine's socket."), {} };
+    if (Status ours = RuntimeDirectory::ensure(folder); !ours)
+        return ours.error();
+    if (SshEndpoint::isSsh(current.endpoint)) {
+        Result<SshEndpoint> endpoint = SshEndpoint::parse(current.endpoint);
+        if (!endpoint.ok())
+            return endpoint.error();
+        return opened(SshTunnel::open(endpoint.value(),
+                                      SshTunnel::Options{ current.sshIdentityFile, current.sshKnownHostsFile }, folder,
+                                      probeTimeoutMs));
+    }
+    Result<TcpEndpoint> endpoint = TcpEndpoint::parse(current.endpoint);
     if (!endpoint.ok())
         return endpoint.error();
-    if (folder.isEmpty())
-        return Error{ kind(), tr("The engine has no folder for the SSH connection's socket."), {} };
-    if (Status ours = RuntimeDirectory::ensure(folder); !ours)
-        return ours;
-    Result<std::unique_ptr<SshTunnel>> tunnel
-        = SshTunnel::open(endpoint.value(), SshTunnel::Options{ current.sshIdentityFile, current.sshKnownHostsFile },
-                          folder, probeTimeoutMs);
+    const bool plain = current.tlsCaCert.isEmpty() && current.tlsCert.isEmpty();
+    if (plain && !endpoint.value().isLoopback())
+        return Error{ QStringLiteral("endpoint"),
+                      tr("Plain TCP to %1 is refused: anyone on the network between could read and change the "
+                         "commands, their output and the workspace, and drive the engine. Set tlsCaCert (and "
+                         "tlsCert with the secret tlsKey) to reach it over TLS, or reach it over SSH (ssh://). Plain "
+                         "TCP is accepted only to a loopback address (127.0.0.0/8, ::1, localhost).")
+                          .arg(endpoint.value().text()),
+                      {} };
+    if (!plain && current.tlsCaCert.isEmpty())
+        return Error{ QStringLiteral("tlsCaCert"),
+                      tr("A client certificate is set for %1 but no CA certificate: set tlsCaCert to the file of the "
+                         "CA the engine's certificate was made with, so the engine is verified.")
+                          .arg(endpoint.value().text()),
+                      {} };
+    return opened(
+        TlsTunnel::open(endpoint.value(),
+                        TlsTunnel::Options{ current.tlsCaCert, current.tlsCert, current.tlsKey, current.tlsKeyUnread },
+                        folder, probeTimeoutMs));
+}
+
+Status DockerLauncher::checkRemote(const DockerSettings &current, const QString &folder,
+                                   std::shared_ptr<EngineTunnel> *kept, std::optional<EngineRuntime> *chosen)
+{
+    Result<std::unique_ptr<EngineTunnel>> tunnel = openTunnel(current, folder);
     if (!tunnel.ok())
         return tunnel.error();
-    const QString shownAs = endpoint.value().text();
+    // As the user reads it, with the defaults filled in (parsed already: the tunnel is open).
+    const QString shownAs = SshEndpoint::isSsh(current.endpoint) ? SshEndpoint::parse(current.endpoint).value().text()
+                                                                 : TcpEndpoint::parse(current.endpoint).value().text();
     if (const QString problem = check(tunnel.value()->localSocket(), current.image, shownAs); !problem.isEmpty())
-        return Error{ QStringLiteral("endpoint"), tunnel.value()->explain(problem), {} };
+        return Error{ tunnel.value()->failedField(), tunnel.value()->explain(problem), {} };
     Result<EngineRuntime::Offer> offer = EngineRuntime::read(DockerApi(tunnel.value()->localSocket()), probeTimeoutMs);
     if (!offer.ok())
-        return Error{ QStringLiteral("endpoint"), tunnel.value()->explain(offer.error().message), {} };
+        return Error{ tunnel.value()->failedField(), tunnel.value()->explain(offer.error().message), {} };
     Result<EngineRuntime> chosenRuntime = EngineRuntime::choose(offer.value(), current.runtime, shownAs);
     if (!chosenRuntime.ok())
         return chosenRuntime.error();
@@ -422,15 +495,16 @@ Status DockerLauncher::checkRemote(const DockerSettings &current, const QString 
     // Activation (which keeps the connection) says so; an availability probe does not.
     if (kept && host())
         host()->reportActivationNote(
-            tr("The engine at %1 answers over SSH and holds the image %2 (OCI runtimes: %3). Commands run there "
-               "under %4, each in a container of its own, with the workspace copied in before and brought back "
+            tr("The engine at %1 answers %2 and holds the image %3 (OCI runtimes: %4). Commands run there "
+               "under %5, each in a container of its own, with the workspace copied in before and brought back "
                "after it.")
-                .arg(shownAs, current.image, offer.value().names.join(QStringLiteral(", ")),
+                .arg(shownAs, tunnel.value()->reachedHow(), current.image,
+                     offer.value().names.join(QStringLiteral(", ")),
                      runtime.name().isEmpty() ? tr("the default OCI runtime") : runtime.name()));
     if (chosen)
         *chosen = runtime;
     if (kept)
-        *kept = std::shared_ptr<SshTunnel>(std::move(tunnel).value());
+        *kept = std::shared_ptr<EngineTunnel>(std::move(tunnel).value());
     return {};
 }
 
@@ -438,8 +512,8 @@ QFuture<Status> DockerLauncher::prepare()
 {
     const DockerSettings current = settings();
     return QtConcurrent::run([this, current]() -> Status {
-        if (SshEndpoint::isSsh(current.endpoint)) {
-            std::shared_ptr<SshTunnel> tunnel;
+        if (current.isRemote()) {
+            std::shared_ptr<EngineTunnel> tunnel;
             std::optional<EngineRuntime> runtime;
             if (Status remote
                 = checkRemote(current, host() ? host()->runtimeDirectory() : QString(), &tunnel, &runtime);
@@ -447,7 +521,7 @@ QFuture<Status> DockerLauncher::prepare()
                 return remote;
             sweepLeftovers(DockerApi(tunnel->localSocket()), current.endpoint);
             std::shared_ptr<ContainerPool> previousPool;
-            std::shared_ptr<SshTunnel> previousTunnel;
+            std::shared_ptr<EngineTunnel> previousTunnel;
             QMutexLocker locker(&m_mutex);
             // The previous activation's connection and containers go (outside the lock).
             previousPool = std::exchange(m_pool, {});
@@ -510,7 +584,7 @@ QFuture<Status> DockerLauncher::prepare()
         auto pool = std::make_shared<ContainerPool>(DockerApi(socket), QUuid::createUuid().toString(QUuid::Id128),
                                                     QDir(statusRoot).filePath(QStringLiteral("docker-status")),
                                                     std::move(opener), runtime.name());
-        std::shared_ptr<SshTunnel> previousTunnel;
+        std::shared_ptr<EngineTunnel> previousTunnel;
         QMutexLocker locker(&m_mutex);
         m_pool = std::move(pool);
         m_runtime = runtime;
@@ -524,13 +598,13 @@ QFuture<Availability> DockerLauncher::isAvailable()
 {
     const DockerSettings current = settings();
     const QString folder = host() ? host()->runtimeDirectory() : QString();
-    std::shared_ptr<SshTunnel> tunnel;
+    std::shared_ptr<EngineTunnel> tunnel;
     {
         QMutexLocker locker(&m_mutex);
         tunnel = m_tunnel;
     }
     return QtConcurrent::run([this, current, folder, tunnel]() -> Availability {
-        if (SshEndpoint::isSsh(current.endpoint)) {
+        if (current.isRemote()) {
             // The activation's connection when it holds: no second one.
             if (tunnel && tunnel->isRunning()) {
                 const QString problem = check(tunnel->localSocket(), current.image, current.endpoint);
@@ -564,7 +638,7 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawn(const SpawnRequest
         pool = m_pool;
         current = m_settings;
     }
-    if (SshEndpoint::isSsh(current.endpoint))
+    if (current.isRemote())
         return spawnRemote(request, policy, current);
     if (!pool)
         return Error{ kind(), tr("The Docker backend is not prepared; activate it first."), {} };
@@ -613,7 +687,7 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawn(const SpawnRequest
 Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawnRemote(const SpawnRequest &request, const Policy &policy,
                                                                     const DockerSettings &current)
 {
-    std::shared_ptr<SshTunnel> tunnel;
+    std::shared_ptr<EngineTunnel> tunnel;
     QString label;
     {
         QMutexLocker locker(&m_mutex);
@@ -624,7 +698,7 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawnRemote(const SpawnR
         return Error{ kind(), tr("The Docker backend is not prepared; activate it first."), {} };
     if (!tunnel->isRunning())
         return Error{ QStringLiteral("endpoint"),
-                      tunnel->explain(tr("The SSH connection to the engine has ended.")) + QLatin1Char(' ')
+                      tunnel->explain(tr("The connection to the engine has ended.")) + QLatin1Char(' ')
                           + tr("Activate the backend again."),
                       {} };
     const QString helper = host() ? host()->proxyBridgeProgram() : QString();
@@ -633,15 +707,16 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawnRemote(const SpawnR
     if (!spec.ok())
         return spec.error();
     const QJsonObject labels = ContainerLeftovers::labels(label);
-    const std::weak_ptr<SshTunnel> weak = tunnel;
+    const std::weak_ptr<EngineTunnel> weak = tunnel;
     auto linkLost = [weak](bool failed) -> QString {
-        const std::shared_ptr<SshTunnel> held = weak.lock();
+        const std::shared_ptr<EngineTunnel> held = weak.lock();
         if (!held)
-            return tr("the SSH connection was closed when the backend was deactivated");
+            return tr("the connection to the engine was closed when the backend was deactivated");
         constexpr int graceMs = 2000;
+        // A way that holds may still have failed this connection (over TLS each is its own).
         if (failed ? held->isRunning(graceMs) : held->isRunning())
-            return {};
-        return held->explain(tr("the SSH connection ended"));
+            return failed ? held->lastFailure() : QString();
+        return held->explain(tr("the connection to the engine ended"));
     };
     // Under the allowlist network mode: a filtering proxy channel of the command's own,
     // forwarded to the remote host through the activation's connection.
@@ -653,10 +728,17 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawnRemote(const SpawnR
                                                  proxied.extraCaCertificates(), proxied.upstreamProxy());
             if (!channel.ok())
                 return channel.error();
-            const std::shared_ptr<SshTunnel> held = weak.lock();
-            if (!held)
+            const std::shared_ptr<EngineTunnel> way = weak.lock();
+            if (!way)
                 return Error{ QStringLiteral("endpoint"),
-                              tr("the SSH connection was closed when the backend was deactivated"),
+                              tr("the connection to the engine was closed when the backend was deactivated"),
+                              {} };
+            // Only an SSH connection has a way back to this computer (buildRemote() refuses the
+            // allowlist on any other).
+            const std::shared_ptr<SshTunnel> held = std::dynamic_pointer_cast<SshTunnel>(way);
+            if (!held)
+                return Error{ QStringLiteral("policy.network"),
+                              tr("the filtering proxy is forwarded to engines reached over SSH only"),
                               {} };
             // The forward goes before the channel it leads to.
             struct Lease
@@ -687,11 +769,11 @@ Result<std::shared_ptr<SandboxProcess>> DockerLauncher::spawnRemote(const SpawnR
 QFuture<Status> DockerLauncher::disposeIdle()
 {
     std::shared_ptr<ContainerPool> pool;
-    std::shared_ptr<SshTunnel> tunnel;
+    std::shared_ptr<EngineTunnel> tunnel;
     {
         QMutexLocker locker(&m_mutex);
         pool = m_pool;
-        // Deactivated, or switched away from: the SSH connection closes.
+        // Deactivated, or switched away from: the way to a remote engine closes.
         tunnel = std::exchange(m_tunnel, {});
     }
     if (!pool)

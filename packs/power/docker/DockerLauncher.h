@@ -13,16 +13,17 @@
 
 namespace sandbox::power {
 
-class SshTunnel;
+class EngineTunnel;
 
 // atom-pack:power-pack:docker — commands run in a container of a Docker-compatible
 // runtime (Docker Engine, or Podman's Docker-compatible service) reached over the Docker
 // Engine API on its unix socket. prepare() checks the runtime, the image and the OCI runtime
 // (the runtime setting, else the engine's default), running sandbox-init's write gate under
 // it once; every command is an exec into a warm container of this activation; disposeIdle()
-// removes them. An engine reached over SSH (ssh://) is reached through one SshTunnel kept
-// from prepare() to disposeIdle(), and each command there is a RemoteDockerProcess: a
-// container of its own, the workspace synced in and back.
+// removes them. An engine on another host, reached over SSH (ssh://) or TLS (tcp://), is
+// reached through one EngineTunnel (SshTunnel, TlsTunnel) kept from prepare() to
+// disposeIdle(), and each command there is a RemoteDockerProcess: a container of its own, the
+// workspace synced in and back.
 class DockerLauncher final : public Launcher
 {
     Q_DECLARE_TR_FUNCTIONS(DockerLauncher)
@@ -53,14 +54,17 @@ private:
     DockerSettings settings() const;
     // Which kernel enforces the confinement: the chosen OCI runtime's, once prepare() found it.
     QString runtimeClaim() const;
-    // The claims that differ on an ssh:// endpoint (ContainerSpec::buildRemote()'s shape).
+    // The claims that differ on a remote endpoint (ContainerSpec::buildRemote()'s shape).
     void claimRemote(QMap<QString, QString> &claims) const;
-    // An ssh:// endpoint: reached through an SshTunnel whose socket lies in `folder`, and
-    // checked as a local one is; what fails says what (DNS, host key, authentication, the
-    // remote socket, the image, the runtime). On success the tunnel goes to `kept` (else it
-    // closes) and the OCI runtime chosen to `chosen`.
-    Status checkRemote(const DockerSettings &current, const QString &folder, std::shared_ptr<SshTunnel> *kept = nullptr,
-                       std::optional<EngineRuntime> *chosen = nullptr);
+    // The way to a remote endpoint's engine, its socket in `folder`: ssh:// through ssh,
+    // tcp:// over TLS (plain TCP to loopback hosts only).
+    static Result<std::unique_ptr<EngineTunnel>> openTunnel(const DockerSettings &current, const QString &folder);
+    // A remote endpoint: reached through a tunnel whose socket lies in `folder`, and checked as
+    // a local one is; what fails says what (DNS, host key, authentication, TLS verification,
+    // the client certificate, the remote socket, the image, the runtime). On success the
+    // tunnel goes to `kept` (else it closes) and the OCI runtime chosen to `chosen`.
+    Status checkRemote(const DockerSettings &current, const QString &folder,
+                       std::shared_ptr<EngineTunnel> *kept = nullptr, std::optional<EngineRuntime> *chosen = nullptr);
     // Removes the containers that earlier commands of this computer left on the engine
     // (ContainerLeftovers), saying so in an activation note.
     void sweepLeftovers(const DockerApi &api, const QString &shownAs);
@@ -71,9 +75,9 @@ private:
     DockerSettings m_settings;
     std::shared_ptr<ContainerPool> m_pool;
     std::optional<EngineRuntime> m_runtime; // what prepare() found
-    // An ssh:// endpoint's one connection, from prepare() until disposeIdle() (deactivation,
+    // A remote endpoint's way to its engine, from prepare() until disposeIdle() (deactivation,
     // switching away) or the next prepare().
-    std::shared_ptr<SshTunnel> m_tunnel;
+    std::shared_ptr<EngineTunnel> m_tunnel;
     QString m_instanceLabel;
 };
 

@@ -420,9 +420,11 @@ void RemoteDockerProcess::commandEnded(const ExitStatus &status, const QString &
     if (m_ended)
         return;
     if (!lost.isEmpty()) {
+        // The reason is a sentence of its own, which the note goes on from.
+        const QString reason = lost.endsWith(QLatin1Char('.')) ? lost.chopped(1) : lost;
         emit stderrReady(tr("sandbox: the command ended with the connection to %1: %2. Nothing of the workspace was "
                             "brought back. Activate the backend again.\n")
-                             .arg(m_remote, lost)
+                             .arg(m_remote, reason)
                              .toUtf8());
         return finish(status);
     }

@@ -31,8 +31,8 @@ namespace sandbox::power {
 //      comes back through WorkspaceSync (its conflict rule and notes), and the container is
 //      removed with its volumes.
 // kill() and terminate() remove the container, which ends everything in it; the proxy's forward
-// and its remote folder go after the container. When the way to
-// the engine (the SSH connection) ends, the command ends with status 255 and a note naming
+// and its remote folder go after the container. When the way to the engine (the SSH
+// connection, say) ends, the command ends with status 255 and a note naming
 // what failed; nothing waits on it. The exec stream is served by a worker thread; everything
 // else runs in this object's thread, which needs an event loop.
 class RemoteDockerProcess final : public ExecStreamProcess, private WorkspaceTransfer

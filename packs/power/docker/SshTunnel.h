@@ -1,5 +1,6 @@
 #pragma once
 
+#include "EngineTunnel.h"
 #include "SshEndpoint.h"
 #include "protocol/Error.h"
 
@@ -21,7 +22,7 @@ namespace sandbox::power {
 // a control socket of its own beside the local one (owner-only folder, not the user's
 // ControlPath), through which SshReverseForward adds and removes forwards and runs remote
 // commands without a second login.
-class SshTunnel final
+class SshTunnel final : public EngineTunnel
 {
     Q_DECLARE_TR_FUNCTIONS(SshTunnel)
 
@@ -36,17 +37,17 @@ public:
     // owner-only folder), accepts connections; otherwise an Error saying what failed.
     static Result<std::unique_ptr<SshTunnel>> open(const SshEndpoint &endpoint, const Options &options,
                                                    const QString &folder, int timeoutMs);
-    ~SshTunnel();
+    ~SshTunnel() override;
     SshTunnel(const SshTunnel &) = delete;
     SshTunnel &operator=(const SshTunnel &) = delete;
 
-    QString localSocket() const { return m_socket; }
+    QString localSocket() const override { return m_socket; }
     // Whether ssh still runs (thread-safe): when it has ended, every API connection through
     // the tunnel has ended with it.
-    bool isRunning() const;
+    bool isRunning() const override;
     // Whether ssh still runs after waiting up to `graceMs` for it to end (a connection through
     // it has just failed: ssh closes its sockets a moment before it exits).
-    bool isRunning(int graceMs) const;
+    bool isRunning(int graceMs) const override;
     // The arguments that make ssh a client of this connection's control socket, to put
     // between the program and its own options and destination (multiplexed, never a master).
     QStringList controlArguments() const;
@@ -55,7 +56,8 @@ public:
     const SshEndpoint &endpoint() const { return m_endpoint; }
     // What failed, in a user's words, judged from what ssh said; `fallback` when ssh said
     // nothing that tells (the remote socket did not answer, for one).
-    QString explain(const QString &fallback) const;
+    QString explain(const QString &fallback) const override;
+    QString reachedHow() const override { return tr("over SSH"); }
     // What ssh's words `said` mean for `endpoint`; empty when they tell nothing known.
     static QString explain(const QByteArray &said, const SshEndpoint &endpoint);
 

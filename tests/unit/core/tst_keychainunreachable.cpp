@@ -1,5 +1,6 @@
 // No keychain service reachable (no session bus): a clear error that says what to do,
-// and nothing changes; backends without secret settings keep working.
+// and nothing changes; backends without secret settings, or whose secrets are optional, keep
+// working, told why their secrets are unread.
 #include "EngineRig.h"
 
 #include <QTest>
@@ -14,6 +15,7 @@ class KeychainUnreachableTest final : public QObject
 private slots:
     void initTestCase();
     void unreachableKeychainIsReportedAndChangesNothing();
+    void optionalSecretsAreLeftUnread();
 };
 
 void KeychainUnreachableTest::initTestCase()
@@ -28,7 +30,7 @@ void KeychainUnreachableTest::unreachableKeychainIsReportedAndChangesNothing()
     setup.allowPlaintextSecrets = false;
     EngineRig rig(setup);
     rig.faultPlan->fields.append(
-        FieldSpec::make(QStringLiteral("apiKey"), FieldSpec::Type::Secret, QStringLiteral("API key")));
+        FieldSpec::make(QStringLiteral("apiKey"), FieldSpec::Type::Secret, QStringLiteral("API key")).asRequired());
     rig.restart();
 
     // No secrets involved: works without a keychain.
@@ -73,6 +75,36 @@ void KeychainUnreachableTest::unreachableKeychainIsReportedAndChangesNothing()
     QVERIFY(view.value().secretsConfigured.isEmpty());
     checkMessage(view.value().secretsUnknown);
     QVERIFY(!rig.observer->everythingAsJson().contains("hunter2"));
+}
+
+void KeychainUnreachableTest::optionalSecretsAreLeftUnread()
+{
+    EngineRig::Setup setup;
+    setup.allowPlaintextSecrets = false;
+    EngineRig rig(setup);
+    rig.faultPlan->fields.append(
+        FieldSpec::make(QStringLiteral("clientKey"), FieldSpec::Type::Secret, QStringLiteral("Client key")));
+    rig.restart();
+
+    // Nothing asks to change the optional secret: the backend is activated without it and
+    // learns why it is missing.
+    const ActivationResult result
+        = rig.activate(EngineRig::faultRef(), values({ { QStringLiteral("label"), QStringLiteral("x") } }));
+    QVERIFY2(result.ok, qPrintable(result.error.toString()));
+    QVERIFY(!rig.faultPlan->configured.isEmpty());
+    const ResolvedSettings &given = rig.faultPlan->configured.last();
+    QVERIFY(!given.secrets.contains(QStringLiteral("clientKey")));
+    QVERIFY2(given.unreadSecrets.value(QStringLiteral("clientKey")).contains(QStringLiteral("No OS keychain")),
+             qPrintable(given.unreadSecrets.value(QStringLiteral("clientKey"))));
+
+    // Storing it still needs the keychain, and says so.
+    const ActivationResult stored = rig.activate(
+        EngineRig::faultRef(), values({ { QStringLiteral("label"), QStringLiteral("y") } }),
+        { SecretUpdate{ QStringLiteral("clientKey"), SecretUpdate::Action::Replace, QStringLiteral("hunter2") } });
+    QVERIFY(!stored.ok);
+    QCOMPARE(stored.failedStep, ActivationStep::ResolveSecrets);
+    QVERIFY2(stored.error.toString().contains(QStringLiteral("No OS keychain is reachable")),
+             qPrintable(stored.error.toString()));
 }
 
 QTEST_GUILESS_MAIN(KeychainUnreachableTest)
