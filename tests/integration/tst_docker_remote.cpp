@@ -491,7 +491,8 @@ void TestDockerRemote::endedForwardFailsClosed()
 {
     const QString port = QString::number(m_allowed.port());
     std::unique_ptr<QProcess> running = startRun(
-        QStringLiteral("echo ready; read go; wget -q -T 10 -O - http://localhost:%1/late; echo status=$?").arg(port),
+        QStringLiteral("echo ready; read go; timeout 30 wget -q -O - http://localhost:%1/late; echo status=$?")
+            .arg(port),
         writePolicy(QStringLiteral("allowlist"), {}, { QStringLiteral("localhost:") + port }));
     QTRY_VERIFY_WITH_TIMEOUT(running->canReadLine(), 30000);
     QCOMPARE(running->readLine(), QByteArray("ready\n"));
@@ -503,6 +504,14 @@ void TestDockerRemote::endedForwardFailsClosed()
     QCOMPARE(keepers.size(), 1);
     QCOMPARE(::kill(keepers.first(), SIGKILL), 0);
     QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(folder), 20000);
+    // The bridge holds the socket open by descriptor, so the name's removal is not enough: the
+    // remote sshd stops listening on it (the engine cancels the forward).
+    const auto listening = [&folder] {
+        QFile table(QStringLiteral("/proc/net/unix"));
+        return table.open(QIODevice::ReadOnly)
+            && table.readAll().contains(QString(folder + QStringLiteral("/proxy.sock")).toUtf8());
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(!listening(), 20000);
     const int before = m_allowed.connections();
     running->write("go\n");
     running->closeWriteChannel();

@@ -81,7 +81,6 @@ void TestRemoteContainerSpec::refusesWhatNeedsThisComputer_data()
     QTest::newRow("workspace denied") << 5 << m_workspace;
     // Over TLS there is no way back to this computer for the filtering proxy.
     QTest::newRow("allowlist over tls") << 6 << QStringLiteral("policy.network");
-    QTest::newRow("upstream proxy over tls") << 7 << QStringLiteral("policy.upstreamProxy");
 }
 
 void TestRemoteContainerSpec::refusesWhatNeedsThisComputer()
@@ -95,8 +94,6 @@ void TestRemoteContainerSpec::refusesWhatNeedsThisComputer()
         at = QStringLiteral("tcp://remote.example:2376");
         p = policy(Policy::NetworkMode::Allowlist);
         p.allowedDomains = { QStringLiteral("example.org") };
-        if (which == 7)
-            p.upstreamProxy = PolicyUpstreamProxy{ QStringLiteral("http://proxy.example:3128"), {} };
     }
     if (which == 1) {
         p.credentials = { PolicyCredential{

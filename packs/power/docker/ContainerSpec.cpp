@@ -234,7 +234,7 @@ Result<ContainerSpec> ContainerSpec::buildRemote(const DockerSettings &settings,
     // proxy chains to. A TLS connection has no way back to this computer. What else needs this
     // computer (the certificate authority's bundle inside the container, the SSH agent) is not
     // brought there, and no container may get more than the policy allows, so such policies run
-    // nowhere remotely.
+    // nowhere remotely. (An upstream proxy needs the allowlist mode: refused with it.)
     if (!SshEndpoint::isSsh(endpoint)) {
         if (policy.network == Policy::NetworkMode::Allowlist)
             return Error{ QStringLiteral("policy.network"),
@@ -243,13 +243,6 @@ Result<ContainerSpec> ContainerSpec::buildRemote(const DockerSettings &settings,
                              "the container's only way out under that mode, is forwarded to engines reached over SSH "
                              "(ssh://) only. Set the network mode to \"none\" (or \"full\"), or use an ssh:// or a "
                              "local endpoint (unix://). Nothing was run.")
-                              .arg(endpoint),
-                          {} };
-        if (policy.upstreamProxy)
-            return Error{ QStringLiteral("policy.upstreamProxy"),
-                          tr("The policy's upstream proxy needs the engine's filtering proxy, which is not forwarded "
-                             "to an engine reached over TLS (the endpoint setting: %1). Use an ssh:// or a local "
-                             "endpoint (unix://). Nothing was run.")
                               .arg(endpoint),
                           {} };
     }

@@ -36,9 +36,16 @@ const char *const keeperScript
 
 // A remote path this forward can name: absolute, plain characters only (no ':' that ssh's
 // forward specification or Docker's bind syntax would split on), short enough for a socket.
+// And only what the keeper makes: mktemp's sandbox-studio-proxy.XXXXXXXXXX in a folder, with
+// no "." or ".." component, so a remote login's stray output or a hostile account cannot make
+// the engine mount another folder of that host (its root, its engine's socket) into a container.
 bool plainPath(const QString &path)
 {
     static const QRegularExpression plain(QStringLiteral("^/[A-Za-z0-9._/-]+$"));
+    static const QRegularExpression made(QStringLiteral("/sandbox-studio-proxy\\.[A-Za-z0-9]{10}$"));
+    const QStringList parts = path.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    if (parts.contains(QStringLiteral(".")) || parts.contains(QStringLiteral("..")) || !made.match(path).hasMatch())
+        return false;
     return plain.match(path).hasMatch()
         && QFile::encodeName(path).size() + 1 + qsizetype(std::strlen(SshReverseForward::socketName))
         < qsizetype(sizeof(sockaddr_un::sun_path));
@@ -124,8 +131,17 @@ SshReverseForward::SshReverseForward(std::weak_ptr<SshTunnel> tunnel, QString lo
 SshReverseForward::~SshReverseForward()
 {
     constexpr int cleanupMs = 5000;
+    if (m_watch.joinable()) {
+        const char stop = 1;
+        [[maybe_unused]] const ssize_t told = ::write(m_stop[1], &stop, 1);
+        m_watch.join();
+    }
+    for (const int fd : m_stop) {
+        if (fd >= 0)
+            ::close(fd);
+    }
     // The listener goes first (sshd keeps it until told, or until the connection ends) ...
-    if (m_forwarded && !m_tunnel.expired())
+    if (m_forwarded && !m_cancelled && !m_tunnel.expired())
         control("cancel", cleanupMs);
     // ... then the folder with the socket's name in it: the keeper removes it at the end of
     // its input.
@@ -238,7 +254,42 @@ Result<std::unique_ptr<SshReverseForward>> SshReverseForward::open(const std::sh
                                           .arg(failed)),
                       {} };
     forward->m_forwarded = true;
+    if (!forward->watchKeeper())
+        return Error{ field, tr("No thread to watch the filtering proxy's forward: %1").arg(forward->m_folder), {} };
     return forward;
+}
+
+bool SshReverseForward::watchKeeper()
+{
+    if (::pipe2(m_stop, O_CLOEXEC) != 0)
+        return false;
+    m_watch = std::thread([this] {
+        pollfd fds[2] = { { m_keeperOutput, POLLIN, 0 }, { m_stop[0], POLLIN, 0 } };
+        char buffer[512];
+        for (;;) {
+            if (::poll(fds, 2, -1) < 0) {
+                if (errno == EINTR)
+                    continue;
+                return;
+            }
+            if (fds[1].revents)
+                return;
+            if (!fds[0].revents)
+                continue;
+            const ssize_t n = ::read(m_keeperOutput, buffer, sizeof buffer);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n > 0)
+                continue;
+            // The keeper ended (killed on the remote host, or its session refused): its folder is
+            // gone, but sshd would keep listening on the socket, which the container's bridge
+            // still holds open. Cancelled now, the proxy is out of the container's reach at once.
+            control("cancel", 5000);
+            m_cancelled = true;
+            return;
+        }
+    });
+    return true;
 }
 
 } // namespace sandbox::power

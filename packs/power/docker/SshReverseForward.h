@@ -6,8 +6,10 @@
 #include <QMutex>
 #include <QString>
 
+#include <atomic>
 #include <memory>
 #include <sys/types.h>
+#include <thread>
 
 namespace sandbox::power {
 
@@ -25,7 +27,8 @@ class SshTunnel;
 //      user's alone, and the folder is owner-only whatever that mask is); each connection to
 //      it is a channel of the tunnel's connection to `localSocket`.
 // When this object goes, the forward is cancelled and the folder removed; when the connection
-// dies first, sshd has closed the listener and the session removes the folder.
+// dies first, sshd has closed the listener and the session removes the folder; when the session
+// ends first (killed on the remote host), the forward is cancelled at once.
 class SshReverseForward final
 {
     Q_DECLARE_TR_FUNCTIONS(SshReverseForward)
@@ -52,6 +55,9 @@ private:
     // `-O forward` or `-O cancel` of this forward's specification; empty on success, else
     // what ssh said.
     QString control(const char *operation, int timeoutMs) const;
+    // Cancels the forward as soon as the keeper's session ends (a thread of its own, until
+    // this object goes); false when the thread could not be set up.
+    bool watchKeeper();
 
     std::weak_ptr<SshTunnel> m_tunnel;
     QString m_localSocket;
@@ -61,6 +67,9 @@ private:
     int m_keeperInput = -1;
     int m_keeperOutput = -1;
     bool m_forwarded = false;
+    std::thread m_watch;
+    int m_stop[2] = { -1, -1 };
+    std::atomic<bool> m_cancelled = false; // by the watch, when the keeper ended first
     mutable QMutex m_mutex;
     mutable bool m_ended = false;
 };
