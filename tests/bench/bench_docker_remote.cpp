@@ -430,7 +430,7 @@ int main(int argc, char **argv)
     // on two cores.
     const int runs = qEnvironmentVariableIntValue("SANDBOX_BENCH_RUNS") > 0
         ? qEnvironmentVariableIntValue("SANDBOX_BENCH_RUNS")
-        : 7;
+        : 5;
     const int syncRuns = qMax(1, qMin(runs, 2));
     // The rig's folder (tests/integration/podman-runtime.sh): its storage and containers.conf
     // serve the podman rows of the runtimes.
