@@ -66,6 +66,7 @@ if [ "${SANDBOX_SKIP_BENCH:-0}" != 1 ]; then
     build/ci/bin/bench_filework || echo "(the file-work benchmark could not run: status $?)"
     build/ci/bin/bench_sandboxctl || echo "(the sandboxctl benchmark could not run: status $?)"
     build/ci/bin/bench_docker || echo "(the Docker benchmark could not run: status $?)"
+    build/ci/bin/bench_docker_remote || echo "(the remote Docker benchmark could not run: status $?)"
     build/ci/bin/bench_credentials || echo "(the credential injection benchmark could not run: status $?)"
     build/ci/bin/bench_sshagent || echo "(the SSH agent benchmark could not run: status $?)"
     if [ -x build/ci/bin/bench_vm ]; then

@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     const int runs = qEnvironmentVariableIntValue("SANDBOX_BENCH_RUNS") > 0
         ? qMin(qEnvironmentVariableIntValue("SANDBOX_BENCH_RUNS"), 200)
-        : 40;
+        : 20;
     QTemporaryDir root(QStringLiteral("/var/tmp/bench-credentials-XXXXXX"));
     if (!root.isValid())
         return 1;

@@ -57,7 +57,7 @@ int main(int argc, char **argv)
     }
     const int runs = qEnvironmentVariableIntValue("SANDBOX_BENCH_RUNS") > 0
         ? qEnvironmentVariableIntValue("SANDBOX_BENCH_RUNS")
-        : 30;
+        : 10;
 
     QPluginLoader loader(QStringLiteral(SANDBOX_POWER_PACK_PLUGIN));
     auto *pack = qobject_cast<AtomPack *>(loader.instance());

@@ -183,7 +183,7 @@ int main()
     const std::string sandboxctl = SANDBOX_SANDBOXCTL;
     const std::string sandboxd = SANDBOX_SANDBOXD;
     const std::string sandboxctlFull = SANDBOX_SANDBOXCTL_FULL;
-    const int runs = envInt("SANDBOX_BENCH_RUNS", 100);
+    const int runs = envInt("SANDBOX_BENCH_RUNS", 50);
     const int loadRuns = envInt("SANDBOX_BENCH_LOAD_RUNS", 200);
     const int loadParallel = envInt("SANDBOX_BENCH_LOAD_PARALLEL", 16);
 

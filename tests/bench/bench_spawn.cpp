@@ -98,7 +98,7 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     const int runs = qEnvironmentVariableIntValue("SANDBOX_BENCH_RUNS") > 0
         ? qEnvironmentVariableIntValue("SANDBOX_BENCH_RUNS")
-        : 100;
+        : 50;
     QTemporaryDir workspace;
     std::vector<Runner> runners;
     runners.push_back(

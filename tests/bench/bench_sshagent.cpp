@@ -27,7 +27,7 @@ namespace {
 // Each run's figure is already a mean over its signatures or connects: a median of three is enough.
 constexpr int kRuns = 3;
 constexpr int kSignatures = 20;
-constexpr int kConnects = 2000;
+constexpr int kConnects = 1000;
 
 // The loop prints its own time per operation in microseconds ("per-op N").
 const char *const kSignLoop = "for i in $(seq %1); do ssh-keygen -q -Y sign -f listed.pub -n file data && rm data.sig "

@@ -3,7 +3,8 @@
 //     per-command latency of commands.run, after 3 warm-up runs
 //   node sdk-bench.mjs MODULES RUNS --workspace DIR
 //     a workspace round trip: every file of DIR written with files.write, `true` run in the
-//     copy, every file read back with files.read
+//     copy, every file read back with files.read; no warm-up run (each takes seconds, and a
+//     slower first one does not move the median of three)
 // Prints one JSON line: {"median": ms, "p95": ms, "runs": n}.
 // Environment: E2B_API_URL, E2B_SANDBOX_URL, E2B_API_KEY.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -34,7 +35,7 @@ const sandbox = await Sandbox.create('base', { timeoutMs: 300000 });
 const workspace = command === '--workspace';
 const names = workspace ? filesOf(folder) : [];
 const once = workspace ? () => roundTrip(sandbox, folder, names) : () => sandbox.commands.run(command);
-for (let i = 0; i < (workspace ? 1 : 3); ++i) await once();
+for (let i = 0; i < (workspace ? 0 : 3); ++i) await once();
 const times = [];
 for (let i = 0; i < runs; ++i) {
     const start = performance.now();
