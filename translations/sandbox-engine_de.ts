@@ -247,6 +247,13 @@
     </message>
 </context>
 <context>
+    <name>ContainerLeftovers</name>
+    <message>
+        <source>the container %1 could not be removed: %2</source>
+        <translation>der Container %1 konnte nicht entfernt werden: %2</translation>
+    </message>
+</context>
+<context>
     <name>ContainerPool</name>
     <message>
         <source>no filtering proxy is available to this backend</source>
@@ -320,20 +327,20 @@
         <translation>SSH-Verbindungen zu den Hosts des Agenten laufen über den Filter-Proxy, der nur den Netzwerkmodus &quot;allowlist&quot; bedient; stellen Sie diesen Modus ein (mit oder ohne erlaubte Domains). Es wurde nichts ausgeführt.</translation>
     </message>
     <message>
-        <source>The policy&apos;s network mode is &quot;allowlist&quot;, which the Docker backend does not enforce on an engine reached over SSH (the endpoint setting: %1): the engine&apos;s filtering proxy, the container&apos;s only way out under that mode, is not forwarded over SSH. Set the network mode to &quot;none&quot; (or &quot;full&quot;), or use a local endpoint (unix://). Nothing was run.</source>
-        <translation>Der Netzwerkmodus der Richtlinie ist &quot;allowlist&quot;, den das Docker-Backend auf einer über SSH erreichten Engine nicht durchsetzt (Endpunkt-Einstellung: %1): Der Filter-Proxy der Engine, in diesem Modus der einzige Weg des Containers nach draußen, wird nicht über SSH weitergeleitet. Stellen Sie den Netzwerkmodus auf &quot;none&quot; (oder &quot;full&quot;) oder verwenden Sie einen lokalen Endpunkt (unix://). Es wurde nichts ausgeführt.</translation>
-    </message>
-    <message>
-        <source>The policy&apos;s credentials and upstream proxy need the engine&apos;s filtering proxy, which is not forwarded to an engine reached over SSH (the endpoint setting: %1). Use a local endpoint (unix://). Nothing was run.</source>
-        <translation>Die Zugangsdaten und der vorgeschaltete Proxy der Richtlinie brauchen den Filter-Proxy der Engine, der nicht an eine über SSH erreichte Engine weitergeleitet wird (Endpunkt-Einstellung: %1). Verwenden Sie einen lokalen Endpunkt (unix://). Es wurde nichts ausgeführt.</translation>
-    </message>
-    <message>
-        <source>The policy&apos;s SSH agent is served by the engine on this computer and is not forwarded to an engine reached over SSH (the endpoint setting: %1). Use a local endpoint (unix://). Nothing was run.</source>
-        <translation>Der SSH-Agent der Richtlinie wird von der Engine auf diesem Computer bereitgestellt und nicht an eine über SSH erreichte Engine weitergeleitet (Endpunkt-Einstellung: %1). Verwenden Sie einen lokalen Endpunkt (unix://). Es wurde nichts ausgeführt.</translation>
-    </message>
-    <message>
         <source>%1 lies inside the denied path %2, so it is never sent to a container.</source>
         <translation>%1 liegt innerhalb des verbotenen Pfads %2 und wird daher nie an einen Container gesendet.</translation>
+    </message>
+    <message>
+        <source>The policy&apos;s network mode is &quot;allowlist&quot;, which the Docker backend does not enforce on an engine reached over TLS (the endpoint setting: %1): the engine&apos;s filtering proxy, the container&apos;s only way out under that mode, is forwarded to engines reached over SSH (ssh://) only. Set the network mode to &quot;none&quot; (or &quot;full&quot;), or use an ssh:// or a local endpoint (unix://). Nothing was run.</source>
+        <translation>Der Netzwerkmodus der Richtlinie ist „allowlist“, den das Docker-Backend bei einer über TLS erreichten Engine nicht durchsetzt (die Endpunkt-Einstellung: %1): Der Filter-Proxy der Engine, in diesem Modus der einzige Weg aus dem Container, wird nur an über SSH (ssh://) erreichte Engines weitergeleitet. Setzen Sie den Netzwerkmodus auf „none“ (oder „full“) oder verwenden Sie einen ssh://- oder einen lokalen Endpunkt (unix://). Es wurde nichts ausgeführt.</translation>
+    </message>
+    <message>
+        <source>The policy&apos;s credentials need the engine&apos;s certificate authority inside the container, which the Docker backend does not put there on an engine reached over SSH or TLS (the endpoint setting: %1). Use a local endpoint (unix://). Nothing was run.</source>
+        <translation>Die Zugangsdaten der Richtlinie benötigen die Zertifizierungsstelle der Engine im Container, die das Docker-Backend bei einer über SSH oder TLS erreichten Engine nicht dorthin bringt (die Endpunkt-Einstellung: %1). Verwenden Sie einen lokalen Endpunkt (unix://). Es wurde nichts ausgeführt.</translation>
+    </message>
+    <message>
+        <source>The policy&apos;s SSH agent is served by the engine on this computer and is not forwarded to an engine reached over SSH or TLS (the endpoint setting: %1). Use a local endpoint (unix://). Nothing was run.</source>
+        <translation>Der SSH-Agent der Richtlinie wird von der Engine auf diesem Computer bereitgestellt und nicht an eine über SSH oder TLS erreichte Engine weitergeleitet (die Endpunkt-Einstellung: %1). Verwenden Sie einen lokalen Endpunkt (unix://). Es wurde nichts ausgeführt.</translation>
     </message>
 </context>
 <context>
@@ -535,7 +542,7 @@
     </message>
     <message>
         <source>Reported as they happen: every write sandbox-init&apos;s write gate refuses, tied to the command (at most 64 a command); every connection the filtering proxy refuses under the allowlist network mode, the upstream proxy&apos;s refusals included, for this backend (a container&apos;s proxy socket serves every command in it, so a refusal is not tied to one command); and the engine&apos;s own refusals. Not observed: what the container&apos;s runtime, the seccomp filters or the read-only root filesystem refuse inside it.</source>
-        <translation>Gemeldet, sobald sie geschehen: jeder Schreibvorgang, den das Schreib-Gate von sandbox-init verweigert, dem Befehl zugeordnet (höchstens 64 pro Befehl); jede Verbindung, die der Filter-Proxy im Netzwerkmodus allowlist verweigert, einschließlich der Verweigerungen des vorgeschalteten Proxys, für dieses Backend (der Proxy-Socket eines Containers bedient jeden Befehl darin, daher ist eine Verweigerung keinem einzelnen Befehl zugeordnet); und die eigenen Verweigerungen der Engine. Nicht beobachtet: was die Laufzeitumgebung des Containers, die seccomp-Filter oder das schreibgeschützte Wurzeldateisystem darin verweigern.</translation>
+        <translation>Gemeldet, sobald sie geschehen: jeder Schreibvorgang, den das Schreibtor von sandbox-init verweigert, dem Befehl zugeordnet (höchstens 64 pro Befehl); jede Verbindung, die der Filter-Proxy im Netzwerkmodus allowlist verweigert, einschließlich der Verweigerungen des vorgeschalteten Proxys, für dieses Backend (der Proxy-Socket eines Containers bedient jeden Befehl darin, daher ist eine Verweigerung keinem einzelnen Befehl zugeordnet); und die eigenen Verweigerungen der Engine. Nicht beobachtet: was die Laufzeitumgebung des Containers, die seccomp-Filter oder das schreibgeschützte Wurzeldateisystem darin verweigern.</translation>
     </message>
     <message>
         <source>Which kernel enforces this is the OCI runtime&apos;s: the host&apos;s Linux kernel under runc and crun, gVisor&apos;s user-space kernel (the Sentry) under runsc.</source>
@@ -582,68 +589,135 @@
         <translation>Für ssh://-Endpunkte: die known_hosts-Datei, gegen die der Schlüssel des Hosts geprüft wird. Leer: Ihre ~/.ssh/known_hosts. Hostschlüssel werden immer geprüft.</translation>
     </message>
     <message>
-        <source>The endpoint &quot;%1&quot; is neither a unix socket (unix:///path or /path) nor an SSH endpoint (ssh://user@host[:port][/socket/path]).</source>
-        <translation>Der Endpunkt „%1“ ist weder ein Unix-Socket (unix:///pfad oder /pfad) noch ein SSH-Endpunkt (ssh://benutzer@host[:port][/socket/pfad]).</translation>
-    </message>
-    <message>
-        <source>The engine has no folder for the SSH connection&apos;s socket.</source>
-        <translation>Die Engine hat keinen Ordner für den Socket der SSH-Verbindung.</translation>
-    </message>
-    <message>
-        <source>The runtime&apos;s unix socket (unix:///path or /path), or an engine on another host reached over SSH (ssh://user@host[:port][/socket/path]; without a path /var/run/docker.sock), with your SSH keys, agent and known_hosts: there each command gets a container of its own, the workspace copied in before it and brought back after it, and the network mode allowlist is refused. Empty: DOCKER_HOST, then /var/run/docker.sock, then your Podman socket.</source>
-        <translation>Der Unix-Socket der Laufzeitumgebung (unix:///pfad oder /pfad) oder eine Engine auf einem anderen Host, über SSH erreicht (ssh://benutzer@host[:port][/socket/pfad]; ohne Pfad /var/run/docker.sock), mit Ihren SSH-Schlüsseln, Ihrem Agenten und Ihren known_hosts: Dort erhält jeder Befehl einen eigenen Container, der Arbeitsbereich wird vor ihm hineinkopiert und nach ihm zurückgeholt, und der Netzwerkmodus allowlist wird abgelehnt. Leer: DOCKER_HOST, dann /var/run/docker.sock, dann Ihr Podman-Socket.</translation>
-    </message>
-    <message>
         <source>The image&apos;s root filesystem, read-only, with a private /tmp. Of the host&apos;s files only the workspace and the policy&apos;s other writable folders are mounted, read-write at the same path, with the policy&apos;s read-only paths inside them mounted read-only (those that do not exist yet, and a link&apos;s own name, kept by the write gate); besides them the engine&apos;s helper program (sandbox-init) and a folder of the container&apos;s own for its commands&apos; status channels (and SSH agents), both read-only, under the allowlist network mode also its filtering proxy socket&apos;s folder, read-only, and the small files the runtime generates (such as /etc/hosts). No denied path is ever mounted: a denied folder inside the workspace is covered by an empty read-only folder, and a denied file there refuses the command. Every command runs under sandbox-init&apos;s write gate, as in the auto backend: its calls that create, write, truncate, link, rename or remove a file are handed to sandbox-init, which judges them by the rules every backend shares and makes them itself. So in the mounted folders no command creates or changes a file that makes the host&apos;s git run code, in any repository, existing or new, at any depth: no entry named .git is created, moved or removed (no git init, no .git file or link pointing elsewhere), no control file of a git directory (config, hooks, info, commondir, gitdir, config.worktree and the object alternates of a .git, a bare repository, or the git directories under its modules and worktrees) is created or changed, no HEAD is made outside a git directory (no new bare repository), nothing is moved into or out of a git directory, no read-only path is changed and no file with other hard links is written, while git add, commit, branch and stash work. Each such write fails with &quot;permission denied&quot; when it is made and is reported. A chmod that sets an execute bit is made by sandbox-init too and refused on those files, so a hook left non-executable stays so. Not judged: a unix socket bound to such a name (bind), which holds no code but, taking a hook&apos;s name, makes the host&apos;s git fail to run that hook. The existing control files of the repository at the root of each mounted folder are mounted read-only as well, a second wall.</source>
         <translation>Das Wurzeldateisystem des Images, schreibgeschützt, mit einem eigenen /tmp. Von den Dateien des Hosts werden nur der Arbeitsbereich und die anderen beschreibbaren Ordner der Richtlinie eingehängt, beschreibbar unter demselben Pfad, die schreibgeschützten Pfade der Richtlinie darin schreibgeschützt (die noch nicht existierenden und den eigenen Namen eines Links hält das Schreibtor schreibgeschützt); außerdem das Hilfsprogramm der Engine (sandbox-init) und ein eigener Ordner des Containers für die Statuskanäle (und SSH-Agenten) seiner Befehle, beide schreibgeschützt, im Netzwerkmodus Allowlist auch der Ordner seines Filter-Proxy-Sockets, schreibgeschützt, und die kleinen Dateien, die die Laufzeitumgebung erzeugt (etwa /etc/hosts). Kein verbotener Pfad wird je eingehängt: Ein verbotener Ordner im Arbeitsbereich wird von einem leeren schreibgeschützten Ordner verdeckt, und eine verbotene Datei dort lässt den Befehl abweisen. Jeder Befehl läuft unter dem Schreibtor von sandbox-init, wie im Backend auto: Seine Aufrufe, die eine Datei anlegen, schreiben, kürzen, verlinken, umbenennen oder entfernen, gehen an sandbox-init, das sie nach den Regeln beurteilt, die alle Backends teilen, und sie selbst ausführt. In den eingehängten Ordnern legt daher kein Befehl eine Datei an oder ändert eine, die Git des Hosts Code ausführen lässt, in keinem Repository, bestehend oder neu, in keiner Tiefe: Kein Eintrag namens .git wird angelegt, verschoben oder entfernt (kein git init, keine .git-Datei und kein .git-Link, der anderswohin zeigt), keine Steuerdatei eines Git-Verzeichnisses (config, hooks, info, commondir, gitdir, config.worktree und die Objekt-Alternates eines .git, eines Bare-Repositorys oder der Git-Verzeichnisse unter seinen modules und worktrees) wird angelegt oder geändert, kein HEAD entsteht außerhalb eines Git-Verzeichnisses (kein neues Bare-Repository), nichts wird in ein Git-Verzeichnis hinein oder aus ihm heraus verschoben, kein schreibgeschützter Pfad wird geändert und keine Datei mit weiteren harten Links wird geschrieben, während git add, commit, branch und stash funktionieren. Jeder solche Schreibzugriff schlägt im Moment des Schreibens mit „permission denied“ fehl und wird gemeldet. Ein chmod, das ein Ausführungsbit setzt, führt ebenfalls sandbox-init aus und verweigert es für diese Dateien, sodass ein nicht ausführbar gelassener Hook es bleibt. Nicht geprüft: ein Unix-Socket, der unter einem solchen Namen gebunden wird (bind); er enthält keinen Code, lässt aber, wenn er den Namen eines Hooks belegt, das git des Hosts beim Ausführen dieses Hooks scheitern. Die vorhandenen Steuerdateien des Repositorys an der Wurzel jedes eingehängten Ordners sind zusätzlich schreibgeschützt eingehängt, eine zweite Mauer.</translation>
-    </message>
-    <message>
-        <source>On an engine reached over SSH (ssh://) nothing of this computer is mounted: each command runs in a container of its own on that host, whose root filesystem is the image&apos;s, read-only, with a private /tmp. The workspace is a volume at the same path, filled before the command with the workspace&apos;s files (the policy&apos;s denied paths are never sent) and read back after it: what comes back is written to this computer only where the policy lets it be written, never into a read-only or denied path, never a repository&apos;s control file (its hooks, its config and the like), and a file changed on both sides is kept as this computer has it, the other copy beside it, with a note. No other folder of the host is there, so nothing else the command writes comes back. The engine&apos;s helper (sandbox-init) and the command&apos;s status file are copied into a volume of the container&apos;s own, read-only to the command. Every command runs under sandbox-init&apos;s write gate as on a local engine: no entry named .git is created, moved or removed, no control file of a git directory is created or changed, no read-only or denied path is written, each such write failing with &quot;permission denied&quot; and reported when the command has ended.</source>
-        <translation>Auf einer über SSH (ssh://) erreichten Engine wird nichts von diesem Computer eingehängt: Jeder Befehl läuft in einem eigenen Container auf diesem Host, dessen Wurzeldateisystem das des Images ist, schreibgeschützt, mit einem eigenen /tmp. Der Arbeitsbereich ist ein Volume unter demselben Pfad, vor dem Befehl mit den Dateien des Arbeitsbereichs gefüllt (die verbotenen Pfade der Richtlinie werden nie gesendet) und nach ihm zurückgelesen: Was zurückkommt, wird auf diesem Computer nur dort geschrieben, wo die Richtlinie das Schreiben erlaubt, nie in einen schreibgeschützten oder verbotenen Pfad und nie als Steuerdatei eines Repositorys (seine Hooks, seine config und dergleichen), und eine auf beiden Seiten geänderte Datei bleibt so, wie dieser Computer sie hat, die andere Kopie daneben, mit einem Hinweis. Kein anderer Ordner des Hosts ist dort vorhanden, daher kommt nichts anderes zurück, was der Befehl schreibt. Das Hilfsprogramm der Engine (sandbox-init) und die Statusdatei des Befehls werden in ein eigenes Volume des Containers kopiert, für den Befehl schreibgeschützt. Jeder Befehl läuft wie auf einer lokalen Engine unter dem Schreibtor von sandbox-init: Kein Eintrag namens .git wird angelegt, verschoben oder entfernt, keine Steuerdatei eines Git-Verzeichnisses wird angelegt oder geändert, kein schreibgeschützter oder verbotener Pfad wird geschrieben; jeder solche Schreibzugriff schlägt mit „permission denied“ fehl und wird gemeldet, sobald der Befehl beendet ist.</translation>
-    </message>
-    <message>
-        <source>On an engine reached over SSH each command runs in a container of its own on that host, removed when the command has ended, in the container&apos;s own namespaces as your uid and gid, with every capability dropped, no-new-privileges and the container&apos;s process limit. Besides the runtime&apos;s default seccomp profile each command gets sandbox-init&apos;s seccomp deny list, as in the auto backend: no command uses ptrace or process_vm_readv, creates a namespace, mounts, or uses io_uring, bpf or the kernel keyring, and none can trace, read or limit sandbox-init. The host named below is the remote one. </source>
-        <translation>Auf einer über SSH erreichten Engine läuft jeder Befehl in einem eigenen Container auf diesem Host, der nach dem Ende des Befehls entfernt wird, in den eigenen Namensräumen des Containers mit Ihrer UID und GID, ohne jede Capability, mit no-new-privileges und dem Prozesslimit des Containers. Neben dem Standard-seccomp-Profil der Laufzeitumgebung bekommt jeder Befehl die seccomp-Sperrliste von sandbox-init, wie im auto-Backend: kein Befehl verwendet ptrace oder process_vm_readv, erzeugt einen Namensraum, hängt etwas ein oder verwendet io_uring, bpf oder den Kernel-Schlüsselbund, und keiner kann sandbox-init verfolgen, lesen oder begrenzen. Der unten genannte Host ist der entfernte. </translation>
-    </message>
-    <message>
-        <source>Network none: the container has no network interface but loopback. Full: the remote engine&apos;s default network. Allowlist: refused on an engine reached over SSH (nothing runs), since the engine&apos;s filtering proxy is not forwarded there, and no container gets more network than the policy allows.</source>
-        <translation>Netzwerk none: Der Container hat keine Netzwerkschnittstelle außer Loopback. Full: das Standardnetzwerk der entfernten Engine. Allowlist: auf einer über SSH erreichten Engine abgelehnt (nichts läuft), da der Filter-Proxy der Engine nicht dorthin weitergeleitet wird und kein Container mehr Netzwerk bekommt, als die Richtlinie erlaubt.</translation>
-    </message>
-    <message>
-        <source>Refused on an engine reached over SSH (the endpoint setting): the engine&apos;s filtering proxy and SSH agent are not forwarded there, so nothing runs under such a policy.</source>
-        <translation>Auf einer über SSH erreichten Engine abgelehnt (Endpunkt-Einstellung): Der Filter-Proxy und der SSH-Agent der Engine werden nicht dorthin weitergeleitet, daher läuft unter einer solchen Richtlinie nichts.</translation>
-    </message>
-    <message>
-        <source>Never granted, whatever the policy allows: the container on the remote host gets no runtime socket, session bus or other channel to that host&apos;s programs, nor to this computer&apos;s.</source>
-        <translation>Nie gewährt, was auch immer die Richtlinie erlaubt: Der Container auf dem entfernten Host erhält keinen Socket der Laufzeitumgebung, keinen Sitzungsbus und keinen anderen Kanal zu den Programmen dieses Hosts, ebenso wenig zu denen dieses Computers.</translation>
-    </message>
-    <message>
-        <source>The engine at %1 answers over SSH and holds the image %2 (OCI runtimes: %3). Commands run there under %4, each in a container of its own, with the workspace copied in before and brought back after it.</source>
-        <translation>Die Engine unter %1 antwortet über SSH und hat das Image %2 (OCI-Laufzeiten: %3). Befehle laufen dort unter %4, jeder in einem eigenen Container, wobei der Arbeitsbereich vorher hineinkopiert und danach zurückgeholt wird.</translation>
     </message>
     <message>
         <source>the default OCI runtime</source>
         <translation>der Standard-OCI-Laufzeit</translation>
     </message>
     <message>
-        <source>The SSH connection to the engine has ended.</source>
-        <translation>Die SSH-Verbindung zur Engine wurde beendet.</translation>
-    </message>
-    <message>
         <source>Activate the backend again.</source>
         <translation>Aktivieren Sie das Backend erneut.</translation>
     </message>
     <message>
-        <source>the SSH connection was closed when the backend was deactivated</source>
-        <translation>die SSH-Verbindung wurde beim Deaktivieren des Backends geschlossen</translation>
-    </message>
-    <message>
-        <source>the SSH connection ended</source>
-        <translation>die SSH-Verbindung wurde beendet</translation>
-    </message>
-    <message>
         <source>the engine at %1</source>
         <translation>die Engine unter %1</translation>
+    </message>
+    <message>
+        <source>The runtime&apos;s unix socket (unix:///path or /path), or an engine on another host reached over SSH (ssh://user@host[:port][/socket/path]; without a path /var/run/docker.sock), with your SSH keys, agent and known_hosts, or over TLS (tcp://host:port, with the TLS settings below; plain TCP only to a loopback address): there each command gets a container of its own, the workspace copied in before it and brought back after it; over SSH the filtering proxy is forwarded there, over TLS the network mode allowlist is refused. Empty: DOCKER_HOST, then /var/run/docker.sock, then your Podman socket.</source>
+        <translation>Der Unix-Socket der Laufzeitumgebung (unix:///path oder /path) oder eine Engine auf einem anderen Host, erreicht über SSH (ssh://user@host[:port][/socket/path]; ohne Pfad /var/run/docker.sock) mit Ihren SSH-Schlüsseln, Ihrem Agenten und Ihren known_hosts, oder über TLS (tcp://host:port, mit den TLS-Einstellungen unten; reines TCP nur zu einer Loopback-Adresse): Dort erhält jeder Befehl einen eigenen Container, der Arbeitsbereich wird vor ihm hineinkopiert und nach ihm zurückgeholt; über SSH wird der Filter-Proxy dorthin weitergeleitet, über TLS wird der Netzwerkmodus allowlist abgewiesen. Leer: DOCKER_HOST, dann /var/run/docker.sock, dann Ihr Podman-Socket.</translation>
+    </message>
+    <message>
+        <source>TLS CA certificate</source>
+        <translation>TLS-CA-Zertifikat</translation>
+    </message>
+    <message>
+        <source>For tcp:// endpoints: the file of the CA certificate the engine&apos;s certificate is checked against (only it, not the system&apos;s authorities); the certificate must also name the endpoint&apos;s host. Empty: plain TCP, accepted only to a loopback address.</source>
+        <translation>Für tcp://-Endpunkte: die Datei des CA-Zertifikats, gegen das das Zertifikat der Engine geprüft wird (nur dieses, nicht die Zertifizierungsstellen des Systems); das Zertifikat muss außerdem den Host des Endpunkts nennen. Leer: reines TCP, nur zu einer Loopback-Adresse zugelassen.</translation>
+    </message>
+    <message>
+        <source>TLS client certificate</source>
+        <translation>TLS-Client-Zertifikat</translation>
+    </message>
+    <message>
+        <source>For tcp:// endpoints: the file of the client certificate presented to the engine, its key kept as the secret below. Empty: none.</source>
+        <translation>Für tcp://-Endpunkte: die Datei des Client-Zertifikats, das der Engine vorgelegt wird; sein Schlüssel wird als das Geheimnis unten aufbewahrt. Leer: keines.</translation>
+    </message>
+    <message>
+        <source>TLS client key</source>
+        <translation>TLS-Client-Schlüssel</translation>
+    </message>
+    <message>
+        <source>For tcp:// endpoints: the client certificate&apos;s private key (its PEM text, without a passphrase). It is kept in the keychain and used only to connect to the engine.</source>
+        <translation>Für tcp://-Endpunkte: der private Schlüssel des Client-Zertifikats (sein PEM-Text, ohne Passphrase). Er wird im Schlüsselbund aufbewahrt und nur für die Verbindung zur Engine verwendet.</translation>
+    </message>
+    <message>
+        <source>On an engine on another host: every write sandbox-init&apos;s write gate refuses, tied to the command (at most 64 a command), reported when the command has ended (read from its status file); every connection the filtering proxy refuses under the allowlist network mode over SSH, the upstream proxy&apos;s refusals included, reported as it happens, for this backend; and the engine&apos;s own refusals. Not observed: what the container&apos;s runtime, the seccomp filters or the read-only root filesystem refuse inside it.</source>
+        <translation>Bei einer Engine auf einem anderen Host: jeder Schreibvorgang, den das Schreibtor von sandbox-init verweigert, dem Befehl zugeordnet (höchstens 64 pro Befehl), gemeldet, wenn der Befehl beendet ist (aus seiner Statusdatei gelesen); jede Verbindung, die der Filter-Proxy im Netzwerkmodus allowlist über SSH verweigert, einschließlich der Verweigerungen des vorgeschalteten Proxys, gemeldet, sobald sie geschieht, für dieses Backend; und die eigenen Verweigerungen der Engine. Nicht beobachtet: was die Laufzeitumgebung des Containers, die seccomp-Filter oder das schreibgeschützte Wurzeldateisystem darin verweigern.</translation>
+    </message>
+    <message>
+        <source>On an engine reached over SSH or TLS (ssh://, tcp://) nothing of this computer is mounted: each command runs in a container of its own on that host, whose root filesystem is the image&apos;s, read-only, with a private /tmp. The workspace is a volume at the same path, filled before the command with the workspace&apos;s files (the policy&apos;s denied paths are never sent) and read back after it: what comes back is written to this computer only where the policy lets it be written, never into a read-only or denied path, never a repository&apos;s control file (its hooks, its config and the like), and a file changed on both sides is kept as this computer has it, the other copy beside it, with a note. No other folder of the host is there, so nothing else the command writes comes back. Under the allowlist network mode the folder on the remote host holding the filtering proxy&apos;s forwarded socket, and nothing else, is mounted read-only. The engine&apos;s helper (sandbox-init) and the command&apos;s status file are copied into a volume of the container&apos;s own, read-only to the command. Every command runs under sandbox-init&apos;s write gate as on a local engine: no entry named .git is created, moved or removed, no control file of a git directory is created or changed, no read-only or denied path is written, each such write failing with &quot;permission denied&quot; and reported when the command has ended.</source>
+        <translation>Bei einer über SSH oder TLS erreichten Engine (ssh://, tcp://) wird nichts von diesem Computer eingehängt: Jeder Befehl läuft in einem eigenen Container auf diesem Host, dessen Wurzeldateisystem das des Images ist, schreibgeschützt, mit einem eigenen /tmp. Der Arbeitsbereich ist ein Volume unter demselben Pfad, das vor dem Befehl mit den Dateien des Arbeitsbereichs gefüllt (die verbotenen Pfade der Richtlinie werden nie gesendet) und nach ihm zurückgelesen wird: Was zurückkommt, wird auf diesem Computer nur dort geschrieben, wo die Richtlinie das Schreiben erlaubt, nie in einen schreibgeschützten oder verbotenen Pfad, nie in eine Steuerdatei eines Repositorys (seine Hooks, seine Konfiguration und dergleichen), und eine auf beiden Seiten geänderte Datei bleibt so, wie dieser Computer sie hat, mit der anderen Kopie daneben und einem Hinweis. Kein anderer Ordner des Hosts ist dort, daher kommt nichts anderes zurück, was der Befehl schreibt. Im Netzwerkmodus Allowlist wird der Ordner auf dem entfernten Host, der den weitergeleiteten Socket des Filter-Proxys enthält, und sonst nichts schreibgeschützt eingehängt. Das Hilfsprogramm der Engine (sandbox-init) und die Statusdatei des Befehls werden in ein eigenes Volume des Containers kopiert, für den Befehl schreibgeschützt. Jeder Befehl läuft wie bei einer lokalen Engine unter dem Schreibtor von sandbox-init: Kein Eintrag namens .git wird angelegt, verschoben oder entfernt, keine Steuerdatei eines Git-Verzeichnisses wird angelegt oder geändert, kein schreibgeschützter oder verbotener Pfad wird beschrieben; jeder solche Schreibzugriff schlägt mit „permission denied“ fehl und wird gemeldet, wenn der Befehl beendet ist.</translation>
+    </message>
+    <message>
+        <source>On an engine reached over SSH or TLS each command runs in a container of its own on that host, removed when the command has ended, in the container&apos;s own namespaces as your uid and gid, with every capability dropped, no-new-privileges and the container&apos;s process limit. Besides the runtime&apos;s default seccomp profile each command gets sandbox-init&apos;s seccomp deny list, as in the auto backend: no command uses ptrace or process_vm_readv, creates a namespace, mounts, or uses io_uring, bpf or the kernel keyring, and none can trace, read or limit sandbox-init. The host named below is the remote one. </source>
+        <translation>Bei einer über SSH oder TLS erreichten Engine läuft jeder Befehl in einem eigenen Container auf diesem Host, der entfernt wird, wenn der Befehl beendet ist, in den eigenen Namensräumen des Containers mit Ihrer UID und GID, ohne jede Capability, mit no-new-privileges und dem Prozesslimit des Containers. Neben dem Standard-seccomp-Profil der Laufzeitumgebung bekommt jeder Befehl die seccomp-Sperrliste von sandbox-init, wie im auto-Backend: kein Befehl verwendet ptrace oder process_vm_readv, erzeugt einen Namensraum, hängt etwas ein oder verwendet io_uring, bpf oder den Kernel-Schlüsselbund, und keiner kann sandbox-init verfolgen, lesen oder begrenzen. Der unten genannte Host ist der entfernte. </translation>
+    </message>
+    <message>
+        <source>Network none: the container has no network interface but loopback. Full: the remote engine&apos;s default network. Allowlist: no network interface but loopback either; the container&apos;s first process is the engine&apos;s proxy bridge (sandbox-init), which relays 127.0.0.1:3128 inside the container to a filtering proxy socket of the command&apos;s own, forwarded from this computer over the SSH connection (OpenSSH&apos;s remote stream-local forwarding) into a folder made for it on the remote host, owner-only, holding nothing else, mounted read-only. Only the remote user can connect to it (besides that host&apos;s root, and whoever may use its engine, which can mount any of its paths), and the bridge runs as that user&apos;s uid and gid. The forward and the folder are removed when the command has ended, and by the remote host when the SSH connection ends. When the forward ends under a command, its connections through the proxy fail from then on and a note says so.</source>
+        <translation>Netzwerk none: Der Container hat keine Netzwerkschnittstelle außer Loopback. Full: das Standardnetzwerk der entfernten Engine. Allowlist: ebenfalls keine Netzwerkschnittstelle außer Loopback; der erste Prozess des Containers ist die Proxy-Brücke der Engine (sandbox-init), die 127.0.0.1:3128 im Container an einen eigenen Filter-Proxy-Socket des Befehls weiterleitet, der von diesem Computer über die SSH-Verbindung (Remote-Stream-Local-Weiterleitung von OpenSSH) in einen eigens dafür angelegten Ordner auf dem entfernten Host weitergeleitet wird, der nur für den Eigentümer zugänglich ist, sonst nichts enthält und schreibgeschützt eingehängt ist. Nur der entfernte Benutzer kann sich damit verbinden (außer root dieses Hosts und allen, die dessen Engine verwenden dürfen, die jeden seiner Pfade einhängen kann), und die Brücke läuft mit der UID und GID dieses Benutzers. Weiterleitung und Ordner werden entfernt, wenn der Befehl beendet ist, und vom entfernten Host, wenn die SSH-Verbindung endet. Endet die Weiterleitung während eines Befehls, schlagen seine Verbindungen über den Proxy von da an fehl, und ein Hinweis meldet das.</translation>
+    </message>
+    <message>
+        <source>Under the allowlist network mode the engine&apos;s filtering proxy, on this computer, is the remote container&apos;s only way out: commands get HTTP_PROXY, HTTPS_PROXY and ALL_PROXY pointing at the bridge (HTTP, HTTPS through CONNECT, SOCKS5), and the proxy connects from this computer only to the policy&apos;s allowed domains and addresses, a denied entry winning. Nothing else leaves the container, name lookups included (the proxy resolves names). Its refusals are reported as they happen, for this backend.</source>
+        <translation>Im Netzwerkmodus Allowlist ist der Filter-Proxy der Engine auf diesem Computer der einzige Weg aus dem entfernten Container: Befehle erhalten HTTP_PROXY, HTTPS_PROXY und ALL_PROXY, die auf die Brücke zeigen (HTTP, HTTPS über CONNECT, SOCKS5), und der Proxy verbindet von diesem Computer aus nur zu den erlaubten Domains und Adressen der Richtlinie, wobei ein verbotener Eintrag gewinnt. Sonst verlässt nichts den Container, auch keine Namensauflösung (der Proxy löst Namen selbst auf). Seine Verweigerungen werden gemeldet, sobald sie geschehen, für dieses Backend.</translation>
+    </message>
+    <message>
+        <source>Needs allowed domains. On an engine reached over SSH as locally: the engine&apos;s filtering proxy, on this computer, checks every target against the allowed and denied domains first, then reaches it only through the upstream proxy (CONNECT host:port, over TLS to the proxy when its URL is https, verified against the system&apos;s authorities and the policy&apos;s extra ones; plain HTTP requests too), never directly; the engine, not the container, connects to the upstream proxy, and the upstream proxy resolves the names. Its credential is read from the secret storage when a connection needs it and sent to the upstream proxy alone, never to the remote host. Its refusals (407, 403) are reported as network refusals for this backend; its other failures, and an unreachable proxy, answer the command&apos;s connection with the reason.</source>
+        <translation>Benötigt erlaubte Domains. Bei einer über SSH erreichten Engine wie lokal: Der Filter-Proxy der Engine auf diesem Computer prüft jedes Ziel zuerst gegen die erlaubten und verbotenen Domains und erreicht es dann nur über den vorgeschalteten Proxy (CONNECT host:port, per TLS zum Proxy, wenn seine URL https ist, geprüft gegen die Zertifizierungsstellen des Systems und die zusätzlichen der Richtlinie; auch einfache HTTP-Anfragen), nie direkt; die Engine, nicht der Container, verbindet sich mit dem vorgeschalteten Proxy, und dieser löst die Namen auf. Seine Zugangsdaten werden aus dem Geheimnisspeicher gelesen, wenn eine Verbindung sie braucht, und nur an den vorgeschalteten Proxy gesendet, nie an den entfernten Host. Seine Verweigerungen (407, 403) werden als Netzwerkverweigerungen für dieses Backend gemeldet; seine anderen Fehler und ein unerreichbarer Proxy beantworten die Verbindung des Befehls mit dem Grund.</translation>
+    </message>
+    <message>
+        <source>Refused on an engine reached over SSH (the endpoint setting): only the filtering proxy&apos;s socket is forwarded there, not the engine&apos;s certificate authority&apos;s bundle or its SSH agent, so nothing runs under such a policy.</source>
+        <translation>Abgewiesen bei einer über SSH erreichten Engine (die Endpunkt-Einstellung): Nur der Socket des Filter-Proxys wird dorthin weitergeleitet, nicht das Bündel der Zertifizierungsstelle der Engine und nicht ihr SSH-Agent, daher läuft unter einer solchen Richtlinie nichts.</translation>
+    </message>
+    <message>
+        <source>Network none: the container has no network interface but loopback. Full: the remote engine&apos;s default network. Allowlist: refused on an engine reached over TLS (nothing runs), since the engine&apos;s filtering proxy is forwarded over SSH only, and no container gets more network than the policy allows.</source>
+        <translation>Netzwerk none: Der Container hat keine Netzwerkschnittstelle außer Loopback. Full: das Standardnetzwerk der entfernten Engine. Allowlist: abgewiesen bei einer über TLS erreichten Engine (nichts läuft), da der Filter-Proxy der Engine nur über SSH weitergeleitet wird und kein Container mehr Netzwerk erhält, als die Richtlinie erlaubt.</translation>
+    </message>
+    <message>
+        <source>Refused on an engine reached over TLS (the endpoint setting): the engine&apos;s filtering proxy and SSH agent are not forwarded there, so nothing runs under such a policy.</source>
+        <translation>Abgewiesen bei einer über TLS erreichten Engine (die Endpunkt-Einstellung): Filter-Proxy und SSH-Agent der Engine werden nicht dorthin weitergeleitet, daher läuft unter einer solchen Richtlinie nichts.</translation>
+    </message>
+    <message>
+        <source>Never granted, whatever the policy allows: the container on the remote host gets no runtime socket, session bus or other channel to that host&apos;s programs, nor to this computer&apos;s (the filtering proxy&apos;s forwarded socket, mounted under the allowlist network mode, only relays connections to the allowed domains).</source>
+        <translation>Nie gewährt, was auch immer die Richtlinie erlaubt: Der Container auf dem entfernten Host erhält keinen Socket der Laufzeitumgebung, keinen Sitzungsbus und keinen anderen Kanal zu den Programmen dieses Hosts oder zu denen dieses Computers (der weitergeleitete Socket des Filter-Proxys, im Netzwerkmodus Allowlist eingehängt, leitet nur Verbindungen zu den erlaubten Domains weiter).</translation>
+    </message>
+    <message numerus="yes">
+        <source>Removed %n container(s) from the engine at %1 that commands of this computer had left there (their engine process ended, or its connection to the engine died under them).</source>
+        <translation>
+            <numerusform>%n Container von der Engine unter %1 entfernt, den Befehle dieses Computers dort zurückgelassen hatten (ihr Engine-Prozess endete oder seine Verbindung zur Engine brach unter ihnen ab).</numerusform>
+            <numerusform>%n Container von der Engine unter %1 entfernt, die Befehle dieses Computers dort zurückgelassen hatten (ihr Engine-Prozess endete oder seine Verbindung zur Engine brach unter ihnen ab).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Containers left on the engine at %1 by earlier commands could not all be removed: %2</source>
+        <translation>Nicht alle Container, die frühere Befehle auf der Engine unter %1 zurückgelassen haben, konnten entfernt werden: %2</translation>
+    </message>
+    <message>
+        <source>The endpoint &quot;%1&quot; is neither a unix socket (unix:///path or /path), an SSH endpoint (ssh://user@host[:port][/socket/path]) nor a TCP endpoint (tcp://host:port).</source>
+        <translation>Der Endpunkt „%1“ ist weder ein Unix-Socket (unix:///path oder /path) noch ein SSH-Endpunkt (ssh://user@host[:port][/socket/path]) noch ein TCP-Endpunkt (tcp://host:port).</translation>
+    </message>
+    <message>
+        <source>The engine has no folder for the remote engine&apos;s socket.</source>
+        <translation>Die Engine hat keinen Ordner für den Socket der entfernten Engine.</translation>
+    </message>
+    <message>
+        <source>Plain TCP to %1 is refused: anyone on the network between could read and change the commands, their output and the workspace, and drive the engine. Set tlsCaCert (and tlsCert with the secret tlsKey) to reach it over TLS, or reach it over SSH (ssh://). Plain TCP is accepted only to a loopback address (127.0.0.0/8, ::1, localhost).</source>
+        <translation>Reines TCP zu %1 wird abgewiesen: Jeder im Netzwerk dazwischen könnte die Befehle, ihre Ausgabe und den Arbeitsbereich lesen und ändern und die Engine steuern. Setzen Sie tlsCaCert (und tlsCert mit dem Geheimnis tlsKey), um sie über TLS zu erreichen, oder erreichen Sie sie über SSH (ssh://). Reines TCP wird nur zu einer Loopback-Adresse zugelassen (127.0.0.0/8, ::1, localhost).</translation>
+    </message>
+    <message>
+        <source>A client certificate is set for %1 but no CA certificate: set tlsCaCert to the file of the CA the engine&apos;s certificate was made with, so the engine is verified.</source>
+        <translation>Für %1 ist ein Client-Zertifikat gesetzt, aber kein CA-Zertifikat: Setzen Sie tlsCaCert auf die Datei der CA, mit der das Zertifikat der Engine erstellt wurde, damit die Engine geprüft wird.</translation>
+    </message>
+    <message>
+        <source>The engine at %1 answers %2 and holds the image %3 (OCI runtimes: %4). Commands run there under %5, each in a container of its own, with the workspace copied in before and brought back after it.</source>
+        <translation>Die Engine unter %1 antwortet mit %2 und hat das Image %3 (OCI-Laufzeiten: %4). Befehle laufen dort unter %5, jeder in einem eigenen Container, wobei der Arbeitsbereich vor ihm hineinkopiert und nach ihm zurückgeholt wird.</translation>
+    </message>
+    <message>
+        <source>The connection to the engine has ended.</source>
+        <translation>Die Verbindung zur Engine wurde beendet.</translation>
+    </message>
+    <message>
+        <source>the connection to the engine was closed when the backend was deactivated</source>
+        <translation>die Verbindung zur Engine wurde geschlossen, als das Backend deaktiviert wurde</translation>
+    </message>
+    <message>
+        <source>the connection to the engine ended</source>
+        <translation>die Verbindung zur Engine wurde beendet</translation>
+    </message>
+    <message>
+        <source>the filtering proxy is forwarded to engines reached over SSH only</source>
+        <translation>der Filter-Proxy wird nur an über SSH erreichte Engines weitergeleitet</translation>
     </message>
 </context>
 <context>
@@ -1392,6 +1466,57 @@
     </message>
 </context>
 <context>
+    <name>SshReverseForward</name>
+    <message>
+        <source>the SSH connection was closed</source>
+        <translation>die SSH-Verbindung wurde geschlossen</translation>
+    </message>
+    <message>
+        <source>ssh could not be started</source>
+        <translation>ssh konnte nicht gestartet werden</translation>
+    </message>
+    <message>
+        <source>ssh -O %1 did not succeed</source>
+        <translation>ssh -O %1 war nicht erfolgreich</translation>
+    </message>
+    <message>
+        <source>The SSH connection to the engine has ended.</source>
+        <translation>Die SSH-Verbindung zur Engine wurde beendet.</translation>
+    </message>
+    <message>
+        <source>The proxy&apos;s socket %1 cannot be forwarded over SSH.</source>
+        <translation>Der Socket %1 des Proxys kann nicht über SSH weitergeleitet werden.</translation>
+    </message>
+    <message>
+        <source>The ssh program (OpenSSH&apos;s client) is not installed here.</source>
+        <translation>Das Programm ssh (der Client von OpenSSH) ist hier nicht installiert.</translation>
+    </message>
+    <message>
+        <source>No pipe for ssh: %1</source>
+        <translation>Keine Pipe für ssh: %1</translation>
+    </message>
+    <message>
+        <source>ssh could not be started.</source>
+        <translation>ssh konnte nicht gestartet werden.</translation>
+    </message>
+    <message>
+        <source>The remote host did not make a private folder for the filtering proxy&apos;s socket (mktemp -d under umask 077 over SSH): %1</source>
+        <translation>Der entfernte Host hat keinen privaten Ordner für den Socket des Filter-Proxys angelegt (mktemp -d unter umask 077 über SSH): %1</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>keine Antwort</translation>
+    </message>
+    <message>
+        <source>The remote host&apos;s sshd did not forward the filtering proxy&apos;s socket (remote stream-local forwarding, which sshd_config&apos;s AllowStreamLocalForwarding and DisableForwarding govern): %1</source>
+        <translation>Der sshd des entfernten Hosts hat den Socket des Filter-Proxys nicht weitergeleitet (Remote-Stream-Local-Weiterleitung, die AllowStreamLocalForwarding und DisableForwarding in sshd_config steuern): %1</translation>
+    </message>
+    <message>
+        <source>No thread to watch the filtering proxy&apos;s forward: %1</source>
+        <translation>Kein Thread zum Überwachen der Weiterleitung des Filter-Proxys: %1</translation>
+    </message>
+</context>
+<context>
     <name>SshTunnel</name>
     <message>
         <source>The SSH connection to %1 ended: %2</source>
@@ -1441,6 +1566,10 @@
         <source>SSH connection: %1 port %2 did not answer within %3 seconds.</source>
         <translation>SSH-Verbindung: %1 Port %2 hat nicht innerhalb von %3 Sekunden geantwortet.</translation>
     </message>
+    <message>
+        <source>over SSH</source>
+        <translation>über SSH</translation>
+    </message>
 </context>
 <context>
     <name>SyncedWorkspace</name>
@@ -1483,6 +1612,159 @@
     <message>
         <source>%1 (changed on this computer too, and %2: %3)</source>
         <translation>%1 (auch auf diesem Computer geändert, und %2: %3)</translation>
+    </message>
+</context>
+<context>
+    <name>TcpEndpoint</name>
+    <message>
+        <source>The endpoint &quot;%1&quot; is not a TCP endpoint tcp://host:port: %2</source>
+        <translation>Der Endpunkt „%1“ ist kein TCP-Endpunkt tcp://host:port: %2</translation>
+    </message>
+    <message>
+        <source>it does not start with tcp://</source>
+        <translation>er beginnt nicht mit tcp://</translation>
+    </message>
+    <message>
+        <source>the host &quot;%1&quot; is not a host name or address</source>
+        <translation>der Host „%1“ ist weder ein Hostname noch eine Adresse</translation>
+    </message>
+    <message>
+        <source>it names no port (Docker&apos;s TLS port is 2376)</source>
+        <translation>er nennt keinen Port (der TLS-Port von Docker ist 2376)</translation>
+    </message>
+    <message>
+        <source>a user or password is not accepted; the client certificate identifies you</source>
+        <translation>ein Benutzer oder Passwort wird nicht angenommen; das Client-Zertifikat weist Sie aus</translation>
+    </message>
+    <message>
+        <source>it has a path</source>
+        <translation>er enthält einen Pfad</translation>
+    </message>
+    <message>
+        <source>it has a query or fragment</source>
+        <translation>er enthält eine Query oder ein Fragment</translation>
+    </message>
+</context>
+<context>
+    <name>TlsRelay</name>
+    <message>
+        <source>The connection to the engine at %1 broke: %2</source>
+        <translation>Die Verbindung zur Engine unter %1 ist abgebrochen: %2</translation>
+    </message>
+    <message>
+        <source>DNS: the host name %1 could not be resolved (%2). Check the host in the endpoint.</source>
+        <translation>DNS: Der Hostname %1 konnte nicht aufgelöst werden (%2). Prüfen Sie den Host im Endpunkt.</translation>
+    </message>
+    <message>
+        <source>The connection was closed.</source>
+        <translation>Die Verbindung wurde geschlossen.</translation>
+    </message>
+    <message>
+        <source>Connection refused: nothing listens on %1 port %2. Start the engine&apos;s TLS service there (or correct the port in the endpoint).</source>
+        <translation>Verbindung abgewiesen: Auf %1 Port %2 lauscht nichts. Starten Sie dort den TLS-Dienst der Engine (oder korrigieren Sie den Port im Endpunkt).</translation>
+    </message>
+    <message>
+        <source>Connection: %1 port %2 did not answer within %3 seconds.</source>
+        <translation>Verbindung: %1 Port %2 hat nicht innerhalb von %3 Sekunden geantwortet.</translation>
+    </message>
+    <message>
+        <source>Connection: %1 port %2 cannot be reached (%3).</source>
+        <translation>Verbindung: %1 Port %2 ist nicht erreichbar (%3).</translation>
+    </message>
+    <message>
+        <source>TLS verification: the certificate the engine at %1 presents does not name %2, the host in the endpoint, and host names are always checked. Use the name the certificate is made for, or have one made that names this host.</source>
+        <translation>TLS-Prüfung: Das Zertifikat, das die Engine unter %1 vorlegt, nennt nicht %2, den Host im Endpunkt, und Hostnamen werden immer geprüft. Verwenden Sie den Namen, für den das Zertifikat erstellt ist, oder lassen Sie eines erstellen, das diesen Host nennt.</translation>
+    </message>
+    <message>
+        <source>TLS verification: the certificate the engine at %1 presents is not valid now (%2). Renew it on the engine&apos;s host.</source>
+        <translation>TLS-Prüfung: Das Zertifikat, das die Engine unter %1 vorlegt, ist derzeit nicht gültig (%2). Erneuern Sie es auf dem Host der Engine.</translation>
+    </message>
+    <message>
+        <source>TLS verification: the certificate the engine at %1 presents is not signed by the CA in tlsCaCert (%2): %3. Set tlsCaCert to the CA the engine&apos;s certificate was made with.</source>
+        <translation>TLS-Prüfung: Das Zertifikat, das die Engine unter %1 vorlegt, ist nicht von der CA in tlsCaCert (%2) signiert: %3. Setzen Sie tlsCaCert auf die CA, mit der das Zertifikat der Engine erstellt wurde.</translation>
+    </message>
+    <message>
+        <source>TLS client certificate: the engine at %1 asks for a client certificate and none is set (%2). Set tlsCert, and store its key as the secret tlsKey.</source>
+        <translation>TLS-Client-Zertifikat: Die Engine unter %1 verlangt ein Client-Zertifikat, und keines ist gesetzt (%2). Setzen Sie tlsCert und speichern Sie seinen Schlüssel als Geheimnis tlsKey.</translation>
+    </message>
+    <message>
+        <source>TLS client certificate: the engine at %1 refused the client certificate in tlsCert (%2). It must be made with a CA the engine trusts, and be valid.</source>
+        <translation>TLS-Client-Zertifikat: Die Engine unter %1 hat das Client-Zertifikat in tlsCert abgewiesen (%2). Es muss mit einer CA erstellt sein, der die Engine vertraut, und gültig sein.</translation>
+    </message>
+    <message>
+        <source>TLS: the connection to the engine at %1 failed (%2).</source>
+        <translation>TLS: Die Verbindung zur Engine unter %1 ist fehlgeschlagen (%2).</translation>
+    </message>
+    <message>
+        <source>TLS client certificate: the engine at %1 ended the connection right after the handshake, before answering (%2): it most likely refused the client certificate in tlsCert, which must be made with a CA the engine trusts, and be valid.</source>
+        <translation>TLS-Client-Zertifikat: Die Engine unter %1 hat die Verbindung direkt nach dem Handshake beendet, bevor sie antwortete (%2): Sehr wahrscheinlich hat sie das Client-Zertifikat in tlsCert abgewiesen, das mit einer CA erstellt sein muss, der die Engine vertraut, und gültig sein muss.</translation>
+    </message>
+    <message>
+        <source>TLS client certificate: the engine at %1 ended the connection right after the handshake, before answering (%2): it most likely asks for a client certificate, and none is set. Set tlsCert, and store its key as the secret tlsKey.</source>
+        <translation>TLS-Client-Zertifikat: Die Engine unter %1 hat die Verbindung direkt nach dem Handshake beendet, bevor sie antwortete (%2): Sehr wahrscheinlich verlangt sie ein Client-Zertifikat, und keines ist gesetzt. Setzen Sie tlsCert und speichern Sie seinen Schlüssel als Geheimnis tlsKey.</translation>
+    </message>
+    <message>
+        <source>TLS: the engine at %1 did not finish the handshake within %2 seconds.</source>
+        <translation>TLS: Die Engine unter %1 hat den Handshake nicht innerhalb von %2 Sekunden abgeschlossen.</translation>
+    </message>
+</context>
+<context>
+    <name>TlsTunnel</name>
+    <message>
+        <source>The %1 file %2 (%3) cannot be read: %4</source>
+        <translation>Die Datei %2 (%3) für das %1 kann nicht gelesen werden: %4</translation>
+    </message>
+    <message>
+        <source>The %1 file %2 (%3) holds no PEM certificate.</source>
+        <translation>Die Datei %2 (%3) für das %1 enthält kein PEM-Zertifikat.</translation>
+    </message>
+    <message>
+        <source>TLS cannot be set up here (OpenSSL).</source>
+        <translation>TLS kann hier nicht eingerichtet werden (OpenSSL).</translation>
+    </message>
+    <message>
+        <source>CA certificate</source>
+        <translation>CA-Zertifikat</translation>
+    </message>
+    <message>
+        <source>client certificate</source>
+        <translation>Client-Zertifikat</translation>
+    </message>
+    <message>
+        <source>The client certificate&apos;s key (the secret tlsKey) is not stored. Store its PEM text: sandboxctl secret set atom-pack:power-pack:docker tlsKey &lt; key.pem</source>
+        <translation>Der Schlüssel des Client-Zertifikats (das Geheimnis tlsKey) ist nicht gespeichert. Speichern Sie seinen PEM-Text: sandboxctl secret set atom-pack:power-pack:docker tlsKey &lt; key.pem</translation>
+    </message>
+    <message>
+        <source>The client certificate&apos;s key (the secret tlsKey) could not be read: %1</source>
+        <translation>Der Schlüssel des Client-Zertifikats (das Geheimnis tlsKey) konnte nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>The secret tlsKey is not a private key in PEM form without a passphrase.</source>
+        <translation>Das Geheimnis tlsKey ist kein privater Schlüssel in PEM-Form ohne Passphrase.</translation>
+    </message>
+    <message>
+        <source>The secret tlsKey is not the key of the client certificate in %1 (tlsCert).</source>
+        <translation>Das Geheimnis tlsKey ist nicht der Schlüssel des Client-Zertifikats in %1 (tlsCert).</translation>
+    </message>
+    <message>
+        <source>The folder %1 has too long a path for a socket.</source>
+        <translation>Der Pfad des Ordners %1 ist für einen Socket zu lang.</translation>
+    </message>
+    <message>
+        <source>Cannot listen on %1: %2</source>
+        <translation>Auf %1 kann nicht gelauscht werden: %2</translation>
+    </message>
+    <message>
+        <source>The TLS connection&apos;s thread could not be started.</source>
+        <translation>Der Thread der TLS-Verbindung konnte nicht gestartet werden.</translation>
+    </message>
+    <message>
+        <source>over plain TCP (loopback)</source>
+        <translation>über reines TCP (Loopback)</translation>
+    </message>
+    <message>
+        <source>over TLS</source>
+        <translation>über TLS</translation>
     </message>
 </context>
 <context>
@@ -5019,6 +5301,24 @@
         <source>sandbox: the workspace was not brought back from %1
 </source>
         <translation>sandbox: der Arbeitsbereich wurde nicht zurückgeholt (Quelle: %1)
+</translation>
+    </message>
+    <message>
+        <source>no filtering proxy is available to this backend</source>
+        <translation>diesem Backend steht kein Filter-Proxy zur Verfügung</translation>
+    </message>
+    <message>
+        <source>the container&apos;s proxy bridge did not start: %1</source>
+        <translation>die Proxy-Brücke des Containers ist nicht gestartet: %1</translation>
+    </message>
+    <message>
+        <source>exit status %1</source>
+        <translation>Exit-Status %1</translation>
+    </message>
+    <message>
+        <source>sandbox: the filtering proxy&apos;s forward to %1 ended while the command ran; its connections through the proxy failed from then on
+</source>
+        <translation>sandbox: die Weiterleitung des Filter-Proxys zu %1 endete, während der Befehl lief; seine Verbindungen über den Proxy schlugen von da an fehl
 </translation>
     </message>
 </context>

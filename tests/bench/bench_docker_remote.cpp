@@ -16,6 +16,7 @@
 #include "LatencyTable.h"
 #include "LauncherCommand.h"
 #include "OpenSshRig.h"
+#include "TlsFrontRig.h"
 #include "core/backends/BackendHost.h"
 #include "core/backends/HostInteractionBroker.h"
 #include "core/packs/AtomPack.h"
@@ -39,6 +40,7 @@
 using namespace sandbox;
 using sandbox::bench::spawnAndWait;
 using sandbox::test::OpenSshRig;
+using sandbox::test::TlsFrontRig;
 
 namespace {
 
@@ -509,6 +511,20 @@ int main(int argc, char **argv)
                           podmanEnvironment,
                           {} };
         endpoints.push_back(std::move(overSsh));
+    }
+    // tcp:// with TLS client certificates, through Debian's stunnel before the same socket
+    // (the tests' TlsFrontRig). Podman's client speaks no TLS to an engine: no podman row.
+    TlsFrontRig front;
+    if (const QString tlsProblem = front.start(socket); tlsProblem.isEmpty()) {
+        ResolvedSettings overTls = settingsFor(QStringLiteral("tcp://127.0.0.1:%1").arg(front.port()));
+        overTls.values.values.insert(QStringLiteral("tlsCaCert"), front.path(QStringLiteral("ca.pem")));
+        overTls.values.values.insert(QStringLiteral("tlsCert"), front.path(QStringLiteral("client.pem")));
+        QFile key(front.path(QStringLiteral("client-key.pem")));
+        if (key.open(QIODevice::ReadOnly))
+            overTls.secrets.insert(QStringLiteral("tlsKey"), QString::fromUtf8(key.readAll()));
+        endpoints.push_back(Endpoint{ QStringLiteral("tcp:// (TLS)"), overTls, {}, {}, {} });
+    } else {
+        std::fprintf(stderr, "bench_docker_remote: no TLS front, so no tcp:// rows: %s\n", qPrintable(tlsProblem));
     }
     for (size_t i = 0; i < endpoints.size(); ++i)
         endpoints[i].backend = prepareBackend(*pack, broker, scratch.filePath(QStringLiteral("state-%1").arg(i)),
