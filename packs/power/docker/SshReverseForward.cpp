@@ -1,5 +1,6 @@
 #include "SshReverseForward.h"
 
+#include "ArgumentVector.h"
 #include "SshTunnel.h"
 
 #include <QDeadlineTimer>
@@ -55,13 +56,7 @@ bool plainPath(const QString &path)
 // and stderr into `output`; -1 when it could not start.
 pid_t spawn(const QStringList &arguments, int input, int output)
 {
-    std::vector<QByteArray> storage;
-    for (const QString &argument : arguments)
-        storage.push_back(argument.toLocal8Bit());
-    std::vector<char *> argv;
-    for (QByteArray &argument : storage)
-        argv.push_back(argument.data());
-    argv.push_back(nullptr);
+    ArgumentVector argv(arguments);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     if (input >= 0)
@@ -71,7 +66,7 @@ pid_t spawn(const QStringList &arguments, int input, int output)
     posix_spawn_file_actions_adddup2(&actions, output, 1);
     posix_spawn_file_actions_adddup2(&actions, output, 2);
     pid_t pid = -1;
-    const int spawned = ::posix_spawn(&pid, argv.front(), &actions, nullptr, argv.data(), environ);
+    const int spawned = ::posix_spawn(&pid, argv.program(), &actions, nullptr, argv.argv(), environ);
     posix_spawn_file_actions_destroy(&actions);
     return spawned == 0 ? pid : -1;
 }

@@ -1,5 +1,7 @@
 #include "SshTunnel.h"
 
+#include "ArgumentVector.h"
+
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -195,14 +197,7 @@ Result<std::unique_ptr<SshTunnel>> SshTunnel::open(const SshEndpoint &endpoint, 
         arguments << QStringLiteral("-o") << QStringLiteral("UserKnownHostsFile=") + options.knownHostsFile;
     arguments << QStringLiteral("--") << endpoint.host;
 
-    std::vector<QByteArray> storage;
-    storage.push_back(QFile::encodeName(ssh));
-    for (const QString &argument : std::as_const(arguments))
-        storage.push_back(argument.toLocal8Bit());
-    std::vector<char *> argv;
-    for (QByteArray &argument : storage)
-        argv.push_back(argument.data());
-    argv.push_back(nullptr);
+    ArgumentVector argv(QStringList{ ssh } + arguments);
 
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -211,7 +206,7 @@ Result<std::unique_ptr<SshTunnel>> SshTunnel::open(const SshEndpoint &endpoint, 
     const QByteArray logPath = QFile::encodeName(log);
     posix_spawn_file_actions_addopen(&actions, 2, logPath.constData(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     pid_t pid = -1;
-    const int spawned = ::posix_spawn(&pid, argv.front(), &actions, nullptr, argv.data(), environ);
+    const int spawned = ::posix_spawn(&pid, argv.program(), &actions, nullptr, argv.argv(), environ);
     posix_spawn_file_actions_destroy(&actions);
     if (spawned != 0)
         return Error{ QStringLiteral("endpoint"),
