@@ -3,6 +3,7 @@
 // helper store against a real loopback HTTP server.
 #include "TestFiles.h"
 #include "launchers/vm/VmLauncher.h"
+#include "launchers/vm/VmMachine.h"
 #include "launchers/vm/drivers/HyperVDriver.h"
 #include "launchers/vm/drivers/QemuDriver.h"
 #include "launchers/vm/drivers/VfkitDriver.h"
@@ -65,6 +66,7 @@ private slots:
     void layoutRefusesWhatItCannotShare();
     void aRunningVmServesOnlyLayoutsThatAllowAllItShares();
     void aShareSwappedOrGoneAfterTheLayoutIsNotShared();
+    void aRunningVmServesOnWhenAShareOfItsIsRemoved();
     void modulesComeWithTheirDependenciesInLoadOrder();
     void initramfsUnpacksWithTheRealCpio();
     void qemuCommandHasNoNetworkAndReadOnlyShares();
@@ -395,6 +397,60 @@ void TestVmGuest::aShareSwappedOrGoneAfterTheLayoutIsNotShared()
     QVERIFY(OpenedShares::open(again, &none));
     QVERIFY2(none.isEmpty(), qPrintable(none.join(QLatin1Char(' '))));
     QCOMPARE(again.shares, layout.shares);
+}
+
+void TestVmGuest::aRunningVmServesOnWhenAShareOfItsIsRemoved()
+{
+    // A home split around its denied ~/.ssh: each of its other folders is a share of its own.
+    QTemporaryDir scratch(m_root->filePath(QStringLiteral("removed-XXXXXX")));
+    QVERIFY(scratch.isValid());
+    QDir root(scratch.path());
+    for (const char *dir : { "ws", "home/.ssh", "home/kept", "home/removed/inner", "home/moved", "home/recreated" })
+        QVERIFY(root.mkpath(QString::fromLatin1(dir)));
+    QVERIFY(writeFile(root.filePath(QStringLiteral("home/moved/notes")), "moved along"));
+    const QString ws = root.filePath(QStringLiteral("ws"));
+    const QString home = root.filePath(QStringLiteral("home"));
+    Policy policy = Policy::defaults();
+    policy.readable = { home };
+    policy.writable.append(home + QStringLiteral("/recreated"));
+    const GuestLayout booted = GuestLayout::fromPolicy(policy, ws, home).value();
+    for (const char *dir : { "kept", "removed", "moved", "recreated" })
+        QVERIFY2(shareAt(booted, home + QLatin1Char('/') + QString::fromLatin1(dir)), dir);
+
+    // The VM started with that layout, its shares held open as QEMU is given them.
+    GuestLayout shared = booted;
+    VmSpec spec;
+    spec.openedShares = OpenedShares::open(shared, nullptr);
+    spec.shares = shared.shares;
+    VmMachine machine(VmDriver::Command{}, spec, booted, 1000);
+    QCOMPARE(machine.servingLayout(), booted);
+
+    // Another program removes a folder of the home: the next spawn's layout no longer has it.
+    // The VM serves it still (the removed folder is empty and can get nothing again), where
+    // its layout as it booted does not.
+    QVERIFY(QDir(home + QStringLiteral("/removed")).removeRecursively());
+    const GuestLayout afterRemoval = GuestLayout::fromPolicy(policy, ws, home).value();
+    QVERIFY(afterRemoval.key() != booted.key());
+    QVERIFY(!afterRemoval.isServedBy(booted));
+    QCOMPARE(spec.openedShares->removed(), QStringList{ home + QStringLiteral("/removed") });
+    QVERIFY(!sharesInside(machine.servingLayout(), home + QStringLiteral("/removed")));
+    QVERIFY(afterRemoval.isServedBy(machine.servingLayout()));
+
+    // A folder renamed away is not removed: the VM still shows what it holds under its old
+    // name, which the next layout no longer allows there. It serves no more.
+    QVERIFY(root.rename(QStringLiteral("home/moved"), QStringLiteral("moved-away")));
+    const GuestLayout afterMove = GuestLayout::fromPolicy(policy, ws, home).value();
+    QVERIFY(shareAt(machine.servingLayout(), home + QStringLiteral("/moved")));
+    QVERIFY(!afterMove.isServedBy(machine.servingLayout()));
+    QVERIFY(root.rename(QStringLiteral("moved-away"), QStringLiteral("home/moved")));
+    QVERIFY(afterRemoval.isServedBy(machine.servingLayout()));
+
+    // A writable folder removed and made again: the VM holds the removed one, where nothing
+    // can be written, so it serves no spawn that needs the new one, even of the same layout.
+    QVERIFY(root.rmdir(QStringLiteral("home/recreated")) && root.mkdir(QStringLiteral("home/recreated")));
+    const GuestLayout afterRecreation = GuestLayout::fromPolicy(policy, ws, home).value();
+    QCOMPARE(afterRecreation.key(), afterRemoval.key());
+    QVERIFY(!afterRecreation.isServedBy(machine.servingLayout()));
 }
 
 void TestVmGuest::modulesComeWithTheirDependenciesInLoadOrder()

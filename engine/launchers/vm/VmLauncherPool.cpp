@@ -51,12 +51,15 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::machineFor(const GuestLayout &lay
     const QString key = layout.key();
     {
         QMutexLocker lock(&m_mutex);
+        // The VM of this very layout first; then one that serves it, as it is now: a
+        // directory removed since it started (another program's temporary folder beside a
+        // denied path) takes no VM out of service, nor makes every later spawn boot one.
         for (const std::shared_ptr<VmMachine> &machine : std::as_const(m_machines)) {
-            if (machine->layoutKey() == key && !machine->hasFailed())
+            if (machine->layoutKey() == key && !machine->hasFailed() && layout.isServedBy(machine->servingLayout()))
                 return machine;
         }
         for (const std::shared_ptr<VmMachine> &machine : std::as_const(m_machines)) {
-            if (!machine->hasFailed() && layout.isServedBy(machine->layout()))
+            if (!machine->hasFailed() && layout.isServedBy(machine->servingLayout()))
                 return machine;
         }
     }

@@ -86,6 +86,7 @@ VmMachine::VmMachine(VmDriver::Command command, VmSpec spec, GuestLayout layout,
     , m_spec(std::move(spec))
     , m_layout(std::move(layout))
     , m_layoutKey(m_layout.key())
+    , m_heldShares(m_spec.openedShares)
     , m_bootTimeoutMs(bootTimeoutMs)
     , m_restoring(restoring)
 {
@@ -348,6 +349,19 @@ void VmMachine::attachShares()
     writeNow(guest::Attach, kAttachId, m_layout.layoutFile());
 }
 
+GuestLayout VmMachine::servingLayout() const
+{
+    QStringList removed;
+    {
+        QMutexLocker locker(&m_heldMutex);
+        if (m_heldShares)
+            removed = m_heldShares->removed();
+    }
+    GuestLayout serving = m_layout;
+    serving.shares.removeIf([&](const GuestLayout::Share &share) { return removed.contains(share.hostPath); });
+    return serving;
+}
+
 void VmMachine::setColdFallback(VmDriver::Command coldCommand, VmSpec coldSpec, int coldTimeoutMs)
 {
     m_coldCommand = std::move(coldCommand);
@@ -396,6 +410,10 @@ void VmMachine::bootCold(const QString &reason)
         QFile::remove(m_spec.monitorSocket);
     m_command = std::exchange(m_coldCommand, VmDriver::Command{});
     m_spec = m_coldSpec;
+    {
+        QMutexLocker locker(&m_heldMutex);
+        m_heldShares = m_spec.openedShares;
+    }
     m_bootTimeoutMs = m_coldTimeoutMs;
     emit fellBack(reason);
     start();

@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QHash>
 #include <QLocalSocket>
+#include <QMutex>
 #include <QObject>
 #include <QProcess>
 #include <QSet>
@@ -48,6 +49,11 @@ public:
     QString failure() const { return m_failure; }
     QString layoutKey() const { return m_layoutKey; }
     const GuestLayout &layout() const { return m_layout; }
+    // The layout this VM serves spawns under now (thread-safe): layout() less the shares whose
+    // directories have been removed since it started (OpenedShares::removed()), which show
+    // nothing in it. A layout computed after such a removal no longer has them, and without
+    // this every later spawn would boot a VM of its own.
+    GuestLayout servingLayout() const;
     const VmSpec &spec() const { return m_spec; }
     qint64 hostPid() const { return m_process.processId(); }
     qint64 bootMs() const { return m_bootMs; }
@@ -111,6 +117,9 @@ private:
     VmSpec m_spec;
     GuestLayout m_layout;
     QString m_layoutKey;
+    // The share directories QEMU was given (those of the cold boot once a restore fell back).
+    mutable QMutex m_heldMutex;
+    std::shared_ptr<const OpenedShares> m_heldShares;
     int m_bootTimeoutMs;
     QProcess m_process;
     UserNetwork *m_network = nullptr; // network full: QEMU's namespace and slirp4netns

@@ -6,6 +6,7 @@
 
 #ifdef Q_OS_LINUX
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -56,6 +57,7 @@ std::shared_ptr<const OpenedShares> OpenedShares::open(GuestLayout &layout, QStr
         }
         layout.shares.append(share);
         opened->m_descriptors.append(descriptor);
+        opened->m_paths.append(share.hostPath);
     }
     if (dropped)
         dropped->append(gone);
@@ -65,6 +67,21 @@ std::shared_ptr<const OpenedShares> OpenedShares::open(GuestLayout &layout, QStr
     Q_UNUSED(dropped)
     return nullptr;
 #endif
+}
+
+QStringList OpenedShares::removed() const
+{
+    QStringList gone;
+#ifdef Q_OS_LINUX
+    for (qsizetype i = 0; i < m_descriptors.size(); ++i) {
+        struct stat status
+        {
+        };
+        if (::fstat(m_descriptors.at(i), &status) == 0 && status.st_nlink == 0)
+            gone.append(m_paths.at(i));
+    }
+#endif
+    return gone;
 }
 
 } // namespace sandbox

@@ -29,9 +29,15 @@ public:
 
     // One descriptor per share of the layout it was opened for, in its order.
     const QList<int> &descriptors() const { return m_descriptors; }
+    // The host paths of the shares whose directories have been removed since they were
+    // opened (no name is left to them): such a directory is empty and can never get an entry
+    // again, so a VM sharing it shows nothing through it. A directory renamed away is not
+    // removed: a VM sharing it still shows what it holds.
+    QStringList removed() const;
 
 private:
     QList<int> m_descriptors;
+    QStringList m_paths;
 };
 
 } // namespace sandbox
