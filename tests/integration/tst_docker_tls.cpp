@@ -62,7 +62,7 @@ private:
     // Expects the activation to fail naming `field` and saying `words`, Docker on TLS still serving.
     void expectRefusal(const Outcome &activated, const QString &field, const QString &words);
     QString writePolicy(const QString &network);
-    Outcome run(const QString &script, const QByteArray &input = {});
+    Outcome run(const QString &script, const QByteArray &input = {}, int timeoutMs = 60000);
     std::unique_ptr<QProcess> startRun(const QString &script);
     qint64 runningCommand();
     int containersLeft();
@@ -175,11 +175,11 @@ QString TestDockerTls::writePolicy(const QString &network)
     return writeFile(file, QJsonDocument(policy).toJson()) ? file : QString();
 }
 
-Outcome TestDockerTls::run(const QString &script, const QByteArray &input)
+Outcome TestDockerTls::run(const QString &script, const QByteArray &input, int timeoutMs)
 {
     return m_daemon.ctl({ QStringLiteral("run"), QStringLiteral("--policy"), m_nonePolicy, QStringLiteral("--"),
                           QStringLiteral("/bin/sh"), QStringLiteral("-c"), script },
-                        input, 60000);
+                        input, timeoutMs);
 }
 
 std::unique_ptr<QProcess> TestDockerTls::startRun(const QString &script)
@@ -428,10 +428,7 @@ void TestDockerTls::deadFrontEndsTheCommand()
     QVERIFY(!running->readAllStandardOutput().contains("never"));
     // The next command is refused, naming the same.
     // Bounded beyond the engine's own request limit (30 s): what this waits for is its answer.
-    const Outcome after
-        = m_daemon.ctl({ QStringLiteral("run"), QStringLiteral("--policy"), m_nonePolicy, QStringLiteral("--"),
-                         QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("echo never") },
-                       {}, 120000);
+    const Outcome after = run(QStringLiteral("echo never"), {}, 120000);
     const QByteArray told
         = "exit " + QByteArray::number(after.exitCode) + ": " + after.err + "\nengine:\n" + m_daemon.log().right(6000);
     QVERIFY2(after.exitCode != 0 && after.exitCode != -2, told.constData());

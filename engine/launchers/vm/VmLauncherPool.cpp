@@ -51,17 +51,20 @@ Result<std::shared_ptr<VmMachine>> VmLauncher::machineFor(const GuestLayout &lay
     const QString key = layout.key();
     {
         QMutexLocker lock(&m_mutex);
-        // The VM of this very layout first; then one that serves it, as it is now: a
-        // directory removed since it started (another program's temporary folder beside a
+        // The VM of this very layout first, else the first that serves it, each as it is now:
+        // a directory removed since it started (another program's temporary folder beside a
         // denied path) takes no VM out of service, nor makes every later spawn boot one.
+        std::shared_ptr<VmMachine> serving;
         for (const std::shared_ptr<VmMachine> &machine : std::as_const(m_machines)) {
-            if (machine->layoutKey() == key && !machine->hasFailed() && layout.isServedBy(machine->servingLayout()))
+            if (machine->hasFailed() || !layout.isServedBy(machine->servingLayout()))
+                continue;
+            if (machine->layoutKey() == key)
                 return machine;
+            if (!serving)
+                serving = machine;
         }
-        for (const std::shared_ptr<VmMachine> &machine : std::as_const(m_machines)) {
-            if (!machine->hasFailed() && layout.isServedBy(machine->servingLayout()))
-                return machine;
-        }
+        if (serving)
+            return serving;
     }
     stopIdleMachines(key);
     VmDriver::Acceleration acceleration;

@@ -117,7 +117,8 @@ private:
     VmSpec m_spec;
     GuestLayout m_layout;
     QString m_layoutKey;
-    // The share directories QEMU was given (those of the cold boot once a restore fell back).
+    // The share directories QEMU was given (those of the cold boot once a restore fell back),
+    // for servingLayout() on any thread: m_spec changes on this object's own.
     mutable QMutex m_heldMutex;
     std::shared_ptr<const OpenedShares> m_heldShares;
     int m_bootTimeoutMs;
